@@ -1,0 +1,102 @@
+// Lint enforces the layer table of docs/architecture.md: a wrong import fails here, not in review.
+import js from '@eslint/js';
+import globals from 'globals';
+import unicorn from 'eslint-plugin-unicorn';
+import tseslint from 'typescript-eslint';
+
+const LAYERS = 'see the layer table in docs/architecture.md';
+
+const nodeBuiltins = {
+  group: ['node:*'],
+  message: `The pure core must not touch Node; put I/O in core/src/node (${LAYERS}).`,
+};
+const childProcess = {
+  name: 'node:child_process',
+  message: `Processes start only in core/src/node/process/run-command.ts (${LAYERS}).`,
+};
+
+export default tseslint.config(
+  {
+    ignores: ['**/dist/**', '**/node_modules/**', 'fixtures/**', 'schemas/**', '**/*.d.ts', '.tools/**', 'test-artifacts/**', 'packages/desktop/out/**'],
+  },
+  js.configs.recommended,
+  ...tseslint.configs.recommendedTypeChecked,
+  {
+    languageOptions: {
+      parserOptions: { projectService: { allowDefaultProject: ['*.js', '*.mjs', '*.ts', 'scripts/*.mjs', 'packages/cli/bin/*.js'] } },
+    },
+    plugins: { unicorn },
+    rules: {
+      curly: ['error', 'all'],
+      eqeqeq: ['error', 'always'],
+      'unicorn/filename-case': ['error', { case: 'kebabCase' }],
+      '@typescript-eslint/consistent-type-imports': 'error',
+      '@typescript-eslint/switch-exhaustiveness-check': ['error', { considerDefaultExhaustiveForUnions: true }],
+      '@typescript-eslint/no-floating-promises': 'error',
+      '@typescript-eslint/ban-ts-comment': ['error', { minimumDescriptionLength: 10 }],
+      'no-restricted-imports': ['error', { paths: [childProcess] }],
+    },
+    linterOptions: { reportUnusedDisableDirectives: 'error' },
+  },
+  { files: ['**/*.js', '**/*.mjs', '**/*.cjs'], ...tseslint.configs.disableTypeChecked },
+  { files: ['**/*.js', '**/*.mjs', '**/*.cjs'], languageOptions: { globals: globals.node } },
+  {
+    files: ['packages/core/src/**/*.ts'],
+    ignores: ['packages/core/src/node/**'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: [childProcess, { name: 'electron', message: `Core never imports electron (${LAYERS}).` }],
+          patterns: [nodeBuiltins, { group: ['**/node/**', '**/node/*.js'], message: `Pure core must not import core/src/node (${LAYERS}).` }],
+        },
+      ],
+    },
+  },
+  {
+    files: ['packages/core/src/node/**/*.ts'],
+    ignores: ['packages/core/src/node/process/**'],
+    rules: {
+      'no-restricted-imports': ['error', { paths: [childProcess, { name: 'electron', message: `Core never imports electron (${LAYERS}).` }] }],
+    },
+  },
+  {
+    files: ['packages/core/src/node/process/**/*.ts'],
+    rules: { 'no-restricted-imports': 'off' },
+  },
+  {
+    files: ['packages/cli/src/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: [childProcess, { name: 'electron', message: `The CLI never imports electron (${LAYERS}).` }],
+          patterns: [{ group: ['@encplan/core/src/*', '**/core/src/**'], message: `Use @encplan/core or @encplan/core/node, not deep paths (${LAYERS}).` }],
+        },
+      ],
+    },
+  },
+  {
+    files: ['packages/desktop/src/renderer/**/*.{ts,tsx}'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: [{ name: '@encplan/core/node', message: `The renderer uses only the neutral core entry (${LAYERS}).` }, { name: 'electron', message: `The renderer never sees Electron (${LAYERS}).` }],
+          patterns: [nodeBuiltins],
+        },
+      ],
+    },
+  },
+  {
+    files: ['**/tests/**/*.ts', 'tests/**/*.ts', 'scripts/**', '**/*.test.ts'],
+    rules: {
+      'no-restricted-imports': 'off',
+      '@typescript-eslint/no-unsafe-assignment': 'off',
+      '@typescript-eslint/no-unsafe-member-access': 'off',
+      '@typescript-eslint/no-unsafe-argument': 'off',
+      '@typescript-eslint/no-unsafe-call': 'off',
+      '@typescript-eslint/no-non-null-assertion': 'off',
+    },
+  },
+);

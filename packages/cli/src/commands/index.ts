@@ -1,0 +1,6 @@
+import Version from './version.js';
+
+/** Every command, for oclif's explicit strategy (fast start-up: no directory scan). */
+export const COMMANDS = {
+  version: Version,
+};

@@ -1,0 +1,77 @@
+import { chmod, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+/** One answer of a fake tool; see tests/fake-bin/fake-tool.mjs. */
+export interface FakeCase {
+  readonly args?: readonly string[] | null;
+  /** A file to print, relative to the repository root (usually under fixtures/). */
+  readonly stdoutFixture?: string;
+  readonly stdout?: string;
+  readonly stderr?: string;
+  readonly exitCode?: number;
+  readonly sleepMs?: number;
+  readonly floodBytes?: number;
+  /** Writes a fixture to the path given by a `--flag=path` argument (fio's --output). */
+  readonly writeFiles?: Readonly<Record<string, string>>;
+}
+
+/** A call a fake tool received. */
+export interface FakeCall {
+  readonly tool: string;
+  readonly argv: string[];
+  readonly stdin: string;
+}
+
+/** A private directory of fake tools, to put first on PATH. */
+export interface FakeTools {
+  readonly binDir: string;
+  calls(): Promise<FakeCall[]>;
+  remove(): Promise<void>;
+}
+
+export const REPO_ROOT = fileURLToPath(new URL('../..', import.meta.url));
+const FAKE_TOOL = path.join(REPO_ROOT, 'tests/fake-bin/fake-tool.mjs');
+
+/**
+ * Creates fake executables named after tools, each replaying the given cases. `nonExecutable` tools are
+ * created without the execute bit (EACCES). Tools not listed do not exist (TOOL_NOT_FOUND).
+ */
+export async function createFakeTools(
+  cases: Readonly<Record<string, readonly FakeCase[]>>,
+  options: { nonExecutable?: readonly string[] } = {},
+): Promise<FakeTools> {
+  const binDir = await mkdtemp(path.join(tmpdir(), 'encplan-test-fakebin-'));
+  const script: Record<string, unknown[]> = {};
+  for (const [tool, list] of Object.entries(cases)) {
+    script[tool] = list.map(({ stdoutFixture, writeFiles, ...rest }) => ({
+      ...rest,
+      ...(stdoutFixture === undefined ? {} : { stdoutFile: path.join(REPO_ROOT, stdoutFixture) }),
+      ...(writeFiles === undefined
+        ? {}
+        : { writeFiles: Object.fromEntries(Object.entries(writeFiles).map(([flag, file]) => [flag, path.join(REPO_ROOT, file)])) }),
+    }));
+    const target = path.join(binDir, tool);
+    if (options.nonExecutable?.includes(tool)) {
+      await writeFile(target, '#!/bin/sh\nexit 0\n');
+      await chmod(target, 0o644);
+    } else {
+      // A /bin/sh wrapper with absolute paths, so the fake works whatever PATH the runner gives its children.
+      await writeFile(target, `#!/bin/sh\nexec '${process.execPath}' '${FAKE_TOOL}' "$0" "$@"\n`);
+      await chmod(target, 0o755);
+    }
+  }
+  await writeFile(path.join(binDir, 'script.json'), JSON.stringify(script));
+  return {
+    binDir,
+    async calls() {
+      const text = await readFile(path.join(binDir, 'calls.jsonl'), 'utf8').catch(() => '');
+      return text
+        .split('\n')
+        .filter((line) => line.length > 0)
+        .map((line) => JSON.parse(line) as FakeCall);
+    },
+    remove: () => rm(binDir, { recursive: true, force: true }),
+  };
+}
