@@ -12,3 +12,8 @@ export * from './contract/envelope.js';
 export * from './capture/capture.js';
 export * from './capture/recording-host.js';
 export * from './capture/replay-host.js';
+export * from './domain/io-benchmark.js';
+export * from './parsers/fio/parse-fio-json.js';
+export * from './plan/fio-jobs.js';
+export * from './analyses/run-summary.js';
+export * from './analyses/io-overhead.js';
