@@ -1,3 +1,7 @@
 /** @encplan/core/node: the adapters that touch the world. Only the CLI and the desktop main import this. */
 export * from './process/run-command.js';
 export * from './host.js';
+export * from './benchmark/cleanup-registry.js';
+export * from './benchmark/cleanup-leftovers.js';
+export * from './benchmark/device-guard.js';
+export * from './benchmark/run-io-benchmark.js';
