@@ -5,6 +5,7 @@ import { EncplanError, cancelled, isEncplanError, toolNotFound } from '../../err
 import type { Host } from '../../ports.js';
 import type {
   BackendId,
+  FioRun,
   IoBenchmark,
   IoBenchmarkMode,
   IoProfile,
@@ -14,7 +15,16 @@ import type {
   TargetMeasurement,
 } from '../../domain/io-benchmark.js';
 import type { Warning } from '../../domain/warning.js';
-import { FIO_MODES, STANDARD_PROFILES, SWEEP_PROFILES, buildFioArgs, chooseFioAccess, fioTimeoutMs } from '../../plan/fio-jobs.js';
+import {
+  FIO_MODES,
+  STANDARD_PROFILES,
+  SWEEP_PROFILES,
+  buildFioArgs,
+  chooseFioAccess,
+  fioTimeoutMs,
+  type FioModeSettings,
+  type FioTargetAccess,
+} from '../../plan/fio-jobs.js';
 import { luks2VariantName, resourceName, type Luks2Variant, type VeracryptVariant } from '../../plan/encrypted-backends.js';
 import { parseFioJson } from '../../parsers/fio/parse-fio-json.js';
 import { summarizeRuns } from '../../analyses/run-summary.js';
@@ -170,6 +180,35 @@ class ProgressTracker {
   }
 }
 
+/** One fio run of a profile in a directory, as encplan runs it: the exact argv and the parsed runs. */
+export interface FioProfileRun {
+  readonly fioArgv: string[];
+  readonly runs: FioRun[];
+}
+
+/**
+ * Runs fio once for `profile` on `directory/encplan.fio` through the host's runner, reads the JSON it wrote to
+ * a file in `workDir`, and returns the runs of the profile's direction. Throws TOOL_FAILED when fio wrote no
+ * result or a job failed, CANCELLED when aborted.
+ */
+export async function runFioProfile(
+  host: Host,
+  job: { profile: IoProfile; directory: string; workDir: string; access: FioTargetAccess; settings: FioModeSettings; tag: string },
+  signal?: AbortSignal,
+): Promise<FioProfileRun> {
+  const outputPath = path.join(job.workDir, `fio-${job.tag}-${job.profile.id}.json`);
+  const fioArgv = buildFioArgs({ profile: job.profile, filePath: path.join(job.directory, 'encplan.fio'), outputPath, access: job.access, settings: job.settings });
+  const output = await host.run({ tool: 'fio', args: fioArgv, timeoutMs: fioTimeoutMs(job.settings) }, signal);
+  const text = await host.readText(outputPath);
+  await rm(outputPath, { force: true });
+  if (text === null || text.trim() === '') {
+    throw new EncplanError('TOOL_FAILED', `fio wrote no result (exit code ${output.exitCode}): ${output.stderr.trim().slice(-500)}`, {
+      details: { tool: 'fio', args: fioArgv, exitCode: output.exitCode },
+    });
+  }
+  return { fioArgv, runs: parseFioJson(text).runs.filter((run) => run.direction === job.profile.direction) };
+}
+
 async function measureTarget(
   context: TargetContext,
   target: PreparedTarget,
@@ -182,22 +221,17 @@ async function measureTarget(
   const access = chooseFioAccess(context.host.platform, await directIoAllowed(target.directory));
   const measured: ProfileMeasurement[] = [];
   for (const profile of profiles) {
-    const runs = [];
+    const runs: FioRun[] = [];
     let fioArgv: string[] = [];
     for (let repeat = 1; repeat <= repeats; repeat += 1) {
-      const outputPath = path.join(context.workDir, `fio-${target.backend}-${profile.id}-${repeat}.json`);
-      fioArgv = buildFioArgs({ profile, filePath: path.join(target.directory, 'encplan.fio'), outputPath, access, settings });
       progress.report('measure', `${target.variant}: ${profile.label} ${profile.direction} (run ${repeat} of ${repeats})`);
-      const output = await context.host.run({ tool: 'fio', args: fioArgv, timeoutMs: fioTimeoutMs(settings) }, context.signal);
-      const text = await context.host.readText(outputPath);
-      await rm(outputPath, { force: true });
-      if (text === null || text.trim() === '') {
-        throw new EncplanError('TOOL_FAILED', `fio wrote no result (exit code ${output.exitCode}): ${output.stderr.trim().slice(-500)}`, {
-          details: { tool: 'fio', args: fioArgv, exitCode: output.exitCode },
-        });
-      }
-      const parsed = parseFioJson(text);
-      runs.push(...parsed.runs.filter((run) => run.direction === profile.direction));
+      const result = await runFioProfile(
+        context.host,
+        { profile, directory: target.directory, workDir: context.workDir, access, settings, tag: `${target.backend}-${repeat}` },
+        context.signal,
+      );
+      fioArgv = result.fioArgv;
+      runs.push(...result.runs);
       progress.report('measure', `${target.variant}: ${profile.label} ${profile.direction} done`, true);
     }
     measured.push({ profile, fioArgv, runs, summary: summarizeRuns(runs) });
