@@ -83,3 +83,11 @@ describe('encplan doctor and schema (built binary)', () => {
     expect(json(run.stdout)).toMatchObject({ $id: 'https://encplan.dev/schemas/assessment.v1.json' });
   });
 });
+
+describe('encplan --version (built binary)', () => {
+  it('prints the version without loading the commands', () => {
+    const run = runCli(['--version']);
+    expect(run.status).toBe(0);
+    expect(run.stdout).toMatch(/^encplan\/0\.1\.0 linux-x64 node-v\d+\.\d+\.\d+\n$/);
+  });
+});
