@@ -34,3 +34,4 @@ export * from './use-cases/assess.js';
 export * from './capture/bundle.js';
 export * from './use-cases/collect.js';
 export * from './use-cases/doctor.js';
+export * from './parsers/hdparm/parse-hdparm-native-max.js';
