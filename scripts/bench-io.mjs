@@ -22,9 +22,19 @@ if (process.getuid?.() !== 0) {
   console.log('bench-io: skipped, needs root for loop devices and mounts.');
   process.exit(0);
 }
-const { CleanupRegistry, createNodeHost, createRunner, directIoAllowed, prepareScratchFilesystem, preparePlain, runFioProfile, runIoBenchmark } =
-  await import(coreNode);
-const { FIO_MODES, STANDARD_PROFILES, buildFioArgs, chooseFioAccess, median, resourceName } = await import(coreMain);
+const {
+  CleanupRegistry,
+  createNodeHost,
+  createRunner,
+  directIoAllowed,
+  prepareScratchFilesystem,
+  preparePlain,
+  runFioProfile,
+  runIoBenchmark,
+} = await import(coreNode);
+const { FIO_MODES, STANDARD_PROFILES, buildFioArgs, chooseFioAccess, median, resourceName } = await import(
+  coreMain
+);
 
 const ROUNDS = Number(process.env.ENCPLAN_BENCH_ROUNDS ?? 8);
 // 3 s per run: long enough that fio's start-up is a small part of each sample.
@@ -35,10 +45,14 @@ const runner = createRunner({ searchPath: process.env.PATH ?? '' });
 const host = createNodeHost(runner);
 const fio = await runner.resolveTool('fio');
 const parent = await mkdtemp(path.join(tmpdir(), 'encplan-bench-io-'));
-const registry = await CleanupRegistry.create(host, path.join(parent, 'state'));
+// The default state directory, so `encplan cleanup` finds what a killed bench left.
+const registry = await CleanupRegistry.create(host);
 const workDir = path.join(parent, resourceName(process.pid, 'bench'));
-const stop = () => undefined;
+const controller = new AbortController();
+const stop = () => controller.abort();
 process.on('SIGINT', stop);
+process.on('SIGTERM', stop);
+process.stdout.on('error', stop);
 try {
   await registry.register({ kind: 'directory', path: workDir });
   await mkdir(workDir, { mode: 0o700 });
@@ -49,7 +63,13 @@ try {
 
   const direct = (profile, tag) => {
     const outputPath = path.join(workDir, `direct-${tag}.json`);
-    const args = buildFioArgs({ profile, filePath: path.join(target.directory, 'encplan.fio'), outputPath, access, settings });
+    const args = buildFioArgs({
+      profile,
+      filePath: path.join(target.directory, 'encplan.fio'),
+      outputPath,
+      access,
+      settings,
+    });
     const result = spawnSync(fio, args, { stdio: ['ignore', 'ignore', 'pipe'] });
     if (result.status !== 0) {
       throw new Error(`fio failed: ${result.stderr}`);
@@ -57,9 +77,17 @@ try {
     return readFile(outputPath, 'utf8').then((text) => JSON.parse(text).jobs[0].read.bw_bytes);
   };
   const viaEncplan = async (profile, tag) =>
-    (await runFioProfile(host, { profile, directory: target.directory, workDir, access, settings, tag })).runs[0].bytesPerSecond;
+    (
+      await runFioProfile(
+        host,
+        { profile, directory: target.directory, workDir, access, settings, tag },
+        controller.signal,
+      )
+    ).runs[0].bytesPerSecond;
 
-  console.log(`bench-io: ${ROUNDS} alternated rounds of ${settings.runtimeSeconds} s, ${settings.fileSizeBytes / 2 ** 20} MiB file, fio ${access.ioEngine} direct=${access.directIo ? 1 : 0}`);
+  console.log(
+    `bench-io: ${ROUNDS} alternated rounds of ${settings.runtimeSeconds} s, ${settings.fileSizeBytes / 2 ** 20} MiB file, fio ${access.ioEngine} direct=${access.directIo ? 1 : 0}`,
+  );
   for (const profile of profiles) {
     const ours = [];
     const theirs = [];
@@ -76,8 +104,10 @@ try {
     // Paired: each round's two runs are adjacent in time, so the median of per-round ratios cancels the slow
     // drift of a shared virtual disk better than a ratio of medians.
     const ratio = median(ours.map((value, index) => value / theirs[index]));
-    if (process.env.ENCPLAN_BENCH_VERBOSE === "1") {
-      console.log(`  samples MiB/s encplan ${ours.map((v) => (v / 2 ** 20).toFixed(0)).join(" ")}; direct ${theirs.map((v) => (v / 2 ** 20).toFixed(0)).join(" ")}`);
+    if (process.env.ENCPLAN_BENCH_VERBOSE === '1') {
+      console.log(
+        `  samples MiB/s encplan ${ours.map((v) => (v / 2 ** 20).toFixed(0)).join(' ')}; direct ${theirs.map((v) => (v / 2 ** 20).toFixed(0)).join(' ')}`,
+      );
     }
     const mib = (value) => (value / 2 ** 20).toFixed(1);
     console.log(
@@ -88,19 +118,24 @@ try {
   await registry.releaseAll();
 }
 
-const started = performance.now();
-const quick = await runIoBenchmark(host, {
-  target: parent,
-  backends: 'auto',
-  mode: 'quick',
-  sweep: false,
-  destructive: { allowDestructive: false, typedDevice: null, yes: false },
-  cipherBytesPerSecondPerCore: null,
-  stateDirectory: path.join(parent, 'state'),
-});
-const wallSeconds = (performance.now() - started) / 1000;
-console.log(
-  `quick I/O assessment (plain + ${quick.result.encrypted.map((m) => m.variant).join(', ') || 'no encrypted backend'}; skipped: ${quick.result.skipped.map((s) => `${s.variant} ${s.code}`).join(', ') || 'none'}): ${wallSeconds.toFixed(1)} s wall ${wallSeconds <= 60 ? '(within 60 s)' : '(OVER 60 s)'}`,
-);
-process.off('SIGINT', stop);
-await rm(parent, { recursive: true, force: true });
+try {
+  controller.signal.throwIfAborted();
+  const started = performance.now();
+  const quick = await runIoBenchmark(host, {
+    target: parent,
+    backends: 'auto',
+    mode: 'quick',
+    sweep: false,
+    destructive: { allowDestructive: false, typedDevice: null, yes: false },
+    cipherBytesPerSecondPerCore: null,
+    signal: controller.signal,
+  });
+  const wallSeconds = (performance.now() - started) / 1000;
+  console.log(
+    `quick I/O assessment (plain + ${quick.result.encrypted.map((m) => m.variant).join(', ') || 'no encrypted backend'}; skipped: ${quick.result.skipped.map((s) => `${s.variant} ${s.code}`).join(', ') || 'none'}): ${wallSeconds.toFixed(1)} s wall ${wallSeconds <= 60 ? '(within 60 s)' : '(OVER 60 s)'}`,
+  );
+} finally {
+  process.off('SIGINT', stop);
+  process.off('SIGTERM', stop);
+  await rm(parent, { recursive: true, force: true });
+}

@@ -15,7 +15,11 @@ describe('encplan benchmark io (built CLI)', () => {
     const result = encplan(['benchmark', 'io', '/nonexistent/encplan-target', '--json']);
     expect(result.status).toBe(4);
     const envelope = JSON.parse(result.stdout);
-    expect(envelope).toMatchObject({ schema: 'encplan.benchmark-io', status: 'error', error: { code: 'DEVICE_NOT_FOUND' } });
+    expect(envelope).toMatchObject({
+      schema: 'encplan.benchmark-io',
+      status: 'error',
+      error: { code: 'DEVICE_NOT_FOUND' },
+    });
   });
 
   it('refuses a regular file as target with INVALID_ARGUMENT and exit code 2', async () => {

@@ -4,7 +4,13 @@ import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { parseLosetupList, parseMountInfo } from '@encplan/core';
-import { cleanupLeftovers, createNodeHost, createRunner, defaultStateDirectory, runIoBenchmark } from '@encplan/core/node';
+import {
+  cleanupLeftovers,
+  createNodeHost,
+  createRunner,
+  defaultStateDirectory,
+  runIoBenchmark,
+} from '@encplan/core/node';
 import { REPO_ROOT } from '../support/fake-tools.js';
 import { removeTempDirs, tempDir } from '../support/temp-dirs.js';
 
@@ -34,11 +40,17 @@ if (reason !== null) {
 }
 
 /** Everything under `root` a benchmark could leave: mounts, loop devices, directory entries. */
-async function leftoversUnder(root: string): Promise<{ mounts: string[]; loops: string[]; entries: string[] }> {
-  const mounts = parseMountInfo((await readFile('/proc/self/mountinfo', 'utf8')))
+async function leftoversUnder(
+  root: string,
+): Promise<{ mounts: string[]; loops: string[]; entries: string[] }> {
+  const mounts = parseMountInfo(await readFile('/proc/self/mountinfo', 'utf8'))
     .map((entry) => entry.mountPoint)
     .filter((point) => point.startsWith(root));
-  const listed = await runner.run({ tool: 'losetup', args: ['--list', '--json', '--output', 'NAME,BACK-FILE'], timeoutMs: 30_000 });
+  const listed = await runner.run({
+    tool: 'losetup',
+    args: ['--list', '--json', '--output', 'NAME,BACK-FILE'],
+    timeoutMs: 30_000,
+  });
   const loops = parseLosetupList(listed.stdout)
     .filter((loop) => loop.backingFile?.startsWith(root) === true)
     .map((loop) => loop.device);
@@ -48,7 +60,11 @@ async function leftoversUnder(root: string): Promise<{ mounts: string[]; loops: 
 const NOTHING = { mounts: [], loops: [], entries: [] };
 const fscryptGlobalBefore = existsSync('/etc/fscrypt.conf');
 
-function startCli(args: string[]): { child: ChildProcess; stderr: () => string; exit: Promise<number | null> } {
+function startCli(args: string[]): {
+  child: ChildProcess;
+  stderr: () => string;
+  exit: Promise<number | null>;
+} {
   const child = spawn(process.execPath, [CLI, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
   let stderr = '';
   child.stderr.on('data', (chunk: Buffer) => {
@@ -119,7 +135,9 @@ describe.skipIf(reason !== null)('I/O benchmark on real loop devices', () => {
     expect(await run.exit).toBe(130);
     expect(await leftoversUnder(target)).toEqual(NOTHING);
     expect(existsSync('/etc/fscrypt.conf')).toBe(fscryptGlobalBefore);
-    const states = (await readdir(defaultStateDirectory())).filter((name) => name.startsWith(`${run.child.pid}-`));
+    const states = (await readdir(defaultStateDirectory())).filter((name) =>
+      name.startsWith(`${run.child.pid}-`),
+    );
     expect(states).toEqual([]);
   });
 

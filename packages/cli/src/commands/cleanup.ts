@@ -1,21 +1,25 @@
-import { TOOL_VERSION, okEnvelope } from '@encplan/core';
-import { cleanupLeftovers, createNodeHost, createRunner } from '@encplan/core/node';
+import { cleanupLeftovers, createEnvironment } from '@encplan/core/node';
 import { EncplanCommand } from '../base-command.js';
 
 /** `encplan cleanup`: removes mounts, loop devices, mappings and files that killed benchmark runs left. */
 export default class Cleanup extends EncplanCommand {
-  static override summary = 'Remove what an interrupted or killed benchmark left behind (mounts, loop devices, mappings, files).';
+  static override summary =
+    'Remove what an interrupted or killed benchmark left behind (mounts, loop devices, mappings, files).';
   protected readonly schemaName = 'encplan.cleanup';
 
   async run(): Promise<void> {
     const { flags } = await this.parse(Cleanup);
     this.jsonOutput = flags.json;
-    const host = createNodeHost(createRunner({ searchPath: process.env.PATH ?? '' }));
+    const { host } = createEnvironment();
     const report = await cleanupLeftovers(host);
     const failed = report.outcomes.filter((outcome) => outcome.outcome === 'failed');
-    const warnings = failed.map((outcome) => ({ code: 'TOOL_FAILED' as const, message: outcome.message ?? 'could not be removed', source: JSON.stringify(outcome.resource) }));
+    const warnings = failed.map((outcome) => ({
+      code: 'TOOL_FAILED' as const,
+      message: outcome.message ?? 'could not be removed',
+      source: JSON.stringify(outcome.resource),
+    }));
     if (flags.json) {
-      this.emitJson(okEnvelope({ schema: this.schemaName, schemaVersion: [1, 0], toolVersion: TOOL_VERSION, generatedAt: new Date() }, report, warnings));
+      this.emitOkEnvelope(report, warnings);
       return;
     }
     const removed = report.outcomes.filter((outcome) => outcome.outcome === 'removed');
@@ -23,7 +27,9 @@ export default class Cleanup extends EncplanCommand {
       this.log('Nothing to clean up.');
     }
     for (const outcome of [...removed, ...failed]) {
-      this.log(`${outcome.outcome}: ${outcome.resource.kind} ${Object.values(outcome.resource).slice(1).join(' ')}${outcome.message === null ? '' : ` (${outcome.message})`}`);
+      this.log(
+        `${outcome.outcome}: ${outcome.resource.kind} ${Object.values(outcome.resource).slice(1).join(' ')}${outcome.message === null ? '' : ` (${outcome.message})`}`,
+      );
     }
   }
 }

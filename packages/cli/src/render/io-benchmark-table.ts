@@ -8,7 +8,13 @@ function mib(bytesPerSecond: number): string {
 
 function table(rows: readonly (readonly string[])[]): string {
   const widths = rows[0]!.map((_, column) => Math.max(...rows.map((row) => row[column]!.length)));
-  return rows.map((row) => row.map((cell, column) => (column === 0 ? cell.padEnd(widths[column]!) : cell.padStart(widths[column]!))).join('  ')).join('\n');
+  return rows
+    .map((row) =>
+      row
+        .map((cell, column) => (column === 0 ? cell.padEnd(widths[column]!) : cell.padStart(widths[column]!)))
+        .join('  '),
+    )
+    .join('\n');
 }
 
 function overheadRows(rows: readonly Overhead[]): string[][] {
@@ -29,7 +35,9 @@ function overheadRows(rows: readonly Overhead[]): string[][] {
 export function renderIoBenchmark(result: IoBenchmark): string {
   const parts: string[] = [];
   const plain = result.plain;
-  parts.push(`Target: ${result.target} (${result.mode}; fio ${plain.ioEngine}, O_DIRECT ${plain.directIo ? 'on' : 'off'}, ${plain.fileSizeBytes / MIB} MiB file)`);
+  parts.push(
+    `Target: ${result.target} (${result.mode}; fio ${plain.ioEngine}, O_DIRECT ${plain.directIo ? 'on' : 'off'}, ${plain.fileSizeBytes / MIB} MiB file)`,
+  );
   if (result.encrypted.length === 0) {
     parts.push(
       table([
@@ -55,7 +63,10 @@ export function renderIoBenchmark(result: IoBenchmark): string {
     parts.push('', `${skipped.variant}: not measured (${skipped.code}): ${skipped.message}`);
   }
   if (result.overhead.some((row) => row.bound === 'undetermined')) {
-    parts.push('', 'bound "undetermined": pass --cipher-bytes-per-second (one core, e.g. from `encplan benchmark ciphers`) to tell cipher from queueing limits.');
+    parts.push(
+      '',
+      'bound "undetermined": pass --cipher-bytes-per-second (one core, e.g. from `encplan benchmark ciphers`) to tell cipher from queueing limits.',
+    );
   }
   parts.push('', `Wall time: ${(result.wallTimeMs / 1000).toFixed(1)} s`);
   return parts.join('\n');

@@ -21,12 +21,16 @@ function classify(
 ): { bound: IoBound; boundReason: string } {
   const device = plain.summary.medianBytesPerSecond;
   if (device > 0 && encryptedBytesPerSecond >= DEVICE_BOUND_RATIO * device) {
-    return { bound: 'device', boundReason: 'Encrypted throughput is within 10% of plain: the device sets the pace.' };
+    return {
+      bound: 'device',
+      boundReason: 'Encrypted throughput is within 10% of plain: the device sets the pace.',
+    };
   }
   if (cipherBytesPerSecondPerCore === null) {
     return {
       bound: 'undetermined',
-      boundReason: 'Encryption costs more than 10%, but no cipher speed was given to tell cipher from queueing limits.',
+      boundReason:
+        'Encryption costs more than 10%, but no cipher speed was given to tell cipher from queueing limits.',
     };
   }
   const { queueDepth, threads } = plain.profile;
@@ -37,7 +41,10 @@ function classify(
   const predicted = serial ? 1 / (1 / device + 1 / cipher) : Math.min(device, cipher);
   const model = serial ? 'the serial model 1/(1/device + 1/cipher)' : 'min(device, cipher)';
   if (encryptedBytesPerSecond >= MODEL_EXPLAINED_RATIO * predicted) {
-    return { bound: 'cipher', boundReason: `Encrypted throughput reaches at least 80% of ${model}: the cipher sets the pace.` };
+    return {
+      bound: 'cipher',
+      boundReason: `Encrypted throughput reaches at least 80% of ${model}: the cipher sets the pace.`,
+    };
   }
   return {
     bound: 'queueing',
@@ -77,7 +84,9 @@ export function computeOverhead(
         throughputRatio: plainBytesPerSecond > 0 ? encryptedBytesPerSecond / plainBytesPerSecond : null,
         plainCpuPercent,
         encryptedCpuPercent,
-        cpuPerByteRatio: perByte ? encryptedCpuPercent / encryptedBytesPerSecond / (plainCpuPercent / plainBytesPerSecond) : null,
+        cpuPerByteRatio: perByte
+          ? encryptedCpuPercent / encryptedBytesPerSecond / (plainCpuPercent / plainBytesPerSecond)
+          : null,
         ...classify(base, encryptedBytesPerSecond, cipherBytesPerSecondPerCore),
       },
     ];

@@ -31,7 +31,8 @@ export function summarizeRuns(runs: readonly FioRun[]): RunSummary {
     medianBytesPerSecond,
     minBytesPerSecond,
     maxBytesPerSecond,
-    spreadPercent: medianBytesPerSecond === 0 ? 0 : ((maxBytesPerSecond - minBytesPerSecond) / medianBytesPerSecond) * 100,
+    spreadPercent:
+      medianBytesPerSecond === 0 ? 0 : ((maxBytesPerSecond - minBytesPerSecond) / medianBytesPerSecond) * 100,
     medianIops: median(runs.map((run) => run.iops)) ?? 0,
     medianCpuPercent: median(runs.map((run) => run.cpuPercent)) ?? 0,
     medianClatP50Ns: medianInt(runs.map((run) => run.clatP50Ns)),

@@ -1,6 +1,8 @@
 /** @encplan/core/node: the adapters that touch the world. Only the CLI and the desktop main import this. */
 export * from './process/run-command.js';
 export * from './host.js';
+export * from './bundle-files.js';
+export * from './create-environment.js';
 export * from './benchmark/cleanup-registry.js';
 export * from './benchmark/cleanup-leftovers.js';
 export * from './benchmark/device-guard.js';

@@ -168,7 +168,14 @@ export const hdiutilArgs = {
     '-stdinpass',
     image,
   ],
-  attach: (image: string, mountPoint: string): string[] => ['attach', '-stdinpass', '-nobrowse', '-mountpoint', mountPoint, image],
+  attach: (image: string, mountPoint: string): string[] => [
+    'attach',
+    '-stdinpass',
+    '-nobrowse',
+    '-mountpoint',
+    mountPoint,
+    image,
+  ],
   detach: (mountPoint: string): string[] => ['detach', mountPoint],
 };
 

@@ -4,8 +4,19 @@ const KIB = 1024;
 const MIB = 1024 * KIB;
 const GIB = 1024 * MIB;
 
-function profile(pattern: IoPattern, blockSizeBytes: number, queueDepth: number, threads: number, direction: IoDirection): IoProfile {
-  const size = blockSizeBytes >= MIB ? `${blockSizeBytes / MIB}M` : blockSizeBytes >= KIB ? `${blockSizeBytes / KIB}K` : `${blockSizeBytes}B`;
+function profile(
+  pattern: IoPattern,
+  blockSizeBytes: number,
+  queueDepth: number,
+  threads: number,
+  direction: IoDirection,
+): IoProfile {
+  const size =
+    blockSizeBytes >= MIB
+      ? `${blockSizeBytes / MIB}M`
+      : blockSizeBytes >= KIB
+        ? `${blockSizeBytes / KIB}K`
+        : `${blockSizeBytes}B`;
   const label = `${pattern === 'sequential' ? 'SEQ' : 'RND'}${size} Q${queueDepth}T${threads}`;
   return {
     id: `${label.toLowerCase().replace(' ', '-')}-${direction}`,
@@ -37,7 +48,9 @@ const SWEEP_QUEUE_DEPTH = 4;
  * §1.7): shows where per-request encryption overhead is amortised.
  */
 export const SWEEP_PROFILES: readonly IoProfile[] = (['read', 'write'] as const).flatMap((direction) =>
-  Array.from({ length: 18 }, (_, exponent) => profile('sequential', 512 * 2 ** exponent, SWEEP_QUEUE_DEPTH, 1, direction)),
+  Array.from({ length: 18 }, (_, exponent) =>
+    profile('sequential', 512 * 2 ** exponent, SWEEP_QUEUE_DEPTH, 1, direction),
+  ),
 );
 
 /** How long and how often each profile runs, and on how large a file. */
@@ -69,7 +82,10 @@ export interface FioTargetAccess {
  * The engine for a platform: libaio queues only with O_DIRECT, so without it (or where the filesystem
  * refuses O_DIRECT) psync is used and queue depth means nothing; macOS uses posixaio (reference-facts §1.8).
  */
-export function chooseFioAccess(platform: 'linux' | 'darwin' | 'win32' | 'other', directIoAllowed: boolean): FioTargetAccess & { note: string | null } {
+export function chooseFioAccess(
+  platform: 'linux' | 'darwin' | 'win32' | 'other',
+  directIoAllowed: boolean,
+): FioTargetAccess & { note: string | null } {
   if (platform === 'darwin') {
     return { ioEngine: 'posixaio', directIo: directIoAllowed, note: null };
   }

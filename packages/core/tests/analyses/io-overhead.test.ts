@@ -1,36 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { STANDARD_PROFILES, computeOverhead, median, summarizeRuns, type FioRun, type TargetMeasurement } from '@encplan/core';
+import { computeOverhead, median, summarizeRuns } from '@encplan/core';
+import { MIB, fioRun, targetMeasurement } from '../../../../tests/support/io-measurements.js';
 
-const MIB = 1024 * 1024;
-
-function run(bytesPerSecond: number, cpuPercent: number): FioRun {
-  return {
-    jobName: 'x',
-    direction: 'read',
-    bytesPerSecond,
-    iops: bytesPerSecond / MIB,
-    ioBytes: bytesPerSecond,
-    runtimeMs: 1000,
-    clatP50Ns: 1000,
-    clatP99Ns: 2000,
-    clatP999Ns: null,
-    cpuUserPercent: 0,
-    cpuSystemPercent: cpuPercent,
-    cpuPercent,
-  };
-}
-
-function target(backend: 'plain' | 'fscrypt', profileIndex: number, runs: FioRun[]): TargetMeasurement {
-  return {
-    backend,
-    variant: backend,
-    ioEngine: 'libaio',
-    directIo: true,
-    fileSizeBytes: 64 * MIB,
-    notes: [],
-    profiles: [{ profile: STANDARD_PROFILES[profileIndex]!, fioArgv: [], runs, summary: summarizeRuns(runs) }],
-  };
-}
+const run = fioRun;
+const target = targetMeasurement;
 
 describe('summarizeRuns', () => {
   it('reports the median and the spread relative to it', () => {
@@ -50,11 +23,39 @@ describe('summarizeRuns', () => {
 describe('computeOverhead', () => {
   // SEQ1M Q8T1 read is profile 0; RND4K Q1T1 read is profile 3.
   it.each([
-    { name: 'near-plain throughput is device-bound', plain: 500, enc: 470, cipher: null, index: 0, bound: 'device' },
-    { name: 'a slow cipher explains a queued run', plain: 500, enc: 180, cipher: 200, index: 0, bound: 'cipher' },
-    { name: 'far below min(device, cipher) is queueing', plain: 500, enc: 80, cipher: 4000, index: 0, bound: 'queueing' },
+    {
+      name: 'near-plain throughput is device-bound',
+      plain: 500,
+      enc: 470,
+      cipher: null,
+      index: 0,
+      bound: 'device',
+    },
+    {
+      name: 'a slow cipher explains a queued run',
+      plain: 500,
+      enc: 180,
+      cipher: 200,
+      index: 0,
+      bound: 'cipher',
+    },
+    {
+      name: 'far below min(device, cipher) is queueing',
+      plain: 500,
+      enc: 80,
+      cipher: 4000,
+      index: 0,
+      bound: 'queueing',
+    },
     { name: 'QD1 uses the serial model', plain: 100, enc: 75, cipher: 300, index: 3, bound: 'cipher' },
-    { name: 'without a cipher speed a slow run is undetermined', plain: 500, enc: 200, cipher: null, index: 0, bound: 'undetermined' },
+    {
+      name: 'without a cipher speed a slow run is undetermined',
+      plain: 500,
+      enc: 200,
+      cipher: null,
+      index: 0,
+      bound: 'undetermined',
+    },
   ])('$name', ({ plain, enc, cipher, index, bound }) => {
     const [overhead] = computeOverhead(
       target('plain', index, [run(plain * MIB, 10)]),
@@ -63,7 +64,7 @@ describe('computeOverhead', () => {
     );
     expect(overhead!.bound).toBe(bound);
     expect(overhead!.throughputRatio).toBeCloseTo(enc / plain, 6);
-    expect(overhead!.cpuPerByteRatio).toBeCloseTo((20 / enc) / (10 / plain), 6);
+    expect(overhead!.cpuPerByteRatio).toBeCloseTo(20 / enc / (10 / plain), 6);
   });
 
   it('skips profiles the plain run does not have and reports null ratios for empty plain runs', () => {

@@ -1,25 +1,35 @@
-import { mkdir, readdir, stat, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ioBenchmarkSchema, isEncplanError, type ProgressEvent } from '@encplan/core';
-import { cleanupLeftovers, createNodeHost, createRunner, runIoBenchmark, type IoBenchmarkOptions } from '@encplan/core/node';
-import { createFakeTools, type FakeCase, type FakeTools } from '../../../../tests/support/fake-tools.js';
-import { removeTempDirs, tempDir } from '../../../../tests/support/temp-dirs.js';
+import {
+  cleanupLeftovers,
+  createNodeHost,
+  createRunner,
+  runIoBenchmark,
+  type IoBenchmarkOptions,
+} from '@encplan/core/node';
+import {
+  REPO_ROOT,
+  createFakeTools,
+  type FakeCase,
+  type FakeTools,
+} from '../../../../tests/support/fake-tools.js';
+import { removeAfterTest, removeTempDirs, tempDir } from '../../../../tests/support/temp-dirs.js';
 
 const LOSETUP_LIST = ['--list', '--json', '--output', 'NAME,BACK-FILE'];
 const FIO_FIXTURE = 'fixtures/fio/sata-ssd-intel-d3-s4610-randread-qd1-fio3.1/output.json';
 let fakes: FakeTools | undefined;
 
-afterEach(async () => {
-  await fakes?.remove();
-  fakes = undefined;
-  await removeTempDirs();
-});
+afterEach(removeTempDirs);
 
 function tools(fio: FakeCase): Record<string, FakeCase[]> {
   return {
     fio: [fio],
-    losetup: [{ args: LOSETUP_LIST, stdout: '' }, { args: null, stdout: '/dev/loop9\n' }],
+    losetup: [
+      { args: LOSETUP_LIST, stdout: '' },
+      { args: null, stdout: '/dev/loop9\n' },
+    ],
     'mkfs.ext4': [{ args: null }],
     mount: [{ args: null }],
     umount: [{ args: null }],
@@ -28,8 +38,10 @@ function tools(fio: FakeCase): Record<string, FakeCase[]> {
 }
 
 async function setup(fio: FakeCase) {
-  fakes = await createFakeTools(tools(fio));
-  const host = createNodeHost(createRunner({ searchPath: fakes.binDir, includeSystemDirectories: false, killGraceMs: 200 }));
+  fakes = removeAfterTest(await createFakeTools(tools(fio)));
+  const host = createNodeHost(
+    createRunner({ searchPath: fakes.binDir, includeSystemDirectories: false, killGraceMs: 200 }),
+  );
   const target = await tempDir('encplan-test-target-');
   const stateDirectory = await tempDir('encplan-test-state-');
   const events: ProgressEvent[] = [];
@@ -49,7 +61,10 @@ async function setup(fio: FakeCase) {
 
 describe('runIoBenchmark with fake tools', () => {
   it('measures plain and LUKS2 with identical fio jobs, reports progress, and leaves nothing behind', async () => {
-    const { host, target, stateDirectory, events, options } = await setup({ args: null, writeFiles: { '--output': FIO_FIXTURE } });
+    const { host, target, stateDirectory, events, options } = await setup({
+      args: null,
+      writeFiles: { '--output': FIO_FIXTURE },
+    });
     const { result, warnings } = await runIoBenchmark(host, options);
 
     expect(ioBenchmarkSchema.parse(result)).toEqual(result);
@@ -61,10 +76,14 @@ describe('runIoBenchmark with fake tools', () => {
     const fioCalls = calls.filter((call) => call.tool === 'fio');
     expect(fioCalls).toHaveLength(4);
     // Same job on both targets except for the directory and the output file.
-    const normalise = (argv: string[]) => argv.filter((arg) => !arg.startsWith('--filename=') && !arg.startsWith('--output='));
+    const normalise = (argv: string[]) =>
+      argv.filter((arg) => !arg.startsWith('--filename=') && !arg.startsWith('--output='));
     expect(normalise(fioCalls[0]!.argv)).toEqual(normalise(fioCalls[2]!.argv));
     expect(fioCalls[0]!.argv).toContain('--output-format=json');
-    expect(calls.filter((call) => call.tool === 'cryptsetup').map((call) => call.argv[0])).toEqual(['luksFormat', 'open']);
+    expect(calls.filter((call) => call.tool === 'cryptsetup').map((call) => call.argv[0])).toEqual([
+      'luksFormat',
+      'open',
+    ]);
 
     expect(events.at(-1)).toMatchObject({ phase: 'done', fraction: 1, runCount: 4, etaMs: 0 });
     const fractions = events.map((event) => event.fraction);
@@ -93,10 +112,18 @@ describe('runIoBenchmark with fake tools', () => {
   });
 
   it('skips a backend whose setup fails with a warning in auto mode, and fails when it was the only backend asked for', async () => {
-    fakes = await createFakeTools({
-      ...tools({ args: null, writeFiles: { '--output': FIO_FIXTURE } }),
-      cryptsetup: [{ args: null, stderr: 'Cannot initialize device-mapper. Is dm_mod kernel module loaded?\n', exitCode: 1 }],
-    });
+    fakes = removeAfterTest(
+      await createFakeTools({
+        ...tools({ args: null, writeFiles: { '--output': FIO_FIXTURE } }),
+        cryptsetup: [
+          {
+            args: null,
+            stderr: 'Cannot initialize device-mapper. Is dm_mod kernel module loaded?\n',
+            exitCode: 1,
+          },
+        ],
+      }),
+    );
     const host = createNodeHost(createRunner({ searchPath: fakes.binDir, includeSystemDirectories: false }));
     const target = await tempDir('encplan-test-target-');
     const stateDirectory = await tempDir('encplan-test-state-');
@@ -131,15 +158,22 @@ describe('cleanupLeftovers', () => {
   it('removes what a killed run listed in its state file and detaches loop devices over encplan files of dead runs', async () => {
     const deadPid = 999_999;
     expect(() => process.kill(deadPid, 0)).toThrow();
-    fakes = await createFakeTools({
-      losetup: [
-        { args: LOSETUP_LIST, stdoutFixture: 'fixtures/losetup/list-json-encplan-loop-debian12-util-linux2.38/stdout.json' },
-        { args: ['--detach', '/dev/loop1'] },
-      ],
-    });
-    const host = createNodeHost(createRunner({ searchPath: fakes.binDir, includeSystemDirectories: false }));
     const stateDirectory = await tempDir('encplan-test-state-');
     const scan = await tempDir('encplan-test-scan-');
+    // The captured losetup output, with its /tmp paths moved into this test's scan directory.
+    const captured = await readFile(
+      path.join(REPO_ROOT, 'fixtures/losetup/list-json-encplan-loop-debian12-util-linux2.38/stdout.json'),
+      'utf8',
+    );
+    fakes = removeAfterTest(
+      await createFakeTools({
+        losetup: [
+          { args: LOSETUP_LIST, stdout: captured.replaceAll('"/tmp/', `"${scan}/`) },
+          { args: ['--detach', '/dev/loop1'] },
+        ],
+      }),
+    );
+    const host = createNodeHost(createRunner({ searchPath: fakes.binDir, includeSystemDirectories: false }));
     const workDir = path.join(scan, `encplan-bench-${deadPid}-abcd`);
     await mkdir(path.join(workDir, 'plain'), { recursive: true });
     await writeFile(path.join(workDir, 'plain.key'), 'k', { mode: 0o600 });
@@ -166,6 +200,7 @@ describe('cleanupLeftovers', () => {
       ['file', 'removed'],
       ['directory', 'removed'],
       ['loop-device', 'removed'],
+      ['directory', 'absent'],
       ['directory', 'removed'],
     ]);
     expect((await fakes.calls()).map((call) => call.argv).at(-1)).toEqual(['--detach', '/dev/loop1']);

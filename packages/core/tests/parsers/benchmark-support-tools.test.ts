@@ -1,27 +1,50 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { isEncplanError, parseDiskutilEncryption, parseLosetupList, parseMountInfo, parseVeracryptList, pidOfResourceName, resourceName } from '@encplan/core';
+import {
+  isEncplanError,
+  parseDiskutilEncryption,
+  parseLosetupList,
+  parseMountInfo,
+  parseVeracryptList,
+  pidOfResourceName,
+  resourceName,
+} from '@encplan/core';
 
-const fixture = (relative: string): string => readFileSync(fileURLToPath(new URL(`../../../../fixtures/${relative}`, import.meta.url)), 'utf8');
+const fixture = (relative: string): string =>
+  readFileSync(fileURLToPath(new URL(`../../../../fixtures/${relative}`, import.meta.url)), 'utf8');
 
 describe('parseLosetupList', () => {
   it('lists loop devices and their backing files from a captured losetup --json', () => {
-    expect(parseLosetupList(fixture('losetup/list-json-encplan-loop-debian12-util-linux2.38/stdout.json'))).toEqual([
-      { device: '/dev/loop1', backingFile: '/tmp/encplan-bench-999999-KJdS/image', backingFileDeleted: false },
+    expect(
+      parseLosetupList(fixture('losetup/list-json-encplan-loop-debian12-util-linux2.38/stdout.json')),
+    ).toEqual([
+      {
+        device: '/dev/loop1',
+        backingFile: '/tmp/encplan-bench-999999-KJdS/image',
+        backingFileDeleted: false,
+      },
       { device: '/dev/loop0', backingFile: '/tmp/lt/img', backingFileDeleted: false },
     ]);
   });
 
   it('strips the (deleted) suffix of a removed backing file and reads empty output as no devices', () => {
-    const text = JSON.stringify({ loopdevices: [{ name: '/dev/loop3', 'back-file': '/x/encplan-bench-1-a/plain.img (deleted)' }] });
-    expect(parseLosetupList(text)[0]).toEqual({ device: '/dev/loop3', backingFile: '/x/encplan-bench-1-a/plain.img', backingFileDeleted: true });
+    const text = JSON.stringify({
+      loopdevices: [{ name: '/dev/loop3', 'back-file': '/x/encplan-bench-1-a/plain.img (deleted)' }],
+    });
+    expect(parseLosetupList(text)[0]).toEqual({
+      device: '/dev/loop3',
+      backingFile: '/x/encplan-bench-1-a/plain.img',
+      backingFileDeleted: true,
+    });
     expect(parseLosetupList('')).toEqual([]);
   });
 
   it('fails closed on output that is not losetup JSON', () => {
     for (const text of ['NAME BACK-FILE', '{"devices":[]}']) {
-      expect(() => parseLosetupList(text)).toThrow(expect.objectContaining({ code: 'TOOL_OUTPUT_UNRECOGNIZED' }));
+      expect(() => parseLosetupList(text)).toThrow(
+        expect.objectContaining({ code: 'TOOL_OUTPUT_UNRECOGNIZED' }),
+      );
     }
   });
 });
@@ -30,8 +53,20 @@ describe('parseVeracryptList', () => {
   it('reads both volumes of a captured veracrypt --text --list --verbose', () => {
     const volumes = parseVeracryptList(fixture('veracrypt/list-verbose-two-aes-volumes/stdout.txt'));
     expect(volumes).toEqual([
-      { slot: 1, volume: '/dev/sdb1', virtualDevice: '/dev/mapper/veracrypt1', mountDirectory: '/home/bob/mount/encrypt/sdb1', encryptionAlgorithm: 'AES' },
-      { slot: 2, volume: '/dev/sdb2', virtualDevice: '/dev/mapper/veracrypt2', mountDirectory: '/home/bob/mount/encrypt/sdb2', encryptionAlgorithm: 'AES' },
+      {
+        slot: 1,
+        volume: '/dev/sdb1',
+        virtualDevice: '/dev/mapper/veracrypt1',
+        mountDirectory: '/home/bob/mount/encrypt/sdb1',
+        encryptionAlgorithm: 'AES',
+      },
+      {
+        slot: 2,
+        volume: '/dev/sdb2',
+        virtualDevice: '/dev/mapper/veracrypt2',
+        mountDirectory: '/home/bob/mount/encrypt/sdb2',
+        encryptionAlgorithm: 'AES',
+      },
     ]);
   });
 
@@ -47,7 +82,9 @@ describe('parseVeracryptList', () => {
 
 describe('parseDiskutilEncryption', () => {
   it('sees Encryption and FileVault in a captured diskutil info -plist', () => {
-    expect(parseDiskutilEncryption(fixture('diskutil/info-plist-internal-ssd-filevault-macos11/stdout.plist'))).toEqual({
+    expect(
+      parseDiskutilEncryption(fixture('diskutil/info-plist-internal-ssd-filevault-macos11/stdout.plist')),
+    ).toEqual({
       encrypted: true,
       fileVault: true,
       mountPoint: '/',
@@ -55,7 +92,9 @@ describe('parseDiskutilEncryption', () => {
   });
 
   it('rejects text that is not a property list', () => {
-    expect(() => parseDiskutilEncryption('Could not find disk: /nope')).toThrow(expect.objectContaining({ code: 'TOOL_OUTPUT_UNRECOGNIZED' }));
+    expect(() => parseDiskutilEncryption('Could not find disk: /nope')).toThrow(
+      expect.objectContaining({ code: 'TOOL_OUTPUT_UNRECOGNIZED' }),
+    );
   });
 });
 

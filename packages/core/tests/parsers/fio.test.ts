@@ -19,17 +19,26 @@ function codeOf(action: () => unknown): string | null {
 }
 
 describe('parseFioJson on captured fio outputs', () => {
-  it.each(cases.filter((name) => !name.includes('error22')))('parses %s into schema-valid runs', async (name) => {
-    const parsed = parseFioJson(read(name));
-    expect(fioOutputSchema.parse(parsed)).toEqual(parsed);
-    await expect(`${JSON.stringify(parsed, null, 2)}\n`).toMatchFileSnapshot(path.join(FIXTURES, name, 'expected.json'));
-  });
+  it.each(cases.filter((name) => !name.includes('error22')))(
+    'parses %s into schema-valid runs',
+    async (name) => {
+      const parsed = parseFioJson(read(name));
+      expect(fioOutputSchema.parse(parsed)).toEqual(parsed);
+      await expect(`${JSON.stringify(parsed, null, 2)}\n`).toMatchFileSnapshot(
+        path.join(FIXTURES, name, 'expected.json'),
+      );
+    },
+  );
 
   it('derives bytes per second from KiB/s on fio 3.1, which has no bw_bytes', () => {
     const run = parseFioJson(read('sata-ssd-intel-d3-s4610-randread-qd1-fio3.1')).runs[0]!;
     expect(run.direction).toBe('read');
     expect(run.iops).toBeGreaterThan(15_000);
-    expect(run.bytesPerSecond).toBe(Math.round((JSON.parse(read('sata-ssd-intel-d3-s4610-randread-qd1-fio3.1')).jobs[0].read.bw as number) * 1024));
+    expect(run.bytesPerSecond).toBe(
+      Math.round(
+        (JSON.parse(read('sata-ssd-intel-d3-s4610-randread-qd1-fio3.1')).jobs[0].read.bw as number) * 1024,
+      ),
+    );
     expect(run.clatP50Ns).not.toBeNull();
     expect(run.clatP999Ns!).toBeGreaterThanOrEqual(run.clatP99Ns!);
   });
@@ -107,6 +116,8 @@ describe('parseFioJson on malformed and hostile input', () => {
   });
 
   it('rejects a document with an empty job list', () => {
-    expect(codeOf(() => parseFioJson('{"fio version":"fio-3.33","jobs":[]}'))).toBe('TOOL_OUTPUT_UNRECOGNIZED');
+    expect(codeOf(() => parseFioJson('{"fio version":"fio-3.33","jobs":[]}'))).toBe(
+      'TOOL_OUTPUT_UNRECOGNIZED',
+    );
   });
 });

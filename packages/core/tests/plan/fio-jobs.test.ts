@@ -13,7 +13,12 @@ describe('fio job plan', () => {
       'rnd4k-q32t1-write',
       'rnd4k-q1t1-write',
     ]);
-    expect(STANDARD_PROFILES[2]).toMatchObject({ label: 'RND4K Q32T1', blockSizeBytes: 4096, queueDepth: 32, threads: 1 });
+    expect(STANDARD_PROFILES[2]).toMatchObject({
+      label: 'RND4K Q32T1',
+      blockSizeBytes: 4096,
+      queueDepth: 32,
+      threads: 1,
+    });
   });
 
   it('sweeps block sizes from 512 B to 64 MiB like ATTO', () => {

@@ -3,16 +3,30 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { CleanupReport, RemovalOutcome, Resource } from '../../domain/cleanup.js';
 import type { Host } from '../../ports.js';
-import { ENCPLAN_RESOURCE_PREFIX, losetupArgs, pidOfResourceName, veracryptArgs } from '../../plan/encrypted-backends.js';
+import {
+  ENCPLAN_RESOURCE_PREFIX,
+  losetupArgs,
+  pidOfResourceName,
+  veracryptArgs,
+} from '../../plan/encrypted-backends.js';
 import { parseLosetupList } from '../../parsers/losetup/parse-losetup-list.js';
 import { parseMountInfo } from '../../parsers/proc/parse-mountinfo.js';
 import { parseVeracryptList } from '../../parsers/veracrypt/parse-veracrypt-list.js';
-import { defaultStateDirectory, findLeftoverStates, processAlive, removeResource } from './cleanup-registry.js';
+import {
+  defaultStateDirectory,
+  findLeftoverStates,
+  processAlive,
+  removeResource,
+} from './cleanup-registry.js';
 
 /** Where to look for leftovers. */
 export interface CleanupOptions {
   readonly stateDirectory?: string;
-  /** Directories whose `encplan-bench-<pid>-*` entries of dead runs are removed (default: the temp dir). */
+  /**
+   * Directories whose `encplan-bench-<pid>-*` entries of dead runs are removed. When given, mounts and loop
+   * devices are only considered under them too (tests use this to stay off the machine's other mounts); by
+   * default the temp dir is scanned and mounts and loop devices anywhere.
+   */
   readonly scanDirectories?: readonly string[];
 }
 
@@ -22,11 +36,28 @@ function ofDeadRun(name: string): boolean {
   return pid !== null && pid !== process.pid && !processAlive(pid);
 }
 
-async function scanForResources(host: Host, scanDirectories: readonly string[]): Promise<Resource[]> {
+/** The `…/encplan-bench-<pid>-<suffix>` work directory a path lies in, or null. */
+function workDirectoryOf(file: string): string | null {
+  const parts = file.split(path.sep);
+  const index = parts.findIndex(
+    (part) => part.startsWith(ENCPLAN_RESOURCE_PREFIX) && pidOfResourceName(part) !== null,
+  );
+  return index < 1 ? null : parts.slice(0, index + 1).join(path.sep);
+}
+
+async function scanForResources(
+  host: Host,
+  scanDirectories: readonly string[],
+  restrictToScanDirectories: boolean,
+): Promise<Resource[]> {
   const found: Resource[] = [];
+  const inScope = (file: string): boolean =>
+    file.includes(ENCPLAN_RESOURCE_PREFIX) &&
+    ofDeadRun(file) &&
+    (!restrictToScanDirectories || scanDirectories.some((dir) => file.startsWith(`${dir}${path.sep}`)));
   const mounts = parseMountInfo((await host.readText('/proc/self/mountinfo')) ?? '')
     .map((entry) => entry.mountPoint)
-    .filter((point) => point.includes(ENCPLAN_RESOURCE_PREFIX) && ofDeadRun(point))
+    .filter(inScope)
     // Deepest first, so nested mounts come off before their parents.
     .sort((a, b) => b.length - a.length);
   found.push(...mounts.map((mountPoint): Resource => ({ kind: 'mount', mountPoint })));
@@ -35,14 +66,14 @@ async function scanForResources(host: Host, scanDirectories: readonly string[]):
     // veracrypt exits non-zero with "No volumes mounted"; only a zero exit has a list to read.
     if (listed.exitCode === 0) {
       for (const volume of parseVeracryptList(listed.stdout)) {
-        if (volume.volume.includes(ENCPLAN_RESOURCE_PREFIX) && ofDeadRun(volume.volume)) {
+        if (inScope(volume.volume)) {
           found.push({ kind: 'veracrypt-volume', container: volume.volume });
         }
       }
     }
   }
   for (const name of (await host.listDir('/dev/mapper')) ?? []) {
-    if (name.startsWith(ENCPLAN_RESOURCE_PREFIX) && ofDeadRun(name)) {
+    if (name.startsWith(ENCPLAN_RESOURCE_PREFIX) && ofDeadRun(name) && !restrictToScanDirectories) {
       found.push({ kind: 'dm-mapping', name });
     }
   }
@@ -50,20 +81,38 @@ async function scanForResources(host: Host, scanDirectories: readonly string[]):
     const listed = await host.run({ tool: 'losetup', args: losetupArgs.list(), timeoutMs: 30_000 });
     if (listed.exitCode === 0) {
       for (const loop of parseLosetupList(listed.stdout)) {
-        if (loop.backingFile?.includes(ENCPLAN_RESOURCE_PREFIX) === true && ofDeadRun(loop.backingFile)) {
+        if (loop.backingFile !== null && inScope(loop.backingFile)) {
           found.push({ kind: 'loop-device', backingFile: loop.backingFile });
         }
       }
     }
   }
+  const directories = new Set<string>();
+  for (const resource of found) {
+    const file =
+      resource.kind === 'mount'
+        ? resource.mountPoint
+        : resource.kind === 'loop-device'
+          ? resource.backingFile
+          : resource.kind === 'veracrypt-volume'
+            ? resource.container
+            : null;
+    const workDir = file === null ? null : workDirectoryOf(file);
+    if (workDir !== null) {
+      directories.add(workDir);
+    }
+  }
   for (const directory of scanDirectories) {
     for (const entry of (await host.listDir(directory)) ?? []) {
       if (entry.startsWith(ENCPLAN_RESOURCE_PREFIX) && ofDeadRun(entry)) {
-        found.push({ kind: 'directory', path: path.join(directory, entry) });
+        directories.add(path.join(directory, entry));
       }
     }
   }
-  return found;
+  return [
+    ...found,
+    ...[...directories].map((directory): Resource => ({ kind: 'directory', path: directory })),
+  ];
 }
 
 function sameResource(a: Resource, b: Resource): boolean {
@@ -89,8 +138,15 @@ export async function cleanupLeftovers(host: Host, options: CleanupOptions = {})
       await rm(state.file, { force: true });
     }
   }
-  for (const resource of await scanForResources(host, options.scanDirectories ?? [tmpdir()])) {
-    if (!outcomes.some((outcome) => sameResource(outcome.resource, resource) && outcome.outcome !== 'failed')) {
+  const scanned = await scanForResources(
+    host,
+    options.scanDirectories ?? [tmpdir()],
+    options.scanDirectories !== undefined,
+  );
+  for (const resource of scanned) {
+    if (
+      !outcomes.some((outcome) => sameResource(outcome.resource, resource) && outcome.outcome !== 'failed')
+    ) {
       outcomes.push(await removeResource(host, resource));
     }
   }

@@ -4,11 +4,16 @@ import path from 'node:path';
 import { z } from 'zod';
 import { resourceSchema, type RemovalOutcome, type Resource } from '../../domain/cleanup.js';
 import type { Host } from '../../ports.js';
-import { cryptsetupArgs, fscryptArgs, hdiutilArgs, losetupArgs, mountArgs, veracryptArgs } from '../../plan/encrypted-backends.js';
+import {
+  cryptsetupArgs,
+  fscryptArgs,
+  hdiutilArgs,
+  losetupArgs,
+  mountArgs,
+  veracryptArgs,
+} from '../../plan/encrypted-backends.js';
 import { parseLosetupList } from '../../parsers/losetup/parse-losetup-list.js';
 import { parseMountInfo } from '../../parsers/proc/parse-mountinfo.js';
-
-
 
 const stateFileSchema = z.object({
   pid: z.number().int(),
@@ -16,7 +21,6 @@ const stateFileSchema = z.object({
   resources: z.array(resourceSchema),
 });
 type StateFile = z.infer<typeof stateFileSchema>;
-
 
 /** Where state files live: /run/encplan for root (tmpfs, gone after reboot like the mounts), else the temp dir. */
 export function defaultStateDirectory(): string {
@@ -34,7 +38,11 @@ function describe(resource: Resource): string {
   return JSON.stringify(resource);
 }
 
-async function runQuiet(host: Host, tool: Parameters<Host['run']>[0]['tool'], args: string[]): Promise<{ ok: boolean; message: string }> {
+async function runQuiet(
+  host: Host,
+  tool: Parameters<Host['run']>[0]['tool'],
+  args: string[],
+): Promise<{ ok: boolean; message: string }> {
   try {
     const output = await host.run({ tool, args, timeoutMs: COMMAND_TIMEOUT_MS });
     return { ok: output.exitCode === 0, message: output.stderr.trim() };
@@ -48,7 +56,11 @@ async function runQuiet(host: Host, tool: Parameters<Host['run']>[0]['tool'], ar
  * still hold a mount are left alone, so a failed unmount can never turn into deleting a mounted filesystem.
  */
 export async function removeResource(host: Host, resource: Resource): Promise<RemovalOutcome> {
-  const done = (outcome: RemovalOutcome['outcome'], message: string | null = null): RemovalOutcome => ({ resource, outcome, message });
+  const done = (outcome: RemovalOutcome['outcome'], message: string | null = null): RemovalOutcome => ({
+    resource,
+    outcome,
+    message,
+  });
   try {
     switch (resource.kind) {
       case 'directory':
@@ -58,7 +70,9 @@ export async function removeResource(host: Host, resource: Resource): Promise<Re
           return done('absent');
         }
         const prefix = `${resource.path}${path.sep}`;
-        const busy = [...(await mountPoints(host))].find((point) => point === resource.path || point.startsWith(prefix));
+        const busy = [...(await mountPoints(host))].find(
+          (point) => point === resource.path || point.startsWith(prefix),
+        );
         if (busy !== undefined) {
           return done('failed', `${busy} is still mounted inside it.`);
         }
@@ -78,8 +92,14 @@ export async function removeResource(host: Host, resource: Resource): Promise<Re
         return result.ok ? done('removed') : done('failed', result.message);
       }
       case 'loop-device': {
-        const listed = await host.run({ tool: 'losetup', args: losetupArgs.list(), timeoutMs: COMMAND_TIMEOUT_MS });
-        const devices = parseLosetupList(listed.stdout).filter((loop) => loop.backingFile === resource.backingFile);
+        const listed = await host.run({
+          tool: 'losetup',
+          args: losetupArgs.list(),
+          timeoutMs: COMMAND_TIMEOUT_MS,
+        });
+        const devices = parseLosetupList(listed.stdout).filter(
+          (loop) => loop.backingFile === resource.backingFile,
+        );
         if (devices.length === 0) {
           return done('absent');
         }
@@ -144,7 +164,11 @@ export class CleanupRegistry {
   }
 
   /** Creates a registry whose state file lives in `stateDirectory` (created 0700 if missing). */
-  static async create(host: Host, stateDirectory: string = defaultStateDirectory(), now: Date = new Date()): Promise<CleanupRegistry> {
+  static async create(
+    host: Host,
+    stateDirectory: string = defaultStateDirectory(),
+    now: Date = new Date(),
+  ): Promise<CleanupRegistry> {
     await mkdir(stateDirectory, { recursive: true, mode: 0o700 });
     const registry = new CleanupRegistry(host, stateDirectory, now);
     await registry.persist();
@@ -220,7 +244,9 @@ export function processAlive(pid: number): boolean {
 }
 
 /** State files in `stateDirectory` whose process is gone (it crashed or was killed). Unreadable files are skipped. */
-export async function findLeftoverStates(stateDirectory: string = defaultStateDirectory()): Promise<LeftoverState[]> {
+export async function findLeftoverStates(
+  stateDirectory: string = defaultStateDirectory(),
+): Promise<LeftoverState[]> {
   const names = await readdir(stateDirectory).catch(() => [] as string[]);
   const states: LeftoverState[] = [];
   for (const name of names.filter((entry) => entry.endsWith('.json')).sort()) {

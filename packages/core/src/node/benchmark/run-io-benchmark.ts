@@ -25,7 +25,12 @@ import {
   type FioModeSettings,
   type FioTargetAccess,
 } from '../../plan/fio-jobs.js';
-import { luks2VariantName, resourceName, type Luks2Variant, type VeracryptVariant } from '../../plan/encrypted-backends.js';
+import {
+  luks2VariantName,
+  resourceName,
+  type Luks2Variant,
+  type VeracryptVariant,
+} from '../../plan/encrypted-backends.js';
 import { parseFioJson } from '../../parsers/fio/parse-fio-json.js';
 import { summarizeRuns } from '../../analyses/run-summary.js';
 import { computeOverhead } from '../../analyses/io-overhead.js';
@@ -78,7 +83,11 @@ interface EncryptedPlanItem {
   readonly backend: BackendId;
   readonly variant: string;
   readonly sizeBytes: number;
-  prepare(context: TargetContext, scratch: { mountPoint: string; device: string }, rawDevice: string | null): Promise<PreparedTarget>;
+  prepare(
+    context: TargetContext,
+    scratch: { mountPoint: string; device: string },
+    rawDevice: string | null,
+  ): Promise<PreparedTarget>;
 }
 
 const MIB = 1024 * 1024;
@@ -97,14 +106,25 @@ function luksVariants(mode: IoBenchmarkMode): Luks2Variant[] {
     : [{ sectorSizeBytes: 4096, noWorkqueues: true }];
 }
 
-function planEncrypted(backends: readonly BackendId[], mode: IoBenchmarkMode, fileSizeBytes: number): EncryptedPlanItem[] {
+function planEncrypted(
+  backends: readonly BackendId[],
+  mode: IoBenchmarkMode,
+  fileSizeBytes: number,
+): EncryptedPlanItem[] {
   const containerBytes = fileSizeBytes + 160 * MIB;
   return backends.flatMap((backend): EncryptedPlanItem[] => {
     switch (backend) {
       case 'plain':
         return [];
       case 'fscrypt':
-        return [{ backend, variant: 'fscrypt', sizeBytes: 0, prepare: (context, scratch) => prepareFscrypt(context, scratch) }];
+        return [
+          {
+            backend,
+            variant: 'fscrypt',
+            sizeBytes: 0,
+            prepare: (context, scratch) => prepareFscrypt(context, scratch),
+          },
+        ];
       case 'luks2':
         return luksVariants(mode).map((variant) => ({
           backend,
@@ -123,7 +143,9 @@ function planEncrypted(backends: readonly BackendId[], mode: IoBenchmarkMode, fi
           };
         });
       case 'apfs':
-        return [{ backend, variant: 'apfs', sizeBytes: containerBytes, prepare: (context) => prepareApfs(context) }];
+        return [
+          { backend, variant: 'apfs', sizeBytes: containerBytes, prepare: (context) => prepareApfs(context) },
+        ];
     }
   });
 }
@@ -193,18 +215,38 @@ export interface FioProfileRun {
  */
 export async function runFioProfile(
   host: Host,
-  job: { profile: IoProfile; directory: string; workDir: string; access: FioTargetAccess; settings: FioModeSettings; tag: string },
+  job: {
+    profile: IoProfile;
+    directory: string;
+    workDir: string;
+    access: FioTargetAccess;
+    settings: FioModeSettings;
+    tag: string;
+  },
   signal?: AbortSignal,
 ): Promise<FioProfileRun> {
   const outputPath = path.join(job.workDir, `fio-${job.tag}-${job.profile.id}.json`);
-  const fioArgv = buildFioArgs({ profile: job.profile, filePath: path.join(job.directory, 'encplan.fio'), outputPath, access: job.access, settings: job.settings });
-  const output = await host.run({ tool: 'fio', args: fioArgv, timeoutMs: fioTimeoutMs(job.settings) }, signal);
+  const fioArgv = buildFioArgs({
+    profile: job.profile,
+    filePath: path.join(job.directory, 'encplan.fio'),
+    outputPath,
+    access: job.access,
+    settings: job.settings,
+  });
+  const output = await host.run(
+    { tool: 'fio', args: fioArgv, timeoutMs: fioTimeoutMs(job.settings) },
+    signal,
+  );
   const text = await host.readText(outputPath);
   await rm(outputPath, { force: true });
   if (text === null || text.trim() === '') {
-    throw new EncplanError('TOOL_FAILED', `fio wrote no result (exit code ${output.exitCode}): ${output.stderr.trim().slice(-500)}`, {
-      details: { tool: 'fio', args: fioArgv, exitCode: output.exitCode },
-    });
+    throw new EncplanError(
+      'TOOL_FAILED',
+      `fio wrote no result (exit code ${output.exitCode}): ${output.stderr.trim().slice(-500)}`,
+      {
+        details: { tool: 'fio', args: fioArgv, exitCode: output.exitCode },
+      },
+    );
   }
   return { fioArgv, runs: parseFioJson(text).runs.filter((run) => run.direction === job.profile.direction) };
 }
@@ -224,10 +266,20 @@ async function measureTarget(
     const runs: FioRun[] = [];
     let fioArgv: string[] = [];
     for (let repeat = 1; repeat <= repeats; repeat += 1) {
-      progress.report('measure', `${target.variant}: ${profile.label} ${profile.direction} (run ${repeat} of ${repeats})`);
+      progress.report(
+        'measure',
+        `${target.variant}: ${profile.label} ${profile.direction} (run ${repeat} of ${repeats})`,
+      );
       const result = await runFioProfile(
         context.host,
-        { profile, directory: target.directory, workDir: context.workDir, access, settings, tag: `${target.backend}-${repeat}` },
+        {
+          profile,
+          directory: target.directory,
+          workDir: context.workDir,
+          access,
+          settings,
+          tag: `${target.backend}-${repeat}`,
+        },
         context.signal,
       );
       fioArgv = result.fioArgv;
@@ -251,15 +303,27 @@ async function assertFreeSpace(directory: string, neededBytes: number): Promise<
   const info = await statfs(directory);
   const freeBytes = info.bavail * info.bsize;
   if (freeBytes < neededBytes + FREE_SPACE_MARGIN_BYTES) {
-    throw new EncplanError('INVALID_ARGUMENT', `${directory} has ${Math.floor(freeBytes / MIB)} MiB free; the benchmark needs ${Math.ceil((neededBytes + FREE_SPACE_MARGIN_BYTES) / MIB)} MiB.`, {
-      hint: 'Free some space, choose another directory, or use --quick.',
-      details: { directory, freeBytes, neededBytes },
-    });
+    throw new EncplanError(
+      'INVALID_ARGUMENT',
+      `${directory} has ${Math.floor(freeBytes / MIB)} MiB free; the benchmark needs ${Math.ceil((neededBytes + FREE_SPACE_MARGIN_BYTES) / MIB)} MiB.`,
+      {
+        hint: 'Free some space, choose another directory, or use --quick.',
+        details: { directory, freeBytes, neededBytes },
+      },
+    );
   }
 }
 
 function skippable(error: unknown): error is EncplanError {
-  return isEncplanError(error, 'KERNEL_FEATURE_MISSING', 'TOOL_NOT_FOUND', 'TOOL_FAILED', 'PERMISSION_DENIED', 'TOOL_OUTPUT_UNRECOGNIZED', 'TOOL_TIMED_OUT');
+  return isEncplanError(
+    error,
+    'KERNEL_FEATURE_MISSING',
+    'TOOL_NOT_FOUND',
+    'TOOL_FAILED',
+    'PERMISSION_DENIED',
+    'TOOL_OUTPUT_UNRECOGNIZED',
+    'TOOL_TIMED_OUT',
+  );
 }
 
 /**
@@ -273,17 +337,26 @@ export async function runIoBenchmark(host: Host, options: IoBenchmarkOptions): P
   const started = performance.now();
   const targetInfo = await host.stat(options.target);
   if (targetInfo === null) {
-    throw new EncplanError('DEVICE_NOT_FOUND', `${options.target} does not exist.`, { details: { target: options.target } });
+    throw new EncplanError('DEVICE_NOT_FOUND', `${options.target} does not exist.`, {
+      details: { target: options.target },
+    });
   }
   const rawDevice = targetInfo.kind === 'block-device' ? options.target : null;
   if (rawDevice !== null) {
     await assertDeviceMayBeOverwritten(host, rawDevice, options.destructive);
   } else if (targetInfo.kind !== 'directory') {
-    throw new EncplanError('INVALID_ARGUMENT', `${options.target} is neither a directory nor a block device.`, {
-      hint: 'Give a directory on the filesystem to measure (a scratch container is made there), or a whole device with --destructive.',
-    });
+    throw new EncplanError(
+      'INVALID_ARGUMENT',
+      `${options.target} is neither a directory nor a block device.`,
+      {
+        hint: 'Give a directory on the filesystem to measure (a scratch container is made there), or a whole device with --destructive.',
+      },
+    );
   }
-  for (const tool of ['fio', ...(host.platform === 'linux' ? (['losetup', 'mkfs.ext4', 'mount', 'umount'] as const) : [])] as const) {
+  for (const tool of [
+    'fio',
+    ...(host.platform === 'linux' ? (['losetup', 'mkfs.ext4', 'mount', 'umount'] as const) : []),
+  ] as const) {
     if ((await host.whichTool(tool)) === null) {
       throw toolNotFound(tool, DEBIAN_PACKAGES[tool]);
     }
@@ -295,9 +368,13 @@ export async function runIoBenchmark(host: Host, options: IoBenchmarkOptions): P
     (profile) => options.profileIds === undefined || options.profileIds.includes(profile.id),
   );
   const encryptedPlan = planEncrypted(backends, options.mode, settings.fileSizeBytes);
-  const workParent = rawDevice === null ? options.target : (await host.realPath(host.cwd)) ?? host.cwd;
+  const workParent = rawDevice === null ? options.target : ((await host.realPath(host.cwd)) ?? host.cwd);
   if (rawDevice === null) {
-    await assertFreeSpace(workParent, scratchImageBytes(settings.fileSizeBytes) + encryptedPlan.reduce((sum, item) => sum + item.sizeBytes, 0));
+    await assertFreeSpace(
+      workParent,
+      scratchImageBytes(settings.fileSizeBytes) +
+        encryptedPlan.reduce((sum, item) => sum + item.sizeBytes, 0),
+    );
   }
 
   const registry = await CleanupRegistry.create(host, options.stateDirectory);
@@ -323,9 +400,19 @@ export async function runIoBenchmark(host: Host, options: IoBenchmarkOptions): P
     const scratchMark = registry.mark();
     const scratch = await prepareScratchFilesystem(context, rawDevice);
     const plainTarget = await preparePlain(context, scratch);
-    const plain = await measureTarget(context, plainTarget, profiles, settings.repeats, options.mode, progress);
+    const plain = await measureTarget(
+      context,
+      plainTarget,
+      profiles,
+      settings.repeats,
+      options.mode,
+      progress,
+    );
     // fscrypt shares the plain filesystem; every other backend needs it gone first on a raw device.
-    const ordered = [...encryptedPlan.filter((item) => item.backend === 'fscrypt'), ...encryptedPlan.filter((item) => item.backend !== 'fscrypt')];
+    const ordered = [
+      ...encryptedPlan.filter((item) => item.backend === 'fscrypt'),
+      ...encryptedPlan.filter((item) => item.backend !== 'fscrypt'),
+    ];
     let scratchReleased = false;
     for (const item of ordered) {
       if (item.backend !== 'fscrypt' && rawDevice !== null && !scratchReleased) {
@@ -333,7 +420,12 @@ export async function runIoBenchmark(host: Host, options: IoBenchmarkOptions): P
         scratchReleased = true;
       }
       if (rawDevice !== null && (item.backend === 'veracrypt' || item.backend === 'apfs')) {
-        skipped.push({ backend: item.backend, variant: item.variant, code: 'DEVICE_UNSUPPORTED', message: 'encplan measures this backend in a container file only.' });
+        skipped.push({
+          backend: item.backend,
+          variant: item.variant,
+          code: 'DEVICE_UNSUPPORTED',
+          message: 'encplan measures this backend in a container file only.',
+        });
         progress.skip(runsPerTarget);
         continue;
       }
@@ -348,16 +440,28 @@ export async function runIoBenchmark(host: Host, options: IoBenchmarkOptions): P
         if (options.signal?.aborted === true || !skippable(error) || (explicit && ordered.length === 1)) {
           throw error;
         }
-        skipped.push({ backend: item.backend, variant: item.variant, code: error.code, message: error.message });
+        skipped.push({
+          backend: item.backend,
+          variant: item.variant,
+          code: error.code,
+          message: error.message,
+        });
         warnings.push({
-          code: error.code === 'KERNEL_FEATURE_MISSING' ? 'KERNEL_FEATURE_MISSING' : error.code === 'TOOL_NOT_FOUND' ? 'TOOL_MISSING' : 'TOOL_FAILED',
+          code:
+            error.code === 'KERNEL_FEATURE_MISSING'
+              ? 'KERNEL_FEATURE_MISSING'
+              : error.code === 'TOOL_NOT_FOUND'
+                ? 'TOOL_MISSING'
+                : 'TOOL_FAILED',
           message: `${item.variant} was not measured: ${error.message}`,
           source: item.backend,
         });
         progress.skip(runsPerTarget);
         continue;
       }
-      encrypted.push(await measureTarget(context, target, profiles, settings.repeats, options.mode, progress));
+      encrypted.push(
+        await measureTarget(context, target, profiles, settings.repeats, options.mode, progress),
+      );
       progress.report('teardown', `Removing ${item.variant}`);
       await registry.releaseTo(target.mark);
     }
@@ -379,7 +483,9 @@ export async function runIoBenchmark(host: Host, options: IoBenchmarkOptions): P
         destructive: rawDevice !== null,
         plain,
         encrypted,
-        overhead: encrypted.flatMap((measurement) => computeOverhead(plain, measurement, options.cipherBytesPerSecondPerCore)),
+        overhead: encrypted.flatMap((measurement) =>
+          computeOverhead(plain, measurement, options.cipherBytesPerSecondPerCore),
+        ),
         skipped,
         cipherBytesPerSecondPerCore: options.cipherBytesPerSecondPerCore,
         wallTimeMs: Math.round(performance.now() - started),

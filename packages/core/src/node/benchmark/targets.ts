@@ -58,13 +58,22 @@ export async function runChecked(
   options: { stdin?: string; timeoutMs?: number } = {},
 ): Promise<string> {
   const output = await context.host.run(
-    { tool, args, timeoutMs: options.timeoutMs ?? SETUP_TIMEOUT_MS, ...(options.stdin === undefined ? {} : { stdin: options.stdin }) },
+    {
+      tool,
+      args,
+      timeoutMs: options.timeoutMs ?? SETUP_TIMEOUT_MS,
+      ...(options.stdin === undefined ? {} : { stdin: options.stdin }),
+    },
     context.signal,
   );
   if (output.exitCode !== 0) {
-    throw new EncplanError('TOOL_FAILED', `${tool} ${args[0] ?? ''} failed with exit code ${output.exitCode}: ${output.stderr.trim().slice(-500)}`, {
-      details: { tool, args, exitCode: output.exitCode },
-    });
+    throw new EncplanError(
+      'TOOL_FAILED',
+      `${tool} ${args[0] ?? ''} failed with exit code ${output.exitCode}: ${output.stderr.trim().slice(-500)}`,
+      {
+        details: { tool, args, exitCode: output.exitCode },
+      },
+    );
   }
   return output.stdout;
 }
@@ -133,7 +142,10 @@ export function scratchImageBytes(fileSizeBytes: number): number {
 }
 
 /** Creates the scratch ext4 (with the encrypt feature) on `rawDevice`, or on a loop device over a sparse image. */
-export async function prepareScratchFilesystem(context: TargetContext, rawDevice: string | null): Promise<ScratchFilesystem> {
+export async function prepareScratchFilesystem(
+  context: TargetContext,
+  rawDevice: string | null,
+): Promise<ScratchFilesystem> {
   let device = rawDevice;
   if (device === null) {
     const image = path.join(context.workDir, 'plain.img');
@@ -146,7 +158,10 @@ export async function prepareScratchFilesystem(context: TargetContext, rawDevice
 }
 
 /** The plain target: a directory on the scratch filesystem. */
-export async function preparePlain(context: TargetContext, scratch: ScratchFilesystem): Promise<PreparedTarget> {
+export async function preparePlain(
+  context: TargetContext,
+  scratch: ScratchFilesystem,
+): Promise<PreparedTarget> {
   const mark = context.registry.mark();
   const directory = path.join(scratch.mountPoint, 'plain');
   await mkdir(directory, { mode: 0o700 });
@@ -160,7 +175,10 @@ const FSCRYPT_GLOBAL_PATHS = ['/etc/fscrypt.conf', '/.fscrypt'];
  * An fscrypt (v2 policy, raw 256-bit key) directory on the SAME filesystem as the plain run, so the only
  * difference is encryption. The key file is deleted as soon as the kernel holds the key.
  */
-export async function prepareFscrypt(context: TargetContext, scratch: ScratchFilesystem): Promise<PreparedTarget> {
+export async function prepareFscrypt(
+  context: TargetContext,
+  scratch: ScratchFilesystem,
+): Promise<PreparedTarget> {
   const mark = context.registry.mark();
   const missing: string[] = [];
   for (const global of FSCRYPT_GLOBAL_PATHS) {
@@ -180,7 +198,11 @@ export async function prepareFscrypt(context: TargetContext, scratch: ScratchFil
   // fscrypt raw keys are exactly 32 bytes (fscrypt README, "--source=raw_key").
   const keyFile = await writeKeyFile(context, 'fscrypt', 32);
   await context.registry.register({ kind: 'fscrypt-policy', directory });
-  await runChecked(context, 'fscrypt', fscryptArgs.encryptWithRawKey(directory, resourceName(context.pid, 'fscrypt'), keyFile));
+  await runChecked(
+    context,
+    'fscrypt',
+    fscryptArgs.encryptWithRawKey(directory, resourceName(context.pid, 'fscrypt'), keyFile),
+  );
   await rm(keyFile, { force: true });
   return {
     backend: 'fscrypt',
@@ -195,11 +217,19 @@ export async function prepareFscrypt(context: TargetContext, scratch: ScratchFil
 }
 
 function isDeviceMapperMissing(error: unknown): boolean {
-  return error instanceof EncplanError && error.code === 'TOOL_FAILED' && /device-mapper|dm_mod/i.test(error.message);
+  return (
+    error instanceof EncplanError &&
+    error.code === 'TOOL_FAILED' &&
+    /device-mapper|dm_mod/i.test(error.message)
+  );
 }
 
 /** A LUKS2 container file (or the raw device) opened with cryptsetup, with ext4 on the mapping. */
-export async function prepareLuks2(context: TargetContext, variant: Luks2Variant, rawDevice: string | null): Promise<PreparedTarget> {
+export async function prepareLuks2(
+  context: TargetContext,
+  variant: Luks2Variant,
+  rawDevice: string | null,
+): Promise<PreparedTarget> {
   const mark = context.registry.mark();
   const tag = `luks2-s${variant.sectorSizeBytes}${variant.noWorkqueues ? '-nowq' : ''}`;
   let container = rawDevice;
@@ -210,7 +240,11 @@ export async function prepareLuks2(context: TargetContext, variant: Luks2Variant
     await createSparseFile(container, context.fileSizeBytes + FILESYSTEM_OVERHEAD_BYTES + 16 * MIB);
   }
   const keyFile = await writeKeyFile(context, tag, 64);
-  await runChecked(context, 'cryptsetup', cryptsetupArgs.luksFormat(container, keyFile, variant.sectorSizeBytes));
+  await runChecked(
+    context,
+    'cryptsetup',
+    cryptsetupArgs.luksFormat(container, keyFile, variant.sectorSizeBytes),
+  );
   const mapping = resourceName(context.pid, tag);
   if (rawDevice === null) {
     // cryptsetup attaches a loop device itself for a container file.
@@ -218,14 +252,22 @@ export async function prepareLuks2(context: TargetContext, variant: Luks2Variant
   }
   await context.registry.register({ kind: 'dm-mapping', name: mapping });
   try {
-    await runChecked(context, 'cryptsetup', cryptsetupArgs.open(container, keyFile, mapping, variant.noWorkqueues));
+    await runChecked(
+      context,
+      'cryptsetup',
+      cryptsetupArgs.open(container, keyFile, mapping, variant.noWorkqueues),
+    );
   } catch (error) {
     if (isDeviceMapperMissing(error)) {
-      throw new EncplanError('KERNEL_FEATURE_MISSING', 'cryptsetup cannot open LUKS2 here: the kernel has no usable device-mapper.', {
-        hint: 'Load dm_mod and dm_crypt (modprobe dm_crypt) or run on a kernel with device-mapper.',
-        details: { backend: 'luks2' },
-        cause: error,
-      });
+      throw new EncplanError(
+        'KERNEL_FEATURE_MISSING',
+        'cryptsetup cannot open LUKS2 here: the kernel has no usable device-mapper.',
+        {
+          hint: 'Load dm_mod and dm_crypt (modprobe dm_crypt) or run on a kernel with device-mapper.',
+          details: { backend: 'luks2' },
+          cause: error,
+        },
+      );
     }
     throw error;
   }
@@ -244,19 +286,29 @@ function randomPassword(): string {
 }
 
 /** A VeraCrypt container file, mounted with kernel crypto (dm-crypt) or VeraCrypt's own (FUSE). */
-export async function prepareVeracrypt(context: TargetContext, variant: VeracryptVariant): Promise<PreparedTarget> {
+export async function prepareVeracrypt(
+  context: TargetContext,
+  variant: VeracryptVariant,
+): Promise<PreparedTarget> {
   const mark = context.registry.mark();
   const tag = variant.kernelCrypto ? 'veracrypt-kernel' : 'veracrypt-fuse';
   const container = path.join(context.workDir, `${tag}.hc`);
   const password = randomPassword();
   await context.registry.register({ kind: 'file', path: container });
-  await runChecked(context, 'veracrypt', veracryptArgs.create(container, context.fileSizeBytes + FILESYSTEM_OVERHEAD_BYTES), {
-    stdin: `${password}\n`,
-    timeoutMs: 600_000,
-  });
+  await runChecked(
+    context,
+    'veracrypt',
+    veracryptArgs.create(container, context.fileSizeBytes + FILESYSTEM_OVERHEAD_BYTES),
+    {
+      stdin: `${password}\n`,
+      timeoutMs: 600_000,
+    },
+  );
   const mountPoint = await makeMountPoint(context, tag);
   await context.registry.register({ kind: 'veracrypt-volume', container });
-  await runChecked(context, 'veracrypt', veracryptArgs.mount(container, mountPoint, variant), { stdin: `${password}\n` });
+  await runChecked(context, 'veracrypt', veracryptArgs.mount(container, mountPoint, variant), {
+    stdin: `${password}\n`,
+  });
   return {
     backend: 'veracrypt',
     variant: variant.kernelCrypto ? 'veracrypt kernel crypto' : 'veracrypt userspace crypto',
@@ -272,17 +324,36 @@ export async function prepareApfs(context: TargetContext): Promise<PreparedTarge
   const image = path.join(context.workDir, 'apfs.dmg');
   const passphrase = randomPassword();
   await context.registry.register({ kind: 'file', path: image });
-  await runChecked(context, 'hdiutil', hdiutilArgs.create(image, context.fileSizeBytes + FILESYSTEM_OVERHEAD_BYTES, resourceName(context.pid, 'apfs')), {
-    stdin: passphrase,
-  });
+  await runChecked(
+    context,
+    'hdiutil',
+    hdiutilArgs.create(
+      image,
+      context.fileSizeBytes + FILESYSTEM_OVERHEAD_BYTES,
+      resourceName(context.pid, 'apfs'),
+    ),
+    {
+      stdin: passphrase,
+    },
+  );
   const mountPoint = await makeMountPoint(context, 'apfs');
   await context.registry.register({ kind: 'disk-image', mountPoint });
   await runChecked(context, 'hdiutil', hdiutilArgs.attach(image, mountPoint), { stdin: passphrase });
   const info = parseDiskutilEncryption(await runChecked(context, 'diskutil', diskutilArgs.info(mountPoint)));
   if (info.encrypted !== true) {
-    throw new EncplanError('TOOL_OUTPUT_UNRECOGNIZED', 'diskutil does not report the benchmark image as encrypted.', {
-      details: { tool: 'diskutil', mountPoint },
-    });
+    throw new EncplanError(
+      'TOOL_OUTPUT_UNRECOGNIZED',
+      'diskutil does not report the benchmark image as encrypted.',
+      {
+        details: { tool: 'diskutil', mountPoint },
+      },
+    );
   }
-  return { backend: 'apfs', variant: 'apfs', directory: mountPoint, notes: ['AES-256 encrypted APFS disk image (hdiutil).'], mark };
+  return {
+    backend: 'apfs',
+    variant: 'apfs',
+    directory: mountPoint,
+    notes: ['AES-256 encrypted APFS disk image (hdiutil).'],
+    mark,
+  };
 }

@@ -18,8 +18,16 @@ function booleanKey(text: string, key: string): boolean | null {
  */
 export function parseDiskutilEncryption(text: string): DiskutilEncryption {
   if (!/<plist[\s>]/.test(text) || !text.includes('<dict>')) {
-    throw new EncplanError('TOOL_OUTPUT_UNRECOGNIZED', 'diskutil info -plist output is not a property list.', { details: { tool: 'diskutil' } });
+    throw new EncplanError(
+      'TOOL_OUTPUT_UNRECOGNIZED',
+      'diskutil info -plist output is not a property list.',
+      { details: { tool: 'diskutil' } },
+    );
   }
   const mount = /<key>MountPoint<\/key>\s*<string>([^<]*)<\/string>/.exec(text);
-  return { encrypted: booleanKey(text, 'Encryption'), fileVault: booleanKey(text, 'FileVault'), mountPoint: mount?.[1] ?? null };
+  return {
+    encrypted: booleanKey(text, 'Encryption'),
+    fileVault: booleanKey(text, 'FileVault'),
+    mountPoint: mount?.[1] ?? null,
+  };
 }

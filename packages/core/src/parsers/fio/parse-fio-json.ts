@@ -43,7 +43,9 @@ function splitPreamble(text: string): { preambleLines: string[]; json: string } 
   const lines = text.split(/\r?\n/);
   const start = lines.findIndex((line) => line.startsWith('{'));
   if (start < 0) {
-    throw unrecognized('no JSON document found.', { preambleLines: lines.filter((l) => l.trim() !== '').slice(0, 20) });
+    throw unrecognized('no JSON document found.', {
+      preambleLines: lines.filter((l) => l.trim() !== '').slice(0, 20),
+    });
   }
   return {
     preambleLines: lines.slice(0, start).filter((line) => line.trim() !== ''),
@@ -109,7 +111,10 @@ export function parseFioJson(text: string): FioOutput {
   try {
     raw = JSON.parse(json);
   } catch (error) {
-    throw unrecognized('the JSON document is malformed or truncated.', { preambleLines, cause: String(error) });
+    throw unrecognized('the JSON document is malformed or truncated.', {
+      preambleLines,
+      cause: String(error),
+    });
   }
   const parsed = documentSchema.safeParse(raw);
   if (!parsed.success) {
@@ -121,7 +126,10 @@ export function parseFioJson(text: string): FioOutput {
   const failed = parsed.data.jobs.find((job) => job.error !== 0);
   if (failed !== undefined) {
     throw new EncplanError('TOOL_FAILED', `fio job "${failed.jobname}" failed with error ${failed.error}.`, {
-      hint: preambleLines.length > 0 ? `fio said: ${preambleLines.join(' | ')}` : 'Run the fio command shown in details by hand.',
+      hint:
+        preambleLines.length > 0
+          ? `fio said: ${preambleLines.join(' | ')}`
+          : 'Run the fio command shown in details by hand.',
       details: { tool: 'fio', jobName: failed.jobname, errno: failed.error, errorLines: preambleLines },
     });
   }

@@ -22,15 +22,24 @@ export function parseLosetupList(text: string): LoopDevice[] {
   try {
     raw = JSON.parse(text);
   } catch (error) {
-    throw new EncplanError('TOOL_OUTPUT_UNRECOGNIZED', 'losetup --json output is not JSON.', { cause: error, details: { tool: 'losetup' } });
+    throw new EncplanError('TOOL_OUTPUT_UNRECOGNIZED', 'losetup --json output is not JSON.', {
+      cause: error,
+      details: { tool: 'losetup' },
+    });
   }
   const parsed = listSchema.safeParse(raw);
   if (!parsed.success) {
-    throw new EncplanError('TOOL_OUTPUT_UNRECOGNIZED', 'losetup --json output lacks loopdevices[].name.', { details: { tool: 'losetup' } });
+    throw new EncplanError('TOOL_OUTPUT_UNRECOGNIZED', 'losetup --json output lacks loopdevices[].name.', {
+      details: { tool: 'losetup' },
+    });
   }
   return parsed.data.loopdevices.map((entry) => {
     const back = entry['back-file'] ?? null;
     const deleted = back?.endsWith(' (deleted)') ?? false;
-    return { device: entry.name, backingFile: deleted && back !== null ? back.slice(0, -' (deleted)'.length) : back, backingFileDeleted: deleted };
+    return {
+      device: entry.name,
+      backingFile: deleted && back !== null ? back.slice(0, -' (deleted)'.length) : back,
+      backingFileDeleted: deleted,
+    };
   });
 }

@@ -29,9 +29,13 @@ export function parseVeracryptList(text: string): VeracryptVolume[] {
     const slot = Number(fields.get('Slot'));
     const volume = fields.get('Volume');
     if (!Number.isInteger(slot) || volume === undefined) {
-      throw new EncplanError('TOOL_OUTPUT_UNRECOGNIZED', 'veracrypt --list output has a block without Slot and Volume.', {
-        details: { tool: 'veracrypt', block: block.slice(0, 200) },
-      });
+      throw new EncplanError(
+        'TOOL_OUTPUT_UNRECOGNIZED',
+        'veracrypt --list output has a block without Slot and Volume.',
+        {
+          details: { tool: 'veracrypt', block: block.slice(0, 200) },
+        },
+      );
     }
     return {
       slot,
