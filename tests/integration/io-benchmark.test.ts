@@ -1,9 +1,9 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { readdir, readFile } from 'node:fs/promises';
+import { mkdir, open, readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import { parseLosetupList, parseMountInfo } from '@encplan/core';
+import { isEncplanError, parseLosetupList, parseMountInfo } from '@encplan/core';
 import {
   cleanupLeftovers,
   createNodeHost,
@@ -12,7 +12,7 @@ import {
   runIoBenchmark,
 } from '@encplan/core/node';
 import { REPO_ROOT } from '../support/fake-tools.js';
-import { removeTempDirs, tempDir } from '../support/temp-dirs.js';
+import { removeAfterTest, removeTempDirs, tempDir } from '../support/temp-dirs.js';
 
 const CLI = path.join(REPO_ROOT, 'packages/cli/bin/run.js');
 const runner = createRunner({ searchPath: process.env.PATH ?? '' });
@@ -167,3 +167,73 @@ describe.skipIf(reason !== null)('I/O benchmark on real loop devices', () => {
     expect(existsSync('/etc/fscrypt.conf')).toBe(fscryptGlobalBefore);
   });
 });
+
+/** A loop device over a 512 MiB sparse file in a private temp dir, detached after the test. */
+async function scratchLoopDevice(): Promise<{ device: string; dir: string }> {
+  const dir = await tempDir('encplan-it-raw-');
+  const image = path.join(dir, 'disk.img');
+  const handle = await open(image, 'wx', 0o600);
+  await handle.truncate(512 * 1024 * 1024);
+  await handle.close();
+  const device = (
+    await runner.run({ tool: 'losetup', args: ['--find', '--show', '--', image], timeoutMs: 30_000 })
+  ).stdout.trim();
+  removeAfterTest({
+    remove: async () => {
+      await runner.run({ tool: 'umount', args: ['--', path.join(dir, 'mnt')], timeoutMs: 30_000 });
+      await runner.run({ tool: 'losetup', args: ['--detach', device], timeoutMs: 30_000 });
+    },
+  });
+  return { device, dir };
+}
+
+describe.skipIf(reason !== null)(
+  'I/O benchmark on a raw device (a loop device standing in for a disk)',
+  () => {
+    afterEach(removeTempDirs);
+    const base = {
+      backends: ['fscrypt'] as const,
+      mode: 'quick' as const,
+      sweep: false,
+      profileIds: ['seq1m-q8t1-read'],
+      cipherBytesPerSecondPerCore: null,
+    };
+
+    it('refuses without --destructive, without the typed name, and while the device is mounted', async () => {
+      const { device, dir } = await scratchLoopDevice();
+      const refused = async (destructive: {
+        allowDestructive: boolean;
+        typedDevice: string | null;
+        yes: boolean;
+      }) => {
+        const error = await runIoBenchmark(host, { ...base, target: device, destructive }).catch(
+          (e: unknown) => e,
+        );
+        return isEncplanError(error, 'DESTRUCTIVE_OPERATION_REFUSED');
+      };
+      expect(await refused({ allowDestructive: false, typedDevice: null, yes: true })).toBe(true);
+      expect(await refused({ allowDestructive: true, typedDevice: '/dev/sda', yes: false })).toBe(true);
+      await runner.run({ tool: 'mkfs.ext4', args: ['-q', '--', device], timeoutMs: 60_000 });
+      await mkdir(path.join(dir, 'mnt'));
+      await runner.run({ tool: 'mount', args: ['--', device, path.join(dir, 'mnt')], timeoutMs: 30_000 });
+      expect(await refused({ allowDestructive: true, typedDevice: device, yes: false })).toBe(true);
+    });
+
+    it('measures plain and fscrypt on the confirmed device and unmounts everything', async () => {
+      const { device } = await scratchLoopDevice();
+      const { result } = await runIoBenchmark(host, {
+        ...base,
+        target: device,
+        destructive: { allowDestructive: true, typedDevice: device, yes: false },
+      });
+      expect(result.destructive).toBe(true);
+      expect(result.encrypted.map((m) => m.backend)).toEqual(['fscrypt']);
+      expect(result.overhead[0]!.encryptedBytesPerSecond).toBeGreaterThan(0);
+      const mounts = parseMountInfo(await readFile('/proc/self/mountinfo', 'utf8')).filter(
+        (entry) => entry.source === device,
+      );
+      expect(mounts).toEqual([]);
+      expect(existsSync('/etc/fscrypt.conf')).toBe(fscryptGlobalBefore);
+    });
+  },
+);

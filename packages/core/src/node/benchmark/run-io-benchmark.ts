@@ -1,5 +1,6 @@
 import { mkdir, rm, statfs } from 'node:fs/promises';
 import { randomBytes } from 'node:crypto';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { EncplanError, cancelled, isEncplanError, toolNotFound } from '../../errors.js';
 import type { Host } from '../../ports.js';
@@ -368,7 +369,8 @@ export async function runIoBenchmark(host: Host, options: IoBenchmarkOptions): P
     (profile) => options.profileIds === undefined || options.profileIds.includes(profile.id),
   );
   const encryptedPlan = planEncrypted(backends, options.mode, settings.fileSizeBytes);
-  const workParent = rawDevice === null ? options.target : ((await host.realPath(host.cwd)) ?? host.cwd);
+  // On a raw device the mount points and key files live in a private directory under the temp dir.
+  const workParent = rawDevice === null ? options.target : tmpdir();
   if (rawDevice === null) {
     await assertFreeSpace(
       workParent,
