@@ -125,21 +125,24 @@ describe.skipIf(reason !== null)('I/O benchmark on real loop devices', () => {
     expect(existsSync('/etc/fscrypt.conf')).toBe(fscryptGlobalBefore);
   });
 
-  it('removes every mount, loop device, file and key when the CLI gets SIGINT mid-run, and exits 130', async () => {
-    const target = await tempDir('encplan-it-sigint-');
-    const run = startCli(['benchmark', 'io', target, '--backend', 'fscrypt']);
-    children.push(run.child);
-    await waitFor(() => measuringFscrypt(run.stderr()), 60_000);
-    expect((await leftoversUnder(target)).mounts.length).toBeGreaterThan(0);
-    run.child.kill('SIGINT');
-    expect(await run.exit).toBe(130);
-    expect(await leftoversUnder(target)).toEqual(NOTHING);
-    expect(existsSync('/etc/fscrypt.conf')).toBe(fscryptGlobalBefore);
-    const states = (await readdir(defaultStateDirectory())).filter((name) =>
-      name.startsWith(`${run.child.pid}-`),
-    );
-    expect(states).toEqual([]);
-  });
+  it.each(['SIGINT', 'SIGTERM'] as const)(
+    'removes every mount, loop device, file and key when the CLI gets %s mid-run, and exits 130',
+    async (signal) => {
+      const target = await tempDir('encplan-it-signal-');
+      const run = startCli(['benchmark', 'io', target, '--backend', 'fscrypt']);
+      children.push(run.child);
+      await waitFor(() => measuringFscrypt(run.stderr()), 60_000);
+      expect((await leftoversUnder(target)).mounts.length).toBeGreaterThan(0);
+      run.child.kill(signal);
+      expect(await run.exit).toBe(130);
+      expect(await leftoversUnder(target)).toEqual(NOTHING);
+      expect(existsSync('/etc/fscrypt.conf')).toBe(fscryptGlobalBefore);
+      const states = (await readdir(defaultStateDirectory())).filter((name) =>
+        name.startsWith(`${run.child.pid}-`),
+      );
+      expect(states).toEqual([]);
+    },
+  );
 
   it('leaves a state file when SIGKILLed, and encplan cleanup then removes everything', async () => {
     const target = await tempDir('encplan-it-sigkill-');
