@@ -2,6 +2,8 @@ import type { Counter } from '../domain/counter.js';
 import type { FindingSeverity, Health, HealthFinding, HealthVerdict, SmartUnavailableReason } from '../domain/health.js';
 import type { AtaAttribute, SmartFacts, Sourced } from '../domain/smart-facts.js';
 import { sourceOf } from '../domain/source.js';
+import type { Warning } from '../domain/warning.js';
+import { parseSmartctlJson } from '../parsers/smartctl/smartctl-json.js';
 
 /** Who set each threshold; every finding cites one (reference-facts sections). */
 export const THRESHOLD_SOURCES = {
@@ -473,4 +475,37 @@ export function unavailableHealth(reason: SmartUnavailableReason, detail: string
     exitStatus: null,
     ...NO_MEASUREMENTS,
   };
+}
+
+/** A health section plus the warnings that make an assessment `partial`. */
+export interface HealthResult {
+  readonly health: Health;
+  readonly warnings: readonly Warning[];
+}
+
+/**
+ * Parses saved or live `smartctl --json` output and judges it. SMART being unavailable is a SMART_UNAVAILABLE
+ * warning (verdict `unknown`), and a disagreement between `smartctl.exit_status` and the process exit code a
+ * DATA_INCONSISTENT warning. Throws only for output that is not smartctl JSON (TOOL_OUTPUT_UNRECOGNIZED).
+ */
+export function healthFromSmartctlJson(text: string, processExitCode: number | null = null): HealthResult {
+  const report = parseSmartctlJson(text, processExitCode);
+  const health = assessHealth(report.facts);
+  const warnings: Warning[] = [];
+  if (health.unavailable !== null) {
+    warnings.push(smartUnavailableWarning(health.unavailable.reason, health.unavailable.detail, 'smartctl'));
+  }
+  if (report.exitStatusMismatch !== null) {
+    warnings.push({
+      code: 'DATA_INCONSISTENT',
+      message: `smartctl.exit_status is ${report.exitStatusMismatch.json} but the process exited with ${report.exitStatusMismatch.process}; the JSON value was used.`,
+      source: 'smartctl',
+    });
+  }
+  return { health, warnings };
+}
+
+/** The SMART_UNAVAILABLE warning for a reason (a loop device, a RAID volume, a bridge, no permission). */
+export function smartUnavailableWarning(reason: SmartUnavailableReason, detail: string, source: string | null): Warning {
+  return { code: 'SMART_UNAVAILABLE', message: `SMART data unavailable (${reason}): ${detail}`, source };
 }
