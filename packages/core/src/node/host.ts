@@ -41,6 +41,7 @@ export function createNodeHost(runner: Runner, cwd: string = process.cwd()): Hos
   return {
     platform,
     cwd,
+    privileged: process.getuid?.() === 0,
     run: runner.run,
     async readText(path) {
       try {

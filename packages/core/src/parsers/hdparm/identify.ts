@@ -1,4 +1,4 @@
-import type { AtaSecurityState, SecurityCapability, TrimCapability } from '../../domain/capabilities.js';
+import type { AtaSecurityState, SecurityCapability, TrimCapability } from '../../domain/drive-capabilities.js';
 import { assertInputSize, unrecognized } from '../json-reader.js';
 
 const TOOL = 'hdparm';

@@ -1,4 +1,4 @@
-import type { SecurityCapability, TrimCapability } from '../../domain/capabilities.js';
+import type { SecurityCapability, TrimCapability } from '../../domain/drive-capabilities.js';
 import { counterAt, numberAt, parseJsonObject, stringAt, unrecognized } from '../json-reader.js';
 
 const TOOL = 'nvme';

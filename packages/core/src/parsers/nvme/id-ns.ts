@@ -1,4 +1,4 @@
-import type { TrimCapability } from '../../domain/capabilities.js';
+import type { TrimCapability } from '../../domain/drive-capabilities.js';
 import { arrayAt, counterAt, isJsonObject, numberAt, parseJsonObject, unrecognized } from '../json-reader.js';
 
 const TOOL = 'nvme';

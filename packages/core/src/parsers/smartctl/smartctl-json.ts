@@ -1,4 +1,4 @@
-import type { AtaSecurityState, SecurityCapability, TrimCapability } from '../../domain/capabilities.js';
+import type { AtaSecurityState, SecurityCapability, TrimCapability } from '../../domain/drive-capabilities.js';
 import type { SmartUnavailableReason } from '../../domain/health.js';
 import type { AtaAttribute, NvmeHealthLog, ScsiHealth, SmartFacts, Sourced } from '../../domain/smart-facts.js';
 import { EncplanError } from '../../errors.js';
