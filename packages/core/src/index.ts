@@ -46,3 +46,7 @@ export * from './parsers/nvme/smart-log.js';
 export * from './parsers/nvme/id-ctrl.js';
 export * from './parsers/nvme/id-ns.js';
 export * from './parsers/nvme/list.js';
+export * from './parsers/hdparm/identify.js';
+export * from './parsers/dmsetup/table.js';
+export * from './parsers/crypttab/crypttab.js';
+export * from './parsers/sedutil/scan.js';

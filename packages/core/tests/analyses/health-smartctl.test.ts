@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { assessHealth, healthSchema, parseSmartctlJson, type Health } from '@encplan/core';
-import { fixtureCases, readFixture } from '../../../../tests/support/fixtures.js';
+import { fixtureCases } from '../../../../tests/support/fixtures.js';
+import { fixture as readFixture } from '../support/fixtures.js';
 
 function healthOf(caseName: string, processExitCode: number | null = null): Health {
   return assessHealth(parseSmartctlJson(readFixture(`smartctl/${caseName}/stdout.json`), processExitCode).facts);

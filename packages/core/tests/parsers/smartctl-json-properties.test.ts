@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { assessHealth, isEncplanError, parseSmartctlJson } from '@encplan/core';
 import { checkHostileInputs, checkHugeInput, checkTruncations } from '../../../../tests/support/parser-properties.js';
-import { readFixture } from '../../../../tests/support/fixtures.js';
+import { fixture as readFixture } from '../support/fixtures.js';
 
 const FAILING = readFixture('smartctl/sata-hdd-seagate-st3500418as-realloc304-v7.3/stdout.json');
 const NVME = readFixture('smartctl/nvme-intel-dc-p4500-2tb-ssdpe2kx020t7-worn75pct-v7.3/stdout.json');
