@@ -201,7 +201,8 @@ function analysePath(chain: readonly StackNode[], facts: DiscardStackFacts): Dis
       passesDiscards: blockedBelow ? false : local.passes,
       blocksHere: blocking,
       discardMaxBytes: node.discard?.maxBytes ?? null,
-      reason: blockedBelow && local.passes !== false ? `Blocked below, at ${blocker?.path ?? 'a lower layer'}.` : local.reason,
+      // Queue limits stack: once a lower layer takes no discards, every layer above reports 0 too.
+      reason: blockedBelow ? `Blocked below, at ${blocker?.path ?? 'a lower layer'}.` : local.reason,
       fix: blocking ? local.fix : null,
       source: kind === 'veracrypt' ? sourceOf('dmsetup', 'name') : sourceOf(`/sys/class/block/${node.kernelName}/queue/discard_max_bytes`, null),
     };

@@ -4,6 +4,7 @@ import {
   parseCrypttab,
   parseDmsetupTable,
   parseHdparmIdentify,
+  parseLsblkDiscard,
   parseNvmeIdCtrl,
   parseNvmeIdNs,
   parseNvmeList,
@@ -159,5 +160,27 @@ describe('parseCrypttab and parseSedutilScan', () => {
     checkHugeInput(parseCrypttab);
     checkHostileInputs(parseSedutilScan);
     checkHugeInput(parseSedutilScan);
+  });
+});
+
+describe('parseLsblkDiscard', () => {
+  it('reads the ASCII tree of util-linux 2.30 with binary suffixes', () => {
+    const rows = parseLsblkDiscard(fixture('lsblk/lsblk-discard-sata-ssd-hdd-nvme-utillinux2.30/stdout.txt'));
+    expect(rows.find((r) => r.name === 'nvme0n1p2')).toEqual({ name: 'nvme0n1p2', depth: 1, parent: 'nvme0n1', alignmentBytes: 0, granularityBytes: 512, maxBytes: 2 ** 41 });
+    expect(rows.find((r) => r.name === 'sdb1')).toMatchObject({ granularityBytes: 0, maxBytes: 0 });
+  });
+
+  it('reads the UTF-8 tree and the same LV under four loop parents', () => {
+    const lvm = parseLsblkDiscard(fixture('lsblk/lsblk-discard-lvm-on-loop-utillinux2.30/stdout.txt'));
+    expect(lvm.filter((r) => r.name === 'vg_foo.4059-lv_foo.4059').map((r) => r.parent)).toEqual(['loop0', 'loop1', 'loop2', 'loop3']);
+    const luks = parseLsblkDiscard(fixture('lsblk/lsblk-discard-sata-ssd-luks-lvm-after-discard/stdout.txt'));
+    expect(luks.find((r) => r.name === 'goodram_ssd-home')).toMatchObject({ depth: 3, parent: 'debian_crypt', maxBytes: 2 ** 31 });
+  });
+
+  it('survives truncated, hostile and huge input with typed errors', () => {
+    const text = fixture('lsblk/lsblk-discard-sata-ssd-luks-lvm-before-discard/stdout.txt');
+    checkTruncations(text, parseLsblkDiscard);
+    checkHostileInputs(parseLsblkDiscard);
+    checkHugeInput(parseLsblkDiscard);
   });
 });

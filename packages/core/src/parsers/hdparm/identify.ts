@@ -63,6 +63,11 @@ export function parseHdparmIdentify(text: string): HdparmIdentify {
   if (!lines.some((line) => /^ATA device\b/.test(line)) || !lines.some((line) => /^\s*Model Number:/.test(line))) {
     throw unrecognized(TOOL, 'not `hdparm -I` output of an ATA device');
   }
+  // hdparm -I ends with the IDENTIFY checksum line; without it the output was cut short, and a missing TRIM
+  // line would wrongly read as "no TRIM".
+  if (!lines.some((line) => line.startsWith('Checksum:'))) {
+    throw unrecognized(TOOL, 'the output ends before the "Checksum:" line (truncated)');
+  }
   const features = lines.map((line) => line.replace(/^\s*\*?\s*/, '').trim());
   const trimLine = features.find((line) => line.startsWith('Data Set Management TRIM supported'));
   const limit = trimLine === undefined ? null : /\(limit (\d+) blocks?\)/.exec(trimLine);

@@ -63,7 +63,8 @@ export async function readSysfsStack(host: Host, kernelName: string, mounts: rea
     }
     const children: StackNode[] = [];
     if (depth < MAX_DEPTH) {
-      for (const child of [...partitions, ...(holders ?? [])]) {
+      // Snapshots keep empty holders/ directories in git with a dot file; sysfs itself has none.
+      for (const child of [...partitions, ...(holders ?? []).filter((holder) => !holder.startsWith('.'))]) {
         children.push(await visit(child, discard, depth + 1));
       }
     }
