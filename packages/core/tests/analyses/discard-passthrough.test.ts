@@ -10,6 +10,7 @@ import {
   type StackNode,
 } from '@encplan/core';
 import { createDirectoryHost } from '../../../../tests/support/directory-host.js';
+import { stackNode } from '../../../../tests/support/stack-node.js';
 import { REPO_ROOT } from '../../../../tests/support/fake-tools.js';
 import { fixture } from '../support/fixtures.js';
 
@@ -107,22 +108,8 @@ describe('analyseDiscardPassthrough on real dm-crypt stacks', () => {
 
 describe('analyseDiscardPassthrough rules over hand-built stacks', () => {
   const limits = (maxBytes: number) => ({ granularityBytes: maxBytes === 0 ? 0 : 512, maxBytes, maxHardwareBytes: maxBytes, alignmentOffsetBytes: 0 });
-  const node = (kernelName: string, type: StackNode['type'], maxBytes: number | null, children: StackNode[] = [], extra: Partial<StackNode> = {}): StackNode => ({
-    kernelName,
-    path: `/dev/${kernelName}`,
-    type,
-    deviceNumber: `1:${kernelName.length}`,
-    sizeBytes: 1,
-    mapperName: null,
-    dmUuid: null,
-    filesystem: null,
-    mountpoints: [],
-    readOnly: false,
-    discard: maxBytes === null ? null : limits(maxBytes),
-    backingFile: null,
-    children,
-    ...extra,
-  });
+  const node = (kernelName: string, type: StackNode['type'], maxBytes: number | null, children: StackNode[] = [], extra: Partial<StackNode> = {}): StackNode =>
+    stackNode(kernelName, type, { discard: maxBytes === null ? null : limits(maxBytes), children, ...extra });
 
   it('never lets a VeraCrypt mapping pass, whatever sysfs says, and gives the cryptsetup tcrypt workaround', () => {
     const vc = node('dm-0', 'crypt', 2 ** 31, [], { mapperName: 'veracrypt1', path: '/dev/mapper/veracrypt1' });

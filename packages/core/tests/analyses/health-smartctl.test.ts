@@ -45,6 +45,9 @@ const EXPECTED_VERDICTS: Record<string, Health['verdict']> = {
   'scsi-hdd-hp-mas3735nc-15k-v7.4': 'healthy',
   'scsi-intel-raid1-volume-windows-exit4-v7.0': 'unknown',
   'usb-sat-sandisk-pssd-v7.4': 'healthy',
+  'loop-unsupported-device-type-debian12-v7.3': 'unknown',
+  'loop-sat-reports-sleep-debian12-v7.3': 'unknown',
+  'virtio-unsupported-device-type-debian12-v7.3': 'unknown',
 };
 
 describe('assessHealth over every captured smartctl output', () => {
@@ -153,6 +156,15 @@ describe('assessHealth on the files the issue names', () => {
   it('does not guess the unit of attribute 241 on drives missing from the smartctl database', () => {
     expect(healthOf('sata-ssd-wd-red-sa500-4tb-v7.3').dataWrittenBytes).toBeNull();
     expect(healthOf('sata-ssd-samsung-pm883-1.9tb-v7.3').dataWrittenBytesExact).toBe(String(63180483059n * 512n));
+  });
+
+  it('says why a loop device and a virtio disk have no SMART: the device type is unknown (exit bit 0)', () => {
+    for (const caseName of ['loop-unsupported-device-type-debian12-v7.3', 'virtio-unsupported-device-type-debian12-v7.3']) {
+      const health = healthOf(caseName, 1);
+      expect(health.unavailable?.reason).toBe('device-type-unknown');
+      expect(health.exitStatus?.problems).toEqual(['command-line-invalid']);
+    }
+    expect(healthOf('loop-sat-reports-sleep-debian12-v7.3', 2).unavailable?.reason).toBe('device-in-standby');
   });
 
   it('reports a FARM-log-only document as having no SMART data', () => {
