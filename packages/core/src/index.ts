@@ -34,6 +34,7 @@ export * from './use-cases/assess.js';
 export * from './capture/bundle.js';
 export * from './use-cases/collect.js';
 export * from './use-cases/doctor.js';
+export * from './parsers/hdparm/parse-hdparm-native-max.js';
 export * from './domain/counter.js';
 export * from './domain/health.js';
 export * from './domain/smart-facts.js';

@@ -9,6 +9,7 @@ import { probeLinuxInventory } from '../probes/linux/inventory.js';
 import { resolveTarget } from '../probes/linux/resolve-target.js';
 import { crossCheckDiskType, probeMachine } from '../probes/machine.js';
 import { createProbeContext, tryRun, type ProbeContext } from '../probes/probe-context.js';
+import { probeHostProtectedArea } from '../probes/linux/host-protected-area.js';
 import { TOOL_VERSION } from '../version.js';
 
 /** What the assess use case needs from the world. */
@@ -58,6 +59,7 @@ export async function assess(environment: AssessEnvironment, request: AssessRequ
   const context = createProbeContext(host, request.signal);
   const target = await resolveTarget(host, request.device, { requireReadable: request.mode === 'live' });
   const inventory = await probeLinuxInventory(context, target, { includeSerials: request.includeSerials });
+  const hostProtectedArea = await probeHostProtectedArea(context, inventory.disk);
   const { machine, diskLayout } = await probeMachine(context);
   const crossCheck = crossCheckDiskType(diskLayout, inventory.disk.path, inventory.media);
   const capabilities = await probeCapabilities(host);
@@ -73,7 +75,7 @@ export async function assess(environment: AssessEnvironment, request: AssessRequ
     partitions: inventory.partitions,
     stack: inventory.stack,
     encryption: inventory.encryption,
-    space: { ...inventory.space, nvme: null, hostProtectedArea: null },
+    space: { ...inventory.space, nvme: null, hostProtectedArea },
     machine,
     crossChecks: crossCheck === null ? [] : [crossCheck],
     capabilities,

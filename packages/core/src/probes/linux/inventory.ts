@@ -207,14 +207,18 @@ export async function probeLinuxInventory(
   const partitions: Partition[] = [];
   for (const node of partitionNodes) {
     const entry = table?.partitions.find((part) => part.node === node.path || part.node.endsWith(`/${node.kernelName}`));
-    const start = entry === undefined ? await readNumber(host, `${sysBlockPath(node.kernelName)}/start`) : entry.startSectors * sectorBytes;
+    // Without the table: lsblk's START, else sysfs `start`; both count 512-byte units whatever the
+    // logical sector size (block/partitions code).
+    const start512 = entry === undefined ? (node.startSectors ?? (await readNumber(host, `${sysBlockPath(node.kernelName)}/start`))) : null;
+    if (entry === undefined && start512 === null) {
+      addWarning(context, { code: 'DATA_INCONSISTENT', message: `The start of ${node.path} is unknown; space figures assume it starts at 0.`, source: 'lsblk' });
+    }
     const number = /(\d+)$/.exec(node.kernelName)?.[1];
     partitions.push({
       path: node.path,
       kernelName: node.kernelName,
       number: number === undefined ? 0 : Number(number),
-      // sysfs `start` is in 512-byte units whatever the logical sector size (block/partitions code).
-      startBytes: entry === undefined ? (start ?? 0) * 512 : (start ?? 0),
+      startBytes: entry === undefined ? (start512 ?? 0) * 512 : entry.startSectors * sectorBytes,
       sizeBytes: entry === undefined ? node.sizeBytes : entry.sizeSectors * sectorBytes,
       name: entry?.name ?? node.partitionLabel,
       typeId: entry?.type ?? node.partitionTypeId,
