@@ -33,7 +33,7 @@ describe('encplan health FILE.json', () => {
     const { code, stdout } = encplan('health', fixture('nvme-intel-dc-p4500-2tb-ssdpe2kx020t7-worn75pct-v7.3'), '--json');
     expect(code).toBe(0);
     const envelope = JSON.parse(stdout);
-    expect(envelope).toMatchObject({ schema: 'encplan/health', schemaVersion: [1, 0], status: 'ok', error: null });
+    expect(envelope).toMatchObject({ schema: 'encplan.health', schemaVersion: [1, 0], status: 'ok', error: null });
     expect(healthSchema.parse(envelope.result)).toMatchObject({ verdict: 'healthy', percentageUsed: 75 });
   });
 

@@ -11,7 +11,7 @@ export default class Health extends EncplanCommand {
     'Reads FILE.json as printed by `smartctl --json=v -x /dev/X` (or -j -a) and prints the same health section as `encplan assess`: a verdict, then each finding with the attribute, value, threshold and its source.';
   static override args = { file: Args.string({ required: true, description: 'A saved smartctl JSON output, e.g. sda.json' }) };
   static override examples = ['smartctl --json=v -x /dev/sda > sda.json; encplan health sda.json', 'encplan health sda.json --json'];
-  protected readonly schemaName = 'encplan/health';
+  protected readonly schemaName = 'encplan.health';
 
   async run(): Promise<void> {
     const { args, flags } = await this.parse(Health);
