@@ -496,13 +496,18 @@ export function healthFromSmartctlJson(text: string, processExitCode: number | n
     warnings.push(smartUnavailableWarning(health.unavailable.reason, health.unavailable.detail, 'smartctl'));
   }
   if (report.exitStatusMismatch !== null) {
-    warnings.push({
-      code: 'DATA_INCONSISTENT',
-      message: `smartctl.exit_status is ${report.exitStatusMismatch.json} but the process exited with ${report.exitStatusMismatch.process}; the JSON value was used.`,
-      source: 'smartctl',
-    });
+    warnings.push(exitStatusMismatchWarning(report.exitStatusMismatch));
   }
   return { health, warnings };
+}
+
+/** The DATA_INCONSISTENT warning for `smartctl.exit_status` disagreeing with the process exit code. */
+export function exitStatusMismatchWarning(mismatch: { readonly json: number; readonly process: number }): Warning {
+  return {
+    code: 'DATA_INCONSISTENT',
+    message: `smartctl.exit_status is ${mismatch.json} but the process exited with ${mismatch.process}; the JSON value was used.`,
+    source: 'smartctl',
+  };
 }
 
 /** The SMART_UNAVAILABLE warning for a reason (a loop device, a RAID volume, a bridge, no permission). */

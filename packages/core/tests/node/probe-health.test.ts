@@ -1,7 +1,11 @@
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { assessSed, assessTrim, probeDiscardStack, probeHealth } from '@encplan/core';
+import { assessSed, assessTrim, probeDiscardStack, probeHealth, readProvisioningMode } from '@encplan/core';
 import { createNodeHost, createRunner } from '@encplan/core/node';
 import { createFakeTools, type FakeCase, type FakeTools } from '../../../../tests/support/fake-tools.js';
+import { createDirectoryHost } from '../../../../tests/support/directory-host.js';
 import { stackNode } from '../../../../tests/support/stack-node.js';
 
 let fakes: FakeTools | undefined;
@@ -128,5 +132,21 @@ describe('probeDiscardStack', () => {
     expect(facts.dmTables).toEqual({});
     expect(facts.fstrimTimer).toBeNull();
     expect(new Set(warnings.map((w) => w.code))).toEqual(new Set(['TOOL_MISSING']));
+  });
+});
+
+describe('readProvisioningMode', () => {
+  it('reads the sd driver provisioning_mode under device/scsi_disk, and null where there is none', async () => {
+    const root = await mkdtemp(path.join(tmpdir(), 'encplan-test-sysfs-'));
+    try {
+      const directory = path.join(root, 'sys/class/block/sdc/device/scsi_disk/6:0:0:0');
+      await mkdir(directory, { recursive: true });
+      await writeFile(path.join(directory, 'provisioning_mode'), 'full\n');
+      const host = createDirectoryHost(root);
+      expect(await readProvisioningMode(host, 'sdc')).toBe('full');
+      expect(await readProvisioningMode(host, 'nvme0n1')).toBeNull();
+    } finally {
+      await rm(root, { recursive: true, force: true });
+    }
   });
 });

@@ -1,4 +1,5 @@
-import { assessHealth, smartUnavailableWarning, unavailableHealth } from '../../analyses/health.js';
+import { assessHealth, exitStatusMismatchWarning, smartUnavailableWarning, unavailableHealth } from '../../analyses/health.js';
+import { readProvisioningMode } from './sysfs-stack.js';
 import type { Health } from '../../domain/health.js';
 import type { SecurityCapability, TrimCapability } from '../../domain/drive-capabilities.js';
 import type { Warning } from '../../domain/warning.js';
@@ -35,6 +36,8 @@ export interface DriveHealthFacts {
   readonly nvmeIdNs: NvmeIdNs | null;
   readonly hdparm: HdparmIdentify | null;
   readonly sedutil: SedutilScanEntry | null;
+  /** The SCSI disk's provisioning_mode ("full" = the kernel sends no discards), for USB and SCSI disks. */
+  readonly provisioningMode: string | null;
 }
 
 interface SmartctlAnswer {
@@ -111,7 +114,7 @@ export async function probeHealth(host: Host, target: HealthProbeTarget, signal?
   }
   const mismatch = smartctl?.report.exitStatusMismatch ?? null;
   if (mismatch !== null) {
-    context.warnings.push({ code: 'DATA_INCONSISTENT', message: `smartctl.exit_status is ${mismatch.json} but smartctl exited with ${mismatch.process}.`, source: 'smartctl' });
+    context.warnings.push(exitStatusMismatchWarning(mismatch));
   }
   const nvmeIdCtrl = nvme && hasNvme !== null ? await runJson(context, 'nvme', ['id-ctrl', '-o', 'json', '--', target.path], `Reading NVMe Identify Controller of ${target.path}`, parseNvmeIdCtrl) : null;
   const nvmeIdNs = nvme && hasNvme !== null ? await runJson(context, 'nvme', ['id-ns', '-o', 'json', '--', target.path], `Reading NVMe Identify Namespace of ${target.path}`, parseNvmeIdNs) : null;
@@ -129,6 +132,7 @@ export async function probeHealth(host: Host, target: HealthProbeTarget, signal?
       nvmeIdNs,
       hdparm,
       sedutil: scan?.find((entry) => entry.device === target.path) ?? null,
+      provisioningMode: await readProvisioningMode(host, target.path.slice(target.path.lastIndexOf('/') + 1)),
     },
     warnings: context.warnings,
   };

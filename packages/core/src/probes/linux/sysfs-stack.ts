@@ -89,3 +89,14 @@ export async function readSysfsStack(host: Host, kernelName: string, mounts: rea
   };
   return visit(kernelName, null, 0);
 }
+
+/**
+ * The sd driver's provisioning_mode for a SCSI/USB disk (/sys/class/block/<disk>/device/scsi_disk/<h:c:t:l>/
+ * provisioning_mode): "full" means no discard, "unmap"/"writesame_16"/… the command used (drivers/scsi/sd.c;
+ * reference-facts §3.3). Null for disks that are not SCSI disks (NVMe, virtio, loop).
+ */
+export async function readProvisioningMode(host: Host, kernelName: string): Promise<string | null> {
+  const directory = `${sysBlockPath(kernelName)}/device/scsi_disk`;
+  const [entry] = (await host.listDir(directory)) ?? [];
+  return entry === undefined ? null : readAttribute(host, `${directory}/${entry}/provisioning_mode`);
+}
