@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { analyseDiscardPassthrough, parseMountinfo, probeDiscardStack, probeHealth, readSysfsStack } from '@encplan/core';
+import { analyseDiscardPassthrough, assessDriveSections, parseMountinfo, probeDiscardStack, probeHealth, readSysfsStack } from '@encplan/core';
 import { createNodeHost, createRunner } from '@encplan/core/node';
 import { createLoopStack, loopDeviceSkipReason, type LoopStack } from './support/loop-device.js';
 
@@ -43,9 +43,22 @@ describe.skipIf(skipReason !== null)('discard passthrough over real sysfs: loop 
     expect(warnings.every((warning) => warning.code !== 'TOOL_OUTPUT_UNRECOGNIZED')).toBe(true);
   });
 
-  it('says SMART is unavailable on the loop device, with a warning instead of an error', async () => {
+  it('says SMART is unavailable on the loop device, with a warning instead of an error, and still builds every section', async () => {
     const { facts, warnings } = await probeHealth(host, { path: stack.device, transport: 'loop' });
     expect(facts.health.verdict).toBe('unknown');
     expect(warnings.map((warning) => warning.code)).toContain('SMART_UNAVAILABLE');
+    const loop = path.basename(stack.device);
+    const root = await readSysfsStack(host, loop, parseMountinfo((await host.readText('/proc/self/mountinfo')) ?? ''));
+    const discard = await probeDiscardStack(host, root);
+    const sections = assessDriveSections({
+      disk: { path: stack.device, kernelName: loop, transport: 'loop', rotational: false, sizeBytes: root.sizeBytes },
+      stack: root,
+      space: null,
+      drive: facts,
+      discard: discard.facts,
+    });
+    // No tool speaks for a loop device, but the kernel accepts discards on it (punch-hole in the image file).
+    expect(sections.trim).toMatchObject({ status: 'supported', deviceSupportsTrim: null });
+    expect(sections.discardPassthrough.paths.find((p) => p.topPath === stack.partition)?.passesToDisk).toBe(true);
   });
 });

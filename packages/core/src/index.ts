@@ -64,3 +64,4 @@ export * from './analyses/discard-passthrough.js';
 export * from './probes/linux/sysfs-stack.js';
 export * from './probes/linux/discard-stack.js';
 export * from './probes/linux/health.js';
+export * from './analyses/drive-sections.js';

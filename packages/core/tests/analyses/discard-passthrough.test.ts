@@ -2,6 +2,9 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import {
   analyseDiscardPassthrough,
+  assessDriveSections,
+  assessHealth,
+  parseSmartctlJson,
   discardPassthroughSchema,
   parseDmsetupTable,
   parseLsblkDiscard,
@@ -140,5 +143,34 @@ describe('analyseDiscardPassthrough rules over hand-built stacks', () => {
       fstrimTimer: { enabled: false, lastRunAt: null },
     });
     expect(result.paths[0]).toMatchObject({ passesToDisk: null, discardsReachDrive: null, issuing: { how: 'continuous', mountOptionDiscard: true } });
+  });
+});
+
+describe('assessDriveSections', () => {
+  it('combines a TRIM-capable SATA SSD with a LUKS2 stack that passes discards into five consistent sections', async () => {
+    const stack = await snapshot('sata-ssd-luks2-lvm-with-allow-discards-goodram', 'sdb');
+    const report = parseSmartctlJson(fixture('smartctl/sata-ssd-samsung-pm883-1.9tb-v7.3/stdout.json'));
+    const sections = assessDriveSections({
+      disk: { path: '/dev/sdb', kernelName: 'sdb', transport: 'sata', rotational: false, sizeBytes: 240_057_409_536 },
+      stack,
+      space: { unallocatedBytes: 0, regions: [], nvme: null },
+      drive: {
+        health: assessHealth(report.facts),
+        trimCapabilities: report.trim === null ? [] : [report.trim],
+        securityCapabilities: report.security === null ? [] : [report.security],
+        nvmeIdCtrl: null,
+        nvmeIdNs: null,
+        hdparm: null,
+        sedutil: null,
+        provisioningMode: null,
+      },
+      discard: { ...NO_FACTS, dmTables: { debian_crypt: parseDmsetupTable(fixture('sysfs/sata-ssd-luks2-lvm-with-allow-discards-goodram/dmsetup-table.txt')) } },
+    });
+    expect(sections.health.verdict).toBe('healthy');
+    expect(sections.trim).toMatchObject({ status: 'supported', deviceSupportsTrim: true, readsZeroesAfterTrim: true, kernelDiscardMaxBytes: 2 ** 31 });
+    expect(sections.discardPassthrough.paths.every((p) => p.passesToDisk === true)).toBe(true);
+    expect(sections.discardPassthrough.paths.find((p) => p.topPath === '/dev/mapper/goodram_ssd-root')?.leaks.some((l) => l.includes('exact'))).toBe(true);
+    expect(sections.sed.status).toBe('unknown');
+    expect(sections.overProvisioning).toMatchObject({ status: 'none', unallocatedBytes: 0, effectiveSpareBytes: 0 });
   });
 });

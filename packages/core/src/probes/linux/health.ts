@@ -1,13 +1,13 @@
 import { assessHealth, exitStatusMismatchWarning, smartUnavailableWarning, unavailableHealth } from '../../analyses/health.js';
 import { readProvisioningMode } from './sysfs-stack.js';
 import type { Health } from '../../domain/health.js';
-import type { SecurityCapability, TrimCapability } from '../../domain/drive-capabilities.js';
+import type { DriveHealthFacts } from '../../analyses/drive-sections.js';
 import type { Warning } from '../../domain/warning.js';
-import { parseHdparmIdentify, type HdparmIdentify } from '../../parsers/hdparm/identify.js';
-import { parseNvmeIdCtrl, type NvmeIdCtrl } from '../../parsers/nvme/id-ctrl.js';
-import { parseNvmeIdNs, type NvmeIdNs } from '../../parsers/nvme/id-ns.js';
+import { parseHdparmIdentify } from '../../parsers/hdparm/identify.js';
+import { parseNvmeIdCtrl } from '../../parsers/nvme/id-ctrl.js';
+import { parseNvmeIdNs } from '../../parsers/nvme/id-ns.js';
 import { parseNvmeSmartLog } from '../../parsers/nvme/smart-log.js';
-import { parseSedutilScan, type SedutilScanEntry } from '../../parsers/sedutil/scan.js';
+import { parseSedutilScan } from '../../parsers/sedutil/scan.js';
 import { parseSmartctlJson, type SmartctlReport } from '../../parsers/smartctl/smartctl-json.js';
 import type { Host } from '../../ports.js';
 import { attempt, createProbeContext, tryRun, type ProbeContext } from '../probe-context.js';
@@ -24,20 +24,6 @@ export interface HealthProbeTarget {
   /** Validated block device path under /dev (the inventory's Disk.path). */
   readonly path: string;
   readonly transport: string;
-}
-
-/** Everything probeHealth found: the health section and the drive's TRIM and security capabilities. */
-export interface DriveHealthFacts {
-  readonly health: Health;
-  /** In priority order for assessTrim: smartctl, nvme id-ctrl, nvme id-ns, hdparm. */
-  readonly trimCapabilities: readonly TrimCapability[];
-  readonly securityCapabilities: readonly SecurityCapability[];
-  readonly nvmeIdCtrl: NvmeIdCtrl | null;
-  readonly nvmeIdNs: NvmeIdNs | null;
-  readonly hdparm: HdparmIdentify | null;
-  readonly sedutil: SedutilScanEntry | null;
-  /** The SCSI disk's provisioning_mode ("full" = the kernel sends no discards), for USB and SCSI disks. */
-  readonly provisioningMode: string | null;
 }
 
 interface SmartctlAnswer {
