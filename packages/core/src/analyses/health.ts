@@ -336,6 +336,10 @@ function dataWritten(facts: SmartFacts): { bytes: bigint; field: string } | null
   if (units !== null) {
     return { bytes: units.value.exact * NVME_DATA_UNIT_BYTES, field: units.field };
   }
+  const scsiWritten = facts.scsi?.bytesWritten ?? null;
+  if (scsiWritten !== null) {
+    return { bytes: scsiWritten.value, field: scsiWritten.field };
+  }
   // ATA 241 (or Micron's 246) in the unit its name states (smartctl drivedb names, e.g. Total_LBAs_Written,
   // Lifetime_Writes_GiB, Host_Writes_32MiB); an unnamed unit is not guessed.
   const blockBytes = BigInt(facts.logicalBlockSizeBytes ?? 512);

@@ -62,6 +62,8 @@ export interface ScsiHealth {
   readonly grownDefects: Sourced<number> | null;
   readonly uncorrectedErrors: readonly Sourced<number>[];
   readonly percentageUsed: Sourced<number> | null;
+  /** Bytes written by the host, from the write error counter log's "gigabytes processed" (10^9 bytes, 3 decimals). */
+  readonly bytesWritten: Sourced<bigint> | null;
   /** Logical Block Provisioning (LBPME = UNMAP supported), from `scsi_lb_provisioning`. */
   readonly unmapSupported: boolean | null;
   readonly readsZerosAfterUnmap: boolean | null;

@@ -131,6 +131,8 @@ describe('assessHealth on the files the issue names', () => {
     expect(report.facts.model).toBe('REDACTED');
     expect(report.facts.scsi?.uncorrectedErrors.map((e) => e.value)).toEqual([0, 0, 0]);
     expect(report.trim).toMatchObject({ mechanism: 'scsi-unmap', supported: false });
+    // "gigabytes_processed": "2811.293" in the write counter log, in 10^9 bytes.
+    expect(assessHealth(report.facts).dataWrittenBytesExact).toBe('2811293000000');
   });
 
   it('reports the 970 EVO media errors as failing, citing Scrutiny', () => {

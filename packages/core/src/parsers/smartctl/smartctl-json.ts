@@ -125,6 +125,11 @@ function readScsi(document: JsonObject): ScsiHealth {
       uncorrected.push({ value, field: `scsi_error_counter_log.${direction}.total_uncorrected_errors` });
     }
   }
+  // smartctl prints "gigabytes_processed" as a decimal string of 10^9 bytes (scsiprint.cpp, "%.3f").
+  const processed = stringAt(objectAt(errorLog, 'write'), 'gigabytes_processed');
+  const decimal = processed === null ? null : /^(\d{1,15})(?:\.(\d{1,9}))?$/.exec(processed);
+  const bytesWritten =
+    decimal === null || decimal[1] === undefined ? null : BigInt(decimal[1]) * 1_000_000_000n + BigInt((decimal[2] ?? '').padEnd(9, '0'));
   const provisioning = objectAt(document, 'scsi_lb_provisioning');
   const lbpme = numberAt(objectAt(provisioning, 'management_enabled'), 'value');
   const lbprz = numberAt(objectAt(provisioning, 'read_zeros'), 'value');
@@ -135,6 +140,7 @@ function readScsi(document: JsonObject): ScsiHealth {
       numberAt(document, 'scsi_percentage_used_endurance_indicator'),
       'scsi_percentage_used_endurance_indicator',
     ),
+    bytesWritten: sourced(bytesWritten, 'scsi_error_counter_log.write.gigabytes_processed'),
     unmapSupported: lbpme === null ? null : lbpme === 1,
     readsZerosAfterUnmap: lbprz === null ? null : lbprz === 1,
   };
