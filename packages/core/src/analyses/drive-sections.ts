@@ -2,7 +2,8 @@ import type { Disk, StackNode } from '../domain/device.js';
 import type { Health } from '../domain/health.js';
 import type { OverProvisioning } from '../domain/over-provisioning.js';
 import type { Sed } from '../domain/sed.js';
-import type { Space } from '../domain/space.js';
+import type { z } from 'zod';
+import type { nvmeCapacitySchema, Space } from '../domain/space.js';
 import type { DiscardPassthrough, Trim } from '../domain/trim.js';
 import type { HdparmIdentify } from '../parsers/hdparm/identify.js';
 import type { NvmeIdCtrl } from '../parsers/nvme/id-ctrl.js';
@@ -90,5 +91,23 @@ export function assessDriveSections(input: {
     discardPassthrough,
     sed: assessSed(input.drive.securityCapabilities, input.drive.sedutil),
     overProvisioning,
+  };
+}
+
+/**
+ * The NVMe capacity part of the space section (TNVMCAP, UNVMCAP, namespace size, OACS bit 3) from the Identify
+ * data probeHealth read; null when the drive is not NVMe or nvme-cli did not answer (reference-facts §3.7).
+ */
+export function nvmeCapacityOf(drive: Pick<DriveHealthFacts, 'nvmeIdCtrl' | 'nvmeIdNs'>): z.infer<typeof nvmeCapacitySchema> | null {
+  const ctrl = drive.nvmeIdCtrl;
+  if (ctrl === null) {
+    return null;
+  }
+  const safe = (value: number | null): number | null => (value !== null && Number.isSafeInteger(value) ? value : null);
+  return {
+    totalCapacityBytes: safe(ctrl.totalCapacityBytes),
+    unallocatedCapacityBytes: safe(ctrl.unallocatedCapacityBytes),
+    namespaceSizeBytes: safe(drive.nvmeIdNs?.sizeBytes ?? null),
+    namespaceManagementSupported: ctrl.security.nvmeNamespaceManagement,
   };
 }

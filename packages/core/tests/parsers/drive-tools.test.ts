@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import {
   assessHealth,
+  nvmeCapacityOf,
   parseCrypttab,
   parseDmsetupTable,
   parseHdparmIdentify,
@@ -182,5 +183,17 @@ describe('parseLsblkDiscard', () => {
     checkTruncations(text, parseLsblkDiscard);
     checkHostileInputs(parseLsblkDiscard);
     checkHugeInput(parseLsblkDiscard);
+  });
+});
+
+describe('nvmeCapacityOf', () => {
+  it('turns Identify Controller into the space section NVMe capacity: no namespace management on the SN730', () => {
+    expect(nvmeCapacityOf({ nvmeIdCtrl: parseNvmeIdCtrl(ID_CTRL), nvmeIdNs: null })).toEqual({
+      totalCapacityBytes: 256060514304,
+      unallocatedCapacityBytes: 0,
+      namespaceSizeBytes: null,
+      namespaceManagementSupported: false,
+    });
+    expect(nvmeCapacityOf({ nvmeIdCtrl: null, nvmeIdNs: null })).toBeNull();
   });
 });
