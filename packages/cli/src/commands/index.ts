@@ -1,6 +1,7 @@
 import Assess from './assess.js';
 import Collect from './collect.js';
 import Doctor from './doctor.js';
+import Health from './health.js';
 import Schema from './schema.js';
 import Version from './version.js';
 
@@ -9,6 +10,7 @@ export const COMMANDS = {
   assess: Assess,
   collect: Collect,
   doctor: Doctor,
+  health: Health,
   schema: Schema,
   version: Version,
 };
