@@ -1,21 +1,13 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { isEncplanError, parseCryptsetupBenchmark, kdfFactsFromCryptsetup, cipherFactsFromCryptsetup } from '@encplan/core';
+import { expectUnrecognized } from './expect-unrecognized.js';
 import { fixtureArgv, fixtureCases, readFixture } from './fixture-files.js';
 
 const TOOL = 'cryptsetup-benchmark';
 const mib = (value: number) => Math.round(value * 1024 * 1024);
 const parse = (name: string, transcript = false) => parseCryptsetupBenchmark(readFixture(TOOL, name), { transcript });
 
-function expectUnrecognized(run: () => unknown): void {
-  let thrown: unknown = null;
-  try {
-    run();
-  } catch (error) {
-    thrown = error;
-  }
-  expect(isEncplanError(thrown, 'TOOL_OUTPUT_UNRECOGNIZED'), String(thrown)).toBe(true);
-}
 
 describe('parseCryptsetupBenchmark on real outputs', () => {
   it.each(fixtureCases(TOOL))('turns every figure line of %s into exactly one parsed figure', (name) => {

@@ -1,0 +1,63 @@
+import { describe, expect, it } from 'vitest';
+import { findKernelCipherBottleneck, hasHardwareAes, type CipherSpeedFacts, type KernelCryptoFacts } from '@encplan/core';
+
+const generic: KernelCryptoFacts = {
+  xtsAes: { algorithm: 'xts(aes)', driver: 'xts(ecb(aes-fixed-time))', module: 'kernel', priority: 101, inferred: false },
+  xtsAesImplementation: 'generic',
+  adiantum: 'unknown',
+  adiantumDrivers: [],
+  algorithmCount: 58,
+};
+const accelerated: KernelCryptoFacts = {
+  ...generic,
+  xtsAes: { algorithm: 'xts(aes)', driver: 'xts-aes-aesni', module: 'aesni_intel', priority: 401, inferred: false },
+  xtsAesImplementation: 'cpu-instructions',
+};
+const opensslSpeed: CipherSpeedFacts = {
+  measurements: [
+    {
+      cipher: 'aes-xts',
+      keyBits: 512,
+      source: 'openssl',
+      encryptBytesPerSecond: 5_000 * 1024 * 1024,
+      decryptBytesPerSecond: null,
+      allCoresEncryptBytesPerSecond: null,
+      allCoresDecryptBytesPerSecond: null,
+      allCoresThreads: null,
+      messageBytes: 4096,
+      argv: [],
+    },
+  ],
+  unmeasured: [],
+  kernelCipherBenchmarkAvailable: false,
+};
+
+describe('findKernelCipherBottleneck', () => {
+  it.each([
+    ['generic driver, CPU with AES', generic, true, true],
+    ['generic driver, CPU without AES (nothing better exists)', generic, false, false],
+    ['AES-NI driver, CPU with AES', accelerated, true, false],
+    ['no xts(aes) information', { ...generic, xtsAes: null, xtsAesImplementation: null }, true, false],
+  ] as const)('%s → finding: %s', (_label, kernel, cpuHasAes, expected) => {
+    expect(findKernelCipherBottleneck({ kernel, cpuHasAes }) !== null).toBe(expected);
+  });
+
+  it('quotes the driver and the OpenSSL figure measured on the same CPU', () => {
+    const finding = findKernelCipherBottleneck({ kernel: generic, cpuHasAes: true, cipherSpeed: opensslSpeed });
+    expect(finding?.id).toBe('kernel-aes-unaccelerated');
+    expect(finding?.message).toContain('xts(ecb(aes-fixed-time))');
+    expect(finding?.message).toContain('5000 MiB/s');
+    expect(finding?.evidence.opensslAesXtsBytesPerSecond).toBe(5_000 * 1024 * 1024);
+  });
+});
+
+describe('hasHardwareAes', () => {
+  it.each([
+    ['fpu vme de pse aes avx2 vaes', true],
+    ['fp asimd evtstrm aes pmull sha1 sha2 crc32', true],
+    ['fp asimd evtstrm crc32 cpuid', false],
+    ['fpu vme aesni-like', false],
+  ] as const)('reads "%s" as %s', (flags, expected) => {
+    expect(hasHardwareAes(flags)).toBe(expected);
+  });
+});
