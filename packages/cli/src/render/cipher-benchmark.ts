@@ -54,6 +54,12 @@ export function renderCipherBenchmark(result: CipherBenchmarkResult, warnings: r
   ]);
   out.push('Cipher speed (MiB/s = 2^20 bytes per second; "-" = not measured)');
   out.push(...table(['cipher', 'key bits', '1-core enc', '1-core dec', 'all-core enc', 'all-core dec', 'cores', 'source'], speedRows));
+  const slower = result.cipherSpeed.measurements.filter(
+    (m) => m.allCoresEncryptBytesPerSecond !== null && m.encryptBytesPerSecond !== null && m.allCoresEncryptBytesPerSecond < m.encryptBytesPerSecond,
+  );
+  if (slower.length > 0) {
+    out.push(`  note: all cores measured slower than one core for ${slower.map((m) => `${m.cipher} ${String(m.keyBits)}`).join(', ')}: the CPUs are shared or throttled (a busy host or VM).`);
+  }
   for (const unmeasured of result.cipherSpeed.unmeasured) {
     out.push(`  not measured (${unmeasured.source}): ${unmeasured.cipher}${unmeasured.keyBits === null ? '' : ` ${String(unmeasured.keyBits)}b`}: ${unmeasured.reason}`);
   }

@@ -1,14 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import type { CipherSpeedMeasurement, KernelCryptoFacts } from '@encplan/core';
+import { kernelCryptoOfFixture } from '../../../../tests/support/fixture-files.js';
 import { renderCipherBenchmark, type CipherBenchmarkResult } from '../../src/render/cipher-benchmark.js';
 
-const kernel: KernelCryptoFacts = {
-  xtsAes: { algorithm: 'xts(aes)', driver: 'xts(ecb(aes-fixed-time))', module: 'kernel', priority: 101, inferred: false },
-  xtsAesImplementation: 'generic',
-  adiantum: 'unknown',
-  adiantumDrivers: [],
-  algorithmCount: 58,
-};
+const kernel: KernelCryptoFacts = kernelCryptoOfFixture('x86-vm-debian12-aes-fixed-time');
 const row: CipherSpeedMeasurement = {
   cipher: 'aes-xts',
   keyBits: 512,
@@ -45,6 +40,13 @@ describe('renderCipherBenchmark', () => {
     // 6245421056 B/s / 2^20 = 5956.1 MiB/s; 7217213440 / 2^20 = 6882.9.
     expect(text).toMatch(/aes-xts\s+512\s+5956\.1\s+-\s+6882\.9\s+-\s+2\s+openssl/);
     expect(text).toMatch(/sha512\s+256\s+1738932/);
+    expect(text).not.toContain('slower than one core');
+  });
+
+  it('notes when all cores measured slower than one core, as on a shared virtual CPU', () => {
+    const noisy = { ...row, allCoresEncryptBytesPerSecond: 3726180000 };
+    const text = renderCipherBenchmark({ ...result, cipherSpeed: { ...result.cipherSpeed, measurements: [noisy] } }, []);
+    expect(text).toContain('all cores measured slower than one core for aes-xts 512');
   });
 
   it('prints no finding line when the kernel driver is accelerated', () => {

@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { isEncplanError, parseCryptsetupBenchmark, kdfFactsFromCryptsetup, cipherFactsFromCryptsetup } from '@encplan/core';
 import { expectUnrecognized } from './expect-unrecognized.js';
-import { fixtureArgv, fixtureCases, readFixture } from './fixture-files.js';
+import { fixtureArgv, fixtureCases, readFixture } from '../../../../tests/support/fixture-files.js';
 
 const TOOL = 'cryptsetup-benchmark';
 const mib = (value: number) => Math.round(value * 1024 * 1024);

@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { cipherMeasurementsFromOpenssl, isEncplanError, parseOpensslSpeed } from '@encplan/core';
 import { expectUnrecognized } from './expect-unrecognized.js';
-import { fixtureArgv, fixtureCases, readFixture } from './fixture-files.js';
+import { fixtureArgv, fixtureCases, readFixture } from '../../../../tests/support/fixture-files.js';
 
 const TOOL = 'openssl-speed';
 const parse = (name: string) => parseOpensslSpeed(readFixture(TOOL, name));

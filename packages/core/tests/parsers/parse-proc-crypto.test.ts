@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { classifyAesDriver, deriveKernelCryptoFacts, isEncplanError, parseProcCrypto } from '@encplan/core';
-import { fixtureCases, readFixture } from './fixture-files.js';
+import { fixtureCases, readFixture } from '../../../../tests/support/fixture-files.js';
 
 const TOOL = 'proc-crypto';
 const parse = (name: string) => parseProcCrypto(readFixture(TOOL, name));

@@ -1,18 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { findKernelCipherBottleneck, hasHardwareAes, type CipherSpeedFacts, type KernelCryptoFacts } from '@encplan/core';
+import { kernelCryptoOfFixture } from '../../../../tests/support/fixture-files.js';
 
-const generic: KernelCryptoFacts = {
-  xtsAes: { algorithm: 'xts(aes)', driver: 'xts(ecb(aes-fixed-time))', module: 'kernel', priority: 101, inferred: false },
-  xtsAesImplementation: 'generic',
-  adiantum: 'unknown',
-  adiantumDrivers: [],
-  algorithmCount: 58,
-};
-const accelerated: KernelCryptoFacts = {
-  ...generic,
-  xtsAes: { algorithm: 'xts(aes)', driver: 'xts-aes-aesni', module: 'aesni_intel', priority: 401, inferred: false },
-  xtsAesImplementation: 'cpu-instructions',
-};
+// Facts derived from real /proc/crypto captures: this machine (generic) and a Cloudflare AES-NI server.
+const generic: KernelCryptoFacts = kernelCryptoOfFixture('x86-vm-debian12-aes-fixed-time');
+const accelerated: KernelCryptoFacts = kernelCryptoOfFixture('x86-aesni-grep-excerpt-cloudflare-2020');
 const opensslSpeed: CipherSpeedFacts = {
   measurements: [
     {

@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { Host } from '@encplan/core';
 import { createNodeHost, createRunner, probeCipherSpeed, probeKdfSpeed, probeKernelCrypto } from '@encplan/core/node';
 import { createFakeTools, type FakeCase, type FakeTools } from '../../../../../tests/support/fake-tools.js';
-import { fixtureArgv, readFixture } from '../../parsers/fixture-files.js';
+import { fixtureArgv, readFixture } from '../../../../../tests/support/fixture-files.js';
 
 let fakes: FakeTools | undefined;
 afterEach(async () => {
