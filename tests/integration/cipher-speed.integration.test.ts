@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { cipherSpeedSchema, kdfSpeedSchema, kernelCryptoSchema } from '@encplan/core';
-import { createNodeHost, createRunner, probeCipherSpeed, probeKdfSpeed, probeKernelCrypto } from '@encplan/core/node';
+import { cipherBenchmarkSchema, cipherSpeedSchema, kdfSpeedSchema, kernelCryptoSchema } from '@encplan/core';
+import { createNodeHost, createRunner, probeCipherSpeed, probeKdfSpeed, probeKernelCrypto, runCipherBenchmark } from '@encplan/core/node';
 
 // The real probes on this machine: real cryptsetup, openssl and /proc/crypto, short runs. Numbers vary from run to
 // run, so only structure, units and plausibility are asserted (no ordering of kernel vs OpenSSL speed is assumed).
@@ -55,5 +55,14 @@ describe.skipIf(host.platform !== 'linux')('probeKernelCrypto on this machine', 
     expect(facts).not.toBeNull();
     expect(() => kernelCryptoSchema.parse(facts)).not.toThrow();
     expect(facts!.algorithmCount).toBeGreaterThan(0);
+  });
+});
+
+describe.skipIf(opensslPath === null || host.platform !== 'linux')('runCipherBenchmark on this machine', () => {
+  it('returns a result that matches the published schema, with the kernel finding when the driver is generic', async () => {
+    const { facts } = await runCipherBenchmark(host, { quick: true });
+    expect(() => cipherBenchmarkSchema.parse(facts)).not.toThrow();
+    const generic = facts.kernelCrypto?.xtsAesImplementation === 'generic' && facts.cpuHasAes === true;
+    expect(facts.findings.map((finding) => finding.id)).toEqual(generic ? ['kernel-aes-unaccelerated'] : []);
   });
 });

@@ -1,13 +1,4 @@
-import type { CipherSpeedFacts, KdfSpeedFacts, KernelCipherFinding, KernelCryptoFacts, Warning } from '@encplan/core';
-
-/** What `encplan benchmark ciphers` measured, as printed by --json (the envelope's result). */
-export interface CipherBenchmarkResult {
-  readonly cpuHasAes: boolean | null;
-  readonly kernelCrypto: KernelCryptoFacts | null;
-  readonly cipherSpeed: CipherSpeedFacts;
-  readonly kdfSpeed: KdfSpeedFacts;
-  readonly findings: readonly KernelCipherFinding[];
-}
+import type { CipherBenchmark, KernelCryptoFacts, Warning } from '@encplan/core';
 
 // MiB = 2^20 bytes, the unit cryptsetup prints (src/cryptsetup.c); stated in every header.
 const MIB = 1024 * 1024;
@@ -36,7 +27,7 @@ function kernelLine(kernel: KernelCryptoFacts | null): string {
 }
 
 /** The human report of `encplan benchmark ciphers`: the kernel finding first when it is the bottleneck. */
-export function renderCipherBenchmark(result: CipherBenchmarkResult, warnings: readonly Warning[]): string {
+export function renderCipherBenchmark(result: CipherBenchmark, warnings: readonly Warning[]): string {
   const out: string[] = [];
   for (const finding of result.findings) {
     out.push(`! ${finding.message}`, `  hint: ${finding.hint}`, '');

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import type { CipherSpeedMeasurement, KernelCryptoFacts } from '@encplan/core';
+import type { CipherBenchmark, CipherSpeedMeasurement, KernelCryptoFacts } from '@encplan/core';
 import { kernelCryptoOfFixture } from '../../../../tests/support/fixture-files.js';
-import { renderCipherBenchmark, type CipherBenchmarkResult } from '../../src/render/cipher-benchmark.js';
+import { renderCipherBenchmark } from '../../src/render/cipher-benchmark.js';
 
 const kernel: KernelCryptoFacts = kernelCryptoOfFixture('x86-vm-debian12-aes-fixed-time');
 const row: CipherSpeedMeasurement = {
@@ -16,7 +16,7 @@ const row: CipherSpeedMeasurement = {
   messageBytes: 4096,
   argv: [],
 };
-const result: CipherBenchmarkResult = {
+const result: CipherBenchmark = {
   cpuHasAes: true,
   kernelCrypto: kernel,
   cipherSpeed: { measurements: [row], unmeasured: [], kernelCipherBenchmarkAvailable: false },

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { kdfSpeedSchema } from './kdf.js';
 
 /**
  * Where a cipher figure was measured. `cryptsetup` = the kernel's crypto API through AF_ALG (the code dm-crypt and
@@ -88,3 +89,31 @@ export const kernelCryptoSchema = z.object({
   algorithmCount: z.number().int(),
 });
 export type KernelCryptoFacts = z.infer<typeof kernelCryptoSchema>;
+
+/** A finding about the kernel's disk-encryption cipher, with the facts it rests on. */
+export const kernelCipherFindingSchema = z.object({
+  /** Stable rule id (docs/json-contract.md). */
+  id: z.literal('kernel-aes-unaccelerated'),
+  severity: z.literal('warning'),
+  message: z.string(),
+  hint: z.string(),
+  evidence: z.object({
+    xtsAesDriver: z.string(),
+    inferred: z.boolean(),
+    cpuHasAes: z.boolean(),
+    /** Best single-core OpenSSL AES-XTS figure measured on the same CPU, if any. */
+    opensslAesXtsBytesPerSecond: z.number().int().nullable(),
+  }),
+});
+export type KernelCipherFinding = z.infer<typeof kernelCipherFindingSchema>;
+
+/** The result of `encplan benchmark ciphers` (the envelope's `result`), also usable inside an assessment. */
+export const cipherBenchmarkSchema = z.object({
+  /** From the CPU flags (systeminformation); null when they could not be read. */
+  cpuHasAes: z.boolean().nullable(),
+  kernelCrypto: kernelCryptoSchema.nullable(),
+  cipherSpeed: cipherSpeedSchema,
+  kdfSpeed: kdfSpeedSchema,
+  findings: z.array(kernelCipherFindingSchema),
+});
+export type CipherBenchmark = z.infer<typeof cipherBenchmarkSchema>;

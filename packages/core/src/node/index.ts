@@ -4,3 +4,4 @@ export * from './host.js';
 export * from './adapters/probe-step.js';
 export * from './adapters/cipher-speed.js';
 export * from './adapters/kernel-crypto.js';
+export * from './adapters/cipher-benchmark.js';

@@ -1,20 +1,4 @@
-import type { CipherSpeedFacts, KernelCryptoFacts } from '../domain/cipher.js';
-
-/** A finding about the kernel's disk-encryption cipher, with the facts it rests on. */
-export interface KernelCipherFinding {
-  /** Stable rule id (docs/json-contract.md). */
-  readonly id: 'kernel-aes-unaccelerated';
-  readonly severity: 'warning';
-  readonly message: string;
-  readonly hint: string;
-  readonly evidence: {
-    readonly xtsAesDriver: string;
-    readonly inferred: boolean;
-    readonly cpuHasAes: boolean;
-    /** Best single-core OpenSSL AES-XTS figure measured on the same CPU, if any. */
-    readonly opensslAesXtsBytesPerSecond: number | null;
-  };
-}
+import type { CipherSpeedFacts, KernelCipherFinding, KernelCryptoFacts } from '../domain/cipher.js';
 
 /** Whether the CPU flags (systeminformation's cpuFlags, /proc/cpuinfo "flags" or arm64 "Features") list AES. */
 export function hasHardwareAes(cpuFlags: string): boolean {

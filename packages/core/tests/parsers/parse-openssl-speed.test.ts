@@ -53,6 +53,14 @@ describe('parseOpensslSpeed on outputs captured on this machine (OpenSSL 3.0, x8
     expect(result.results.at(-1)).toEqual({ algorithm: 'AES-256-XTS', messageBytes: 16384, bytesPerSecond: 13237452800 });
   });
 
+  it('reads the five-column table of an older OpenSSL on another machine (a digest run)', () => {
+    const result = parse('x86-openssl1.0-sha-digests-fwsgonzo-tls-linux');
+    expect(result.version).toBeNull();
+    expect(result.results).toHaveLength(15);
+    expect(result.results[4]).toEqual({ algorithm: 'sha1', messageBytes: 8192, bytesPerSecond: 2008976040 });
+    expect(result.results.at(-1)).toEqual({ algorithm: 'sha512', messageBytes: 8192, bytesPerSecond: 689070080 });
+  });
+
   it('refuses the empty stdout of an unknown cipher (the error is on stderr)', () => {
     expect(readFixture(TOOL, 'x86-debian12-unknown-cipher-error', 'stderr.txt')).toContain('serpent-xts is an unknown cipher');
     expectUnrecognized(() => parse('x86-debian12-unknown-cipher-error'));

@@ -1,8 +1,8 @@
 import { Flags } from '@oclif/core';
-import { findKernelCipherBottleneck, hasHardwareAes, okEnvelope, TOOL_VERSION, type Warning } from '@encplan/core';
-import { createNodeHost, createRunner, probeCipherSpeed, probeKdfSpeed, probeKernelCrypto } from '@encplan/core/node';
+import { okEnvelope, TOOL_VERSION } from '@encplan/core';
+import { createNodeHost, createRunner, runCipherBenchmark } from '@encplan/core/node';
 import { EncplanCommand } from '../../base-command.js';
-import { renderCipherBenchmark, type CipherBenchmarkResult } from '../../render/cipher-benchmark.js';
+import { renderCipherBenchmark } from '../../render/cipher-benchmark.js';
 
 /** `encplan benchmark ciphers`: cipher and key-derivation speed, and which kernel AES driver disks would use. */
 export default class BenchmarkCiphers extends EncplanCommand {
@@ -27,31 +27,15 @@ export default class BenchmarkCiphers extends EncplanCommand {
     process.once('SIGINT', stop);
     process.once('SIGTERM', stop);
     try {
-      const progress = (step: string) => {
-        process.stderr.write(`encplan: ${step}…\n`);
-      };
-      const options = { quick: flags.quick, signal: controller.signal, onProgress: progress };
-      const warnings: Warning[] = [];
-      const kernel = await probeKernelCrypto(host);
-      const info = await host.systemInfo().catch(() => null);
-      const cores = info?.cpu.cores;
-      const cipher = await probeCipherSpeed(host, { ...options, ...(typeof cores === 'number' ? { logicalCpuCount: cores } : {}) });
-      const kdf = await probeKdfSpeed(host, options);
-      warnings.push(...kernel.warnings, ...cipher.warnings, ...kdf.warnings);
-      const cpuHasAes = info === null ? null : hasHardwareAes(info.cpuFlags);
-      const finding =
-        kernel.facts === null || cpuHasAes === null ? null : findKernelCipherBottleneck({ kernel: kernel.facts, cpuHasAes, cipherSpeed: cipher.facts });
-      const result: CipherBenchmarkResult = {
-        cpuHasAes,
-        kernelCrypto: kernel.facts,
-        cipherSpeed: cipher.facts,
-        kdfSpeed: kdf.facts,
-        findings: finding === null ? [] : [finding],
-      };
+      const { facts, warnings } = await runCipherBenchmark(host, {
+        quick: flags.quick,
+        signal: controller.signal,
+        onProgress: (step) => process.stderr.write(`encplan: ${step}…\n`),
+      });
       if (flags.json) {
-        this.emitJson(okEnvelope({ schema: this.schemaName, schemaVersion: [1, 0], toolVersion: TOOL_VERSION, generatedAt: new Date() }, result, warnings));
+        this.emitJson(okEnvelope({ schema: this.schemaName, schemaVersion: [1, 0], toolVersion: TOOL_VERSION, generatedAt: new Date() }, facts, warnings));
       } else {
-        process.stdout.write(renderCipherBenchmark(result, warnings));
+        process.stdout.write(renderCipherBenchmark(facts, warnings));
       }
     } finally {
       process.off('SIGINT', stop);

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Host } from '@encplan/core';
-import { createNodeHost, createRunner, probeCipherSpeed, probeKdfSpeed, probeKernelCrypto } from '@encplan/core/node';
+import { createNodeHost, createRunner, probeCipherSpeed, probeKdfSpeed, probeKernelCrypto, runCipherBenchmark } from '@encplan/core/node';
 import { createFakeTools, type FakeCase, type FakeTools } from '../../../../../tests/support/fake-tools.js';
 import { fixtureArgv, readFixture } from '../../../../../tests/support/fixture-files.js';
 
@@ -182,5 +182,35 @@ describe('probeKernelCrypto', () => {
     const { facts, warnings } = await probeKernelCrypto(host);
     expect(facts).toBeNull();
     expect(warnings.map((w) => w.code)).toEqual(['PLATFORM_LIMITED']);
+  });
+});
+
+describe('runCipherBenchmark', () => {
+  it('reports the generic kernel AES on a CPU with AES instructions, quoting the OpenSSL figure, and shows progress', async () => {
+    const kdfNames = ['sha256', 'sha512', 'whirlpool', 'blake2s-256', 'streebog512', 'argon2id'].map((hash) =>
+      hash === 'argon2id' ? 'linux-debian12-argon2id' : `linux-debian12-pbkdf2-${hash}`,
+    );
+    const base = await hostWith({
+      cryptsetup: [replay('cryptsetup-benchmark', 'linux-no-af-alg-debian12-aes-xts-512'), ...kdfNames.map((name) => replay('cryptsetup-benchmark', name))],
+      openssl: OPENSSL_QUICK,
+    });
+    const procCrypto = readFixture('proc-crypto', 'x86-vm-debian12-aes-fixed-time');
+    const host: Host = {
+      ...base,
+      readText: (path) => Promise.resolve(path === '/proc/crypto' ? procCrypto : null),
+      // This machine's CPU flags include aes and vaes (grep -o -w aes /proc/cpuinfo); 2 logical CPUs.
+      systemInfo: () => Promise.resolve({ cpu: { cores: 2 }, cpuFlags: 'fpu vme sse2 aes avx2 vaes', mem: {}, os: {}, diskLayout: [] }),
+    };
+    const steps: string[] = [];
+    const { facts, warnings } = await runCipherBenchmark(host, { quick: true, onProgress: (step) => steps.push(step) });
+    expect(facts.cpuHasAes).toBe(true);
+    expect(facts.findings).toHaveLength(1);
+    expect(facts.findings[0]).toMatchObject({
+      id: 'kernel-aes-unaccelerated',
+      evidence: { xtsAesDriver: 'xts(ecb(aes-fixed-time))', inferred: false, cpuHasAes: true, opensslAesXtsBytesPerSecond: 8777596928 },
+    });
+    expect(facts.kdfSpeed.pbkdf2).toHaveLength(4);
+    expect(warnings.map((w) => w.code)).toEqual(['KERNEL_FEATURE_MISSING']);
+    expect(steps).toHaveLength(1 + 6 + 6);
   });
 });
