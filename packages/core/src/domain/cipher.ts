@@ -101,7 +101,7 @@ export const kernelCipherFindingSchema = z.object({
     xtsAesDriver: z.string(),
     inferred: z.boolean(),
     cpuHasAes: z.boolean(),
-    /** Best single-core OpenSSL AES-XTS figure measured on the same CPU, if any. */
+    /** Single-core OpenSSL aes-xts figure on the same CPU (the 512-bit key if measured), if any. */
     opensslAesXtsBytesPerSecond: z.number().int().nullable(),
   }),
 });
