@@ -1,6 +1,16 @@
 import { describe, expect, it } from 'vitest';
-import { cipherBenchmarkSchema, cipherSpeedSchema, kdfSpeedSchema, kernelCryptoSchema } from '@encplan/core';
-import { createNodeHost, createRunner, probeCipherSpeed, probeKdfSpeed, probeKernelCrypto, runCipherBenchmark } from '@encplan/core/node';
+import {
+  cipherBenchmarkSchema,
+  cipherSpeedSchema,
+  createProbeContext,
+  kdfSpeedSchema,
+  kernelCryptoSchema,
+  probeCipherSpeed,
+  probeKdfSpeed,
+  probeKernelCrypto,
+  runCipherBenchmark,
+} from '@encplan/core';
+import { createNodeHost, createRunner } from '@encplan/core/node';
 
 // The real probes on this machine: real cryptsetup, openssl and /proc/crypto, short runs. Numbers vary from run to
 // run, so only structure, units and plausibility are asserted (no ordering of kernel vs OpenSSL speed is assumed).
@@ -17,7 +27,9 @@ if (cryptsetupPath === null) {
 
 describe.skipIf(opensslPath === null)('probeCipherSpeed on this machine', () => {
   it('measures aes-xts 256/512 and chacha20 with OpenSSL in integer bytes per second, on one and all cores', async () => {
-    const { facts, warnings } = await probeCipherSpeed(host, { quick: true });
+    const context = createProbeContext(host);
+    const facts = await probeCipherSpeed(context, { quick: true, logicalCpuCount: 2 });
+    const warnings = context.warnings;
     expect(() => cipherSpeedSchema.parse(facts)).not.toThrow();
     const openssl = facts.measurements.filter((m) => m.source === 'openssl');
     expect(openssl.map((m) => `${m.cipher} ${String(m.keyBits)}`)).toEqual(['aes-xts 256', 'aes-xts 512', 'chacha20 256']);
@@ -39,7 +51,7 @@ describe.skipIf(opensslPath === null)('probeCipherSpeed on this machine', () => 
 
 describe.skipIf(cryptsetupPath === null)('probeKdfSpeed on this machine', () => {
   it('measures PBKDF2 per hash and argon2id parameters', async () => {
-    const { facts } = await probeKdfSpeed(host, { quick: true });
+    const facts = await probeKdfSpeed(createProbeContext(host), { quick: true });
     expect(() => kdfSpeedSchema.parse(facts)).not.toThrow();
     const sha256 = facts.pbkdf2.find((p) => p.hash === 'sha256');
     // cryptsetup's floor is 1000 iterations (reference-facts §1.2); any real CPU does far more per second.
@@ -51,7 +63,7 @@ describe.skipIf(cryptsetupPath === null)('probeKdfSpeed on this machine', () => 
 
 describe.skipIf(host.platform !== 'linux')('probeKernelCrypto on this machine', () => {
   it('names the driver behind xts(aes) or says it cannot', async () => {
-    const { facts } = await probeKernelCrypto(host);
+    const facts = await probeKernelCrypto(createProbeContext(host));
     expect(facts).not.toBeNull();
     expect(() => kernelCryptoSchema.parse(facts)).not.toThrow();
     expect(facts!.algorithmCount).toBeGreaterThan(0);
@@ -60,7 +72,7 @@ describe.skipIf(host.platform !== 'linux')('probeKernelCrypto on this machine', 
 
 describe.skipIf(opensslPath === null || host.platform !== 'linux')('runCipherBenchmark on this machine', () => {
   it('returns a result that matches the published schema, with the kernel finding when the driver is generic', async () => {
-    const { facts } = await runCipherBenchmark(host, { quick: true });
+    const facts = await runCipherBenchmark(createProbeContext(host), { quick: true });
     expect(() => cipherBenchmarkSchema.parse(facts)).not.toThrow();
     const generic = facts.kernelCrypto?.xtsAesImplementation === 'generic' && facts.cpuHasAes === true;
     expect(facts.findings.map((finding) => finding.id)).toEqual(generic ? ['kernel-aes-unaccelerated'] : []);

@@ -12,7 +12,7 @@ export function fixtureCases(tool: string): string[] {
 }
 
 /** A file of a fixture case, as text. */
-export function readFixture(tool: string, name: string, file = 'stdout.txt'): string {
+export function readFixture(tool: string, name: string, file = 'stdout'): string {
   return readFileSync(path.join(REPO_ROOT, 'fixtures', tool, name, file), 'utf8');
 }
 

@@ -44,3 +44,6 @@ export * from './parsers/openssl-speed/openssl-speed-facts.js';
 export * from './parsers/proc-crypto/parse-proc-crypto.js';
 export * from './parsers/proc-crypto/kernel-crypto-facts.js';
 export * from './rules/kernel-cipher-bottleneck.js';
+export * from './probes/kernel-crypto.js';
+export * from './probes/cipher-speed.js';
+export * from './probes/cipher-benchmark.js';

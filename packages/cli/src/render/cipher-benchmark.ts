@@ -1,20 +1,11 @@
 import type { CipherBenchmark, KernelCryptoFacts, Warning } from '@encplan/core';
+import { formatTable } from './format.js';
 
 // MiB = 2^20 bytes, the unit cryptsetup prints (src/cryptsetup.c); stated in every header.
 const MIB = 1024 * 1024;
 
 function mibPerSecond(bytesPerSecond: number | null): string {
   return bytesPerSecond === null ? '-' : (bytesPerSecond / MIB).toFixed(1);
-}
-
-function table(header: readonly string[], rows: readonly (readonly string[])[]): string[] {
-  const widths = header.map((title, column) => Math.max(title.length, ...rows.map((row) => row[column]?.length ?? 0)));
-  const line = (cells: readonly string[]) =>
-    cells
-      .map((cell, column) => (column < 2 ? cell.padEnd(widths[column]!) : cell.padStart(widths[column]!)))
-      .join('  ')
-      .trimEnd();
-  return [line(header), line(widths.map((width) => '-'.repeat(width))), ...rows.map(line)];
 }
 
 function kernelLine(kernel: KernelCryptoFacts | null): string {
@@ -44,7 +35,7 @@ export function renderCipherBenchmark(result: CipherBenchmark, warnings: readonl
     m.source,
   ]);
   out.push('Cipher speed (MiB/s = 2^20 bytes per second; "-" = not measured)');
-  out.push(...table(['cipher', 'key bits', '1-core enc', '1-core dec', 'all-core enc', 'all-core dec', 'cores', 'source'], speedRows));
+  out.push(formatTable(['cipher', 'key bits', '1-core enc', '1-core dec', 'all-core enc', 'all-core dec', 'cores', 'source'], speedRows));
   const slower = result.cipherSpeed.measurements.filter(
     (m) => m.allCoresEncryptBytesPerSecond !== null && m.encryptBytesPerSecond !== null && m.allCoresEncryptBytesPerSecond < m.encryptBytesPerSecond,
   );
@@ -55,7 +46,7 @@ export function renderCipherBenchmark(result: CipherBenchmark, warnings: readonl
     out.push(`  not measured (${unmeasured.source}): ${unmeasured.cipher}${unmeasured.keyBits === null ? '' : ` ${String(unmeasured.keyBits)}b`}: ${unmeasured.reason}`);
   }
   out.push('', 'Key derivation (one core, cryptsetup)');
-  out.push(...table(['hash', 'key bits', 'PBKDF2 iterations/s'], result.kdfSpeed.pbkdf2.map((p) => [p.hash, String(p.derivedKeyBits ?? '-'), String(p.iterationsPerSecond)])));
+  out.push(formatTable(['hash', 'key bits', 'PBKDF2 iterations/s'], result.kdfSpeed.pbkdf2.map((p) => [p.hash, String(p.derivedKeyBits ?? '-'), String(p.iterationsPerSecond)])));
   for (const argon of result.kdfSpeed.argon2) {
     out.push(
       `${argon.variant}: time cost ${String(argon.timeCost)}, memory ${String(argon.memoryKibibytes)} KiB, ${String(argon.threads)} threads for ${String(argon.requestedDurationMs)} ms`,

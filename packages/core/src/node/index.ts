@@ -3,7 +3,3 @@ export * from './process/run-command.js';
 export * from './host.js';
 export * from './bundle-files.js';
 export * from './create-environment.js';
-export * from './adapters/probe-step.js';
-export * from './adapters/cipher-speed.js';
-export * from './adapters/kernel-crypto.js';
-export * from './adapters/cipher-benchmark.js';

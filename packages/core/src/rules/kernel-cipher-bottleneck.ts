@@ -1,10 +1,5 @@
 import type { CipherSpeedFacts, KernelCipherFinding, KernelCryptoFacts } from '../domain/cipher.js';
 
-/** Whether the CPU flags (systeminformation's cpuFlags, /proc/cpuinfo "flags" or arm64 "Features") list AES. */
-export function hasHardwareAes(cpuFlags: string): boolean {
-  return cpuFlags.toLowerCase().split(/[\s,]+/).includes('aes');
-}
-
 const MIB = 1024 * 1024;
 
 /**

@@ -88,7 +88,7 @@ describe('parseCryptsetupBenchmark on real outputs', () => {
     expect(result.pbkdf2.find((p) => p.hash === 'whirlpool')?.iterationsPerSecond).toBe(652099);
     expect(result.argon2[1]).toEqual({ variant: 'argon2id', timeCost: 4, memoryKibibytes: 833463, threads: 4, derivedKeyBits: 256, requestedDurationMs: 2000 });
     expect(parse('linux-no-af-alg-debian12-aes-xts-512')).toEqual({ pbkdf2: [], argon2: [], ciphers: [], cipherTestUnavailable: false });
-    expect(readFixture(TOOL, 'linux-no-af-alg-debian12-aes-xts-512', 'stderr.txt')).toContain('Required kernel crypto interface not available.');
+    expect(readFixture(TOOL, 'linux-no-af-alg-debian12-aes-xts-512', 'stderr')).toContain('Required kernel crypto interface not available.');
   });
 
   it('turns per-hash PBKDF2 runs into KDF facts, with Streebog unmeasured because the backend prints N/A', () => {

@@ -62,7 +62,7 @@ describe('parseOpensslSpeed on outputs captured on this machine (OpenSSL 3.0, x8
   });
 
   it('refuses the empty stdout of an unknown cipher (the error is on stderr)', () => {
-    expect(readFixture(TOOL, 'x86-debian12-unknown-cipher-error', 'stderr.txt')).toContain('serpent-xts is an unknown cipher');
+    expect(readFixture(TOOL, 'x86-debian12-unknown-cipher-error', 'stderr')).toContain('serpent-xts is an unknown cipher');
     expectUnrecognized(() => parse('x86-debian12-unknown-cipher-error'));
   });
 

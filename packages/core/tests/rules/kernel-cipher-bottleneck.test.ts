@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { findKernelCipherBottleneck, hasHardwareAes, type CipherSpeedFacts, type KernelCryptoFacts } from '@encplan/core';
+import { findKernelCipherBottleneck, type CipherSpeedFacts, type KernelCryptoFacts } from '@encplan/core';
 import { kernelCryptoOfFixture } from '../../../../tests/support/fixture-files.js';
 
 // Facts derived from real /proc/crypto captures: this machine (generic) and a Cloudflare AES-NI server.
@@ -47,16 +47,5 @@ describe('findKernelCipherBottleneck', () => {
     const cipherSpeed = { ...opensslSpeed, measurements: [faster256, ...opensslSpeed.measurements] };
     const finding = findKernelCipherBottleneck({ kernel: generic, cpuHasAes: true, cipherSpeed });
     expect(finding?.evidence.opensslAesXtsBytesPerSecond).toBe(5_000 * 1024 * 1024);
-  });
-});
-
-describe('hasHardwareAes', () => {
-  it.each([
-    ['fpu vme de pse aes avx2 vaes', true],
-    ['fp asimd evtstrm aes pmull sha1 sha2 crc32', true],
-    ['fp asimd evtstrm crc32 cpuid', false],
-    ['fpu vme aesni-like', false],
-  ] as const)('reads "%s" as %s', (flags, expected) => {
-    expect(hasHardwareAes(flags)).toBe(expected);
   });
 });

@@ -1,6 +1,6 @@
 import { Flags } from '@oclif/core';
-import { okEnvelope, TOOL_VERSION } from '@encplan/core';
-import { createNodeHost, createRunner, runCipherBenchmark } from '@encplan/core/node';
+import { createProbeContext, okEnvelope, runCipherBenchmark, TOOL_VERSION } from '@encplan/core';
+import { createEnvironment } from '@encplan/core/node';
 import { EncplanCommand } from '../../base-command.js';
 import { renderCipherBenchmark } from '../../render/cipher-benchmark.js';
 
@@ -14,12 +14,12 @@ export default class BenchmarkCiphers extends EncplanCommand {
   static override flags = {
     quick: Flags.boolean({ summary: 'Short runs (about 30 s): 1 s per OpenSSL figure, encryption only.', default: false }),
   };
-  protected readonly schemaName = 'encplan/cipher-benchmark';
+  protected readonly schemaName = 'encplan.cipher-benchmark';
 
   async run(): Promise<void> {
     const { flags } = await this.parse(BenchmarkCiphers);
     this.jsonOutput = flags.json;
-    const host = createNodeHost(createRunner({ searchPath: process.env.PATH ?? '' }));
+    const environment = createEnvironment();
     const controller = new AbortController();
     const stop = () => {
       controller.abort();
@@ -27,15 +27,16 @@ export default class BenchmarkCiphers extends EncplanCommand {
     process.once('SIGINT', stop);
     process.once('SIGTERM', stop);
     try {
-      const { facts, warnings } = await runCipherBenchmark(host, {
+      const context = createProbeContext(environment.host, controller.signal);
+      const result = await runCipherBenchmark(context, {
         quick: flags.quick,
-        signal: controller.signal,
         onProgress: (step) => process.stderr.write(`encplan: ${step}…\n`),
       });
+      const meta = { schema: this.schemaName, schemaVersion: [1, 0] as const, toolVersion: TOOL_VERSION, generatedAt: environment.clock.now() };
       if (flags.json) {
-        this.emitJson(okEnvelope({ schema: this.schemaName, schemaVersion: [1, 0], toolVersion: TOOL_VERSION, generatedAt: new Date() }, facts, warnings));
+        this.emitJson(okEnvelope(meta, result, context.warnings));
       } else {
-        process.stdout.write(renderCipherBenchmark(facts, warnings));
+        process.stdout.write(renderCipherBenchmark(result, context.warnings));
       }
     } finally {
       process.off('SIGINT', stop);

@@ -1,27 +1,20 @@
-import type { CipherSpeedFacts, UnmeasuredCipher } from '../../domain/cipher.js';
-import type { KdfSpeedFacts } from '../../domain/kdf.js';
-import type { Warning } from '../../domain/warning.js';
-import { parseCryptsetupBenchmark } from '../../parsers/cryptsetup-benchmark/parse-cryptsetup-benchmark.js';
+import type { CipherSpeedFacts, UnmeasuredCipher } from '../domain/cipher.js';
+import type { KdfSpeedFacts } from '../domain/kdf.js';
+import { parseCryptsetupBenchmark } from '../parsers/cryptsetup-benchmark/parse-cryptsetup-benchmark.js';
 import {
   cipherFactsFromCryptsetup,
   kdfFactsFromCryptsetup,
   type CryptsetupBenchmarkRun,
-} from '../../parsers/cryptsetup-benchmark/cryptsetup-benchmark-facts.js';
-import { parseOpensslSpeed } from '../../parsers/openssl-speed/parse-openssl-speed.js';
-import {
-  cipherMeasurementsFromOpenssl,
-  type OpensslCipherName,
-  type OpensslSpeedRun,
-} from '../../parsers/openssl-speed/openssl-speed-facts.js';
-import type { Host } from '../../ports.js';
-import { attemptProbeStep, firstLineOf, type ProbeResult } from './probe-step.js';
+} from '../parsers/cryptsetup-benchmark/cryptsetup-benchmark-facts.js';
+import { parseOpensslSpeed } from '../parsers/openssl-speed/parse-openssl-speed.js';
+import { cipherMeasurementsFromOpenssl, type OpensslCipherName, type OpensslSpeedRun } from '../parsers/openssl-speed/openssl-speed-facts.js';
+import { addWarning, attempt, tryRun, type ProbeContext } from './probe-context.js';
 
-/** Options of the cipher and KDF probes. */
+/** Options of the cipher and KDF probes (cancellation comes with the probe context's signal). */
 export interface SpeedProbeOptions {
-  readonly signal?: AbortSignal;
   /** Short runs (openssl 1 s per figure, encryption only) for `--quick`. */
   readonly quick?: boolean;
-  /** Processes for the all-cores figures; read from the host's systemInfo when absent. */
+  /** Processes for the all-cores figures (logical CPUs); 1 when absent. */
   readonly logicalCpuCount?: number;
   /** Called before each tool run with a short description, for progress output. */
   readonly onProgress?: (step: string) => void;
@@ -40,7 +33,7 @@ const CRYPTSETUP_CIPHERS_FULL: readonly (readonly [string, string])[] = [
   ['twofish-xts', '512'],
 ];
 // cryptsetup's message when AF_ALG skcipher is missing (src/cryptsetup.c, action_benchmark; captured in
-// fixtures/cryptsetup-benchmark/linux-no-af-alg-debian12-aes-xts-512/stderr.txt).
+// fixtures/cryptsetup-benchmark/linux-no-af-alg-debian12-aes-xts-512/stderr).
 const NO_KERNEL_INTERFACE = 'Required kernel crypto interface not available';
 const CIPHER_NOT_AVAILABLE = /Cipher (\S+) \(with (\d+) bits key\) is not available/;
 /** A cipher benchmark runs ≥ 1 s per direction, up to ~65 MiB buffers (reference-facts §1.1): 60 s is generous. */
@@ -54,16 +47,12 @@ function displayCipher(cipher: string): string {
   return cipher.replace(/-plain64$/, '');
 }
 
-async function logicalCpus(host: Host, options: SpeedProbeOptions, warnings: Warning[]): Promise<number> {
-  if (options.logicalCpuCount !== undefined) {
-    return options.logicalCpuCount;
-  }
-  const info = await attemptProbeStep(warnings, 'systeminformation', () => host.systemInfo());
-  const cores = info?.cpu.cores;
-  return typeof cores === 'number' && Number.isInteger(cores) && cores > 0 ? cores : 1;
+/** The first line of a tool's stderr, for warnings. */
+function firstLineOf(text: string): string {
+  return text.split('\n').find((line) => line.trim() !== '')?.trim() ?? '(no message)';
 }
 
-async function measureWithCryptsetup(host: Host, options: SpeedProbeOptions, warnings: Warning[]) {
+async function measureWithCryptsetup(context: ProbeContext, options: SpeedProbeOptions) {
   const runs: CryptsetupBenchmarkRun[] = [];
   const unmeasured: UnmeasuredCipher[] = [];
   let available: boolean | null = null;
@@ -71,15 +60,13 @@ async function measureWithCryptsetup(host: Host, options: SpeedProbeOptions, war
   for (const [cipher, keyBits] of list) {
     const args = ['benchmark', '-c', cipher, '-s', keyBits];
     options.onProgress?.(`cryptsetup benchmark ${cipher} ${keyBits}b`);
-    const output = await attemptProbeStep(warnings, 'cryptsetup', () =>
-      host.run({ tool: 'cryptsetup', args, timeoutMs: CRYPTSETUP_CIPHER_TIMEOUT_MS }, options.signal),
-    );
+    const output = await tryRun(context, { tool: 'cryptsetup', args, timeoutMs: CRYPTSETUP_CIPHER_TIMEOUT_MS }, 'Measuring kernel cipher speed');
     if (output === null) {
       break;
     }
     if (output.stderr.includes(NO_KERNEL_INTERFACE)) {
       available = false;
-      warnings.push({
+      addWarning(context, {
         code: 'KERNEL_FEATURE_MISSING',
         message:
           "cryptsetup cannot reach the kernel's skcipher interface (AF_ALG: algif_skcipher, CONFIG_CRYPTO_USER_API_SKCIPHER), " +
@@ -100,10 +87,10 @@ async function measureWithCryptsetup(host: Host, options: SpeedProbeOptions, war
       continue;
     }
     if (output.exitCode !== 0) {
-      warnings.push({ code: 'TOOL_FAILED', message: `cryptsetup ${args.join(' ')} failed: ${firstLineOf(output.stderr)}`, source: 'cryptsetup' });
+      addWarning(context, { code: 'TOOL_FAILED', message: `cryptsetup ${args.join(' ')} failed: ${firstLineOf(output.stderr)}`, source: 'cryptsetup' });
       continue;
     }
-    const benchmark = await attemptProbeStep(warnings, 'cryptsetup', () => Promise.resolve(parseCryptsetupBenchmark(output.stdout)));
+    const benchmark = await attempt(context, 'cryptsetup', 'Reading kernel cipher speed', () => Promise.resolve(parseCryptsetupBenchmark(output.stdout)));
     if (benchmark !== null) {
       available = true;
       runs.push({ argv: ['cryptsetup', ...args], benchmark });
@@ -113,8 +100,8 @@ async function measureWithCryptsetup(host: Host, options: SpeedProbeOptions, war
   return { ...facts, unmeasured: [...facts.unmeasured, ...unmeasured], available };
 }
 
-async function measureWithOpenssl(host: Host, options: SpeedProbeOptions, warnings: Warning[]) {
-  const cpus = await logicalCpus(host, options, warnings);
+async function measureWithOpenssl(context: ProbeContext, options: SpeedProbeOptions) {
+  const cpus = Math.max(1, options.logicalCpuCount ?? 1);
   const seconds = options.quick === true ? 1 : 3;
   const runs: OpensslSpeedRun[] = [];
   outer: for (const evp of OPENSSL_EVPS) {
@@ -129,18 +116,16 @@ async function measureWithOpenssl(host: Host, options: SpeedProbeOptions, warnin
           args.push('-multi', String(processes));
         }
         options.onProgress?.(`openssl speed ${evp}${decrypt ? ' decrypt' : ''} on ${String(processes)} core(s)`);
-        const output = await attemptProbeStep(warnings, 'openssl', () =>
-          // OpenSSL runs each figure for `seconds`, then forks/joins; 30 s covers start-up on a loaded machine.
-          host.run({ tool: 'openssl', args, timeoutMs: seconds * 1000 + 30_000 }, options.signal),
-        );
+        // OpenSSL runs each figure for `seconds`, then forks/joins; 30 s covers start-up on a loaded machine.
+        const output = await tryRun(context, { tool: 'openssl', args, timeoutMs: seconds * 1000 + 30_000 }, 'Measuring userspace cipher speed');
         if (output === null) {
           break outer;
         }
         if (output.exitCode !== 0) {
-          warnings.push({ code: 'TOOL_FAILED', message: `openssl ${args.join(' ')} failed: ${firstLineOf(output.stderr)}`, source: 'openssl' });
+          addWarning(context, { code: 'TOOL_FAILED', message: `openssl ${args.join(' ')} failed: ${firstLineOf(output.stderr)}`, source: 'openssl' });
           continue;
         }
-        const speed = await attemptProbeStep(warnings, 'openssl', () => Promise.resolve(parseOpensslSpeed(output.stdout)));
+        const speed = await attempt(context, 'openssl', 'Reading userspace cipher speed', () => Promise.resolve(parseOpensslSpeed(output.stdout)));
         if (speed !== null) {
           runs.push({ evp, decrypt, processes, messageBytes: OPENSSL_MESSAGE_BYTES, argv: ['openssl', ...args], speed });
         }
@@ -155,10 +140,9 @@ async function measureWithOpenssl(host: Host, options: SpeedProbeOptions, warnin
  * and Twofish too in full mode), then userspace OpenSSL on one core and on all cores (aes-128-xts, aes-256-xts,
  * chacha20). A missing tool or kernel interface becomes a warning; only cancellation throws (CANCELLED).
  */
-export async function probeCipherSpeed(host: Host, options: SpeedProbeOptions = {}): Promise<ProbeResult<CipherSpeedFacts>> {
-  const warnings: Warning[] = [];
-  const kernel = await measureWithCryptsetup(host, options, warnings);
-  const openssl = await measureWithOpenssl(host, options, warnings);
+export async function probeCipherSpeed(context: ProbeContext, options: SpeedProbeOptions = {}): Promise<CipherSpeedFacts> {
+  const kernel = await measureWithCryptsetup(context, options);
+  const openssl = await measureWithOpenssl(context, options);
   const measured = new Set(kernel.measurements.map((m) => m.cipher));
   const unmeasured = [...kernel.unmeasured];
   for (const cipher of ['serpent-xts', 'twofish-xts']) {
@@ -174,10 +158,7 @@ export async function probeCipherSpeed(host: Host, options: SpeedProbeOptions = 
       reason: 'OpenSSL has no Adiantum; its chacha20 figure is the closest userspace proxy (Adiantum is XChaCha12/20 plus one AES block per sector).',
     });
   }
-  return {
-    facts: { measurements: [...kernel.measurements, ...openssl], unmeasured, kernelCipherBenchmarkAvailable: kernel.available },
-    warnings,
-  };
+  return { measurements: [...kernel.measurements, ...openssl], unmeasured, kernelCipherBenchmarkAvailable: kernel.available };
 }
 
 /** PBKDF2 hashes measured: VeraCrypt's SHA-512, Whirlpool, SHA-256, BLAKE2s, Streebog (reference-facts §1.4); LUKS1 uses sha256. */
@@ -189,24 +170,23 @@ const KDF_TIMEOUT_MS = 60_000;
  * Measures key derivation with cryptsetup: PBKDF2 iterations per second per hash and the argon2id parameters it
  * would choose. A hash the crypto backend lacks ("N/A") is listed as unmeasured; a missing cryptsetup is a warning.
  */
-export async function probeKdfSpeed(host: Host, options: SpeedProbeOptions = {}): Promise<ProbeResult<KdfSpeedFacts>> {
-  const warnings: Warning[] = [];
+export async function probeKdfSpeed(context: ProbeContext, options: SpeedProbeOptions = {}): Promise<KdfSpeedFacts> {
   const runs: CryptsetupBenchmarkRun[] = [];
   const commands = [...PBKDF2_HASHES.map((hash) => ['benchmark', '--pbkdf', 'pbkdf2', '--hash', hash]), ['benchmark', '--pbkdf', 'argon2id']];
   for (const args of commands) {
     options.onProgress?.(`cryptsetup ${args.slice(1).join(' ')}`);
-    const output = await attemptProbeStep(warnings, 'cryptsetup', () => host.run({ tool: 'cryptsetup', args, timeoutMs: KDF_TIMEOUT_MS }, options.signal));
+    const output = await tryRun(context, { tool: 'cryptsetup', args, timeoutMs: KDF_TIMEOUT_MS }, 'Measuring key-derivation speed');
     if (output === null) {
       break;
     }
     // An unknown hash exits 1 after printing "PBKDF2-<hash> N/A" (fixtures/…/linux-debian12-pbkdf2-streebog512).
-    const benchmark = await attemptProbeStep(warnings, 'cryptsetup', () => Promise.resolve(parseCryptsetupBenchmark(output.stdout)));
+    const benchmark = await attempt(context, 'cryptsetup', 'Reading key-derivation speed', () => Promise.resolve(parseCryptsetupBenchmark(output.stdout)));
     if (benchmark === null) {
       continue;
     }
     const reportedNotAvailable = benchmark.pbkdf2.some((line) => line.iterationsPerSecond === null);
     if (output.exitCode !== 0 && !reportedNotAvailable) {
-      warnings.push({ code: 'TOOL_FAILED', message: `cryptsetup ${args.join(' ')} failed: ${firstLineOf(output.stderr)}`, source: 'cryptsetup' });
+      addWarning(context, { code: 'TOOL_FAILED', message: `cryptsetup ${args.join(' ')} failed: ${firstLineOf(output.stderr)}`, source: 'cryptsetup' });
       continue;
     }
     runs.push({ argv: ['cryptsetup', ...args], benchmark });
@@ -214,6 +194,6 @@ export async function probeKdfSpeed(host: Host, options: SpeedProbeOptions = {})
   const facts = kdfFactsFromCryptsetup(runs);
   const known = new Set([...facts.pbkdf2.map((p) => p.hash), ...facts.unmeasured.map((u) => u.hash)]);
   const notRun = PBKDF2_HASHES.filter((hash) => !known.has(hash)).map((hash) => ({ hash, reason: 'cryptsetup could not be run (see warnings).' }));
-  return { facts: { ...facts, unmeasured: [...facts.unmeasured, ...notRun] }, warnings };
+  return { ...facts, unmeasured: [...facts.unmeasured, ...notRun] };
 }
 

@@ -1,8 +1,10 @@
+import { existsSync } from 'node:fs';
+import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { Host } from '@encplan/core';
-import { createNodeHost, createRunner, probeCipherSpeed, probeKdfSpeed, probeKernelCrypto, runCipherBenchmark } from '@encplan/core/node';
-import { createFakeTools, type FakeCase, type FakeTools } from '../../../../../tests/support/fake-tools.js';
-import { fixtureArgv, readFixture } from '../../../../../tests/support/fixture-files.js';
+import { createProbeContext, probeCipherSpeed, probeKdfSpeed, probeKernelCrypto, runCipherBenchmark, type Host, type Warning } from '@encplan/core';
+import { createNodeHost, createRunner } from '@encplan/core/node';
+import { createFakeTools, REPO_ROOT, type FakeCase, type FakeTools } from '../../../../tests/support/fake-tools.js';
+import { fixtureArgv, readFixture } from '../../../../tests/support/fixture-files.js';
 
 let fakes: FakeTools | undefined;
 afterEach(async () => {
@@ -15,13 +17,24 @@ async function hostWith(cases: Readonly<Record<string, readonly FakeCase[]>>): P
   return createNodeHost(createRunner({ searchPath: fakes.binDir, includeSystemDirectories: false }));
 }
 
+/** Runs a probe with a fresh context and returns its facts with the warnings it recorded. */
+async function withWarnings<Options extends unknown[], Facts>(
+  probe: (context: ReturnType<typeof createProbeContext>, ...options: Options) => Promise<Facts>,
+  host: Host,
+  ...options: Options
+): Promise<{ facts: Facts; warnings: Warning[] }> {
+  const context = createProbeContext(host);
+  const facts = await probe(context, ...options);
+  return { facts, warnings: context.warnings };
+}
+
 /** A fake tool case replaying a fixture folder captured with scripts/capture-fixture.sh, matched on its argv. */
 function replay(tool: string, name: string): FakeCase {
   const command = JSON.parse(readFixture(tool, name, 'command.json')) as { exitCode: number };
   return {
     args: fixtureArgv(tool, name),
-    stdoutFixture: `fixtures/${tool}/${name}/stdout.txt`,
-    stderr: readFixture(tool, name, 'stderr.txt'),
+    stdoutFixture: `fixtures/${tool}/${name}/stdout`,
+    stderr: existsSync(path.join(REPO_ROOT, 'fixtures', tool, name, 'stderr')) ? readFixture(tool, name, 'stderr') : '',
     exitCode: command.exitCode,
   };
 }
@@ -37,7 +50,7 @@ describe('probeCipherSpeed', () => {
       cryptsetup: [replay('cryptsetup-benchmark', 'linux-no-af-alg-debian12-aes-xts-512')],
       openssl: OPENSSL_QUICK,
     });
-    const { facts, warnings } = await probeCipherSpeed(host, { quick: true, logicalCpuCount: 2 });
+    const { facts, warnings } = await withWarnings(probeCipherSpeed, host, { quick: true, logicalCpuCount: 2 });
     const calls = await fakes!.calls();
     expect(calls.map((call) => [call.tool, ...call.argv].join(' '))).toEqual([
       'cryptsetup benchmark -c aes-xts -s 512',
@@ -68,7 +81,7 @@ describe('probeCipherSpeed', () => {
     const notAvailable = (name: string) => ({
       args: fixtureArgv('cryptsetup-benchmark', name),
       stdout: readFixture('cryptsetup-benchmark', name),
-      stderr: readFixture('cryptsetup-benchmark', name, 'stderr.txt').split('\n')[0]!,
+      stderr: readFixture('cryptsetup-benchmark', name, 'stderr').split('\n')[0]!,
       exitCode: 1,
     });
     const host = await hostWith({
@@ -80,7 +93,7 @@ describe('probeCipherSpeed', () => {
       ],
       openssl: OPENSSL_QUICK,
     });
-    const { facts, warnings } = await probeCipherSpeed(host, { quick: true, logicalCpuCount: 2 });
+    const { facts, warnings } = await withWarnings(probeCipherSpeed, host, { quick: true, logicalCpuCount: 2 });
     expect(warnings).toEqual([]);
     expect(facts.kernelCipherBenchmarkAvailable).toBe(true);
     expect(facts.measurements.filter((m) => m.source === 'cryptsetup')).toEqual([
@@ -95,7 +108,7 @@ describe('probeCipherSpeed', () => {
 
   it('turns missing tools into warnings and still returns facts', async () => {
     const host = await hostWith({});
-    const { facts, warnings } = await probeCipherSpeed(host, { quick: true, logicalCpuCount: 2 });
+    const { facts, warnings } = await withWarnings(probeCipherSpeed, host, { quick: true, logicalCpuCount: 2 });
     expect(facts.measurements).toEqual([]);
     expect(facts.kernelCipherBenchmarkAvailable).toBeNull();
     expect(warnings.map((w) => [w.code, w.source])).toEqual([
@@ -107,7 +120,7 @@ describe('probeCipherSpeed', () => {
   it('reports an openssl that fails (unknown cipher) as a warning, not a crash', async () => {
     const failing = replay('openssl-speed', 'x86-debian12-unknown-cipher-error');
     const host = await hostWith({ openssl: [{ ...failing, args: null }] });
-    const { warnings } = await probeCipherSpeed(host, { quick: true, logicalCpuCount: 1 });
+    const { warnings } = await withWarnings(probeCipherSpeed, host, { quick: true, logicalCpuCount: 1 });
     expect(warnings.filter((w) => w.source === 'openssl').map((w) => w.code)).toEqual(['TOOL_FAILED', 'TOOL_FAILED', 'TOOL_FAILED']);
     expect(warnings.at(-1)?.message).toContain('is an unknown cipher or digest');
   });
@@ -118,7 +131,7 @@ describe('probeCipherSpeed', () => {
     setTimeout(() => {
       controller.abort();
     }, 200);
-    await expect(probeCipherSpeed(host, { quick: true, logicalCpuCount: 1, signal: controller.signal })).rejects.toMatchObject({ code: 'CANCELLED' });
+    await expect(probeCipherSpeed(createProbeContext(host, controller.signal), { quick: true, logicalCpuCount: 1 })).rejects.toMatchObject({ code: 'CANCELLED' });
   });
 });
 
@@ -126,7 +139,7 @@ describe('probeKdfSpeed', () => {
   it('measures PBKDF2 per VeraCrypt hash and argon2id with the exact argv, Streebog unmeasured', async () => {
     const names = ['sha256', 'sha512', 'whirlpool', 'blake2s-256', 'streebog512'].map((hash) => `linux-debian12-pbkdf2-${hash}`);
     const host = await hostWith({ cryptsetup: [...names, 'linux-debian12-argon2id'].map((name) => replay('cryptsetup-benchmark', name)) });
-    const { facts, warnings } = await probeKdfSpeed(host, { quick: true });
+    const { facts, warnings } = await withWarnings(probeKdfSpeed, host, { quick: true });
     expect((await fakes!.calls()).map((call) => call.argv.join(' '))).toEqual([
       'benchmark --pbkdf pbkdf2 --hash sha256',
       'benchmark --pbkdf pbkdf2 --hash sha512',
@@ -148,7 +161,7 @@ describe('probeKdfSpeed', () => {
 
   it('lists every hash as unmeasured with a warning when cryptsetup is missing', async () => {
     const host = await hostWith({});
-    const { facts, warnings } = await probeKdfSpeed(host);
+    const { facts, warnings } = await withWarnings(probeKdfSpeed, host);
     expect(warnings.map((w) => w.code)).toEqual(['TOOL_MISSING']);
     expect(facts.unmeasured.map((u) => u.hash)).toEqual(['sha256', 'sha512', 'whirlpool', 'blake2s-256', 'streebog512']);
   });
@@ -169,7 +182,7 @@ describe('probeKernelCrypto', () => {
       '/lib/modules/6.18.44-fc-v669/modules.dep': 'kernel/crypto/adiantum.ko: kernel/crypto/nhpoly1305.ko\n',
     };
     const host: Host = { ...base, readText: (path) => (requested.push(path), Promise.resolve(files[path] ?? null)) };
-    const { facts, warnings } = await probeKernelCrypto(host);
+    const { facts, warnings } = await withWarnings(probeKernelCrypto, host);
     expect(warnings).toEqual([]);
     expect(requested).toEqual(Object.keys(files));
     expect(facts?.xtsAes?.driver).toBe('xts(ecb(aes-fixed-time))');
@@ -179,7 +192,7 @@ describe('probeKernelCrypto', () => {
 
   it('warns instead of failing where there is no /proc/crypto', async () => {
     const host = hostReading({}, await hostWith({}));
-    const { facts, warnings } = await probeKernelCrypto(host);
+    const { facts, warnings } = await withWarnings(probeKernelCrypto, host);
     expect(facts).toBeNull();
     expect(warnings.map((w) => w.code)).toEqual(['PLATFORM_LIMITED']);
   });
@@ -202,7 +215,7 @@ describe('runCipherBenchmark', () => {
       systemInfo: () => Promise.resolve({ cpu: { cores: 2 }, cpuFlags: 'fpu vme sse2 aes avx2 vaes', mem: {}, os: {}, diskLayout: [] }),
     };
     const steps: string[] = [];
-    const { facts, warnings } = await runCipherBenchmark(host, { quick: true, onProgress: (step) => steps.push(step) });
+    const { facts, warnings } = await withWarnings(runCipherBenchmark, host, { quick: true, onProgress: (step) => steps.push(step) });
     expect(facts.cpuHasAes).toBe(true);
     expect(facts.findings).toHaveLength(1);
     expect(facts.findings[0]).toMatchObject({
