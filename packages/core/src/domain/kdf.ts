@@ -5,7 +5,11 @@ export const pbkdf2SpeedSchema = z.object({
   /** cryptsetup's hash name: "sha256", "sha512", "whirlpool", "blake2s-256", "ripemd160", … */
   hash: z.string(),
   iterationsPerSecond: z.number().int(),
-  /** Size of the derived key the benchmark used; null when the output did not say (cryptsetup 1.6). */
+  /**
+   * Size of the derived key the benchmark used; null when the output did not say (cryptsetup 1.6). PBKDF2 costs one
+   * iteration chain per hash-output block: a 512-bit key from SHA-256 or BLAKE2s-256 (32-byte output) costs twice
+   * the 256-bit figure, from SHA-512 or Whirlpool (64-byte output) the same (RFC 8018 §5.2).
+   */
   derivedKeyBits: z.number().int().nullable(),
 });
 export type Pbkdf2Speed = z.infer<typeof pbkdf2SpeedSchema>;

@@ -102,6 +102,7 @@ async function measureWithCryptsetup(context: ProbeContext, options: SpeedProbeO
 
 async function measureWithOpenssl(context: ProbeContext, options: SpeedProbeOptions) {
   const cpus = Math.max(1, options.logicalCpuCount ?? 1);
+  // 1 s per figure keeps --quick inside issue 4's 60 s budget for a whole assessment; 3 s steadies full runs.
   const seconds = options.quick === true ? 1 : 3;
   const runs: OpensslSpeedRun[] = [];
   outer: for (const evp of OPENSSL_EVPS) {
