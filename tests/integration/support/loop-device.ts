@@ -3,20 +3,34 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 
-/** Why integration tests cannot run here, or null when they can (root, loop devices, the tools). */
-export function loopDeviceSkipReason(tools: readonly string[] = ['losetup', 'sgdisk', 'mkfs.ext4', 'blkid', 'partx']): string | null {
+const SBIN_PATH = `/usr/sbin:/sbin:${process.env.PATH ?? ''}`;
+
+function findSkipReason(tools: readonly string[]): string | null {
   if (process.getuid?.() !== 0) {
     return 'needs root (loop devices); CI runs as root';
   }
   for (const tool of tools) {
-    if (spawnSync('sh', ['-c', `command -v ${tool}`], { env: { PATH: `${process.env.PATH ?? ''}:/usr/sbin:/sbin` } }).status !== 0) {
+    if (spawnSync('sh', ['-c', 'command -v "$1"', 'sh', tool], { env: { PATH: SBIN_PATH } }).status !== 0) {
       return `needs ${tool} (installed by scripts/setup.sh)`;
     }
   }
-  if (spawnSync('losetup', ['--find']).status !== 0) {
-    return 'no free loop device';
+  const probe = spawnSync('losetup', ['--find'], { env: { PATH: SBIN_PATH }, encoding: 'utf8' });
+  if (probe.status !== 0) {
+    return `no free loop device (${probe.stderr.trim() || String(probe.error)})`;
   }
   return null;
+}
+
+/**
+ * Why integration tests cannot run here, or null when they can (root, loop devices, the tools). In CI
+ * (CI=true, as root) a missing prerequisite is an error, not a skip: CI must run them.
+ */
+export function loopDeviceSkipReason(tools: readonly string[] = ['losetup', 'sgdisk', 'mkfs.ext4', 'blkid', 'partx']): string | null {
+  const reason = findSkipReason(tools);
+  if (reason !== null && process.env.CI === 'true' && process.getuid?.() === 0) {
+    throw new Error(`Integration prerequisites are missing in CI: ${reason}`);
+  }
+  return reason;
 }
 
 /** A loop device over a sparse file in a private temp dir; `remove()` undoes everything it made. */
@@ -28,8 +42,6 @@ export interface LoopStack {
   run(command: string, args: readonly string[]): string;
   remove(): void;
 }
-
-const SBIN_PATH = `/usr/sbin:/sbin:${process.env.PATH ?? ''}`;
 
 /**
  * Builds the stack of issue 2's CI test: a sparse image of `sizeBytes` on a loop device, a GPT partition
