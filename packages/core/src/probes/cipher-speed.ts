@@ -35,6 +35,13 @@ const CRYPTSETUP_CIPHERS_FULL: readonly (readonly [string, string])[] = [
 // cryptsetup's message when AF_ALG skcipher is missing (src/cryptsetup.c, action_benchmark; captured in
 // fixtures/cryptsetup-benchmark/linux-no-af-alg-debian12-aes-xts-512/stderr).
 const NO_KERNEL_INTERFACE = 'Required kernel crypto interface not available';
+const NO_AF_ALG_WARNING = {
+  code: 'KERNEL_FEATURE_MISSING',
+  message:
+    "cryptsetup cannot reach the kernel's skcipher interface (AF_ALG: algif_skcipher, CONFIG_CRYPTO_USER_API_SKCIPHER), " +
+    'so kernel cipher speed is not measurable here; OpenSSL figures are shown instead.',
+  source: 'cryptsetup',
+} as const;
 const CIPHER_NOT_AVAILABLE = /Cipher (\S+) \(with (\d+) bits key\) is not available/;
 /** A cipher benchmark runs ≥ 1 s per direction, up to ~65 MiB buffers (reference-facts §1.1): 60 s is generous. */
 const CRYPTSETUP_CIPHER_TIMEOUT_MS = 60_000;
@@ -66,13 +73,7 @@ async function measureWithCryptsetup(context: ProbeContext, options: SpeedProbeO
     }
     if (output.stderr.includes(NO_KERNEL_INTERFACE)) {
       available = false;
-      addWarning(context, {
-        code: 'KERNEL_FEATURE_MISSING',
-        message:
-          "cryptsetup cannot reach the kernel's skcipher interface (AF_ALG: algif_skcipher, CONFIG_CRYPTO_USER_API_SKCIPHER), " +
-          'so kernel cipher speed is not measurable here; OpenSSL figures are shown instead.',
-        source: 'cryptsetup',
-      });
+      addWarning(context, NO_AF_ALG_WARNING);
       break;
     }
     const missing = CIPHER_NOT_AVAILABLE.exec(output.stderr);
@@ -91,6 +92,12 @@ async function measureWithCryptsetup(context: ProbeContext, options: SpeedProbeO
       continue;
     }
     const benchmark = await attempt(context, 'cryptsetup', 'Reading kernel cipher speed', () => Promise.resolve(parseCryptsetupBenchmark(output.stdout)));
+    if (benchmark?.cipherTestUnavailable === true) {
+      // Older cryptsetup prints "# Cipher speed test is not available." with N/A rows instead (reference-facts §1.1).
+      available = false;
+      addWarning(context, NO_AF_ALG_WARNING);
+      break;
+    }
     if (benchmark !== null) {
       available = true;
       runs.push({ argv: ['cryptsetup', ...args], benchmark });

@@ -46,6 +46,17 @@ describe('parseCryptsetupBenchmark on real outputs', () => {
     expect(result.ciphers.at(-1)).toEqual({ cipher: 'twofish-xts', keyBits: 512, encryptBytesPerSecond: mib(93.9), decryptBytesPerSecond: mib(94.9) });
   });
 
+  it('reads a MIPS router board pasted in an issue: every cipher near 10 MiB/s', () => {
+    const result = parse('mips-mt7621-gnubee-cryptsetup1.7-issue-paste');
+    expect(result.pbkdf2.find((p) => p.hash === 'whirlpool')?.iterationsPerSecond).toBe(12365);
+    expect(result.ciphers.find((row) => row.cipher === 'aes-xts' && row.keyBits === 512)).toEqual({
+      cipher: 'aes-xts',
+      keyBits: 512,
+      encryptBytesPerSecond: mib(8.7),
+      decryptBytesPerSecond: mib(8.5),
+    });
+  });
+
   it('keeps N/A rows as null rates and turns them into unmeasured ciphers', () => {
     const result = parse('rpi4-arm64-manjaro-no-aes-serpent-NA-full');
     expect(result.ciphers.filter((row) => row.encryptBytesPerSecond === null).map((row) => `${row.cipher} ${String(row.keyBits)}`)).toEqual([

@@ -106,6 +106,20 @@ describe('probeCipherSpeed', () => {
     ]);
   });
 
+  it('treats "# Cipher speed test is not available." (older cryptsetup) like a missing AF_ALG', async () => {
+    // The real header line of this machine's run plus the line older cryptsetup prints instead of a stderr message
+    // (src/cryptsetup.c, reference-facts §1.1); no capture of that older output exists in the corpus.
+    const header = readFixture('cryptsetup-benchmark', 'linux-no-af-alg-debian12-aes-xts-512');
+    const host = await hostWith({
+      cryptsetup: [{ args: ['benchmark', '-c', 'aes-xts', '-s', '512'], stdout: `${header}# Cipher speed test is not available.\n` }],
+      openssl: OPENSSL_QUICK,
+    });
+    const { facts, warnings } = await withWarnings(probeCipherSpeed, host, { quick: true, logicalCpuCount: 2 });
+    expect(facts.kernelCipherBenchmarkAvailable).toBe(false);
+    expect(warnings.map((w) => w.code)).toEqual(['KERNEL_FEATURE_MISSING']);
+    expect((await fakes!.calls()).filter((call) => call.tool === 'cryptsetup')).toHaveLength(1);
+  });
+
   it('turns missing tools into warnings and still returns facts', async () => {
     const host = await hostWith({});
     const { facts, warnings } = await withWarnings(probeCipherSpeed, host, { quick: true, logicalCpuCount: 2 });
