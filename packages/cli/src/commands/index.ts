@@ -3,6 +3,7 @@ import Collect from './collect.js';
 import Doctor from './doctor.js';
 import Health from './health.js';
 import Schema from './schema.js';
+import BenchmarkCiphers from './benchmark/ciphers.js';
 import Version from './version.js';
 
 /** Every command, for oclif's explicit strategy (fast start-up: no directory scan). */
@@ -12,5 +13,6 @@ export const COMMANDS = {
   doctor: Doctor,
   health: Health,
   schema: Schema,
+  'benchmark:ciphers': BenchmarkCiphers,
   version: Version,
 };
