@@ -34,7 +34,8 @@ export default class Assess extends EncplanCommand {
             mode: 'live',
             signal: controller.signal,
             benchmark: flags.benchmark ? { quick: flags.quick } : null,
-            onProgress: (step) => process.stderr.write(`encplan: ${step}…\n`),
+            // Progress only for the long run: a sub-second assessment needs none.
+            ...(flags.benchmark ? { onProgress: (step: string) => process.stderr.write(`encplan: ${step}…\n`) } : {}),
           })
         : await assessBundle(await readBundleDirectory(flags.bundle), environment.clock, { signal: controller.signal });
     if (flags.json) {
