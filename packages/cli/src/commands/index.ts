@@ -3,7 +3,9 @@ import BenchmarkIo from './benchmark-io.js';
 import Cleanup from './cleanup.js';
 import Collect from './collect.js';
 import Doctor from './doctor.js';
+import Health from './health.js';
 import Schema from './schema.js';
+import BenchmarkCiphers from './benchmark/ciphers.js';
 import Version from './version.js';
 
 /** Every command, for oclif's explicit strategy (fast start-up: no directory scan). */
@@ -13,6 +15,8 @@ export const COMMANDS = {
   cleanup: Cleanup,
   collect: Collect,
   doctor: Doctor,
+  health: Health,
   schema: Schema,
+  'benchmark:ciphers': BenchmarkCiphers,
   version: Version,
 };
