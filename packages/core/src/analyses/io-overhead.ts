@@ -7,6 +7,9 @@ import type { IoBound, Overhead, ProfileMeasurement, TargetMeasurement } from '.
  */
 const DEVICE_BOUND_RATIO = 0.9;
 
+/** Beyond run-to-run noise (encplan's threshold, mirroring DEVICE_BOUND_RATIO): encrypted cannot beat plain honestly. */
+const FASTER_THAN_PLAIN_RATIO = 1.1;
+
 /**
  * A run reaching 80% of the min()/serial model counts as explained by the cipher: the closest published
  * case reached 80–94% of min(device, cipher) (reference-facts §2.8 case A); far below it, dm-crypt's
@@ -20,6 +23,13 @@ function classify(
   cipherBytesPerSecondPerCore: number | null,
 ): { bound: IoBound; boundReason: string } {
   const device = plain.summary.medianBytesPerSecond;
+  if (device > 0 && encryptedBytesPerSecond > FASTER_THAN_PLAIN_RATIO * device) {
+    return {
+      bound: 'device',
+      boundReason:
+        'Encrypted is clearly faster than plain, so it did not reach the device the same way: writes were absorbed by the page cache (fscrypt without inline encryption falls back to buffered I/O for O_DIRECT).',
+    };
+  }
   if (device > 0 && encryptedBytesPerSecond >= DEVICE_BOUND_RATIO * device) {
     return {
       bound: 'device',

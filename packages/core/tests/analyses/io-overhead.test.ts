@@ -67,6 +67,16 @@ describe('computeOverhead', () => {
     expect(overhead!.cpuPerByteRatio).toBeCloseTo(20 / enc / (10 / plain), 6);
   });
 
+  it('explains an encrypted run faster than plain as caching, not as a free cipher', () => {
+    const [overhead] = computeOverhead(
+      target('plain', 6, [run(27 * MIB, 22)]),
+      target('fscrypt', 6, [run(254 * MIB, 61)]),
+      5000 * MIB,
+    );
+    expect(overhead!.bound).toBe('device');
+    expect(overhead!.boundReason).toMatch(/page cache/);
+  });
+
   it('skips profiles the plain run does not have and reports null ratios for empty plain runs', () => {
     expect(computeOverhead(target('plain', 0, [run(1, 1)]), target('fscrypt', 1, [run(1, 1)]))).toEqual([]);
     const [overhead] = computeOverhead(target('plain', 0, [run(0, 0)]), target('fscrypt', 0, [run(MIB, 1)]));
