@@ -12,6 +12,7 @@ export function createDirectoryHost(root: string): Host {
   return {
     platform: 'linux',
     cwd: '/',
+    privileged: true,
     run: (spec) => Promise.reject(toolNotFound(spec.tool)),
     async readText(file) {
       try {

@@ -3,6 +3,8 @@ import { assess, assessBundle, ASSESSMENT_SCHEMA } from '@encplan/core';
 import { createEnvironment, readBundleDirectory } from '@encplan/core/node';
 import { EncplanCommand } from '../base-command.js';
 import { renderAssessment } from '../render/assessment.js';
+import { withCancellation } from '../cancellation.js';
+import { stderrProgress } from '../render/progress-bar.js';
 
 /** `encplan assess [device]`: inventory, stack, space and machine of one disk, as a report or JSON. */
 export default class Assess extends EncplanCommand {
@@ -16,7 +18,10 @@ export default class Assess extends EncplanCommand {
   static override flags = {
     bundle: Flags.string({ summary: 'Analyse a bundle made by `encplan collect` instead of this machine.', exclusive: ['device'] }),
     'include-serials': Flags.boolean({ summary: 'Show serial numbers and WWNs instead of their hashes.', default: false }),
-    benchmark: Flags.boolean({ summary: 'Also measure cipher and key-derivation speed (read-only, about a minute).', default: false }),
+    benchmark: Flags.boolean({
+      summary: 'Also measure cipher and key-derivation speed, and plain versus encrypted I/O in scratch containers on a mounted filesystem of the disk (never the raw device).',
+      default: false,
+    }),
     quick: Flags.boolean({ summary: 'With --benchmark: shorter runs (less precise).', default: false, dependsOn: ['benchmark'] }),
   };
   protected readonly schemaName = ASSESSMENT_SCHEMA;
@@ -25,19 +30,19 @@ export default class Assess extends EncplanCommand {
     const { args, flags } = await this.parse(Assess);
     this.jsonOutput = flags.json;
     const environment = createEnvironment();
-    const controller = this.cancelOnSignals();
-    const envelope =
+    const envelope = await withCancellation((signal) =>
       flags.bundle === undefined
-        ? await assess(environment, {
+        ? assess(environment, {
             device: args.device ?? null,
             includeSerials: flags['include-serials'],
             mode: 'live',
-            signal: controller.signal,
+            signal,
             benchmark: flags.benchmark ? { quick: flags.quick } : null,
             // Progress only for the long run: a sub-second assessment needs none.
-            ...(flags.benchmark ? { onProgress: (step: string) => process.stderr.write(`encplan: ${step}…\n`) } : {}),
+            ...(flags.benchmark ? { onProgress: (step: string) => process.stderr.write(`encplan: ${step}…\n`), onBenchmarkProgress: stderrProgress() } : {}),
           })
-        : await assessBundle(await readBundleDirectory(flags.bundle), environment.clock, { signal: controller.signal });
+        : readBundleDirectory(flags.bundle).then((bundle) => assessBundle(bundle, environment.clock, { signal })),
+    );
     if (flags.json) {
       this.emitJson(envelope);
     } else {

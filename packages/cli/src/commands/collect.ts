@@ -2,6 +2,7 @@ import { Args, Flags } from '@oclif/core';
 import { ASSESSMENT_SCHEMA, collect } from '@encplan/core';
 import { createEnvironment, writeBundleDirectory } from '@encplan/core/node';
 import { EncplanCommand } from '../base-command.js';
+import { withCancellation } from '../cancellation.js';
 
 /** `encplan collect [device] --out DIR`: saves every capture of an assessment as a bundle. */
 export default class Collect extends EncplanCommand {
@@ -19,8 +20,9 @@ export default class Collect extends EncplanCommand {
   async run(): Promise<void> {
     const { args, flags } = await this.parse(Collect);
     this.jsonOutput = flags.json;
-    const controller = this.cancelOnSignals();
-    const { envelope, bundle } = await collect(createEnvironment(), { device: args.device ?? null, includeSerials: flags['include-serials'], signal: controller.signal });
+    const { envelope, bundle } = await withCancellation((signal) =>
+      collect(createEnvironment(), { device: args.device ?? null, includeSerials: flags['include-serials'], signal }),
+    );
     const file = await writeBundleDirectory(flags.out, bundle);
     if (flags.json) {
       this.emitJson(envelope);

@@ -1,5 +1,7 @@
 import type { AssessmentEnvelope, AssessmentResult, StackNode, Warning } from '@encplan/core';
+import { renderCipherBenchmark } from './cipher-benchmark.js';
 import { renderDriveSections, renderFindings } from './drive-sections.js';
+import { renderIoBenchmark } from './io-benchmark-table.js';
 import { formatBytes, formatTable, yesNo } from './format.js';
 
 function renderStack(node: StackNode, prefix = '', last = true, top = true): string[] {
@@ -119,6 +121,8 @@ export function renderAssessment(envelope: AssessmentEnvelope): string {
     ...renderSpace(result),
     ...renderEncryption(result),
     ...renderMachine(result),
+    ...(result.cipherBenchmark === null ? [] : ['', 'Cipher and key-derivation speed', renderCipherBenchmark(result.cipherBenchmark, [])]),
+    ...(result.ioBenchmark === null ? [] : ['', 'Plain versus encrypted I/O', renderIoBenchmark(result.ioBenchmark)]),
     ...renderCapabilities(result),
     ...renderWarnings(envelope.warnings),
   ].join('\n');

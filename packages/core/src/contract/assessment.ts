@@ -7,6 +7,7 @@ import { spaceSchema } from '../domain/space.js';
 import { toolRecordSchema } from '../domain/tooling.js';
 import { envelopeSchema } from './envelope.js';
 import { healthSchema } from '../domain/health.js';
+import { ioBenchmarkSchema } from '../domain/io-benchmark.js';
 import { discardPassthroughSchema, trimSchema } from '../domain/trim.js';
 import { sedSchema } from '../domain/sed.js';
 import { overProvisioningSchema } from '../domain/over-provisioning.js';
@@ -67,6 +68,8 @@ export const assessmentResultSchema = z.object({
   findings: z.array(kernelCipherFindingSchema),
   /** Cipher and key-derivation speed; null unless --benchmark. */
   cipherBenchmark: cipherBenchmarkSchema.nullable(),
+  /** Plain versus encrypted fio profiles in a scratch directory of the disk; null unless --benchmark. */
+  ioBenchmark: ioBenchmarkSchema.nullable(),
   machine: machineSchema.nullable(),
   crossChecks: z.array(crossCheckSchema),
   capabilities: z.array(capabilitySchema),

@@ -1,5 +1,10 @@
 import { createRecordingHost } from '../capture/recording-host.js';
-import { ASSESSMENT_SCHEMA, ASSESSMENT_SCHEMA_VERSION, type AssessmentEnvelope, type AssessmentResult } from '../contract/assessment.js';
+import {
+  ASSESSMENT_SCHEMA,
+  ASSESSMENT_SCHEMA_VERSION,
+  type AssessmentEnvelope,
+  type AssessmentResult,
+} from '../contract/assessment.js';
 import { okEnvelope } from '../contract/envelope.js';
 import { parseVersionBanner, VERSION_ARGUMENTS, type ToolRecord } from '../domain/tooling.js';
 import { EncplanError } from '../errors.js';
@@ -8,7 +13,17 @@ import { probeCapabilities } from '../probes/capabilities.js';
 import { probeLinuxInventory } from '../probes/linux/inventory.js';
 import { resolveTarget } from '../probes/linux/resolve-target.js';
 import { crossCheckDiskType, probeMachine } from '../probes/machine.js';
-import { addWarning, createProbeContext, tryRun, type ProbeContext } from '../probes/probe-context.js';
+import type { IoBenchmark, ProgressEvent } from '../domain/io-benchmark.js';
+import type { StackNode } from '../domain/device.js';
+import type { Warning } from '../domain/warning.js';
+import type { CipherBenchmark } from '../domain/cipher.js';
+import {
+  addWarning,
+  attempt,
+  createProbeContext,
+  tryRun,
+  type ProbeContext,
+} from '../probes/probe-context.js';
 import { probeHostProtectedArea } from '../probes/linux/host-protected-area.js';
 import { TOOL_VERSION } from '../version.js';
 import { assessDriveSections, nvmeCapacityOf } from '../analyses/drive-sections.js';
@@ -18,10 +33,21 @@ import { probeKernelCrypto } from '../probes/kernel-crypto.js';
 import { runCipherBenchmark } from '../probes/cipher-benchmark.js';
 import { findKernelCipherBottleneck } from '../rules/kernel-cipher-bottleneck.js';
 
+/** Runs plain versus encrypted fio profiles in a scratch directory (core/src/node/benchmark). */
+export type IoBenchmarkPort = (request: {
+  readonly directory: string;
+  readonly quick: boolean;
+  readonly cipherBytesPerSecondPerCore: number | null;
+  readonly signal?: AbortSignal;
+  readonly onProgress?: (event: ProgressEvent) => void;
+}) => Promise<{ readonly result: IoBenchmark; readonly warnings: readonly Warning[] }>;
+
 /** What the assess use case needs from the world. */
 export interface AssessEnvironment {
   readonly host: Host;
   readonly clock: Clock;
+  /** Present where I/O benchmarks can run (not when replaying a bundle). */
+  readonly ioBenchmark?: IoBenchmarkPort;
 }
 
 /** One assessment request, as the CLI or the desktop builds it. */
@@ -37,6 +63,77 @@ export interface AssessRequest {
   readonly benchmark?: { readonly quick: boolean } | null;
   /** Progress of long steps, for the CLI's progress bar and the desktop. */
   readonly onProgress?: (step: string) => void;
+  /** Progress events of the I/O benchmark (run i of n, ETA), for progress bars. */
+  readonly onBenchmarkProgress?: (event: ProgressEvent) => void;
+}
+
+/** The largest mounted filesystem of the disk's stack: where scratch containers can go without writing the device. */
+function scratchDirectoryOf(stack: StackNode): string | null {
+  const mounted: StackNode[] = [];
+  const walk = (node: StackNode): void => {
+    if (node.filesystem !== null && node.mountpoints.some((mount) => mount.startsWith('/'))) {
+      mounted.push(node);
+    }
+    node.children.forEach(walk);
+  };
+  walk(stack);
+  const largest = mounted.sort((a, b) => b.sizeBytes - a.sizeBytes)[0];
+  return largest?.mountpoints.find((mount) => mount.startsWith('/')) ?? null;
+}
+
+/**
+ * One core's AES-XTS speed for the I/O bound analysis. OpenSSL's figure stands for the kernel only when the
+ * kernel's driver is accelerated: with a generic driver it would be 100× too high (issue 4), so null.
+ */
+function kernelCipherSpeed(benchmark: CipherBenchmark | null): number | null {
+  if (benchmark === null || benchmark.kernelCrypto?.xtsAesImplementation === 'generic') {
+    return null;
+  }
+  const aes = benchmark.cipherSpeed.measurements.find(
+    (m) => m.cipher === 'aes-xts' && m.keyBits === 512 && m.encryptBytesPerSecond !== null,
+  );
+  return aes?.encryptBytesPerSecond ?? null;
+}
+
+async function runIoStep(
+  environment: AssessEnvironment,
+  context: ProbeContext,
+  request: AssessRequest,
+  stack: StackNode,
+  cipherBenchmark: CipherBenchmark | null,
+): Promise<IoBenchmark | null> {
+  if (
+    environment.ioBenchmark === undefined ||
+    request.benchmark === undefined ||
+    request.benchmark === null
+  ) {
+    return null;
+  }
+  const directory = scratchDirectoryOf(stack);
+  if (directory === null) {
+    addWarning(context, {
+      code: 'PLATFORM_LIMITED',
+      message:
+        'No filesystem of this disk is mounted, so there is nowhere to put scratch containers: plain versus encrypted I/O was not measured. Mount one, or run encplan benchmark io on the raw device with --destructive.',
+      source: 'fio',
+    });
+    return null;
+  }
+  request.onProgress?.(`Measuring plain versus encrypted I/O in ${directory}`);
+  const port = environment.ioBenchmark;
+  const quick = request.benchmark.quick;
+  // A benchmark that cannot run (no space, no fio) costs its section, not the whole assessment.
+  const outcome = await attempt(context, 'fio', 'Measuring plain versus encrypted I/O', () =>
+    port({
+      directory,
+      quick,
+      cipherBytesPerSecondPerCore: kernelCipherSpeed(cipherBenchmark),
+      ...(request.signal === undefined ? {} : { signal: request.signal }),
+      ...(request.onBenchmarkProgress === undefined ? {} : { onProgress: request.onBenchmarkProgress }),
+    }),
+  );
+  outcome?.warnings.forEach((warning) => addWarning(context, warning));
+  return outcome?.result ?? null;
 }
 
 async function recordTools(context: ProbeContext, tools: readonly ToolName[]): Promise<ToolRecord[]> {
@@ -46,7 +143,11 @@ async function recordTools(context: ProbeContext, tools: readonly ToolName[]): P
     const versionArgs = VERSION_ARGUMENTS[tool];
     let version: string | null = null;
     if (path !== null && versionArgs !== undefined) {
-      const output = await tryRun(context, { tool, args: versionArgs, timeoutMs: 5000 }, `Asking ${tool} its version`);
+      const output = await tryRun(
+        context,
+        { tool, args: versionArgs, timeoutMs: 5000 },
+        `Asking ${tool} its version`,
+      );
       version = output === null ? null : parseVersionBanner(`${output.stdout}\n${output.stderr}`);
     }
     records.push({ tool, path, version });
@@ -59,25 +160,42 @@ async function recordTools(context: ProbeContext, tools: readonly ToolName[]): P
  * a device that cannot be used) throw an EncplanError; everything else that fails becomes a warning and
  * the envelope's status is `partial`.
  */
-export async function assess(environment: AssessEnvironment, request: AssessRequest): Promise<AssessmentEnvelope> {
+export async function assess(
+  environment: AssessEnvironment,
+  request: AssessRequest,
+): Promise<AssessmentEnvelope> {
   const host = createRecordingHost(environment.host);
   if (host.platform !== 'linux') {
-    throw new EncplanError('DEVICE_UNSUPPORTED', `encplan assess runs on Linux in this version; this is ${host.platform}.`, {
-      hint: 'Collect a bundle on the Linux machine (encplan collect) or run it there.',
-    });
+    throw new EncplanError(
+      'DEVICE_UNSUPPORTED',
+      `encplan assess runs on Linux in this version; this is ${host.platform}.`,
+      {
+        hint: 'Collect a bundle on the Linux machine (encplan collect) or run it there.',
+      },
+    );
   }
   const context = createProbeContext(host, request.signal);
   const target = await resolveTarget(host, request.device, { requireReadable: request.mode === 'live' });
   const inventory = await probeLinuxInventory(context, target, { includeSerials: request.includeSerials });
   const hostProtectedArea = await probeHostProtectedArea(context, inventory.disk);
   request.onProgress?.('Reading SMART health and TRIM support');
-  const drive = await probeHealth(host, { path: inventory.disk.path, transport: inventory.disk.transport }, request.signal);
+  const drive = await probeHealth(
+    host,
+    { path: inventory.disk.path, transport: inventory.disk.transport },
+    request.signal,
+  );
   drive.warnings.forEach((warning) => addWarning(context, warning));
   const discard = await probeDiscardStack(host, inventory.stack, request.signal);
   discard.warnings.forEach((warning) => addWarning(context, warning));
   const space = { ...inventory.space, nvme: nvmeCapacityOf(drive.facts), hostProtectedArea };
   const rotational = inventory.media.kind === 'unknown' ? null : inventory.media.kind === 'hdd';
-  const sections = assessDriveSections({ disk: { ...inventory.disk, rotational }, stack: inventory.stack, space, drive: drive.facts, discard: discard.facts });
+  const sections = assessDriveSections({
+    disk: { ...inventory.disk, rotational },
+    stack: inventory.stack,
+    space,
+    drive: drive.facts,
+    discard: discard.facts,
+  });
   const { machine, diskLayout } = await probeMachine(context);
   const kernelCrypto = await probeKernelCrypto(context);
   let cipherBenchmark = null;
@@ -85,10 +203,15 @@ export async function assess(environment: AssessEnvironment, request: AssessRequ
     request.onProgress?.('Measuring cipher and key-derivation speed');
     cipherBenchmark = await runCipherBenchmark(context, { quick: request.benchmark.quick });
   }
+  const ioBenchmark = await runIoStep(environment, context, request, inventory.stack, cipherBenchmark);
   const kernelFinding =
     kernelCrypto === null || machine === null
       ? null
-      : findKernelCipherBottleneck({ kernel: kernelCrypto, cpuHasAes: machine.cryptoFlags.aes, cipherSpeed: cipherBenchmark?.cipherSpeed ?? null });
+      : findKernelCipherBottleneck({
+          kernel: kernelCrypto,
+          cpuHasAes: machine.cryptoFlags.aes,
+          cipherSpeed: cipherBenchmark?.cipherSpeed ?? null,
+        });
   const crossCheck = crossCheckDiskType(diskLayout, inventory.disk.path, inventory.media);
   const capabilities = await probeCapabilities(host);
   const toolsRun = host.captures().flatMap((capture) => (capture.kind === 'command' ? [capture.tool] : []));
@@ -96,8 +219,17 @@ export async function assess(environment: AssessEnvironment, request: AssessRequ
   const collectedAt = request.collectedAt ?? environment.clock.now();
 
   const result: AssessmentResult = {
-    target: { path: target.path, kernelName: target.kernelName, requested: target.requested, resolvedFrom: request.mode === 'bundle' ? 'bundle' : target.resolvedFrom },
-    provenance: { mode: request.mode, collectedAt: collectedAt.toISOString(), platform: `${host.platform}${machine === null ? '' : ` ${machine.os.kernel}`}` },
+    target: {
+      path: target.path,
+      kernelName: target.kernelName,
+      requested: target.requested,
+      resolvedFrom: request.mode === 'bundle' ? 'bundle' : target.resolvedFrom,
+    },
+    provenance: {
+      mode: request.mode,
+      collectedAt: collectedAt.toISOString(),
+      platform: `${host.platform}${machine === null ? '' : ` ${machine.os.kernel}`}`,
+    },
     disk: inventory.disk,
     media: inventory.media,
     partitions: inventory.partitions,
@@ -112,13 +244,19 @@ export async function assess(environment: AssessEnvironment, request: AssessRequ
     kernelCrypto,
     findings: kernelFinding === null ? [] : [kernelFinding],
     cipherBenchmark,
+    ioBenchmark,
     machine,
     crossChecks: crossCheck === null ? [] : [crossCheck],
     capabilities,
     tools,
   };
   return okEnvelope(
-    { schema: ASSESSMENT_SCHEMA, schemaVersion: ASSESSMENT_SCHEMA_VERSION, toolVersion: TOOL_VERSION, generatedAt: environment.clock.now() },
+    {
+      schema: ASSESSMENT_SCHEMA,
+      schemaVersion: ASSESSMENT_SCHEMA_VERSION,
+      toolVersion: TOOL_VERSION,
+      generatedAt: environment.clock.now(),
+    },
     result,
     context.warnings,
   );

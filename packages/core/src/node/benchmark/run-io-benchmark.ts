@@ -303,13 +303,15 @@ async function measureTarget(
 async function assertFreeSpace(directory: string, neededBytes: number): Promise<void> {
   const info = await statfs(directory);
   const freeBytes = info.bavail * info.bsize;
-  if (freeBytes < neededBytes + FREE_SPACE_MARGIN_BYTES) {
+  // The margin keeps the filesystem usable for everyone else while the containers exist.
+  const requiredBytes = neededBytes + FREE_SPACE_MARGIN_BYTES;
+  if (freeBytes < requiredBytes) {
     throw new EncplanError(
       'INVALID_ARGUMENT',
-      `${directory} has ${Math.floor(freeBytes / MIB)} MiB free; the benchmark needs ${Math.ceil((neededBytes + FREE_SPACE_MARGIN_BYTES) / MIB)} MiB.`,
+      `${directory} has ${Math.floor(freeBytes / MIB)} MiB free; the benchmark needs ${Math.ceil(requiredBytes / MIB)} MiB (containers plus a ${FREE_SPACE_MARGIN_BYTES / MIB} MiB margin).`,
       {
-        hint: 'Free some space, choose another directory, or use --quick.',
-        details: { directory, freeBytes, neededBytes },
+        hint: 'Free some space, choose another directory, or use --quick (smaller containers).',
+        details: { directory, freeBytes, requiredBytes },
       },
     );
   }
