@@ -115,7 +115,8 @@ function luks2Commands(options: ResolvedPlanOptions, settings: CommandSettings, 
   return [
     {
       id: 'luks-format',
-      purpose: 'Create the LUKS2 header with the planned cipher, sector size and key derivation (asks for the passphrase twice).',
+      purpose:
+        'Create the LUKS2 header with the planned cipher, sector size and key derivation (asks for the passphrase twice; cryptsetup lowers --pbkdf-parallel to the CPUs online where it runs).',
       argv: [
         'cryptsetup',
         'luksFormat',

@@ -16,7 +16,11 @@ const ARGON2_DEFAULT_PARALLEL = 4;
 /** Memory ≤ ~50 % of the smallest RAM that must unlock; an initramfs has less free (§4.3, omarchy #96). */
 const UNLOCK_RAM_SHARE = 0.5;
 
-/** The LUKS2 keyslot KDF the plan emits. `iterations` null means "let cryptsetup benchmark to iterTimeMs". */
+/**
+ * The LUKS2 keyslot KDF the plan emits. `iterations` null means "let cryptsetup benchmark to iterTimeMs";
+ * `memoryKiB` is then a cap cryptsetup may lower. cryptsetup also lowers `parallel` to the CPUs online on
+ * the machine that runs luksFormat (checked in tests/integration/plan-luks-format.test.ts).
+ */
 export interface Luks2Pbkdf {
   readonly memoryKiB: number;
   readonly parallel: number;
