@@ -30,3 +30,4 @@ export * from './rules/attacker-cost.js';
 export * from './rules/health-gate.js';
 export * from './rules/space.js';
 export * from './rules/performance-model.js';
+export * from './contract/plan-envelope.js';

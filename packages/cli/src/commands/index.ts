@@ -1,6 +1,8 @@
+import Plan from './plan.js';
 import Version from './version.js';
 
 /** Every command, for oclif's explicit strategy (fast start-up: no directory scan). */
 export const COMMANDS = {
+  plan: Plan,
   version: Version,
 };

@@ -45,3 +45,27 @@ export function formatDuration(seconds: number): string {
   }
   return years < 1e6 ? `${Math.round(years).toString()} years` : `${years.toExponential(1)} years`;
 }
+
+const SIZE_UNITS: Readonly<Record<string, number>> = {
+  '': 1,
+  b: 1,
+  k: 1024,
+  kib: 1024,
+  m: MIB,
+  mib: MIB,
+  g: GIB,
+  gib: GIB,
+  t: GIB * 1024,
+  tib: GIB * 1024,
+};
+
+/** Parses "2147483648", "512MiB", "2GiB", "2G" (binary units) into integer bytes; null when not a size. */
+export function parseByteSize(text: string): number | null {
+  const match = /^\s*(\d+(?:\.\d+)?)\s*([a-zA-Z]*)\s*$/.exec(text);
+  const factor = match === null ? undefined : SIZE_UNITS[(match[2] ?? '').toLowerCase()];
+  if (match === null || factor === undefined) {
+    return null;
+  }
+  const bytes = Math.round(Number(match[1]) * factor);
+  return Number.isSafeInteger(bytes) && bytes > 0 ? bytes : null;
+}

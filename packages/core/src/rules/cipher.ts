@@ -25,6 +25,7 @@ export interface CipherChoice {
 const ANDROID_ADIANTUM_AES_BAR_BYTES_PER_SECOND = 50 * MIB;
 
 const cpuSource = sourceOf('systeminformation', 'cpu.flags');
+const coresSource = sourceOf('systeminformation', 'cpu.cores');
 const kernelSource = sourceOf('/proc/crypto', 'driver');
 
 function speedEvidence(label: string, speed: EffectiveCipherSpeed | null): Evidence[] {
@@ -33,8 +34,8 @@ function speedEvidence(label: string, speed: EffectiveCipherSpeed | null): Evide
   }
   const note = speed.measured ? '' : ` (derived from ${speed.basis.cipher} ${String(speed.basis.keyBits)}b)`;
   return [
-    evidence(`${label} encrypt, one core${note}`, speed.encryptBytesPerSecond, speed.basis.source),
-    evidence(`${label} decrypt, one core${note}`, speed.decryptBytesPerSecond, speed.basis.source),
+    evidence(`${label} encrypt, one core${note} (bytes/s)`, speed.encryptBytesPerSecond, speed.basis.source),
+    evidence(`${label} decrypt, one core${note} (bytes/s)`, speed.decryptBytesPerSecond, speed.basis.source),
   ];
 }
 
@@ -137,7 +138,7 @@ export function recommendKeySize(input: PlanInput, options: ResolvedPlanOptions,
     ...speedEvidence('aes-xts 256b', aes256),
     ...speedEvidence('aes-xts 512b', aes512),
     evidence('fastest plain device throughput (bytes/s)', device, sourceOf('fio', 'bw_bytes')),
-    evidence('cpu.cores', input.cpu.cores, cpuSource),
+    evidence('cpu.cores', input.cpu.cores, coresSource),
     evidence('options.speedOverSecurity', options.speedOverSecurity, sourceOf('encplan', 'options.speedOverSecurity')),
   ];
   if (options.speedOverSecurity && cipherBound) {
@@ -194,7 +195,7 @@ export function recommendVeracryptEncryption(
   const device = fastestPlainBytesPerSecond(input);
   const facts: Evidence[] = [
     ...singles.flatMap((single) => speedEvidence(`${single.name} XTS 512b`, single.speed)),
-    evidence('cpu.cores', input.cpu.cores, cpuSource),
+    evidence('cpu.cores', input.cpu.cores, coresSource),
     evidence('fastest plain device throughput (bytes/s)', device, sourceOf('fio', 'bw_bytes')),
   ];
   // Cascade throughput ≈ harmonic combination of its layers (§2.5).

@@ -111,3 +111,12 @@ export function estimateInPlaceWriteCost(input: PlanInput): RuleResult {
     findings: [],
   };
 }
+
+/** The `--fail-on` thresholds: exit non-zero when the gate's verdict is at or past one. */
+export type HealthThreshold = 'warning' | 'failing';
+
+/** True when `gate`'s effective verdict is at or past `threshold` (an unknown verdict meets neither). */
+export function gateMeetsThreshold(gate: HealthGate, threshold: HealthThreshold): boolean {
+  const rank = { healthy: 0, unknown: 0, warning: 1, failing: 2 } as const;
+  return rank[gate.effectiveVerdict] >= rank[threshold];
+}
