@@ -30,7 +30,8 @@ export const planSchema = z.object({
   recommendations: z.array(recommendationSchema),
   settings: z.object({
     cipher: z.string(),
-    keySizeBits: z.number().int(),
+    /** XTS key bits (512 = AES-256); null for APFS, which chooses its own. */
+    keySizeBits: z.number().int().nullable(),
     sectorSizeBytes: z.number().int().nullable(),
     workqueueBypass: z.boolean(),
     allowDiscards: z.boolean(),
@@ -140,7 +141,7 @@ export function buildPlan(rawInput: PlanInput, rawOptions: PlanOptions = {}): Pl
     recommendations: [...all.recommendations],
     settings: {
       cipher: targetTool === 'veracrypt' ? (veracrypt?.encryption ?? 'AES') : choice.spec,
-      keySizeBits: choice.keyBits,
+      keySizeBits: targetTool === 'apfs' ? null : choice.keyBits,
       sectorSizeBytes: sector.sectorSizeBytes,
       workqueueBypass: workqueue.bypass,
       allowDiscards: discards.allowDiscards,
