@@ -40,6 +40,9 @@ export interface CommandSettings {
 /** sgdisk GPT type codes: 8309 "Linux LUKS", 8300 "Linux filesystem" (for VeraCrypt, which has none of its own). */
 const SGDISK_TYPE: Readonly<Record<TargetTool, string>> = { luks2: '8309', veracrypt: '8300', apfs: 'af0a' };
 
+/** GPT's backup header and entry array after the last usable LBA (UEFI spec §5.3). */
+const GPT_BACKUP_SECTORS = 34;
+
 /** The partition path the plan creates: by GPT partition name, stable across reboots and device renames. */
 export function partitionPathFor(label: string): string {
   return `/dev/disk/by-partlabel/${label}`;
@@ -53,13 +56,25 @@ function layoutCommands(input: PlanInput, options: ResolvedPlanOptions, settings
   const sector = space.logicalSectorBytes;
   const lastEnd = input.space.lastPartitionEndSector;
   const fresh = input.space.partitionTable === 'none';
-  if (!fresh && lastEnd === null) {
-    // Partitions whose ends are unknown: no layout command can be exact, so none is emitted.
+  if (!fresh && (lastEnd === null || input.space.partitionTable !== 'gpt')) {
+    // Unknown partition ends, or an MBR disk (sgdisk would convert it to GPT): no exact layout command exists.
     return [];
   }
   // New partitions start on the next 1 MiB boundary (sgdisk's default alignment).
   const startSector = lastEnd === null ? MIB / sector : (Math.ceil(((lastEnd + 1) * sector) / MIB) * MIB) / sector;
-  const commands: PlanCommand[] = [
+  const commands: PlanCommand[] = [];
+  if (space.method === 'hpa') {
+    // The visible end keeps the partition plus GPT's 34-sector backup area; the rest is hidden (§3.7).
+    const visibleSectors = space.partitionEndSector + 1 + GPT_BACKUP_SECTORS;
+    commands.push({
+      id: 'hpa-set',
+      purpose: `Hide everything after sector ${String(visibleSectors - 1)} in a permanent Host Protected Area, then power-cycle the drive before partitioning.`,
+      argv: ['hdparm', '-N', `p${String(visibleSectors)}`, '--yes-i-know-what-i-am-doing', settings.devicePath],
+      risk: 'destroys-data',
+      stdin: null,
+    });
+  }
+  commands.push(
     {
       id: 'partition-layout',
       purpose: fresh
@@ -76,7 +91,7 @@ function layoutCommands(input: PlanInput, options: ResolvedPlanOptions, settings
       risk: fresh ? 'destroys-data' : 'changes-settings',
       stdin: null,
     },
-  ];
+  );
   if (space.discardRange !== null) {
     commands.push({
       id: 'blkdiscard-tail',
@@ -231,6 +246,18 @@ function apfsCommand(options: ResolvedPlanOptions, settings: CommandSettings): P
   ];
 }
 
+/**
+ * What to encrypt: the partition the layout creates, else the device as given when it holds no partition
+ * table (or stands in for one); null when the disk has partitions the plan cannot extend.
+ */
+function encryptionTarget(input: PlanInput, options: ResolvedPlanOptions, settings: CommandSettings, layout: readonly PlanCommand[]): string | null {
+  if (layout.some((command) => command.id === 'partition-layout')) {
+    return partitionPathFor(options.label);
+  }
+  const table = input.space.partitionTable;
+  return table === 'none' || table === null || input.device.path === null ? settings.devicePath : null;
+}
+
 /** The exact commands that apply the plan, in order. Building them executes nothing. */
 export function buildCommands(input: PlanInput, options: ResolvedPlanOptions, settings: CommandSettings): PlanCommand[] {
   if (settings.targetTool === 'apfs') {
@@ -242,8 +269,10 @@ export function buildCommands(input: PlanInput, options: ResolvedPlanOptions, se
     return refreshCommand(input, settings);
   }
   const layout = input.os === 'linux' ? layoutCommands(input, options, settings) : [];
-  // Encrypt the partition the layout creates, else the device as given.
-  const target = layout.length > 0 ? partitionPathFor(options.label) : settings.devicePath;
+  const target = encryptionTarget(input, options, settings, layout);
+  if (target === null) {
+    return layout;
+  }
   if (settings.targetTool === 'veracrypt') {
     return [...layout, ...veracryptCommand(input, { ...settings, devicePath: target })];
   }

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { EncplanError } from '../errors.js';
-import { findingSchema, recommendationSchema } from '../domain/recommendation.js';
+import { evidence, findingSchema, recommendationSchema } from '../domain/recommendation.js';
+import { sourceOf } from '../domain/source.js';
 import { attackerCostSchema, estimateLuks2AttackerCost, estimateVeracryptAttackerCost } from '../rules/attacker-cost.js';
 import { checkKernelAesDriver, recommendCipherMode, recommendKeySize, recommendVeracryptEncryption } from '../rules/cipher.js';
 import { recommendDiscards, recommendSectorSize, recommendWorkqueueBypass } from '../rules/dm-crypt-parameters.js';
@@ -130,6 +131,16 @@ export function buildPlan(rawInput: PlanInput, rawOptions: PlanOptions = {}): Pl
     space: space.space,
     veracrypt: veracryptSettings,
   });
+  const formats = commands.some((command) => command.id === 'luks-format' || command.id === 'veracrypt-create' || command.id === 'apfs-add-volume');
+  const findings = [...all.findings];
+  if (!formats && input.existingEncryption === null) {
+    findings.push({
+      ruleId: 'partition-first',
+      severity: 'info',
+      message: `The disk already has partitions encplan cannot extend exactly; create one ending at sector ${String(space.space?.partitionEndSector ?? 'unknown')} (or pick an existing one) and encrypt that partition with the settings above.`,
+      evidence: [evidence('space.partitionTable', input.space.partitionTable, sourceOf('lsblk', 'pttype')), evidence('space.lastPartitionEndSector', input.space.lastPartitionEndSector, sourceOf('lsblk', 'partitions'))],
+    });
+  }
   const plan: Plan = {
     targetTool,
     threatModel: options.threatModel,
@@ -137,7 +148,7 @@ export function buildPlan(rawInput: PlanInput, rawOptions: PlanOptions = {}): Pl
     devicePath,
     devicePlaceholder: input.device.path === null,
     healthGate: health.gate,
-    findings: [...all.findings].sort((a, b) => SEVERITY_ORDER[a.severity] - SEVERITY_ORDER[b.severity]),
+    findings: findings.sort((a, b) => SEVERITY_ORDER[a.severity] - SEVERITY_ORDER[b.severity]),
     recommendations: [...all.recommendations],
     settings: {
       cipher: targetTool === 'veracrypt' ? (veracrypt?.encryption ?? 'AES') : choice.spec,

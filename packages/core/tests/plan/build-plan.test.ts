@@ -103,6 +103,15 @@ describe('plans from captured machines', () => {
   });
 });
 
+describe('plans for partitioned disks', () => {
+  it('asks for a partition first instead of formatting a disk whose layout it cannot extend', () => {
+    const input = fixture('x64-aesni-laptop-nvme');
+    const result = buildPlan({ ...input, space: { ...input.space, partitionTable: 'gpt', lastPartitionEndSector: null } });
+    expect(result.commands.some((c) => c.id === 'luks-format')).toBe(false);
+    expect(result.findings.find((f) => f.ruleId === 'partition-first')?.message).toMatch(/ending at sector \d+/);
+  });
+});
+
 describe('buildPlan input checks', () => {
   it.each([['/dev/sda; reboot'], ['-rf'], ['/tmp/disk.img']])('refuses the device path %j', (devicePath) => {
     const input = fixture('x64-aesni-laptop-nvme');

@@ -49,10 +49,26 @@ describe('buildCommands', () => {
     expect(commands[0]?.risk).toBe('changes-settings');
   });
 
-  it('emits no layout when the partitions are unknown, and formats the device as given', () => {
-    const commands = buildCommands(table('gpt', null), optionsWith(), settings());
+  it('formats the stand-in device as given when the input names no device or partitions', () => {
+    const commands = buildCommands(table(null, null), optionsWith(), settings());
     expect(commands.map((c) => c.id)).toEqual(['luks-format', 'luks-open', 'crypttab-entry']);
     expect(commands[0]?.argv.at(-1)).toBe('/dev/sdz');
+  });
+
+  it.each([
+    { name: 'a GPT disk whose partition ends are unknown', partitionTable: 'gpt', lastEnd: null },
+    { name: 'an MBR disk, which sgdisk would convert to GPT', partitionTable: 'dos', lastEnd: 1_000_000 },
+    { name: 'a disk whose table type is unknown', partitionTable: 'unknown', lastEnd: 1_000_000 },
+  ] as const)('never formats the whole of $name', ({ partitionTable, lastEnd }) => {
+    const input = inputWith({ device: { path: '/dev/sdz' }, space: { partitionTable, lastPartitionEndSector: lastEnd } });
+    expect(buildCommands(input, optionsWith(), settings())).toEqual([]);
+  });
+
+  it('hides the tail in a Host Protected Area before partitioning when that is the spare method', () => {
+    const commands = buildCommands(table('none', null), optionsWith(), settings({ space: { ...space, method: 'hpa', discardRange: null } }));
+    expect(commands.map((c) => c.id).slice(0, 2)).toEqual(['hpa-set', 'partition-layout']);
+    // partition end 1,843,199 + 1 + 34 backup sectors
+    expect(commands[0]).toMatchObject({ argv: ['hdparm', '-N', 'p1843234', '--yes-i-know-what-i-am-doing', '/dev/sdz'], risk: 'destroys-data' });
   });
 
   it.each([
