@@ -18,21 +18,42 @@ describe('encplan plan (built binary)', () => {
     const run = encplan('plan', '--input', fixture('x64-aesni-laptop-nvme'), '--json');
     expect(run.status).toBe(0);
     const envelope = planEnvelopeSchema.parse(JSON.parse(run.stdout));
-    expect(envelope).toMatchObject({ schema: 'encplan/plan', status: 'ok', result: { settings: { cipher: 'aes-xts-plain64', sectorSizeBytes: 4096 } } });
+    expect(envelope).toMatchObject({
+      schema: 'encplan/plan',
+      status: 'ok',
+      result: { settings: { cipher: 'aes-xts-plain64', sectorSizeBytes: 4096 } },
+    });
   });
 
   it('leads the human report with the health gate and ends with the script', () => {
     const run = encplan('plan', '--input', fixture('sata-failing-realloc304-seagate'));
     expect(run.status).toBe(0);
     expect(run.stdout).toMatch(/^encplan plan for \/dev\/sda/);
-    expect(run.stdout.indexOf('Health gate: BACK-UP-FIRST')).toBeLessThan(run.stdout.indexOf('Recommendations:'));
+    expect(run.stdout.indexOf('Health gate: BACK-UP-FIRST')).toBeLessThan(
+      run.stdout.indexOf('Recommendations:'),
+    );
     expect(run.stdout).toContain('#!/bin/sh');
   });
 
   it.each([
-    { name: 'exits 5 for a failing drive with --fail-on failing', input: 'sata-failing-realloc304-seagate', threshold: 'failing', status: 5 },
-    { name: 'exits 5 for a failing drive with --fail-on warning', input: 'sata-failing-realloc304-seagate', threshold: 'warning', status: 5 },
-    { name: 'exits 0 for a healthy drive with --fail-on warning', input: 'x64-aesni-laptop-nvme', threshold: 'warning', status: 0 },
+    {
+      name: 'exits 5 for a failing drive with --fail-on failing',
+      input: 'sata-failing-realloc304-seagate',
+      threshold: 'failing',
+      status: 5,
+    },
+    {
+      name: 'exits 5 for a failing drive with --fail-on warning',
+      input: 'sata-failing-realloc304-seagate',
+      threshold: 'warning',
+      status: 5,
+    },
+    {
+      name: 'exits 0 for a healthy drive with --fail-on warning',
+      input: 'x64-aesni-laptop-nvme',
+      threshold: 'warning',
+      status: 0,
+    },
     { name: 'exits 0 when health is unknown', input: 'arm64-aes-rpi5', threshold: 'warning', status: 0 },
   ])('$name', ({ input, threshold, status }) => {
     const run = encplan('plan', '--input', fixture(input), '--fail-on', threshold, '--json');
@@ -49,21 +70,45 @@ describe('encplan plan (built binary)', () => {
   });
 
   it('plans for a weaker unlocking machine given by flags', () => {
-    const run = encplan('plan', '--input', fixture('x64-aesni-laptop-nvme'), '--unlock-memory', '1GiB', '--unlock-cores', '2', '--json');
+    const run = encplan(
+      'plan',
+      '--input',
+      fixture('x64-aesni-laptop-nvme'),
+      '--unlock-memory',
+      '1GiB',
+      '--unlock-cores',
+      '2',
+      '--json',
+    );
     const envelope = planEnvelopeSchema.parse(JSON.parse(run.stdout));
     expect(envelope.result?.settings.luks2Pbkdf).toMatchObject({ memoryKiB: 524_288, parallel: 2 });
   });
 
   it('plans VeraCrypt with --target and a PIM honouring the password length', () => {
-    const run = encplan('plan', '--input', fixture('x64-aesni-laptop-nvme'), '--target', 'veracrypt', '--unlock-time', '100', '--json');
+    const run = encplan(
+      'plan',
+      '--input',
+      fixture('x64-aesni-laptop-nvme'),
+      '--target',
+      'veracrypt',
+      '--unlock-time',
+      '100',
+      '--json',
+    );
     const envelope = planEnvelopeSchema.parse(JSON.parse(run.stdout));
     expect(envelope.result?.settings.veracrypt?.pim).toBe(485);
   });
 
   it.each([
     { name: 'a missing input file', args: ['--input', '/nonexistent/plan-input.json'] },
-    { name: 'an unknown threat model', args: ['--input', fixture('arm64-aes-rpi5'), '--threat-model', 'aliens'] },
-    { name: 'an unreadable memory size', args: ['--input', fixture('arm64-aes-rpi5'), '--unlock-memory', 'lots'] },
+    {
+      name: 'an unknown threat model',
+      args: ['--input', fixture('arm64-aes-rpi5'), '--threat-model', 'aliens'],
+    },
+    {
+      name: 'an unreadable memory size',
+      args: ['--input', fixture('arm64-aes-rpi5'), '--unlock-memory', 'lots'],
+    },
   ])('answers $name with exit 2 and an error envelope', ({ args }) => {
     const run = encplan('plan', ...args, '--json');
     expect(run.status).toBe(2);

@@ -17,11 +17,16 @@ if (cryptsetupPath === null) {
 }
 
 interface Luks2Metadata {
-  keyslots: Record<string, { key_size: number; kdf: { type: string; time?: number; memory?: number; cpus?: number } }>;
+  keyslots: Record<
+    string,
+    { key_size: number; kdf: { type: string; time?: number; memory?: number; cpus?: number } }
+  >;
   segments: Record<string, { encryption: string; sector_size: number }>;
 }
 
-const cases = (await readdir(FIXTURES)).filter((name) => name.endsWith('.json')).map((name) => name.replace(/\.json$/, ''));
+const cases = (await readdir(FIXTURES))
+  .filter((name) => name.endsWith('.json'))
+  .map((name) => name.replace(/\.json$/, ''));
 
 describe.skipIf(cryptsetupPath === null)('LUKS2 plans applied with the real cryptsetup', () => {
   let workDir = '';
@@ -40,18 +45,26 @@ describe.skipIf(cryptsetupPath === null)('LUKS2 plans applied with the real cryp
     }
   });
 
-  async function plannedFormat(name: string): Promise<{ plan: Plan; format: PlanCommand | undefined; others: PlanCommand[] }> {
+  async function plannedFormat(
+    name: string,
+  ): Promise<{ plan: Plan; format: PlanCommand | undefined; others: PlanCommand[] }> {
     const input = JSON.parse(await readFile(path.join(FIXTURES, `${name}.json`), 'utf8')) as PlanInput;
     const plan = buildPlan(input, { targetTool: 'luks2' });
     const cryptsetup = plan.commands.filter((command) => command.argv[0] === 'cryptsetup');
-    return { plan, format: cryptsetup.find((c) => c.argv[1] === 'luksFormat'), others: cryptsetup.filter((c) => c.argv[1] !== 'luksFormat') };
+    return {
+      plan,
+      format: cryptsetup.find((c) => c.argv[1] === 'luksFormat'),
+      others: cryptsetup.filter((c) => c.argv[1] !== 'luksFormat'),
+    };
   }
 
   it.for(cases)('%s: luksFormat writes exactly the planned header', async (name, context) => {
     const { plan, format, others } = await plannedFormat(name);
     for (const command of others) {
       // open and refresh act on live mappings; they need device-mapper and are checked as argv in unit tests.
-      console.warn(`[plan-luks-format] ${name}: not run: ${command.argv.slice(0, 2).join(' ')} needs a device-mapper mapping.`);
+      console.warn(
+        `[plan-luks-format] ${name}: not run: ${command.argv.slice(0, 2).join(' ')} needs a device-mapper mapping.`,
+      );
     }
     if (format === undefined) {
       context.skip(`${name}: the plan tunes an existing volume and emits no luksFormat`);
@@ -64,13 +77,19 @@ describe.skipIf(cryptsetupPath === null)('LUKS2 plans applied with the real cryp
     const args = [...format.argv.slice(1, -1), '--batch-mode', '--key-file', keyFile, container];
     const result = await runner.run({ tool: 'cryptsetup', args, timeoutMs: 120_000 });
     if (result.exitCode !== 0 && /device-mapper/i.test(result.stderr)) {
-      console.warn(`[plan-luks-format] ${name}: skipped: cryptsetup needs device-mapper to check ${plan.settings.cipher} on this kernel (${result.stderr.trim()}).`);
+      console.warn(
+        `[plan-luks-format] ${name}: skipped: cryptsetup needs device-mapper to check ${plan.settings.cipher} on this kernel (${result.stderr.trim()}).`,
+      );
       context.skip(`${name}: cipher check needs device-mapper here`);
       return;
     }
     expect(result.exitCode, result.stderr).toBe(0);
 
-    const dump = await runner.run({ tool: 'cryptsetup', args: ['luksDump', '--dump-json-metadata', container], timeoutMs: 30_000 });
+    const dump = await runner.run({
+      tool: 'cryptsetup',
+      args: ['luksDump', '--dump-json-metadata', container],
+      timeoutMs: 30_000,
+    });
     expect(dump.exitCode, dump.stderr).toBe(0);
     const metadata = JSON.parse(dump.stdout) as Luks2Metadata;
     const segment = metadata.segments['0'];

@@ -11,15 +11,21 @@ export async function readPlanInputFile(file: string): Promise<PlanInput> {
     text = await readFile(file, 'utf8');
   } catch (cause) {
     const code = (cause as { code?: string }).code;
-    throw new EncplanError('INVALID_ARGUMENT', `Cannot read the plan input ${JSON.stringify(file)} (${code ?? 'unknown error'}).`, {
-      hint: 'Pass a PlanInput JSON file, e.g. one of fixtures/plan-inputs/*.json.',
-      cause,
-    });
+    throw new EncplanError(
+      'INVALID_ARGUMENT',
+      `Cannot read the plan input ${JSON.stringify(file)} (${code ?? 'unknown error'}).`,
+      {
+        hint: 'Pass a PlanInput JSON file, e.g. one of fixtures/plan-inputs/*.json.',
+        cause,
+      },
+    );
   }
   try {
     // buildPlan validates the shape against planInputSchema.
     return JSON.parse(text) as PlanInput;
   } catch (cause) {
-    throw new EncplanError('INVALID_ARGUMENT', `The plan input ${JSON.stringify(file)} is not JSON.`, { cause });
+    throw new EncplanError('INVALID_ARGUMENT', `The plan input ${JSON.stringify(file)} is not JSON.`, {
+      cause,
+    });
   }
 }

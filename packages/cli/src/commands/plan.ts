@@ -18,21 +18,53 @@ import { renderPlan } from '../render/plan.js';
 
 /** `encplan plan`: recommendations, predicted cost and the exact commands, from facts. Executes nothing. */
 export default class Plan extends EncplanCommand {
-  static override summary = 'Plan encryption settings, spare area and the exact commands to apply them (runs nothing).';
+  static override summary =
+    'Plan encryption settings, spare area and the exact commands to apply them (runs nothing).';
   static override flags = {
     input: Flags.string({ summary: 'A PlanInput JSON file (see docs/plan-input.md).', required: true }),
     commands: Flags.boolean({ summary: 'Print only the commands, as a POSIX shell script.', default: false }),
-    'fail-on': Flags.string({ summary: 'Exit 5 when the drive health is at or past this verdict.', options: ['warning', 'failing'] }),
-    target: Flags.string({ summary: 'Encryption tool to plan for (default: luks2 on Linux, apfs on macOS, veracrypt on Windows).', options: ['luks2', 'veracrypt', 'apfs'] }),
-    'threat-model': Flags.string({ summary: 'Who you defend against; decides discards.', options: ['lost-device', 'targeted', 'deniability'], default: 'lost-device' }),
-    workload: Flags.string({ summary: 'How hard the volume is written; decides the spare area.', options: ['desktop', 'server', 'write-heavy'], default: 'desktop' }),
-    'unlock-memory': Flags.string({ summary: 'RAM of the weakest machine that must unlock, e.g. 2GiB (default: this machine).' }),
-    'unlock-cores': Flags.integer({ summary: 'CPU cores of the weakest machine that must unlock (default: this machine).', min: 1 }),
+    'fail-on': Flags.string({
+      summary: 'Exit 5 when the drive health is at or past this verdict.',
+      options: ['warning', 'failing'],
+    }),
+    target: Flags.string({
+      summary: 'Encryption tool to plan for (default: luks2 on Linux, apfs on macOS, veracrypt on Windows).',
+      options: ['luks2', 'veracrypt', 'apfs'],
+    }),
+    'threat-model': Flags.string({
+      summary: 'Who you defend against; decides discards.',
+      options: ['lost-device', 'targeted', 'deniability'],
+      default: 'lost-device',
+    }),
+    workload: Flags.string({
+      summary: 'How hard the volume is written; decides the spare area.',
+      options: ['desktop', 'server', 'write-heavy'],
+      default: 'desktop',
+    }),
+    'unlock-memory': Flags.string({
+      summary: 'RAM of the weakest machine that must unlock, e.g. 2GiB (default: this machine).',
+    }),
+    'unlock-cores': Flags.integer({
+      summary: 'CPU cores of the weakest machine that must unlock (default: this machine).',
+      min: 1,
+    }),
     'unlock-time': Flags.integer({ summary: 'Target unlock time in milliseconds.', min: 1, default: 2000 }),
-    'password-length': Flags.integer({ summary: 'Passphrase length in characters (VeraCrypt allows a low PIM only from 20).', min: 1 }),
-    'speed-over-security': Flags.boolean({ summary: 'Accept AES-128-XTS when the cipher limits the device.', default: false }),
-    destructive: Flags.boolean({ summary: 'Leave data-destroying commands uncommented in the script.', default: false }),
-    'mapping-name': Flags.string({ summary: 'dm-crypt mapping name for commands and crypttab.', default: 'cryptdata' }),
+    'password-length': Flags.integer({
+      summary: 'Passphrase length in characters (VeraCrypt allows a low PIM only from 20).',
+      min: 1,
+    }),
+    'speed-over-security': Flags.boolean({
+      summary: 'Accept AES-128-XTS when the cipher limits the device.',
+      default: false,
+    }),
+    destructive: Flags.boolean({
+      summary: 'Leave data-destroying commands uncommented in the script.',
+      default: false,
+    }),
+    'mapping-name': Flags.string({
+      summary: 'dm-crypt mapping name for commands and crypttab.',
+      default: 'cryptdata',
+    }),
     label: Flags.string({ summary: 'Partition and LUKS2 label.', default: 'encplan' }),
   };
   protected readonly schemaName = PLAN_SCHEMA_NAME;
@@ -43,16 +75,32 @@ export default class Plan extends EncplanCommand {
     const input = await readPlanInputFile(flags.input);
     const plan = buildPlan(input, optionsFromFlags(flags));
     if (flags.json) {
-      this.emitJson(okEnvelope({ schema: PLAN_SCHEMA_NAME, schemaVersion: PLAN_SCHEMA_VERSION, toolVersion: TOOL_VERSION, generatedAt: new Date() }, plan, []));
+      this.emitJson(
+        okEnvelope(
+          {
+            schema: PLAN_SCHEMA_NAME,
+            schemaVersion: PLAN_SCHEMA_VERSION,
+            toolVersion: TOOL_VERSION,
+            generatedAt: new Date(),
+          },
+          plan,
+          [],
+        ),
+      );
     } else if (flags.commands) {
       this.log(renderCommandScript(plan.commands, flags.destructive));
     } else {
       this.log(renderPlan(plan, { includeDestructive: flags.destructive }));
     }
     const threshold = flags['fail-on'];
-    if ((threshold === 'warning' || threshold === 'failing') && gateMeetsThreshold(plan.healthGate, threshold)) {
+    if (
+      (threshold === 'warning' || threshold === 'failing') &&
+      gateMeetsThreshold(plan.healthGate, threshold)
+    ) {
       if (!flags.json) {
-        process.stderr.write(`encplan: health gate: the drive is ${plan.healthGate.effectiveVerdict} (--fail-on ${threshold}).\n`);
+        process.stderr.write(
+          `encplan: health gate: the drive is ${plan.healthGate.effectiveVerdict} (--fail-on ${threshold}).\n`,
+        );
       }
       this.exit(ExitCode.gateFailed);
     }
@@ -65,7 +113,9 @@ function optionsFromFlags(flags: PlanFlags): PlanOptions {
   const memory = flags['unlock-memory'];
   const memoryBytes = memory === undefined ? null : parseByteSize(memory);
   if (memory !== undefined && memoryBytes === null) {
-    throw new EncplanError('INVALID_ARGUMENT', `--unlock-memory ${JSON.stringify(memory)} is not a size.`, { hint: 'Use bytes or a binary unit, e.g. 2GiB or 512MiB.' });
+    throw new EncplanError('INVALID_ARGUMENT', `--unlock-memory ${JSON.stringify(memory)} is not a size.`, {
+      hint: 'Use bytes or a binary unit, e.g. 2GiB or 512MiB.',
+    });
   }
   // The option schema in core validates the enums again; oclif's `options` already limited them.
   return {

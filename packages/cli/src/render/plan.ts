@@ -1,4 +1,12 @@
-import { formatBytes, formatDuration, formatRate, renderCommandScript, type Evidence, type Plan, type Recommendation } from '@encplan/core';
+import {
+  formatBytes,
+  formatDuration,
+  formatRate,
+  renderCommandScript,
+  type Evidence,
+  type Plan,
+  type Recommendation,
+} from '@encplan/core';
 
 /** How to render a plan for people. */
 export interface PlanRenderOptions {
@@ -20,9 +28,15 @@ function formatValue(value: Recommendation['value']): string {
 }
 
 function formatEvidence(item: Evidence): string {
-  const where = item.source.field === null ? item.source.origin : `${item.source.origin}: ${item.source.field}`;
+  const where =
+    item.source.field === null ? item.source.origin : `${item.source.origin}: ${item.source.field}`;
   // Facts named "… (bytes/s)" carry rates: show them as cryptsetup does.
-  const shown = item.value === null ? 'unknown' : typeof item.value === 'number' && item.fact.endsWith('(bytes/s)') ? formatRate(item.value) : String(item.value);
+  const shown =
+    item.value === null
+      ? 'unknown'
+      : typeof item.value === 'number' && item.fact.endsWith('(bytes/s)')
+        ? formatRate(item.value)
+        : String(item.value);
   return `${item.fact} = ${shown} (${where})`;
 }
 
@@ -37,9 +51,18 @@ function percent(value: number | null): string {
 /** The plan as text: health gate, findings, recommendations with reasons and evidence, predictions, then the script. */
 export function renderPlan(plan: Plan, options: PlanRenderOptions): string {
   const lines: string[] = [];
-  const device = plan.devicePlaceholder ? `${plan.devicePath} (stand-in: the input names no device)` : plan.devicePath;
-  lines.push(`encplan plan for ${device}: ${plan.targetTool}, threat model ${plan.threatModel}, workload ${plan.workload}`, '');
-  lines.push(`Health gate: ${plan.healthGate.status.toUpperCase()} (${plan.healthGate.effectiveVerdict})`, `  ${plan.healthGate.reason}`, '');
+  const device = plan.devicePlaceholder
+    ? `${plan.devicePath} (stand-in: the input names no device)`
+    : plan.devicePath;
+  lines.push(
+    `encplan plan for ${device}: ${plan.targetTool}, threat model ${plan.threatModel}, workload ${plan.workload}`,
+    '',
+  );
+  lines.push(
+    `Health gate: ${plan.healthGate.status.toUpperCase()} (${plan.healthGate.effectiveVerdict})`,
+    `  ${plan.healthGate.reason}`,
+    '',
+  );
 
   if (plan.findings.length > 0) {
     lines.push('Fix or know first:');
@@ -51,7 +74,9 @@ export function renderPlan(plan: Plan, options: PlanRenderOptions): string {
 
   lines.push('Recommendations:');
   for (const recommendation of plan.recommendations) {
-    lines.push(`  ${recommendation.ruleId}: ${formatValue(recommendation.value)}  (confidence ${recommendation.confidence})`);
+    lines.push(
+      `  ${recommendation.ruleId}: ${formatValue(recommendation.value)}  (confidence ${recommendation.confidence})`,
+    );
     lines.push(`    why: ${recommendation.reason}`);
     for (const item of recommendation.evidence) {
       lines.push(`    - ${formatEvidence(item)}`);
@@ -61,14 +86,18 @@ export function renderPlan(plan: Plan, options: PlanRenderOptions): string {
 
   const space = plan.settings.space;
   if (space !== null && space.unallocatedBytes > 0) {
-    lines.push(`Space: leave ${formatBytes(space.unallocatedBytes)} (${space.unallocatedPercent.toFixed(1)} %) unallocated; the partition ends at sector ${String(space.partitionEndSector)}.`, '');
+    lines.push(
+      `Space: leave ${formatBytes(space.unallocatedBytes)} (${space.unallocatedPercent.toFixed(1)} %) unallocated; the partition ends at sector ${String(space.partitionEndSector)}.`,
+      '',
+    );
   }
 
   lines.push('Predicted encrypted throughput (read / write):');
   for (const row of plan.predictedPerformance) {
-    const measured = row.measuredReadBytesPerSecond === null && row.measuredWriteBytesPerSecond === null
-      ? ''
-      : `  measured ${rate(row.measuredReadBytesPerSecond)} / ${rate(row.measuredWriteBytesPerSecond)} (error ${percent(row.readErrorPercent)} / ${percent(row.writeErrorPercent)})`;
+    const measured =
+      row.measuredReadBytesPerSecond === null && row.measuredWriteBytesPerSecond === null
+        ? ''
+        : `  measured ${rate(row.measuredReadBytesPerSecond)} / ${rate(row.measuredWriteBytesPerSecond)} (error ${percent(row.readErrorPercent)} / ${percent(row.writeErrorPercent)})`;
     lines.push(
       `  ${row.profile.padEnd(12)} plain ${rate(row.plainReadBytesPerSecond)} / ${rate(row.plainWriteBytesPerSecond)}  →  ${rate(row.predictedReadBytesPerSecond)} / ${rate(row.predictedWriteBytesPerSecond)}  (cipher limit ${rate(row.cipherReadBytesPerSecond)})${measured}`,
     );
@@ -79,7 +108,8 @@ export function renderPlan(plan: Plan, options: PlanRenderOptions): string {
   if (plan.attackerCost.length > 0) {
     lines.push('Attacker cost (expected time to guess, one attacker):');
     for (const row of plan.attackerCost) {
-      const time = row.expectedSeconds === null ? 'no published figure applies' : formatDuration(row.expectedSeconds);
+      const time =
+        row.expectedSeconds === null ? 'no published figure applies' : formatDuration(row.expectedSeconds);
       lines.push(`  ${row.kdf} on ${row.attacker}, ${row.entropyBits.toFixed(1)}-bit password: ${time}`);
     }
     const notes = [...new Set(plan.attackerCost.map((row) => row.note))];
@@ -89,6 +119,9 @@ export function renderPlan(plan: Plan, options: PlanRenderOptions): string {
     lines.push('');
   }
 
-  lines.push('Commands (planning ran none of them):', renderCommandScript(plan.commands, options.includeDestructive));
+  lines.push(
+    'Commands (planning ran none of them):',
+    renderCommandScript(plan.commands, options.includeDestructive),
+  );
   return lines.join('\n');
 }

@@ -48,7 +48,11 @@ export function partitionPathFor(label: string): string {
   return `/dev/disk/by-partlabel/${label}`;
 }
 
-function layoutCommands(input: PlanInput, options: ResolvedPlanOptions, settings: CommandSettings): PlanCommand[] {
+function layoutCommands(
+  input: PlanInput,
+  options: ResolvedPlanOptions,
+  settings: CommandSettings,
+): PlanCommand[] {
   const space = settings.space;
   if (space === null || space.partitionEndSector === null) {
     return [];
@@ -61,7 +65,8 @@ function layoutCommands(input: PlanInput, options: ResolvedPlanOptions, settings
     return [];
   }
   // New partitions start on the next 1 MiB boundary (sgdisk's default alignment).
-  const startSector = lastEnd === null ? MIB / sector : (Math.ceil(((lastEnd + 1) * sector) / MIB) * MIB) / sector;
+  const startSector =
+    lastEnd === null ? MIB / sector : (Math.ceil(((lastEnd + 1) * sector) / MIB) * MIB) / sector;
   const commands: PlanCommand[] = [];
   if (space.method === 'hpa') {
     // The visible end keeps the partition plus GPT's 34-sector backup area; the rest is hidden (§3.7).
@@ -69,34 +74,46 @@ function layoutCommands(input: PlanInput, options: ResolvedPlanOptions, settings
     commands.push({
       id: 'hpa-set',
       purpose: `Hide everything after sector ${String(visibleSectors - 1)} in a permanent Host Protected Area, then power-cycle the drive before partitioning.`,
-      argv: ['hdparm', '-N', `p${String(visibleSectors)}`, '--yes-i-know-what-i-am-doing', settings.devicePath],
+      argv: [
+        'hdparm',
+        '-N',
+        `p${String(visibleSectors)}`,
+        '--yes-i-know-what-i-am-doing',
+        settings.devicePath,
+      ],
       risk: 'destroys-data',
       stdin: null,
     });
   }
-  commands.push(
-    {
-      id: 'partition-layout',
-      purpose: fresh
-        ? `Write a new GPT with one partition ending at sector ${String(space.partitionEndSector)}, leaving the tail unallocated.`
-        : `Add a partition in the free space, ending at sector ${String(space.partitionEndSector)} and leaving the tail unallocated.`,
-      argv: [
-        'sgdisk',
-        ...(fresh ? ['--clear'] : []),
-        `--new=0:${String(startSector)}:${String(space.partitionEndSector)}`,
-        `--typecode=0:${SGDISK_TYPE[settings.targetTool]}`,
-        `--change-name=0:${options.label}`,
-        settings.devicePath,
-      ],
-      risk: fresh ? 'destroys-data' : 'changes-settings',
-      stdin: null,
-    },
-  );
+  commands.push({
+    id: 'partition-layout',
+    purpose: fresh
+      ? `Write a new GPT with one partition ending at sector ${String(space.partitionEndSector)}, leaving the tail unallocated.`
+      : `Add a partition in the free space, ending at sector ${String(space.partitionEndSector)} and leaving the tail unallocated.`,
+    argv: [
+      'sgdisk',
+      ...(fresh ? ['--clear'] : []),
+      `--new=0:${String(startSector)}:${String(space.partitionEndSector)}`,
+      `--typecode=0:${SGDISK_TYPE[settings.targetTool]}`,
+      `--change-name=0:${options.label}`,
+      settings.devicePath,
+    ],
+    risk: fresh ? 'destroys-data' : 'changes-settings',
+    stdin: null,
+  });
   if (space.discardRange !== null) {
     commands.push({
       id: 'blkdiscard-tail',
-      purpose: 'Discard the unallocated tail once so the drive can use it as spare area (its contents are lost).',
-      argv: ['blkdiscard', '--offset', String(space.discardRange.offsetBytes), '--length', String(space.discardRange.lengthBytes), settings.devicePath],
+      purpose:
+        'Discard the unallocated tail once so the drive can use it as spare area (its contents are lost).',
+      argv: [
+        'blkdiscard',
+        '--offset',
+        String(space.discardRange.offsetBytes),
+        '--length',
+        String(space.discardRange.lengthBytes),
+        settings.devicePath,
+      ],
       risk: 'destroys-data',
       stdin: null,
     });
@@ -104,7 +121,11 @@ function layoutCommands(input: PlanInput, options: ResolvedPlanOptions, settings
   return commands;
 }
 
-function luks2Commands(options: ResolvedPlanOptions, settings: CommandSettings, target: string): PlanCommand[] {
+function luks2Commands(
+  options: ResolvedPlanOptions,
+  settings: CommandSettings,
+  target: string,
+): PlanCommand[] {
   const pbkdf = settings.luks2Pbkdf;
   const kdfArgs =
     pbkdf === null
@@ -116,7 +137,9 @@ function luks2Commands(options: ResolvedPlanOptions, settings: CommandSettings, 
           String(pbkdf.memoryKiB),
           '--pbkdf-parallel',
           String(pbkdf.parallel),
-          ...(pbkdf.iterations === null ? ['--iter-time', String(pbkdf.iterTimeMs ?? 2000)] : ['--pbkdf-force-iterations', String(pbkdf.iterations)]),
+          ...(pbkdf.iterations === null
+            ? ['--iter-time', String(pbkdf.iterTimeMs ?? 2000)]
+            : ['--pbkdf-force-iterations', String(pbkdf.iterations)]),
         ];
   const flags = [
     ...(settings.allowDiscards ? ['--allow-discards'] : []),
@@ -156,7 +179,14 @@ function luks2Commands(options: ResolvedPlanOptions, settings: CommandSettings, 
         flags.length === 0
           ? 'Open the new volume.'
           : 'Open the new volume and store the discard/performance flags in the header (--persistent), so every later open uses them.',
-      argv: ['cryptsetup', 'open', ...flags, ...(flags.length === 0 ? [] : ['--persistent']), target, options.mappingName],
+      argv: [
+        'cryptsetup',
+        'open',
+        ...flags,
+        ...(flags.length === 0 ? [] : ['--persistent']),
+        target,
+        options.mappingName,
+      ],
       risk: 'changes-settings',
       stdin: 'passphrase',
     },
@@ -180,7 +210,11 @@ function luks2Commands(options: ResolvedPlanOptions, settings: CommandSettings, 
 
 function refreshCommand(input: PlanInput, settings: CommandSettings): PlanCommand[] {
   const existing = input.existingEncryption;
-  if (existing === null || existing.mappingName === null || (existing.kind !== 'luks1' && existing.kind !== 'luks2')) {
+  if (
+    existing === null ||
+    existing.mappingName === null ||
+    (existing.kind !== 'luks1' && existing.kind !== 'luks2')
+  ) {
     return [];
   }
   const flags = [
@@ -196,7 +230,13 @@ function refreshCommand(input: PlanInput, settings: CommandSettings): PlanComman
     {
       id: 'luks-refresh-existing',
       purpose: `Apply ${flags.join(' ')} to the open mapping "${existing.mappingName}" now${persistent ? ' and store them in its LUKS2 header' : ' (LUKS1 cannot store them: add them to /etc/crypttab too)'}.`,
-      argv: ['cryptsetup', 'refresh', existing.mappingName, ...flags, ...(persistent ? ['--persistent'] : [])],
+      argv: [
+        'cryptsetup',
+        'refresh',
+        existing.mappingName,
+        ...flags,
+        ...(persistent ? ['--persistent'] : []),
+      ],
       risk: 'changes-settings',
       stdin: 'passphrase',
     },
@@ -238,7 +278,8 @@ function apfsCommand(options: ResolvedPlanOptions, settings: CommandSettings): P
   return [
     {
       id: 'apfs-add-volume',
-      purpose: 'Add an encrypted APFS volume to the container; diskutil prompts for the passphrase (-passprompt).',
+      purpose:
+        'Add an encrypted APFS volume to the container; diskutil prompts for the passphrase (-passprompt).',
       argv: ['diskutil', 'apfs', 'addVolume', settings.devicePath, 'APFS', options.label, '-passprompt'],
       risk: 'changes-settings',
       stdin: 'passphrase',
@@ -250,7 +291,12 @@ function apfsCommand(options: ResolvedPlanOptions, settings: CommandSettings): P
  * What to encrypt: the partition the layout creates, else the device as given when it holds no partition
  * table (or stands in for one); null when the disk has partitions the plan cannot extend.
  */
-function encryptionTarget(input: PlanInput, options: ResolvedPlanOptions, settings: CommandSettings, layout: readonly PlanCommand[]): string | null {
+function encryptionTarget(
+  input: PlanInput,
+  options: ResolvedPlanOptions,
+  settings: CommandSettings,
+  layout: readonly PlanCommand[],
+): string | null {
   if (layout.some((command) => command.id === 'partition-layout')) {
     return partitionPathFor(options.label);
   }
@@ -259,13 +305,22 @@ function encryptionTarget(input: PlanInput, options: ResolvedPlanOptions, settin
 }
 
 /** The exact commands that apply the plan, in order. Building them executes nothing. */
-export function buildCommands(input: PlanInput, options: ResolvedPlanOptions, settings: CommandSettings): PlanCommand[] {
+export function buildCommands(
+  input: PlanInput,
+  options: ResolvedPlanOptions,
+  settings: CommandSettings,
+): PlanCommand[] {
   if (settings.targetTool === 'apfs') {
     return apfsCommand(options, settings);
   }
   // An open LUKS volume is tuned in place, never reformatted by the plan.
-  const existingLuks = input.existingEncryption?.kind === 'luks1' || input.existingEncryption?.kind === 'luks2';
-  if (settings.targetTool === 'luks2' && existingLuks && (input.existingEncryption?.mappingName ?? null) !== null) {
+  const existingLuks =
+    input.existingEncryption?.kind === 'luks1' || input.existingEncryption?.kind === 'luks2';
+  if (
+    settings.targetTool === 'luks2' &&
+    existingLuks &&
+    (input.existingEncryption?.mappingName ?? null) !== null
+  ) {
     return refreshCommand(input, settings);
   }
   const layout = input.os === 'linux' ? layoutCommands(input, options, settings) : [];

@@ -13,7 +13,9 @@ export const ioProfileSchema = z.enum(['seq1m-q8t1', 'seq1m-q1t1', 'rnd4k-q32t1'
 export type IoProfile = z.infer<typeof ioProfileSchema>;
 
 /** Queue depth and block size of each profile; the performance model needs both. */
-export const IO_PROFILE_SHAPES: Readonly<Record<IoProfile, { readonly blockBytes: number; readonly queueDepth: number }>> = {
+export const IO_PROFILE_SHAPES: Readonly<
+  Record<IoProfile, { readonly blockBytes: number; readonly queueDepth: number }>
+> = {
   'seq1m-q8t1': { blockBytes: 1_048_576, queueDepth: 8 },
   'seq1m-q1t1': { blockBytes: 1_048_576, queueDepth: 1 },
   'rnd4k-q32t1': { blockBytes: 4096, queueDepth: 32 },
@@ -43,7 +45,15 @@ export const cipherSpeedSchema = z.object({
 export type CipherSpeed = z.infer<typeof cipherSpeedSchema>;
 
 /** Hashes of PBKDF2 as cryptsetup benchmark prints them. */
-export const pbkdf2HashSchema = z.enum(['sha1', 'sha256', 'sha512', 'ripemd160', 'whirlpool', 'blake2s', 'streebog']);
+export const pbkdf2HashSchema = z.enum([
+  'sha1',
+  'sha256',
+  'sha512',
+  'ripemd160',
+  'whirlpool',
+  'blake2s',
+  'streebog',
+]);
 export type Pbkdf2Hash = z.infer<typeof pbkdf2HashSchema>;
 
 /** PBKDF2 speed of one hash: "PBKDF2-sha512 1685813 iterations per second for 256-bit key". */
@@ -90,7 +100,16 @@ export const healthVerdictSchema = z.enum(['healthy', 'warning', 'failing', 'unk
 export type HealthVerdict = z.infer<typeof healthVerdictSchema>;
 
 /** The layer kinds a discard can stop at (reference-facts §3.1–3.4). */
-export const blockingLayerKindSchema = z.enum(['dm-crypt', 'lvm-thin', 'md-raid', 'loop', 'usb-bridge', 'veracrypt', 'device', 'other']);
+export const blockingLayerKindSchema = z.enum([
+  'dm-crypt',
+  'lvm-thin',
+  'md-raid',
+  'loop',
+  'usb-bridge',
+  'veracrypt',
+  'device',
+  'other',
+]);
 
 /** The planner's input. See the module comment: null = unknown. */
 export const planInputSchema = z.object({
@@ -174,7 +193,13 @@ export const planInputSchema = z.object({
    * instead of formatting; null when the device holds no known encryption.
    */
   existingEncryption: z
-    .object({ kind: z.enum(['luks1', 'luks2', 'bitlocker', 'other']), mappingName: z.string().regex(/^[A-Za-z0-9_.:-]+$/).nullable() })
+    .object({
+      kind: z.enum(['luks1', 'luks2', 'bitlocker', 'other']),
+      mappingName: z
+        .string()
+        .regex(/^[A-Za-z0-9_.:-]+$/)
+        .nullable(),
+    })
     .nullable(),
 });
 /** The planner's input; see {@link planInputSchema}. */

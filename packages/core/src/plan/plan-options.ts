@@ -32,18 +32,30 @@ export const planOptionsSchema = z.object({
   workload: workloadSchema.default('desktop'),
   /** The weakest machine that must unlock the volume; null fields default to this machine's facts. */
   unlockMachine: z
-    .object({ memoryBytes: z.number().int().positive().nullable(), cores: z.number().int().positive().nullable() })
+    .object({
+      memoryBytes: z.number().int().positive().nullable(),
+      cores: z.number().int().positive().nullable(),
+    })
     .default({ memoryBytes: null, cores: null }),
   unlockTimeMs: z.number().int().positive().default(DEFAULT_UNLOCK_TIME_MS),
   /** Length of the passphrase in characters; null = unknown, treated as shorter than 20. */
   passwordLength: z.number().int().positive().nullable().default(null),
-  entropyBits: z.array(z.number().positive()).nonempty().default([...DEFAULT_ENTROPY_BITS]),
+  entropyBits: z
+    .array(z.number().positive())
+    .nonempty()
+    .default([...DEFAULT_ENTROPY_BITS]),
   /** Accept AES-128-XTS and no cascades when the cipher, not the device, limits throughput. */
   speedOverSecurity: z.boolean().default(false),
   /** dm-crypt mapping name used in commands and crypttab. */
-  mappingName: z.string().regex(/^[A-Za-z0-9_.-]+$/).default('cryptdata'),
+  mappingName: z
+    .string()
+    .regex(/^[A-Za-z0-9_.-]+$/)
+    .default('cryptdata'),
   /** LUKS2 / volume label. */
-  label: z.string().regex(/^[A-Za-z0-9_.-]+$/).default('encplan'),
+  label: z
+    .string()
+    .regex(/^[A-Za-z0-9_.-]+$/)
+    .default('encplan'),
 });
 /** Options as callers pass them (all optional). */
 export type PlanOptions = z.input<typeof planOptionsSchema>;

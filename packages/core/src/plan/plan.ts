@@ -2,9 +2,22 @@ import { z } from 'zod';
 import { EncplanError } from '../errors.js';
 import { evidence, findingSchema, recommendationSchema } from '../domain/recommendation.js';
 import { sourceOf } from '../domain/source.js';
-import { attackerCostSchema, estimateLuks2AttackerCost, estimateVeracryptAttackerCost } from '../rules/attacker-cost.js';
-import { checkKernelAesDriver, recommendCipherMode, recommendKeySize, recommendVeracryptEncryption } from '../rules/cipher.js';
-import { recommendDiscards, recommendSectorSize, recommendWorkqueueBypass } from '../rules/dm-crypt-parameters.js';
+import {
+  attackerCostSchema,
+  estimateLuks2AttackerCost,
+  estimateVeracryptAttackerCost,
+} from '../rules/attacker-cost.js';
+import {
+  checkKernelAesDriver,
+  recommendCipherMode,
+  recommendKeySize,
+  recommendVeracryptEncryption,
+} from '../rules/cipher.js';
+import {
+  recommendDiscards,
+  recommendSectorSize,
+  recommendWorkqueueBypass,
+} from '../rules/dm-crypt-parameters.js';
 import { estimateInPlaceWriteCost, evaluateHealthGate, healthGateSchema } from '../rules/health-gate.js';
 import { recommendLuks2Pbkdf, recommendVeracryptKdf } from '../rules/key-derivation.js';
 import { predictedPerformanceSchema, predictPerformance } from '../rules/performance-model.js';
@@ -12,7 +25,14 @@ import { mergeRuleResults, type RuleResult } from '../rules/rule-result.js';
 import { recommendSpace, spacePlanSchema } from '../rules/space.js';
 import { buildCommands, planCommandSchema } from './commands.js';
 import { planInputSchema, type PlanInput } from './plan-input.js';
-import { planOptionsSchema, targetToolSchema, threatModelSchema, workloadSchema, type PlanOptions, type TargetTool } from './plan-options.js';
+import {
+  planOptionsSchema,
+  targetToolSchema,
+  threatModelSchema,
+  workloadSchema,
+  type PlanOptions,
+  type TargetTool,
+} from './plan-options.js';
 
 /** Stand-in device path in commands when the plan input names no device. */
 export const PLACEHOLDER_DEVICE = '/dev/DEVICE';
@@ -37,10 +57,22 @@ export const planSchema = z.object({
     workqueueBypass: z.boolean(),
     allowDiscards: z.boolean(),
     luks2Pbkdf: z
-      .object({ memoryKiB: z.number().int(), parallel: z.number().int(), iterations: z.number().int().nullable(), iterTimeMs: z.number().int().nullable(), predictedUnlockMs: z.number().nullable() })
+      .object({
+        memoryKiB: z.number().int(),
+        parallel: z.number().int(),
+        iterations: z.number().int().nullable(),
+        iterTimeMs: z.number().int().nullable(),
+        predictedUnlockMs: z.number().nullable(),
+      })
       .nullable(),
     veracrypt: z
-      .object({ encryption: z.string(), hash: z.string(), pim: z.number().int(), iterations: z.number().int(), predictedUnlockMs: z.number().nullable() })
+      .object({
+        encryption: z.string(),
+        hash: z.string(),
+        pim: z.number().int(),
+        iterations: z.number().int(),
+        predictedUnlockMs: z.number().nullable(),
+      })
       .nullable(),
     space: spacePlanSchema.nullable(),
   }),
@@ -51,7 +83,11 @@ export const planSchema = z.object({
 /** See {@link planSchema}. */
 export type Plan = z.infer<typeof planSchema>;
 
-const DEFAULT_TOOL: Readonly<Record<PlanInput['os'], TargetTool>> = { linux: 'luks2', darwin: 'apfs', win32: 'veracrypt' };
+const DEFAULT_TOOL: Readonly<Record<PlanInput['os'], TargetTool>> = {
+  linux: 'luks2',
+  darwin: 'apfs',
+  win32: 'veracrypt',
+};
 const SEVERITY_ORDER = { critical: 0, warning: 1, info: 2 } as const;
 /** Devices in commands: absolute /dev paths with no shell-special or option-like start (architecture §2.4). */
 const DEVICE_PATH = /^\/dev\/[A-Za-z0-9._/:-]+$/;
@@ -63,21 +99,32 @@ const DEVICE_PATH = /^\/dev\/[A-Za-z0-9._/:-]+$/;
 export function buildPlan(rawInput: PlanInput, rawOptions: PlanOptions = {}): Plan {
   const parsedInput = planInputSchema.safeParse(rawInput);
   if (!parsedInput.success) {
-    throw new EncplanError('INVALID_ARGUMENT', `The plan input is not valid: ${z.prettifyError(parsedInput.error)}`, {
-      hint: 'Produce it with encplan assess --json, or follow docs/plan-input.md.',
-    });
+    throw new EncplanError(
+      'INVALID_ARGUMENT',
+      `The plan input is not valid: ${z.prettifyError(parsedInput.error)}`,
+      {
+        hint: 'Produce it with encplan assess --json, or follow docs/plan-input.md.',
+      },
+    );
   }
   const parsedOptions = planOptionsSchema.safeParse(rawOptions);
   if (!parsedOptions.success) {
-    throw new EncplanError('INVALID_ARGUMENT', `The plan options are not valid: ${z.prettifyError(parsedOptions.error)}`);
+    throw new EncplanError(
+      'INVALID_ARGUMENT',
+      `The plan options are not valid: ${z.prettifyError(parsedOptions.error)}`,
+    );
   }
   const input = parsedInput.data;
   const targetTool = parsedOptions.data.targetTool ?? DEFAULT_TOOL[input.os];
   const options = { ...parsedOptions.data, targetTool };
   if (input.device.path !== null && !DEVICE_PATH.test(input.device.path)) {
-    throw new EncplanError('INVALID_ARGUMENT', `The device path ${JSON.stringify(input.device.path)} is not a plain /dev path.`, {
-      hint: 'Use the absolute path of the block device, e.g. /dev/nvme0n1.',
-    });
+    throw new EncplanError(
+      'INVALID_ARGUMENT',
+      `The device path ${JSON.stringify(input.device.path)} is not a plain /dev path.`,
+      {
+        hint: 'Use the absolute path of the block device, e.g. /dev/nvme0n1.',
+      },
+    );
   }
   const devicePath = input.device.path ?? PLACEHOLDER_DEVICE;
 
@@ -105,9 +152,19 @@ export function buildPlan(rawInput: PlanInput, rawOptions: PlanOptions = {}): Pl
     attackerCost = estimateLuks2AttackerCost(kdf.pbkdf, options.entropyBits);
   } else if (targetTool === 'veracrypt') {
     const encryption = recommendVeracryptEncryption(input, options);
-    const kdf = recommendVeracryptKdf(input, options, encryption.encryption === 'AES-Twofish-Serpent' ? 3 : 1);
+    const kdf = recommendVeracryptKdf(
+      input,
+      options,
+      encryption.encryption === 'AES-Twofish-Serpent' ? 3 : 1,
+    );
     kdfResult = mergeRuleResults(encryption, kdf);
-    veracrypt = { encryption: encryption.encryption, hash: kdf.kdf.hash, pim: kdf.kdf.pim, iterations: kdf.kdf.iterations, predictedUnlockMs: kdf.kdf.predictedUnlockMs };
+    veracrypt = {
+      encryption: encryption.encryption,
+      hash: kdf.kdf.hash,
+      pim: kdf.kdf.pim,
+      iterations: kdf.kdf.iterations,
+      predictedUnlockMs: kdf.kdf.predictedUnlockMs,
+    };
     veracryptSettings = { encryption: encryption.encryption, kdf: kdf.kdf };
     modelSpeed = encryption.speed;
     attackerCost = estimateVeracryptAttackerCost(kdf.kdf, options.entropyBits);
@@ -115,10 +172,24 @@ export function buildPlan(rawInput: PlanInput, rawOptions: PlanOptions = {}): Pl
 
   // VeraCrypt picks its own cipher (veracrypt-encryption); the dm-crypt cipher rules do not apply to it.
   const cipherRules = targetTool === 'veracrypt' ? [] : [mode, keySize];
-  const all = mergeRuleResults(health, writeCost, driver, ...cipherRules, sector, workqueue, discards, kdfResult, space);
+  const all = mergeRuleResults(
+    health,
+    writeCost,
+    driver,
+    ...cipherRules,
+    sector,
+    workqueue,
+    discards,
+    kdfResult,
+    space,
+  );
   // VeraCrypt and APFS volumes use 512-byte and 4096-byte sectors of their own (no choice to make).
   const effectiveSector = sector.sectorSizeBytes ?? (targetTool === 'apfs' ? 4096 : 512);
-  const predictedPerformance = predictPerformance(input, { speed: modelSpeed, sectorSizeBytes: effectiveSector, workqueueBypass: workqueue.bypass });
+  const predictedPerformance = predictPerformance(input, {
+    speed: modelSpeed,
+    sectorSizeBytes: effectiveSector,
+    workqueueBypass: workqueue.bypass,
+  });
   const commands = buildCommands(input, options, {
     targetTool,
     devicePath,
@@ -131,14 +202,24 @@ export function buildPlan(rawInput: PlanInput, rawOptions: PlanOptions = {}): Pl
     space: space.space,
     veracrypt: veracryptSettings,
   });
-  const formats = commands.some((command) => command.id === 'luks-format' || command.id === 'veracrypt-create' || command.id === 'apfs-add-volume');
+  const formats = commands.some(
+    (command) =>
+      command.id === 'luks-format' || command.id === 'veracrypt-create' || command.id === 'apfs-add-volume',
+  );
   const findings = [...all.findings];
   if (!formats && input.existingEncryption === null) {
     findings.push({
       ruleId: 'partition-first',
       severity: 'info',
       message: `The disk already has partitions encplan cannot extend exactly; create one ending at sector ${String(space.space?.partitionEndSector ?? 'unknown')} (or pick an existing one) and encrypt that partition with the settings above.`,
-      evidence: [evidence('space.partitionTable', input.space.partitionTable, sourceOf('lsblk', 'pttype')), evidence('space.lastPartitionEndSector', input.space.lastPartitionEndSector, sourceOf('lsblk', 'partitions'))],
+      evidence: [
+        evidence('space.partitionTable', input.space.partitionTable, sourceOf('lsblk', 'pttype')),
+        evidence(
+          'space.lastPartitionEndSector',
+          input.space.lastPartitionEndSector,
+          sourceOf('lsblk', 'partitions'),
+        ),
+      ],
     });
   }
   const plan: Plan = {

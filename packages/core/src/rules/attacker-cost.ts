@@ -31,7 +31,10 @@ export function expectedGuessSeconds(entropyBits: number, guessesPerSecond: numb
  * Attacker cost of a VeraCrypt header: hashcat's rates at 500,000 iterations rescaled linearly to the
  * planned iterations (§4.1; hashcat#3535 warns benchmark iteration counts are not real-world).
  */
-export function estimateVeracryptAttackerCost(kdf: VeracryptKdf, entropyBits: readonly number[]): AttackerCost[] {
+export function estimateVeracryptAttackerCost(
+  kdf: VeracryptKdf,
+  entropyBits: readonly number[],
+): AttackerCost[] {
   const rates = VERACRYPT_GPU_RATES[kdf.hash];
   return GPU_ORDER.flatMap((gpu) => {
     const rate = rates[gpu];

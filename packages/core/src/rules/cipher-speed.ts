@@ -18,7 +18,9 @@ export function slowerDirectionBytesPerSecond(speed: CipherSpeed | null): number
   if (speed === null) {
     return null;
   }
-  const values = [speed.encryptBytesPerSecondOneCore, speed.decryptBytesPerSecondOneCore].filter((v): v is number => v !== null && v > 0);
+  const values = [speed.encryptBytesPerSecondOneCore, speed.decryptBytesPerSecondOneCore].filter(
+    (v): v is number => v !== null && v > 0,
+  );
   return values.length === 0 ? null : Math.min(...values);
 }
 
@@ -38,7 +40,11 @@ export interface EffectiveCipherSpeed {
  * measurement with {@link AES_XTS_512_OVER_256}; for Adiantum, XChaCha12 falls back to the XChaCha20
  * measurement (a lower bound: 12 rounds are faster than 20, §2.6). Null when nothing applies.
  */
-export function effectiveCipherSpeed(input: PlanInput, cipher: CipherId, keyBits: number): EffectiveCipherSpeed | null {
+export function effectiveCipherSpeed(
+  input: PlanInput,
+  cipher: CipherId,
+  keyBits: number,
+): EffectiveCipherSpeed | null {
   const direct = findCipherSpeed(input, cipher, keyBits);
   if (direct !== null) {
     return fromMeasurement(cipher, keyBits, direct, 1, true);
@@ -60,7 +66,13 @@ export function effectiveCipherSpeed(input: PlanInput, cipher: CipherId, keyBits
   return null;
 }
 
-function fromMeasurement(cipher: CipherId, keyBits: number, basis: CipherSpeed, factor: number, measured: boolean): EffectiveCipherSpeed {
+function fromMeasurement(
+  cipher: CipherId,
+  keyBits: number,
+  basis: CipherSpeed,
+  factor: number,
+  measured: boolean,
+): EffectiveCipherSpeed {
   const scale = (value: number | null): number | null => (value === null ? null : value * factor);
   return {
     cipher,
@@ -78,7 +90,9 @@ export function slowerEffective(speed: EffectiveCipherSpeed | null): number | nu
   if (speed === null) {
     return null;
   }
-  const values = [speed.encryptBytesPerSecond, speed.decryptBytesPerSecond].filter((v): v is number => v !== null && v > 0);
+  const values = [speed.encryptBytesPerSecond, speed.decryptBytesPerSecond].filter(
+    (v): v is number => v !== null && v > 0,
+  );
   return values.length === 0 ? null : Math.min(...values);
 }
 

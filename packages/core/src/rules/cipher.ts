@@ -3,7 +3,12 @@ import { sourceOf } from '../domain/source.js';
 import { formatRate, MIB } from '../domain/units.js';
 import type { PlanInput } from '../plan/plan-input.js';
 import type { ResolvedPlanOptions } from '../plan/plan-options.js';
-import { effectiveCipherSpeed, fastestPlainBytesPerSecond, slowerEffective, type EffectiveCipherSpeed } from './cipher-speed.js';
+import {
+  effectiveCipherSpeed,
+  fastestPlainBytesPerSecond,
+  slowerEffective,
+  type EffectiveCipherSpeed,
+} from './cipher-speed.js';
 import type { RuleResult } from './rule-result.js';
 
 /** The dm-crypt cipher specs the plan can emit (cryptsetup -c). */
@@ -50,7 +55,10 @@ export function checkKernelAesDriver(input: PlanInput): RuleResult {
     message:
       `The CPU has AES instructions but the kernel's xts(aes) driver is ${input.kernel.xtsAesDriver ?? 'a generic one'}, ` +
       'so dm-crypt would not use them; load the accelerated module (aesni_intel on x86, aes_ce_blk on ARM64) before encrypting.',
-    evidence: [evidence('cpu.hasAes', true, cpuSource), evidence('kernel.xtsAesDriver', input.kernel.xtsAesDriver, kernelSource)],
+    evidence: [
+      evidence('cpu.hasAes', true, cpuSource),
+      evidence('kernel.xtsAesDriver', input.kernel.xtsAesDriver, kernelSource),
+    ],
   };
   return { recommendations: [], findings: [finding] };
 }
@@ -59,7 +67,10 @@ export function checkKernelAesDriver(input: PlanInput): RuleResult {
  * `cipher-mode`: AES-XTS where the CPU accelerates AES; Adiantum where the CPU lacks AES instructions, the
  * kernel has Adiantum and it measures faster (reference-facts §2.6–2.7: Pi 4 Adiantum > AES, Pi 5 AES 4× faster).
  */
-export function recommendCipherMode(input: PlanInput, options: ResolvedPlanOptions): RuleResult & { readonly choice: CipherChoice } {
+export function recommendCipherMode(
+  input: PlanInput,
+  options: ResolvedPlanOptions,
+): RuleResult & { readonly choice: CipherChoice } {
   const aes512 = effectiveCipherSpeed(input, 'aes-xts', 512);
   const adiantum = effectiveCipherSpeed(input, 'xchacha12,aes-adiantum', 256);
   const aesRate = slowerEffective(aes512);
@@ -72,11 +83,16 @@ export function recommendCipherMode(input: PlanInput, options: ResolvedPlanOptio
   ];
 
   if (options.targetTool === 'apfs') {
-    const choice: CipherChoice = { spec: 'aes-xts-plain64', keyBits: 256, speed: effectiveCipherSpeed(input, 'aes-xts', 256) };
+    const choice: CipherChoice = {
+      spec: 'aes-xts-plain64',
+      keyBits: 256,
+      speed: effectiveCipherSpeed(input, 'aes-xts', 256),
+    };
     const recommendation: Recommendation = {
       ruleId: 'cipher-mode',
       value: 'aes-xts',
-      reason: 'APFS always encrypts with AES-XTS (the CPU for external disks, the Secure Enclave inline engine for internal ones), so there is nothing to choose.',
+      reason:
+        'APFS always encrypts with AES-XTS (the CPU for external disks, the Secure Enclave inline engine for internal ones), so there is nothing to choose.',
       evidence: [evidence('targetTool', 'apfs', sourceOf('encplan', 'options.targetTool'))],
       confidence: 'high',
     };
@@ -85,10 +101,15 @@ export function recommendCipherMode(input: PlanInput, options: ResolvedPlanOptio
 
   // A measured Adiantum proves the kernel has it: cryptsetup benchmark uses the kernel's implementation (§1.1).
   const kernelHasAdiantum = input.kernel.adiantumAvailable === true || adiantum !== null;
-  const lacksAes = input.cpu.hasAes === false || (input.cpu.hasAes === null && aesRate !== null && aesRate < ANDROID_ADIANTUM_AES_BAR_BYTES_PER_SECOND);
+  const lacksAes =
+    input.cpu.hasAes === false ||
+    (input.cpu.hasAes === null && aesRate !== null && aesRate < ANDROID_ADIANTUM_AES_BAR_BYTES_PER_SECOND);
   const adiantumFaster = adiantumRate !== null && (aesRate === null || adiantumRate > aesRate);
   const aesTooSlowUnmeasuredAdiantum =
-    adiantumRate === null && input.kernel.adiantumAvailable === true && aesRate !== null && aesRate < ANDROID_ADIANTUM_AES_BAR_BYTES_PER_SECOND;
+    adiantumRate === null &&
+    input.kernel.adiantumAvailable === true &&
+    aesRate !== null &&
+    aesRate < ANDROID_ADIANTUM_AES_BAR_BYTES_PER_SECOND;
 
   if (lacksAes && kernelHasAdiantum && (adiantumFaster || aesTooSlowUnmeasuredAdiantum)) {
     const measured = adiantumRate !== null && aesRate !== null;
@@ -96,7 +117,15 @@ export function recommendCipherMode(input: PlanInput, options: ResolvedPlanOptio
       ? `This CPU has no AES instructions and Adiantum measures ${formatRate(adiantumRate)} against AES-XTS-512's ${formatRate(aesRate)}, so Adiantum (XChaCha12 + AES on one block per sector) is ${(adiantumRate / aesRate).toFixed(1)}× faster at equal security.`
       : `This CPU has no AES instructions and AES-XTS runs below Android's 50 MiB/s bar, so Adiantum (XChaCha12, more than 5× faster than AES-XTS on such CPUs) is the right mode.`;
     return {
-      recommendations: [{ ruleId: 'cipher-mode', value: 'xchacha12,aes-adiantum-plain64', reason, evidence: facts, confidence: measured ? 'high' : 'medium' }],
+      recommendations: [
+        {
+          ruleId: 'cipher-mode',
+          value: 'xchacha12,aes-adiantum-plain64',
+          reason,
+          evidence: facts,
+          confidence: measured ? 'high' : 'medium',
+        },
+      ],
       findings: [],
       choice: { spec: 'xchacha12,aes-adiantum-plain64', keyBits: 256, speed: adiantum },
     };
@@ -112,7 +141,9 @@ export function recommendCipherMode(input: PlanInput, options: ResolvedPlanOptio
         : 'AES-XTS is the cryptsetup default; measure Adiantum (cryptsetup benchmark -c xchacha12,aes-adiantum-plain64 -s 256) to see whether it is faster on this CPU.';
   const confidence = accelerated || (adiantumRate !== null && aesRate !== null) ? 'high' : 'medium';
   return {
-    recommendations: [{ ruleId: 'cipher-mode', value: 'aes-xts-plain64', reason, evidence: facts, confidence }],
+    recommendations: [
+      { ruleId: 'cipher-mode', value: 'aes-xts-plain64', reason, evidence: facts, confidence },
+    ],
     findings: [],
     choice: { spec: 'aes-xts-plain64', keyBits: 512, speed: aes512 },
   };
@@ -122,7 +153,11 @@ export function recommendCipherMode(input: PlanInput, options: ResolvedPlanOptio
  * `cipher-key-size`: 512-bit XTS keys (AES-256, the LUKS2 default, §1.2) unless the user prefers speed and
  * the cipher, not the device, limits throughput; the cost is quantified from the measurement (§2.4).
  */
-export function recommendKeySize(input: PlanInput, options: ResolvedPlanOptions, choice: CipherChoice): RuleResult & { readonly choice: CipherChoice } {
+export function recommendKeySize(
+  input: PlanInput,
+  options: ResolvedPlanOptions,
+  choice: CipherChoice,
+): RuleResult & { readonly choice: CipherChoice } {
   if (choice.spec !== 'aes-xts-plain64' || options.targetTool === 'apfs') {
     return { recommendations: [], findings: [], choice };
   }
@@ -139,7 +174,11 @@ export function recommendKeySize(input: PlanInput, options: ResolvedPlanOptions,
     ...speedEvidence('aes-xts 512b', aes512),
     evidence('fastest plain device throughput (bytes/s)', device, sourceOf('fio', 'bw_bytes')),
     evidence('cpu.cores', input.cpu.cores, coresSource),
-    evidence('options.speedOverSecurity', options.speedOverSecurity, sourceOf('encplan', 'options.speedOverSecurity')),
+    evidence(
+      'options.speedOverSecurity',
+      options.speedOverSecurity,
+      sourceOf('encplan', 'options.speedOverSecurity'),
+    ),
   ];
   if (options.speedOverSecurity && cipherBound) {
     return {
@@ -199,10 +238,18 @@ export function recommendVeracryptEncryption(
     evidence('fastest plain device throughput (bytes/s)', device, sourceOf('fio', 'bw_bytes')),
   ];
   // Cascade throughput ≈ harmonic combination of its layers (§2.5).
-  const layerRates = [aes?.rate ?? null, twofish?.rate ?? null, serpent?.rate ?? null].filter((rate): rate is number => rate !== null);
-  const cascadeRate = layerRates.length === 3 ? 1 / layerRates.reduce((sum, rate) => sum + 1 / rate, 0) : null;
-  if (!options.speedOverSecurity && cascadeRate !== null && device !== null && cascadeRate * cores >= device) {
-    const headroom = cascadeRate * cores / device;
+  const layerRates = [aes?.rate ?? null, twofish?.rate ?? null, serpent?.rate ?? null].filter(
+    (rate): rate is number => rate !== null,
+  );
+  const cascadeRate =
+    layerRates.length === 3 ? 1 / layerRates.reduce((sum, rate) => sum + 1 / rate, 0) : null;
+  if (
+    !options.speedOverSecurity &&
+    cascadeRate !== null &&
+    device !== null &&
+    cascadeRate * cores >= device
+  ) {
+    const headroom = (cascadeRate * cores) / device;
     return {
       recommendations: [
         {

@@ -17,7 +17,11 @@ const LUKS2_MAX_SECTOR_BYTES = 4096;
  * kernel AES-XTS runs +117 … +155 % faster on 4096-byte than 512-byte messages (§2.2); Adiantum's speed is
  * quoted at 4096 (§2.6).
  */
-export function recommendSectorSize(input: PlanInput, options: ResolvedPlanOptions, choice: CipherChoice): RuleResult & { readonly sectorSizeBytes: number | null } {
+export function recommendSectorSize(
+  input: PlanInput,
+  options: ResolvedPlanOptions,
+  choice: CipherChoice,
+): RuleResult & { readonly sectorSizeBytes: number | null } {
   if (options.targetTool !== 'luks2') {
     return { recommendations: [], findings: [], sectorSizeBytes: null };
   }
@@ -30,7 +34,15 @@ export function recommendSectorSize(input: PlanInput, options: ResolvedPlanOptio
   ];
   if (logical !== null && logical > LUKS2_MAX_SECTOR_BYTES) {
     return {
-      recommendations: [{ ruleId: 'sector-size', value: logical, reason: `The device's logical sector (${String(logical)} bytes) is the smallest size dm-crypt may use.`, evidence: facts, confidence: 'high' }],
+      recommendations: [
+        {
+          ruleId: 'sector-size',
+          value: logical,
+          reason: `The device's logical sector (${String(logical)} bytes) is the smallest size dm-crypt may use.`,
+          evidence: facts,
+          confidence: 'high',
+        },
+      ],
       findings: [],
       sectorSizeBytes: logical,
     };
@@ -51,7 +63,9 @@ export function recommendSectorSize(input: PlanInput, options: ResolvedPlanOptio
 }
 
 function meanThroughput(rows: readonly EncryptedThroughput[]): number | null {
-  const values = rows.flatMap((row) => [row.readBytesPerSecond, row.writeBytesPerSecond]).filter((v): v is number => v !== null);
+  const values = rows
+    .flatMap((row) => [row.readBytesPerSecond, row.writeBytesPerSecond])
+    .filter((v): v is number => v !== null);
   return values.length === 0 ? null : values.reduce((sum, v) => sum + v, 0) / values.length;
 }
 
@@ -60,7 +74,10 @@ function meanThroughput(rows: readonly EncryptedThroughput[]): number | null {
  * non-rotational devices, decided by measurement when both variants were measured. The flags were aimed at
  * fast, low-latency devices; rotational disks keep the defaults (§2.1).
  */
-export function recommendWorkqueueBypass(input: PlanInput, options: ResolvedPlanOptions): RuleResult & { readonly bypass: boolean } {
+export function recommendWorkqueueBypass(
+  input: PlanInput,
+  options: ResolvedPlanOptions,
+): RuleResult & { readonly bypass: boolean } {
   if (options.targetTool !== 'luks2' || input.os !== 'linux') {
     return { recommendations: [], findings: [], bypass: false };
   }
@@ -86,8 +103,16 @@ export function recommendWorkqueueBypass(input: PlanInput, options: ResolvedPlan
             : `Bypassing dm-crypt's workqueues measured ${String(-gainPercent)} % slower on this device, so keep the defaults.`,
           evidence: [
             ...facts,
-            evidence('mean encrypted throughput with bypass (bytes/s)', measuredWith, withFlags[0]?.source ?? sourceOf('fio')),
-            evidence('mean encrypted throughput without bypass (bytes/s)', measuredWithout, without[0]?.source ?? sourceOf('fio')),
+            evidence(
+              'mean encrypted throughput with bypass (bytes/s)',
+              measuredWith,
+              withFlags[0]?.source ?? sourceOf('fio'),
+            ),
+            evidence(
+              'mean encrypted throughput without bypass (bytes/s)',
+              measuredWithout,
+              without[0]?.source ?? sourceOf('fio'),
+            ),
           ],
           confidence: 'high',
         },
@@ -142,16 +167,30 @@ const LEAK_STATEMENT =
  * the drive can use it; VeraCrypt on Linux never passes discards (§3.4). Adds `discard-blocked-below` when a
  * layer other than dm-crypt blocks discards in the existing stack.
  */
-export function recommendDiscards(input: PlanInput, options: ResolvedPlanOptions): RuleResult & { readonly allowDiscards: boolean } {
+export function recommendDiscards(
+  input: PlanInput,
+  options: ResolvedPlanOptions,
+): RuleResult & { readonly allowDiscards: boolean } {
   const facts: Evidence[] = [
     evidence('options.threatModel', options.threatModel, optionSource('threatModel')),
     evidence('trim.deviceSupportsTrim', input.trim.deviceSupportsTrim, input.trim.source),
     evidence('trim.readsZeroAfterTrim', input.trim.readsZeroAfterTrim, input.trim.source),
-    evidence('trim.firstBlockingLayer', input.trim.firstBlockingLayer === null ? null : `${input.trim.firstBlockingLayer.kind} ${input.trim.firstBlockingLayer.name}`, input.trim.source),
+    evidence(
+      'trim.firstBlockingLayer',
+      input.trim.firstBlockingLayer === null
+        ? null
+        : `${input.trim.firstBlockingLayer.kind} ${input.trim.firstBlockingLayer.name}`,
+      input.trim.source,
+    ),
   ];
   const findings: Finding[] = [];
   const blocking = input.trim.firstBlockingLayer;
-  if (input.trim.passthroughKnown && blocking !== null && blocking.kind !== 'dm-crypt' && blocking.kind !== 'veracrypt') {
+  if (
+    input.trim.passthroughKnown &&
+    blocking !== null &&
+    blocking.kind !== 'dm-crypt' &&
+    blocking.kind !== 'veracrypt'
+  ) {
     findings.push({
       ruleId: 'discard-blocked-below',
       severity: 'warning',
@@ -168,7 +207,11 @@ export function recommendDiscards(input: PlanInput, options: ResolvedPlanOptions
     return decide(true, 'APFS passes TRIM on its own encrypted volumes; nothing to configure.', 'high');
   }
   if (options.threatModel === 'deniability') {
-    return decide(false, `Hidden-volume deniability does not survive discards: ${LEAK_STATEMENT}, and cryptsetup refuses them for hidden TCRYPT volumes.`, 'high');
+    return decide(
+      false,
+      `Hidden-volume deniability does not survive discards: ${LEAK_STATEMENT}, and cryptsetup refuses them for hidden TCRYPT volumes.`,
+      'high',
+    );
   }
   if (options.targetTool === 'veracrypt' && input.os === 'linux') {
     return decide(
@@ -178,10 +221,18 @@ export function recommendDiscards(input: PlanInput, options: ResolvedPlanOptions
     );
   }
   if (options.threatModel === 'targeted') {
-    return decide(false, `Against an attacker who may image the disk more than once, keep discards off: ${LEAK_STATEMENT}; leave spare area unpartitioned instead.`, 'high');
+    return decide(
+      false,
+      `Against an attacker who may image the disk more than once, keep discards off: ${LEAK_STATEMENT}; leave spare area unpartitioned instead.`,
+      'high',
+    );
   }
   if (input.device.rotational === true || input.trim.deviceSupportsTrim === false) {
-    return decide(false, 'The drive cannot use TRIM, so discards would leak the free-space map for nothing.', 'high');
+    return decide(
+      false,
+      'The drive cannot use TRIM, so discards would leak the free-space map for nothing.',
+      'high',
+    );
   }
   return decide(
     true,

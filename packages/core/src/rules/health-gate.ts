@@ -44,11 +44,24 @@ export function evaluateHealthGate(input: PlanInput): RuleResult & { readonly ga
           : `The drive has used ${String(wearPercentUsed)} % of its rated wear: back up and plan its replacement before encrypting, which rewrites the whole capacity.`,
     };
   } else if (verdict === 'warning') {
-    gate = { status: 'caution', effectiveVerdict: 'warning', reason: `The drive shows warning signs${findingText}: take a verified backup before encrypting.` };
+    gate = {
+      status: 'caution',
+      effectiveVerdict: 'warning',
+      reason: `The drive shows warning signs${findingText}: take a verified backup before encrypting.`,
+    };
   } else if (verdict === 'unknown') {
-    gate = { status: 'caution', effectiveVerdict: 'unknown', reason: 'The drive\'s health could not be read (no SMART data): take a verified backup before encrypting.' };
+    gate = {
+      status: 'caution',
+      effectiveVerdict: 'unknown',
+      reason:
+        "The drive's health could not be read (no SMART data): take a verified backup before encrypting.",
+    };
   } else {
-    gate = { status: 'proceed', effectiveVerdict: 'healthy', reason: 'The drive reports healthy; a backup before encrypting is still wise.' };
+    gate = {
+      status: 'proceed',
+      effectiveVerdict: 'healthy',
+      reason: 'The drive reports healthy; a backup before encrypting is still wise.',
+    };
   }
   const recommendation: Recommendation = {
     ruleId: 'health-gate',
@@ -58,7 +71,9 @@ export function evaluateHealthGate(input: PlanInput): RuleResult & { readonly ga
     confidence: verdict === 'unknown' ? 'low' : 'high',
   };
   const critical =
-    gate.status === 'back-up-first' ? [{ ruleId: 'health-gate', severity: 'critical' as const, message: gate.reason, evidence: facts }] : [];
+    gate.status === 'back-up-first'
+      ? [{ ruleId: 'health-gate', severity: 'critical' as const, message: gate.reason, evidence: facts }]
+      : [];
   return { recommendations: [recommendation], findings: critical, gate };
 }
 
@@ -75,7 +90,9 @@ export function estimateInPlaceWriteCost(input: PlanInput): RuleResult {
   const { ratedEnduranceBytes, dataWrittenBytes, wearPercentUsed } = input.health;
   const estimatedRated =
     ratedEnduranceBytes ??
-    (dataWrittenBytes !== null && wearPercentUsed !== null && wearPercentUsed > 0 ? (dataWrittenBytes * 100) / wearPercentUsed : null);
+    (dataWrittenBytes !== null && wearPercentUsed !== null && wearPercentUsed > 0
+      ? (dataWrittenBytes * 100) / wearPercentUsed
+      : null);
   if (estimatedRated === null) {
     return { recommendations: [], findings: [] };
   }

@@ -36,28 +36,60 @@ export interface Luks2Pbkdf {
  * (§4.3). Assumes time ∝ iterations × memory / lanes and that the unlocking machine's cores are as fast as
  * this one's (stated in the reason when the machines differ).
  */
-export function recommendLuks2Pbkdf(input: PlanInput, options: ResolvedPlanOptions): RuleResult & { readonly pbkdf: Luks2Pbkdf } {
+export function recommendLuks2Pbkdf(
+  input: PlanInput,
+  options: ResolvedPlanOptions,
+): RuleResult & { readonly pbkdf: Luks2Pbkdf } {
   const unlockMemoryBytes = options.unlockMachine.memoryBytes ?? input.cpu.memoryBytes;
   const unlockCores = options.unlockMachine.cores ?? input.cpu.cores;
   const otherMachine = options.unlockMachine.memoryBytes !== null || options.unlockMachine.cores !== null;
   const bench = input.argon2id;
-  const parallel = Math.min(ARGON2_DEFAULT_PARALLEL, unlockCores ?? bench?.threads ?? ARGON2_DEFAULT_PARALLEL);
+  const parallel = Math.min(
+    ARGON2_DEFAULT_PARALLEL,
+    unlockCores ?? bench?.threads ?? ARGON2_DEFAULT_PARALLEL,
+  );
   const memoryCapKiB = Math.min(
     ARGON2_MAX_MEMORY_KIB,
-    unlockMemoryBytes !== null ? Math.floor((unlockMemoryBytes * UNLOCK_RAM_SHARE) / 1024) : (bench?.memoryKiB ?? ARGON2_MAX_MEMORY_KIB),
+    unlockMemoryBytes !== null
+      ? Math.floor((unlockMemoryBytes * UNLOCK_RAM_SHARE) / 1024)
+      : (bench?.memoryKiB ?? ARGON2_MAX_MEMORY_KIB),
   );
   const facts: Evidence[] = [
-    evidence('unlock machine memory (bytes)', unlockMemoryBytes, otherMachine ? sourceOf('encplan', 'options.unlockMachine') : sourceOf('systeminformation', 'mem.total')),
-    evidence('unlock machine cores', unlockCores, otherMachine ? sourceOf('encplan', 'options.unlockMachine') : sourceOf('systeminformation', 'cpu.cores')),
+    evidence(
+      'unlock machine memory (bytes)',
+      unlockMemoryBytes,
+      otherMachine
+        ? sourceOf('encplan', 'options.unlockMachine')
+        : sourceOf('systeminformation', 'mem.total'),
+    ),
+    evidence(
+      'unlock machine cores',
+      unlockCores,
+      otherMachine
+        ? sourceOf('encplan', 'options.unlockMachine')
+        : sourceOf('systeminformation', 'cpu.cores'),
+    ),
     evidence('options.unlockTimeMs', options.unlockTimeMs, sourceOf('encplan', 'options.unlockTimeMs')),
   ];
   if (bench === null) {
-    const pbkdf: Luks2Pbkdf = { memoryKiB: memoryCapKiB, parallel, iterations: null, iterTimeMs: options.unlockTimeMs, predictedUnlockMs: options.unlockTimeMs };
+    const pbkdf: Luks2Pbkdf = {
+      memoryKiB: memoryCapKiB,
+      parallel,
+      iterations: null,
+      iterTimeMs: options.unlockTimeMs,
+      predictedUnlockMs: options.unlockTimeMs,
+    };
     return {
       recommendations: [
         {
           ruleId: 'luks2-pbkdf',
-          value: { pbkdf: 'argon2id', memoryKiB: pbkdf.memoryKiB, parallel, iterations: null, iterTimeMs: options.unlockTimeMs },
+          value: {
+            pbkdf: 'argon2id',
+            memoryKiB: pbkdf.memoryKiB,
+            parallel,
+            iterations: null,
+            iterTimeMs: options.unlockTimeMs,
+          },
           reason: `No argon2id benchmark is available, so cap memory at ${String(memoryCapKiB)} KiB and ${String(parallel)} lanes for the weakest unlocking machine and let cryptsetup pick iterations for ${String(options.unlockTimeMs)} ms; run luksFormat on that machine so its own speed is measured.`,
           evidence: facts,
           confidence: 'low',
@@ -81,11 +113,16 @@ export function recommendLuks2Pbkdf(input: PlanInput, options: ResolvedPlanOptio
   if (iterations < ARGON2_MIN_ITERATIONS) {
     // cryptsetup lowers memory, not iterations, to reach the time target (§4.3).
     iterations = ARGON2_MIN_ITERATIONS;
-    memoryKiB = Math.max(ARGON2_MIN_MEMORY_KIB, Math.floor((options.unlockTimeMs * unlockLanes) / (msPerKiBIterationLane * iterations)));
+    memoryKiB = Math.max(
+      ARGON2_MIN_MEMORY_KIB,
+      Math.floor((options.unlockTimeMs * unlockLanes) / (msPerKiBIterationLane * iterations)),
+    );
   }
   const predictedUnlockMs = Math.round((iterations * memoryKiB * msPerKiBIterationLane) / unlockLanes);
   const pbkdf: Luks2Pbkdf = { memoryKiB, parallel, iterations, iterTimeMs: null, predictedUnlockMs };
-  const assumption = otherMachine ? " It assumes the unlocking machine's cores are as fast as this one's; format there if they are slower." : '';
+  const assumption = otherMachine
+    ? " It assumes the unlocking machine's cores are as fast as this one's; format there if they are slower."
+    : '';
   const recommendation: Recommendation = {
     ruleId: 'luks2-pbkdf',
     value: { pbkdf: 'argon2id', memoryKiB, parallel, iterations, iterTimeMs: null },
@@ -140,7 +177,11 @@ export interface VeracryptKdf {
  * the most work per second of the user's wait, and the PIM that makes one unlock take `unlockTimeMs`,
  * never below 485 for passwords shorter than 20 characters (§1.4).
  */
-export function recommendVeracryptKdf(input: PlanInput, options: ResolvedPlanOptions, cascadeCiphers: number): RuleResult & { readonly kdf: VeracryptKdf } {
+export function recommendVeracryptKdf(
+  input: PlanInput,
+  options: ResolvedPlanOptions,
+  cascadeCiphers: number,
+): RuleResult & { readonly kdf: VeracryptKdf } {
   const keyBytes = VERACRYPT_KEY_BYTES_PER_CIPHER * cascadeCiphers;
   const candidates = (['sha512', 'whirlpool', 'sha256'] as const).flatMap((hash) => {
     const speed = input.pbkdf2Speeds.find((row) => row.hash === hash);
@@ -150,25 +191,52 @@ export function recommendVeracryptKdf(input: PlanInput, options: ResolvedPlanOpt
     }
     const outputBytes = HASH_OUTPUT_BYTES[hash];
     // PBKDF2 cost scales with the number of output blocks: ceil(key / hash output) (RFC 8018 §5.2).
-    const iterationsPerSecond = (speed.iterationsPerSecond * Math.ceil(CRYPTSETUP_BENCH_KEY_BYTES / outputBytes)) / Math.ceil(keyBytes / outputBytes);
+    const iterationsPerSecond =
+      (speed.iterationsPerSecond * Math.ceil(CRYPTSETUP_BENCH_KEY_BYTES / outputBytes)) /
+      Math.ceil(keyBytes / outputBytes);
     // Attacker seconds per defender second ∝ defender iterations/s ÷ GPU iterations/s (§4.1 derived ratio).
     const advantage = iterationsPerSecond / (gpu.guessesPerSecond * gpu.iterations);
     return [{ hash, iterationsPerSecond, advantage, speed }];
   });
-  const shortPassword = options.passwordLength === null || options.passwordLength < VERACRYPT_SHORT_PASSWORD_CHARS;
+  const shortPassword =
+    options.passwordLength === null || options.passwordLength < VERACRYPT_SHORT_PASSWORD_CHARS;
   const minimumPim = shortPassword ? VERACRYPT_SHORT_PASSWORD_MIN_PIM : 1;
   const facts: Evidence[] = [
     evidence('options.passwordLength', options.passwordLength, sourceOf('encplan', 'options.passwordLength')),
     evidence('options.unlockTimeMs', options.unlockTimeMs, sourceOf('encplan', 'options.unlockTimeMs')),
-    ...candidates.map((c) => evidence(`PBKDF2-${c.hash} iterations/s (256-bit key)`, c.speed.iterationsPerSecond, c.speed.source)),
+    ...candidates.map((c) =>
+      evidence(`PBKDF2-${c.hash} iterations/s (256-bit key)`, c.speed.iterationsPerSecond, c.speed.source),
+    ),
   ];
-  const best = candidates.reduce<(typeof candidates)[number] | null>((top, c) => (top === null || c.advantage > top.advantage ? c : top), null);
+  const best = candidates.reduce<(typeof candidates)[number] | null>(
+    (top, c) => (top === null || c.advantage > top.advantage ? c : top),
+    null,
+  );
   if (best === null) {
-    const kdf: VeracryptKdf = { hash: 'sha512', pim: VERACRYPT_SHORT_PASSWORD_MIN_PIM, iterations: veracryptIterations(VERACRYPT_SHORT_PASSWORD_MIN_PIM), derivationsPerSecond: null, predictedUnlockMs: null };
+    const kdf: VeracryptKdf = {
+      hash: 'sha512',
+      pim: VERACRYPT_SHORT_PASSWORD_MIN_PIM,
+      iterations: veracryptIterations(VERACRYPT_SHORT_PASSWORD_MIN_PIM),
+      derivationsPerSecond: null,
+      predictedUnlockMs: null,
+    };
     return {
       recommendations: [
-        { ruleId: 'veracrypt-hash', value: 'sha512', reason: 'No PBKDF2 speed was measured, so keep VeraCrypt\'s default SHA-512.', evidence: facts, confidence: 'low' },
-        { ruleId: 'veracrypt-pim', value: kdf.pim, reason: 'Without a PBKDF2 measurement the default PIM 485 (500,000 iterations) is the floor VeraCrypt enforces for passwords under 20 characters.', evidence: facts, confidence: 'low' },
+        {
+          ruleId: 'veracrypt-hash',
+          value: 'sha512',
+          reason: "No PBKDF2 speed was measured, so keep VeraCrypt's default SHA-512.",
+          evidence: facts,
+          confidence: 'low',
+        },
+        {
+          ruleId: 'veracrypt-pim',
+          value: kdf.pim,
+          reason:
+            'Without a PBKDF2 measurement the default PIM 485 (500,000 iterations) is the floor VeraCrypt enforces for passwords under 20 characters.',
+          evidence: facts,
+          confidence: 'low',
+        },
       ],
       findings: [],
       kdf,
@@ -179,9 +247,21 @@ export function recommendVeracryptKdf(input: PlanInput, options: ResolvedPlanOpt
   const pim = Math.max(minimumPim, timedPim);
   const iterations = veracryptIterations(pim);
   const predictedUnlockMs = Math.round((iterations / best.iterationsPerSecond) * 1000);
-  const kdf: VeracryptKdf = { hash: best.hash, pim, iterations, derivationsPerSecond: best.iterationsPerSecond / iterations, predictedUnlockMs };
-  const others = candidates.filter((c) => c !== best).map((c) => `${c.hash} ${(best.advantage / c.advantage).toFixed(1)}×`).join(', ');
-  const floorNote = pim === minimumPim && timedPim < minimumPim ? `; ${String(minimumPim)} is VeraCrypt's floor for passwords under 20 characters` : '';
+  const kdf: VeracryptKdf = {
+    hash: best.hash,
+    pim,
+    iterations,
+    derivationsPerSecond: best.iterationsPerSecond / iterations,
+    predictedUnlockMs,
+  };
+  const others = candidates
+    .filter((c) => c !== best)
+    .map((c) => `${c.hash} ${(best.advantage / c.advantage).toFixed(1)}×`)
+    .join(', ');
+  const floorNote =
+    pim === minimumPim && timedPim < minimumPim
+      ? `; ${String(minimumPim)} is VeraCrypt's floor for passwords under 20 characters`
+      : '';
   return {
     recommendations: [
       {

@@ -46,7 +46,13 @@ interface Direction {
   readonly limitedBy: 'device' | 'cipher' | null;
 }
 
-function predictDirection(plain: number | null, oneCore: number | null, allCores: number | null, parallelism: number, serial: boolean): Direction {
+function predictDirection(
+  plain: number | null,
+  oneCore: number | null,
+  allCores: number | null,
+  parallelism: number,
+  serial: boolean,
+): Direction {
   if (oneCore === null) {
     return { predicted: null, cipher: null, limitedBy: null };
   }
@@ -60,7 +66,9 @@ function predictDirection(plain: number | null, oneCore: number | null, allCores
 }
 
 function errorPercent(predicted: number | null, measured: number | null): number | null {
-  return predicted === null || measured === null || measured === 0 ? null : Math.round(((predicted - measured) / measured) * 1000) / 10;
+  return predicted === null || measured === null || measured === 0
+    ? null
+    : Math.round(((predicted - measured) / measured) * 1000) / 10;
 }
 
 /**
@@ -71,7 +79,8 @@ function errorPercent(predicted: number | null, measured: number | null): number
 export function predictPerformance(input: PlanInput, settings: PerformanceSettings): PredictedPerformance[] {
   const cores = input.cpu.cores ?? 1;
   const share = settings.sectorSizeBytes >= 4096 ? 1 : SMALL_SECTOR_CIPHER_SHARE;
-  const scale = (value: number | null | undefined) => ((value ?? null) === null ? null : (value ?? 0) * share);
+  const scale = (value: number | null | undefined) =>
+    (value ?? null) === null ? null : (value ?? 0) * share;
   const encrypt = scale(settings.speed?.encryptBytesPerSecond);
   const decrypt = scale(settings.speed?.decryptBytesPerSecond);
   const allCoresEncrypt = scale(settings.speed?.allCoresEncryptBytesPerSecond);
@@ -81,9 +90,22 @@ export function predictPerformance(input: PlanInput, settings: PerformanceSettin
     const parallelism = Math.min(cores, shape.queueDepth);
     const plain = input.device.plainThroughput.find((row) => row.profile === profile) ?? null;
     const measuredRows = input.encryptedThroughput.filter((row) => row.profile === profile);
-    const measured = measuredRows.find((row) => row.workqueueBypass === settings.workqueueBypass) ?? measuredRows[0] ?? null;
-    const read = predictDirection(plain?.readBytesPerSecond ?? null, decrypt, allCoresEncrypt, parallelism, serial);
-    const write = predictDirection(plain?.writeBytesPerSecond ?? null, encrypt, allCoresEncrypt, parallelism, serial);
+    const measured =
+      measuredRows.find((row) => row.workqueueBypass === settings.workqueueBypass) ?? measuredRows[0] ?? null;
+    const read = predictDirection(
+      plain?.readBytesPerSecond ?? null,
+      decrypt,
+      allCoresEncrypt,
+      parallelism,
+      serial,
+    );
+    const write = predictDirection(
+      plain?.writeBytesPerSecond ?? null,
+      encrypt,
+      allCoresEncrypt,
+      parallelism,
+      serial,
+    );
     const queueing = settings.workqueueBypass
       ? 'dm-crypt workqueues bypassed'
       : 'no extra dm-crypt queueing (stock workqueues can fall far below this)';

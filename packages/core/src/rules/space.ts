@@ -20,10 +20,20 @@ const WORN_PERCENT = 50;
  * space already acts as spare (dynamic OP, §3.7).
  */
 const WRITE_AMPLIFICATION_TIERS = [null, 3, 2, 1.5] as const;
-const WORKLOAD_TIER: Readonly<Record<ResolvedPlanOptions['workload'], number>> = { desktop: 0, server: 1, 'write-heavy': 2 };
+const WORKLOAD_TIER: Readonly<Record<ResolvedPlanOptions['workload'], number>> = {
+  desktop: 0,
+  server: 1,
+  'write-heavy': 2,
+};
 
 /** How to make the reserved space real spare area the drive can use. */
-export const spareMethodSchema = z.enum(['discarded-tail', 'nvme-namespace', 'hpa', 'never-written-tail', 'none']);
+export const spareMethodSchema = z.enum([
+  'discarded-tail',
+  'nvme-namespace',
+  'hpa',
+  'never-written-tail',
+  'none',
+]);
 export type SpareMethod = z.infer<typeof spareMethodSchema>;
 
 /** The space part of the plan. */
@@ -35,7 +45,9 @@ export const spacePlanSchema = z.object({
   partitionEndSector: z.number().int().nonnegative().nullable(),
   logicalSectorBytes: z.number().int().positive(),
   /** Byte range [offset, offset + length) to discard so the drive can use it as spare; null when none. */
-  discardRange: z.object({ offsetBytes: z.number().int().nonnegative(), lengthBytes: z.number().int().positive() }).nullable(),
+  discardRange: z
+    .object({ offsetBytes: z.number().int().nonnegative(), lengthBytes: z.number().int().positive() })
+    .nullable(),
   method: spareMethodSchema,
   /** True when TRIM reaches the drive through the planned stack. */
   trimReachesDrive: z.boolean(),
@@ -52,7 +64,11 @@ export function spareFactorFor(writeAmplification: number): number {
  * TRIM reaches the drive through the planned stack, factory spare and the workload; and how to make it real
  * spare (only never-written or TRIMmed space counts, §3.7).
  */
-export function recommendSpace(input: PlanInput, options: ResolvedPlanOptions, allowDiscards: boolean): RuleResult & { readonly space: SpacePlan | null } {
+export function recommendSpace(
+  input: PlanInput,
+  options: ResolvedPlanOptions,
+  allowDiscards: boolean,
+): RuleResult & { readonly space: SpacePlan | null } {
   const size = input.device.sizeBytes;
   const sector = input.device.logicalSectorBytes ?? 512;
   const blocking = input.trim.firstBlockingLayer;
@@ -60,7 +76,11 @@ export function recommendSpace(input: PlanInput, options: ResolvedPlanOptions, a
   const stackPasses = input.trim.passthroughKnown ? blocking === null : input.space.partitionTable === 'none';
   const trimReachesDrive = allowDiscards && input.trim.deviceSupportsTrim !== false && stackPasses;
   // A dm-crypt layer that blocks can be fixed by the plan's cryptsetup refresh; say what that would change.
-  const fixable = !trimReachesDrive && allowDiscards && input.trim.deviceSupportsTrim !== false && blocking?.kind === 'dm-crypt';
+  const fixable =
+    !trimReachesDrive &&
+    allowDiscards &&
+    input.trim.deviceSupportsTrim !== false &&
+    blocking?.kind === 'dm-crypt';
   const worn = input.health.wearPercentUsed !== null && input.health.wearPercentUsed >= WORN_PERCENT;
   const facts: Evidence[] = [
     evidence('device.sizeBytes', size, sourceOf('lsblk', 'size')),
@@ -73,7 +93,15 @@ export function recommendSpace(input: PlanInput, options: ResolvedPlanOptions, a
   ];
   if (size === null) {
     return {
-      recommendations: [{ ruleId: 'unallocated-space', value: null, reason: 'The device size is unknown, so no layout can be computed.', evidence: facts, confidence: 'low' }],
+      recommendations: [
+        {
+          ruleId: 'unallocated-space',
+          value: null,
+          reason: 'The device size is unknown, so no layout can be computed.',
+          evidence: facts,
+          confidence: 'low',
+        },
+      ],
       findings: [],
       space: null,
     };
@@ -82,7 +110,13 @@ export function recommendSpace(input: PlanInput, options: ResolvedPlanOptions, a
     const space = layout(size, sector, 0, 'none', false);
     return {
       recommendations: [
-        { ruleId: 'unallocated-space', value: { percent: 0, bytes: 0, partitionEndSector: space.partitionEndSector }, reason: 'A rotational disk has no flash to wear-level, so unpartitioned space buys nothing.', evidence: facts, confidence: 'high' },
+        {
+          ruleId: 'unallocated-space',
+          value: { percent: 0, bytes: 0, partitionEndSector: space.partitionEndSector },
+          reason: 'A rotational disk has no flash to wear-level, so unpartitioned space buys nothing.',
+          evidence: facts,
+          confidence: 'high',
+        },
       ],
       findings: [],
       space,
@@ -90,10 +124,17 @@ export function recommendSpace(input: PlanInput, options: ResolvedPlanOptions, a
   }
   const factorySpare = input.space.factorySpareBytes ?? Math.round(size * CLIENT_FACTORY_SPARE_SHARE);
   const tierFor = (trimReaches: boolean) =>
-    Math.min(WRITE_AMPLIFICATION_TIERS.length - 1, WORKLOAD_TIER[options.workload] + (trimReaches ? 0 : 1) + (worn ? 1 : 0));
+    Math.min(
+      WRITE_AMPLIFICATION_TIERS.length - 1,
+      WORKLOAD_TIER[options.workload] + (trimReaches ? 0 : 1) + (worn ? 1 : 0),
+    );
   const targetWriteAmplification = WRITE_AMPLIFICATION_TIERS[tierFor(trimReachesDrive)] ?? null;
   const needed = neededSpareBytes(size, factorySpare, targetWriteAmplification);
-  const neededAfterFix = neededSpareBytes(size, factorySpare, WRITE_AMPLIFICATION_TIERS[tierFor(true)] ?? null);
+  const neededAfterFix = neededSpareBytes(
+    size,
+    factorySpare,
+    WRITE_AMPLIFICATION_TIERS[tierFor(true)] ?? null,
+  );
   const method = spareMethod(input, needed);
   const space = layout(size, sector, needed, method, trimReachesDrive);
   const findings: Finding[] = [];
@@ -114,10 +155,15 @@ export function recommendSpace(input: PlanInput, options: ResolvedPlanOptions, a
     recommendations: [
       {
         ruleId: 'unallocated-space',
-        value: { percent: space.unallocatedPercent, bytes: space.unallocatedBytes, partitionEndSector: space.partitionEndSector },
+        value: {
+          percent: space.unallocatedPercent,
+          bytes: space.unallocatedBytes,
+          partitionEndSector: space.partitionEndSector,
+        },
         reason: `Leave ${formatBytes(space.unallocatedBytes)} (${space.unallocatedPercent.toFixed(1)} %) unpartitioned: ${why}${fixable ? `; once the refresh below lets discards through, ${formatBytes(neededAfterFix)} is enough` : ''}.`,
         evidence: facts,
-        confidence: input.space.factorySpareBytes === null || !input.trim.passthroughKnown ? 'medium' : 'high',
+        confidence:
+          input.space.factorySpareBytes === null || !input.trim.passthroughKnown ? 'medium' : 'high',
       },
       {
         ruleId: 'spare-area-method',
@@ -125,7 +171,11 @@ export function recommendSpace(input: PlanInput, options: ResolvedPlanOptions, a
         reason: methodReason(method),
         evidence: [
           evidence('trim.deviceSupportsTrim', input.trim.deviceSupportsTrim, input.trim.source),
-          evidence('device.nvmeNamespaceManagement', input.device.nvmeNamespaceManagement, sourceOf('nvme', 'id-ctrl oacs bit 3')),
+          evidence(
+            'device.nvmeNamespaceManagement',
+            input.device.nvmeNamespaceManagement,
+            sourceOf('nvme', 'id-ctrl oacs bit 3'),
+          ),
           evidence('device.hpaSupported', input.device.hpaSupported, sourceOf('hdparm', '-N')),
         ],
         confidence: input.trim.deviceSupportsTrim === null ? 'medium' : 'high',
@@ -137,7 +187,11 @@ export function recommendSpace(input: PlanInput, options: ResolvedPlanOptions, a
 }
 
 /** Bytes X to leave unallocated so that (factory + X) / (size − X) ≥ ρ(WA): X ≥ (ρ·size − factory) / (1 + ρ), in whole MiB. */
-function neededSpareBytes(size: number, factorySpare: number, targetWriteAmplification: number | null): number {
+function neededSpareBytes(
+  size: number,
+  factorySpare: number,
+  targetWriteAmplification: number | null,
+): number {
   if (targetWriteAmplification === null) {
     return 0;
   }
@@ -178,13 +232,23 @@ function methodReason(method: SpareMethod): string {
   }
 }
 
-function layout(size: number, sector: number, neededBytes: number, method: SpareMethod, trimReachesDrive: boolean): SpacePlan {
+function layout(
+  size: number,
+  sector: number,
+  neededBytes: number,
+  method: SpareMethod,
+  trimReachesDrive: boolean,
+): SpacePlan {
   const gptReserve = GPT_BACKUP_SECTORS * sector;
-  const usableEnd = Math.floor((size - Math.max(neededBytes, gptReserve)) / ALIGNMENT_BYTES) * ALIGNMENT_BYTES;
+  const usableEnd =
+    Math.floor((size - Math.max(neededBytes, gptReserve)) / ALIGNMENT_BYTES) * ALIGNMENT_BYTES;
   const partitionEndSector = usableEnd / sector - 1;
   const unallocatedBytes = neededBytes === 0 ? 0 : size - usableEnd;
   const discardEnd = size - gptReserve;
-  const discardRange = method === 'discarded-tail' && discardEnd > usableEnd ? { offsetBytes: usableEnd, lengthBytes: discardEnd - usableEnd } : null;
+  const discardRange =
+    method === 'discarded-tail' && discardEnd > usableEnd
+      ? { offsetBytes: usableEnd, lengthBytes: discardEnd - usableEnd }
+      : null;
   return {
     unallocatedBytes,
     unallocatedPercent: Math.round((unallocatedBytes / size) * 1000) / 10,

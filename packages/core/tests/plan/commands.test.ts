@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { buildCommands, partitionPathFor, type CommandSettings, type PlanInput, type SpacePlan } from '@encplan/core';
+import {
+  buildCommands,
+  partitionPathFor,
+  type CommandSettings,
+  type PlanInput,
+  type SpacePlan,
+} from '@encplan/core';
 import { inputWith, optionsWith } from '../rules/plan-input-builder.js';
 
 const space: SpacePlan = {
@@ -24,7 +30,8 @@ const settings = (overrides: Partial<CommandSettings> = {}): CommandSettings => 
   veracrypt: null,
   ...overrides,
 });
-const table = (partitionTable: PlanInput['space']['partitionTable'], lastPartitionEndSector: number | null) => inputWith({ space: { partitionTable, lastPartitionEndSector } });
+const table = (partitionTable: PlanInput['space']['partitionTable'], lastPartitionEndSector: number | null) =>
+  inputWith({ space: { partitionTable, lastPartitionEndSector } });
 
 describe('buildCommands', () => {
   it('writes a fresh GPT, discards the tail, formats, opens with persistent flags and adds crypttab, in that order', () => {
@@ -36,16 +43,45 @@ describe('buildCommands', () => {
       ['luks-open', 'changes-settings'],
       ['crypttab-entry', 'changes-settings'],
     ]);
-    expect(commands[0]?.argv).toEqual(['sgdisk', '--clear', '--new=0:2048:1843199', '--typecode=0:8309', '--change-name=0:encplan', '/dev/sdz']);
-    expect(commands[1]?.argv).toEqual(['blkdiscard', '--offset', String(1_843_200 * 512), '--length', String(100 * 1_048_576 - 34 * 512), '/dev/sdz']);
-    expect(commands[3]?.argv).toEqual(['cryptsetup', 'open', '--allow-discards', '--perf-no_read_workqueue', '--perf-no_write_workqueue', '--persistent', partitionPathFor('encplan'), 'cryptdata']);
+    expect(commands[0]?.argv).toEqual([
+      'sgdisk',
+      '--clear',
+      '--new=0:2048:1843199',
+      '--typecode=0:8309',
+      '--change-name=0:encplan',
+      '/dev/sdz',
+    ]);
+    expect(commands[1]?.argv).toEqual([
+      'blkdiscard',
+      '--offset',
+      String(1_843_200 * 512),
+      '--length',
+      String(100 * 1_048_576 - 34 * 512),
+      '/dev/sdz',
+    ]);
+    expect(commands[3]?.argv).toEqual([
+      'cryptsetup',
+      'open',
+      '--allow-discards',
+      '--perf-no_read_workqueue',
+      '--perf-no_write_workqueue',
+      '--persistent',
+      partitionPathFor('encplan'),
+      'cryptdata',
+    ]);
     expect(commands[4]?.argv.at(-1)).toBe('luks,discard,no-read-workqueue,no-write-workqueue');
   });
 
   it('adds a partition after the last one, aligned to 1 MiB, without clearing the table', () => {
     const commands = buildCommands(table('gpt', 1_000_000), optionsWith(), settings());
     // Sector 1,000,001 rounded up to the next 2048-sector (1 MiB) boundary.
-    expect(commands[0]?.argv).toEqual(['sgdisk', '--new=0:1001472:1843199', '--typecode=0:8309', '--change-name=0:encplan', '/dev/sdz']);
+    expect(commands[0]?.argv).toEqual([
+      'sgdisk',
+      '--new=0:1001472:1843199',
+      '--typecode=0:8309',
+      '--change-name=0:encplan',
+      '/dev/sdz',
+    ]);
     expect(commands[0]?.risk).toBe('changes-settings');
   });
 
@@ -60,20 +96,51 @@ describe('buildCommands', () => {
     { name: 'an MBR disk, which sgdisk would convert to GPT', partitionTable: 'dos', lastEnd: 1_000_000 },
     { name: 'a disk whose table type is unknown', partitionTable: 'unknown', lastEnd: 1_000_000 },
   ] as const)('never formats the whole of $name', ({ partitionTable, lastEnd }) => {
-    const input = inputWith({ device: { path: '/dev/sdz' }, space: { partitionTable, lastPartitionEndSector: lastEnd } });
+    const input = inputWith({
+      device: { path: '/dev/sdz' },
+      space: { partitionTable, lastPartitionEndSector: lastEnd },
+    });
     expect(buildCommands(input, optionsWith(), settings())).toEqual([]);
   });
 
   it('hides the tail in a Host Protected Area before partitioning when that is the spare method', () => {
-    const commands = buildCommands(table('none', null), optionsWith(), settings({ space: { ...space, method: 'hpa', discardRange: null } }));
+    const commands = buildCommands(
+      table('none', null),
+      optionsWith(),
+      settings({ space: { ...space, method: 'hpa', discardRange: null } }),
+    );
     expect(commands.map((c) => c.id).slice(0, 2)).toEqual(['hpa-set', 'partition-layout']);
     // partition end 1,843,199 + 1 + 34 backup sectors
-    expect(commands[0]).toMatchObject({ argv: ['hdparm', '-N', 'p1843234', '--yes-i-know-what-i-am-doing', '/dev/sdz'], risk: 'destroys-data' });
+    expect(commands[0]).toMatchObject({
+      argv: ['hdparm', '-N', 'p1843234', '--yes-i-know-what-i-am-doing', '/dev/sdz'],
+      risk: 'destroys-data',
+    });
   });
 
   it.each([
-    { kind: 'luks2', argv: ['cryptsetup', 'refresh', 'cryptroot', '--allow-discards', '--perf-no_read_workqueue', '--perf-no_write_workqueue', '--persistent'] },
-    { kind: 'luks1', argv: ['cryptsetup', 'refresh', 'cryptroot', '--allow-discards', '--perf-no_read_workqueue', '--perf-no_write_workqueue'] },
+    {
+      kind: 'luks2',
+      argv: [
+        'cryptsetup',
+        'refresh',
+        'cryptroot',
+        '--allow-discards',
+        '--perf-no_read_workqueue',
+        '--perf-no_write_workqueue',
+        '--persistent',
+      ],
+    },
+    {
+      kind: 'luks1',
+      argv: [
+        'cryptsetup',
+        'refresh',
+        'cryptroot',
+        '--allow-discards',
+        '--perf-no_read_workqueue',
+        '--perf-no_write_workqueue',
+      ],
+    },
   ] as const)('tunes an open $kind volume in place instead of formatting', ({ kind, argv }) => {
     const input = inputWith({ existingEncryption: { kind, mappingName: 'cryptroot' } });
     expect(buildCommands(input, optionsWith(), settings()).map((c) => c.argv)).toEqual([argv]);
@@ -81,11 +148,25 @@ describe('buildCommands', () => {
 
   it('has nothing to run on an open volume when no flag changes', () => {
     const input = inputWith({ existingEncryption: { kind: 'luks2', mappingName: 'cryptroot' } });
-    expect(buildCommands(input, optionsWith(), settings({ allowDiscards: false, workqueueBypass: false }))).toEqual([]);
+    expect(
+      buildCommands(input, optionsWith(), settings({ allowDiscards: false, workqueueBypass: false })),
+    ).toEqual([]);
   });
 
   it('lets cryptsetup time the KDF with --iter-time when no iteration count was computed', () => {
-    const commands = buildCommands(table('none', null), optionsWith(), settings({ luks2Pbkdf: { memoryKiB: 1_048_576, parallel: 4, iterations: null, iterTimeMs: 2000, predictedUnlockMs: 2000 } }));
+    const commands = buildCommands(
+      table('none', null),
+      optionsWith(),
+      settings({
+        luks2Pbkdf: {
+          memoryKiB: 1_048_576,
+          parallel: 4,
+          iterations: null,
+          iterTimeMs: 2000,
+          predictedUnlockMs: 2000,
+        },
+      }),
+    );
     const format = commands.find((c) => c.id === 'luks-format')?.argv ?? [];
     expect(format).toEqual(expect.arrayContaining(['--iter-time', '2000']));
     expect(format).not.toContain('--pbkdf-force-iterations');
@@ -95,18 +176,58 @@ describe('buildCommands', () => {
     const commands = buildCommands(
       table('none', null),
       optionsWith({ targetTool: 'veracrypt' }),
-      settings({ targetTool: 'veracrypt', veracrypt: { encryption: 'AES', kdf: { hash: 'sha512', pim: 485, iterations: 500_000, derivationsPerSecond: null, predictedUnlockMs: null } } }),
+      settings({
+        targetTool: 'veracrypt',
+        veracrypt: {
+          encryption: 'AES',
+          kdf: {
+            hash: 'sha512',
+            pim: 485,
+            iterations: 500_000,
+            derivationsPerSecond: null,
+            predictedUnlockMs: null,
+          },
+        },
+      }),
     );
     expect(commands[0]?.argv).toContain('--typecode=0:8300');
     expect(commands.at(-1)?.argv).toEqual([
-      'veracrypt', '-t', '-c', '--volume-type=normal', '--encryption=AES', '--hash=sha512', '--pim=485', '--filesystem=ext4',
-      '-k', '', '--random-source=/dev/urandom', '--non-interactive', '--stdin', partitionPathFor('encplan'),
+      'veracrypt',
+      '-t',
+      '-c',
+      '--volume-type=normal',
+      '--encryption=AES',
+      '--hash=sha512',
+      '--pim=485',
+      '--filesystem=ext4',
+      '-k',
+      '',
+      '--random-source=/dev/urandom',
+      '--non-interactive',
+      '--stdin',
+      partitionPathFor('encplan'),
     ]);
   });
 
   it('leaves partitioning to the OS tools outside Linux', () => {
     const input = { ...table('none', null), os: 'win32' as const };
-    const commands = buildCommands(input, optionsWith({ targetTool: 'veracrypt' }), settings({ targetTool: 'veracrypt', veracrypt: { encryption: 'AES', kdf: { hash: 'sha512', pim: 485, iterations: 500_000, derivationsPerSecond: null, predictedUnlockMs: null } } }));
+    const commands = buildCommands(
+      input,
+      optionsWith({ targetTool: 'veracrypt' }),
+      settings({
+        targetTool: 'veracrypt',
+        veracrypt: {
+          encryption: 'AES',
+          kdf: {
+            hash: 'sha512',
+            pim: 485,
+            iterations: 500_000,
+            derivationsPerSecond: null,
+            predictedUnlockMs: null,
+          },
+        },
+      }),
+    );
     expect(commands.map((c) => c.id)).toEqual(['veracrypt-create']);
     expect(commands[0]?.argv).toContain('--filesystem=ntfs');
   });

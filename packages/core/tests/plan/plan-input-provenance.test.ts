@@ -4,13 +4,22 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { planInputSchema } from '@encplan/core';
 
-const FIXTURES = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../../fixtures/plan-inputs');
+const FIXTURES = path.resolve(
+  path.dirname(fileURLToPath(import.meta.url)),
+  '../../../../fixtures/plan-inputs',
+);
 const provenance = readFileSync(path.join(FIXTURES, 'PROVENANCE.md'), 'utf8');
 const rows = provenance
   .split('\n')
   .filter((line) => line.startsWith('| ') && !line.startsWith('| case') && !line.startsWith('|---'))
   .map((line) => line.slice(2, -2).split(' | '))
-  .map(([caseName, field, file, line, text]) => ({ caseName: caseName ?? '', field: field ?? '', file: file ?? '', line: Number(line), text: text ?? '' }));
+  .map(([caseName, field, file, line, text]) => ({
+    caseName: caseName ?? '',
+    field: field ?? '',
+    file: file ?? '',
+    line: Number(line),
+    text: text ?? '',
+  }));
 
 describe('plan-input fixtures', () => {
   const cases = readdirSync(FIXTURES).filter((name) => name.endsWith('.json'));
@@ -21,8 +30,11 @@ describe('plan-input fixtures', () => {
     expect(rows.some((row) => row.caseName === name.replace(/\.json$/, ''))).toBe(true);
   });
 
-  it.each(rows.filter((row) => row.file !== '-'))('$caseName: $field is on line $line of $file', ({ file, line, text }) => {
-    const lines = readFileSync(path.join(FIXTURES, 'sources', file), 'utf8').split('\n');
-    expect(lines[line - 1]).toContain(text);
-  });
+  it.each(rows.filter((row) => row.file !== '-'))(
+    '$caseName: $field is on line $line of $file',
+    ({ file, line, text }) => {
+      const lines = readFileSync(path.join(FIXTURES, 'sources', file), 'utf8').split('\n');
+      expect(lines[line - 1]).toContain(text);
+    },
+  );
 });

@@ -5,14 +5,19 @@ import { quoteShellWord, renderShellCommand } from '@encplan/core';
 
 /** Runs `printf '%s\0' <line>` through the real /bin/sh and returns the words it received. */
 function wordsSeenByShell(line: string): string[] {
-  const result = spawnSync('/bin/sh', ['-c', `printf '%s\\0' ${line}`], { encoding: 'utf8', env: { PATH: '/usr/bin:/bin', LC_ALL: 'C.UTF-8' } });
+  const result = spawnSync('/bin/sh', ['-c', `printf '%s\\0' ${line}`], {
+    encoding: 'utf8',
+    env: { PATH: '/usr/bin:/bin', LC_ALL: 'C.UTF-8' },
+  });
   expect(result.status).toBe(0);
   return result.stdout.split('\0').slice(0, -1);
 }
 
 // Any string an argv element can hold: every code point but NUL, with the shell's special characters favoured.
 const special = fc.constantFrom(...`'"\\$\`!*?[]{}()<>|&;~#= \t\n-%@:,./`.split(''));
-const argWord = fc.oneof(fc.string({ unit: special }), fc.string({ unit: 'grapheme' }), fc.string({ unit: 'binary' })).filter((word) => !word.includes('\0'));
+const argWord = fc
+  .oneof(fc.string({ unit: special }), fc.string({ unit: 'grapheme' }), fc.string({ unit: 'binary' }))
+  .filter((word) => !word.includes('\0'));
 
 describe('quoteShellWord', () => {
   it.each([

@@ -1,8 +1,20 @@
 import { describe, expect, it } from 'vitest';
-import { GIB, recommendLuks2Pbkdf, recommendVeracryptKdf, veracryptIterations, type PlanInput } from '@encplan/core';
+import {
+  GIB,
+  recommendLuks2Pbkdf,
+  recommendVeracryptKdf,
+  veracryptIterations,
+  type PlanInput,
+} from '@encplan/core';
 import { inputWith, optionsWith } from './plan-input-builder.js';
 
-const bench = (timeCost: number, memoryKiB: number, threads: number): PlanInput['argon2id'] => ({ timeCost, memoryKiB, threads, targetMs: 2000, source: { origin: 'cryptsetup benchmark', field: null } });
+const bench = (timeCost: number, memoryKiB: number, threads: number): PlanInput['argon2id'] => ({
+  timeCost,
+  memoryKiB,
+  threads,
+  targetMs: 2000,
+  source: { origin: 'cryptsetup benchmark', field: null },
+});
 
 describe('recommendLuks2Pbkdf', () => {
   it.each([
@@ -43,7 +55,10 @@ describe('recommendLuks2Pbkdf', () => {
   });
 
   it('says the per-core speed assumption when the unlocking machine differs', () => {
-    const result = recommendLuks2Pbkdf(inputWith({ cpu: { cores: 4 }, argon2id: bench(5, 1_048_576, 4) }), optionsWith({ unlockMachine: { memoryBytes: GIB, cores: 2 } }));
+    const result = recommendLuks2Pbkdf(
+      inputWith({ cpu: { cores: 4 }, argon2id: bench(5, 1_048_576, 4) }),
+      optionsWith({ unlockMachine: { memoryBytes: GIB, cores: 2 } }),
+    );
     expect(result.recommendations[0]).toMatchObject({ confidence: 'medium' });
     expect(result.recommendations[0]?.reason).toContain('as fast as this one');
   });
@@ -51,11 +66,21 @@ describe('recommendLuks2Pbkdf', () => {
 
 describe('recommendVeracryptKdf', () => {
   const speeds = (rows: Array<[PlanInput['pbkdf2Speeds'][number]['hash'], number]>) =>
-    rows.map(([hash, iterationsPerSecond]) => ({ hash, iterationsPerSecond, source: { origin: 'cryptsetup benchmark', field: null } }));
+    rows.map(([hash, iterationsPerSecond]) => ({
+      hash,
+      iterationsPerSecond,
+      source: { origin: 'cryptsetup benchmark', field: null },
+    }));
   it.each([
     {
       name: 'picks Whirlpool and PIM 1342 for 2 s on the x86 laptop',
-      input: inputWith({ pbkdf2Speeds: speeds([['sha512', 1_685_813], ['whirlpool', 678_250], ['sha256', 4_088_015]]) }),
+      input: inputWith({
+        pbkdf2Speeds: speeds([
+          ['sha512', 1_685_813],
+          ['whirlpool', 678_250],
+          ['sha256', 4_088_015],
+        ]),
+      }),
       options: {},
       hash: 'whirlpool',
       pim: 1342,
@@ -83,7 +108,13 @@ describe('recommendVeracryptKdf', () => {
       // 2 s × 4,088,015 / 2 blocks = 4,088,015 iterations → PIM 4074
       pim: 4074,
     },
-    { name: 'keeps the defaults without any measurement', input: inputWith({}), options: {}, hash: 'sha512', pim: 485 },
+    {
+      name: 'keeps the defaults without any measurement',
+      input: inputWith({}),
+      options: {},
+      hash: 'sha512',
+      pim: 485,
+    },
   ])('$name', ({ input, options, hash, pim }) => {
     const result = recommendVeracryptKdf(input, optionsWith({ targetTool: 'veracrypt', ...options }), 1);
     expect(result.kdf).toMatchObject({ hash, pim, iterations: veracryptIterations(pim) });

@@ -1,4 +1,10 @@
-import { MIB, planOptionsSchema, type PlanInput, type PlanOptions, type ResolvedPlanOptions } from '@encplan/core';
+import {
+  MIB,
+  planOptionsSchema,
+  type PlanInput,
+  type PlanOptions,
+  type ResolvedPlanOptions,
+} from '@encplan/core';
 
 /** A PlanInput where everything is unknown; tests override what the rule under test reads. */
 export function unknownInput(): PlanInput {
@@ -20,15 +26,39 @@ export function unknownInput(): PlanInput {
       nvmeNamespaceManagement: null,
       hpaSupported: null,
     },
-    health: { verdict: 'unknown', findings: [], wearPercentUsed: null, dataWrittenBytes: null, ratedEnduranceBytes: null, source: { origin: 'test', field: null } },
-    trim: { deviceSupportsTrim: null, readsZeroAfterTrim: null, firstBlockingLayer: null, passthroughKnown: false, source: { origin: 'test', field: null } },
-    space: { unallocatedBytes: null, factorySpareBytes: null, partitionTable: null, lastPartitionEndSector: null },
+    health: {
+      verdict: 'unknown',
+      findings: [],
+      wearPercentUsed: null,
+      dataWrittenBytes: null,
+      ratedEnduranceBytes: null,
+      source: { origin: 'test', field: null },
+    },
+    trim: {
+      deviceSupportsTrim: null,
+      readsZeroAfterTrim: null,
+      firstBlockingLayer: null,
+      passthroughKnown: false,
+      source: { origin: 'test', field: null },
+    },
+    space: {
+      unallocatedBytes: null,
+      factorySpareBytes: null,
+      partitionTable: null,
+      lastPartitionEndSector: null,
+    },
     encryptedThroughput: [],
     existingEncryption: null,
   };
 }
 
-type DeepPartial<T> = { [K in keyof T]?: T[K] extends readonly unknown[] ? T[K] : T[K] extends object | null ? DeepPartial<NonNullable<T[K]>> | null : T[K] };
+type DeepPartial<T> = {
+  [K in keyof T]?: T[K] extends readonly unknown[]
+    ? T[K]
+    : T[K] extends object | null
+      ? DeepPartial<NonNullable<T[K]>> | null
+      : T[K];
+};
 
 /** unknownInput() with the given sections merged in (one level deep per section). */
 export function inputWith(overrides: DeepPartial<PlanInput>): PlanInput {
@@ -37,7 +67,12 @@ export function inputWith(overrides: DeepPartial<PlanInput>): PlanInput {
   for (const [key, value] of Object.entries(overrides)) {
     const current = (base as unknown as Record<string, unknown>)[key];
     merged[key] =
-      value !== null && typeof value === 'object' && !Array.isArray(value) && current !== null && typeof current === 'object' && !Array.isArray(current)
+      value !== null &&
+      typeof value === 'object' &&
+      !Array.isArray(value) &&
+      current !== null &&
+      typeof current === 'object' &&
+      !Array.isArray(current)
         ? { ...current, ...value }
         : value;
   }
@@ -51,7 +86,12 @@ export function optionsWith(options: PlanOptions = {}): ResolvedPlanOptions {
 }
 
 /** A cryptsetup-style cipher measurement in MiB/s. */
-export function cipherMiB(cipher: PlanInput['cipherSpeeds'][number]['cipher'], keyBits: number, encryptMiB: number, decryptMiB = encryptMiB): PlanInput['cipherSpeeds'][number] {
+export function cipherMiB(
+  cipher: PlanInput['cipherSpeeds'][number]['cipher'],
+  keyBits: number,
+  encryptMiB: number,
+  decryptMiB = encryptMiB,
+): PlanInput['cipherSpeeds'][number] {
   return {
     cipher,
     keyBits,
