@@ -30,6 +30,19 @@ const settings = (overrides: Partial<CommandSettings> = {}): CommandSettings => 
   veracrypt: null,
   ...overrides,
 });
+const veracryptSettings = settings({
+  targetTool: 'veracrypt',
+  veracrypt: {
+    encryption: 'AES',
+    kdf: {
+      hash: 'sha512',
+      pim: 485,
+      iterations: 500_000,
+      derivationsPerSecond: null,
+      predictedUnlockMs: null,
+    },
+  },
+});
 const table = (partitionTable: PlanInput['space']['partitionTable'], lastPartitionEndSector: number | null) =>
   inputWith({ space: { partitionTable, lastPartitionEndSector } });
 
@@ -176,19 +189,7 @@ describe('buildCommands', () => {
     const commands = buildCommands(
       table('none', null),
       optionsWith({ targetTool: 'veracrypt' }),
-      settings({
-        targetTool: 'veracrypt',
-        veracrypt: {
-          encryption: 'AES',
-          kdf: {
-            hash: 'sha512',
-            pim: 485,
-            iterations: 500_000,
-            derivationsPerSecond: null,
-            predictedUnlockMs: null,
-          },
-        },
-      }),
+      veracryptSettings,
     );
     expect(commands[0]?.argv).toContain('--typecode=0:8300');
     expect(commands.at(-1)?.argv).toEqual([
@@ -211,23 +212,7 @@ describe('buildCommands', () => {
 
   it('leaves partitioning to the OS tools outside Linux', () => {
     const input = { ...table('none', null), os: 'win32' as const };
-    const commands = buildCommands(
-      input,
-      optionsWith({ targetTool: 'veracrypt' }),
-      settings({
-        targetTool: 'veracrypt',
-        veracrypt: {
-          encryption: 'AES',
-          kdf: {
-            hash: 'sha512',
-            pim: 485,
-            iterations: 500_000,
-            derivationsPerSecond: null,
-            predictedUnlockMs: null,
-          },
-        },
-      }),
-    );
+    const commands = buildCommands(input, optionsWith({ targetTool: 'veracrypt' }), veracryptSettings);
     expect(commands.map((c) => c.id)).toEqual(['veracrypt-create']);
     expect(commands[0]?.argv).toContain('--filesystem=ntfs');
   });
