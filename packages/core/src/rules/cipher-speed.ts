@@ -13,17 +13,6 @@ export function findCipherSpeed(input: PlanInput, cipher: CipherId, keyBits: num
   return input.cipherSpeeds.find((speed) => speed.cipher === cipher && speed.keyBits === keyBits) ?? null;
 }
 
-/** The slower direction of a measurement on one core (the bound for mixed workloads); null when unmeasured. */
-export function slowerDirectionBytesPerSecond(speed: CipherSpeed | null): number | null {
-  if (speed === null) {
-    return null;
-  }
-  const values = [speed.encryptBytesPerSecondOneCore, speed.decryptBytesPerSecondOneCore].filter(
-    (v): v is number => v !== null && v > 0,
-  );
-  return values.length === 0 ? null : Math.min(...values);
-}
-
 /** A cipher speed used by a rule: bytes/s per direction on one core, and whether it was measured or derived. */
 export interface EffectiveCipherSpeed {
   readonly cipher: CipherId;
