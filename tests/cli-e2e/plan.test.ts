@@ -1,4 +1,6 @@
 import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
@@ -113,5 +115,32 @@ describe('encplan plan (built binary)', () => {
     const run = encplan('plan', ...args, '--json');
     expect(run.status).toBe(2);
     expect(JSON.parse(run.stdout)).toMatchObject({ status: 'error', error: { code: 'INVALID_ARGUMENT' } });
+  });
+
+  it('plans from a bundle and from a saved assess report alike', () => {
+    const bundle = path.join(ROOT, 'fixtures/bundles/loop-gpt-ext4-78pct-debian12');
+    const fromBundle = encplan('plan', '--bundle', bundle, '--json');
+    expect(fromBundle.status).toBe(0);
+    const report = encplan('assess', '--bundle', bundle, '--json');
+    const directory = mkdtempSync(path.join(tmpdir(), 'encplan-plan-e2e-'));
+    try {
+      const file = path.join(directory, 'report.json');
+      writeFileSync(file, report.stdout);
+      const fromReport = encplan('plan', '--report', file, '--json');
+      expect(fromReport.status).toBe(0);
+      const a = planEnvelopeSchema.parse(JSON.parse(fromBundle.stdout)).result;
+      const b = planEnvelopeSchema.parse(JSON.parse(fromReport.stdout)).result;
+      expect(a?.devicePath).toBe('/dev/loop0');
+      expect(b).toEqual(a);
+    } finally {
+      rmSync(directory, { recursive: true, force: true });
+    }
+  });
+
+  it('needs exactly one source of facts', () => {
+    const none = encplan('plan', '--json');
+    const two = encplan('plan', '--input', fixture('arm64-aes-rpi5'), '--bundle', ROOT, '--json');
+    expect(none.status).toBe(2);
+    expect(two.status).toBe(2);
   });
 });

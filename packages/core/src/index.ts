@@ -54,3 +54,4 @@ export * from './rules/health-gate.js';
 export * from './rules/space.js';
 export * from './rules/performance-model.js';
 export * from './contract/plan-envelope.js';
+export * from './plan/plan-input-from-assessment.js';

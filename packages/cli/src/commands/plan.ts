@@ -13,7 +13,7 @@ import {
 } from '@encplan/core';
 import { EncplanCommand } from '../base-command.js';
 import { ExitCode } from '../exit-codes.js';
-import { readPlanInputFile } from '../plan-input-source.js';
+import { readPlanInput, type PlanInputSource } from '../plan-input-source.js';
 import { renderPlan } from '../render/plan.js';
 
 /** `encplan plan`: recommendations, predicted cost and the exact commands, from facts. Executes nothing. */
@@ -21,7 +21,18 @@ export default class Plan extends EncplanCommand {
   static override summary =
     'Plan encryption settings, spare area and the exact commands to apply them (runs nothing).';
   static override flags = {
-    input: Flags.string({ summary: 'A PlanInput JSON file (see docs/plan-input.md).', required: true }),
+    input: Flags.string({
+      summary: 'A PlanInput JSON file (see docs/plan-input.md).',
+      exactlyOne: ['input', 'report', 'bundle'],
+    }),
+    report: Flags.string({
+      summary: 'A saved `encplan assess --json` report.',
+      exactlyOne: ['input', 'report', 'bundle'],
+    }),
+    bundle: Flags.string({
+      summary: 'A bundle made by `encplan collect`, assessed offline.',
+      exactlyOne: ['input', 'report', 'bundle'],
+    }),
     commands: Flags.boolean({ summary: 'Print only the commands, as a POSIX shell script.', default: false }),
     'fail-on': Flags.string({
       summary: 'Exit 5 when the drive health is at or past this verdict.',
@@ -72,7 +83,7 @@ export default class Plan extends EncplanCommand {
   async run(): Promise<void> {
     const { flags } = await this.parse(Plan);
     this.jsonOutput = flags.json;
-    const input = await readPlanInputFile(flags.input);
+    const input = await readPlanInput(sourceFromFlags(flags), this.cancelOnSignals().signal);
     const plan = buildPlan(input, optionsFromFlags(flags));
     if (flags.json) {
       this.emitJson(
@@ -108,6 +119,17 @@ export default class Plan extends EncplanCommand {
 }
 
 type PlanFlags = Interfaces.InferredFlags<typeof Plan.flags>;
+
+function sourceFromFlags(flags: PlanFlags): PlanInputSource {
+  if (flags.report !== undefined) {
+    return { kind: 'report', file: flags.report };
+  }
+  if (flags.bundle !== undefined) {
+    return { kind: 'bundle', directory: flags.bundle };
+  }
+  // oclif's exactlyOne guarantees one of the three.
+  return { kind: 'input', file: flags.input ?? '' };
+}
 
 function optionsFromFlags(flags: PlanFlags): PlanOptions {
   const memory = flags['unlock-memory'];

@@ -204,3 +204,51 @@ export const planInputSchema = z.object({
 });
 /** The planner's input; see {@link planInputSchema}. */
 export type PlanInput = z.infer<typeof planInputSchema>;
+
+const NOT_MEASURED = { origin: 'not measured', field: null };
+
+/** A PlanInput where every fact is unknown (null or empty): the base that mappers and tests fill in. */
+export function unknownPlanInput(os: PlanInput['os'] = 'linux'): PlanInput {
+  return {
+    os,
+    cpu: { arch: null, hasAes: null, hasVaes: null, hasPmull: null, cores: null, memoryBytes: null },
+    kernel: { version: null, xtsAesDriver: null, xtsAesGeneric: null, adiantumAvailable: null },
+    cipherSpeeds: [],
+    pbkdf2Speeds: [],
+    argon2id: null,
+    device: {
+      path: null,
+      transport: null,
+      rotational: null,
+      sizeBytes: null,
+      logicalSectorBytes: null,
+      physicalSectorBytes: null,
+      plainThroughput: [],
+      nvmeNamespaceManagement: null,
+      hpaSupported: null,
+    },
+    health: {
+      verdict: 'unknown',
+      findings: [],
+      wearPercentUsed: null,
+      dataWrittenBytes: null,
+      ratedEnduranceBytes: null,
+      source: NOT_MEASURED,
+    },
+    trim: {
+      deviceSupportsTrim: null,
+      readsZeroAfterTrim: null,
+      firstBlockingLayer: null,
+      passthroughKnown: false,
+      source: NOT_MEASURED,
+    },
+    space: {
+      unallocatedBytes: null,
+      factorySpareBytes: null,
+      partitionTable: null,
+      lastPartitionEndSector: null,
+    },
+    encryptedThroughput: [],
+    existingEncryption: null,
+  };
+}

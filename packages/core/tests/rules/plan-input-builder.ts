@@ -1,6 +1,7 @@
 import {
   MIB,
   planOptionsSchema,
+  unknownPlanInput,
   type PlanInput,
   type PlanOptions,
   type ResolvedPlanOptions,
@@ -8,48 +9,7 @@ import {
 
 /** A PlanInput where everything is unknown; tests override what the rule under test reads. */
 export function unknownInput(): PlanInput {
-  return {
-    os: 'linux',
-    cpu: { arch: null, hasAes: null, hasVaes: null, hasPmull: null, cores: null, memoryBytes: null },
-    kernel: { version: null, xtsAesDriver: null, xtsAesGeneric: null, adiantumAvailable: null },
-    cipherSpeeds: [],
-    pbkdf2Speeds: [],
-    argon2id: null,
-    device: {
-      path: null,
-      transport: null,
-      rotational: null,
-      sizeBytes: null,
-      logicalSectorBytes: null,
-      physicalSectorBytes: null,
-      plainThroughput: [],
-      nvmeNamespaceManagement: null,
-      hpaSupported: null,
-    },
-    health: {
-      verdict: 'unknown',
-      findings: [],
-      wearPercentUsed: null,
-      dataWrittenBytes: null,
-      ratedEnduranceBytes: null,
-      source: { origin: 'test', field: null },
-    },
-    trim: {
-      deviceSupportsTrim: null,
-      readsZeroAfterTrim: null,
-      firstBlockingLayer: null,
-      passthroughKnown: false,
-      source: { origin: 'test', field: null },
-    },
-    space: {
-      unallocatedBytes: null,
-      factorySpareBytes: null,
-      partitionTable: null,
-      lastPartitionEndSector: null,
-    },
-    encryptedThroughput: [],
-    existingEncryption: null,
-  };
+  return unknownPlanInput();
 }
 
 type DeepPartial<T> = {
