@@ -21,7 +21,7 @@ describe('encplan plan (built binary)', () => {
     expect(run.status).toBe(0);
     const envelope = planEnvelopeSchema.parse(JSON.parse(run.stdout));
     expect(envelope).toMatchObject({
-      schema: 'encplan/plan',
+      schema: 'encplan.plan',
       status: 'ok',
       result: { settings: { cipher: 'aes-xts-plain64', sectorSizeBytes: 4096 } },
     });
