@@ -19,7 +19,7 @@ const UNLOCK_RAM_SHARE = 0.5;
 /**
  * The LUKS2 keyslot KDF the plan emits. `iterations` null means "let cryptsetup benchmark to iterTimeMs";
  * `memoryKiB` is then a cap cryptsetup may lower. cryptsetup also lowers `parallel` to the CPUs online on
- * the machine that runs luksFormat (checked in tests/integration/plan-luks-format.test.ts).
+ * the machine that runs luksFormat (checked in tests/integration/plan-luks-format.integration.test.ts).
  */
 export interface Luks2Pbkdf {
   readonly memoryKiB: number;
