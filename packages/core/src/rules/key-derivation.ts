@@ -120,13 +120,17 @@ export function recommendLuks2Pbkdf(
   }
   const predictedUnlockMs = Math.round((iterations * memoryKiB * msPerKiBIterationLane) / unlockLanes);
   const pbkdf: Luks2Pbkdf = { memoryKiB, parallel, iterations, iterTimeMs: null, predictedUnlockMs };
+  const memoryNote =
+    unlockMemoryBytes === null
+      ? "no more memory than this machine's benchmark chose (its RAM is unknown)"
+      : 'at most half its RAM';
   const assumption = otherMachine
     ? " It assumes the unlocking machine's cores are as fast as this one's; format there if they are slower."
     : '';
   const recommendation: Recommendation = {
     ruleId: 'luks2-pbkdf',
     value: { pbkdf: 'argon2id', memoryKiB, parallel, iterations, iterTimeMs: null },
-    reason: `Fix argon2id at ${String(memoryKiB)} KiB, ${String(parallel)} lanes and ${String(iterations)} iterations (about ${String(predictedUnlockMs)} ms per unlock) so the weakest machine that must unlock gets at most half its RAM and no boot-time out-of-memory, instead of whatever a faster formatting machine would pick.${assumption}`,
+    reason: `Fix argon2id at ${String(memoryKiB)} KiB, ${String(parallel)} lanes and ${String(iterations)} iterations (about ${String(predictedUnlockMs)} ms per unlock) so the weakest machine that must unlock gets ${memoryNote} and no boot-time out-of-memory, instead of whatever a faster formatting machine would pick.${assumption}`,
     evidence: facts,
     confidence: otherMachine ? 'medium' : 'high',
   };
