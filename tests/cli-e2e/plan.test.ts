@@ -137,6 +137,21 @@ describe('encplan plan (built binary)', () => {
     }
   });
 
+  it('prices the passwords given with --entropy-bits', () => {
+    const run = encplan(
+      'plan',
+      '--input',
+      fixture('x64-aesni-laptop-nvme'),
+      '--target',
+      'veracrypt',
+      '--entropy-bits',
+      '80',
+      '--json',
+    );
+    const envelope = planEnvelopeSchema.parse(JSON.parse(run.stdout));
+    expect(new Set(envelope.result?.attackerCost.map((row) => row.entropyBits))).toEqual(new Set([80]));
+  });
+
   it('needs exactly one source of facts', () => {
     const none = encplan('plan', '--json');
     const two = encplan('plan', '--input', fixture('arm64-aes-rpi5'), '--bundle', ROOT, '--json');

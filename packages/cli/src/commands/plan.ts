@@ -64,6 +64,11 @@ export default class Plan extends EncplanCommand {
       summary: 'Passphrase length in characters (VeraCrypt allows a low PIM only from 20).',
       min: 1,
     }),
+    'entropy-bits': Flags.string({
+      summary:
+        'Password entropy in bits for the attacker-cost table (repeatable; default 8 and 10 random a-z0-9 characters, 5 Diceware words).',
+      multiple: true,
+    }),
     'speed-over-security': Flags.boolean({
       summary: 'Accept AES-128-XTS when the cipher limits the device.',
       default: false,
@@ -139,6 +144,13 @@ function optionsFromFlags(flags: PlanFlags): PlanOptions {
       hint: 'Use bytes or a binary unit, e.g. 2GiB or 512MiB.',
     });
   }
+  const entropyBits = (flags['entropy-bits'] ?? []).map(Number);
+  if (entropyBits.some((bits) => !Number.isFinite(bits) || bits <= 0)) {
+    throw new EncplanError(
+      'INVALID_ARGUMENT',
+      `--entropy-bits takes positive numbers, got ${JSON.stringify(flags['entropy-bits'])}.`,
+    );
+  }
   // The option schema in core validates the enums again; oclif's `options` already limited them.
   return {
     targetTool: (flags.target ?? null) as PlanOptions['targetTool'],
@@ -147,6 +159,7 @@ function optionsFromFlags(flags: PlanFlags): PlanOptions {
     unlockMachine: { memoryBytes, cores: flags['unlock-cores'] ?? null },
     unlockTimeMs: flags['unlock-time'],
     passwordLength: flags['password-length'] ?? null,
+    ...(entropyBits.length > 0 ? { entropyBits: entropyBits } : {}),
     speedOverSecurity: flags['speed-over-security'],
     mappingName: flags['mapping-name'],
     label: flags.label,
