@@ -15,6 +15,13 @@ function encplan(...args: string[]) {
   return { status: result.status, stdout: result.stdout, stderr: result.stderr };
 }
 
+/** The laptop's plan with extra flags, as a parsed envelope. */
+function laptopPlan(...flags: string[]) {
+  const run = encplan('plan', '--input', fixture('x64-aesni-laptop-nvme'), ...flags, '--json');
+  expect(run.status).toBe(0);
+  return planEnvelopeSchema.parse(JSON.parse(run.stdout));
+}
+
 describe('encplan plan (built binary)', () => {
   it('prints one valid plan envelope with --json', () => {
     const run = encplan('plan', '--input', fixture('x64-aesni-laptop-nvme'), '--json');
@@ -72,32 +79,12 @@ describe('encplan plan (built binary)', () => {
   });
 
   it('plans for a weaker unlocking machine given by flags', () => {
-    const run = encplan(
-      'plan',
-      '--input',
-      fixture('x64-aesni-laptop-nvme'),
-      '--unlock-memory',
-      '1GiB',
-      '--unlock-cores',
-      '2',
-      '--json',
-    );
-    const envelope = planEnvelopeSchema.parse(JSON.parse(run.stdout));
+    const envelope = laptopPlan('--unlock-memory', '1GiB', '--unlock-cores', '2');
     expect(envelope.result?.settings.luks2Pbkdf).toMatchObject({ memoryKiB: 524_288, parallel: 2 });
   });
 
   it('plans VeraCrypt with --target and a PIM honouring the password length', () => {
-    const run = encplan(
-      'plan',
-      '--input',
-      fixture('x64-aesni-laptop-nvme'),
-      '--target',
-      'veracrypt',
-      '--unlock-time',
-      '100',
-      '--json',
-    );
-    const envelope = planEnvelopeSchema.parse(JSON.parse(run.stdout));
+    const envelope = laptopPlan('--target', 'veracrypt', '--unlock-time', '100');
     expect(envelope.result?.settings.veracrypt?.pim).toBe(485);
   });
 
@@ -138,17 +125,7 @@ describe('encplan plan (built binary)', () => {
   });
 
   it('prices the passwords given with --entropy-bits', () => {
-    const run = encplan(
-      'plan',
-      '--input',
-      fixture('x64-aesni-laptop-nvme'),
-      '--target',
-      'veracrypt',
-      '--entropy-bits',
-      '80',
-      '--json',
-    );
-    const envelope = planEnvelopeSchema.parse(JSON.parse(run.stdout));
+    const envelope = laptopPlan('--target', 'veracrypt', '--entropy-bits', '80');
     expect(new Set(envelope.result?.attackerCost.map((row) => row.entropyBits))).toEqual(new Set([80]));
   });
 
