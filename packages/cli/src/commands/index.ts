@@ -1,7 +1,9 @@
 import Assess from './assess.js';
 import Collect from './collect.js';
 import Doctor from './doctor.js';
+import Health from './health.js';
 import Schema from './schema.js';
+import BenchmarkCiphers from './benchmark/ciphers.js';
 import Plan from './plan.js';
 import Version from './version.js';
 
@@ -10,7 +12,9 @@ export const COMMANDS = {
   assess: Assess,
   collect: Collect,
   doctor: Doctor,
+  health: Health,
   schema: Schema,
+  'benchmark:ciphers': BenchmarkCiphers,
   plan: Plan,
   version: Version,
 };

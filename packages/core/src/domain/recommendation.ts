@@ -31,13 +31,13 @@ export const recommendationSchema = z.object({
 export type Recommendation = z.infer<typeof recommendationSchema>;
 
 /** Severity of a finding: critical findings come before any advice (the health gate). */
-export const findingSeveritySchema = z.enum(['info', 'warning', 'critical']);
-export type FindingSeverity = z.infer<typeof findingSeveritySchema>;
+export const planFindingSeveritySchema = z.enum(['info', 'warning', 'critical']);
+export type PlanFindingSeverity = z.infer<typeof planFindingSeveritySchema>;
 
 /** Something the user should fix or know before following the plan. */
 export const findingSchema = z.object({
   ruleId: z.string().regex(/^[a-z0-9]+(-[a-z0-9]+)*$/),
-  severity: findingSeveritySchema,
+  severity: planFindingSeveritySchema,
   message: z.string(),
   evidence: z.array(evidenceSchema),
 });

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { factSourceSchema } from '../domain/source.js';
 import { transportSchema } from '../domain/device.js';
+import { healthVerdictSchema } from '../domain/health.js';
 
 /**
  * PlanInput: exactly the facts the plan's rules read, and nothing else. The assessment's facts are mapped
@@ -33,7 +34,7 @@ export const cipherIdSchema = z.enum([
 export type CipherId = z.infer<typeof cipherIdSchema>;
 
 /** One measured cipher: bytes/s on one core (cryptsetup benchmark is single-threaded, §1.1) and all cores. */
-export const cipherSpeedSchema = z.object({
+export const planCipherSpeedSchema = z.object({
   cipher: cipherIdSchema,
   keyBits: z.number().int().positive(),
   encryptBytesPerSecondOneCore: z.number().nonnegative().nullable(),
@@ -42,7 +43,7 @@ export const cipherSpeedSchema = z.object({
   encryptBytesPerSecondAllCores: z.number().nonnegative().nullable(),
   source: factSourceSchema,
 });
-export type CipherSpeed = z.infer<typeof cipherSpeedSchema>;
+export type PlanCipherSpeed = z.infer<typeof planCipherSpeedSchema>;
 
 /** Hashes of PBKDF2 as cryptsetup benchmark prints them. */
 export const pbkdf2HashSchema = z.enum([
@@ -57,13 +58,13 @@ export const pbkdf2HashSchema = z.enum([
 export type Pbkdf2Hash = z.infer<typeof pbkdf2HashSchema>;
 
 /** PBKDF2 speed of one hash: "PBKDF2-sha512 1685813 iterations per second for 256-bit key". */
-export const pbkdf2SpeedSchema = z.object({
+export const planPbkdf2SpeedSchema = z.object({
   hash: pbkdf2HashSchema,
   /** Iterations per second for a 256-bit derived key, as cryptsetup measures it (§1.1). */
   iterationsPerSecond: z.number().positive(),
   source: factSourceSchema,
 });
-export type Pbkdf2Speed = z.infer<typeof pbkdf2SpeedSchema>;
+export type PlanPbkdf2Speed = z.infer<typeof planPbkdf2SpeedSchema>;
 
 /** What `cryptsetup benchmark` chose for argon2id to take `targetMs` on this machine (§1.1, §4.3). */
 export const argon2idBenchmarkSchema = z.object({
@@ -95,9 +96,6 @@ export const encryptedThroughputSchema = plainThroughputSchema.extend({
 });
 export type EncryptedThroughput = z.infer<typeof encryptedThroughputSchema>;
 
-/** The health verdict vocabulary of the health model (issue 3). */
-export const healthVerdictSchema = z.enum(['healthy', 'warning', 'failing', 'unknown']);
-export type HealthVerdict = z.infer<typeof healthVerdictSchema>;
 
 /** The layer kinds a discard can stop at (reference-facts §3.1–3.4). */
 export const blockingLayerKindSchema = z.enum([
@@ -135,8 +133,8 @@ export const planInputSchema = z.object({
     xtsAesGeneric: z.boolean().nullable(),
     adiantumAvailable: z.boolean().nullable(),
   }),
-  cipherSpeeds: z.array(cipherSpeedSchema),
-  pbkdf2Speeds: z.array(pbkdf2SpeedSchema),
+  cipherSpeeds: z.array(planCipherSpeedSchema),
+  pbkdf2Speeds: z.array(planPbkdf2SpeedSchema),
   argon2id: argon2idBenchmarkSchema.nullable(),
   device: z.object({
     /** The block device the plan is for, e.g. "/dev/nvme0n1"; null plans with a placeholder. */

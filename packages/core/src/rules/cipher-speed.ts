@@ -1,4 +1,4 @@
-import type { CipherId, CipherSpeed, PlanInput } from '../plan/plan-input.js';
+import type { CipherId, PlanCipherSpeed, PlanInput } from '../plan/plan-input.js';
 
 /**
  * AES-256-XTS (512-bit key) runs ≈ 20 % slower than AES-128-XTS when the cipher is the limit: measured
@@ -9,7 +9,7 @@ export const AES_XTS_512_OVER_256 = 0.8;
 export const AES_XTS_512_OVER_256_VAES = 0.92;
 
 /** The measurement of `cipher` at `keyBits`, if any. */
-export function findCipherSpeed(input: PlanInput, cipher: CipherId, keyBits: number): CipherSpeed | null {
+export function findCipherSpeed(input: PlanInput, cipher: CipherId, keyBits: number): PlanCipherSpeed | null {
   return input.cipherSpeeds.find((speed) => speed.cipher === cipher && speed.keyBits === keyBits) ?? null;
 }
 
@@ -21,7 +21,7 @@ export interface EffectiveCipherSpeed {
   readonly decryptBytesPerSecond: number | null;
   readonly allCoresEncryptBytesPerSecond: number | null;
   readonly measured: boolean;
-  readonly basis: CipherSpeed;
+  readonly basis: PlanCipherSpeed;
 }
 
 /**
@@ -58,7 +58,7 @@ export function effectiveCipherSpeed(
 function fromMeasurement(
   cipher: CipherId,
   keyBits: number,
-  basis: CipherSpeed,
+  basis: PlanCipherSpeed,
   factor: number,
   measured: boolean,
 ): EffectiveCipherSpeed {

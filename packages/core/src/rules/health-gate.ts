@@ -2,7 +2,8 @@ import { z } from 'zod';
 import { evidence, type Evidence, type Recommendation } from '../domain/recommendation.js';
 import { sourceOf } from '../domain/source.js';
 import { formatBytes } from '../domain/units.js';
-import { healthVerdictSchema, type PlanInput } from '../plan/plan-input.js';
+import { healthVerdictSchema } from '../domain/health.js';
+import type { PlanInput } from '../plan/plan-input.js';
 import type { RuleResult } from './rule-result.js';
 
 /**
