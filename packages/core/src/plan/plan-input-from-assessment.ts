@@ -1,7 +1,14 @@
 import type { AssessmentResult } from '../contract/assessment.js';
 import type { StackNode } from '../domain/device.js';
 import { sourceOf } from '../domain/source.js';
-import { unknownPlanInput, type PlanInput } from './plan-input.js';
+import {
+  cipherIdSchema,
+  pbkdf2HashSchema,
+  unknownPlanInput,
+  type PlanCipherSpeed,
+  type PlanInput,
+  type PlanPbkdf2Speed,
+} from './plan-input.js';
 
 function walk(node: StackNode): StackNode[] {
   return [node, ...node.children.flatMap(walk)];
@@ -27,19 +34,109 @@ function existingEncryptionOf(result: AssessmentResult): PlanInput['existingEncr
   return { kind, mappingName: kind === 'luks1' || kind === 'luks2' ? (mapping?.mapperName ?? null) : null };
 }
 
+const LAYER_KINDS: Readonly<Record<string, NonNullable<PlanInput['trim']['firstBlockingLayer']>['kind']>> = {
+  'dm-crypt': 'dm-crypt',
+  veracrypt: 'veracrypt',
+  // Plain LVs pass discards; an LVM layer that blocks is a thin pool without passdown (reference-facts §3.2).
+  lvm: 'lvm-thin',
+  'md-raid': 'md-raid',
+  loop: 'loop',
+  disk: 'device',
+};
+
+function trimOf(result: AssessmentResult): PlanInput['trim'] {
+  const { trim, discardPassthrough } = result;
+  const paths = discardPassthrough.paths;
+  const blockedPath = paths.find((path) => path.passesToDisk === false);
+  const blockingLayer = blockedPath?.layers.find((layer) => layer.blocksHere) ?? null;
+  let firstBlockingLayer: PlanInput['trim']['firstBlockingLayer'] = null;
+  if (trim.status === 'blocked-by-bridge') {
+    firstBlockingLayer = { kind: 'usb-bridge', name: result.disk.kernelName };
+  } else if (blockingLayer !== null) {
+    firstBlockingLayer = {
+      kind: LAYER_KINDS[blockingLayer.kind] ?? 'other',
+      name: blockingLayer.name ?? blockingLayer.path,
+    };
+  }
+  return {
+    deviceSupportsTrim: trim.deviceSupportsTrim,
+    readsZeroAfterTrim: trim.readsZeroesAfterTrim,
+    firstBlockingLayer,
+    passthroughKnown: paths.length > 0 && paths.every((path) => path.passesToDisk !== null),
+    source: trim.evidence[0] ?? sourceOf('encplan assess', 'trim'),
+  };
+}
+
+/** One measurement per cipher and key size: cryptsetup's (the kernel's) one-core rate, OpenSSL's all-core rate. */
+function cipherSpeedsOf(result: AssessmentResult): PlanCipherSpeed[] {
+  const measurements = result.cipherBenchmark?.cipherSpeed.measurements ?? [];
+  const byKey = new Map<string, PlanCipherSpeed>();
+  const ordered = [...measurements].sort(
+    (a, b) => (a.source === 'cryptsetup' ? -1 : 0) - (b.source === 'cryptsetup' ? -1 : 0),
+  );
+  for (const measurement of ordered) {
+    const cipher = cipherIdSchema.safeParse(measurement.cipher);
+    if (!cipher.success) {
+      continue;
+    }
+    const key = `${cipher.data}/${String(measurement.keyBits)}`;
+    const known = byKey.get(key);
+    byKey.set(key, {
+      cipher: cipher.data,
+      keyBits: measurement.keyBits,
+      encryptBytesPerSecondOneCore: known?.encryptBytesPerSecondOneCore ?? measurement.encryptBytesPerSecond,
+      decryptBytesPerSecondOneCore: known?.decryptBytesPerSecondOneCore ?? measurement.decryptBytesPerSecond,
+      encryptBytesPerSecondAllCores:
+        known?.encryptBytesPerSecondAllCores ?? measurement.allCoresEncryptBytesPerSecond,
+      source: known?.source ?? sourceOf(measurement.source, measurement.argv.join(' ')),
+    });
+  }
+  return [...byKey.values()];
+}
+
+/** Hash output bytes, to restate a rate measured for another key size as "per 256-bit key" (RFC 8018 §5.2). */
+const HASH_OUTPUT_BYTES: Readonly<Record<string, number>> = {
+  sha1: 20,
+  ripemd160: 20,
+  sha256: 32,
+  blake2s: 32,
+  sha512: 64,
+  whirlpool: 64,
+  streebog: 64,
+};
+
+function pbkdf2SpeedsOf(result: AssessmentResult): PlanPbkdf2Speed[] {
+  return (result.cipherBenchmark?.kdfSpeed.pbkdf2 ?? []).flatMap((row) => {
+    const hash = pbkdf2HashSchema.safeParse(row.hash.replace(/-\d+$/, ''));
+    const outputBytes = hash.success ? HASH_OUTPUT_BYTES[hash.data] : undefined;
+    if (!hash.success || outputBytes === undefined) {
+      return [];
+    }
+    const keyBytes = (row.derivedKeyBits ?? 256) / 8;
+    const blocks = (bytes: number) => Math.ceil(bytes / outputBytes);
+    return [
+      {
+        hash: hash.data,
+        iterationsPerSecond: (row.iterationsPerSecond * blocks(keyBytes)) / blocks(32),
+        source: sourceOf('cryptsetup benchmark', `PBKDF2-${row.hash}`),
+      },
+    ];
+  });
+}
+
 /**
- * Maps what `encplan assess` knows today onto a {@link PlanInput}: CPU, kernel, disk geometry, space and
- * existing encryption. Facts the assessment does not hold yet (health, discard walk, benchmarks) stay null /
- * empty, so the rules fall back and say so; extend this mapping as those facts join the assessment.
+ * Maps an assessment onto a {@link PlanInput}: CPU, kernel crypto drivers, disk geometry, SMART health and wear,
+ * TRIM and the discard walk, space, existing encryption, and (with --benchmark) cipher and KDF speeds. What the
+ * assessment does not hold (I/O benchmarks, factory spare, rated TBW) stays null / empty, and the rules say so.
  */
 export function planInputFromAssessment(result: AssessmentResult): PlanInput {
-  const { disk, machine, space } = result;
-  const sysfs = sourceOf('/sys/block', 'queue/discard_max_hw_bytes');
+  const { disk, machine, space, health, kernelCrypto } = result;
   const lastEndBytes = result.partitions.reduce<number | null>(
     (end, partition) => Math.max(end ?? 0, partition.startBytes + partition.sizeBytes),
     null,
   );
-  const hardwareDiscard = result.stack.discard?.maxHardwareBytes ?? null;
+  const argon2id = result.cipherBenchmark?.kdfSpeed.argon2.find((row) => row.variant === 'argon2id') ?? null;
+  const adiantum = kernelCrypto?.adiantum ?? 'unknown';
   const unknown = unknownPlanInput(osOf(result.provenance.platform));
   return {
     ...unknown,
@@ -53,31 +150,48 @@ export function planInputFromAssessment(result: AssessmentResult): PlanInput {
     },
     kernel: {
       version: machine?.os.kernel ?? null,
-      xtsAesDriver: null,
-      xtsAesGeneric: null,
-      adiantumAvailable: null,
+      xtsAesDriver: kernelCrypto?.xtsAes?.driver ?? null,
+      xtsAesGeneric:
+        (kernelCrypto?.xtsAesImplementation ?? null) === null
+          ? null
+          : kernelCrypto?.xtsAesImplementation === 'generic',
+      adiantumAvailable: adiantum === 'unknown' ? null : adiantum !== 'absent',
     },
+    cipherSpeeds: cipherSpeedsOf(result),
+    pbkdf2Speeds: pbkdf2SpeedsOf(result),
+    argon2id:
+      argon2id === null
+        ? null
+        : {
+            timeCost: argon2id.timeCost,
+            memoryKiB: argon2id.memoryKibibytes,
+            threads: argon2id.threads,
+            targetMs: argon2id.requestedDurationMs,
+            source: sourceOf('cryptsetup benchmark', 'argon2id'),
+          },
     device: {
+      ...unknown.device,
       path: disk.path,
       transport: disk.transport,
       // media.kind is the cross-checked answer (a loop device's rotational flag describes nothing real).
-      rotational: result.media.kind === 'unknown' ? null : result.media.kind === 'hdd',
+      rotational: result.media.kind === 'unknown' ? health.rotational : result.media.kind === 'hdd',
       sizeBytes: disk.sizeBytes,
       logicalSectorBytes: disk.logicalSectorBytes,
       physicalSectorBytes: disk.physicalSectorBytes,
-      plainThroughput: [],
       nvmeNamespaceManagement: space.nvme?.namespaceManagementSupported ?? null,
       hpaSupported: space.hostProtectedArea === null ? null : true,
     },
-    health: unknown.health,
-    trim: {
-      // Ansible's support_discard rule: discard_max_hw_bytes 0 = no discard at the device (reference-facts §3.5).
-      deviceSupportsTrim: hardwareDiscard === null ? null : hardwareDiscard > 0,
-      readsZeroAfterTrim: null,
-      firstBlockingLayer: null,
-      passthroughKnown: false,
-      source: sysfs,
+    health: {
+      verdict: health.verdict,
+      findings: health.findings
+        .filter((finding) => finding.severity !== 'info')
+        .map((finding) => finding.message),
+      wearPercentUsed: health.percentageUsed,
+      dataWrittenBytes: health.dataWrittenBytes,
+      ratedEnduranceBytes: null,
+      source: sourceOf(health.source, health.smartctlDeviceType),
     },
+    trim: trimOf(result),
     space: {
       unallocatedBytes: space.unallocatedBytes,
       factorySpareBytes: null,
