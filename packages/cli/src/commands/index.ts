@@ -6,6 +6,7 @@ import Doctor from './doctor.js';
 import Health from './health.js';
 import Schema from './schema.js';
 import BenchmarkCiphers from './benchmark/ciphers.js';
+import Plan from './plan.js';
 import Version from './version.js';
 
 /** Every command, for oclif's explicit strategy (fast start-up: no directory scan). */
@@ -18,5 +19,6 @@ export const COMMANDS = {
   health: Health,
   schema: Schema,
   'benchmark:ciphers': BenchmarkCiphers,
+  plan: Plan,
   version: Version,
 };

@@ -1,0 +1,55 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { buildPlan, type PlanInput } from '@encplan/core';
+import { renderPlan } from '../../src/render/plan.js';
+
+const FIXTURES = path.resolve(
+  path.dirname(fileURLToPath(import.meta.url)),
+  '../../../../fixtures/plan-inputs',
+);
+const input = (name: string) =>
+  JSON.parse(readFileSync(path.join(FIXTURES, `${name}.json`), 'utf8')) as PlanInput;
+
+describe('renderPlan', () => {
+  it('puts the health gate and its critical finding before the recommendations', () => {
+    const text = renderPlan(buildPlan(input('sata-failing-realloc304-seagate')), {
+      includeDestructive: false,
+    });
+    const gate = text.indexOf('Health gate: BACK-UP-FIRST (failing)');
+    const critical = text.indexOf('[critical] health-gate');
+    const recommendations = text.indexOf('Recommendations:');
+    expect(gate).toBeGreaterThan(-1);
+    expect(gate).toBeLessThan(critical);
+    expect(critical).toBeLessThan(recommendations);
+  });
+
+  it('shows each recommendation with its value, reason and evidence, rates in MiB/s', () => {
+    const text = renderPlan(buildPlan(input('x64-aesni-laptop-nvme')), { includeDestructive: false });
+    expect(text).toContain('cipher-mode: aes-xts-plain64  (confidence high)');
+    expect(text).toMatch(/why: The CPU has AES instructions/);
+    expect(text).toContain(
+      'aes-xts 512b encrypt, one core (bytes/s) = 2334.9 MiB/s (cryptsetup benchmark (x86-aesni-nvme-laptop-cryptsetup2.x-full.txt): line 19)',
+    );
+  });
+
+  it('states the regime and assumption of every prediction', () => {
+    const text = renderPlan(buildPlan(input('arm64-aes-rpi5')), { includeDestructive: false });
+    expect(text).toMatch(/seq1m-q8t1 .*cipher limit/);
+    expect(text).toContain('serial-harmonic: One request at a time');
+  });
+
+  it('says where GPU figures do not transfer', () => {
+    const text = renderPlan(buildPlan(input('x64-aesni-laptop-nvme')), { includeDestructive: false });
+    expect(text).toContain('luks2-argon2id on rtx-4090, 41.4-bit password: no published figure applies');
+  });
+
+  it('ends with the script, destructive lines commented out unless asked', () => {
+    const plan = buildPlan(input('x64-aesni-laptop-nvme'));
+    expect(renderPlan(plan, { includeDestructive: false })).toMatch(
+      /Commands \(planning ran none of them\):\n#!\/bin\/sh[\s\S]*^# cryptsetup luksFormat/m,
+    );
+    expect(renderPlan(plan, { includeDestructive: true })).toMatch(/^cryptsetup luksFormat/m);
+  });
+});

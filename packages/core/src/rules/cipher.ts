@@ -1,0 +1,295 @@
+import { evidence, type Evidence, type Finding, type Recommendation } from '../domain/recommendation.js';
+import { sourceOf } from '../domain/source.js';
+import { formatRate, MIB } from '../domain/units.js';
+import type { PlanInput } from '../plan/plan-input.js';
+import type { ResolvedPlanOptions } from '../plan/plan-options.js';
+import {
+  effectiveCipherSpeed,
+  fastestPlainBytesPerSecond,
+  slowerEffective,
+  type EffectiveCipherSpeed,
+} from './cipher-speed.js';
+import type { RuleResult } from './rule-result.js';
+
+/** The dm-crypt cipher specs the plan can emit (cryptsetup -c). */
+export type LuksCipherSpec = 'aes-xts-plain64' | 'xchacha12,aes-adiantum-plain64';
+
+/** The chosen cipher, for the rules and commands that follow. */
+export interface CipherChoice {
+  readonly spec: LuksCipherSpec;
+  readonly keyBits: number;
+  /** The speed the performance model uses; null when neither measured nor derivable. */
+  readonly speed: EffectiveCipherSpeed | null;
+}
+
+/**
+ * Android lets devices whose AES runs below 50 MiB/s use Adiantum instead (reference-facts §2.6,
+ * source.android.com "Enabling Adiantum"): the bar for "this CPU is too slow for AES" without a measurement
+ * of Adiantum itself.
+ */
+const ANDROID_ADIANTUM_AES_BAR_BYTES_PER_SECOND = 50 * MIB;
+
+const cpuSource = sourceOf('systeminformation', 'cpu.flags');
+const coresSource = sourceOf('systeminformation', 'cpu.cores');
+const kernelSource = sourceOf('/proc/crypto', 'driver');
+
+function speedEvidence(label: string, speed: EffectiveCipherSpeed | null): Evidence[] {
+  if (speed === null) {
+    return [];
+  }
+  const note = speed.measured ? '' : ` (derived from ${speed.basis.cipher} ${String(speed.basis.keyBits)}b)`;
+  return [
+    evidence(`${label} encrypt, one core${note} (bytes/s)`, speed.encryptBytesPerSecond, speed.basis.source),
+    evidence(`${label} decrypt, one core${note} (bytes/s)`, speed.decryptBytesPerSecond, speed.basis.source),
+  ];
+}
+
+/** `kernel-aes-driver-unaccelerated`: an AES-capable CPU behind a generic kernel driver is the first fix. */
+export function checkKernelAesDriver(input: PlanInput): RuleResult {
+  if (input.os !== 'linux' || input.cpu.hasAes !== true || input.kernel.xtsAesGeneric !== true) {
+    return { recommendations: [], findings: [] };
+  }
+  const finding: Finding = {
+    ruleId: 'kernel-aes-driver-unaccelerated',
+    severity: 'warning',
+    message:
+      `The CPU has AES instructions but the kernel's xts(aes) driver is ${input.kernel.xtsAesDriver ?? 'a generic one'}, ` +
+      'so dm-crypt would not use them; load the accelerated module (aesni_intel on x86, aes_ce_blk on ARM64) before encrypting.',
+    evidence: [
+      evidence('cpu.hasAes', true, cpuSource),
+      evidence('kernel.xtsAesDriver', input.kernel.xtsAesDriver, kernelSource),
+    ],
+  };
+  return { recommendations: [], findings: [finding] };
+}
+
+/**
+ * `cipher-mode`: AES-XTS where the CPU accelerates AES; Adiantum where the CPU lacks AES instructions, the
+ * kernel has Adiantum and it measures faster (reference-facts §2.6–2.7: Pi 4 Adiantum > AES, Pi 5 AES 4× faster).
+ */
+export function recommendCipherMode(
+  input: PlanInput,
+  options: ResolvedPlanOptions,
+): RuleResult & { readonly choice: CipherChoice } {
+  const aes512 = effectiveCipherSpeed(input, 'aes-xts', 512);
+  const adiantum = effectiveCipherSpeed(input, 'xchacha12,aes-adiantum', 256);
+  const aesRate = slowerEffective(aes512);
+  const adiantumRate = slowerEffective(adiantum);
+  const facts: Evidence[] = [
+    evidence('cpu.hasAes', input.cpu.hasAes, cpuSource),
+    evidence('kernel.adiantumAvailable', input.kernel.adiantumAvailable, kernelSource),
+    ...speedEvidence('aes-xts 512b', aes512),
+    ...speedEvidence('xchacha12,aes-adiantum 256b', adiantum),
+  ];
+
+  if (options.targetTool === 'apfs') {
+    const choice: CipherChoice = {
+      spec: 'aes-xts-plain64',
+      keyBits: 256,
+      speed: effectiveCipherSpeed(input, 'aes-xts', 256),
+    };
+    const recommendation: Recommendation = {
+      ruleId: 'cipher-mode',
+      value: 'aes-xts',
+      reason:
+        'APFS always encrypts with AES-XTS (the CPU for external disks, the Secure Enclave inline engine for internal ones), so there is nothing to choose.',
+      evidence: [evidence('targetTool', 'apfs', sourceOf('encplan', 'options.targetTool'))],
+      confidence: 'high',
+    };
+    return { recommendations: [recommendation], findings: [], choice };
+  }
+
+  // A measured Adiantum proves the kernel has it: cryptsetup benchmark uses the kernel's implementation (§1.1).
+  const kernelHasAdiantum = input.kernel.adiantumAvailable === true || adiantum !== null;
+  const lacksAes =
+    input.cpu.hasAes === false ||
+    (input.cpu.hasAes === null && aesRate !== null && aesRate < ANDROID_ADIANTUM_AES_BAR_BYTES_PER_SECOND);
+  const adiantumFaster = adiantumRate !== null && (aesRate === null || adiantumRate > aesRate);
+  const aesTooSlowUnmeasuredAdiantum =
+    adiantumRate === null &&
+    input.kernel.adiantumAvailable === true &&
+    aesRate !== null &&
+    aesRate < ANDROID_ADIANTUM_AES_BAR_BYTES_PER_SECOND;
+
+  if (lacksAes && kernelHasAdiantum && (adiantumFaster || aesTooSlowUnmeasuredAdiantum)) {
+    const measured = adiantumRate !== null && aesRate !== null;
+    const reason = measured
+      ? `This CPU has no AES instructions and Adiantum measures ${formatRate(adiantumRate)} against AES-XTS-512's ${formatRate(aesRate)}, so Adiantum (XChaCha12 + AES on one block per sector) is ${(adiantumRate / aesRate).toFixed(1)}× faster at equal security.`
+      : `This CPU has no AES instructions and AES-XTS runs below Android's 50 MiB/s bar, so Adiantum (XChaCha12, more than 5× faster than AES-XTS on such CPUs) is the right mode.`;
+    return {
+      recommendations: [
+        {
+          ruleId: 'cipher-mode',
+          value: 'xchacha12,aes-adiantum-plain64',
+          reason,
+          evidence: facts,
+          confidence: measured ? 'high' : 'medium',
+        },
+      ],
+      findings: [],
+      choice: { spec: 'xchacha12,aes-adiantum-plain64', keyBits: 256, speed: adiantum },
+    };
+  }
+
+  const accelerated = input.cpu.hasAes === true;
+  const reason = accelerated
+    ? `The CPU has AES instructions${aesRate === null ? '' : ` (AES-XTS-512 ${aes512?.measured === true ? 'measures' : 'is estimated at'} ${formatRate(aesRate)} on one core)`}, so AES-XTS is both the fastest and the most widely supported mode.`
+    : adiantumRate !== null && aesRate !== null
+      ? `AES-XTS measures faster than Adiantum here (${formatRate(aesRate)} against ${formatRate(adiantumRate)}), so AES-XTS stays the choice.`
+      : input.kernel.adiantumAvailable === false
+        ? 'AES-XTS is the cryptsetup default and this kernel does not offer Adiantum.'
+        : 'AES-XTS is the cryptsetup default; measure Adiantum (cryptsetup benchmark -c xchacha12,aes-adiantum-plain64 -s 256) to see whether it is faster on this CPU.';
+  const confidence = accelerated || (adiantumRate !== null && aesRate !== null) ? 'high' : 'medium';
+  return {
+    recommendations: [
+      { ruleId: 'cipher-mode', value: 'aes-xts-plain64', reason, evidence: facts, confidence },
+    ],
+    findings: [],
+    choice: { spec: 'aes-xts-plain64', keyBits: 512, speed: aes512 },
+  };
+}
+
+/**
+ * `cipher-key-size`: 512-bit XTS keys (AES-256, the LUKS2 default, §1.2) unless the user prefers speed and
+ * the cipher, not the device, limits throughput; the cost is quantified from the measurement (§2.4).
+ */
+export function recommendKeySize(
+  input: PlanInput,
+  options: ResolvedPlanOptions,
+  choice: CipherChoice,
+): RuleResult & { readonly choice: CipherChoice } {
+  if (choice.spec !== 'aes-xts-plain64' || options.targetTool === 'apfs') {
+    return { recommendations: [], findings: [], choice };
+  }
+  const aes256 = effectiveCipherSpeed(input, 'aes-xts', 256);
+  const aes512 = effectiveCipherSpeed(input, 'aes-xts', 512);
+  const rate256 = slowerEffective(aes256);
+  const rate512 = slowerEffective(aes512);
+  const cores = input.cpu.cores ?? 1;
+  const device = fastestPlainBytesPerSecond(input);
+  const costPercent = rate256 !== null && rate512 !== null ? Math.round((1 - rate512 / rate256) * 100) : 20;
+  const cipherBound = device !== null && rate512 !== null && device > rate512 * cores;
+  const facts: Evidence[] = [
+    ...speedEvidence('aes-xts 256b', aes256),
+    ...speedEvidence('aes-xts 512b', aes512),
+    evidence('fastest plain device throughput (bytes/s)', device, sourceOf('fio', 'bw_bytes')),
+    evidence('cpu.cores', input.cpu.cores, coresSource),
+    evidence(
+      'options.speedOverSecurity',
+      options.speedOverSecurity,
+      sourceOf('encplan', 'options.speedOverSecurity'),
+    ),
+  ];
+  if (options.speedOverSecurity && cipherBound) {
+    return {
+      recommendations: [
+        {
+          ruleId: 'cipher-key-size',
+          value: 256,
+          reason: `You asked for speed and the device (${formatRate(device)}) outruns AES-XTS-512 on all ${String(cores)} cores (${formatRate(rate512 * cores)}), so a 256-bit XTS key (AES-128) buys about ${String(costPercent)} % more throughput.`,
+          evidence: facts,
+          confidence: rate256 !== null && aes256?.measured === true ? 'high' : 'medium',
+        },
+      ],
+      findings: [],
+      choice: { ...choice, keyBits: 256, speed: aes256 ?? choice.speed },
+    };
+  }
+  const why = cipherBound
+    ? `the cipher limits this device, so AES-128 would be about ${String(costPercent)} % faster, but the 512-bit key is the LUKS2 default and the safer choice unless you pass --speed-over-security`
+    : `AES-128 would be only about ${String(costPercent)} % faster in the cipher, and the cipher is not what limits this device${device === null ? ' (device speed unmeasured)' : ''}`;
+  return {
+    recommendations: [
+      {
+        ruleId: 'cipher-key-size',
+        value: 512,
+        reason: `Use a 512-bit XTS key (AES-256): ${why}.`,
+        evidence: facts,
+        confidence: device === null ? 'medium' : 'high',
+      },
+    ],
+    findings: [],
+    choice,
+  };
+}
+
+/** VeraCrypt's encryption algorithm names (reference-facts §1.4). */
+export type VeracryptEncryption = 'AES' | 'Serpent' | 'Twofish' | 'AES-Twofish-Serpent';
+
+/**
+ * `veracrypt-encryption`: AES alone unless the measured cascade, spread over all cores as VeraCrypt does
+ * (§1.4 Parallelization), still outruns the device; a cascade costs ≈ 90 % per core (§2.5).
+ */
+export function recommendVeracryptEncryption(
+  input: PlanInput,
+  options: ResolvedPlanOptions,
+): RuleResult & { readonly encryption: VeracryptEncryption; readonly speed: EffectiveCipherSpeed | null } {
+  const cores = input.cpu.cores ?? 1;
+  const singles = (['AES', 'Serpent', 'Twofish'] as const).map((name) => {
+    const cipher = name === 'AES' ? 'aes-xts' : name === 'Serpent' ? 'serpent-xts' : 'twofish-xts';
+    const speed = effectiveCipherSpeed(input, cipher, 512);
+    return { name, speed, rate: slowerEffective(speed) };
+  });
+  const [aes, serpent, twofish] = singles;
+  const device = fastestPlainBytesPerSecond(input);
+  const facts: Evidence[] = [
+    ...singles.flatMap((single) => speedEvidence(`${single.name} XTS 512b`, single.speed)),
+    evidence('cpu.cores', input.cpu.cores, coresSource),
+    evidence('fastest plain device throughput (bytes/s)', device, sourceOf('fio', 'bw_bytes')),
+  ];
+  // Cascade throughput ≈ harmonic combination of its layers (§2.5).
+  const layerRates = [aes?.rate ?? null, twofish?.rate ?? null, serpent?.rate ?? null].filter(
+    (rate): rate is number => rate !== null,
+  );
+  const cascadeRate =
+    layerRates.length === 3 ? 1 / layerRates.reduce((sum, rate) => sum + 1 / rate, 0) : null;
+  if (
+    !options.speedOverSecurity &&
+    cascadeRate !== null &&
+    device !== null &&
+    cascadeRate * cores >= device
+  ) {
+    const headroom = (cascadeRate * cores) / device;
+    return {
+      recommendations: [
+        {
+          ruleId: 'veracrypt-encryption',
+          value: 'AES-Twofish-Serpent',
+          reason: `The AES-Twofish-Serpent cascade measures ${formatRate(cascadeRate * cores)} over ${String(cores)} cores, ${headroom.toFixed(1)}× the device's ${formatRate(device)}, so the extra layers cost no throughput here.`,
+          evidence: facts,
+          confidence: 'medium',
+        },
+      ],
+      findings: [],
+      encryption: 'AES-Twofish-Serpent',
+      // The model takes one cipher speed; a cascade's is the harmonic combination, not a measurement.
+      speed: null,
+    };
+  }
+  const measuredSingles = singles.filter((single) => single.rate !== null);
+  const fastest =
+    input.cpu.hasAes === true || measuredSingles.length === 0
+      ? singles[0]
+      : measuredSingles.reduce((best, single) => ((single.rate ?? 0) > (best.rate ?? 0) ? single : best));
+  const name = fastest?.name ?? 'AES';
+  const cascadeNote =
+    cascadeRate === null
+      ? 'a cascade was not measured'
+      : device === null
+        ? `a cascade would run at ${formatRate(cascadeRate * cores)} and the device speed is unknown`
+        : `a cascade (${formatRate(cascadeRate * cores)} on ${String(cores)} cores) would hold back the device (${formatRate(device)})`;
+  return {
+    recommendations: [
+      {
+        ruleId: 'veracrypt-encryption',
+        value: name,
+        reason: `${name} alone is the fastest measured cipher here and ${cascadeNote}.`,
+        evidence: facts,
+        confidence: (fastest?.rate ?? null) === null ? 'low' : 'high',
+      },
+    ],
+    findings: [],
+    encryption: name,
+    speed: fastest?.speed ?? null,
+  };
+}

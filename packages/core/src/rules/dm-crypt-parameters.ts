@@ -1,0 +1,242 @@
+import { evidence, type Evidence, type Finding, type Recommendation } from '../domain/recommendation.js';
+import { sourceOf } from '../domain/source.js';
+import type { EncryptedThroughput, PlanInput } from '../plan/plan-input.js';
+import type { ResolvedPlanOptions } from '../plan/plan-options.js';
+import type { CipherChoice } from './cipher.js';
+import { isKernelAtLeast } from './kernel-version.js';
+import type { RuleResult } from './rule-result.js';
+
+const sysfsSource = sourceOf('lsblk', 'log-sec/phy-sec');
+const optionSource = (name: string) => sourceOf('encplan', `options.${name}`);
+
+/** LUKS2 sector sizes are 512…4096 (reference-facts §1.2); 4096 is the biggest single lever (§2.2). */
+const LUKS2_MAX_SECTOR_BYTES = 4096;
+
+/**
+ * `sector-size`: 4096-byte encryption sectors when the device allows (≥ logical sector size, LUKS2 only):
+ * kernel AES-XTS runs +117 … +155 % faster on 4096-byte than 512-byte messages (§2.2); Adiantum's speed is
+ * quoted at 4096 (§2.6).
+ */
+export function recommendSectorSize(
+  input: PlanInput,
+  options: ResolvedPlanOptions,
+  choice: CipherChoice,
+): RuleResult & { readonly sectorSizeBytes: number | null } {
+  if (options.targetTool !== 'luks2') {
+    return { recommendations: [], findings: [], sectorSizeBytes: null };
+  }
+  const logical = input.device.logicalSectorBytes;
+  const physical = input.device.physicalSectorBytes;
+  const facts: Evidence[] = [
+    evidence('device.logicalSectorBytes', logical, sysfsSource),
+    evidence('device.physicalSectorBytes', physical, sysfsSource),
+    evidence('cipher', choice.spec, sourceOf('encplan', 'rule cipher-mode')),
+  ];
+  if (logical !== null && logical > LUKS2_MAX_SECTOR_BYTES) {
+    return {
+      recommendations: [
+        {
+          ruleId: 'sector-size',
+          value: logical,
+          reason: `The device's logical sector (${String(logical)} bytes) is the smallest size dm-crypt may use.`,
+          evidence: facts,
+          confidence: 'high',
+        },
+      ],
+      findings: [],
+      sectorSizeBytes: logical,
+    };
+  }
+  // cryptsetup warns that a sector larger than the physical one is not power-fail atomic on some devices (§1.2).
+  const caveat =
+    physical !== null && physical < LUKS2_MAX_SECTOR_BYTES
+      ? `; the drive reports ${String(physical)}-byte physical sectors, so a 4096-byte write is not guaranteed atomic on power loss (journaling filesystems cope), and every filesystem or LVM volume group on top must use 4096-byte blocks`
+      : '';
+  const recommendation: Recommendation = {
+    ruleId: 'sector-size',
+    value: LUKS2_MAX_SECTOR_BYTES,
+    reason: `4096-byte encryption sectors need one cipher call per 4 KiB instead of eight, which roughly doubles kernel AES-XTS throughput over 512-byte sectors${caveat}.`,
+    evidence: facts,
+    confidence: physical === null || physical >= LUKS2_MAX_SECTOR_BYTES ? 'high' : 'medium',
+  };
+  return { recommendations: [recommendation], findings: [], sectorSizeBytes: LUKS2_MAX_SECTOR_BYTES };
+}
+
+function meanThroughput(rows: readonly EncryptedThroughput[]): number | null {
+  const values = rows
+    .flatMap((row) => [row.readBytesPerSecond, row.writeBytesPerSecond])
+    .filter((v): v is number => v !== null);
+  return values.length === 0 ? null : values.reduce((sum, v) => sum + v, 0) / values.length;
+}
+
+/**
+ * `workqueue-bypass`: `--perf-no_read_workqueue --perf-no_write_workqueue` (kernel ≥ 5.9, §2.1) for fast
+ * non-rotational devices, decided by measurement when both variants were measured. The flags were aimed at
+ * fast, low-latency devices; rotational disks keep the defaults (§2.1).
+ */
+export function recommendWorkqueueBypass(
+  input: PlanInput,
+  options: ResolvedPlanOptions,
+): RuleResult & { readonly bypass: boolean } {
+  if (options.targetTool !== 'luks2' || input.os !== 'linux') {
+    return { recommendations: [], findings: [], bypass: false };
+  }
+  const atLeast59 = isKernelAtLeast(input.kernel.version, 5, 9);
+  const facts: Evidence[] = [
+    evidence('kernel.version', input.kernel.version, sourceOf('uname', 'release')),
+    evidence('device.rotational', input.device.rotational, sourceOf('/sys/block/*/queue/rotational')),
+  ];
+  const withFlags = input.encryptedThroughput.filter((row) => row.workqueueBypass === true);
+  const without = input.encryptedThroughput.filter((row) => row.workqueueBypass === false);
+  const measuredWith = meanThroughput(withFlags);
+  const measuredWithout = meanThroughput(without);
+  if (atLeast59 !== false && measuredWith !== null && measuredWithout !== null) {
+    const gainPercent = Math.round((measuredWith / measuredWithout - 1) * 100);
+    const better = measuredWith > measuredWithout;
+    return {
+      recommendations: [
+        {
+          ruleId: 'workqueue-bypass',
+          value: better,
+          reason: better
+            ? `Bypassing dm-crypt's workqueues measured ${String(gainPercent)} % faster on this device, so store the flags in the header with --persistent.`
+            : `Bypassing dm-crypt's workqueues measured ${String(-gainPercent)} % slower on this device, so keep the defaults.`,
+          evidence: [
+            ...facts,
+            evidence(
+              'mean encrypted throughput with bypass (bytes/s)',
+              measuredWith,
+              withFlags[0]?.source ?? sourceOf('fio'),
+            ),
+            evidence(
+              'mean encrypted throughput without bypass (bytes/s)',
+              measuredWithout,
+              without[0]?.source ?? sourceOf('fio'),
+            ),
+          ],
+          confidence: 'high',
+        },
+      ],
+      findings: [],
+      bypass: better,
+    };
+  }
+  if (atLeast59 !== true) {
+    return {
+      recommendations: [
+        {
+          ruleId: 'workqueue-bypass',
+          value: false,
+          reason:
+            atLeast59 === false
+              ? 'The no_read_workqueue/no_write_workqueue options need Linux 5.9 or later; this kernel is older.'
+              : 'The kernel version is unknown, and the workqueue options need Linux 5.9 or later.',
+          evidence: facts,
+          confidence: atLeast59 === false ? 'high' : 'low',
+        },
+      ],
+      findings: [],
+      bypass: false,
+    };
+  }
+  const fast = input.device.rotational === false;
+  return {
+    recommendations: [
+      {
+        ruleId: 'workqueue-bypass',
+        value: fast,
+        reason: fast
+          ? "On this flash device and kernel, bypassing dm-crypt's read and write workqueues removes the queueing that made stock dm-crypt several times slower than the raw device in Cloudflare's tests; measure both to confirm."
+          : input.device.rotational === true
+            ? 'The workqueue bypass was built for fast, low-latency devices; a rotational disk is limited by seeks, so keep the defaults.'
+            : 'Whether the device is flash is unknown, so keep the defaults until both variants are measured.',
+        evidence: facts,
+        confidence: 'medium',
+      },
+    ],
+    findings: [],
+    bypass: fast,
+  };
+}
+
+const LEAK_STATEMENT =
+  'discards reveal which blocks are unused, and so the filesystem type and how full it is (exactly, when the drive reads zeros after TRIM), but never data or keys';
+
+/**
+ * `allow-discards`: pass TRIM through dm-crypt only when the threat model tolerates what it leaks (§3.1) and
+ * the drive can use it; VeraCrypt on Linux never passes discards (§3.4). Adds `discard-blocked-below` when a
+ * layer other than dm-crypt blocks discards in the existing stack.
+ */
+export function recommendDiscards(
+  input: PlanInput,
+  options: ResolvedPlanOptions,
+): RuleResult & { readonly allowDiscards: boolean } {
+  const facts: Evidence[] = [
+    evidence('options.threatModel', options.threatModel, optionSource('threatModel')),
+    evidence('trim.deviceSupportsTrim', input.trim.deviceSupportsTrim, input.trim.source),
+    evidence('trim.readsZeroAfterTrim', input.trim.readsZeroAfterTrim, input.trim.source),
+    evidence(
+      'trim.firstBlockingLayer',
+      input.trim.firstBlockingLayer === null
+        ? null
+        : `${input.trim.firstBlockingLayer.kind} ${input.trim.firstBlockingLayer.name}`,
+      input.trim.source,
+    ),
+  ];
+  const findings: Finding[] = [];
+  const blocking = input.trim.firstBlockingLayer;
+  if (
+    input.trim.passthroughKnown &&
+    blocking !== null &&
+    blocking.kind !== 'dm-crypt' &&
+    blocking.kind !== 'veracrypt'
+  ) {
+    findings.push({
+      ruleId: 'discard-blocked-below',
+      severity: 'warning',
+      message: `Discards stop at ${blocking.kind} "${blocking.name}" in the existing stack, so enabling them in dm-crypt alone will not reach the drive; fix that layer first (reference-facts §3.2–3.3).`,
+      evidence: facts,
+    });
+  }
+  const decide = (value: boolean, reason: string, confidence: Recommendation['confidence']) => ({
+    recommendations: [{ ruleId: 'allow-discards', value, reason, evidence: facts, confidence }],
+    findings,
+    allowDiscards: value,
+  });
+  if (options.targetTool === 'apfs') {
+    return decide(true, 'APFS passes TRIM on its own encrypted volumes; nothing to configure.', 'high');
+  }
+  if (options.threatModel === 'deniability') {
+    return decide(
+      false,
+      `Hidden-volume deniability does not survive discards: ${LEAK_STATEMENT}, and cryptsetup refuses them for hidden TCRYPT volumes.`,
+      'high',
+    );
+  }
+  if (options.targetTool === 'veracrypt' && input.os === 'linux') {
+    return decide(
+      false,
+      "VeraCrypt's Linux mappings never pass discards whatever its documentation says (its dm table has no allow_discards, issue #1186); open the volume with cryptsetup open --type tcrypt --allow-discards if you want TRIM.",
+      'high',
+    );
+  }
+  if (options.threatModel === 'targeted') {
+    return decide(
+      false,
+      `Against an attacker who may image the disk more than once, keep discards off: ${LEAK_STATEMENT}; leave spare area unpartitioned instead.`,
+      'high',
+    );
+  }
+  if (input.device.rotational === true || input.trim.deviceSupportsTrim === false) {
+    return decide(
+      false,
+      'The drive cannot use TRIM, so discards would leak the free-space map for nothing.',
+      'high',
+    );
+  }
+  return decide(
+    true,
+    `Against a one-time thief, allow discards so the SSD keeps its free space as spare area: ${LEAK_STATEMENT}.`,
+    input.trim.deviceSupportsTrim === true ? 'high' : 'medium',
+  );
+}

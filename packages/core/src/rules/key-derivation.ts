@@ -1,0 +1,289 @@
+import { evidence, type Evidence, type Recommendation } from '../domain/recommendation.js';
+import { sourceOf } from '../domain/source.js';
+import type { Pbkdf2Hash, PlanInput } from '../plan/plan-input.js';
+import type { ResolvedPlanOptions } from '../plan/plan-options.js';
+import { VERACRYPT_GPU_RATES } from './reference-rates.js';
+import type { RuleResult } from './rule-result.js';
+
+/** cryptsetup's default maximum argon2 memory, 1 GiB in KiB (reference-facts §1.2, meson_options.txt). */
+export const ARGON2_MAX_MEMORY_KIB = 1_048_576;
+/** cryptsetup's argon2 minimum memory, 32 KiB (§1.2). */
+const ARGON2_MIN_MEMORY_KIB = 32;
+/** cryptsetup's argon2 minimum time cost, 4 (§1.2, §4.3: attacks work up to 3 iterations). */
+export const ARGON2_MIN_ITERATIONS = 4;
+/** cryptsetup's default --pbkdf-parallel, 4, capped by online CPUs (§1.2). */
+const ARGON2_DEFAULT_PARALLEL = 4;
+/** Memory ≤ ~50 % of the smallest RAM that must unlock; an initramfs has less free (§4.3, omarchy #96). */
+const UNLOCK_RAM_SHARE = 0.5;
+
+/**
+ * The LUKS2 keyslot KDF the plan emits. `iterations` null means "let cryptsetup benchmark to iterTimeMs";
+ * `memoryKiB` is then a cap cryptsetup may lower. cryptsetup also lowers `parallel` to the CPUs online on
+ * the machine that runs luksFormat (checked in tests/integration/plan-luks-format.integration.test.ts).
+ */
+export interface Luks2Pbkdf {
+  readonly memoryKiB: number;
+  readonly parallel: number;
+  readonly iterations: number | null;
+  readonly iterTimeMs: number | null;
+  /** Expected unlock time on the weakest machine, if computable. */
+  readonly predictedUnlockMs: number | null;
+}
+
+/**
+ * `luks2-pbkdf`: argon2id with explicit memory, parallelism and iterations, computed from this machine's
+ * argon2id benchmark for the weakest machine that must unlock (its RAM and cores), capped at half its RAM
+ * (§4.3). Assumes time ∝ iterations × memory / lanes and that the unlocking machine's cores are as fast as
+ * this one's (stated in the reason when the machines differ).
+ */
+export function recommendLuks2Pbkdf(
+  input: PlanInput,
+  options: ResolvedPlanOptions,
+): RuleResult & { readonly pbkdf: Luks2Pbkdf } {
+  const unlockMemoryBytes = options.unlockMachine.memoryBytes ?? input.cpu.memoryBytes;
+  const unlockCores = options.unlockMachine.cores ?? input.cpu.cores;
+  const otherMachine = options.unlockMachine.memoryBytes !== null || options.unlockMachine.cores !== null;
+  const bench = input.argon2id;
+  const parallel = Math.min(
+    ARGON2_DEFAULT_PARALLEL,
+    unlockCores ?? bench?.threads ?? ARGON2_DEFAULT_PARALLEL,
+  );
+  const memoryCapKiB = Math.min(
+    ARGON2_MAX_MEMORY_KIB,
+    unlockMemoryBytes !== null
+      ? Math.floor((unlockMemoryBytes * UNLOCK_RAM_SHARE) / 1024)
+      : (bench?.memoryKiB ?? ARGON2_MAX_MEMORY_KIB),
+  );
+  const facts: Evidence[] = [
+    evidence(
+      'unlock machine memory (bytes)',
+      unlockMemoryBytes,
+      otherMachine
+        ? sourceOf('encplan', 'options.unlockMachine')
+        : sourceOf('systeminformation', 'mem.total'),
+    ),
+    evidence(
+      'unlock machine cores',
+      unlockCores,
+      otherMachine
+        ? sourceOf('encplan', 'options.unlockMachine')
+        : sourceOf('systeminformation', 'cpu.cores'),
+    ),
+    evidence('options.unlockTimeMs', options.unlockTimeMs, sourceOf('encplan', 'options.unlockTimeMs')),
+  ];
+  if (bench === null) {
+    const pbkdf: Luks2Pbkdf = {
+      memoryKiB: memoryCapKiB,
+      parallel,
+      iterations: null,
+      iterTimeMs: options.unlockTimeMs,
+      predictedUnlockMs: options.unlockTimeMs,
+    };
+    return {
+      recommendations: [
+        {
+          ruleId: 'luks2-pbkdf',
+          value: {
+            pbkdf: 'argon2id',
+            memoryKiB: pbkdf.memoryKiB,
+            parallel,
+            iterations: null,
+            iterTimeMs: options.unlockTimeMs,
+          },
+          reason: `No argon2id benchmark is available, so cap memory at ${String(memoryCapKiB)} KiB and ${String(parallel)} lanes for the weakest unlocking machine and let cryptsetup pick iterations for ${String(options.unlockTimeMs)} ms; run luksFormat on that machine so its own speed is measured.`,
+          evidence: facts,
+          confidence: 'low',
+        },
+      ],
+      findings: [],
+      pbkdf,
+    };
+  }
+  facts.push(
+    evidence('argon2id benchmark iterations', bench.timeCost, bench.source),
+    evidence('argon2id benchmark memory (KiB)', bench.memoryKiB, bench.source),
+    evidence('argon2id benchmark threads', bench.threads, bench.source),
+    evidence('argon2id benchmark target (ms)', bench.targetMs, bench.source),
+  );
+  const benchLanes = Math.min(bench.threads, input.cpu.cores ?? bench.threads);
+  const msPerKiBIterationLane = (bench.targetMs * benchLanes) / (bench.timeCost * bench.memoryKiB);
+  const unlockLanes = Math.min(parallel, unlockCores ?? parallel);
+  let memoryKiB = memoryCapKiB;
+  let iterations = Math.floor((options.unlockTimeMs * unlockLanes) / (msPerKiBIterationLane * memoryKiB));
+  if (iterations < ARGON2_MIN_ITERATIONS) {
+    // cryptsetup lowers memory, not iterations, to reach the time target (§4.3).
+    iterations = ARGON2_MIN_ITERATIONS;
+    memoryKiB = Math.max(
+      ARGON2_MIN_MEMORY_KIB,
+      Math.floor((options.unlockTimeMs * unlockLanes) / (msPerKiBIterationLane * iterations)),
+    );
+  }
+  const predictedUnlockMs = Math.round((iterations * memoryKiB * msPerKiBIterationLane) / unlockLanes);
+  const pbkdf: Luks2Pbkdf = { memoryKiB, parallel, iterations, iterTimeMs: null, predictedUnlockMs };
+  const memoryNote =
+    unlockMemoryBytes === null
+      ? "no more memory than this machine's benchmark chose (its RAM is unknown)"
+      : 'at most half its RAM';
+  const assumption = otherMachine
+    ? " It assumes the unlocking machine's cores are as fast as this one's; format there if they are slower."
+    : '';
+  const recommendation: Recommendation = {
+    ruleId: 'luks2-pbkdf',
+    value: { pbkdf: 'argon2id', memoryKiB, parallel, iterations, iterTimeMs: null },
+    reason: `Fix argon2id at ${String(memoryKiB)} KiB, ${String(parallel)} lanes and ${String(iterations)} iterations (about ${String(predictedUnlockMs)} ms per unlock) so the weakest machine that must unlock gets ${memoryNote} and no boot-time out-of-memory, instead of whatever a faster formatting machine would pick.${assumption}`,
+    evidence: facts,
+    confidence: otherMachine ? 'medium' : 'high',
+  };
+  return { recommendations: [recommendation], findings: [], pbkdf };
+}
+
+/** Bytes of output per hash block, for PBKDF2's block count (RFC 8018 §5.2). */
+const HASH_OUTPUT_BYTES: Readonly<Record<Pbkdf2Hash, number>> = {
+  sha1: 20,
+  sha256: 32,
+  sha512: 64,
+  ripemd160: 20,
+  whirlpool: 64,
+  blake2s: 32,
+  streebog: 64,
+};
+/** cryptsetup benchmark derives a 256-bit key (§1.1 "per second for 256-bit key"). */
+const CRYPTSETUP_BENCH_KEY_BYTES = 32;
+/** VeraCrypt derives 64 bytes (two 256-bit XTS keys) per cipher of the cascade (§1.4 Cascades). */
+const VERACRYPT_KEY_BYTES_PER_CIPHER = 64;
+/** Non-system volumes: iterations = 15000 + 1000·PIM (§1.4, VeraCrypt "PIM" page). */
+const VERACRYPT_BASE_ITERATIONS = 15_000;
+const VERACRYPT_ITERATIONS_PER_PIM = 1000;
+/** Passwords under 20 characters require PIM ≥ 485 for non-system volumes (§1.4). */
+export const VERACRYPT_SHORT_PASSWORD_MIN_PIM = 485;
+const VERACRYPT_SHORT_PASSWORD_CHARS = 20;
+
+/** VeraCrypt --hash names of the hashes the plan may pick. */
+export type VeracryptHash = 'sha512' | 'whirlpool' | 'sha256';
+
+/** Iterations of a non-system VeraCrypt volume at `pim`. */
+export function veracryptIterations(pim: number): number {
+  return VERACRYPT_BASE_ITERATIONS + VERACRYPT_ITERATIONS_PER_PIM * pim;
+}
+
+/** The VeraCrypt header KDF the plan emits. */
+export interface VeracryptKdf {
+  readonly hash: VeracryptHash;
+  readonly pim: number;
+  readonly iterations: number;
+  /** Header-key derivations per second on this machine for VeraCrypt's key length; null when unmeasured. */
+  readonly derivationsPerSecond: number | null;
+  readonly predictedUnlockMs: number | null;
+}
+
+/**
+ * `veracrypt-pim`: the hash whose measured speed here, against its hashcat rate (§4.1), gives the attacker
+ * the most work per second of the user's wait, and the PIM that makes one unlock take `unlockTimeMs`,
+ * never below 485 for passwords shorter than 20 characters (§1.4).
+ */
+export function recommendVeracryptKdf(
+  input: PlanInput,
+  options: ResolvedPlanOptions,
+  cascadeCiphers: number,
+): RuleResult & { readonly kdf: VeracryptKdf } {
+  const keyBytes = VERACRYPT_KEY_BYTES_PER_CIPHER * cascadeCiphers;
+  const candidates = (['sha512', 'whirlpool', 'sha256'] as const).flatMap((hash) => {
+    const speed = input.pbkdf2Speeds.find((row) => row.hash === hash);
+    const gpu = VERACRYPT_GPU_RATES[hash]['rtx-4090'];
+    if (speed === undefined || gpu === undefined) {
+      return [];
+    }
+    const outputBytes = HASH_OUTPUT_BYTES[hash];
+    // PBKDF2 cost scales with the number of output blocks: ceil(key / hash output) (RFC 8018 §5.2).
+    const iterationsPerSecond =
+      (speed.iterationsPerSecond * Math.ceil(CRYPTSETUP_BENCH_KEY_BYTES / outputBytes)) /
+      Math.ceil(keyBytes / outputBytes);
+    // Attacker seconds per defender second ∝ defender iterations/s ÷ GPU iterations/s (§4.1 derived ratio).
+    const advantage = iterationsPerSecond / (gpu.guessesPerSecond * gpu.iterations);
+    return [{ hash, iterationsPerSecond, advantage, speed }];
+  });
+  const shortPassword =
+    options.passwordLength === null || options.passwordLength < VERACRYPT_SHORT_PASSWORD_CHARS;
+  const minimumPim = shortPassword ? VERACRYPT_SHORT_PASSWORD_MIN_PIM : 1;
+  const facts: Evidence[] = [
+    evidence('options.passwordLength', options.passwordLength, sourceOf('encplan', 'options.passwordLength')),
+    evidence('options.unlockTimeMs', options.unlockTimeMs, sourceOf('encplan', 'options.unlockTimeMs')),
+    ...candidates.map((c) =>
+      evidence(`PBKDF2-${c.hash} iterations/s (256-bit key)`, c.speed.iterationsPerSecond, c.speed.source),
+    ),
+  ];
+  const best = candidates.reduce<(typeof candidates)[number] | null>(
+    (top, c) => (top === null || c.advantage > top.advantage ? c : top),
+    null,
+  );
+  if (best === null) {
+    const kdf: VeracryptKdf = {
+      hash: 'sha512',
+      pim: VERACRYPT_SHORT_PASSWORD_MIN_PIM,
+      iterations: veracryptIterations(VERACRYPT_SHORT_PASSWORD_MIN_PIM),
+      derivationsPerSecond: null,
+      predictedUnlockMs: null,
+    };
+    return {
+      recommendations: [
+        {
+          ruleId: 'veracrypt-hash',
+          value: 'sha512',
+          reason: "No PBKDF2 speed was measured, so keep VeraCrypt's default SHA-512.",
+          evidence: facts,
+          confidence: 'low',
+        },
+        {
+          ruleId: 'veracrypt-pim',
+          value: kdf.pim,
+          reason:
+            'Without a PBKDF2 measurement the default PIM 485 (500,000 iterations) is the floor VeraCrypt enforces for passwords under 20 characters.',
+          evidence: facts,
+          confidence: 'low',
+        },
+      ],
+      findings: [],
+      kdf,
+    };
+  }
+  const target = (options.unlockTimeMs / 1000) * best.iterationsPerSecond;
+  const timedPim = Math.ceil((target - VERACRYPT_BASE_ITERATIONS) / VERACRYPT_ITERATIONS_PER_PIM);
+  const pim = Math.max(minimumPim, timedPim);
+  const iterations = veracryptIterations(pim);
+  const predictedUnlockMs = Math.round((iterations / best.iterationsPerSecond) * 1000);
+  const kdf: VeracryptKdf = {
+    hash: best.hash,
+    pim,
+    iterations,
+    derivationsPerSecond: best.iterationsPerSecond / iterations,
+    predictedUnlockMs,
+  };
+  const others = candidates
+    .filter((c) => c !== best)
+    .map((c) => `${c.hash} ${(best.advantage / c.advantage).toFixed(1)}×`)
+    .join(', ');
+  const floorNote =
+    pim === minimumPim && timedPim < minimumPim
+      ? `; ${String(minimumPim)} is VeraCrypt's floor for passwords under 20 characters`
+      : '';
+  return {
+    recommendations: [
+      {
+        ruleId: 'veracrypt-hash',
+        value: best.hash,
+        reason: `Per second of your unlock wait, ${best.hash} gives a GPU attacker the most work of the measured hashes (more than ${others === '' ? 'no alternative measured' : others}), from this CPU's PBKDF2 speed against hashcat's RTX 4090 rates.`,
+        evidence: facts,
+        confidence: 'medium',
+      },
+      {
+        ruleId: 'veracrypt-pim',
+        value: pim,
+        reason: `PIM ${String(pim)} (${String(iterations)} iterations) takes about ${String(predictedUnlockMs)} ms to unlock on this machine with --hash ${best.hash}${floorNote}.`,
+        evidence: facts,
+        confidence: 'high',
+      },
+    ],
+    findings: [],
+    kdf,
+  };
+}

@@ -1,0 +1,244 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import {
+  buildPlan,
+  planSchema,
+  renderCommandScript,
+  type Plan,
+  type PlanInput,
+  type PlanOptions,
+} from '@encplan/core';
+
+const FIXTURES = path.resolve(
+  path.dirname(fileURLToPath(import.meta.url)),
+  '../../../../fixtures/plan-inputs',
+);
+
+function fixture(name: string): PlanInput {
+  return JSON.parse(readFileSync(path.join(FIXTURES, `${name}.json`), 'utf8')) as PlanInput;
+}
+function plan(name: string, options: PlanOptions = {}): Plan {
+  const result = buildPlan(fixture(name), options);
+  // Every plan is a valid contract document.
+  expect(planSchema.parse(result)).toEqual(result);
+  return result;
+}
+function value(result: Plan, ruleId: string): unknown {
+  return result.recommendations.find((r) => r.ruleId === ruleId)?.value;
+}
+function argv(result: Plan, id: string): string[] | undefined {
+  return result.commands.find((c) => c.id === id)?.argv;
+}
+
+describe('plans from captured machines', () => {
+  it('gives a Raspberry Pi 4 without AES instructions Adiantum with 4096-byte sectors', () => {
+    const result = plan('arm64-no-aes-rpi4-adiantum');
+    expect(value(result, 'cipher-mode')).toBe('xchacha12,aes-adiantum-plain64');
+    expect(result.settings).toMatchObject({
+      cipher: 'xchacha12,aes-adiantum-plain64',
+      keySizeBits: 256,
+      sectorSizeBytes: 4096,
+    });
+    expect(argv(result, 'luks-format')).toEqual(
+      expect.arrayContaining([
+        '--cipher',
+        'xchacha12,aes-adiantum-plain64',
+        '--key-size',
+        '256',
+        '--sector-size',
+        '4096',
+      ]),
+    );
+  });
+
+  it('keeps AES-XTS on a Raspberry Pi 4 whose benchmark never measured Adiantum, and says to measure it', () => {
+    const result = plan('arm64-no-aes-rpi4-manjaro');
+    expect(value(result, 'cipher-mode')).toBe('aes-xts-plain64');
+    expect(result.recommendations.find((r) => r.ruleId === 'cipher-mode')?.reason).toContain(
+      'cryptsetup benchmark -c xchacha12,aes-adiantum-plain64 -s 256',
+    );
+    // Pi 4 argon2id benchmark: 4 iterations, 321984 KiB, 4 threads at 2 s.
+    expect(result.settings.luks2Pbkdf).toMatchObject({ memoryKiB: 321_984, parallel: 4, iterations: 4 });
+  });
+
+  it('gives a Raspberry Pi 5 with AES instructions AES-XTS-512', () => {
+    const result = plan('arm64-aes-rpi5');
+    expect(result.settings).toMatchObject({
+      cipher: 'aes-xts-plain64',
+      keySizeBits: 512,
+      sectorSizeBytes: 4096,
+    });
+  });
+
+  it('gives the AES-NI laptop AES-XTS-512, 4096-byte sectors and a fixed argon2id', () => {
+    const result = plan('x64-aesni-laptop-nvme');
+    expect(result.healthGate.status).toBe('proceed');
+    expect(result.settings).toMatchObject({
+      cipher: 'aes-xts-plain64',
+      keySizeBits: 512,
+      sectorSizeBytes: 4096,
+      allowDiscards: true,
+    });
+    expect(argv(result, 'luks-format')).toEqual([
+      'cryptsetup',
+      'luksFormat',
+      '--type',
+      'luks2',
+      '--cipher',
+      'aes-xts-plain64',
+      '--key-size',
+      '512',
+      '--sector-size',
+      '4096',
+      '--pbkdf',
+      'argon2id',
+      '--pbkdf-memory',
+      '1048576',
+      '--pbkdf-parallel',
+      '4',
+      '--pbkdf-force-iterations',
+      '5',
+      '--label',
+      'encplan',
+      '/dev/disk/by-partlabel/encplan',
+    ]);
+  });
+
+  it('plans a VeraCrypt volume for the laptop with a timed PIM and the passphrase on stdin', () => {
+    const result = plan('x64-aesni-laptop-nvme', { targetTool: 'veracrypt' });
+    expect(result.settings.veracrypt).toMatchObject({ encryption: 'AES', hash: 'whirlpool', pim: 1342 });
+    const create = result.commands.find((c) => c.id === 'veracrypt-create');
+    expect(create?.stdin).toBe('passphrase');
+    expect(create?.argv).toEqual(
+      expect.arrayContaining([
+        '-t',
+        '-c',
+        '--stdin',
+        '--non-interactive',
+        '--pim=1342',
+        '--hash=whirlpool',
+        '--encryption=AES',
+      ]),
+    );
+    expect(create?.argv[1]).toBe('-t');
+    expect(
+      result.attackerCost.every((row) => row.kdf === 'veracrypt-pbkdf2-whirlpool' && row.transfers),
+    ).toBe(true);
+  });
+
+  it('leaves a larger unallocated tail when the stack blocks discards than when it passes them', () => {
+    const blocked = plan('sata-discard-blocked-goodram');
+    const passing = plan('sata-discard-passing-goodram');
+    expect(blocked.settings.space?.trimReachesDrive).toBe(false);
+    expect(passing.settings.space?.trimReachesDrive).toBe(true);
+    expect(blocked.settings.space?.unallocatedBytes ?? 0).toBeGreaterThan(
+      passing.settings.space?.unallocatedBytes ?? 0,
+    );
+    // The existing LUKS2 volume is tuned in place, never reformatted.
+    expect(blocked.commands.map((c) => c.argv)).toEqual([
+      ['cryptsetup', 'refresh', 'debian_crypt', '--allow-discards', '--persistent'],
+    ]);
+  });
+
+  it('keeps discards off and the tail large against a targeted attacker, stating what discards leak', () => {
+    const result = plan('sata-discard-passing-goodram', { threatModel: 'targeted' });
+    expect(result.settings.allowDiscards).toBe(false);
+    expect(result.settings.space?.unallocatedPercent).toBeGreaterThan(10);
+    expect(result.recommendations.find((r) => r.ruleId === 'allow-discards')?.reason).toMatch(/used/);
+  });
+
+  it('puts the health gate of a failing drive before any advice', () => {
+    const result = plan('sata-failing-realloc304-seagate');
+    expect(result.healthGate).toMatchObject({ status: 'back-up-first', effectiveVerdict: 'failing' });
+    expect(result.findings[0]).toMatchObject({ ruleId: 'health-gate', severity: 'critical' });
+    expect(result.recommendations[0]?.ruleId).toBe('health-gate');
+    expect(result.settings.allowDiscards).toBe(false);
+  });
+
+  it('prices encrypting the worn datacenter NVMe in place against its remaining endurance', () => {
+    const result = plan('nvme-worn75-intel-p4500');
+    // 2.0 TB rewrite; 5,014,522,069 × 512,000 B written at 75 % → ≈ 3.42 PB rated, ≈ 0.86 PB left.
+    expect(value(result, 'in-place-write-cost')).toEqual({
+      rewriteBytes: 2_000_398_934_016,
+      percentOfRatedEndurance: 0.06,
+      percentOfRemainingEndurance: 0.23,
+    });
+  });
+
+  it('plans an APFS volume on macOS with a passphrase prompt, never a passphrase in argv', () => {
+    const input = {
+      ...fixture('x64-aesni-laptop-nvme'),
+      os: 'darwin' as const,
+      device: { ...fixture('x64-aesni-laptop-nvme').device, path: '/dev/disk3' },
+    };
+    const result = buildPlan(input, {});
+    expect(result.targetTool).toBe('apfs');
+    expect(result.commands.map((c) => c.argv)).toEqual([
+      ['diskutil', 'apfs', 'addVolume', '/dev/disk3', 'APFS', 'encplan', '-passprompt'],
+    ]);
+  });
+});
+
+describe('plans for partitioned disks', () => {
+  it('asks for a partition first instead of formatting a disk whose layout it cannot extend', () => {
+    const input = fixture('x64-aesni-laptop-nvme');
+    const result = buildPlan({
+      ...input,
+      space: { ...input.space, partitionTable: 'gpt', lastPartitionEndSector: null },
+    });
+    expect(result.commands.some((c) => c.id === 'luks-format')).toBe(false);
+    expect(result.findings.find((f) => f.ruleId === 'partition-first')?.message).toMatch(
+      /ending at sector \d+/,
+    );
+  });
+});
+
+describe('buildPlan input checks', () => {
+  it.each([['/dev/sda; reboot'], ['-rf'], ['/tmp/disk.img']])('refuses the device path %j', (devicePath) => {
+    const input = fixture('x64-aesni-laptop-nvme');
+    expect(() => buildPlan({ ...input, device: { ...input.device, path: devicePath } })).toThrow(
+      expect.objectContaining({ code: 'INVALID_ARGUMENT' }),
+    );
+  });
+
+  it('refuses an input that does not match the schema', () => {
+    expect(() => buildPlan({ os: 'plan9' } as unknown as PlanInput)).toThrow(
+      expect.objectContaining({ code: 'INVALID_ARGUMENT' }),
+    );
+  });
+
+  it('uses a stand-in device and says so when the input names none', () => {
+    const result = buildPlan(fixture('arm64-aes-rpi5'));
+    expect(result).toMatchObject({ devicePath: '/dev/DEVICE', devicePlaceholder: true });
+  });
+});
+
+describe('renderCommandScript', () => {
+  it('comments out every data-destroying command unless asked to include them', () => {
+    const result = plan('x64-aesni-laptop-nvme', { workload: 'server' });
+    const safe = renderCommandScript(result.commands, false);
+    const full = renderCommandScript(result.commands, true);
+    expect(safe).toMatch(/^# cryptsetup luksFormat /m);
+    expect(safe).toMatch(/^# blkdiscard --offset /m);
+    expect(safe).toMatch(/^cryptsetup open --allow-discards --persistent /m);
+    expect(full).toMatch(/^cryptsetup luksFormat /m);
+    expect(full).toMatch(/^blkdiscard --offset /m);
+  });
+
+  it('never puts a passphrase in any command', () => {
+    for (const name of [
+      'x64-aesni-laptop-nvme',
+      'arm64-no-aes-rpi4-adiantum',
+      'sata-failing-realloc304-seagate',
+    ]) {
+      for (const targetTool of ['luks2', 'veracrypt'] as const) {
+        const result = plan(name, { targetTool });
+        for (const command of result.commands) {
+          expect(command.argv.join(' ')).not.toMatch(/--password|-p |--key-file|passphrase=/);
+        }
+      }
+    }
+  });
+});

@@ -1,0 +1,241 @@
+import { describe, expect, it } from 'vitest';
+import {
+  checkKernelAesDriver,
+  MIB,
+  recommendCipherMode,
+  recommendKeySize,
+  recommendVeracryptEncryption,
+} from '@encplan/core';
+import { cipherMiB, inputWith, optionsWith } from './plan-input-builder.js';
+
+describe('recommendCipherMode', () => {
+  it.each([
+    {
+      name: 'picks Adiantum when the CPU lacks AES and Adiantum measures faster',
+      input: inputWith({
+        cpu: { hasAes: false },
+        cipherSpeeds: [
+          cipherMiB('xchacha20,aes-adiantum', 256, 170.9, 180),
+          cipherMiB('aes-xts', 256, 87.5, 108.4),
+        ],
+      }),
+      value: 'xchacha12,aes-adiantum-plain64',
+      confidence: 'high',
+    },
+    {
+      name: 'keeps AES-XTS when the CPU has AES even though Adiantum was measured',
+      input: inputWith({
+        cpu: { hasAes: true },
+        cipherSpeeds: [cipherMiB('xchacha20,aes-adiantum', 256, 394.4), cipherMiB('aes-xts', 256, 1774.5)],
+      }),
+      value: 'aes-xts-plain64',
+      confidence: 'high',
+    },
+    {
+      name: 'keeps AES-XTS on a CPU without AES when AES still measures faster than Adiantum',
+      input: inputWith({
+        cpu: { hasAes: false },
+        cipherSpeeds: [cipherMiB('xchacha12,aes-adiantum', 256, 60), cipherMiB('aes-xts', 512, 80)],
+      }),
+      value: 'aes-xts-plain64',
+      confidence: 'high',
+    },
+    {
+      name: 'picks Adiantum without measuring it when AES runs below the 50 MiB/s bar and the kernel has Adiantum',
+      input: inputWith({
+        cpu: { hasAes: false },
+        kernel: { adiantumAvailable: true },
+        cipherSpeeds: [cipherMiB('aes-xts', 512, 11.6)],
+      }),
+      value: 'xchacha12,aes-adiantum-plain64',
+      confidence: 'medium',
+    },
+    {
+      name: 'keeps AES-XTS when the kernel has no Adiantum',
+      input: inputWith({
+        cpu: { hasAes: false },
+        kernel: { adiantumAvailable: false },
+        cipherSpeeds: [cipherMiB('aes-xts', 512, 11.6)],
+      }),
+      value: 'aes-xts-plain64',
+      confidence: 'medium',
+    },
+    {
+      name: 'falls back to AES-XTS with medium confidence when nothing is known',
+      input: inputWith({}),
+      value: 'aes-xts-plain64',
+      confidence: 'medium',
+    },
+  ])('$name', ({ input, value, confidence }) => {
+    const result = recommendCipherMode(input, optionsWith());
+    expect(result.recommendations[0]).toMatchObject({ ruleId: 'cipher-mode', value, confidence });
+    expect(result.choice.spec).toBe(value);
+  });
+
+  it('says AES-XTS for APFS whatever the measurements', () => {
+    const result = recommendCipherMode(
+      inputWith({ cpu: { hasAes: false } }),
+      optionsWith({ targetTool: 'apfs' }),
+    );
+    expect(result.recommendations[0]?.value).toBe('aes-xts');
+  });
+});
+
+describe('recommendKeySize', () => {
+  const aesInput = (deviceMiB: number | null, cores: number) =>
+    inputWith({
+      cpu: { hasAes: true, cores },
+      cipherSpeeds: [cipherMiB('aes-xts', 256, 1000), cipherMiB('aes-xts', 512, 800)],
+      device: {
+        plainThroughput:
+          deviceMiB === null
+            ? []
+            : [
+                {
+                  profile: 'seq1m-q8t1',
+                  readBytesPerSecond: deviceMiB * MIB,
+                  writeBytesPerSecond: null,
+                  source: { origin: 'fio', field: null },
+                },
+              ],
+      },
+    });
+  it.each([
+    {
+      name: 'keeps 512 bits when the device is slower than the cipher, even for speed',
+      input: aesInput(500, 1),
+      speed: true,
+      bits: 512,
+    },
+    {
+      name: 'keeps 512 bits when the cipher limits but speed was not asked for',
+      input: aesInput(3000, 2),
+      speed: false,
+      bits: 512,
+    },
+    {
+      name: 'drops to 256 bits when the cipher limits and speed was asked for',
+      input: aesInput(3000, 2),
+      speed: true,
+      bits: 256,
+    },
+    {
+      name: 'keeps 512 bits when the device speed is unknown',
+      input: aesInput(null, 2),
+      speed: true,
+      bits: 512,
+    },
+  ])('$name', ({ input, speed, bits }) => {
+    const options = optionsWith({ speedOverSecurity: speed });
+    const mode = recommendCipherMode(input, options);
+    const result = recommendKeySize(input, options, mode.choice);
+    expect(result.recommendations[0]).toMatchObject({ ruleId: 'cipher-key-size', value: bits });
+    expect(result.choice.keyBits).toBe(bits);
+  });
+
+  it('quantifies the 512-bit cost from the two measurements (1000 vs 800 MiB/s = 20 %)', () => {
+    const input = aesInput(3000, 2);
+    const options = optionsWith({ speedOverSecurity: true });
+    const result = recommendKeySize(input, options, recommendCipherMode(input, options).choice);
+    expect(result.recommendations[0]?.reason).toContain('20 %');
+  });
+
+  it('has no key-size advice for Adiantum, whose key is fixed at 256 bits', () => {
+    const input = inputWith({
+      cpu: { hasAes: false },
+      cipherSpeeds: [cipherMiB('xchacha12,aes-adiantum', 256, 170), cipherMiB('aes-xts', 512, 60)],
+    });
+    const options = optionsWith();
+    const result = recommendKeySize(input, options, recommendCipherMode(input, options).choice);
+    expect(result.recommendations).toEqual([]);
+    expect(result.choice.keyBits).toBe(256);
+  });
+});
+
+describe('checkKernelAesDriver', () => {
+  it.each([
+    { name: 'flags an AES CPU behind a generic driver', hasAes: true, generic: true, findings: 1 },
+    { name: 'stays quiet when the driver is accelerated', hasAes: true, generic: false, findings: 0 },
+    { name: 'stays quiet when the CPU has no AES to use', hasAes: false, generic: true, findings: 0 },
+    { name: 'stays quiet when the driver is unknown', hasAes: true, generic: null, findings: 0 },
+  ])('$name', ({ hasAes, generic, findings }) => {
+    const input = inputWith({
+      cpu: { hasAes },
+      kernel: { xtsAesGeneric: generic, xtsAesDriver: 'xts(ecb(aes-fixed-time))' },
+    });
+    const result = checkKernelAesDriver(input);
+    expect(result.findings).toHaveLength(findings);
+    if (findings > 0) {
+      expect(result.findings[0]).toMatchObject({
+        ruleId: 'kernel-aes-driver-unaccelerated',
+        severity: 'warning',
+      });
+      expect(result.findings[0]?.message).toContain('xts(ecb(aes-fixed-time))');
+    }
+  });
+});
+
+describe('recommendVeracryptEncryption', () => {
+  const ciphers = [
+    cipherMiB('aes-xts', 512, 2000),
+    cipherMiB('twofish-xts', 512, 356),
+    cipherMiB('serpent-xts', 512, 592),
+  ];
+  const withDevice = (deviceMiB: number, cores: number) =>
+    inputWith({
+      cpu: { hasAes: true, cores },
+      cipherSpeeds: ciphers,
+      device: {
+        plainThroughput: [
+          {
+            profile: 'seq1m-q8t1',
+            readBytesPerSecond: deviceMiB * MIB,
+            writeBytesPerSecond: null,
+            source: { origin: 'fio', field: null },
+          },
+        ],
+      },
+    });
+  it.each([
+    {
+      name: 'allows the cascade on a slow HDD with headroom to spare',
+      input: withDevice(150, 4),
+      speed: false,
+      value: 'AES-Twofish-Serpent',
+    },
+    {
+      name: 'keeps AES alone when the cascade would hold back an NVMe drive',
+      input: withDevice(3000, 4),
+      speed: false,
+      value: 'AES',
+    },
+    {
+      name: 'keeps AES alone when speed was asked for, even with headroom',
+      input: withDevice(150, 4),
+      speed: true,
+      value: 'AES',
+    },
+    {
+      name: 'picks the fastest single cipher on a CPU without AES',
+      input: inputWith({
+        cpu: { hasAes: false },
+        cipherSpeeds: [cipherMiB('aes-xts', 512, 70.5), cipherMiB('serpent-xts', 512, 100.3)],
+      }),
+      speed: false,
+      value: 'Serpent',
+    },
+  ])('$name', ({ input, speed, value }) => {
+    const result = recommendVeracryptEncryption(
+      input,
+      optionsWith({ targetTool: 'veracrypt', speedOverSecurity: speed }),
+    );
+    expect(result.encryption).toBe(value);
+    expect(result.recommendations[0]).toMatchObject({ ruleId: 'veracrypt-encryption', value });
+  });
+
+  it('states the headroom of the cascade over the device', () => {
+    // 1/(1/2000+1/356+1/592) ≈ 200 MiB/s per core (reference-facts §2.5) × 4 cores ≈ 800 MiB/s over 150 MiB/s.
+    const result = recommendVeracryptEncryption(withDevice(150, 4), optionsWith({ targetTool: 'veracrypt' }));
+    expect(result.recommendations[0]?.reason).toMatch(/5\.3×/);
+  });
+});

@@ -1,0 +1,221 @@
+import { describe, expect, it } from 'vitest';
+import {
+  MIB,
+  recommendDiscards,
+  recommendSectorSize,
+  recommendWorkqueueBypass,
+  type CipherChoice,
+  type EncryptedThroughput,
+} from '@encplan/core';
+import { inputWith, optionsWith } from './plan-input-builder.js';
+
+const aesChoice: CipherChoice = { spec: 'aes-xts-plain64', keyBits: 512, speed: null };
+
+describe('recommendSectorSize', () => {
+  it.each([
+    {
+      name: 'uses 4096 with high confidence on 4K-native drives',
+      logical: 4096,
+      physical: 4096,
+      value: 4096,
+      confidence: 'high',
+    },
+    {
+      name: 'uses 4096 with a power-fail caveat on 512-byte physical sectors',
+      logical: 512,
+      physical: 512,
+      value: 4096,
+      confidence: 'medium',
+    },
+    {
+      name: 'uses 4096 when the geometry is unknown',
+      logical: null,
+      physical: null,
+      value: 4096,
+      confidence: 'high',
+    },
+  ])('$name', ({ logical, physical, value, confidence }) => {
+    const result = recommendSectorSize(
+      inputWith({ device: { logicalSectorBytes: logical, physicalSectorBytes: physical } }),
+      optionsWith(),
+      aesChoice,
+    );
+    expect(result.sectorSizeBytes).toBe(value);
+    expect(result.recommendations[0]).toMatchObject({ ruleId: 'sector-size', value, confidence });
+  });
+
+  it('has nothing to say for VeraCrypt, which has no sector-size option', () => {
+    const result = recommendSectorSize(inputWith({}), optionsWith({ targetTool: 'veracrypt' }), aesChoice);
+    expect(result).toMatchObject({ recommendations: [], sectorSizeBytes: null });
+  });
+});
+
+describe('recommendWorkqueueBypass', () => {
+  const measured = (bypass: boolean, mib: number): EncryptedThroughput => ({
+    profile: 'rnd4k-q32t1',
+    readBytesPerSecond: mib * MIB,
+    writeBytesPerSecond: mib * MIB,
+    source: { origin: 'fio', field: null },
+    cipher: 'aes-xts',
+    keyBits: 512,
+    sectorSizeBytes: 4096,
+    workqueueBypass: bypass,
+  });
+  it.each([
+    {
+      name: 'bypasses on a fast SSD with kernel 6.1',
+      kernel: '6.1.0-27-amd64',
+      rotational: false,
+      rows: [],
+      value: true,
+      confidence: 'medium',
+    },
+    {
+      name: 'keeps the workqueues on a rotational disk',
+      kernel: '6.1.0',
+      rotational: true,
+      rows: [],
+      value: false,
+      confidence: 'medium',
+    },
+    {
+      name: 'keeps the workqueues on kernel 5.8, which lacks the options',
+      kernel: '5.8.18',
+      rotational: false,
+      rows: [],
+      value: false,
+      confidence: 'high',
+    },
+    {
+      name: 'enables exactly at kernel 5.9',
+      kernel: '5.9.0',
+      rotational: false,
+      rows: [],
+      value: true,
+      confidence: 'medium',
+    },
+    {
+      name: 'keeps the workqueues when the kernel is unknown',
+      kernel: null,
+      rotational: false,
+      rows: [],
+      value: false,
+      confidence: 'low',
+    },
+    {
+      name: 'follows the measurement when bypass measured faster',
+      kernel: '6.1.0',
+      rotational: true,
+      rows: [measured(true, 295), measured(false, 80.6)],
+      value: true,
+      confidence: 'high',
+    },
+    {
+      name: 'follows the measurement when bypass measured slower',
+      kernel: '6.1.0',
+      rotational: false,
+      rows: [measured(true, 70), measured(false, 80)],
+      value: false,
+      confidence: 'high',
+    },
+  ])('$name', ({ kernel, rotational, rows, value, confidence }) => {
+    const input = inputWith({
+      kernel: { version: kernel },
+      device: { rotational },
+      encryptedThroughput: rows,
+    });
+    const result = recommendWorkqueueBypass(input, optionsWith());
+    expect(result.bypass).toBe(value);
+    expect(result.recommendations[0]).toMatchObject({ ruleId: 'workqueue-bypass', value, confidence });
+  });
+});
+
+describe('recommendDiscards', () => {
+  it.each([
+    {
+      name: 'allows discards on a TRIM-capable SSD against a one-time thief',
+      threat: 'lost-device',
+      tool: 'luks2',
+      trim: true,
+      rotational: false,
+      value: true,
+    },
+    {
+      name: 'refuses them against a targeted attacker',
+      threat: 'targeted',
+      tool: 'luks2',
+      trim: true,
+      rotational: false,
+      value: false,
+    },
+    {
+      name: 'refuses them when deniability matters',
+      threat: 'deniability',
+      tool: 'luks2',
+      trim: true,
+      rotational: false,
+      value: false,
+    },
+    {
+      name: 'refuses them on a drive without TRIM',
+      threat: 'lost-device',
+      tool: 'luks2',
+      trim: false,
+      rotational: false,
+      value: false,
+    },
+    {
+      name: 'refuses them on a rotational disk',
+      threat: 'lost-device',
+      tool: 'luks2',
+      trim: null,
+      rotational: true,
+      value: false,
+    },
+    {
+      name: 'says VeraCrypt on Linux never passes them',
+      threat: 'lost-device',
+      tool: 'veracrypt',
+      trim: true,
+      rotational: false,
+      value: false,
+    },
+    {
+      name: 'says APFS passes them on its own',
+      threat: 'lost-device',
+      tool: 'apfs',
+      trim: true,
+      rotational: false,
+      value: true,
+    },
+  ] as const)('$name', ({ threat, tool, trim, rotational, value }) => {
+    const input = inputWith({ trim: { deviceSupportsTrim: trim }, device: { rotational } });
+    const result = recommendDiscards(input, optionsWith({ threatModel: threat, targetTool: tool }));
+    expect(result.allowDiscards).toBe(value);
+    expect(result.recommendations[0]).toMatchObject({ ruleId: 'allow-discards', value });
+  });
+
+  it('states what discards leak whenever it allows them', () => {
+    const result = recommendDiscards(
+      inputWith({ trim: { deviceSupportsTrim: true }, device: { rotational: false } }),
+      optionsWith(),
+    );
+    expect(result.recommendations[0]?.reason).toMatch(/filesystem type and how full it is/);
+    expect(result.recommendations[0]?.reason).toMatch(/never data or keys/);
+  });
+
+  it.each([
+    { kind: 'usb-bridge', findings: 1 },
+    { kind: 'md-raid', findings: 1 },
+    { kind: 'dm-crypt', findings: 0 },
+  ] as const)(
+    'reports a $kind layer blocking below dm-crypt with $findings finding(s)',
+    ({ kind, findings }) => {
+      const input = inputWith({
+        trim: { deviceSupportsTrim: true, passthroughKnown: true, firstBlockingLayer: { kind, name: 'x' } },
+        device: { rotational: false },
+      });
+      expect(recommendDiscards(input, optionsWith()).findings).toHaveLength(findings);
+    },
+  );
+});

@@ -1,0 +1,132 @@
+import { describe, expect, it } from 'vitest';
+import {
+  MIB,
+  predictPerformance,
+  type EffectiveCipherSpeed,
+  type PlanProfileId,
+  type PlanInput,
+} from '@encplan/core';
+import { cipherMiB, inputWith } from './plan-input-builder.js';
+
+function speed(mib: number): EffectiveCipherSpeed {
+  return {
+    cipher: 'aes-xts',
+    keyBits: 512,
+    encryptBytesPerSecond: mib * MIB,
+    decryptBytesPerSecond: mib * MIB,
+    allCoresEncryptBytesPerSecond: null,
+    measured: true,
+    basis: cipherMiB('aes-xts', 512, mib),
+  };
+}
+const plain = (profile: PlanProfileId, mib: number) => ({
+  profile,
+  readBytesPerSecond: mib * MIB,
+  writeBytesPerSecond: mib * MIB,
+  source: { origin: 'fio', field: null },
+});
+
+describe('predictPerformance', () => {
+  const input = (
+    cores: number,
+    rows: PlanInput['device']['plainThroughput'],
+    measured: PlanInput['encryptedThroughput'] = [],
+  ) => inputWith({ cpu: { cores }, device: { plainThroughput: rows }, encryptedThroughput: measured });
+
+  it.each([
+    {
+      name: 'is device-bound at QD8 when cores × cipher outrun the device',
+      profile: 'seq1m-q8t1',
+      cores: 4,
+      device: 3000,
+      cipher: 2000,
+      sector: 4096,
+      predicted: 3000,
+      regime: 'min-device-cipher',
+      limit: 'device',
+    },
+    {
+      name: 'is cipher-bound at QD8 on a slow CPU',
+      profile: 'seq1m-q8t1',
+      cores: 4,
+      device: 3000,
+      cipher: 500,
+      sector: 4096,
+      predicted: 2000,
+      regime: 'min-device-cipher',
+      limit: 'cipher',
+    },
+    {
+      name: 'adds device and cipher time at QD1',
+      profile: 'seq1m-q1t1',
+      cores: 4,
+      device: 1500,
+      cipher: 2000,
+      sector: 4096,
+      predicted: 1 / (1 / 1500 + 1 / 2000),
+      regime: 'serial-harmonic',
+      limit: 'device',
+    },
+    {
+      name: 'halves the cipher at 512-byte sectors',
+      profile: 'seq1m-q1t1',
+      cores: 4,
+      device: 1500,
+      cipher: 2000,
+      sector: 512,
+      predicted: 600,
+      regime: 'serial-harmonic',
+      limit: 'cipher',
+    },
+    {
+      name: 'uses at most as many cores as the queue depth',
+      profile: 'rnd4k-q32t1',
+      cores: 2,
+      device: 3000,
+      cipher: 1000,
+      sector: 4096,
+      predicted: 2000,
+      regime: 'min-device-cipher',
+      limit: 'cipher',
+    },
+  ] as const)('$name', ({ profile, cores, device, cipher, sector, predicted, regime, limit }) => {
+    const rows = predictPerformance(input(cores, [plain(profile, device)]), {
+      speed: speed(cipher),
+      sectorSizeBytes: sector,
+      workqueueBypass: true,
+    });
+    const row = rows.find((r) => r.profile === profile);
+    expect(row?.regime).toBe(regime);
+    expect((row?.predictedReadBytesPerSecond ?? 0) / MIB).toBeCloseTo(predicted, 6);
+    expect(row?.readLimitedBy).toBe(limit);
+  });
+
+  it('reports the error against a measured value', () => {
+    const measured = [
+      {
+        ...plain('seq1m-q8t1', 2700),
+        cipher: 'aes-xts' as const,
+        keyBits: 512,
+        sectorSizeBytes: 4096,
+        workqueueBypass: true,
+      },
+    ];
+    const row = predictPerformance(input(4, [plain('seq1m-q8t1', 3000)], measured), {
+      speed: speed(2000),
+      sectorSizeBytes: 4096,
+      workqueueBypass: true,
+    })[0];
+    expect(row?.measuredReadBytesPerSecond).toBe(2700 * MIB);
+    expect(row?.readErrorPercent).toBeCloseTo(11.1, 1);
+  });
+
+  it('predicts nothing but still states the cipher bound when the device was not measured', () => {
+    const row = predictPerformance(input(4, []), {
+      speed: speed(1000),
+      sectorSizeBytes: 4096,
+      workqueueBypass: false,
+    })[0];
+    expect(row).toMatchObject({ predictedReadBytesPerSecond: null, cipherReadBytesPerSecond: 4000 * MIB });
+    expect(row?.assumption).toContain('stock workqueues can fall far below');
+  });
+});

@@ -1,0 +1,195 @@
+import { describe, expect, it } from 'vitest';
+import { GIB, recommendSpace, spareFactorFor, type PlanInput } from '@encplan/core';
+import { inputWith, optionsWith } from './plan-input-builder.js';
+
+const TB = 1_000_204_886_016;
+
+function ssd(
+  overrides: {
+    blocking?: PlanInput['trim']['firstBlockingLayer'];
+    trim?: boolean | null;
+    wear?: number | null;
+    factory?: number | null;
+    known?: boolean;
+  } = {},
+): PlanInput {
+  return inputWith({
+    device: { sizeBytes: TB, logicalSectorBytes: 512, rotational: false, transport: 'nvme' },
+    trim: {
+      deviceSupportsTrim: overrides.trim ?? true,
+      passthroughKnown: overrides.known ?? true,
+      firstBlockingLayer: overrides.blocking ?? null,
+    },
+    health: { wearPercentUsed: overrides.wear ?? null },
+    space: { factorySpareBytes: overrides.factory ?? null, partitionTable: 'none' },
+  });
+}
+
+describe('recommendSpace', () => {
+  it.each([
+    {
+      name: 'leaves nothing on a desktop SSD when TRIM reaches the drive',
+      input: ssd(),
+      workload: 'desktop',
+      discards: true,
+      percent: 0,
+    },
+    {
+      name: 'leaves ≈ 10.8 % when a USB bridge blocks TRIM (WA 3, ρ 0.2, 7 % factory)',
+      input: ssd({ blocking: { kind: 'usb-bridge', name: 'sdb' } }),
+      workload: 'desktop',
+      discards: true,
+      percent: 10.8,
+    },
+    {
+      name: 'leaves ≈ 10.8 % when discards stay off by choice',
+      input: ssd(),
+      workload: 'desktop',
+      discards: false,
+      percent: 10.8,
+    },
+    {
+      name: 'leaves ≈ 10.8 % for a server even with TRIM',
+      input: ssd(),
+      workload: 'server',
+      discards: true,
+      percent: 10.8,
+    },
+    {
+      name: 'leaves ≈ 19.8 % for write-heavy use with TRIM (WA 2, ρ 1/3: (1/3 − 0.07) / (4/3))',
+      input: ssd(),
+      workload: 'write-heavy',
+      discards: true,
+      percent: 19.8,
+    },
+    {
+      name: 'leaves ≈ 28.7 % for write-heavy use without TRIM (WA 1.5, ρ 0.5)',
+      input: ssd({ trim: false }),
+      workload: 'write-heavy',
+      discards: true,
+      percent: 28.7,
+    },
+    {
+      name: 'adds a tier for a drive past half its wear',
+      input: ssd({ wear: 75 }),
+      workload: 'desktop',
+      discards: true,
+      percent: 10.8,
+    },
+    {
+      name: 'counts a large factory spare (42 %) against the target',
+      input: ssd({ factory: Math.round(TB * 0.42) }),
+      workload: 'server',
+      discards: true,
+      percent: 0,
+    },
+    {
+      name: 'leaves nothing on a rotational disk',
+      input: inputWith({ device: { sizeBytes: TB, rotational: true } }),
+      workload: 'write-heavy',
+      discards: false,
+      percent: 0,
+    },
+  ] as const)('$name', ({ input, workload, discards, percent }) => {
+    const result = recommendSpace(input, optionsWith({ workload }), discards);
+    expect(result.space?.unallocatedPercent).toBeCloseTo(percent, 1);
+    expect(result.recommendations[0]).toMatchObject({ ruleId: 'unallocated-space' });
+  });
+
+  it('gives a larger tail when the stack blocks discards than when it passes them', () => {
+    const blocked = recommendSpace(
+      ssd({ blocking: { kind: 'dm-crypt', name: 'cryptroot' } }),
+      optionsWith(),
+      true,
+    );
+    const passing = recommendSpace(ssd(), optionsWith(), true);
+    expect(blocked.space?.unallocatedBytes ?? 0).toBeGreaterThan(passing.space?.unallocatedBytes ?? 0);
+    expect(blocked.recommendations[0]?.reason).toContain(
+      'once the refresh below lets discards through, 0 B is enough',
+    );
+  });
+
+  it('treats unknown passthrough as passing only on a blank disk the plan partitions itself', () => {
+    const blank = recommendSpace(ssd({ known: false }), optionsWith(), true);
+    const used = recommendSpace(
+      inputWith({
+        ...ssd({ known: false }),
+        space: {
+          partitionTable: 'gpt',
+          unallocatedBytes: null,
+          factorySpareBytes: null,
+          lastPartitionEndSector: null,
+        },
+      }),
+      optionsWith(),
+      true,
+    );
+    expect(blank.space?.trimReachesDrive).toBe(true);
+    expect(used.space?.trimReachesDrive).toBe(false);
+  });
+
+  it('ends the partition on a 1 MiB boundary before the GPT backup header', () => {
+    const result = recommendSpace(
+      inputWith({ device: { sizeBytes: GIB, logicalSectorBytes: 512, rotational: true } }),
+      optionsWith(),
+      false,
+    );
+    // 1 GiB − 34 sectors, rounded down to 1023 MiB → last sector 1023 × 2048 − 1.
+    expect(result.space?.partitionEndSector).toBe(1023 * 2048 - 1);
+  });
+
+  it('plans a discard of exactly the tail, up to the GPT backup header', () => {
+    const result = recommendSpace(
+      ssd({ blocking: { kind: 'usb-bridge', name: 'sdb' } }),
+      optionsWith(),
+      true,
+    );
+    const space = result.space;
+    expect(space?.method).toBe('discarded-tail');
+    const end = ((space?.partitionEndSector ?? 0) + 1) * 512;
+    expect(space?.discardRange).toEqual({ offsetBytes: end, lengthBytes: TB - 34 * 512 - end });
+  });
+
+  it.each([
+    {
+      name: 'uses an NVMe namespace when the drive cannot TRIM but manages namespaces',
+      device: { nvmeNamespaceManagement: true },
+      method: 'nvme-namespace',
+    },
+    {
+      name: 'uses an HPA on SATA when the drive cannot TRIM',
+      device: { transport: 'sata', hpaSupported: true },
+      method: 'hpa',
+    },
+    {
+      name: 'distrusts an HPA behind USB',
+      device: { transport: 'usb', hpaSupported: true },
+      method: 'never-written-tail',
+    },
+  ] as const)('$name', ({ device, method }) => {
+    const base = ssd({ trim: false });
+    const input = { ...base, device: { ...base.device, ...device } };
+    expect(recommendSpace(input, optionsWith(), true).recommendations[1]).toMatchObject({
+      ruleId: 'spare-area-method',
+      value: method,
+    });
+  });
+
+  it('warns when the last partition reaches into the planned spare area', () => {
+    const base = ssd({ blocking: { kind: 'usb-bridge', name: 'sdb' } });
+    const input = {
+      ...base,
+      space: { ...base.space, partitionTable: 'gpt' as const, lastPartitionEndSector: TB / 512 - 100 },
+    };
+    expect(recommendSpace(input, optionsWith(), true).findings[0]?.ruleId).toBe('partition-overlaps-spare');
+  });
+
+  it.each([
+    { writeAmplification: 3, rho: 0.2 },
+    { writeAmplification: 2, rho: 1 / 3 },
+    { writeAmplification: 1.5, rho: 0.5 },
+  ])('inverts WA = (1 + ρ) / 2ρ: WA $writeAmplification needs ρ $rho', ({ writeAmplification, rho }) => {
+    expect(spareFactorFor(writeAmplification)).toBeCloseTo(rho, 10);
+    expect((1 + rho) / (2 * rho)).toBeCloseTo(writeAmplification, 10);
+  });
+});

@@ -1,0 +1,138 @@
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { planEnvelopeSchema } from '@encplan/core';
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+const BIN = path.join(ROOT, 'packages/cli/bin/run.js');
+const fixture = (name: string) => path.join(ROOT, 'fixtures/plan-inputs', `${name}.json`);
+
+function encplan(...args: string[]) {
+  const result = spawnSync(process.execPath, [BIN, ...args], { encoding: 'utf8', cwd: ROOT });
+  return { status: result.status, stdout: result.stdout, stderr: result.stderr };
+}
+
+/** The laptop's plan with extra flags, as a parsed envelope. */
+function laptopPlan(...flags: string[]) {
+  const run = encplan('plan', '--input', fixture('x64-aesni-laptop-nvme'), ...flags, '--json');
+  expect(run.status).toBe(0);
+  return planEnvelopeSchema.parse(JSON.parse(run.stdout));
+}
+
+describe('encplan plan (built binary)', () => {
+  it('prints one valid plan envelope with --json', () => {
+    const run = encplan('plan', '--input', fixture('x64-aesni-laptop-nvme'), '--json');
+    expect(run.status).toBe(0);
+    const envelope = planEnvelopeSchema.parse(JSON.parse(run.stdout));
+    expect(envelope).toMatchObject({
+      schema: 'encplan.plan',
+      status: 'ok',
+      result: { settings: { cipher: 'aes-xts-plain64', sectorSizeBytes: 4096 } },
+    });
+  });
+
+  it('leads the human report with the health gate and ends with the script', () => {
+    const run = encplan('plan', '--input', fixture('sata-failing-realloc304-seagate'));
+    expect(run.status).toBe(0);
+    expect(run.stdout).toMatch(/^encplan plan for \/dev\/sda/);
+    expect(run.stdout.indexOf('Health gate: BACK-UP-FIRST')).toBeLessThan(
+      run.stdout.indexOf('Recommendations:'),
+    );
+    expect(run.stdout).toContain('#!/bin/sh');
+  });
+
+  it.each([
+    {
+      name: 'exits 5 for a failing drive with --fail-on failing',
+      input: 'sata-failing-realloc304-seagate',
+      threshold: 'failing',
+      status: 5,
+    },
+    {
+      name: 'exits 5 for a failing drive with --fail-on warning',
+      input: 'sata-failing-realloc304-seagate',
+      threshold: 'warning',
+      status: 5,
+    },
+    {
+      name: 'exits 0 for a healthy drive with --fail-on warning',
+      input: 'x64-aesni-laptop-nvme',
+      threshold: 'warning',
+      status: 0,
+    },
+    { name: 'exits 0 when health is unknown', input: 'arm64-aes-rpi5', threshold: 'warning', status: 0 },
+  ])('$name', ({ input, threshold, status }) => {
+    const run = encplan('plan', '--input', fixture(input), '--fail-on', threshold, '--json');
+    expect(run.status).toBe(status);
+    expect(planEnvelopeSchema.safeParse(JSON.parse(run.stdout)).success).toBe(true);
+  });
+
+  it('prints only the script with --commands, destructive lines commented out unless --destructive', () => {
+    const safe = encplan('plan', '--input', fixture('x64-aesni-laptop-nvme'), '--commands');
+    const full = encplan('plan', '--input', fixture('x64-aesni-laptop-nvme'), '--commands', '--destructive');
+    expect(safe.stdout.startsWith('#!/bin/sh\n')).toBe(true);
+    expect(safe.stdout).toMatch(/^# cryptsetup luksFormat /m);
+    expect(full.stdout).toMatch(/^cryptsetup luksFormat /m);
+  });
+
+  it('plans for a weaker unlocking machine given by flags', () => {
+    const envelope = laptopPlan('--unlock-memory', '1GiB', '--unlock-cores', '2');
+    expect(envelope.result?.settings.luks2Pbkdf).toMatchObject({ memoryKiB: 524_288, parallel: 2 });
+  });
+
+  it('plans VeraCrypt with --target and a PIM honouring the password length', () => {
+    const envelope = laptopPlan('--target', 'veracrypt', '--unlock-time', '100');
+    expect(envelope.result?.settings.veracrypt?.pim).toBe(485);
+  });
+
+  it.each([
+    { name: 'a missing input file', args: ['--input', '/nonexistent/plan-input.json'] },
+    {
+      name: 'an unknown threat model',
+      args: ['--input', fixture('arm64-aes-rpi5'), '--threat-model', 'aliens'],
+    },
+    {
+      name: 'an unreadable memory size',
+      args: ['--input', fixture('arm64-aes-rpi5'), '--unlock-memory', 'lots'],
+    },
+  ])('answers $name with exit 2 and an error envelope', ({ args }) => {
+    const run = encplan('plan', ...args, '--json');
+    expect(run.status).toBe(2);
+    expect(JSON.parse(run.stdout)).toMatchObject({ status: 'error', error: { code: 'INVALID_ARGUMENT' } });
+  });
+
+  it('plans from a bundle and from a saved assess report alike', () => {
+    const bundle = path.join(ROOT, 'fixtures/bundles/loop-gpt-ext4-78pct-debian12');
+    const fromBundle = encplan('plan', '--bundle', bundle, '--json');
+    expect(fromBundle.status).toBe(0);
+    const report = encplan('assess', '--bundle', bundle, '--json');
+    const directory = mkdtempSync(path.join(tmpdir(), 'encplan-plan-e2e-'));
+    try {
+      const file = path.join(directory, 'report.json');
+      writeFileSync(file, report.stdout);
+      const fromReport = encplan('plan', '--report', file, '--json');
+      expect(fromReport.status).toBe(0);
+      const a = planEnvelopeSchema.parse(JSON.parse(fromBundle.stdout)).result;
+      const b = planEnvelopeSchema.parse(JSON.parse(fromReport.stdout)).result;
+      expect(a?.devicePath).toBe('/dev/loop0');
+      expect(b).toEqual(a);
+    } finally {
+      rmSync(directory, { recursive: true, force: true });
+    }
+  });
+
+  it('prices the passwords given with --entropy-bits', () => {
+    const envelope = laptopPlan('--target', 'veracrypt', '--entropy-bits', '80');
+    expect(new Set(envelope.result?.attackerCost.map((row) => row.entropyBits))).toEqual(new Set([80]));
+  });
+
+  it('needs exactly one source of facts', () => {
+    const none = encplan('plan', '--json');
+    const two = encplan('plan', '--input', fixture('arm64-aes-rpi5'), '--bundle', ROOT, '--json');
+    expect(none.status).toBe(2);
+    expect(two.status).toBe(2);
+  });
+});
