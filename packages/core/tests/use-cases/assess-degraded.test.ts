@@ -38,3 +38,16 @@ describe('assess when tools are missing or hang', () => {
     });
   });
 });
+
+describe('assess on a disk whose raw device cannot be opened (real bundle of this VM\'s root disk)', () => {
+  const rootDisk: Bundle = parseBundle(JSON.parse(fixture('bundles/virtio-root-no-table-blkid-eperm-debian12/bundle.json')));
+
+  it('never reports a mounted disk without a readable table as unallocated, and never advises discarding it', async () => {
+    const envelope = await assessBundle(rootDisk, clock);
+    const result = envelope.result!;
+    expect(result.disk).toMatchObject({ path: '/dev/vda', transport: 'virtio', isSystemDisk: true, partitionTable: 'none' });
+    expect(result.space).toMatchObject({ unallocatedBytes: 0, regions: [] });
+    expect(JSON.stringify(result.overProvisioning.advice)).not.toContain('blkdiscard');
+    expect(envelope.warnings).toContainEqual(expect.objectContaining({ code: 'TOOL_FAILED', source: 'blkid', message: expect.stringContaining('Operation not permitted') }));
+  });
+});

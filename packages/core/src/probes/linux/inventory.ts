@@ -83,8 +83,18 @@ function mediaOf(transport: Transport, rotational: boolean): LinuxInventory['med
 
 async function probeBlkid(context: ProbeContext, path: string): Promise<BlkidProbe | null> {
   const output = await tryRun(context, { tool: 'blkid', args: ['-p', '-o', 'export', '--', path], timeoutMs: TIMEOUT_MS }, `Reading signatures on ${path}`);
-  // blkid exits 2 when it finds nothing, which is an answer ("no filesystem").
-  if (output === null || (output.exitCode !== 0 && output.exitCode !== 2)) {
+  if (output === null) {
+    return null;
+  }
+  // blkid exits 2 both when it finds nothing (silently: an answer, "no signature") and when it cannot
+  // open the device (with a message such as "Operation not permitted": no answer at all).
+  const nothingFound = output.exitCode === 2 && output.stderr.trim() === '';
+  if (output.exitCode !== 0 && !nothingFound) {
+    addWarning(context, {
+      code: 'TOOL_FAILED',
+      message: `blkid could not read ${path} (${output.stderr.trim() || `exit ${output.exitCode}`}); its filesystem or partition table is unknown.`,
+      source: 'blkid',
+    });
     return null;
   }
   return parseBlkidExport(output.stdout);
@@ -279,7 +289,13 @@ export async function probeLinuxInventory(
     diskSizeBytes: root.sizeBytes,
     table,
     partitions: partitions.map((part) => ({ startBytes: part.startBytes, sizeBytes: part.sizeBytes })),
-    wholeDiskInUse: stack.filesystem !== null || root.children.some((child) => child.type !== 'part'),
+    // Without a table the disk is free only if we know nothing is on it: not mounted, no holder, and a
+    // signature probe that answered "nothing" (a failed probe must never make a used disk look empty).
+    wholeDiskInUse:
+      stack.filesystem !== null ||
+      root.mountpoints.length > 0 ||
+      root.children.some((child) => child.type !== 'part') ||
+      (root.filesystemType === null && blkidByPath.has(root.path) && blkidByPath.get(root.path) === null),
   });
 
   return {
