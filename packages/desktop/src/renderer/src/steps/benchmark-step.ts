@@ -3,19 +3,32 @@ import { h, svgFigure } from '../element-builder.js';
 import type { WizardActions, WizardState } from '../wizard-state.js';
 import { stepFrame } from './step-frame.js';
 
+/** Live samples are labelled "profile · target"; grouped by profile, one bar colour per target, as in step 4. */
 function liveChart(job: JobSnapshot | null): HTMLElement | null {
   const samples = job?.samples ?? [];
   if (samples.length === 0) {
     return null;
   }
+  const groups = new Map<string, Map<string, number>>();
+  const series: string[] = [];
+  for (const sample of samples) {
+    const [profile = sample.label, target = 'measured'] = sample.label.split(' · ');
+    if (!series.includes(target)) {
+      series.push(target);
+    }
+    groups.set(profile, (groups.get(profile) ?? new Map<string, number>()).set(target, toMebibytesPerSecond(sample.bytesPerSecond)));
+  }
   const svg = renderBarChartSvg({
     title: 'Measured so far',
     unit: 'MiB/s',
-    series: ['measured'],
-    groups: samples.map((sample) => ({ label: sample.label, bars: [{ series: 'measured', valueMebibytesPerSecond: toMebibytesPerSecond(sample.bytesPerSecond) }] })),
+    series,
+    groups: [...groups.entries()].map(([label, values]) => ({ label, bars: series.filter((name) => values.has(name)).map((name) => ({ series: name, valueMebibytesPerSecond: values.get(name) ?? null })) })),
   });
-  return svgFigure(svg, `Live results: ${samples.map((sample) => `${sample.label} ${formatRateBytesPerSecond(sample.bytesPerSecond)}`).join('; ')}`);
+  const last = samples.at(-1);
+  return svgFigure(svg, `Measured so far, in MiB/s.${last === undefined ? '' : ` Latest: ${last.label}, ${formatRateBytesPerSecond(last.bytesPerSecond)}.`}`);
 }
+
+const STATE_TEXT: Readonly<Record<JobSnapshot['state'], string>> = { running: 'Running', done: 'Finished', cancelled: 'Cancelled', failed: 'Failed' };
 
 /** Step 3: quick or full, the backends this machine supports, live progress and chart, and Cancel. */
 export function renderBenchmarkStep(state: WizardState, actions: WizardActions): HTMLElement {
@@ -74,7 +87,7 @@ export function renderBenchmarkStep(state: WizardState, actions: WizardActions):
       : h(
           'div',
           { class: 'progress' },
-          h('label', { for: 'benchmark-progress' }, running ? `Running: ${job.progress.phase}` : `Finished: ${job.state}`),
+          h('label', { for: 'benchmark-progress' }, running ? `${STATE_TEXT.running}: ${job.progress.phase}` : STATE_TEXT[job.state]),
           h('progress', { id: 'benchmark-progress', max: '100', value: String(Math.round(fraction * 100)) }, `${String(Math.round(fraction * 100))} %`),
           h('span', { class: 'percent' }, `${String(Math.round(fraction * 100))} %`),
         );
