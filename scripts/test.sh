@@ -4,4 +4,6 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh
 source scripts/node-env.sh
+rm -rf test-artifacts/vitest-*.json
 npm run ci
+node scripts/test-summary.mjs

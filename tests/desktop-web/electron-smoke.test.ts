@@ -16,18 +16,18 @@ describe.skipIf(ELECTRON_BINARY === undefined)('the Electron app (real binary)',
   it('opens a sandboxed window whose page sees only window.encplan, and lists drives over real IPC', async () => {
     const app = await electron.launch({
       executablePath: ELECTRON_BINARY,
-      args: ['--no-sandbox', path.join(REPO_ROOT, 'packages/desktop'), '--assessment', path.join(REPO_ROOT, 'packages/desktop/tests/fixtures/assessments/nvme-healthy-provisional.json')],
+      args: ['--no-sandbox', path.join(REPO_ROOT, 'packages/desktop'), '--assessment', path.join(REPO_ROOT, 'fixtures/assessments/loop-gpt-ext4-luks2-unallocated-debian12.json')],
     });
     try {
       const page = await app.firstWindow();
-      await page.getByRole('radio', { name: /Samsung SSD 980/ }).waitFor();
+      await page.getByRole('radio', { name: /loop3/ }).waitFor();
       const exposure = await page.evaluate(() => ({
         bridgeKeys: Object.keys(window.encplan ?? {}).sort(),
         hasRequire: typeof (globalThis as { require?: unknown }).require !== 'undefined',
         hasProcess: typeof (globalThis as { process?: unknown }).process !== 'undefined',
       }));
       expect(exposure).toEqual({ bridgeKeys: ['cancel', 'capabilities', 'jobStatus', 'listDevices', 'startAssessment'], hasRequire: false, hasProcess: false });
-      await page.getByRole('radio', { name: /Samsung SSD 980/ }).check();
+      await page.getByRole('radio', { name: /loop3/ }).check();
       await page.getByRole('button', { name: 'Check this drive' }).click();
       await page.getByRole('heading', { name: /^Drive health/ }).waitFor();
     } finally {

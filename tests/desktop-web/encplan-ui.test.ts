@@ -1,50 +1,39 @@
-import { spawn, type ChildProcess } from 'node:child_process';
-import { once } from 'node:events';
 import path from 'node:path';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { REPO_ROOT } from '../support/fake-tools.js';
 import { axeViolations, chromiumMissing, launchChromium, screenshot } from './chromium.js';
+import { startEncplanUi, type EncplanUiProcess } from './encplan-ui-process.js';
 
-const CLI = path.join(REPO_ROOT, 'packages/cli/bin/run.js');
-const FIXTURES = path.join(REPO_ROOT, 'packages/desktop/tests/fixtures/assessments');
+const PROVISIONAL = path.join(REPO_ROOT, 'packages/desktop/tests/fixtures/assessments-provisional');
+const FIXTURES = path.join(REPO_ROOT, 'fixtures/assessments');
 
-describe.skipIf(chromiumMissing !== null)('encplan ui in Chromium', () => {
-  let child: ChildProcess;
+describe.skipIf(chromiumMissing !== null)('encplan ui in Chromium over saved assessments', () => {
+  let ui: EncplanUiProcess;
   let url: URL;
-  let output = '';
   let browser: Browser;
 
   beforeAll(async () => {
-    child = spawn(
-      process.execPath,
-      [CLI, 'ui', '--assessment', path.join(FIXTURES, 'nvme-healthy-provisional.json'), '--assessment', path.join(FIXTURES, 'loop-smart-unavailable-provisional.json'), '--step-delay-ms', '40'],
-      { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, NO_COLOR: '1' } },
-    );
-    child.stdout?.setEncoding('utf8').on('data', (chunk: string) => (output += chunk));
-    child.stderr?.setEncoding('utf8').on('data', (chunk: string) => (output += chunk));
-    for (let i = 0; i < 200 && !/http:\/\/\S+/.test(output); i += 1) {
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
-    const printed = /(http:\/\/127\.0\.0\.1:\d+\/\?token=[0-9a-f]{64})/.exec(output);
-    if (printed?.[1] === undefined) {
-      throw new Error(`encplan ui printed no URL (run npx tsc -b first):\n${output}`);
-    }
-    url = new URL(printed[1]);
+    ui = await startEncplanUi([
+      '--assessment',
+      path.join(PROVISIONAL, 'nvme-healthy-provisional.json'),
+      '--assessment',
+      path.join(FIXTURES, 'loop-gpt-ext4-luks2-unallocated-debian12.json'),
+      '--step-delay-ms',
+      '40',
+    ]);
+    url = ui.url;
     browser = await launchChromium();
   });
 
   afterAll(async () => {
     await browser.close();
-    if (child.exitCode === null) {
-      child.kill('SIGINT');
-      await once(child, 'exit');
-    }
+    await ui.stop();
   });
 
   it('prints a loopback URL with a token and how to reach it over SSH', () => {
     expect(url.hostname).toBe('127.0.0.1');
-    expect(output).toContain(`ssh -L ${url.port}:127.0.0.1:${url.port}`);
+    expect(ui.output()).toContain(`ssh -L ${url.port}:127.0.0.1:${url.port}`);
   });
 
   it('walks the five steps of the served wizard over the HTTP bridge', async () => {
@@ -107,8 +96,6 @@ describe.skipIf(chromiumMissing !== null)('encplan ui in Chromium', () => {
   });
 
   it('stops cleanly on Ctrl-C', async () => {
-    child.kill('SIGINT');
-    const [code] = (await once(child, 'exit')) as [number | null];
-    expect(code).toBe(0);
+    await expect(ui.stop()).resolves.toBe(0);
   });
 });

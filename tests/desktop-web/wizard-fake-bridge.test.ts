@@ -8,7 +8,7 @@ import { startUiServer, type UiServer } from '../../packages/desktop/src/server/
 import { REPO_ROOT } from '../support/fake-tools.js';
 import { axeViolations, chromiumMissing, launchChromium, screenshot } from './chromium.js';
 
-const FIXTURES = path.join(REPO_ROOT, 'packages/desktop/tests/fixtures/assessments');
+const FIXTURES = path.join(REPO_ROOT, 'fixtures/assessments');
 
 describe.skipIf(chromiumMissing !== null)('the wizard over the fake bridge in Chromium', () => {
   let browser: Browser;
@@ -18,7 +18,7 @@ describe.skipIf(chromiumMissing !== null)('the wizard over the fake bridge in Ch
 
   beforeAll(async () => {
     // The fake build talks to no API; the server only serves its files on 127.0.0.1 like `encplan ui` does.
-    const backend = await createWizardBackend({ assessmentFiles: [path.join(FIXTURES, 'nvme-healthy-provisional.json')], searchPath: '', userId: 1000 });
+    const backend = await createWizardBackend({ assessmentFiles: [path.join(FIXTURES, 'loop-gpt-ext4-luks2-unallocated-debian12.json')], searchPath: '', userId: 1000 });
     server = await startUiServer({ rendererDir: path.join(REPO_ROOT, 'packages/desktop/out/renderer-fake'), handlers: createBridgeHandlers(backend.services, backend.jobs) });
     browser = await launchChromium();
   });
@@ -50,7 +50,7 @@ describe.skipIf(chromiumMissing !== null)('the wizard over the fake bridge in Ch
     // Step 1: drives with model, size, transport, health badge; the system disk is marked.
     const nvme = page.locator('li.device', { hasText: 'Samsung SSD 980 1TB' });
     await expect(nvme.textContent()).resolves.toMatch(/1\.00 TB \(931\.5 GiB\).*NVME solid-state.*Healthy.*System disk/s);
-    await expect(page.locator('li.device', { hasText: '/dev/sdb' }).textContent()).resolves.toContain('Failing');
+    await expect(page.locator('li.device', { hasText: '/dev/vda' }).textContent()).resolves.toMatch(/274\.88 GB \(256\.0 GiB\).*VIRTIO.*Health unknown.*System disk/s);
     await expect(page.getByRole('button', { name: 'Check this drive' }).isDisabled()).resolves.toBe(true);
     await screenshot(page, '1-drive');
     expect((await axeViolations(page)).violations).toEqual([]);
@@ -148,16 +148,22 @@ describe.skipIf(chromiumMissing !== null)('the wizard over the fake bridge in Ch
     await context.close();
   });
 
-  it('shows a drive whose SMART is unavailable as unknown, with the reason from the warnings', async () => {
+  it('shows a real assessment of a loop disk: existing LUKS2, never-allocated space, what the machine lacks', async () => {
     page = await openWizard();
-    await page.getByRole('radio', { name: /loop7/ }).check();
+    await page.getByRole('radio', { name: /loop3/ }).check();
     await page.getByRole('button', { name: 'Check this drive' }).click();
-    const health = page.locator('article', { hasText: 'Drive health' });
-    await health.waitFor();
-    await expect(health.textContent()).resolves.toContain('Not measured: smartctl cannot read SMART data from a loop device');
-    await expect(page.locator('article', { hasText: 'Processor' }).textContent()).resolves.toContain('xts(ecb(aes-fixed-time))');
-    await screenshot(page, '2-health-smart-unavailable');
+    const encryption = page.locator('article', { hasText: 'Existing encryption' });
+    await encryption.waitFor();
+    await expect(encryption.textContent()).resolves.toContain('LUKS2 on /dev/loop3p2 (aes-xts-plain64, 512-bit key).');
+    await expect(page.locator('article', { hasText: 'Space and spare area' }).textContent()).resolves.toContain('(31.5 %) of the disk is in no partition');
+    await expect(page.locator('article', { hasText: 'Drive health' }).textContent()).resolves.toContain('The assessment does not include this section yet.');
+    await expect(page.locator('article', { hasText: 'What this machine can measure' }).textContent()).resolves.toContain('device-mapper: cryptsetup open fails');
+    await screenshot(page, '2-health-real-loop');
     expect((await axeViolations(page)).violations).toEqual([]);
+    await page.getByRole('button', { name: 'Next' }).click();
+    await page.getByRole('button', { name: 'Skip to the plan' }).click();
+    await expect(page.getByText('Not measured: No benchmark was run in this assessment.').isVisible()).resolves.toBe(true);
+    await screenshot(page, '4-plan-real-loop');
     await context.close();
   });
 });

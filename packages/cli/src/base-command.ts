@@ -16,6 +16,18 @@ export abstract class EncplanCommand extends Command {
 
   protected jsonOutput = false;
 
+  /**
+   * Ctrl-C and SIGTERM abort the returned controller's signal: the runner stops the child tool, the use case
+   * throws CANCELLED, and the command exits 130 after cleanup.
+   */
+  protected cancelOnSignals(): AbortController {
+    const controller = new AbortController();
+    const abort = (): void => controller.abort();
+    process.once('SIGINT', abort);
+    process.once('SIGTERM', abort);
+    return controller;
+  }
+
   protected emitJson(document: unknown): void {
     process.stdout.write(`${JSON.stringify(document, null, 2)}\n`);
   }

@@ -110,6 +110,8 @@ export interface Host {
   systemInfo(): Promise<SystemInfoSnapshot>;
   /** The working directory the user ran encplan from. */
   readonly cwd: string;
+  /** Whether encplan runs as root (or Administrator): raw device reads, SMART and LUKS headers need it. */
+  readonly privileged: boolean;
 }
 
 /** The clock, injected so that reports and snapshots are deterministic in tests. */

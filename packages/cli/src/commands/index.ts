@@ -1,8 +1,16 @@
+import Assess from './assess.js';
+import Collect from './collect.js';
+import Doctor from './doctor.js';
+import Schema from './schema.js';
 import Ui from './ui.js';
 import Version from './version.js';
 
 /** Every command, for oclif's explicit strategy (fast start-up: no directory scan). */
 export const COMMANDS = {
+  assess: Assess,
+  collect: Collect,
+  doctor: Doctor,
+  schema: Schema,
   ui: Ui,
   version: Version,
 };

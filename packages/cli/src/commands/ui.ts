@@ -10,9 +10,9 @@ export default class Ui extends EncplanCommand {
   static override summary = 'Serve the wizard on 127.0.0.1 for a browser (use an SSH tunnel for a remote machine).';
   static override description =
     'Prints a URL with a one-time token. Only this machine can connect (loopback); other hosts and origins are refused. ' +
-    'Until live assessment is wired into the wizard, pass saved assessments (encplan assess DEVICE --json > FILE).';
+    'The wizard runs the same assessment as `encplan assess`, or shows saved ones given with --assessment.';
   static override flags = {
-    assessment: Flags.string({ summary: 'A saved assessment (encplan assess --json output) to show; repeatable.', multiple: true, required: true }),
+    assessment: Flags.string({ summary: 'Show a saved assessment (encplan assess --json output) instead of assessing this machine; repeatable.', multiple: true, default: [] }),
     port: Flags.integer({ summary: 'Port on 127.0.0.1 (default: a random free port).', default: 0, min: 0, max: 65535 }),
     'step-delay-ms': Flags.integer({ summary: 'Pause between replayed benchmark steps, in ms.', default: 250, min: 0, max: 10_000, hidden: true }),
   };

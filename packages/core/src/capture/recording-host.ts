@@ -45,6 +45,7 @@ export function createRecordingHost(inner: Host): RecordingHost {
   return {
     platform: inner.platform,
     cwd: inner.cwd,
+    privileged: inner.privileged,
     async run(spec: CommandSpec, signal?: AbortSignal) {
       // Commands are not memoised: a benchmark may run the same job twice on purpose.
       const base = { kind: 'command' as const, tool: spec.tool, argv: [...spec.args], stdinBytes: spec.stdin?.length ?? 0 };

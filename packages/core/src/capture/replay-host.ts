@@ -7,6 +7,7 @@ import { rethrowCaptured } from './recording-host.js';
 export interface ReplaySource {
   readonly platform: Host['platform'];
   readonly cwd: string;
+  readonly privileged: boolean;
   readonly captures: readonly Capture[];
 }
 
@@ -42,6 +43,7 @@ export function createReplayHost(source: ReplaySource): Host {
   return {
     platform: source.platform,
     cwd: source.cwd,
+    privileged: source.privileged,
     run(spec) {
       const key = commandKey(spec.tool, spec.args);
       const list = commands.get(key) ?? [];

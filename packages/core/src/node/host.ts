@@ -1,6 +1,5 @@
 import { constants as fsConstants } from 'node:fs';
 import { access, readFile, readdir, realpath, stat } from 'node:fs/promises';
-import si from 'systeminformation';
 import { EncplanError } from '../errors.js';
 import type { Host, PathKind, PathStat, SystemInfoSnapshot } from '../ports.js';
 import type { Runner } from './process/run-command.js';
@@ -41,6 +40,7 @@ export function createNodeHost(runner: Runner, cwd: string = process.cwd()): Hos
   return {
     platform,
     cwd,
+    privileged: process.getuid?.() === 0,
     run: runner.run,
     async readText(path) {
       try {
@@ -104,6 +104,8 @@ export function createNodeHost(runner: Runner, cwd: string = process.cwd()): Hos
     async systemInfo(): Promise<SystemInfoSnapshot> {
       // systeminformation starts its own processes (lscpu, lsblk): the one documented exception to the
       // single runner (docs/architecture.md). Its disk guesses are cross-checked against sysfs, not trusted.
+      // Loaded on first use: it is a large module, and most commands never need it.
+      const { default: si } = await import('systeminformation');
       const [cpu, cpuFlags, mem, os, disks] = await Promise.all([si.cpu(), si.cpuFlags(), si.mem(), si.osInfo(), si.diskLayout()]);
       return {
         cpu: { ...cpu },

@@ -2,7 +2,7 @@ import { renderBarChartSvg } from './bar-chart-svg.js';
 import { escapeHtml } from './escape-html.js';
 import type { FactView, ReportView, SectionView, Tone } from './report-view.js';
 
-const TONE_TEXT: Readonly<Record<Tone, string>> = { good: 'Good', attention: 'Attention', bad: 'Problem', unknown: 'Unknown' };
+const TONE_TEXT: Readonly<Record<Tone, string>> = { good: 'Good', attention: 'Attention', bad: 'Problem', unknown: 'Unknown', info: 'Facts' };
 
 /** Colours meet WCAG 2.1 AA contrast (≥ 4.5:1) for their text on white and on their badge background. */
 const STYLE = `
@@ -10,7 +10,7 @@ body{font:15px/1.5 system-ui,sans-serif;color:#1a1a1a;background:#fff;max-width:
 h1{font-size:1.5rem;margin:0 0 .25rem}h2{font-size:1.2rem;margin-top:2rem;border-bottom:1px solid #ccc}
 .meta{color:#4d4d4d}.badge{display:inline-block;padding:0 .5rem;border-radius:.25rem;font-weight:600}
 .tone-good{background:#e3f4e8;color:#14532d}.tone-attention{background:#fff4d6;color:#6b3e00}
-.tone-bad{background:#fde2e1;color:#8a1c1c}.tone-unknown{background:#ececec;color:#333}
+.tone-bad{background:#fde2e1;color:#8a1c1c}.tone-unknown{background:#ececec;color:#333}.tone-info{background:#e5eefa;color:#0b3d66}
 table{border-collapse:collapse;width:100%}th,td{text-align:left;padding:.25rem .5rem;border-bottom:1px solid #e0e0e0;vertical-align:top}
 .source{color:#4d4d4d;font-size:.85em}pre{background:#f4f4f4;padding:.75rem;overflow-x:auto}
 section.card{border:1px solid #ddd;border-radius:.5rem;padding:.75rem 1rem;margin:.75rem 0}

@@ -1,4 +1,14 @@
 import type { Warning } from '../domain/warning.js';
+import { asArray, asNumber, asString, describeSource, isObject, pick, type Json } from './json-reading.js';
+import {
+  interpretCapabilities,
+  interpretEncryption,
+  interpretMachine,
+  interpretSpace,
+  interpretStackDiscard,
+  missingCapabilityReason,
+  type Interpretation,
+} from './assessment-sections.js';
 import { formatByFieldName, formatSizeBytes, labelFromFieldName, toMebibytesPerSecond } from './format-units.js';
 
 /**
@@ -7,8 +17,8 @@ import { formatByFieldName, formatSizeBytes, labelFromFieldName, toMebibytesPerS
  * (they become "not measured" with the reason taken from the warnings).
  */
 
-/** How a verdict should look: good (green), attention (amber), bad (red), unknown (grey). */
-export type Tone = 'good' | 'attention' | 'bad' | 'unknown';
+/** How a verdict should look: good (green), attention (amber), bad (red), unknown (grey), info (facts, no verdict). */
+export type Tone = 'good' | 'attention' | 'bad' | 'unknown' | 'info';
 
 /** One fact, already formatted, with where it came from ("smartctl: nvme_smart_health_information_log.percentage_used"). */
 export interface FactView {
@@ -25,7 +35,7 @@ export interface FindingView {
 }
 
 /** The identifier of a section of the report. */
-export type SectionId = 'health' | 'trim' | 'space' | 'cpu' | 'ciphers';
+export type SectionId = 'health' | 'trim' | 'space' | 'cpu' | 'ciphers' | 'encryption' | 'capabilities';
 
 /** One section of the health/TRIM/space step: a verdict in plain language and the details behind it. */
 export interface SectionView {
@@ -122,49 +132,6 @@ export interface ReportView {
   readonly error: { readonly code: string; readonly message: string; readonly hint: string | null } | null;
 }
 
-type Json = Record<string, unknown>;
-
-function isObject(value: unknown): value is Json {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-function asString(value: unknown): string | null {
-  return typeof value === 'string' && value !== '' ? value : null;
-}
-
-function asNumber(value: unknown): number | null {
-  return typeof value === 'number' && Number.isFinite(value) ? value : null;
-}
-
-function asArray(value: unknown): unknown[] {
-  return Array.isArray(value) ? value : [];
-}
-
-/** The first present key of an object (the contract is still growing; tolerate its known spellings). */
-function pick(object: Json, keys: readonly string[]): unknown {
-  for (const key of keys) {
-    if (object[key] !== undefined && object[key] !== null) {
-      return object[key];
-    }
-  }
-  return undefined;
-}
-
-/** "smartctl: field" from a FactSource ({origin, field}), a plain string, or null. */
-function describeSource(value: unknown): string | null {
-  if (typeof value === 'string') {
-    return value;
-  }
-  if (isObject(value)) {
-    const origin = asString(value.origin) ?? asString(value.tool);
-    const field = asString(value.field);
-    if (origin !== null) {
-      return field === null ? origin : `${origin}: ${field}`;
-    }
-  }
-  return null;
-}
-
 const TONE_BY_VERDICT: Readonly<Record<string, Tone>> = {
   healthy: 'good',
   ok: 'good',
@@ -237,6 +204,19 @@ const SECTION_EVIDENCE: Readonly<Record<SectionId, { readonly sources: readonly 
   space: { sources: ['lsblk', 'sfdisk', 'sgdisk', 'blkid', 'findmnt'], codes: [] },
   cpu: { sources: ['systeminformation', '/proc/cpuinfo'], codes: [] },
   ciphers: { sources: ['cryptsetup', 'openssl', '/proc/crypto'], codes: ['KERNEL_FEATURE_MISSING'] },
+  encryption: { sources: ['cryptsetup', 'blkid'], codes: [] },
+  capabilities: { sources: ['/proc'], codes: [] },
+};
+
+/** Capabilities (contract `capabilities[].id`) whose absence explains a section without data. */
+const SECTION_CAPABILITIES: Readonly<Record<SectionId, readonly string[]>> = {
+  health: ['root'],
+  trim: [],
+  space: ['root'],
+  cpu: [],
+  ciphers: ['kernel-crypto-user-api'],
+  encryption: ['root'],
+  capabilities: [],
 };
 
 function reasonFromWarnings(warnings: readonly Warning[], sources: readonly string[], codes: readonly string[]): string | null {
@@ -250,7 +230,11 @@ interface SectionSpec {
   readonly id: SectionId;
   readonly title: string;
   readonly keys: readonly string[];
-  readonly summaries: Readonly<Record<Tone, string>>;
+  readonly summaries: Readonly<Record<Exclude<Tone, 'info'>, string>> & { readonly info?: string };
+  /** Reads a section of the contract that has facts but no verdict of its own. */
+  readonly interpret?: (raw: unknown, result: Json) => Interpretation | null;
+  /** Where to look when the section itself is absent (TRIM: the stack's sysfs discard limits). */
+  readonly fallback?: (result: Json) => Interpretation | null;
 }
 
 const SECTION_SPECS: readonly SectionSpec[] = [
@@ -269,6 +253,7 @@ const SECTION_SPECS: readonly SectionSpec[] = [
     id: 'trim',
     title: 'TRIM and discards',
     keys: ['trim', 'discard', 'discards'],
+    fallback: (result) => (isObject(result.stack) ? interpretStackDiscard(result.stack) : null),
     summaries: {
       good: 'The drive can learn which blocks are free, so it stays fast and wears evenly after encryption.',
       attention: 'Free space may not reach the drive as TRIM through the planned stack; see the details.',
@@ -280,6 +265,7 @@ const SECTION_SPECS: readonly SectionSpec[] = [
     id: 'space',
     title: 'Space and spare area',
     keys: ['space', 'overProvisioning', 'spareArea'],
+    interpret: (raw, result) => (isObject(raw) ? interpretSpace(raw, result) : null),
     summaries: {
       good: 'The drive has enough spare area for steady speed and even wear.',
       attention: 'Leaving some space unpartitioned would give the drive more room to work with.',
@@ -290,7 +276,8 @@ const SECTION_SPECS: readonly SectionSpec[] = [
   {
     id: 'cpu',
     title: 'Processor',
-    keys: ['cpu'],
+    keys: ['cpu', 'machine'],
+    interpret: (raw) => (isObject(raw) ? interpretMachine(raw) : null),
     summaries: {
       good: 'The processor has AES instructions, so encryption costs little CPU.',
       attention: 'The processor lacks AES instructions or the kernel does not use them; encryption will cost CPU.',
@@ -309,9 +296,33 @@ const SECTION_SPECS: readonly SectionSpec[] = [
       unknown: 'Cipher speed was not measured.',
     },
   },
+  {
+    id: 'encryption',
+    title: 'Existing encryption',
+    keys: ['encryption'],
+    interpret: (raw) => (isObject(raw) ? interpretEncryption(raw) : null),
+    summaries: {
+      good: 'No existing encryption was found.',
+      attention: 'Existing encryption was found; see the details.',
+      bad: 'Existing encryption was found; see the details.',
+      unknown: 'We could not tell whether the disk already holds encrypted volumes.',
+    },
+  },
+  {
+    id: 'capabilities',
+    title: 'What this machine can measure',
+    keys: ['capabilities'],
+    interpret: (raw) => (Array.isArray(raw) ? interpretCapabilities(raw) : null),
+    summaries: {
+      good: 'Everything encplan needs on this machine is available.',
+      attention: 'Some features encplan uses are missing here.',
+      bad: 'Some features encplan uses are missing here.',
+      unknown: 'We could not tell what this machine supports.',
+    },
+  },
 ];
 
-const SECTION_SKIP = new Set(['verdict', 'findings', 'issues', 'source', 'sources', 'summary', 'tone']);
+const SECTION_SKIP = new Set(['verdict', 'findings', 'issues', 'source', 'sources', 'summary', 'tone', 'note', 'cryptoFlagsSource']);
 
 function cipherRowsFacts(rows: unknown[]): FactView[] {
   return rows.flatMap((row): FactView[] => {
@@ -332,18 +343,28 @@ function cipherRowsFacts(rows: unknown[]): FactView[] {
 function toSectionView(spec: SectionSpec, result: Json, warnings: readonly Warning[]): SectionView {
   const raw = pick(result, spec.keys);
   const evidence = SECTION_EVIDENCE[spec.id];
+  const base = { id: spec.id, title: spec.title };
   if (raw === undefined || (Array.isArray(raw) && raw.length === 0)) {
-    const reason = reasonFromWarnings(warnings, evidence.sources, evidence.codes) ?? 'Not measured in this assessment.';
-    return { id: spec.id, title: spec.title, tone: 'unknown', verdict: 'unknown', summary: spec.summaries.unknown, findings: [], facts: [], missingReason: reason };
+    const fallback = spec.fallback?.(result) ?? null;
+    if (fallback !== null) {
+      return { ...base, ...fallback, missingReason: null };
+    }
+    const reason =
+      reasonFromWarnings(warnings, evidence.sources, evidence.codes) ?? missingCapabilityReason(result, SECTION_CAPABILITIES[spec.id]) ?? 'The assessment does not include this section yet.';
+    return { ...base, tone: 'unknown', verdict: 'unknown', summary: spec.summaries.unknown, findings: [], facts: [], missingReason: reason };
   }
   const section: Json = Array.isArray(raw) ? { results: raw } : isObject(raw) ? raw : { value: raw };
   const verdict = asString(pick(section, ['verdict', 'status', 'state']));
-  const tone = toneOf(verdict);
   const source = describeSource(pick(section, ['source']));
   const rows = asArray(pick(section, ['results', 'rows', 'speeds']));
   const facts = [...scalarFacts(section, source, SECTION_SKIP), ...cipherRowsFacts(rows)];
-  const summary = asString(section.summary) ?? spec.summaries[tone];
-  return { id: spec.id, title: spec.title, tone, verdict: verdict ?? 'unknown', summary, findings: findingsOf(section), facts, missingReason: null };
+  const interpretation = verdict === null ? (spec.interpret?.(raw, result) ?? null) : null;
+  if (interpretation !== null) {
+    return { ...base, ...interpretation, facts: [...facts, ...interpretation.facts], missingReason: null };
+  }
+  const tone = toneOf(verdict);
+  const summary = asString(section.summary) ?? (tone === 'info' ? (spec.summaries.info ?? spec.summaries.unknown) : spec.summaries[tone]);
+  return { ...base, tone, verdict: verdict ?? 'unknown', summary, findings: findingsOf(section), facts, missingReason: null };
 }
 
 function toDeviceView(result: Json): DeviceView | null {
@@ -354,13 +375,29 @@ function toDeviceView(result: Json): DeviceView | null {
   const sizeBytes = asNumber(device.sizeBytes);
   const rotational = device.rotational;
   const transport = asString(device.transport) ?? 'unknown';
-  const kind = rotational === true ? 'hard disk' : rotational === false ? (transport === 'loop' ? 'loop device' : 'solid-state') : 'unknown kind';
+  // The contract's `media` (sysfs, not the rotational flag of virtual disks) wins when present.
+  const media = isObject(result.media) ? asString(result.media.kind) : null;
+  const kind =
+    transport === 'loop'
+      ? 'loop device'
+      : media === 'ssd'
+        ? 'solid-state'
+        : media === 'hdd'
+          ? 'hard disk'
+          : media === 'unknown'
+            ? 'disk of unknown media'
+            : rotational === true
+              ? 'hard disk'
+              : rotational === false
+                ? 'solid-state'
+                : 'unknown kind';
   const facts: FactView[] = [];
   const addFact = (label: string, value: string | null, origin: string): void => {
     if (value !== null) {
       facts.push({ label, value, source: origin });
     }
   };
+  addFact('Media', isObject(result.media) ? asString(result.media.reason) : null, 'sysfs');
   addFact('Vendor', asString(device.vendor), 'lsblk: VENDOR');
   addFact('Firmware', asString(device.firmware), 'lsblk: REV');
   addFact('Partition table', asString(device.partitionTable), 'lsblk: PTTYPE');

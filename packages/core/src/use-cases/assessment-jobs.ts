@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import { EncplanError } from '../errors.js';
 
-/** What a shell (desktop main, `encplan ui`) asks the assessment use case for. */
-export const assessRequestSchema = z
+/** What the wizard (desktop main, `encplan ui`) asks for: one drive, and how much benchmarking. */
+export const wizardAssessRequestSchema = z
   .object({
     /** The block device to assess; absolute, under /dev/, no leading dash (architecture 2.4). */
     device: z.string().regex(/^\/dev\/[A-Za-z0-9._/-]+$/, 'an absolute path under /dev/').refine((path) => !path.includes('..'), 'no ".."'),
@@ -12,7 +12,7 @@ export const assessRequestSchema = z
     backends: z.array(z.string().regex(/^[a-z0-9-]+$/)).max(16),
   })
   .strict();
-export type AssessRequest = z.infer<typeof assessRequestSchema>;
+export type WizardAssessRequest = z.infer<typeof wizardAssessRequestSchema>;
 
 /** A progress event of a long assessment: a phase, a fraction done and, for benchmarks, a live sample. */
 export const assessProgressSchema = z.object({
@@ -26,7 +26,7 @@ export type AssessProgress = z.infer<typeof assessProgressSchema>;
 
 /** The assessment use case as the shells see it: the lead's `assess` is plugged in here. */
 export type AssessFunction = (
-  request: AssessRequest,
+  request: WizardAssessRequest,
   context: { readonly signal: AbortSignal; readonly onProgress: (progress: AssessProgress) => void },
 ) => Promise<unknown>;
 
@@ -44,7 +44,7 @@ export type JobSnapshot = z.infer<typeof jobSnapshotSchema>;
 
 /** Running assessments keyed by job id, so Cancel can stop one and the wizard can poll its progress. */
 export interface AssessmentJobs {
-  start(request: AssessRequest): string;
+  start(request: WizardAssessRequest): string;
   snapshot(jobId: string): JobSnapshot;
   /** Aborts the job (the use case cleans up through its AbortSignal) and waits until it has finished. */
   cancel(jobId: string): Promise<JobSnapshot>;

@@ -1,19 +1,17 @@
 import { EncplanError } from '../errors.js';
+import { isObject, type Json } from '../report/json-reading.js';
 import type { AssessFunction } from './assessment-jobs.js';
 import type { DeviceSummary, ListDevicesFunction } from './device-list.js';
 import type { Capabilities, PrivilegeStatus } from './ui-services.js';
 
-type Json = Record<string, unknown>;
-
-function isObject(value: unknown): value is Json {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 function deviceOf(envelope: unknown): Json | null {
   if (!isObject(envelope) || !isObject(envelope.result)) {
     return null;
   }
-  return isObject(envelope.result.device) ? envelope.result.device : null;
+  // The contract names it `disk`; older provisional envelopes said `device`.
+  const device = envelope.result.disk ?? envelope.result.device;
+  return isObject(device) ? device : null;
 }
 
 function summaryOf(envelope: unknown): DeviceSummary | null {

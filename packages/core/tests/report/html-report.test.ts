@@ -4,8 +4,8 @@ import { describe, expect, it } from 'vitest';
 import { renderBarChartSvg, renderHtmlReport, toReportView } from '@encplan/core';
 import { REPO_ROOT } from '../../../../tests/support/fake-tools.js';
 
-const FIXTURES = path.join(REPO_ROOT, 'packages/desktop/tests/fixtures/assessments');
-const load = (name: string): unknown => JSON.parse(readFileSync(path.join(FIXTURES, `${name}.json`), 'utf8'));
+const load = (name: string): unknown =>
+  JSON.parse(readFileSync(path.join(REPO_ROOT, name.endsWith('-provisional') ? 'packages/desktop/tests/fixtures/assessments-provisional' : 'fixtures/assessments', `${name}.json`), 'utf8'));
 
 describe('renderHtmlReport', () => {
   it('is self-contained: inline CSS and SVG, no script, no external resource', () => {
@@ -17,6 +17,13 @@ describe('renderHtmlReport', () => {
     expect(html).toContain('smartctl: nvme_smart_health_information_log.percentage_used');
   });
 
+  it('reports a real assessment with its existing encryption and what could not be checked', () => {
+    const html = renderHtmlReport(toReportView(load('virtio-system-disk-whole-ext4-debian12')));
+    expect(html).toContain('TOOL_FAILED');
+    expect(html).toContain('What could not be checked');
+    expect(html).toContain('Largest discard at /dev/vda');
+  });
+
   it('escapes every text from the assessment, so a hostile model name cannot inject markup', () => {
     const envelope = load('nvme-healthy-provisional') as { result: { device: { model: string } } };
     envelope.result.device.model = '<img src=x onerror=alert(1)>"&\'';
@@ -26,9 +33,9 @@ describe('renderHtmlReport', () => {
   });
 
   it('shows the error and its hint for an error envelope', () => {
-    const html = renderHtmlReport(toReportView(load('error-tool-missing-provisional')));
-    expect(html).toContain('TOOL_NOT_FOUND');
-    expect(html).toContain('Install util-linux (apt-get install util-linux).');
+    const html = renderHtmlReport(toReportView(load('error-device-not-found')));
+    expect(html).toContain('DEVICE_NOT_FOUND');
+    expect(html).toContain('/dev/does-not-exist does not exist.');
   });
 });
 

@@ -5,12 +5,15 @@ import { describe, expect, it } from 'vitest';
 import { formatByFieldName, quoteShellArgument, renderCommandsScript, toReportView } from '@encplan/core';
 import { REPO_ROOT } from '../../../../tests/support/fake-tools.js';
 
-/** PROVISIONAL hand-written envelopes (see their README) until `encplan assess` writes real ones. */
-const FIXTURES = path.join(REPO_ROOT, 'packages/desktop/tests/fixtures/assessments');
-const load = (name: string): unknown => JSON.parse(readFileSync(path.join(FIXTURES, `${name}.json`), 'utf8'));
+/** Real `encplan assess --json` outputs (fixtures/assessments/PROVENANCE.md). */
+const FIXTURES = path.join(REPO_ROOT, 'fixtures/assessments');
+/** One PROVISIONAL hand-written envelope with the health, benchmark and plan sections assess lacks yet. */
+const PROVISIONAL = path.join(REPO_ROOT, 'packages/desktop/tests/fixtures/assessments-provisional');
+const load = (name: string): unknown =>
+  JSON.parse(readFileSync(path.join(name.endsWith('-provisional') ? PROVISIONAL : FIXTURES, `${name}.json`), 'utf8'));
 
 describe('toReportView', () => {
-  it('turns a complete healthy assessment into sections, charts, recommendations and commands', () => {
+  it('turns the provisional complete assessment into health facts, charts, recommendations and commands', () => {
     const view = toReportView(load('nvme-healthy-provisional'));
     expect(view.status).toBe('ok');
     expect(view.device).toMatchObject({ path: '/dev/nvme0n1', model: 'Samsung SSD 980 1TB', size: '1.00 TB (931.5 GiB)', kind: 'solid-state', isSystemDisk: true });
@@ -39,26 +42,46 @@ describe('toReportView', () => {
     expect(view.commands[0]).toMatchObject({ destructive: true, line: 'cryptsetup luksFormat --type luks2 --cipher aes-xts-plain64 --key-size 512 --sector-size 4096 --pbkdf argon2id -- /dev/nvme0n1p2' });
   });
 
-  it('marks sections the assessment lacks as unknown, with the reason taken from the warnings', () => {
-    const view = toReportView(load('loop-smart-unavailable-provisional'));
-    expect(view.status).toBe('partial');
-    const health = view.sections.find((section) => section.id === 'health')!;
-    expect(health).toMatchObject({ tone: 'unknown', verdict: 'unknown', facts: [], missingReason: 'smartctl cannot read SMART data from a loop device (exit status bit 0).' });
-    expect(view.sections.find((section) => section.id === 'ciphers')!.missingReason).toContain('no AF_ALG');
-    expect(view.sections.find((section) => section.id === 'space')!.missingReason).toBe('Not measured in this assessment.');
+  it('reads a real assessment of a loop disk: partitions, existing LUKS2, never-allocated space, capabilities', () => {
+    const view = toReportView(load('loop-gpt-ext4-luks2-unallocated-debian12'));
+    expect(view.status).toBe('ok');
+    expect(view.device).toMatchObject({ path: '/dev/loop3', size: '1.07 GB (1.0 GiB)', transport: 'loop', kind: 'loop device', isSystemDisk: false });
+    const section = (id: string) => view.sections.find((entry) => entry.id === id)!;
+    expect(section('encryption')).toMatchObject({ tone: 'info', verdict: 'found', summary: 'This disk already holds 1 encrypted volume.' });
+    expect(section('encryption').findings[0]).toEqual({ tone: 'info', message: 'LUKS2 on /dev/loop3p2 (aes-xts-plain64, 512-bit key).', source: 'cryptsetup luksDump --dump-json-metadata' });
+    expect(section('space').summary).toBe('338.67 MB (31.5 %) of the disk is in no partition: space the drive can use as spare area once it has been trimmed.');
+    expect(section('cpu')).toMatchObject({ tone: 'good', verdict: 'aes-instructions' });
+    expect(section('cpu').facts).toContainEqual({ label: 'CPU instruction aes', value: 'yes', source: '/proc/cpuinfo (systeminformation cross-checked)' });
+    expect(section('capabilities').findings.map((finding) => finding.message)).toContainEqual(expect.stringMatching(/^device-mapper: cryptsetup open fails/));
+    // Health and cipher speed are not in the contract yet: unknown, with the reason when one is known.
+    expect(section('health')).toMatchObject({ tone: 'unknown', missingReason: 'The assessment does not include this section yet.' });
+    expect(section('ciphers').missingReason).toMatch(/^cryptsetup benchmark prints no cipher rows/);
+    expect(view.benchmarkMissingReason).toBe('No benchmark was run in this assessment.');
     expect(view.planMissingReason).toBe('No plan in this assessment.');
-    expect(view.device?.model).toBe('Unknown model');
   });
 
-  it('gives an error envelope a view with the error and no device', () => {
-    const view = toReportView(load('error-tool-missing-provisional'));
-    expect(view.error).toEqual({ code: 'TOOL_NOT_FOUND', message: 'lsblk was not found on PATH.', hint: 'Install util-linux (apt-get install util-linux).' });
+  it('reads the real system-disk assessment: discards accepted by the kernel, a whole-disk filesystem, the sfdisk warning', () => {
+    const view = toReportView(load('virtio-system-disk-whole-ext4-debian12'));
+    expect(view.status).toBe('partial');
+    expect(view.device).toMatchObject({ path: '/dev/vda', kind: 'disk of unknown media', isSystemDisk: true });
+    const section = (id: string) => view.sections.find((entry) => entry.id === id)!;
+    expect(section('trim')).toMatchObject({ tone: 'info', verdict: 'kernel-accepts-discards' });
+    expect(section('trim').facts).toEqual([{ label: 'Largest discard at /dev/vda', value: '1.07 GB (1.0 GiB)', source: 'sysfs: queue/discard_max_bytes' }]);
+    expect(section('space')).toMatchObject({ verdict: 'used-whole', summary: 'The disk has no partition table and is used whole (mounted at /): there is no unpartitioned spare area.' });
+    expect(view.warnings.map((warning) => warning.code)).toEqual(['TOOL_FAILED']);
+  });
+
+  it('gives the real error envelope a view with the error and no device', () => {
+    const view = toReportView(load('error-device-not-found'));
+    expect(view.error).toMatchObject({ code: 'DEVICE_NOT_FOUND', message: '/dev/does-not-exist does not exist.' });
     expect(view.device).toBeNull();
-    expect(view.sections.every((section) => section.tone === 'unknown')).toBe(true);
+    expect(view.sections.every((entry) => entry.tone === 'unknown')).toBe(true);
   });
 
   it('reads every fixture envelope without throwing', () => {
-    for (const file of readdirSync(FIXTURES).filter((name) => name.endsWith('.json'))) {
+    const files = readdirSync(FIXTURES).filter((name) => name.endsWith('.json'));
+    expect(files.length).toBeGreaterThanOrEqual(4);
+    for (const file of files) {
       expect(() => toReportView(JSON.parse(readFileSync(path.join(FIXTURES, file), 'utf8')))).not.toThrow();
     }
   });
@@ -67,7 +90,7 @@ describe('toReportView', () => {
     fc.assert(
       fc.property(fc.jsonValue(), fc.jsonValue(), (result, warnings) => {
         const view = toReportView({ status: 'ok', result, warnings, error: null });
-        expect(view.sections).toHaveLength(5);
+        expect(view.sections).toHaveLength(7);
       }),
       { numRuns: 300 },
     );

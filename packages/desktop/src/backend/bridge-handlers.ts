@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import {
   EncplanError,
-  assessRequestSchema,
+  wizardAssessRequestSchema,
   capabilitiesSchema,
   deviceSummarySchema,
   errorEnvelope,
@@ -55,7 +55,7 @@ export function createBridgeHandlers(services: UiServices, jobs: AssessmentJobs,
   return {
     listDevices: wrap(async () => parseInput(deviceListSchema, await services.listDevices(signalFor()))),
     capabilities: wrap(async () => parseInput(capabilitiesSchema, await services.capabilities())),
-    startAssessment: wrap((input) => Promise.resolve({ jobId: jobs.start(parseInput(assessRequestSchema, input)) })),
+    startAssessment: wrap((input) => Promise.resolve({ jobId: jobs.start(parseInput(wizardAssessRequestSchema, input)) })),
     jobStatus: wrap((input) => Promise.resolve(jobs.snapshot(parseInput(jobIdSchema, input)))),
     cancel: wrap((input) => jobs.cancel(parseInput(jobIdSchema, input))),
   };

@@ -3,23 +3,26 @@ import { readFile } from 'node:fs/promises';
 import {
   EncplanError,
   TOOL_VERSION,
+  assess,
   createAssessmentJobs,
   createSavedAssessmentServices,
   errorEnvelope,
+  listDisks,
   type AssessmentJobs,
+  type PrivilegeStatus,
   type UiServices,
 } from '@encplan/core';
-import { createRunner, detectPrivilege } from '@encplan/core/node';
+import { createEnvironment, createRunner, detectPrivilege, type NodeEnvironment } from '@encplan/core/node';
 
 /** How the wizard's back end is put together. */
 export interface WizardServicesOptions {
-  /** Saved `encplan assess --json` files to serve; live assessment is wired by the lead (issue 2). */
+  /** Saved `encplan assess --json` files to show instead of assessing this machine (empty = live). */
   readonly assessmentFiles: readonly string[];
-  /** The PATH to look tools up in (pkexec). */
+  /** The PATH to look tools up in. */
   readonly searchPath: string;
   /** The effective user id (null where the platform has none). */
   readonly userId: number | null;
-  /** Pause between replayed benchmark steps, so the live chart is visible. */
+  /** Pause between replayed benchmark steps of saved assessments, so the live chart is visible. */
   readonly stepDelayMs?: number;
 }
 
@@ -27,20 +30,34 @@ export interface WizardServicesOptions {
 export interface WizardBackend {
   readonly services: UiServices;
   readonly jobs: AssessmentJobs;
+  readonly mode: 'live' | 'saved';
 }
 
-/**
- * The composition root of the wizard's back end, shared by Electron main and `encplan ui` so both run the
- * same use cases. Today it serves saved assessments; the live `assess` use case plugs in here.
- */
-export async function createWizardBackend(options: WizardServicesOptions): Promise<WizardBackend> {
-  if (options.assessmentFiles.length === 0) {
-    throw new EncplanError('INVALID_ARGUMENT', 'No assessment to show.', {
-      hint: 'Pass a saved assessment: encplan assess /dev/X --json > a.json, then --assessment a.json.',
-    });
-  }
-  const envelopes = await Promise.all(
-    options.assessmentFiles.map(async (file) => {
+/** Why no benchmark backend is offered live: I/O benchmarks are not part of `encplan assess` yet (issue 4). */
+const NO_LIVE_BENCHMARKS = 'I/O benchmarks are not part of this encplan version yet; the plan uses the facts only.';
+
+/** The live services: the same `assess` use case and environment as `encplan assess`. */
+function liveServices(environment: NodeEnvironment, privilege: PrivilegeStatus): UiServices {
+  return {
+    listDevices: (signal) => listDisks(environment.host, signal),
+    assess: (request, { signal, onProgress }) => {
+      onProgress({ phase: 'Reading the drive, its partitions, the stack above it and the machine', fraction: 0.1, sample: null });
+      return assess(environment, { device: request.device, includeSerials: false, mode: 'live', signal });
+    },
+    capabilities: () =>
+      Promise.resolve({
+        backends: [
+          { id: 'plain', label: 'Plain (no encryption)', available: false, reason: NO_LIVE_BENCHMARKS },
+          { id: 'luks2', label: 'LUKS2 (dm-crypt)', available: false, reason: NO_LIVE_BENCHMARKS },
+        ],
+        privilege,
+      }),
+  };
+}
+
+async function readAssessments(files: readonly string[]): Promise<unknown[]> {
+  return Promise.all(
+    files.map(async (file) => {
       try {
         return JSON.parse(await readFile(file, 'utf8')) as unknown;
       } catch (error) {
@@ -48,13 +65,22 @@ export async function createWizardBackend(options: WizardServicesOptions): Promi
       }
     }),
   );
-  const runner = createRunner({ searchPath: options.searchPath });
-  const privilege = await detectPrivilege(runner, options.userId);
-  const services = createSavedAssessmentServices(envelopes, { stepDelayMs: options.stepDelayMs ?? 250, privilege });
+}
+
+/**
+ * The composition root of the wizard's back end, shared by Electron main and `encplan ui` so both run the
+ * same use cases as the CLI: live (`assess` on this machine) or over saved assessment files.
+ */
+export async function createWizardBackend(options: WizardServicesOptions): Promise<WizardBackend> {
+  const privilege = await detectPrivilege(createRunner({ searchPath: options.searchPath }), options.userId);
+  const saved = options.assessmentFiles.length > 0;
+  const services = saved
+    ? createSavedAssessmentServices(await readAssessments(options.assessmentFiles), { stepDelayMs: options.stepDelayMs ?? 250, privilege })
+    : liveServices(createEnvironment({ searchPath: options.searchPath }), privilege);
   const jobs = createAssessmentJobs(
     services.assess,
     (error) => errorEnvelope({ schema: 'encplan.assessment', schemaVersion: [1, 0], toolVersion: TOOL_VERSION, generatedAt: new Date() }, error),
     randomUUID,
   );
-  return { services, jobs };
+  return { services, jobs, mode: saved ? 'saved' : 'live' };
 }

@@ -1,5 +1,5 @@
 import { contextBridge, ipcRenderer } from 'electron';
-import type { AssessRequest } from '@encplan/core';
+import type { WizardAssessRequest } from '@encplan/core';
 import { BRIDGE_GLOBAL, channels, type EncplanBridge } from '../shared/bridge.js';
 
 /**
@@ -9,7 +9,7 @@ import { BRIDGE_GLOBAL, channels, type EncplanBridge } from '../shared/bridge.js
 const bridge: EncplanBridge = {
   listDevices: () => ipcRenderer.invoke(channels.listDevices),
   capabilities: () => ipcRenderer.invoke(channels.capabilities),
-  startAssessment: (request: AssessRequest) => ipcRenderer.invoke(channels.startAssessment, request),
+  startAssessment: (request: WizardAssessRequest) => ipcRenderer.invoke(channels.startAssessment, request),
   jobStatus: (jobId: string) => ipcRenderer.invoke(channels.jobStatus, jobId),
   cancel: (jobId: string) => ipcRenderer.invoke(channels.cancel, jobId),
 };

@@ -11,7 +11,7 @@ import { CONTENT_SECURITY_POLICY } from '../shared/content-security-policy.js';
 /** The header that carries the per-run token on every API call. */
 export const TOKEN_HEADER = 'x-encplan-token';
 
-/** Requests larger than this are refused: the biggest legitimate body is an AssessRequest (< 1 KiB). */
+/** Requests larger than this are refused: the biggest legitimate body is an WizardAssessRequest (< 1 KiB). */
 const MAX_BODY_BYTES = 64 * 1024;
 
 const CONTENT_TYPES: Readonly<Record<string, string>> = {

@@ -1,4 +1,4 @@
-import type { AssessRequest, Capabilities, DeviceSummary, ErrorBody, JobSnapshot, Warning } from '@encplan/core';
+import type { WizardAssessRequest, Capabilities, DeviceSummary, ErrorBody, JobSnapshot, Warning } from '@encplan/core';
 
 /**
  * The whole contract between the wizard and whatever runs it (Electron main over IPC, `encplan ui` over
@@ -23,7 +23,7 @@ export interface EncplanBridge {
   /** Benchmark backends this machine supports and whether privileged work is possible. */
   capabilities(): Promise<BridgeEnvelope<Capabilities>>;
   /** Starts an assessment; poll {@link EncplanBridge.jobStatus} for progress and the final envelope. */
-  startAssessment(request: AssessRequest): Promise<BridgeEnvelope<{ readonly jobId: string }>>;
+  startAssessment(request: WizardAssessRequest): Promise<BridgeEnvelope<{ readonly jobId: string }>>;
   /** The progress (and, when done, the assessment envelope) of a job. */
   jobStatus(jobId: string): Promise<BridgeEnvelope<JobSnapshot>>;
   /** Cancels a job; resolves once its clean-up has finished. */

@@ -12,7 +12,7 @@ const electron = await import('electron');
 const { recorded, FakeBrowserWindow } = await import('../mocks/electron-fake.js');
 
 const RENDERER_URL = 'file:///opt/encplan/out/renderer/index.html';
-const FIXTURE = path.join(REPO_ROOT, 'packages/desktop/tests/fixtures/assessments/nvme-healthy-provisional.json');
+const FIXTURE = path.join(REPO_ROOT, 'fixtures/assessments/loop-gpt-ext4-luks2-unallocated-debian12.json');
 
 async function setUp() {
   recorded.reset();
@@ -49,13 +49,13 @@ describe('main process IPC', () => {
   it('answers the wizard window with an envelope listing the fixture drive', async () => {
     const envelope = await invoke(channels.listDevices, trusted);
     expect(envelope.status).toBe('ok');
-    expect(envelope.result).toEqual({ devices: [expect.objectContaining({ path: '/dev/nvme0n1', isSystemDisk: true, healthVerdict: 'healthy' })] });
+    expect(envelope.result).toEqual({ devices: [expect.objectContaining({ path: '/dev/loop3', transport: 'loop', isSystemDisk: false, healthVerdict: 'unknown' })] });
   });
 
   it('runs an assessment job to its envelope through start and status', async () => {
-    const started = await invoke(channels.startAssessment, trusted, { device: '/dev/nvme0n1', benchmark: 'none', backends: [] });
+    const started = await invoke(channels.startAssessment, trusted, { device: '/dev/loop3', benchmark: 'none', backends: [] });
     const { jobId } = started.result as { jobId: string };
-    let snapshot: { state: string; envelope: { result: { device: { path: string } } } } | undefined;
+    let snapshot: { state: string; envelope: { result: { disk: { path: string } } } } | undefined;
     for (let i = 0; i < 50; i += 1) {
       snapshot = (await invoke(channels.jobStatus, trusted, jobId)).result as typeof snapshot;
       if (snapshot?.state !== 'running') {
@@ -64,12 +64,12 @@ describe('main process IPC', () => {
       await new Promise((resolve) => setTimeout(resolve, 5));
     }
     expect(snapshot?.state).toBe('done');
-    expect(snapshot?.envelope.result.device.path).toBe('/dev/nvme0n1');
+    expect(snapshot?.envelope.result.disk.path).toBe('/dev/loop3');
   });
 
   it('refuses a sender that is not the wizard window, without calling the handler', async () => {
     const stranger = new FakeBrowserWindow({});
-    const envelope = await invoke(channels.startAssessment, { sender: stranger.webContents, senderFrame: { url: RENDERER_URL, parent: null } }, { device: '/dev/nvme0n1', benchmark: 'none', backends: [] });
+    const envelope = await invoke(channels.startAssessment, { sender: stranger.webContents, senderFrame: { url: RENDERER_URL, parent: null } }, { device: '/dev/loop3', benchmark: 'none', backends: [] });
     expect(envelope).toMatchObject({ status: 'error', result: null, error: { code: 'PERMISSION_DENIED' } });
   });
 

@@ -8,7 +8,7 @@ import { createBridgeHandlers } from '../../src/backend/bridge-handlers.js';
 import { createWizardBackend } from '../../src/backend/wizard-services.js';
 import { startUiServer, type UiServer } from '../../src/server/ui-server.js';
 
-const FIXTURE = path.join(REPO_ROOT, 'packages/desktop/tests/fixtures/assessments/nvme-healthy-provisional.json');
+const FIXTURE = path.join(REPO_ROOT, 'fixtures/assessments/loop-gpt-ext4-luks2-unallocated-debian12.json');
 
 interface Reply {
   readonly status: number;
@@ -74,7 +74,7 @@ describe('the encplan ui server', () => {
   it('answers API calls with the token with an envelope', async () => {
     const reply = await api('listDevices', undefined);
     expect(reply.status).toBe(200);
-    expect(JSON.parse(reply.body)).toMatchObject({ schema: 'encplan.bridge', status: 'ok', result: { devices: [{ path: '/dev/nvme0n1' }] } });
+    expect(JSON.parse(reply.body)).toMatchObject({ schema: 'encplan.bridge', status: 'ok', result: { devices: [{ path: '/dev/loop3' }] } });
   });
 
   it('refuses API calls without the token or with a wrong one', async () => {

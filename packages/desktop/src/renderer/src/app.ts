@@ -1,4 +1,4 @@
-import { toReportView, type AssessRequest } from '@encplan/core';
+import { toReportView, type WizardAssessRequest } from '@encplan/core';
 import type { BridgeEnvelope, EncplanBridge } from '../../shared/bridge.js';
 import { h } from './element-builder.js';
 import { renderBenchmarkStep } from './steps/benchmark-step.js';
@@ -38,7 +38,7 @@ export function startWizard(root: HTMLElement, bridge: EncplanBridge): void {
     return envelope.result;
   };
 
-  const runJob = async (request: AssessRequest, onDone: () => void): Promise<void> => {
+  const runJob = async (request: WizardAssessRequest, onDone: () => void): Promise<void> => {
     state.job = null;
     state.jobKind = request.benchmark === 'none' ? 'facts' : 'benchmark';
     render();

@@ -3,10 +3,14 @@ import { createBridgeHandlers } from '../../../backend/bridge-handlers.js';
 import type { EncplanBridge } from '../../../shared/bridge.js';
 
 /**
- * Fixture assessments the fake bridge serves. PROVISIONAL hand-written envelopes until `encplan assess`
- * produces real ones for fixtures/assessments (see tests/fixtures/assessments/README.md).
+ * The assessments the fake bridge serves: the real ones in fixtures/assessments, and one PROVISIONAL
+ * hand-written envelope with the health, benchmark and plan sections `assess` does not emit yet
+ * (tests/fixtures/assessments-provisional/README.md).
  */
-const fixtures = import.meta.glob<unknown>('../../../../tests/fixtures/assessments/*.json', { eager: true, import: 'default' });
+const fixtures = {
+  ...import.meta.glob<unknown>('../../../../../../fixtures/assessments/*.json', { eager: true, import: 'default' }),
+  ...import.meta.glob<unknown>('../../../../tests/fixtures/assessments-provisional/*.json', { eager: true, import: 'default' }),
+};
 
 /**
  * A bridge for development and Playwright: the real handler table and job registry over saved fixture

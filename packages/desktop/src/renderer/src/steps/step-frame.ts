@@ -25,7 +25,7 @@ export function stepFrame(
   );
 }
 
-const TONE_WORDS: Readonly<Record<Tone, string>> = { good: 'Good', attention: 'Attention', bad: 'Problem', unknown: 'Unknown' };
+const TONE_WORDS: Readonly<Record<Tone, string>> = { good: 'Good', attention: 'Attention', bad: 'Problem', unknown: 'Unknown', info: 'Facts' };
 
 /** A coloured badge that also says its meaning in words (never colour alone). */
 export function badge(tone: Tone, text: string = TONE_WORDS[tone]): HTMLElement {

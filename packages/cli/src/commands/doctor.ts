@@ -1,0 +1,32 @@
+import { doctor } from '@encplan/core';
+import { createEnvironment } from '@encplan/core/node';
+import { EncplanCommand } from '../base-command.js';
+import { formatTable } from '../render/format.js';
+
+/** `encplan doctor`: which tools and kernel features are present, and what each missing one costs. */
+export default class Doctor extends EncplanCommand {
+  static override summary = 'List the tools and kernel features encplan uses, and what a missing one costs.';
+  protected readonly schemaName = 'encplan.doctor';
+
+  async run(): Promise<void> {
+    const { flags } = await this.parse(Doctor);
+    this.jsonOutput = flags.json;
+    const envelope = await doctor(createEnvironment());
+    if (flags.json) {
+      this.emitJson(envelope);
+      return;
+    }
+    const result = envelope.result ?? { tools: [], capabilities: [] };
+    const rows = result.tools.map((tool) => [tool.path === null ? 'missing' : 'ok', tool.tool, tool.version ?? '', tool.path === null ? `no ${tool.purpose}` : tool.purpose]);
+    this.log('Tools');
+    this.log(formatTable(['', 'tool', 'version', 'gives encplan'], rows));
+    this.log('');
+    this.log('Kernel and platform');
+    for (const capability of result.capabilities) {
+      this.log(`  ${capability.present ? 'ok     ' : 'missing'} ${capability.id}: ${capability.evidence}`);
+      if (!capability.present) {
+        this.log(`          cost: ${capability.costWhenMissing}`);
+      }
+    }
+  }
+}

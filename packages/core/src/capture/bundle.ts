@@ -1,0 +1,90 @@
+import { z } from 'zod';
+import { EncplanError } from '../errors.js';
+import { TOOL_NAMES } from '../ports.js';
+import { ERROR_CODES } from '../errors.js';
+import type { Capture } from './capture.js';
+
+/** The bundle format's name and version (docs/json-contract.md, "Bundles"). */
+export const BUNDLE_SCHEMA = 'encplan.bundle' as const;
+export const BUNDLE_SCHEMA_VERSION = [1, 0] as const;
+
+const capturedErrorSchema = z.object({ code: z.enum(ERROR_CODES), message: z.string() }).nullable();
+const pathStatSchema = z.object({
+  kind: z.enum(['block-device', 'character-device', 'file', 'directory', 'other']),
+  deviceNumber: z.string().nullable(),
+  containingDeviceNumber: z.string(),
+  sizeBytes: z.number(),
+  readable: z.boolean(),
+});
+
+/** One capture as stored in a bundle. */
+export const captureSchema = z.discriminatedUnion('kind', [
+  z.object({
+    kind: z.literal('command'),
+    tool: z.enum(TOOL_NAMES),
+    argv: z.array(z.string()),
+    stdinBytes: z.number().int(),
+    output: z.object({ exitCode: z.number().int(), stdout: z.string(), stderr: z.string(), durationMs: z.number() }).nullable(),
+    error: capturedErrorSchema,
+  }),
+  z.object({ kind: z.literal('read-text'), path: z.string(), result: z.string().nullable(), error: capturedErrorSchema }),
+  z.object({ kind: z.literal('list-dir'), path: z.string(), result: z.array(z.string()).nullable(), error: capturedErrorSchema }),
+  z.object({ kind: z.literal('real-path'), path: z.string(), result: z.string().nullable(), error: capturedErrorSchema }),
+  z.object({ kind: z.literal('stat'), path: z.string(), result: pathStatSchema.nullable(), error: capturedErrorSchema }),
+  z.object({ kind: z.literal('which-tool'), tool: z.enum(TOOL_NAMES), result: z.string().nullable(), error: capturedErrorSchema }),
+  z.object({
+    kind: z.literal('system-info'),
+    result: z
+      .object({
+        cpu: z.record(z.string(), z.unknown()),
+        cpuFlags: z.string(),
+        mem: z.record(z.string(), z.unknown()),
+        os: z.record(z.string(), z.unknown()),
+        diskLayout: z.array(z.record(z.string(), z.unknown())),
+      })
+      .nullable(),
+    error: capturedErrorSchema,
+  }),
+]);
+
+/** A bundle: every capture of one assessment, enough to run the analysis again anywhere. */
+export const bundleSchema = z.object({
+  schema: z.literal(BUNDLE_SCHEMA),
+  schemaVersion: z.tuple([z.number().int(), z.number().int()]),
+  toolVersion: z.string(),
+  collectedAt: z.iso.datetime(),
+  platform: z.enum(['linux', 'darwin', 'win32', 'other']),
+  cwd: z.string(),
+  privileged: z.boolean(),
+  /** The device argument the collection was made for (null: the disk holding cwd). */
+  device: z.string().nullable(),
+  serialsIncluded: z.boolean(),
+  captures: z.array(captureSchema),
+});
+export type Bundle = z.infer<typeof bundleSchema>;
+
+/** Validates a parsed bundle document. Throws BUNDLE_INVALID with what is wrong. */
+export function parseBundle(document: unknown): Bundle {
+  const parsed = bundleSchema.safeParse(document);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    throw new EncplanError('BUNDLE_INVALID', `The bundle is not valid: ${issue === undefined ? 'unknown problem' : `${issue.path.join('.')}: ${issue.message}`}.`, {
+      hint: 'Make bundles with encplan collect; do not edit them by hand.',
+    });
+  }
+  if (parsed.data.schemaVersion[0] !== BUNDLE_SCHEMA_VERSION[0]) {
+    throw new EncplanError('BUNDLE_INVALID', `The bundle has format version ${parsed.data.schemaVersion.join('.')}; this encplan reads ${BUNDLE_SCHEMA_VERSION[0]}.x.`);
+  }
+  return parsed.data;
+}
+
+/**
+ * Replaces every occurrence of the given identifiers (serials, WWNs) in the captures by their protected
+ * form, so a bundle shared in a ticket carries no serial numbers. Pure.
+ */
+export function redactCaptures(captures: readonly Capture[], replacements: ReadonlyMap<string, string>): Bundle['captures'] {
+  // Identifiers shorter than 4 characters would match unrelated text; none real are that short.
+  const pairs = [...replacements].filter(([raw]) => raw.length >= 4);
+  const redact = (text: string): string => pairs.reduce((acc, [raw, safe]) => acc.split(raw).join(safe), text);
+  return JSON.parse(redact(JSON.stringify(captures))) as Bundle['captures'];
+}

@@ -1,0 +1,29 @@
+import { z } from 'zod';
+
+/** The CPU instructions that decide which cipher is fast (reference-facts §2.3, §2.6). */
+export const cpuCryptoFlagsSchema = z.object({
+  /** x86 AES-NI or ARMv8 AES instructions. */
+  aes: z.boolean(),
+  /** x86 vector AES (VAES): the kernel's fastest AES-XTS paths (reference-facts §2.2). */
+  vaes: z.boolean(),
+  /** x86 carry-less multiply (PCLMULQDQ) or ARMv8 PMULL. */
+  carrylessMultiply: z.boolean(),
+  avx2: z.boolean(),
+  avx512: z.boolean(),
+});
+export type CpuCryptoFlags = z.infer<typeof cpuCryptoFlagsSchema>;
+
+/** CPU, memory and operating system of the machine running the assessment. */
+export const machineSchema = z.object({
+  cpuModel: z.string(),
+  cpuVendor: z.string(),
+  architecture: z.string(),
+  logicalCores: z.number().int(),
+  physicalCores: z.number().int(),
+  cryptoFlags: cpuCryptoFlagsSchema,
+  /** Where the flags came from: systeminformation, confirmed (or corrected) by /proc/cpuinfo. */
+  cryptoFlagsSource: z.string(),
+  memoryTotalBytes: z.number().int(),
+  os: z.object({ platform: z.string(), distro: z.string(), release: z.string(), kernel: z.string() }),
+});
+export type Machine = z.infer<typeof machineSchema>;

@@ -1,0 +1,25 @@
+import { z } from 'zod';
+
+/** An encryption format found on a device of the stack. */
+export const existingEncryptionSchema = z.object({
+  path: z.string(),
+  format: z.enum(['luks1', 'luks2', 'bitlocker', 'filevault', 'apfs-encrypted', 'tcrypt']),
+  /** LUKS: cipher ("aes-xts-plain64"), key bits, sector size, PBKDF of the keyslots, flags. */
+  cipher: z.string().nullable(),
+  keyBits: z.number().int().nullable(),
+  sectorBytes: z.number().int().nullable(),
+  pbkdf: z.array(z.object({ keyslot: z.string(), type: z.string(), hash: z.string().nullable(), iterations: z.number().int().nullable(), timeCost: z.number().int().nullable(), memoryKibibytes: z.number().int().nullable(), parallelThreads: z.number().int().nullable() })),
+  flags: z.array(z.string()),
+  /** Source of these facts, e.g. "cryptsetup luksDump --dump-json-metadata" or "blkid". */
+  source: z.string(),
+});
+export type ExistingEncryption = z.infer<typeof existingEncryptionSchema>;
+
+/** Existing encryption on the assessed disk, and what cannot be known. */
+export const encryptionInventorySchema = z.object({
+  found: z.array(existingEncryptionSchema),
+  /** VeraCrypt/TrueCrypt volumes are indistinguishable from random data by design. */
+  veracryptDetectable: z.literal(false),
+  note: z.string(),
+});
+export type EncryptionInventory = z.infer<typeof encryptionInventorySchema>;

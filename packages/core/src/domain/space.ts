@@ -1,0 +1,43 @@
+import { z } from 'zod';
+
+/** Where a never-allocated region lies on the disk. */
+export const regionLocationSchema = z.enum(['head', 'gap', 'tail', 'whole-disk']);
+
+/** A never-allocated region: no partition covers it, and it is not partition-table metadata. */
+export const unallocatedRegionSchema = z.object({
+  startBytes: z.number().int(),
+  sizeBytes: z.number().int(),
+  location: regionLocationSchema,
+});
+export type UnallocatedRegion = z.infer<typeof unallocatedRegionSchema>;
+
+/** NVMe capacity as the controller reports it (Identify Controller TNVMCAP / UNVMCAP). */
+export const nvmeCapacitySchema = z.object({
+  totalCapacityBytes: z.number().int().nullable(),
+  unallocatedCapacityBytes: z.number().int().nullable(),
+  namespaceSizeBytes: z.number().int().nullable(),
+  namespaceManagementSupported: z.boolean().nullable(),
+});
+
+/** An ATA host protected area (hdparm -N): sectors hidden from the OS at the end of the drive. */
+export const hostProtectedAreaSchema = z.object({
+  visibleSectors: z.number().int(),
+  nativeMaxSectors: z.number().int(),
+  enabled: z.boolean(),
+  hiddenBytes: z.number().int(),
+});
+export type HostProtectedArea = z.infer<typeof hostProtectedAreaSchema>;
+
+/** Space on the disk that no partition uses: candidate spare area for the SSD (reference-facts §3.7). */
+export const spaceSchema = z.object({
+  diskSizeBytes: z.number().int(),
+  /** Sum of the regions below. Alignment slack under 1 MiB is not counted. */
+  unallocatedBytes: z.number().int(),
+  unallocatedPercent: z.number(),
+  regions: z.array(unallocatedRegionSchema),
+  /** Bytes the partition table itself reserves (GPT headers and entries at both ends). */
+  partitionTableOverheadBytes: z.number().int(),
+  nvme: nvmeCapacitySchema.nullable(),
+  hostProtectedArea: hostProtectedAreaSchema.nullable(),
+});
+export type Space = z.infer<typeof spaceSchema>;

@@ -1,0 +1,15 @@
+import type { Clock, Host } from '../ports.js';
+import { createNodeHost } from './host.js';
+import { createRunner, type RunnerOptions } from './process/run-command.js';
+
+/** The composition root: the real host (runner, files, systeminformation) and the system clock. */
+export interface NodeEnvironment {
+  readonly host: Host;
+  readonly clock: Clock;
+}
+
+/** Wires the ports to the real adapters. `searchPath` defaults to the process's PATH. */
+export function createEnvironment(options: Partial<RunnerOptions> & { cwd?: string } = {}): NodeEnvironment {
+  const runner = createRunner({ searchPath: options.searchPath ?? process.env.PATH ?? '', ...options });
+  return { host: createNodeHost(runner, options.cwd ?? process.cwd()), clock: { now: () => new Date() } };
+}

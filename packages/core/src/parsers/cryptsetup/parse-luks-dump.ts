@@ -1,0 +1,124 @@
+import type { ExistingEncryption } from '../../domain/encryption.js';
+import { isRecord, parseToolJson, unrecognized } from '../json-input.js';
+
+/** The header facts of a LUKS volume, without the path and source that the probe adds. */
+export type LuksHeader = Omit<ExistingEncryption, 'path' | 'source'>;
+type Keyslot = LuksHeader['pbkdf'][number];
+
+function toInteger(value: unknown): number | null {
+  if (typeof value === 'number' && Number.isInteger(value)) {
+    return value;
+  }
+  if (typeof value === 'string' && /^\d+$/.test(value)) {
+    return Number(value);
+  }
+  return null;
+}
+
+/**
+ * Parses `cryptsetup luksDump --dump-json-metadata` (LUKS2 only). Key sizes in the JSON are bytes
+ * (`key_size: 64` = 512 bits); the data segment gives cipher and sector size; `config.flags` holds the
+ * persistent flags such as "allow-discards" (cryptsetup(8), common_options.adoc).
+ */
+export function parseLuks2JsonMetadata(text: string): LuksHeader {
+  const document = parseToolJson('cryptsetup', text);
+  if (!isRecord(document) || !isRecord(document.keyslots) || !isRecord(document.segments)) {
+    throw unrecognized('cryptsetup', 'LUKS2 metadata without keyslots or segments');
+  }
+  const segment = Object.values(document.segments).find((entry) => isRecord(entry) && entry.type === 'crypt');
+  const keyslots = Object.entries(document.keyslots).map(([id, slot]): Keyslot & { keyBytes: number | null } => {
+    const kdf = isRecord(slot) && isRecord(slot.kdf) ? slot.kdf : {};
+    const type = typeof kdf.type === 'string' ? kdf.type : 'unknown';
+    return {
+      keyslot: id,
+      type,
+      hash: typeof kdf.hash === 'string' ? kdf.hash : null,
+      iterations: type === 'pbkdf2' ? toInteger(kdf.iterations) : null,
+      timeCost: type.startsWith('argon2') ? toInteger(kdf.time) : null,
+      memoryKibibytes: type.startsWith('argon2') ? toInteger(kdf.memory) : null,
+      parallelThreads: type.startsWith('argon2') ? toInteger(kdf.cpus) : null,
+      keyBytes: isRecord(slot) ? toInteger(slot.key_size) : null,
+    };
+  });
+  const config = isRecord(document.config) ? document.config : {};
+  const flags = Array.isArray(config.flags) ? config.flags.filter((flag): flag is string => typeof flag === 'string') : [];
+  const keyBytes = keyslots.find((slot) => slot.keyBytes !== null)?.keyBytes ?? null;
+  return {
+    format: 'luks2',
+    cipher: isRecord(segment) && typeof segment.encryption === 'string' ? segment.encryption : null,
+    keyBits: keyBytes === null ? null : keyBytes * 8,
+    sectorBytes: isRecord(segment) ? toInteger(segment.sector_size) : null,
+    pbkdf: keyslots.map((slot) => ({ keyslot: slot.keyslot, type: slot.type, hash: slot.hash, iterations: slot.iterations, timeCost: slot.timeCost, memoryKibibytes: slot.memoryKibibytes, parallelThreads: slot.parallelThreads })),
+    flags,
+  };
+}
+
+function field(lines: readonly string[], name: string): string | null {
+  const prefix = `${name}:`;
+  const line = lines.find((candidate) => candidate.trimStart().startsWith(prefix));
+  return line === undefined ? null : line.trimStart().slice(prefix.length).trim();
+}
+
+/**
+ * Parses the text of `cryptsetup luksDump` for LUKS1 and LUKS2 headers. Tolerates tabs collapsed to
+ * spaces (pasted dumps). Throws TOOL_OUTPUT_UNRECOGNIZED when there is no "Version:" line.
+ */
+export function parseLuksDumpText(text: string): LuksHeader {
+  const lines = text.split(/\r?\n/);
+  const version = field(lines, 'Version');
+  if (version === '1') {
+    const name = field(lines, 'Cipher name');
+    const mode = field(lines, 'Cipher mode');
+    const hash = field(lines, 'Hash spec');
+    const bits = toInteger(field(lines, 'MK bits'));
+    const pbkdf: Keyslot[] = [];
+    lines.forEach((line, index) => {
+      const slot = /^Key Slot (\d+): ENABLED/.exec(line.trim());
+      if (slot?.[1] !== undefined) {
+        const iterations = toInteger(field(lines.slice(index + 1, index + 2), 'Iterations'));
+        pbkdf.push({ keyslot: slot[1], type: 'pbkdf2', hash, iterations, timeCost: null, memoryKibibytes: null, parallelThreads: null });
+      }
+    });
+    return {
+      format: 'luks1',
+      cipher: name !== null && mode !== null ? `${name}-${mode}` : name,
+      keyBits: bits,
+      sectorBytes: 512,
+      pbkdf,
+      flags: [],
+    };
+  }
+  if (version === '2') {
+    const flagsText = field(lines, 'Flags');
+    const flags = flagsText === null || flagsText === '(no flags)' ? [] : flagsText.split(/\s+/).filter((flag) => flag.length > 0);
+    const cipher = field(lines, 'cipher');
+    const sector = toInteger(field(lines, 'sector')?.split(' ')[0]);
+    const pbkdf: Keyslot[] = [];
+    let keyBits: number | null = null;
+    const keyslotsStart = lines.findIndex((line) => line.trim() === 'Keyslots:');
+    const keyslotsEnd = lines.findIndex((line, index) => index > keyslotsStart && /^(Tokens|Digests):/.test(line.trim()));
+    const section = keyslotsStart < 0 ? [] : lines.slice(keyslotsStart + 1, keyslotsEnd < 0 ? undefined : keyslotsEnd);
+    section.forEach((line, index) => {
+      const slot = /^(\d+): luks2/.exec(line.trim());
+      if (slot?.[1] === undefined) {
+        return;
+      }
+      const next = section.slice(index + 1);
+      const end = next.findIndex((candidate) => /^\d+: /.test(candidate.trim()));
+      const body = end < 0 ? next : next.slice(0, end);
+      const type = field(body, 'PBKDF') ?? 'unknown';
+      keyBits ??= toInteger(field(body, 'Key')?.split(' ')[0]);
+      pbkdf.push({
+        keyslot: slot[1],
+        type,
+        hash: field(body, 'Hash'),
+        iterations: toInteger(field(body, 'Iterations')),
+        timeCost: toInteger(field(body, 'Time cost')),
+        memoryKibibytes: toInteger(field(body, 'Memory')),
+        parallelThreads: toInteger(field(body, 'Threads')),
+      });
+    });
+    return { format: 'luks2', cipher, keyBits, sectorBytes: sector, pbkdf, flags };
+  }
+  throw unrecognized('cryptsetup', 'luksDump output without a LUKS version');
+}

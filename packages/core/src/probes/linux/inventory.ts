@@ -1,0 +1,298 @@
+import { EncplanError } from '../../errors.js';
+import type { Disk, Filesystem, Partition, StackNode, StackNodeType, Transport } from '../../domain/device.js';
+import type { EncryptionInventory, ExistingEncryption } from '../../domain/encryption.js';
+import { protectIdentifier } from '../../domain/identifier.js';
+import { computeSpace } from '../../analyses/space.js';
+import type { Space } from '../../domain/space.js';
+import { parseBlkidExport, type BlkidProbe } from '../../parsers/blkid/parse-blkid-export.js';
+import { parseLuks2JsonMetadata, parseLuksDumpText } from '../../parsers/cryptsetup/parse-luks-dump.js';
+import { parseLsblkJson, type LsblkDevice } from '../../parsers/lsblk/parse-lsblk-json.js';
+import { parseSfdiskJson, type SfdiskTable } from '../../parsers/sfdisk/parse-sfdisk-json.js';
+import { addWarning, attempt, tryRun, type ProbeContext } from '../probe-context.js';
+import type { ResolvedTarget } from './resolve-target.js';
+import { readAttribute, readDiscardLimits, readNumber, sysBlockPath } from './sysfs.js';
+
+/** What the Linux inventory finds: the disk, its partitions, the stack above it, encryption, space. */
+export interface LinuxInventory {
+  readonly disk: Disk;
+  readonly partitions: Partition[];
+  readonly stack: StackNode;
+  readonly encryption: EncryptionInventory;
+  readonly space: Omit<Space, 'nvme' | 'hostProtectedArea'>;
+  /** What sysfs says about the media, beside what the rotational flag claims. */
+  readonly media: { readonly kind: 'ssd' | 'hdd' | 'unknown'; readonly reason: string };
+}
+
+/** Mount points that make a disk the system disk: refusing destructive work on it depends on this. */
+export const SYSTEM_MOUNTPOINTS = new Set(['/', '/boot', '/boot/efi', '/efi', '/usr', '/var', '/home', '[SWAP]']);
+
+const TIMEOUT_MS = 15_000;
+
+/** How a device is attached, from lsblk's TRAN, else its SUBSYSTEMS and kernel name. */
+export function transportOf(device: LsblkDevice): Transport {
+  const tran = device.transport?.toLowerCase() ?? null;
+  const known: readonly Transport[] = ['nvme', 'sata', 'sas', 'usb', 'mmc', 'virtio', 'ata', 'scsi'];
+  if (tran !== null && (known as readonly string[]).includes(tran)) {
+    return tran as Transport;
+  }
+  if (device.type === 'loop' || device.kernelName.startsWith('loop')) {
+    return 'loop';
+  }
+  // virtio-blk has no `tran`; lsblk's SUBSYSTEMS ("block:virtio:pci") or the vdX name tell it.
+  if (device.subsystems?.split(':').includes('virtio') === true || /^vd[a-z]+$/.test(device.kernelName)) {
+    return 'virtio';
+  }
+  if (device.kernelName.startsWith('nvme')) {
+    return 'nvme';
+  }
+  if (device.kernelName.startsWith('mmcblk')) {
+    return 'mmc';
+  }
+  if (device.kernelName.startsWith('md')) {
+    return 'md';
+  }
+  if (device.kernelName.startsWith('dm-')) {
+    return 'dm';
+  }
+  return 'unknown';
+}
+
+function stackTypeOf(lsblkType: string): StackNodeType {
+  const known: readonly StackNodeType[] = ['disk', 'part', 'crypt', 'lvm', 'raid0', 'raid1', 'raid4', 'raid5', 'raid6', 'raid10', 'md', 'loop', 'dm', 'rom'];
+  return (known as readonly string[]).includes(lsblkType) ? (lsblkType as StackNodeType) : 'other';
+}
+
+function flatten(device: LsblkDevice): LsblkDevice[] {
+  return [device, ...device.children.flatMap(flatten)];
+}
+
+/** Media kind from sysfs, refusing to trust the rotational flag of virtual disks. */
+function mediaOf(transport: Transport, rotational: boolean): LinuxInventory['media'] {
+  if (transport === 'virtio' || transport === 'loop') {
+    return {
+      kind: 'unknown',
+      reason: `A ${transport} device's rotational flag describes nothing real; the host's media decides speed and wear.`,
+    };
+  }
+  if (transport === 'nvme') {
+    return { kind: 'ssd', reason: 'NVMe devices are flash.' };
+  }
+  return rotational
+    ? { kind: 'hdd', reason: 'sysfs queue/rotational is 1.' }
+    : { kind: 'ssd', reason: 'sysfs queue/rotational is 0.' };
+}
+
+async function probeBlkid(context: ProbeContext, path: string): Promise<BlkidProbe | null> {
+  const output = await tryRun(context, { tool: 'blkid', args: ['-p', '-o', 'export', '--', path], timeoutMs: TIMEOUT_MS }, `Reading signatures on ${path}`);
+  // blkid exits 2 when it finds nothing, which is an answer ("no filesystem").
+  if (output === null || (output.exitCode !== 0 && output.exitCode !== 2)) {
+    return null;
+  }
+  return parseBlkidExport(output.stdout);
+}
+
+function filesystemOf(device: LsblkDevice, blkid: BlkidProbe | null): Filesystem | null {
+  const type = device.filesystemType ?? blkid?.type ?? null;
+  if (type === null) {
+    return null;
+  }
+  return {
+    type,
+    version: device.filesystemVersion ?? blkid?.version ?? null,
+    label: device.label ?? blkid?.label ?? null,
+    uuid: device.uuid ?? blkid?.uuid ?? null,
+    availableBytes: device.filesystemAvailableBytes,
+    usedPercent: device.filesystemUsedPercent,
+  };
+}
+
+async function probeLuks(context: ProbeContext, path: string, version: string | null): Promise<ExistingEncryption | null> {
+  const json = version === '2';
+  const args = json ? ['luksDump', '--dump-json-metadata', '--', path] : ['luksDump', '--', path];
+  const output = await tryRun(context, { tool: 'cryptsetup', args, timeoutMs: TIMEOUT_MS }, `Reading the LUKS header of ${path}`);
+  if (output === null) {
+    return null;
+  }
+  if (output.exitCode !== 0) {
+    addWarning(context, { code: 'TOOL_FAILED', message: `cryptsetup luksDump ${path} failed: ${output.stderr.trim()}`, source: 'cryptsetup' });
+    return null;
+  }
+  const header = await attempt(context, 'cryptsetup', `Reading the LUKS header of ${path}`, () =>
+    Promise.resolve(json ? parseLuks2JsonMetadata(output.stdout) : parseLuksDumpText(output.stdout)),
+  );
+  return header === null ? null : { ...header, path, source: `cryptsetup ${args.slice(0, -2).join(' ')}` };
+}
+
+/**
+ * Inventories a whole disk on Linux from `lsblk --json --bytes -O`, sysfs, `blkid -p`, `sfdisk --json`
+ * and `cryptsetup luksDump`. lsblk is required (util-linux is on every Linux); everything else degrades
+ * to warnings. Serials are hashed unless `includeSerials`.
+ */
+export async function probeLinuxInventory(
+  context: ProbeContext,
+  target: ResolvedTarget,
+  options: { includeSerials: boolean },
+): Promise<LinuxInventory> {
+  const { host } = context;
+  const lsblkOutput = await host.run({ tool: 'lsblk', args: ['--json', '--bytes', '-O', '--', target.path], timeoutMs: TIMEOUT_MS }, context.signal);
+  if (lsblkOutput.exitCode !== 0) {
+    throw new EncplanError('TOOL_FAILED', `lsblk could not list ${target.path}: ${lsblkOutput.stderr.trim()}`, { details: { tool: 'lsblk' } });
+  }
+  const [root] = parseLsblkJson(lsblkOutput.stdout);
+  if (root === undefined) {
+    throw new EncplanError('DEVICE_NOT_FOUND', `lsblk does not list ${target.path}.`);
+  }
+  const nodes = flatten(root);
+  const blkidByPath = new Map<string, BlkidProbe | null>();
+  for (const node of nodes) {
+    // udev normally hands lsblk the signatures; without udev (containers, initramfs) ask blkid directly.
+    if (node.filesystemType === null || node.partitionTableType === null) {
+      blkidByPath.set(node.path, await probeBlkid(context, node.path));
+    }
+  }
+
+  const base = sysBlockPath(root.kernelName);
+  const [rotationalFlag, removable, readOnly, logical, physical, minimumIo, optimalIo] = await Promise.all([
+    readNumber(host, `${base}/queue/rotational`),
+    readNumber(host, `${base}/removable`),
+    readNumber(host, `${base}/ro`),
+    readNumber(host, `${base}/queue/logical_block_size`),
+    readNumber(host, `${base}/queue/physical_block_size`),
+    readNumber(host, `${base}/queue/minimum_io_size`),
+    readNumber(host, `${base}/queue/optimal_io_size`),
+  ]);
+  const transport = transportOf(root);
+  const rotational = rotationalFlag === null ? (root.rotational ?? false) : rotationalFlag === 1;
+
+  const tableOutput = await tryRun(context, { tool: 'sfdisk', args: ['--json', '--', target.path], timeoutMs: TIMEOUT_MS }, 'Reading the partition table');
+  let table: SfdiskTable | null = null;
+  if (tableOutput !== null && tableOutput.exitCode === 0) {
+    table = await attempt(context, 'sfdisk', 'Reading the partition table', () => Promise.resolve(parseSfdiskJson(tableOutput.stdout)));
+  } else if (tableOutput !== null && !/does not contain a recognized partition table/.test(tableOutput.stderr)) {
+    addWarning(context, { code: 'TOOL_FAILED', message: `sfdisk could not read the partition table: ${tableOutput.stderr.trim()}`, source: 'sfdisk' });
+  }
+
+  const stackOf = async (device: LsblkDevice, parentDiscard: StackNode['discard']): Promise<StackNode> => {
+    const sys = sysBlockPath(device.kernelName);
+    // Partitions have no queue/ of their own: they inherit the disk's limits.
+    const discard = (await readDiscardLimits(host, device.kernelName)) ?? parentDiscard;
+    const [mapperName, dmUuid, backingFile] = await Promise.all([
+      readAttribute(host, `${sys}/dm/name`),
+      readAttribute(host, `${sys}/dm/uuid`),
+      readAttribute(host, `${sys}/loop/backing_file`),
+    ]);
+    const children: StackNode[] = [];
+    for (const child of device.children) {
+      children.push(await stackOf(child, discard));
+    }
+    return {
+      kernelName: device.kernelName,
+      path: device.path,
+      type: stackTypeOf(device.type),
+      deviceNumber: device.deviceNumber,
+      sizeBytes: device.sizeBytes,
+      mapperName: mapperName === '' ? null : mapperName,
+      dmUuid: dmUuid === '' ? null : dmUuid,
+      filesystem: filesystemOf(device, blkidByPath.get(device.path) ?? null),
+      mountpoints: [...device.mountpoints],
+      readOnly: device.readOnly ?? false,
+      discard,
+      backingFile: backingFile === '' ? null : backingFile,
+      children,
+    };
+  };
+  const stack = await stackOf(root, null);
+
+  const sectorBytes = table?.sectorBytes ?? logical ?? root.logicalSectorBytes ?? 512;
+  const partitionNodes = root.children.filter((child) => child.type === 'part');
+  const partitions: Partition[] = [];
+  for (const node of partitionNodes) {
+    const entry = table?.partitions.find((part) => part.node === node.path || part.node.endsWith(`/${node.kernelName}`));
+    // Without the table: lsblk's START, else sysfs `start`; both count 512-byte units whatever the
+    // logical sector size (block/partitions code).
+    const start512 = entry === undefined ? (node.startSectors ?? (await readNumber(host, `${sysBlockPath(node.kernelName)}/start`))) : null;
+    if (entry === undefined && start512 === null) {
+      addWarning(context, { code: 'DATA_INCONSISTENT', message: `The start of ${node.path} is unknown; space figures assume it starts at 0.`, source: 'lsblk' });
+    }
+    const number = /(\d+)$/.exec(node.kernelName)?.[1];
+    partitions.push({
+      path: node.path,
+      kernelName: node.kernelName,
+      number: number === undefined ? 0 : Number(number),
+      startBytes: entry === undefined ? (start512 ?? 0) * 512 : entry.startSectors * sectorBytes,
+      sizeBytes: entry === undefined ? node.sizeBytes : entry.sizeSectors * sectorBytes,
+      name: entry?.name ?? node.partitionLabel,
+      typeId: entry?.type ?? node.partitionTypeId,
+      filesystem: filesystemOf(node, blkidByPath.get(node.path) ?? null),
+      mountpoints: flatten(node).flatMap((n) => n.mountpoints),
+    });
+  }
+
+  const rootBlkid = blkidByPath.get(root.path) ?? null;
+  const tableLabel = table?.label ?? root.partitionTableType ?? rootBlkid?.partitionTableType ?? null;
+  const mountpoints = nodes.flatMap((node) => node.mountpoints);
+  const swaps = await host.readText('/proc/swaps');
+  const usedAsSwap = nodes.some((node) => swaps?.split('\n').some((line) => line.startsWith(`${node.path} `)) === true);
+
+  const found: ExistingEncryption[] = [];
+  for (const node of nodes) {
+    const blkid = blkidByPath.get(node.path) ?? null;
+    const type = node.filesystemType ?? blkid?.type ?? null;
+    if (type === 'crypto_LUKS') {
+      const luks = await probeLuks(context, node.path, node.filesystemVersion ?? blkid?.version ?? null);
+      if (luks !== null) {
+        found.push(luks);
+      }
+    } else if (type === 'BitLocker') {
+      found.push({ path: node.path, format: 'bitlocker', cipher: null, keyBits: null, sectorBytes: null, pbkdf: [], flags: [], source: 'blkid' });
+    } else if (node.type === 'crypt' && stack !== null) {
+      const uuid = await readAttribute(host, `${sysBlockPath(node.kernelName)}/dm/uuid`);
+      if (uuid?.startsWith('CRYPT-TCRYPT') === true) {
+        found.push({ path: node.path, format: 'tcrypt', cipher: null, keyBits: null, sectorBytes: null, pbkdf: [], flags: [], source: 'sysfs dm/uuid' });
+      }
+    }
+  }
+
+  const disk: Disk = {
+    path: root.path,
+    kernelName: root.kernelName,
+    deviceNumber: root.deviceNumber,
+    model: root.model ?? (await readAttribute(host, `${base}/device/model`)),
+    vendor: root.vendor ?? (await readAttribute(host, `${base}/device/vendor`)),
+    serial: await protectIdentifier(root.serial, options.includeSerials),
+    wwn: await protectIdentifier(root.wwn, options.includeSerials),
+    firmware: root.revision,
+    transport,
+    rotational,
+    removable: (removable ?? 0) === 1 || root.removable === true,
+    readOnly: (readOnly ?? 0) === 1 || root.readOnly === true,
+    sizeBytes: root.sizeBytes,
+    logicalSectorBytes: logical ?? root.logicalSectorBytes ?? 512,
+    physicalSectorBytes: physical ?? root.physicalSectorBytes ?? 512,
+    minimumIoBytes: minimumIo ?? root.minimumIoBytes ?? 512,
+    optimalIoBytes: optimalIo ?? root.optimalIoBytes ?? 0,
+    partitionTable: tableLabel === 'gpt' || tableLabel === 'dos' ? tableLabel : tableLabel === null ? 'none' : 'unknown',
+    isSystemDisk: usedAsSwap || mountpoints.some((mount) => SYSTEM_MOUNTPOINTS.has(mount)),
+    mountpoints,
+  };
+
+  const space = computeSpace({
+    diskSizeBytes: root.sizeBytes,
+    table,
+    partitions: partitions.map((part) => ({ startBytes: part.startBytes, sizeBytes: part.sizeBytes })),
+    wholeDiskInUse: stack.filesystem !== null || root.children.some((child) => child.type !== 'part'),
+  });
+
+  return {
+    disk,
+    partitions,
+    stack,
+    encryption: {
+      found,
+      veracryptDetectable: false,
+      note: 'VeraCrypt and TrueCrypt volumes have no header signature: they are indistinguishable from random data by design, so encplan cannot tell whether a partition or file holds one.',
+    },
+    space,
+    media: mediaOf(transport, rotational),
+  };
+}

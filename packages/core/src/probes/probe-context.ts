@@ -1,0 +1,61 @@
+import type { EncplanError} from '../errors.js';
+import { isEncplanError } from '../errors.js';
+import type { Warning, WarningCode } from '../domain/warning.js';
+import type { CommandOutput, CommandSpec, Host } from '../ports.js';
+
+/** What every probe gets: the host, a place to put warnings, and the cancellation signal. */
+export interface ProbeContext {
+  readonly host: Host;
+  readonly warnings: Warning[];
+  readonly signal: AbortSignal | undefined;
+}
+
+/** Creates a probe context with an empty warning list. */
+export function createProbeContext(host: Host, signal?: AbortSignal): ProbeContext {
+  return { host, warnings: [], signal };
+}
+
+function warningCodeFor(error: EncplanError): WarningCode {
+  switch (error.code) {
+    case 'TOOL_NOT_FOUND':
+      return 'TOOL_MISSING';
+    case 'TOOL_TIMED_OUT':
+      return 'TOOL_TIMED_OUT';
+    case 'PERMISSION_DENIED':
+      return 'PERMISSION_LIMITED';
+    case 'TOOL_OUTPUT_UNRECOGNIZED':
+      return 'TOOL_OUTPUT_UNRECOGNIZED';
+    case 'KERNEL_FEATURE_MISSING':
+      return 'KERNEL_FEATURE_MISSING';
+    default:
+      return 'TOOL_FAILED';
+  }
+}
+
+/** Records a warning once (the same code, source and message are not repeated). */
+export function addWarning(context: ProbeContext, warning: Warning): void {
+  if (!context.warnings.some((w) => w.code === warning.code && w.source === warning.source && w.message === warning.message)) {
+    context.warnings.push(warning);
+  }
+}
+
+/**
+ * Runs an optional probe step: an expected failure (missing tool, timeout, permission, unreadable
+ * output) becomes a warning saying what is lost, and the result is null. Cancellation and bugs propagate.
+ */
+export async function attempt<T>(context: ProbeContext, source: string, purpose: string, step: () => Promise<T>): Promise<T | null> {
+  try {
+    return await step();
+  } catch (error) {
+    if (!isEncplanError(error) || error.code === 'CANCELLED' || error.code === 'INTERNAL_ERROR') {
+      throw error;
+    }
+    addWarning(context, { code: warningCodeFor(error), message: `${purpose}: ${error.message}${error.hint === undefined ? '' : ` ${error.hint}`}`, source });
+    return null;
+  }
+}
+
+/** Runs a command through the host; a missing tool or a timeout becomes a warning and null. */
+export function tryRun(context: ProbeContext, spec: CommandSpec, purpose: string): Promise<CommandOutput | null> {
+  return attempt(context, spec.tool, purpose, () => context.host.run(spec, context.signal));
+}

@@ -1,0 +1,64 @@
+import { z } from 'zod';
+import { capabilitySchema } from '../domain/capabilities.js';
+import { parseVersionBanner, toolRecordSchema, VERSION_ARGUMENTS } from '../domain/tooling.js';
+import { envelopeSchema, okEnvelope } from '../contract/envelope.js';
+import { TOOL_NAMES, type Clock, type Host, type ToolName } from '../ports.js';
+import { probeCapabilities } from '../probes/capabilities.js';
+import { createProbeContext, tryRun } from '../probes/probe-context.js';
+import { TOOL_VERSION } from '../version.js';
+
+/** What each tool gives encplan, so `doctor` can say what a missing one costs. */
+export const TOOL_PURPOSES: Readonly<Record<ToolName, string>> = {
+  lsblk: 'the disk, its partitions and the stack above it (required on Linux)',
+  blkid: 'filesystem and partition-table signatures when udev has none',
+  findmnt: 'mount options of filesystems (discard)',
+  smartctl: 'SMART health, wear and TRIM capability',
+  nvme: 'NVMe capacity, namespaces and health when smartctl is missing',
+  hdparm: 'ATA TRIM capability and host protected area (HPA)',
+  cryptsetup: 'LUKS headers, key-derivation and cipher benchmarks, LUKS2 test volumes',
+  dmsetup: 'dm-crypt table options (allow_discards, workqueue flags)',
+  fio: 'plain versus encrypted I/O benchmarks',
+  openssl: 'cipher speed when the kernel crypto API is missing',
+  veracrypt: 'VeraCrypt test volumes',
+  fscrypt: 'fscrypt test directories (ext4 encryption)',
+  'sedutil-cli': 'self-encrypting drive (TCG Opal) detection',
+  systemctl: 'whether fstrim.timer trims regularly',
+  losetup: 'loop devices for test volumes',
+  mount: 'mounting test volumes',
+  umount: 'unmounting test volumes',
+  'mkfs.ext4': 'filesystems on test volumes',
+  tune2fs: 'enabling ext4 encryption on test volumes',
+  sgdisk: 'printing partition layouts in plans',
+  sfdisk: 'the partition table, for unallocated space',
+  blkdiscard: 'trimming reserved space (destructive, only when asked)',
+  fstrim: 'trimming mounted filesystems',
+  diskutil: 'macOS disks and APFS volumes',
+  hdiutil: 'macOS encrypted disk images',
+  pkexec: 'administrator rights for the desktop wizard\'s helper, through polkit (never the whole app as root)',
+};
+
+const LINUX_ONLY_IRRELEVANT: readonly ToolName[] = ['diskutil', 'hdiutil'];
+
+/** The result of `encplan doctor`. */
+export const doctorResultSchema = z.object({
+  tools: z.array(toolRecordSchema.extend({ purpose: z.string() })),
+  capabilities: z.array(capabilitySchema),
+});
+export const doctorEnvelopeSchema = envelopeSchema('encplan.doctor', doctorResultSchema);
+export type DoctorEnvelope = z.infer<typeof doctorEnvelopeSchema>;
+
+/** Lists which tools and kernel features are present and what each missing one costs. */
+export async function doctor(environment: { host: Host; clock: Clock }): Promise<DoctorEnvelope> {
+  const { host } = environment;
+  const context = createProbeContext(host);
+  const relevant = TOOL_NAMES.filter((tool) => host.platform === 'darwin' || !LINUX_ONLY_IRRELEVANT.includes(tool));
+  const tools = [];
+  for (const tool of relevant) {
+    const path = await host.whichTool(tool);
+    const args = VERSION_ARGUMENTS[tool];
+    const output = path === null || args === undefined ? null : await tryRun(context, { tool, args, timeoutMs: 5000 }, `Asking ${tool} its version`);
+    tools.push({ tool, path, version: output === null ? null : parseVersionBanner(`${output.stdout}\n${output.stderr}`), purpose: TOOL_PURPOSES[tool] });
+  }
+  const capabilities = await probeCapabilities(host);
+  return okEnvelope({ schema: 'encplan.doctor', schemaVersion: [1, 0], toolVersion: TOOL_VERSION, generatedAt: environment.clock.now() }, { tools, capabilities }, context.warnings);
+}

@@ -1,0 +1,21 @@
+import { spawnSync } from 'node:child_process';
+import path from 'node:path';
+import { REPO_ROOT } from './fake-tools.js';
+
+/** What a run of the built CLI gave back. */
+export interface CliRun {
+  readonly status: number;
+  readonly stdout: string;
+  readonly stderr: string;
+}
+
+/** Runs the BUILT encplan binary (packages/cli/bin/run.js → dist) with this Node, no shell. */
+export function runCli(args: readonly string[], options: { env?: NodeJS.ProcessEnv; cwd?: string; timeoutMs?: number } = {}): CliRun {
+  const result = spawnSync(process.execPath, [path.join(REPO_ROOT, 'packages/cli/bin/run.js'), ...args], {
+    cwd: options.cwd ?? REPO_ROOT,
+    env: { ...process.env, ...options.env },
+    encoding: 'utf8',
+    timeout: options.timeoutMs ?? 60_000,
+  });
+  return { status: result.status ?? -1, stdout: result.stdout, stderr: result.stderr };
+}
