@@ -101,6 +101,13 @@ describe.skipIf(chromiumMissing !== null)('the wizard over the fake bridge in Ch
     expect(html).toMatch(/^<!doctype html>/);
     expect(html).not.toMatch(/<script|<link|src="http/);
     expect(html).toContain('Samsung SSD 980 1TB');
+    // The saved report itself: readable and accessible on its own, offline.
+    const reportPage = await context.newPage();
+    await reportPage.setContent(html);
+    await expect(reportPage.getByRole('heading', { level: 1 }).textContent()).resolves.toBe('encplan assessment of /dev/nvme0n1 (Samsung SSD 980 1TB)');
+    await screenshot(reportPage, '5-export-html-report');
+    expect((await axeViolations(reportPage)).violations).toEqual([]);
+    await reportPage.close();
     const [jsonDownload] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Save JSON report' }).click()]);
     const saved = JSON.parse(await readFile(await jsonDownload.path(), 'utf8'));
     expect(saved.schema).toBe('encplan.assessment');

@@ -12,7 +12,7 @@ h1{font-size:1.5rem;margin:0 0 .25rem}h2{font-size:1.2rem;margin-top:2rem;border
 .tone-good{background:#e3f4e8;color:#14532d}.tone-attention{background:#fff4d6;color:#6b3e00}
 .tone-bad{background:#fde2e1;color:#8a1c1c}.tone-unknown{background:#ececec;color:#333}.tone-info{background:#e5eefa;color:#0b3d66}
 table{border-collapse:collapse;width:100%}th,td{text-align:left;padding:.25rem .5rem;border-bottom:1px solid #e0e0e0;vertical-align:top}
-.source{color:#4d4d4d;font-size:.85em}pre{background:#f4f4f4;padding:.75rem;overflow-x:auto}
+.source{color:#4d4d4d;font-size:.85em}pre{background:#f4f4f4;padding:.75rem;white-space:pre-wrap;overflow-wrap:anywhere}
 section.card{border:1px solid #ddd;border-radius:.5rem;padding:.75rem 1rem;margin:.75rem 0}
 `;
 
