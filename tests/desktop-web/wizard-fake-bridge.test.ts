@@ -50,7 +50,7 @@ describe.skipIf(chromiumMissing !== null)('the wizard over the fake bridge in Ch
     // Step 1: drives with model, size, transport, health badge; the system disk is marked.
     const nvme = page.locator('li.device', { hasText: 'Samsung SSD 980 1TB' });
     await expect(nvme.textContent()).resolves.toMatch(/1\.00 TB \(931\.5 GiB\).*NVME solid-state.*Healthy.*System disk/s);
-    await expect(page.locator('li.device', { hasText: '/dev/vda' }).textContent()).resolves.toMatch(/274\.88 GB \(256\.0 GiB\).*VIRTIO.*Health unknown.*System disk/s);
+    await expect(page.locator('li.device', { hasText: '/dev/vda' }).textContent()).resolves.toMatch(/274\.88 GB \(256\.0 GiB\).*VIRTIO virtual disk.*Health unknown.*System disk/s);
     await expect(page.getByRole('button', { name: 'Check this drive' }).isDisabled()).resolves.toBe(true);
     await screenshot(page, '1-drive');
     expect((await axeViolations(page)).violations).toEqual([]);

@@ -410,7 +410,7 @@ function toDeviceView(result: Json): DeviceView | null {
   addFact('Mounted at', mounts.length === 0 ? 'nothing mounted' : mounts.join(', '), 'lsblk: MOUNTPOINTS');
   return {
     path: asString(device.path) ?? 'unknown device',
-    model: asString(device.model) ?? 'Unknown model',
+    model: asString(device.model) ?? (transport === 'loop' ? 'Loop device' : transport === 'virtio' ? 'Virtual disk' : 'Unknown model'),
     size: sizeBytes === null ? 'unknown size' : formatSizeBytes(sizeBytes),
     sizeBytes,
     transport,

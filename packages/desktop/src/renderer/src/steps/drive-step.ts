@@ -8,7 +8,9 @@ const HEALTH_TEXT: Readonly<Record<DeviceSummary['healthVerdict'], string>> = { 
 
 function deviceOption(device: DeviceSummary, index: number, state: WizardState, actions: WizardActions): HTMLElement {
   const id = `device-${String(index)}`;
-  const kind = device.rotational ? 'hard disk' : device.transport === 'loop' ? 'loop device' : 'solid-state';
+  // The rotational flag of loop and virtio devices describes nothing real (see the assessment's `media`).
+  const kind = device.transport === 'loop' ? 'loop device' : device.transport === 'virtio' ? 'virtual disk' : device.rotational ? 'hard disk' : 'solid-state';
+  const fallbackName = device.transport === 'loop' ? 'Loop device' : device.transport === 'virtio' ? 'Virtual disk' : 'Unknown model';
   return h(
     'li',
     { class: state.selectedDevice === device.path ? 'device selected' : 'device' },
@@ -25,7 +27,7 @@ function deviceOption(device: DeviceSummary, index: number, state: WizardState, 
     h(
       'label',
       { for: id },
-      h('span', { class: 'device-model' }, device.model ?? 'Unknown model'),
+      h('span', { class: 'device-model' }, device.model ?? fallbackName),
       h('span', { class: 'device-meta' }, `${device.path} · ${formatSizeBytes(device.sizeBytes)} · ${device.transport.toUpperCase()} ${kind}`),
       h('span', { class: 'device-badges' }, badge(HEALTH_TONE[device.healthVerdict], HEALTH_TEXT[device.healthVerdict]), device.isSystemDisk ? badge('attention', 'System disk') : null),
     ),
