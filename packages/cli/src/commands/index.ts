@@ -1,6 +1,7 @@
 import Assess from './assess.js';
 import Collect from './collect.js';
 import Doctor from './doctor.js';
+import Health from './health.js';
 import Schema from './schema.js';
 import Ui from './ui.js';
 import Version from './version.js';
@@ -10,6 +11,7 @@ export const COMMANDS = {
   assess: Assess,
   collect: Collect,
   doctor: Doctor,
+  health: Health,
   schema: Schema,
   ui: Ui,
   version: Version,

@@ -1,0 +1,247 @@
+import type { StackNode } from '../domain/device.js';
+import { sourceOf } from '../domain/source.js';
+import type { DiscardLayer, DiscardPassthrough, DiscardPath } from '../domain/trim.js';
+import type { CrypttabEntry } from '../parsers/crypttab/crypttab.js';
+import type { DmTableLine } from '../parsers/dmsetup/table.js';
+import type { MountEntry } from '../parsers/proc/mountinfo.js';
+
+/** The facts beyond the stack itself that decide discard passthrough (probeDiscardStack gathers them). */
+export interface DiscardStackFacts {
+  /** `dmsetup table` lines by mapping name; a missing name means the table could not be read. */
+  readonly dmTables: Readonly<Record<string, readonly DmTableLine[]>>;
+  /** Persistent LUKS2 flags (luksDump --dump-json-metadata config.flags) by mapping name. */
+  readonly luksFlags: Readonly<Record<string, readonly string[]>>;
+  readonly crypttab: readonly CrypttabEntry[] | null;
+  /** /sys/module/raid456/parameters/devices_handle_discard_safely; null when not loaded or unreadable. */
+  readonly raid456DiscardSafe: boolean | null;
+  readonly mounts: readonly MountEntry[] | null;
+  readonly fstrimTimer: { readonly enabled: boolean | null; readonly lastRunAt: string | null } | null;
+  /** assessTrim's readsZeroesAfterTrim: makes the leaked free-space map exact. */
+  readonly readsZeroesAfterTrim: boolean | null;
+}
+
+/** What passing discards through an encryption layer reveals, and what it does not (reference-facts §3.1). */
+const LEAKS = [
+  'Discarded blocks are visible on the raw device, so the used/free map, and from it the filesystem type and fill level, can be read by anyone with the disk (cryptsetup(8) --allow-discards warning; reference-facts §3.1).',
+  'Plausible deniability of hidden volumes is lost (cryptsetup refuses --allow-discards with --tcrypt-hidden; reference-facts §3.1, §3.4).',
+  'File contents and keys are not revealed (reference-facts §3.1).',
+] as const;
+const ZEROES_LEAK =
+  'This drive reads trimmed blocks as zeros (RZAT/DLFEAT), so the free-space map is exact rather than inferred (reference-facts §3.1, §3.6).';
+
+type Kind = DiscardLayer['kind'];
+
+function kindOf(node: StackNode): Kind {
+  const name = node.mapperName ?? node.kernelName;
+  switch (node.type) {
+    case 'disk':
+      return 'disk';
+    case 'part':
+      return 'partition';
+    case 'crypt':
+      // VeraCrypt's own Linux mappings are named veracryptN (CoreLinux.cpp; reference-facts §3.4).
+      return /^veracrypt\d*$/.test(name) ? 'veracrypt' : 'dm-crypt';
+    case 'lvm':
+      return 'lvm';
+    case 'raid0':
+    case 'raid1':
+    case 'raid4':
+    case 'raid5':
+    case 'raid6':
+    case 'raid10':
+    case 'md':
+      return 'md-raid';
+    case 'loop':
+      return 'loop';
+    case 'dm':
+      return node.dmUuid?.startsWith('LVM-') === true ? 'lvm' : node.dmUuid?.startsWith('CRYPT-') === true ? 'dm-crypt' : 'device-mapper';
+    case 'rom':
+    case 'other':
+      return 'other';
+  }
+}
+
+interface LocalVerdict {
+  readonly passes: boolean | null;
+  readonly reason: string;
+  readonly fix: string | null;
+}
+
+function cryptFix(node: StackNode, facts: DiscardStackFacts): string {
+  const name = node.mapperName ?? node.kernelName;
+  const uuid = node.dmUuid ?? '';
+  const crypttabEntry = facts.crypttab?.find((entry) => entry.name === name) ?? null;
+  const crypttabNote =
+    crypttabEntry !== null && !crypttabEntry.discard ? ` and add "discard" to the options of ${name} in /etc/crypttab` : '';
+  if (uuid.startsWith('CRYPT-TCRYPT')) {
+    return `cryptsetup close ${name} && cryptsetup open --type tcrypt --allow-discards <device> ${name} (never for hidden volumes; reference-facts §3.4)`;
+  }
+  if (uuid.startsWith('CRYPT-LUKS2')) {
+    return `cryptsetup refresh ${name} --allow-discards --persistent${crypttabNote}`;
+  }
+  // LUKS1 and plain dm-crypt cannot store the flag: it must be given at every open (crypttab "discard").
+  return `cryptsetup refresh ${name} --allow-discards and add "discard" to the options of ${name} in /etc/crypttab`;
+}
+
+function localVerdict(node: StackNode, kind: Kind, facts: DiscardStackFacts): LocalVerdict {
+  const maxBytes = node.discard?.maxBytes ?? null;
+  const name = node.mapperName ?? node.kernelName;
+  if (kind === 'veracrypt') {
+    return {
+      passes: false,
+      reason: 'VeraCrypt maps its volumes without allow_discards on Linux, whatever its documentation says (CoreLinux.cpp, VeraCrypt#1186; reference-facts §3.4).',
+      fix: `close it in VeraCrypt, then: cryptsetup open --type tcrypt --allow-discards <device> ${name} (never for hidden volumes)`,
+    };
+  }
+  if (maxBytes === null) {
+    return { passes: null, reason: 'queue/discard_max_bytes could not be read.', fix: null };
+  }
+  const passes = maxBytes > 0;
+  switch (kind) {
+    case 'dm-crypt': {
+      const table = facts.dmTables[name]?.find((line) => line.crypt !== null)?.crypt ?? null;
+      const persistent = (facts.luksFlags[name] ?? []).includes('allow-discards') || (facts.crypttab?.find((entry) => entry.name === name)?.discard ?? false);
+      if (passes) {
+        const persistence = persistent
+          ? ''
+          : node.dmUuid?.startsWith('CRYPT-LUKS2') === true
+            ? ` Not persistent (no LUKS2 flag or crypttab "discard"): make it so with cryptsetup refresh ${name} --allow-discards --persistent.`
+            : '';
+        return { passes, reason: `dm-crypt passes discards (${table?.allowDiscards === true ? 'table option allow_discards' : `discard_max_bytes ${maxBytes}`}).${persistence}`, fix: null };
+      }
+      const why =
+        table === null
+          ? 'dm-crypt passes no discards (discard_max_bytes 0): it is never enabled by default (reference-facts §3.1)'
+          : 'the dm-crypt table has no allow_discards option: discards are never enabled by default (reference-facts §3.1)';
+      const header = (facts.luksFlags[name] ?? []).includes('allow-discards') ? ' The LUKS2 header has allow-discards, but this mapping was opened without it.' : '';
+      return { passes, reason: `${why}.${header}`, fix: cryptFix(node, facts) };
+    }
+    case 'md-raid': {
+      const parity = node.type === 'raid4' || node.type === 'raid5' || node.type === 'raid6';
+      if (!passes && parity && facts.raid456DiscardSafe !== true) {
+        return {
+          passes,
+          reason: 'md RAID 4/5/6 drops discards unless raid456.devices_handle_discard_safely=Y, because parity needs discarded blocks to read back as zeros (reference-facts §3.2).',
+          fix: 'only if every member reads zeros after TRIM: echo Y > /sys/module/raid456/parameters/devices_handle_discard_safely, and add "options raid456 devices_handle_discard_safely=Y" to /etc/modprobe.d/raid456.conf',
+        };
+      }
+      return { passes, reason: passes ? `md RAID passes discards (discard_max_bytes ${maxBytes}).` : 'md RAID passes no discards (discard_max_bytes 0).', fix: null };
+    }
+    case 'lvm':
+      return {
+        passes,
+        reason: passes
+          ? `LVM passes discards without issue_discards (discard_max_bytes ${maxBytes}; reference-facts §3.2).`
+          : 'This LVM volume passes no discards (a thin pool with discards=ignore, or a segment type without discard support).',
+        fix: passes ? null : 'for a thin pool: lvchange --discards passdown VG/POOL (lvmthin(7))',
+      };
+    case 'loop':
+      return {
+        passes,
+        reason: passes ? `The loop device punches holes in its backing file (discard_max_bytes ${maxBytes}).` : "The loop device's backing file or filesystem does not support discard.",
+        fix: null,
+      };
+    case 'disk':
+      return {
+        passes,
+        reason: passes ? `The disk accepts discards (discard_max_bytes ${maxBytes}).` : 'The disk accepts no discards (discard_max_bytes 0): see the TRIM section.',
+        fix: null,
+      };
+    case 'partition':
+    case 'device-mapper':
+    case 'other':
+      return { passes, reason: passes ? `Passes discards (discard_max_bytes ${maxBytes}).` : 'Passes no discards (discard_max_bytes 0).', fix: null };
+  }
+}
+
+function issuingOf(top: StackNode, facts: DiscardStackFacts): DiscardPath['issuing'] {
+  const mounts = facts.mounts?.filter((mount) => mount.deviceNumber === top.deviceNumber) ?? [];
+  // ext4/xfs "discard", btrfs "discard" or "discard=async" (mount(8), btrfs(5)).
+  const mountOptionDiscard = mounts.some((mount) => mount.options.some((option) => option === 'discard' || option.startsWith('discard=')));
+  const timer = facts.fstrimTimer?.enabled ?? null;
+  let how: DiscardPath['issuing']['how'];
+  if (mountOptionDiscard && timer === true) {
+    how = 'continuous-and-periodic';
+  } else if (mountOptionDiscard) {
+    how = 'continuous';
+  } else if (timer === true) {
+    how = 'periodic';
+  } else {
+    how = timer === false ? 'none' : 'unknown';
+  }
+  return { mountOptionDiscard, fstrimTimerEnabled: timer, fstrimTimerLastRunAt: facts.fstrimTimer?.lastRunAt ?? null, how };
+}
+
+function pathsOf(node: StackNode, below: readonly StackNode[]): StackNode[][] {
+  const chain = [...below, node];
+  const here = node.children.length === 0 || node.mountpoints.length > 0 || node.filesystem !== null ? [chain] : [];
+  return [...here, ...node.children.flatMap((child) => pathsOf(child, chain))];
+}
+
+function analysePath(chain: readonly StackNode[], facts: DiscardStackFacts): DiscardPath {
+  const top = chain[chain.length - 1] ?? chain[0];
+  if (top === undefined) {
+    throw new RangeError('a discard path needs at least one layer');
+  }
+  const verdicts = chain.map((node) => {
+    const kind = kindOf(node);
+    return { node, kind, local: localVerdict(node, kind, facts) };
+  });
+  const blockingIndex = verdicts.findIndex((verdict) => verdict.local.passes === false);
+  const unknown = verdicts.some((verdict) => verdict.local.passes === null);
+  const layers: DiscardLayer[] = verdicts.map(({ node, kind, local }, index) => {
+    const blockedBelow = blockingIndex >= 0 && index > blockingIndex;
+    const blocking = blocked(blockingIndex, index);
+    const blocker = verdicts[blockingIndex]?.node;
+    return {
+      kernelName: node.kernelName,
+      path: node.path,
+      kind,
+      name: node.mapperName,
+      passesDiscards: blockedBelow ? false : local.passes,
+      blocksHere: blocking,
+      discardMaxBytes: node.discard?.maxBytes ?? null,
+      // Queue limits stack: once a lower layer takes no discards, every layer above reports 0 too.
+      reason: blockedBelow ? `Blocked below, at ${blocker?.path ?? 'a lower layer'}.` : local.reason,
+      fix: blocking ? local.fix : null,
+      source: kind === 'veracrypt' ? sourceOf('dmsetup', 'name') : sourceOf(`/sys/class/block/${node.kernelName}/queue/discard_max_bytes`, null),
+    };
+  });
+  layers.reverse();
+  const passesToDisk = blockingIndex >= 0 ? false : unknown ? null : true;
+  const blockingLayer = layers.find((layer) => layer.blocksHere) ?? null;
+  const issuing = issuingOf(top, facts);
+  const issued = issuing.how === 'none' ? false : issuing.how === 'unknown' ? null : true;
+  const encrypted = verdicts.some((verdict) => verdict.kind === 'dm-crypt' || verdict.kind === 'veracrypt');
+  return {
+    topPath: top.path,
+    mountpoints: [...top.mountpoints],
+    filesystemType: top.filesystem?.type ?? null,
+    layers,
+    passesToDisk,
+    firstBlockingLayer: blockingLayer?.path ?? null,
+    fix: blockingLayer?.fix ?? null,
+    issuing,
+    discardsReachDrive: passesToDisk === false || issued === false ? false : passesToDisk === true && issued === true ? true : null,
+    leaks: encrypted ? [...LEAKS, ...(facts.readsZeroesAfterTrim === true ? [ZEROES_LEAK] : [])] : [],
+  };
+}
+
+function blocked(blockingIndex: number, index: number): boolean {
+  return blockingIndex >= 0 && index === blockingIndex;
+}
+
+/**
+ * Walks every path from the disk up to each filesystem (or top layer) and reports, layer by layer, whether
+ * discards pass (sysfs queue/discard_max_bytes; reference-facts §3.5), the lowest layer that stops them with
+ * the exact fix, whether anything issues discards (discard mount option, fstrim.timer) and what passing them
+ * through encryption leaks. Pure: `root` is the disk's StackNode, `facts` what probeDiscardStack gathered.
+ */
+export function analyseDiscardPassthrough(root: StackNode, facts: DiscardStackFacts): DiscardPassthrough {
+  const hasParityRaid = (node: StackNode): boolean =>
+    node.type === 'raid4' || node.type === 'raid5' || node.type === 'raid6' || node.children.some(hasParityRaid);
+  return {
+    paths: pathsOf(root, []).map((chain) => analysePath(chain, facts)),
+    raid456DiscardSafe: hasParityRaid(root) ? facts.raid456DiscardSafe : null,
+  };
+}

@@ -1,0 +1,78 @@
+import { z } from 'zod';
+import { factSourceSchema } from './source.js';
+
+/** The drive's overall health: the worst finding decides; `unknown` when SMART could not be read. */
+export const healthVerdictSchema = z.enum(['healthy', 'warning', 'failing', 'unknown']);
+export type HealthVerdict = z.infer<typeof healthVerdictSchema>;
+
+/** How much one finding weighs. `info` never changes the verdict. */
+export const findingSeveritySchema = z.enum(['info', 'warning', 'failing']);
+export type FindingSeverity = z.infer<typeof findingSeveritySchema>;
+
+/** One observation about the drive, with the attribute, its value, the threshold and who set it. */
+export const healthFindingSchema = z.object({
+  /** Stable kebab-case id, e.g. "nvme-available-spare-below-threshold". */
+  id: z.string(),
+  severity: findingSeveritySchema,
+  /** The attribute as the tool names it, e.g. "5 Reallocated_Sector_Ct" or "percentage_used". */
+  attribute: z.string(),
+  value: z.union([z.number(), z.string(), z.boolean()]).nullable(),
+  /** The rule, e.g. "raw >= 1" or "< available_spare_threshold (10)"; null for plain facts. */
+  threshold: z.string().nullable(),
+  /** Who set the threshold (reference-facts section), e.g. "Scrutiny nvme_attributes.go (reference-facts §1.10)". */
+  thresholdSource: z.string().nullable(),
+  message: z.string(),
+  source: factSourceSchema,
+});
+export type HealthFinding = z.infer<typeof healthFindingSchema>;
+
+/** Why SMART data could not be read. */
+export const smartUnavailableReasonSchema = z.enum([
+  'tool-missing',
+  'device-type-unknown',
+  'unsupported-bridge',
+  'open-failed',
+  'permission-denied',
+  'device-in-standby',
+  'raid-volume',
+  'smart-not-supported',
+  'no-smart-data',
+]);
+export type SmartUnavailableReason = z.infer<typeof smartUnavailableReasonSchema>;
+
+/** The drive's health and wear section of an assessment (one model for NVMe, ATA and SCSI). */
+export const healthSchema = z.object({
+  source: z.enum(['smartctl', 'nvme-cli', 'hdparm', 'none']),
+  toolVersion: z.string().nullable(),
+  protocol: z.enum(['nvme', 'ata', 'scsi', 'unknown']),
+  /** smartctl's `device.type`, e.g. "nvme", "sat", "sat+megaraid,0", "scsi". */
+  smartctlDeviceType: z.string().nullable(),
+  model: z.string().nullable(),
+  /** False for SSDs (rotation rate 0 / "Solid State Device"), null when unknown. */
+  rotational: z.boolean().nullable(),
+  verdict: healthVerdictSchema,
+  unavailable: z.object({ reason: smartUnavailableReasonSchema, detail: z.string() }).nullable(),
+  /** smartctl's exit status decoded bit by bit (smartctl(8) EXIT STATUS). */
+  exitStatus: z
+    .object({ value: z.number().int(), problems: z.array(z.string()), findings: z.array(z.string()) })
+    .nullable(),
+  /** The drive's own overall self-assessment (SMART RETURN STATUS / NVMe critical warning). */
+  selfAssessmentPassed: z.boolean().nullable(),
+  /** Endurance used in percent (NVMe percentage_used, ATA device statistics, vendor wear attributes). */
+  percentageUsed: z.number().nullable(),
+  availableSparePercent: z.number().nullable(),
+  availableSpareThresholdPercent: z.number().nullable(),
+  powerOnHours: z.number().int().nullable(),
+  temperatureCelsius: z.number().nullable(),
+  unsafeShutdowns: z.number().int().nullable(),
+  /** Bytes the host wrote; the nearest double when above 2^53 (see dataWrittenBytesExact). */
+  dataWrittenBytes: z.number().nullable(),
+  /** The same count as an exact decimal string, because 64-bit counters exceed JSON's safe integers. */
+  dataWrittenBytesExact: z.string().nullable(),
+  /** Average host writes per power-on day. */
+  writeBytesPerDay: z.number().nullable(),
+  /** Years until 100 % endurance used at the wear rate observed so far (derived: hours·(100−p)/p). */
+  estimatedRemainingLifeYears: z.number().nullable(),
+  findings: z.array(healthFindingSchema),
+});
+export type Health = z.infer<typeof healthSchema>;

@@ -1,0 +1,49 @@
+import { assertInputSize, unrecognized } from '../json-reader.js';
+
+/** One drive in `sedutil-cli --scan`. */
+export interface SedutilScanEntry {
+  readonly device: string;
+  /** The raw flags column: "No", "2", "12", "E", "2 E", "p"… */
+  readonly flags: string;
+  readonly opal1: boolean;
+  readonly opal2: boolean;
+  readonly enterprise: boolean;
+  readonly opalite: boolean;
+  readonly pyrite: boolean;
+  readonly ruby: boolean;
+  readonly model: string | null;
+}
+
+/**
+ * Parses `sedutil-cli --scan`: "Scanning for Opal compliant disks", then "<device> <flags> <model> <fw>".
+ * Flags: 1 = Opal 1.0, 2 = Opal 2.0, E = Enterprise, L = Opalite, p/P = Pyrite 1/2, r = Ruby, No = not a SED
+ * (reference-facts §5.1). Throws TOOL_OUTPUT_UNRECOGNIZED without the banner.
+ */
+export function parseSedutilScan(text: string): SedutilScanEntry[] {
+  assertInputSize('sedutil-cli', text);
+  const lines = text.split(/\r?\n/);
+  if (!lines.some((line) => line.startsWith('Scanning for Opal'))) {
+    throw unrecognized('sedutil-cli', 'the "Scanning for Opal compliant disks" banner is missing');
+  }
+  const entries: SedutilScanEntry[] = [];
+  for (const line of lines) {
+    const match = /^(\/dev\/\S+|\\\\\.\\\S+)\s+(No|[12ELpPr ]+?)\s{2,}(.*?)\s*$/.exec(line) ?? /^(\/dev\/\S+)\s+(No|[12ELpPr]+)\s*(.*?)\s*$/.exec(line);
+    if (match === null) {
+      continue;
+    }
+    const [, device = '', flags = '', model = ''] = match;
+    const has = (flag: string): boolean => flags !== 'No' && flags.includes(flag);
+    entries.push({
+      device,
+      flags: flags.trim(),
+      opal1: has('1'),
+      opal2: has('2'),
+      enterprise: has('E'),
+      opalite: has('L'),
+      pyrite: has('p') || has('P'),
+      ruby: has('r'),
+      model: model === '' ? null : model.replace(/\s+\S+$/, '').trim() || model.trim(),
+    });
+  }
+  return entries;
+}

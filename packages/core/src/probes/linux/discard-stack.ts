@@ -1,0 +1,120 @@
+import type { DiscardStackFacts } from '../../analyses/discard-passthrough.js';
+import type { StackNode } from '../../domain/device.js';
+import type { Warning } from '../../domain/warning.js';
+import { parseLuks2JsonMetadata } from '../../parsers/cryptsetup/parse-luks-dump.js';
+import { parseCrypttab } from '../../parsers/crypttab/crypttab.js';
+import { parseDmsetupTable, type DmTableLine } from '../../parsers/dmsetup/table.js';
+import { parseMountinfo } from '../../parsers/proc/mountinfo.js';
+import { parseSystemctlShow, systemdTimestampToIso } from '../../parsers/systemctl/show.js';
+import type { Host } from '../../ports.js';
+import { addWarning, attempt, createProbeContext, tryRun, type ProbeContext } from '../probe-context.js';
+
+/** dmsetup, cryptsetup luksDump and systemctl answer in well under a second; 10 s covers a loaded machine. */
+const TIMEOUT_MS = 10_000;
+
+/** A dm name we pass as an argument: what dm allows in names, never starting with "-". */
+const SAFE_DM_NAME = /^[A-Za-z0-9_.+:@][A-Za-z0-9_.+:@-]*$/;
+
+function walk(node: StackNode, parent: StackNode | null, visit: (node: StackNode, parent: StackNode | null) => void): void {
+  visit(node, parent);
+  for (const child of node.children) {
+    walk(child, node, visit);
+  }
+}
+
+async function readDmTable(context: ProbeContext, name: string): Promise<readonly DmTableLine[] | null> {
+  const output = await tryRun(context, { tool: 'dmsetup', args: ['table', '--', name], timeoutMs: TIMEOUT_MS }, `Reading the device-mapper table of ${name}`);
+  if (output === null) {
+    return null;
+  }
+  if (output.exitCode !== 0) {
+    addWarning(context, { code: 'PERMISSION_LIMITED', message: `dmsetup table ${name} failed (root is needed): ${output.stderr.trim().split('\n')[0] ?? ''}`, source: 'dmsetup' });
+    return null;
+  }
+  return attempt(context, 'dmsetup', `Reading the table of ${name}`, () => Promise.resolve(parseDmsetupTable(output.stdout)));
+}
+
+async function readLuksFlags(context: ProbeContext, backingPath: string): Promise<readonly string[] | null> {
+  const output = await tryRun(
+    context,
+    { tool: 'cryptsetup', args: ['luksDump', '--dump-json-metadata', '--', backingPath], timeoutMs: TIMEOUT_MS },
+    `Reading the LUKS2 flags of ${backingPath}`,
+  );
+  if (output === null || output.exitCode !== 0) {
+    return null;
+  }
+  const header = await attempt(context, 'cryptsetup', `Reading the LUKS2 header of ${backingPath}`, () => Promise.resolve(parseLuks2JsonMetadata(output.stdout)));
+  return header?.flags ?? null;
+}
+
+async function readFstrimTimer(context: ProbeContext): Promise<DiscardStackFacts['fstrimTimer']> {
+  const enabled = await tryRun(context, { tool: 'systemctl', args: ['is-enabled', 'fstrim.timer'], timeoutMs: TIMEOUT_MS }, 'Checking fstrim.timer');
+  if (enabled === null) {
+    return null;
+  }
+  // systemctl(1) is-enabled prints the state; "enabled" (and the rarely used "enabled-runtime") run the timer.
+  const state = enabled.stdout.trim();
+  const show = await tryRun(
+    context,
+    { tool: 'systemctl', args: ['show', 'fstrim.timer', '--property=LastTriggerUSec', '--timestamp=utc'], timeoutMs: TIMEOUT_MS },
+    'Reading when fstrim.timer last ran',
+  );
+  const properties = show === null || show.exitCode !== 0 ? {} : parseSystemctlShow(show.stdout);
+  return {
+    enabled: state === '' || state === 'not-found' ? (state === 'not-found' ? false : null) : state.startsWith('enabled'),
+    lastRunAt: systemdTimestampToIso(properties.LastTriggerUSec),
+  };
+}
+
+/**
+ * Gathers what discard passthrough needs beyond the stack: dm tables (`dmsetup table`, root), persistent
+ * LUKS2 flags (`cryptsetup luksDump --dump-json-metadata` of each LUKS2 mapping's backing device),
+ * /etc/crypttab, raid456's devices_handle_discard_safely, /proc/self/mountinfo and fstrim.timer. Never throws
+ * for a missing tool or file: each gap is a warning and a null fact.
+ */
+export async function probeDiscardStack(
+  host: Host,
+  stack: StackNode,
+  signal?: AbortSignal,
+): Promise<{ facts: Omit<DiscardStackFacts, 'readsZeroesAfterTrim'>; warnings: Warning[] }> {
+  const context = createProbeContext(host, signal);
+  const dmTables: Record<string, readonly DmTableLine[]> = {};
+  const luksFlags: Record<string, readonly string[]> = {};
+  const mappings: { node: StackNode; parent: StackNode | null }[] = [];
+  walk(stack, null, (node, parent) => {
+    if (node.mapperName !== null && SAFE_DM_NAME.test(node.mapperName)) {
+      mappings.push({ node, parent });
+    }
+  });
+  for (const { node, parent } of mappings) {
+    const name = node.mapperName ?? '';
+    const table = await readDmTable(context, name);
+    if (table !== null) {
+      Object.defineProperty(dmTables, name, { value: table, enumerable: true });
+    }
+    if (node.dmUuid?.startsWith('CRYPT-LUKS2') === true && parent !== null) {
+      const flags = await readLuksFlags(context, parent.path);
+      if (flags !== null) {
+        Object.defineProperty(luksFlags, name, { value: flags, enumerable: true });
+      }
+    }
+  }
+  const crypttabText = await attempt(context, '/etc/crypttab', 'Reading /etc/crypttab', () => host.readText('/etc/crypttab'));
+  const raid = await attempt(context, '/sys/module/raid456', 'Reading raid456 parameters', () =>
+    host.readText('/sys/module/raid456/parameters/devices_handle_discard_safely'),
+  );
+  const mountinfo = await attempt(context, '/proc/self/mountinfo', 'Reading mount options', () => host.readText('/proc/self/mountinfo'));
+  const mounts = mountinfo === null ? null : await attempt(context, '/proc/self/mountinfo', 'Reading mount options', () => Promise.resolve(parseMountinfo(mountinfo)));
+  return {
+    facts: {
+      dmTables,
+      luksFlags,
+      crypttab: crypttabText === null ? null : parseCrypttab(crypttabText),
+      // The parameter reads "Y" or "N" (drivers/md/raid5.c module_param bool).
+      raid456DiscardSafe: raid === null ? null : raid.trim() === 'Y',
+      mounts,
+      fstrimTimer: await readFstrimTimer(context),
+    },
+    warnings: context.warnings,
+  };
+}

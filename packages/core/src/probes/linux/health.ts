@@ -1,0 +1,125 @@
+import { assessHealth, exitStatusMismatchWarning, smartUnavailableWarning, unavailableHealth } from '../../analyses/health.js';
+import { readProvisioningMode } from './sysfs-stack.js';
+import type { Health } from '../../domain/health.js';
+import type { DriveHealthFacts } from '../../analyses/drive-sections.js';
+import type { Warning } from '../../domain/warning.js';
+import { parseHdparmIdentify } from '../../parsers/hdparm/identify.js';
+import { parseNvmeIdCtrl } from '../../parsers/nvme/id-ctrl.js';
+import { parseNvmeIdNs } from '../../parsers/nvme/id-ns.js';
+import { parseNvmeSmartLog } from '../../parsers/nvme/smart-log.js';
+import { parseSedutilScan } from '../../parsers/sedutil/scan.js';
+import { parseSmartctlJson, type SmartctlReport } from '../../parsers/smartctl/smartctl-json.js';
+import type { Host } from '../../ports.js';
+import { attempt, createProbeContext, tryRun, type ProbeContext } from '../probe-context.js';
+
+/** `smartctl -x` reads several logs; 60 s covers slow USB bridges (smartctl_exporter uses similar limits). */
+const SMARTCTL_TIMEOUT_MS = 60_000;
+const TOOL_TIMEOUT_MS = 15_000;
+
+/** USB bridge device types to try when smartctl cannot tell the type itself (smartctl(8) -d; reference-facts §3.3). */
+export const USB_BRIDGE_TYPES = ['sat', 'sntjmicron', 'sntasmedia', 'sntrealtek'] as const;
+
+/** The disk probeHealth asks about. */
+export interface HealthProbeTarget {
+  /** Validated block device path under /dev (the inventory's Disk.path). */
+  readonly path: string;
+  readonly transport: string;
+}
+
+interface SmartctlAnswer {
+  readonly report: SmartctlReport;
+  readonly deviceType: string | null;
+}
+
+async function runSmartctl(context: ProbeContext, path: string, deviceType: string | null): Promise<SmartctlAnswer | null> {
+  const args = ['--json=v', '-x', '--nocheck=standby', ...(deviceType === null ? [] : ['-d', deviceType]), '--', path];
+  const output = await tryRun(context, { tool: 'smartctl', args, timeoutMs: SMARTCTL_TIMEOUT_MS }, `Reading SMART data of ${path}`);
+  if (output === null) {
+    return null;
+  }
+  const report = await attempt(context, 'smartctl', `Reading SMART data of ${path}`, () => Promise.resolve(parseSmartctlJson(output.stdout, output.exitCode)));
+  return report === null ? null : { report, deviceType };
+}
+
+function needsBridgeRetry(answer: SmartctlAnswer, transport: string): boolean {
+  const reason = answer.report.facts.unavailable?.reason;
+  return (reason === 'device-type-unknown' || reason === 'unsupported-bridge') && (transport === 'usb' || transport === 'unknown');
+}
+
+async function readSmartctl(context: ProbeContext, target: HealthProbeTarget): Promise<SmartctlAnswer | null> {
+  const first = await runSmartctl(context, target.path, null);
+  if (first === null || !needsBridgeRetry(first, target.transport)) {
+    return first;
+  }
+  for (const type of USB_BRIDGE_TYPES) {
+    const retry = await runSmartctl(context, target.path, type);
+    if (retry !== null && retry.report.facts.unavailable === null) {
+      return retry;
+    }
+  }
+  return first;
+}
+
+async function runJson<T>(context: ProbeContext, tool: 'nvme' | 'hdparm' | 'sedutil-cli', args: string[], purpose: string, parse: (text: string) => T): Promise<T | null> {
+  const output = await tryRun(context, { tool, args, timeoutMs: TOOL_TIMEOUT_MS }, purpose);
+  if (output === null || output.exitCode !== 0) {
+    return null;
+  }
+  return attempt(context, tool, purpose, () => Promise.resolve(parse(output.stdout)));
+}
+
+/**
+ * Reads the drive's health, TRIM and security facts: `smartctl --json=v -x --nocheck=standby` (retrying USB
+ * bridge types when smartctl cannot tell the device type), else `nvme smart-log -o json`; NVMe Identify
+ * (ONCS/OACS/DLFEAT) through nvme-cli, `hdparm -I` for ATA drives, and `sedutil-cli --scan` when installed.
+ * Never throws for a missing tool: every gap becomes a warning, and an unreadable SMART a SMART_UNAVAILABLE.
+ */
+export async function probeHealth(host: Host, target: HealthProbeTarget, signal?: AbortSignal): Promise<{ facts: DriveHealthFacts; warnings: Warning[] }> {
+  const context = createProbeContext(host, signal);
+  const nvme = target.transport === 'nvme' || /^\/dev\/nvme\d+/.test(target.path);
+  const ata = target.transport === 'sata' || target.transport === 'ata' || target.transport === 'usb';
+  const [hasSmartctl, hasNvme, hasHdparm, hasSedutil] = await Promise.all([
+    host.whichTool('smartctl'),
+    host.whichTool('nvme'),
+    host.whichTool('hdparm'),
+    host.whichTool('sedutil-cli'),
+  ]);
+  const smartctl = hasSmartctl === null ? null : await readSmartctl(context, target);
+  let health: Health;
+  const smartctlUsable = smartctl !== null && smartctl.report.facts.unavailable === null;
+  if (!smartctlUsable && nvme && hasNvme !== null) {
+    const facts = await runJson(context, 'nvme', ['smart-log', '-o', 'json', '--', target.path], `Reading the NVMe SMART log of ${target.path}`, parseNvmeSmartLog);
+    health = facts === null ? (smartctl === null ? unavailableHealth('no-smart-data', 'nvme smart-log gave no usable output.') : assessHealth(smartctl.report.facts)) : assessHealth(facts);
+  } else if (smartctl !== null) {
+    health = assessHealth(smartctl.report.facts);
+  } else {
+    health = unavailableHealth('tool-missing', hasSmartctl === null ? 'smartctl is not installed (apt-get install smartmontools).' : 'smartctl gave no usable output.');
+  }
+  if (health.unavailable !== null) {
+    context.warnings.push(smartUnavailableWarning(health.unavailable.reason, health.unavailable.detail, health.source === 'none' ? 'smartctl' : health.source));
+  }
+  const mismatch = smartctl?.report.exitStatusMismatch ?? null;
+  if (mismatch !== null) {
+    context.warnings.push(exitStatusMismatchWarning(mismatch));
+  }
+  const nvmeIdCtrl = nvme && hasNvme !== null ? await runJson(context, 'nvme', ['id-ctrl', '-o', 'json', '--', target.path], `Reading NVMe Identify Controller of ${target.path}`, parseNvmeIdCtrl) : null;
+  const nvmeIdNs = nvme && hasNvme !== null ? await runJson(context, 'nvme', ['id-ns', '-o', 'json', '--', target.path], `Reading NVMe Identify Namespace of ${target.path}`, parseNvmeIdNs) : null;
+  // smartctl prints `trim` only from 7.3; older versions need hdparm -I for TRIM and deterministic reads.
+  const hdparm = ata && hasHdparm !== null && (smartctl?.report.trim ?? null) === null ? await runJson(context, 'hdparm', ['-I', target.path], `Reading ATA IDENTIFY of ${target.path}`, parseHdparmIdentify) : null;
+  const scan = hasSedutil === null ? null : await runJson(context, 'sedutil-cli', ['--scan'], 'Scanning for Opal drives', parseSedutilScan);
+  const trimCapabilities = [smartctl?.report.trim ?? null, nvmeIdCtrl?.trim ?? null, nvmeIdNs?.trim ?? null, hdparm?.trim ?? null].filter((c) => c !== null);
+  const securityCapabilities = [smartctl?.report.security ?? null, nvmeIdCtrl?.security ?? null, hdparm?.security ?? null].filter((c) => c !== null);
+  return {
+    facts: {
+      health,
+      trimCapabilities,
+      securityCapabilities,
+      nvmeIdCtrl,
+      nvmeIdNs,
+      hdparm,
+      sedutil: scan?.find((entry) => entry.device === target.path) ?? null,
+      provisioningMode: await readProvisioningMode(host, target.path.slice(target.path.lastIndexOf('/') + 1)),
+    },
+    warnings: context.warnings,
+  };
+}

@@ -1,0 +1,199 @@
+import { describe, expect, it } from 'vitest';
+import {
+  assessHealth,
+  nvmeCapacityOf,
+  parseCrypttab,
+  parseDmsetupTable,
+  parseHdparmIdentify,
+  parseLsblkDiscard,
+  parseNvmeIdCtrl,
+  parseNvmeIdNs,
+  parseNvmeList,
+  parseNvmeSmartLog,
+  parseSedutilScan,
+} from '@encplan/core';
+import { checkHostileInputs, checkHugeInput, checkTruncations } from '../../../../tests/support/parser-properties.js';
+import { fixture } from '../support/fixtures.js';
+
+const SMART_LOG_211 = fixture('nvme/smart-log-v2.11-seagate-firecuda530-30pct-used/stdout.json');
+const SMART_LOG_23 = fixture('nvme/smart-log-v2.3-seagate-firecuda530/stdout.json');
+const ID_CTRL = fixture('nvme/id-ctrl-wdc-sn730-256g/stdout.json');
+const LIST = fixture('nvme/list-v2.11-4x-firecuda530/stdout.json');
+const HDPARM_INTEL = fixture('hdparm/sata-ssd-intel-545s-ssdsc2kw512g8-rzat/stdout.txt');
+const HDPARM_TESLA = fixture('hdparm/sata-ssd-noname-tesla-2tb-trim-no-rzat-crlf/stdout.txt');
+const DMSETUP = fixture('dmsetup/crypt-luks2-keyring-allow-discards-sata-ssd/stdout.txt');
+
+describe('parseNvmeSmartLog', () => {
+  it('reads nvme-cli 2.11 (critical_warning object, Kelvin temperature) into a 30 % used drive', () => {
+    const facts = parseNvmeSmartLog(SMART_LOG_211);
+    expect(facts.nvme?.criticalWarning).toEqual({ value: 0, field: 'critical_warning.value' });
+    expect(facts.nvme?.temperatureCelsius?.value).toBe(51);
+    const health = assessHealth(facts);
+    expect(health).toMatchObject({ source: 'nvme-cli', verdict: 'healthy', percentageUsed: 30, powerOnHours: 24424, unsafeShutdowns: 49 });
+    expect(health.dataWrittenBytesExact).toBe(String(1928683480n * 512000n));
+    // 24424 h for 30 %: the remaining 70 % take 24424 · 70 / 30 h ≈ 6.5 years.
+    expect(health.estimatedRemainingLifeYears).toBe(6.5);
+    expect(health.findings.find((f) => f.id === 'temperature-high')?.value).toBe(51);
+  });
+
+  it('reads nvme-cli 2.3 (flat critical_warning) the same way', () => {
+    const health = assessHealth(parseNvmeSmartLog(SMART_LOG_23));
+    expect(health).toMatchObject({ verdict: 'healthy', percentageUsed: 2, temperatureCelsius: 37, powerOnHours: 4974 });
+  });
+
+  it('fails a drive whose critical warning says the spare is gone', () => {
+    const document = { ...JSON.parse(SMART_LOG_23), critical_warning: 1, avail_spare: 3 };
+    const health = assessHealth(parseNvmeSmartLog(JSON.stringify(document)));
+    expect(health.verdict).toBe('failing');
+    expect(health.findings.filter((f) => f.severity === 'failing').map((f) => f.id)).toEqual([
+      'nvme-critical-warning',
+      'nvme-available-spare-below-threshold',
+    ]);
+  });
+
+  it('survives truncated, hostile and huge input with typed errors', () => {
+    checkTruncations(SMART_LOG_211, parseNvmeSmartLog, (facts) => expect(facts.nvme?.percentageUsed?.value).toBe(30));
+    checkHostileInputs(parseNvmeSmartLog, (facts) => expect(facts.nvme).not.toBeNull());
+    checkHugeInput(parseNvmeSmartLog);
+  });
+});
+
+describe('parseNvmeIdCtrl', () => {
+  it('reads capacity, TRIM (ONCS bit 2) and Security Send/Receive (OACS bit 0) of the WDC SN730', () => {
+    const ctrl = parseNvmeIdCtrl(ID_CTRL);
+    expect(ctrl).toMatchObject({
+      model: 'WDC PC SN730 SDBQNTY-256G-1001',
+      totalCapacityBytes: 256060514304,
+      unallocatedCapacityBytes: 0,
+      namespaceCount: 1,
+      oacs: 23,
+      oncs: 95,
+      writeZeroesSupported: true,
+    });
+    expect(ctrl.trim.supported).toBe(true);
+    expect(ctrl.security).toMatchObject({ nvmeSecuritySendReceive: true, nvmeNamespaceManagement: false });
+  });
+
+  it('survives truncated, hostile and huge input with typed errors', () => {
+    checkTruncations(ID_CTRL, parseNvmeIdCtrl, (ctrl) => expect(ctrl.oacs).toBe(23));
+    checkHostileInputs(parseNvmeIdCtrl);
+    checkHugeInput(parseNvmeIdCtrl);
+  });
+});
+
+describe('parseNvmeIdNs', () => {
+  it('survives hostile and huge input with typed errors (no captured id-ns output exists in the corpus)', () => {
+    checkHostileInputs(parseNvmeIdNs, (ns) => expect(['not-reported', 'zeroes', 'ones', 'reserved']).toContain(ns.deallocatedReads));
+    checkHugeInput(parseNvmeIdNs);
+  });
+});
+
+describe('parseNvmeList', () => {
+  it('lists every namespace of the nested nvme-cli 2.11 layout (the file holds three, not the four its name says)', () => {
+    const entries = parseNvmeList(LIST);
+    expect(entries.map((e) => e.namespacePath)).toEqual(['/dev/nvme0n1', '/dev/nvme1n1', '/dev/nvme2n1']);
+    expect(entries[0]).toMatchObject({ controller: 'nvme0', model: 'Seagate FireCuda 530 ZP4000GM30023', sizeBytes: 4000787030016, sectorBytes: 512 });
+  });
+
+  it('survives truncated, hostile and huge input with typed errors', () => {
+    checkTruncations(LIST, parseNvmeList, (entries) => expect(entries).toHaveLength(3));
+    checkHostileInputs(parseNvmeList);
+    checkHugeInput(parseNvmeList);
+  });
+});
+
+describe('parseHdparmIdentify', () => {
+  it('finds TRIM with deterministic zeroed reads and a frozen security state on the Intel 545s', () => {
+    const identify = parseHdparmIdentify(HDPARM_INTEL);
+    expect(identify).toMatchObject({ model: 'INTEL SSDSC2KW512G8', rotational: false, trimLimitBlocks: 8 });
+    expect(identify.trim).toMatchObject({ supported: true, deterministic: true, zeroed: true });
+    expect(identify.security.ataSecurity).toMatchObject({ supported: true, enabled: false, locked: false, frozen: true, enhancedErase: true });
+  });
+
+  it('reads the CRLF, space-indented TESLA dump: TRIM without deterministic reads', () => {
+    const identify = parseHdparmIdentify(HDPARM_TESLA);
+    expect(identify).toMatchObject({ model: 'TESLA', firmware: 'V0609B0', rotational: false });
+    expect(identify.trim).toMatchObject({ supported: true, deterministic: false, zeroed: false });
+    expect(identify.security.ataSecurity?.frozen).toBe(true);
+  });
+
+  it('survives truncated, hostile and huge input with typed errors', () => {
+    checkTruncations(HDPARM_INTEL, parseHdparmIdentify, (identify) => expect(identify.model).not.toBeNull());
+    checkHostileInputs(parseHdparmIdentify);
+    checkHugeInput(parseHdparmIdentify);
+  });
+});
+
+describe('parseDmsetupTable', () => {
+  it('decodes the LUKS2 mapping with allow_discards and drops the key reference', () => {
+    const [line] = parseDmsetupTable(DMSETUP);
+    expect(line).toMatchObject({ name: 'debian_crypt', startSector: 0, lengthSectors: 463583232, target: 'crypt' });
+    expect(line?.crypt).toEqual({
+      cipher: 'aes-xts-plain64',
+      keyKind: 'keyring',
+      device: '8:19',
+      offsetSectors: 32768,
+      options: ['allow_discards'],
+      allowDiscards: true,
+      sectorSizeBytes: null,
+    });
+    expect(JSON.stringify(line)).not.toContain('logon');
+  });
+
+  it('survives truncated, hostile and huge input with typed errors', () => {
+    checkTruncations(DMSETUP, parseDmsetupTable);
+    checkHostileInputs(parseDmsetupTable, (lines) => {
+      for (const line of lines) {
+        expect(JSON.stringify(line)).not.toMatch(/:64:logon/);
+      }
+    });
+    checkHugeInput(parseDmsetupTable);
+  });
+});
+
+describe('parseCrypttab and parseSedutilScan', () => {
+  it('never crash on hostile input (no captured crypttab or sedutil output exists in the corpus)', () => {
+    checkHostileInputs(parseCrypttab, (entries) => {
+      for (const entry of entries) {
+        expect(entry.discard).toBe(entry.options.includes('discard') || entry.options.includes('allow-discards'));
+      }
+    });
+    checkHugeInput(parseCrypttab);
+    checkHostileInputs(parseSedutilScan);
+    checkHugeInput(parseSedutilScan);
+  });
+});
+
+describe('parseLsblkDiscard', () => {
+  it('reads the ASCII tree of util-linux 2.30 with binary suffixes', () => {
+    const rows = parseLsblkDiscard(fixture('lsblk/lsblk-discard-sata-ssd-hdd-nvme-utillinux2.30/stdout.txt'));
+    expect(rows.find((r) => r.name === 'nvme0n1p2')).toEqual({ name: 'nvme0n1p2', depth: 1, parent: 'nvme0n1', alignmentBytes: 0, granularityBytes: 512, maxBytes: 2 ** 41 });
+    expect(rows.find((r) => r.name === 'sdb1')).toMatchObject({ granularityBytes: 0, maxBytes: 0 });
+  });
+
+  it('reads the UTF-8 tree and the same LV under four loop parents', () => {
+    const lvm = parseLsblkDiscard(fixture('lsblk/lsblk-discard-lvm-on-loop-utillinux2.30/stdout.txt'));
+    expect(lvm.filter((r) => r.name === 'vg_foo.4059-lv_foo.4059').map((r) => r.parent)).toEqual(['loop0', 'loop1', 'loop2', 'loop3']);
+    const luks = parseLsblkDiscard(fixture('lsblk/lsblk-discard-sata-ssd-luks-lvm-after-discard/stdout.txt'));
+    expect(luks.find((r) => r.name === 'goodram_ssd-home')).toMatchObject({ depth: 3, parent: 'debian_crypt', maxBytes: 2 ** 31 });
+  });
+
+  it('survives truncated, hostile and huge input with typed errors', () => {
+    const text = fixture('lsblk/lsblk-discard-sata-ssd-luks-lvm-before-discard/stdout.txt');
+    checkTruncations(text, parseLsblkDiscard);
+    checkHostileInputs(parseLsblkDiscard);
+    checkHugeInput(parseLsblkDiscard);
+  });
+});
+
+describe('nvmeCapacityOf', () => {
+  it('turns Identify Controller into the space section NVMe capacity: no namespace management on the SN730', () => {
+    expect(nvmeCapacityOf({ nvmeIdCtrl: parseNvmeIdCtrl(ID_CTRL), nvmeIdNs: null })).toEqual({
+      totalCapacityBytes: 256060514304,
+      unallocatedCapacityBytes: 0,
+      namespaceSizeBytes: null,
+      namespaceManagementSupported: false,
+    });
+    expect(nvmeCapacityOf({ nvmeIdCtrl: null, nvmeIdNs: null })).toBeNull();
+  });
+});

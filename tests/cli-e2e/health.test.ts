@@ -1,0 +1,66 @@
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { healthSchema } from '@encplan/core';
+import { REPO_ROOT } from '../support/fake-tools.js';
+
+const BIN = path.join(REPO_ROOT, 'packages/cli/bin/run.js');
+const scratch = mkdtempSync(path.join(tmpdir(), 'encplan-e2e-health-'));
+afterAll(() => rmSync(scratch, { recursive: true, force: true }));
+
+function encplan(...args: string[]) {
+  const result = spawnSync(process.execPath, [BIN, ...args], { encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' } });
+  return { code: result.status, stdout: result.stdout, stderr: result.stderr };
+}
+
+function fixture(caseName: string): string {
+  return path.join(REPO_ROOT, 'fixtures/smartctl', caseName, 'stdout.json');
+}
+
+describe('encplan health FILE.json', () => {
+  it('prints the failing verdict first and cites the attribute and threshold of the finding', () => {
+    const { code, stdout } = encplan('health', fixture('sata-hdd-seagate-st3500418as-realloc304-v7.3'));
+    expect(code).toBe(0);
+    const lines = stdout.split('\n');
+    expect(lines[0]).toMatch(/^Health: FAILING/);
+    expect(stdout).toContain('304 sectors were reallocated');
+    expect(stdout).toContain('ata_smart_attributes.table[id=5].raw.value; rule raw >= 16');
+  });
+
+  it('prints one JSON envelope whose result validates against the health schema', () => {
+    const { code, stdout } = encplan('health', fixture('nvme-intel-dc-p4500-2tb-ssdpe2kx020t7-worn75pct-v7.3'), '--json');
+    expect(code).toBe(0);
+    const envelope = JSON.parse(stdout);
+    expect(envelope).toMatchObject({ schema: 'encplan.health', schemaVersion: [1, 0], status: 'ok', error: null });
+    expect(healthSchema.parse(envelope.result)).toMatchObject({ verdict: 'healthy', percentageUsed: 75 });
+  });
+
+  it('reports an open failure as partial with a SMART_UNAVAILABLE warning and exit 0', () => {
+    const { code, stdout } = encplan('health', fixture('error-open-failed-windows-exit2-v7.0'), '--json');
+    expect(code).toBe(0);
+    const envelope = JSON.parse(stdout);
+    expect(envelope.status).toBe('partial');
+    expect(envelope.result.verdict).toBe('unknown');
+    expect(envelope.warnings[0].code).toBe('SMART_UNAVAILABLE');
+  });
+
+  it('gives a usage error for a missing file and TOOL_OUTPUT_UNRECOGNIZED for JSON that is not smartctl', () => {
+    const missing = encplan('health', path.join(scratch, 'nope.json'), '--json');
+    expect(missing.code).toBe(2);
+    expect(JSON.parse(missing.stdout).error.code).toBe('INVALID_ARGUMENT');
+    const other = path.join(scratch, 'other.json');
+    writeFileSync(other, '{"json_format_version":[2,0]}');
+    const unknown = encplan('health', other);
+    expect(unknown.code).toBe(3);
+    expect(unknown.stderr).toContain('format version 2.0 is not supported');
+    expect(unknown.stderr).not.toMatch(/at .*\.js:\d+/);
+  });
+
+  it('refuses a directory with a clear message', () => {
+    const { code, stderr } = encplan('health', scratch);
+    expect(code).toBe(2);
+    expect(stderr).toContain('is not a regular file');
+  });
+});

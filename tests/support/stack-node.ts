@@ -1,0 +1,21 @@
+import type { StackNode } from '@encplan/core';
+
+/** A StackNode for rule tests over hand-built stacks: defaults for everything not given. */
+export function stackNode(kernelName: string, type: StackNode['type'], extra: Partial<StackNode> = {}): StackNode {
+  return {
+    kernelName,
+    path: `/dev/${kernelName}`,
+    type,
+    deviceNumber: `1:${kernelName.length}`,
+    sizeBytes: 1,
+    mapperName: null,
+    dmUuid: null,
+    filesystem: null,
+    mountpoints: [],
+    readOnly: false,
+    discard: null,
+    backingFile: null,
+    children: [],
+    ...extra,
+  };
+}
