@@ -3,6 +3,7 @@ import Collect from './collect.js';
 import Doctor from './doctor.js';
 import Health from './health.js';
 import Schema from './schema.js';
+import BenchmarkCiphers from './benchmark/ciphers.js';
 import Ui from './ui.js';
 import Version from './version.js';
 
@@ -13,6 +14,7 @@ export const COMMANDS = {
   doctor: Doctor,
   health: Health,
   schema: Schema,
+  'benchmark:ciphers': BenchmarkCiphers,
   ui: Ui,
   version: Version,
 };

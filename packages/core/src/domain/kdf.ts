@@ -1,0 +1,41 @@
+import { z } from 'zod';
+
+/** PBKDF2 speed for one hash, as `cryptsetup benchmark` reports it ("iterations per second for 256-bit key"). */
+export const pbkdf2SpeedSchema = z.object({
+  /** cryptsetup's hash name: "sha256", "sha512", "whirlpool", "blake2s-256", "ripemd160", … */
+  hash: z.string(),
+  iterationsPerSecond: z.number().int(),
+  /**
+   * Size of the derived key the benchmark used; null when the output did not say (cryptsetup 1.6). PBKDF2 costs one
+   * iteration chain per hash-output block: a 512-bit key from SHA-256 or BLAKE2s-256 (32-byte output) costs twice
+   * the 256-bit figure, from SHA-512 or Whirlpool (64-byte output) the same (RFC 8018 §5.2).
+   */
+  derivedKeyBits: z.number().int().nullable(),
+});
+export type Pbkdf2Speed = z.infer<typeof pbkdf2SpeedSchema>;
+
+/**
+ * Argon2 parameters cryptsetup's benchmark chose for the requested unlock time: what `luksFormat` would pick on
+ * this machine (LUKS2 defaults argon2id, 2000 ms, ≤ 1 GiB, 4 threads; reference-facts §1.2).
+ */
+export const argon2SpeedSchema = z.object({
+  variant: z.enum(['argon2i', 'argon2id']),
+  timeCost: z.number().int(),
+  memoryKibibytes: z.number().int(),
+  threads: z.number().int(),
+  derivedKeyBits: z.number().int().nullable(),
+  requestedDurationMs: z.number().int(),
+});
+export type Argon2Speed = z.infer<typeof argon2SpeedSchema>;
+
+/** A hash whose PBKDF2 speed could not be measured, and why. */
+export const unmeasuredKdfSchema = z.object({ hash: z.string(), reason: z.string() });
+export type UnmeasuredKdf = z.infer<typeof unmeasuredKdfSchema>;
+
+/** Key-derivation speed facts of this machine (defender side: one core, cryptsetup's crypto backend). */
+export const kdfSpeedSchema = z.object({
+  pbkdf2: z.array(pbkdf2SpeedSchema),
+  argon2: z.array(argon2SpeedSchema),
+  unmeasured: z.array(unmeasuredKdfSchema),
+});
+export type KdfSpeedFacts = z.infer<typeof kdfSpeedSchema>;

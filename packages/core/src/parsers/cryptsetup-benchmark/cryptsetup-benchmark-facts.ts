@@ -1,0 +1,69 @@
+import type { CipherSpeedMeasurement, UnmeasuredCipher } from '../../domain/cipher.js';
+import type { KdfSpeedFacts, UnmeasuredKdf } from '../../domain/kdf.js';
+import type { CryptsetupBenchmark } from './parse-cryptsetup-benchmark.js';
+
+/** One parsed `cryptsetup benchmark` run with the argv that produced it. */
+export interface CryptsetupBenchmarkRun {
+  readonly argv: readonly string[];
+  readonly benchmark: CryptsetupBenchmark;
+}
+
+/** Cipher rows of cryptsetup runs as measurements (one thread, kernel crypto); "N/A" rows become unmeasured. */
+export function cipherFactsFromCryptsetup(runs: readonly CryptsetupBenchmarkRun[]): {
+  measurements: CipherSpeedMeasurement[];
+  unmeasured: UnmeasuredCipher[];
+} {
+  const measurements: CipherSpeedMeasurement[] = [];
+  const unmeasured: UnmeasuredCipher[] = [];
+  for (const { argv, benchmark } of runs) {
+    for (const row of benchmark.ciphers) {
+      if (row.encryptBytesPerSecond === null && row.decryptBytesPerSecond === null) {
+        unmeasured.push({
+          cipher: row.cipher,
+          keyBits: row.keyBits,
+          source: 'cryptsetup',
+          reason: 'cryptsetup printed N/A: the kernel lacks this cipher or mode (module not built or not loaded).',
+        });
+        continue;
+      }
+      measurements.push({
+        cipher: row.cipher,
+        keyBits: row.keyBits,
+        source: 'cryptsetup',
+        encryptBytesPerSecond: row.encryptBytesPerSecond,
+        decryptBytesPerSecond: row.decryptBytesPerSecond,
+        allCoresEncryptBytesPerSecond: null,
+        allCoresDecryptBytesPerSecond: null,
+        allCoresThreads: null,
+        // cryptsetup encrypts in 64 KiB chunks (lib/crypto_backend/cipher_check.c CIPHER_BLOCK_BYTES; reference-facts §1.1).
+        messageBytes: 65536,
+        argv: [...argv],
+      });
+    }
+  }
+  return { measurements, unmeasured };
+}
+
+/** PBKDF2 and Argon2 lines of cryptsetup runs as KDF facts; a later run of the same hash replaces an earlier one. */
+export function kdfFactsFromCryptsetup(runs: readonly CryptsetupBenchmarkRun[]): KdfSpeedFacts {
+  const pbkdf2 = new Map<string, KdfSpeedFacts['pbkdf2'][number]>();
+  const unmeasured = new Map<string, UnmeasuredKdf>();
+  const argon2 = new Map<string, KdfSpeedFacts['argon2'][number]>();
+  for (const { benchmark } of runs) {
+    for (const line of benchmark.pbkdf2) {
+      if (line.iterationsPerSecond === null) {
+        unmeasured.set(line.hash, {
+          hash: line.hash,
+          reason: "cryptsetup printed N/A: its crypto backend has no such hash (OpenSSL 3 has no Streebog without the GOST engine).",
+        });
+      } else {
+        unmeasured.delete(line.hash);
+        pbkdf2.set(line.hash, { hash: line.hash, iterationsPerSecond: line.iterationsPerSecond, derivedKeyBits: line.derivedKeyBits });
+      }
+    }
+    for (const line of benchmark.argon2) {
+      argon2.set(line.variant, { ...line });
+    }
+  }
+  return { pbkdf2: [...pbkdf2.values()], argon2: [...argon2.values()], unmeasured: [...unmeasured.values()] };
+}

@@ -1,0 +1,180 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { isEncplanError, parseCryptsetupBenchmark, kdfFactsFromCryptsetup, cipherFactsFromCryptsetup } from '@encplan/core';
+import { expectUnrecognized } from './expect-unrecognized.js';
+import { fixtureArgv, fixtureCases, readFixture } from '../../../../tests/support/fixture-files.js';
+
+const TOOL = 'cryptsetup-benchmark';
+const mib = (value: number) => Math.round(value * 1024 * 1024);
+const parse = (name: string, transcript = false) => parseCryptsetupBenchmark(readFixture(TOOL, name), { transcript });
+
+
+describe('parseCryptsetupBenchmark on real outputs', () => {
+  it.each(fixtureCases(TOOL))('turns every figure line of %s into exactly one parsed figure', (name) => {
+    const result = parse(name, name.endsWith('-transcript'));
+    const figureLines = readFixture(TOOL, name)
+      .split('\n')
+      .filter((line) => /MiB\/s|N\/A|iterations/.test(line));
+    expect(result.pbkdf2.length + result.argon2.length + result.ciphers.length).toBe(figureLines.length);
+  });
+
+  it('reads the cryptsetup 2.x default list of an AES-NI laptop: PBKDF2, argon2 and every cipher row', () => {
+    const result = parse('x86-aesni-nvme-laptop-cryptsetup2.x-full');
+    expect(result.pbkdf2).toEqual([
+      { hash: 'sha1', iterationsPerSecond: 2205207, derivedKeyBits: 256 },
+      { hash: 'sha256', iterationsPerSecond: 4088015, derivedKeyBits: 256 },
+      { hash: 'sha512', iterationsPerSecond: 1685813, derivedKeyBits: 256 },
+      { hash: 'ripemd160', iterationsPerSecond: 860899, derivedKeyBits: 256 },
+      { hash: 'whirlpool', iterationsPerSecond: 678250, derivedKeyBits: 256 },
+    ]);
+    expect(result.argon2).toEqual([
+      { variant: 'argon2i', timeCost: 5, memoryKibibytes: 1048576, threads: 4, derivedKeyBits: 256, requestedDurationMs: 2000 },
+      { variant: 'argon2id', timeCost: 5, memoryKibibytes: 1048576, threads: 4, derivedKeyBits: 256, requestedDurationMs: 2000 },
+    ]);
+    expect(result.ciphers).toHaveLength(11);
+    expect(result.ciphers).toContainEqual({ cipher: 'aes-xts', keyBits: 512, encryptBytesPerSecond: mib(2334.9), decryptBytesPerSecond: mib(2329.1) });
+    expect(result.ciphers[0]).toEqual({ cipher: 'aes-cbc', keyBits: 128, encryptBytesPerSecond: mib(1105.1), decryptBytesPerSecond: mib(3125.5) });
+    expect(result.cipherTestUnavailable).toBe(false);
+  });
+
+  it('reads the cryptsetup 1.7 narrow header without argon2 lines', () => {
+    const result = parse('x86-no-aesni-parabola-cryptsetup1.7-oldformat-full');
+    expect(result.argon2).toEqual([]);
+    expect(result.pbkdf2.map((p) => p.iterationsPerSecond)).toEqual([382134, 479239, 347671, 319687, 221032]);
+    expect(result.ciphers).toHaveLength(12);
+    expect(result.ciphers).toContainEqual({ cipher: 'serpent-xts', keyBits: 256, encryptBytesPerSecond: mib(100.3), decryptBytesPerSecond: mib(104.5) });
+    expect(result.ciphers.at(-1)).toEqual({ cipher: 'twofish-xts', keyBits: 512, encryptBytesPerSecond: mib(93.9), decryptBytesPerSecond: mib(94.9) });
+  });
+
+  it('reads a MIPS router board pasted in an issue: every cipher near 10 MiB/s', () => {
+    const result = parse('mips-mt7621-gnubee-cryptsetup1.7-issue-paste');
+    expect(result.pbkdf2.find((p) => p.hash === 'whirlpool')?.iterationsPerSecond).toBe(12365);
+    expect(result.ciphers.find((row) => row.cipher === 'aes-xts' && row.keyBits === 512)).toEqual({
+      cipher: 'aes-xts',
+      keyBits: 512,
+      encryptBytesPerSecond: mib(8.7),
+      decryptBytesPerSecond: mib(8.5),
+    });
+  });
+
+  it('keeps N/A rows as null rates and turns them into unmeasured ciphers', () => {
+    const result = parse('rpi4-arm64-manjaro-no-aes-serpent-NA-full');
+    expect(result.ciphers.filter((row) => row.encryptBytesPerSecond === null).map((row) => `${row.cipher} ${String(row.keyBits)}`)).toEqual([
+      'serpent-cbc 128',
+      'serpent-cbc 256',
+      'serpent-xts 256',
+      'serpent-xts 512',
+    ]);
+    expect(result.ciphers).toContainEqual({ cipher: 'aes-xts', keyBits: 256, encryptBytesPerSecond: mib(85), decryptBytesPerSecond: mib(74.9) });
+    expect(result.argon2[1]).toMatchObject({ variant: 'argon2id', memoryKibibytes: 321984, timeCost: 4, threads: 4 });
+    const facts = cipherFactsFromCryptsetup([{ argv: ['cryptsetup', 'benchmark'], benchmark: result }]);
+    expect(facts.measurements).toHaveLength(8);
+    expect(facts.unmeasured.map((u) => u.cipher)).toEqual(['serpent-cbc', 'serpent-cbc', 'serpent-xts', 'serpent-xts']);
+  });
+
+  it('reads Adiantum rows under the wider header and skips prompts only in transcript mode', () => {
+    const pi5 = parse('rpi5-arm64-aes-ce-adiantum-vs-aes-transcript', true);
+    expect(pi5.ciphers).toEqual([
+      { cipher: 'xchacha20,aes-adiantum', keyBits: 256, encryptBytesPerSecond: mib(394.4), decryptBytesPerSecond: mib(421.6) },
+      { cipher: 'aes-xts', keyBits: 256, encryptBytesPerSecond: mib(1774.5), decryptBytesPerSecond: mib(1836.1) },
+      { cipher: 'aes-cbc', keyBits: 256, encryptBytesPerSecond: mib(923.4), decryptBytesPerSecond: mib(1895.6) },
+    ]);
+    const pi4 = parse('rpi4-arm64-no-aes-adiantum-vs-aes-transcript', true);
+    expect(pi4.ciphers[0]).toEqual({ cipher: 'xchacha20,aes-adiantum', keyBits: 256, encryptBytesPerSecond: mib(170.9), decryptBytesPerSecond: mib(180) });
+    expectUnrecognized(() => parse('rpi4-arm64-no-aes-adiantum-vs-aes-transcript'));
+  });
+
+  it('reads a run with only two cipher rows and no PBKDF section', () => {
+    const result = parse('imx6ul-armv7-no-crypto-accel-2ciphers');
+    expect(result.pbkdf2).toEqual([]);
+    expect(result.ciphers).toEqual([
+      { cipher: 'aes-cbc', keyBits: 256, encryptBytesPerSecond: mib(8.5), decryptBytesPerSecond: mib(8.5) },
+      { cipher: 'aes-xts', keyBits: 256, encryptBytesPerSecond: mib(11.6), decryptBytesPerSecond: mib(10.7) },
+    ]);
+  });
+
+  it('reads this machine without AF_ALG: PBKDF lines but no cipher rows at all', () => {
+    const result = parse('linux-no-af-alg-debian12-default');
+    expect(result.ciphers).toEqual([]);
+    expect(result.pbkdf2.find((p) => p.hash === 'whirlpool')?.iterationsPerSecond).toBe(652099);
+    expect(result.argon2[1]).toEqual({ variant: 'argon2id', timeCost: 4, memoryKibibytes: 833463, threads: 4, derivedKeyBits: 256, requestedDurationMs: 2000 });
+    expect(parse('linux-no-af-alg-debian12-aes-xts-512')).toEqual({ pbkdf2: [], argon2: [], ciphers: [], cipherTestUnavailable: false });
+    expect(readFixture(TOOL, 'linux-no-af-alg-debian12-aes-xts-512', 'stderr')).toContain('Required kernel crypto interface not available.');
+  });
+
+  it('turns per-hash PBKDF2 runs into KDF facts, with Streebog unmeasured because the backend prints N/A', () => {
+    const names = ['sha256', 'sha512', 'whirlpool', 'blake2s-256', 'streebog512'].map((hash) => `linux-debian12-pbkdf2-${hash}`);
+    const runs = [...names, 'linux-debian12-argon2id'].map((name) => ({ argv: fixtureArgv(TOOL, name), benchmark: parse(name) }));
+    const facts = kdfFactsFromCryptsetup(runs);
+    expect(facts.pbkdf2).toEqual([
+      { hash: 'sha256', iterationsPerSecond: 4161015, derivedKeyBits: 256 },
+      { hash: 'sha512', iterationsPerSecond: 1738932, derivedKeyBits: 256 },
+      { hash: 'whirlpool', iterationsPerSecond: 492289, derivedKeyBits: 256 },
+      { hash: 'blake2s-256', iterationsPerSecond: 1233618, derivedKeyBits: 256 },
+    ]);
+    expect(facts.unmeasured.map((u) => u.hash)).toEqual(['streebog512']);
+    expect(facts.argon2).toEqual([{ variant: 'argon2id', timeCost: 4, memoryKibibytes: 795258, threads: 4, derivedKeyBits: 256, requestedDurationMs: 2000 }]);
+  });
+});
+
+describe('parseCryptsetupBenchmark on malformed and hostile input', () => {
+  const header = '# Tests are approximate using memory only (no storage IO).\n';
+
+  it('refuses output without the benchmark header, such as a translated run or an empty string', () => {
+    expectUnrecognized(() => parseCryptsetupBenchmark(''));
+    expectUnrecognized(() => parseCryptsetupBenchmark('# Les tests sont approximatifs\n'));
+  });
+
+  it('refuses a cipher row that appears before any table header', () => {
+    expectUnrecognized(() => parseCryptsetupBenchmark(`${header}        aes-xts        256b      2734.6 MiB/s      2732.8 MiB/s\n`));
+  });
+
+  it('refuses rates in units cryptsetup never prints and absurdly long numbers', () => {
+    const table = `${header}#     Algorithm |       Key |      Encryption |      Decryption\n`;
+    expectUnrecognized(() => parseCryptsetupBenchmark(`${table}        aes-xts        256b      2734.6 GB/s      2732.8 MiB/s\n`));
+    expectUnrecognized(() => parseCryptsetupBenchmark(`${table}        aes-xts        256b      ${'9'.repeat(400)} MiB/s      1.0 MiB/s\n`));
+  });
+
+  it('refuses input larger than any benchmark output', () => {
+    expectUnrecognized(() => parseCryptsetupBenchmark(header + 'x'.repeat(2 * 1024 * 1024)));
+  });
+
+  it('either parses or throws TOOL_OUTPUT_UNRECOGNIZED for arbitrary text, never anything else', () => {
+    fc.assert(
+      fc.property(fc.string({ maxLength: 400 }), fc.boolean(), (noise, transcript) => {
+        for (const text of [noise, header + noise]) {
+          try {
+            const result = parseCryptsetupBenchmark(text, { transcript });
+            for (const row of result.ciphers) {
+              expect(row.encryptBytesPerSecond === null || Number.isSafeInteger(row.encryptBytesPerSecond)).toBe(true);
+            }
+          } catch (error) {
+            expect(isEncplanError(error, 'TOOL_OUTPUT_UNRECOGNIZED')).toBe(true);
+          }
+        }
+      }),
+    );
+  });
+
+  it('never returns a non-finite or negative figure for lines mutated from a real output', () => {
+    const real = readFixture(TOOL, 'x86-aesni-nvme-laptop-cryptsetup2.x-full').split('\n');
+    fc.assert(
+      fc.property(fc.nat(real.length - 1), fc.string({ maxLength: 30 }), fc.nat(80), (lineIndex, insert, at) => {
+        const lines = [...real];
+        const line = lines[lineIndex]!;
+        lines[lineIndex] = line.slice(0, at) + insert + line.slice(at);
+        try {
+          const result = parseCryptsetupBenchmark(lines.join('\n'));
+          const numbers = [
+            ...result.ciphers.flatMap((r) => [r.encryptBytesPerSecond ?? 0, r.decryptBytesPerSecond ?? 0, r.keyBits]),
+            ...result.pbkdf2.map((p) => p.iterationsPerSecond ?? 0),
+            ...result.argon2.flatMap((a) => [a.memoryKibibytes, a.timeCost, a.threads]),
+          ];
+          expect(numbers.every((n) => Number.isSafeInteger(n) && n >= 0)).toBe(true);
+        } catch (error) {
+          expect(isEncplanError(error, 'TOOL_OUTPUT_UNRECOGNIZED')).toBe(true);
+        }
+      }),
+    );
+  });
+});

@@ -1,0 +1,77 @@
+import { existsSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { cipherBenchmarkSchema, envelopeSchema } from '@encplan/core';
+import { runCli } from '../support/cli.js';
+import { createFakeTools, REPO_ROOT, type FakeCase, type FakeTools } from '../support/fake-tools.js';
+import { fixtureArgv, readFixture } from '../support/fixture-files.js';
+
+// The built binary with fake cryptsetup and openssl first on PATH, replaying this machine's captures; /proc/crypto
+// and the CPU facts are the real ones of the machine running the test.
+let fakes: FakeTools | undefined;
+afterEach(async () => {
+  await fakes?.remove();
+  fakes = undefined;
+});
+
+function replay(tool: string, name: string, args: readonly string[] = fixtureArgv(tool, name)): FakeCase {
+  const command = JSON.parse(readFixture(tool, name, 'command.json')) as { exitCode: number };
+  return {
+    args,
+    stdoutFixture: `fixtures/${tool}/${name}/stdout`,
+    stderr: existsSync(path.join(REPO_ROOT, 'fixtures', tool, name, 'stderr')) ? readFixture(tool, name, 'stderr') : '',
+    exitCode: command.exitCode,
+  };
+}
+
+// systeminformation's cpu().cores counts logical CPUs, as os.cpus() does; -multi uses that count.
+const cores = os.cpus().length;
+const KDF = ['sha256', 'sha512', 'whirlpool', 'blake2s-256', 'streebog512'].map((hash) => `linux-debian12-pbkdf2-${hash}`);
+
+async function fakePath(): Promise<string> {
+  const openssl = ['aes-128-xts', 'aes-256-xts', 'chacha20'].flatMap((evp) => {
+    const single = replay('openssl-speed', `x86-vaes-debian12-${evp}-1core`);
+    const multiName = `x86-vaes-debian12-${evp}-multi2`;
+    const multiArgs = [...fixtureArgv('openssl-speed', multiName).slice(0, -1), String(cores)];
+    return cores > 1 ? [single, replay('openssl-speed', multiName, multiArgs)] : [single];
+  });
+  fakes = await createFakeTools({
+    cryptsetup: [
+      replay('cryptsetup-benchmark', 'linux-no-af-alg-debian12-aes-xts-512'),
+      ...[...KDF, 'linux-debian12-argon2id'].map((name) => replay('cryptsetup-benchmark', name)),
+    ],
+    openssl,
+  });
+  return `${fakes.binDir}${path.delimiter}${process.env.PATH ?? ''}`;
+}
+
+describe('encplan benchmark ciphers (built binary)', () => {
+  it('prints one envelope that matches the cipher benchmark schema, from the exact tool runs', async () => {
+    const run = runCli(['benchmark', 'ciphers', '--quick', '--json'], { env: { PATH: await fakePath() } });
+    expect(run.status, run.stderr).toBe(0);
+    const document = envelopeSchema('encplan.cipher-benchmark', cipherBenchmarkSchema).parse(JSON.parse(run.stdout));
+    expect(document.status).toBe('partial');
+    expect(document.warnings.map((w) => w.code)).toContain('KERNEL_FEATURE_MISSING');
+    const aes512 = document.result?.cipherSpeed.measurements.find((m) => m.cipher === 'aes-xts' && m.keyBits === 512);
+    expect(aes512).toMatchObject({ source: 'openssl', encryptBytesPerSecond: 6245421056, messageBytes: 4096 });
+    expect(document.result?.kdfSpeed.pbkdf2.map((p) => p.hash)).toEqual(['sha256', 'sha512', 'whirlpool', 'blake2s-256']);
+    const calls = await fakes!.calls();
+    expect(calls.filter((call) => call.tool === 'cryptsetup').map((call) => call.argv.join(' '))).toEqual([
+      'benchmark -c aes-xts -s 512',
+      ...['sha256', 'sha512', 'whirlpool', 'blake2s-256', 'streebog512'].map((hash) => `benchmark --pbkdf pbkdf2 --hash ${hash}`),
+      'benchmark --pbkdf argon2id',
+    ]);
+    expect(calls.filter((call) => call.tool === 'openssl')).toHaveLength(cores > 1 ? 6 : 3);
+  });
+
+  it('prints a table in MiB/s with the OpenSSL figures when the kernel cannot be measured', async () => {
+    const run = runCli(['benchmark', 'ciphers', '--quick'], { env: { PATH: await fakePath() } });
+    expect(run.status, run.stderr).toBe(0);
+    // 6245421056 B/s / 2^20 = 5956.1 MiB/s (fixtures/openssl-speed/x86-vaes-debian12-aes-256-xts-1core).
+    expect(run.stdout).toMatch(/aes-xts\s+512\s+5956\.1\s+-\s+/);
+    expect(run.stdout).toContain('Kernel AES-XTS driver');
+    expect(run.stdout).toContain('KERNEL_FEATURE_MISSING');
+    expect(run.stderr).toContain('encplan: openssl speed aes-256-xts on 1 core(s)');
+  });
+});
