@@ -1,4 +1,4 @@
-import { formatSizeBytes } from './format-units.js';
+import { formatRateBytesPerSecond, formatSizeBytes } from './format-units.js';
 import { asArray, asNumber, asString, isObject, type Json } from './json-reading.js';
 import type { FactView, FindingView, Tone } from './report-view.js';
 
@@ -152,4 +152,66 @@ export function missingCapabilityReason(result: Json, ids: readonly string[]): s
     .map((entry) => asString(entry.costWhenMissing))
     .filter((cost): cost is string => cost !== null);
   return costs.length === 0 ? null : costs.join(' ');
+}
+
+/** Discard passthrough (contract `discardPassthrough`): where discards stop, the fix, and what they leak. */
+export function discardPassthroughFindings(passthrough: Json): FindingView[] {
+  return asArray(passthrough.paths)
+    .filter(isObject)
+    .flatMap((path): FindingView[] => {
+      const top = asString(path.topPath) ?? '?';
+      const blocking = asString(path.firstBlockingLayer);
+      const fix = asString(path.fix);
+      const reach = path.discardsReachDrive;
+      const leaks = asArray(path.leaks).filter((leak): leak is string => typeof leak === 'string');
+      const main: FindingView =
+        reach === true
+          ? { tone: 'good', message: `Discards from ${top} reach the drive.`, source: 'sysfs: queue/discard_max_bytes, dm table' }
+          : {
+              tone: reach === false ? 'attention' : 'unknown',
+              message: `Discards from ${top} ${blocking === null ? 'may not reach the drive' : `stop at ${blocking}`}.${fix === null ? '' : ` Fix: ${fix}`}`,
+              source: 'sysfs: queue/discard_max_bytes, dm table',
+            };
+      return [main, ...leaks.map((leak): FindingView => ({ tone: 'info', message: `Passing discards through encryption reveals: ${leak}`, source: null }))];
+    });
+}
+
+/** Cipher benchmark (`encplan benchmark ciphers` result): measured speeds, what was not measured, findings. */
+export function interpretCipherBenchmark(benchmark: Json): Interpretation | null {
+  const speed = isObject(benchmark.cipherSpeed) ? benchmark.cipherSpeed : null;
+  if (speed === null) {
+    return null;
+  }
+  const facts: FactView[] = asArray(speed.measurements)
+    .filter(isObject)
+    .map((row) => {
+      const rate = (key: string): string | null => {
+        const value = asNumber(row[key]);
+        return value === null ? null : formatRateBytesPerSecond(value);
+      };
+      const parts = [
+        rate('encryptBytesPerSecond') === null ? null : `encrypt ${rate('encryptBytesPerSecond') ?? ''}`,
+        rate('decryptBytesPerSecond') === null ? null : `decrypt ${rate('decryptBytesPerSecond') ?? ''}`,
+        rate('allCoresEncryptBytesPerSecond') === null ? null : `all cores ${rate('allCoresEncryptBytesPerSecond') ?? ''}`,
+      ].filter((part) => part !== null);
+      return { label: `${asString(row.cipher) ?? '?'} (${String(asNumber(row.keyBits) ?? '?')}-bit key)`, value: parts.join(', '), source: asString(row.source) };
+    });
+  const unmeasured = asArray(speed.unmeasured)
+    .filter(isObject)
+    .map((row): FindingView => ({ tone: 'unknown', message: `${asString(row.cipher) ?? '?'} not measured${asString(row.reason) === null ? '' : `: ${asString(row.reason) ?? ''}`}`, source: asString(row.source) }));
+  const findings = asArray(benchmark.findings)
+    .filter(isObject)
+    .map((finding): FindingView => ({ tone: 'attention', message: `${asString(finding.message) ?? ''} ${asString(finding.hint) ?? ''}`.trim(), source: '/proc/crypto' }));
+  return {
+    tone: findings.length > 0 ? 'attention' : facts.length > 0 ? 'info' : 'unknown',
+    verdict: findings.length > 0 ? 'kernel-aes-unaccelerated' : facts.length > 0 ? 'measured' : 'unknown',
+    summary:
+      findings.length > 0
+        ? 'The kernel would encrypt with a slow, unaccelerated AES driver although the CPU has AES instructions: fix that first.'
+        : facts.length > 0
+          ? 'Cipher speeds measured on this machine; compare them with the drive’s speed.'
+          : 'Cipher speed was not measured.',
+    findings: [...findings, ...unmeasured],
+    facts,
+  };
 }

@@ -15,6 +15,9 @@ export function formatSizeBytes(bytes: number): string {
     unit += 1;
   }
   const decimal = unit === 0 ? `${String(bytes)} B` : `${value.toFixed(2)} ${decimalUnits[unit] ?? ''}`;
+  if (bytes >= 1024 ** 4) {
+    return `${decimal} (${(bytes / 1024 ** 4).toFixed(1)} TiB)`;
+  }
   return bytes >= 1024 ** 3 ? `${decimal} (${(bytes / 1024 ** 3).toFixed(1)} GiB)` : decimal;
 }
 
@@ -48,6 +51,9 @@ export function formatDurationMs(ms: number): string {
 export function formatByFieldName(fieldName: string, value: number): string {
   // "bytesPerSecond" and "readBytesPerSecond" carry the same unit: compare on the capitalised name.
   const name = fieldName.charAt(0).toUpperCase() + fieldName.slice(1);
+  if (/BytesPerDay$/.test(name)) {
+    return `${formatSizeBytes(value)} per day`;
+  }
   if (/BytesPerSecond$/.test(name)) {
     return formatRateBytesPerSecond(value);
   }
@@ -60,7 +66,8 @@ export function formatByFieldName(fieldName: string, value: number): string {
   if (/Celsius$/.test(name)) {
     return `${String(value)} °C`;
   }
-  if (/Percent$/.test(name)) {
+  // The health section's `percentageUsed` is NVMe's percentage_used (endurance used, percent).
+  if (/(Percent|PercentageUsed)$/.test(name)) {
     return `${String(Math.round(value * 10) / 10)} %`;
   }
   if (/Hours$/.test(name)) {

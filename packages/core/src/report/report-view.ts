@@ -1,7 +1,9 @@
 import type { Warning } from '../domain/warning.js';
 import { asArray, asNumber, asString, describeSource, isObject, pick, type Json } from './json-reading.js';
 import {
+  discardPassthroughFindings,
   interpretCapabilities,
+  interpretCipherBenchmark,
   interpretEncryption,
   interpretMachine,
   interpretSpace,
@@ -140,7 +142,16 @@ const TONE_BY_VERDICT: Readonly<Record<string, Tone>> = {
   yes: 'good',
   pass: 'good',
   passed: 'good',
-  info: 'good',
+  info: 'info',
+  measured: 'info',
+  'not-applicable': 'info',
+  adequate: 'good',
+  generous: 'good',
+  low: 'attention',
+  none: 'attention',
+  'not-supported': 'attention',
+  'blocked-by-bridge': 'attention',
+  'blocked-by-kernel': 'attention',
   warning: 'attention',
   attention: 'attention',
   partial: 'attention',
@@ -181,7 +192,14 @@ function scalarFacts(section: Json, inheritedSource: string | null, skip: Readon
 }
 
 function findingsOf(section: Json): FindingView[] {
-  return asArray(pick(section, ['findings', 'issues'])).flatMap((entry): FindingView[] => {
+  const unavailable = isObject(section.unavailable) ? asString(section.unavailable.detail) : null;
+  const fix = asString(section.fix);
+  const extra: FindingView[] = [
+    ...(unavailable === null ? [] : [{ tone: 'unknown' as const, message: unavailable, source: null }]),
+    ...(fix === null ? [] : [{ tone: 'info' as const, message: `To change this: ${fix}`, source: null }]),
+    ...asArray(section.advice).flatMap((advice): FindingView[] => (typeof advice === 'string' ? [{ tone: 'info', message: advice, source: null }] : [])),
+  ];
+  return [...extra, ...asArray(pick(section, ['findings', 'issues'])).flatMap((entry): FindingView[] => {
     if (typeof entry === 'string') {
       return [{ tone: 'attention', message: entry, source: null }];
     }
@@ -193,8 +211,9 @@ function findingsOf(section: Json): FindingView[] {
       return [];
     }
     const severity = asString(pick(entry, ['severity', 'verdict', 'level']));
-    return [{ tone: severity === null ? 'attention' : toneOf(severity), message, source: describeSource(entry.source) }];
-  });
+    const hint = asString(entry.hint);
+    return [{ tone: severity === null ? 'attention' : toneOf(severity), message: hint === null ? message : `${message} ${hint}`, source: describeSource(entry.source) }];
+  })];
 }
 
 /** Which warnings explain a missing section: by the tools or codes that feed it. */
@@ -233,6 +252,8 @@ interface SectionSpec {
   readonly summaries: Readonly<Record<Exclude<Tone, 'info'>, string>> & { readonly info?: string };
   /** Reads a section of the contract that has facts but no verdict of its own. */
   readonly interpret?: (raw: unknown, result: Json) => Interpretation | null;
+  /** Findings from elsewhere in the result that belong here (TRIM: the discard passthrough of each path). */
+  readonly extraFindings?: (result: Json) => FindingView[];
   /** Where to look when the section itself is absent (TRIM: the stack's sysfs discard limits). */
   readonly fallback?: (result: Json) => Interpretation | null;
 }
@@ -254,6 +275,7 @@ const SECTION_SPECS: readonly SectionSpec[] = [
     title: 'TRIM and discards',
     keys: ['trim', 'discard', 'discards'],
     fallback: (result) => (isObject(result.stack) ? interpretStackDiscard(result.stack) : null),
+    extraFindings: (result) => (isObject(result.discardPassthrough) ? discardPassthroughFindings(result.discardPassthrough) : []),
     summaries: {
       good: 'The drive can learn which blocks are free, so it stays fast and wears evenly after encryption.',
       attention: 'Free space may not reach the drive as TRIM through the planned stack; see the details.',
@@ -264,7 +286,7 @@ const SECTION_SPECS: readonly SectionSpec[] = [
   {
     id: 'space',
     title: 'Space and spare area',
-    keys: ['space', 'overProvisioning', 'spareArea'],
+    keys: ['overProvisioning', 'space', 'spareArea'],
     interpret: (raw, result) => (isObject(raw) ? interpretSpace(raw, result) : null),
     summaries: {
       good: 'The drive has enough spare area for steady speed and even wear.',
@@ -288,7 +310,8 @@ const SECTION_SPECS: readonly SectionSpec[] = [
   {
     id: 'ciphers',
     title: 'Cipher speed',
-    keys: ['ciphers', 'cipherSpeeds', 'cipherSpeed', 'crypto'],
+    keys: ['cipherBenchmark', 'ciphers', 'cipherSpeeds', 'cipherSpeed', 'crypto'],
+    interpret: (raw) => (isObject(raw) ? interpretCipherBenchmark(raw) : null),
     summaries: {
       good: 'The ciphers run faster than the drive, so encryption will barely slow it down.',
       attention: 'The ciphers run at about the drive’s speed or slower; encryption will cost throughput.',
@@ -322,7 +345,7 @@ const SECTION_SPECS: readonly SectionSpec[] = [
   },
 ];
 
-const SECTION_SKIP = new Set(['verdict', 'findings', 'issues', 'source', 'sources', 'summary', 'tone', 'note', 'cryptoFlagsSource']);
+const SECTION_SKIP = new Set(['verdict', 'status', 'findings', 'issues', 'source', 'sources', 'summary', 'explanation', 'fix', 'tone', 'note', 'cryptoFlagsSource', 'dataWrittenBytesExact']);
 
 function cipherRowsFacts(rows: unknown[]): FactView[] {
   return rows.flatMap((row): FactView[] => {
@@ -360,11 +383,11 @@ function toSectionView(spec: SectionSpec, result: Json, warnings: readonly Warni
   const facts = [...scalarFacts(section, source, SECTION_SKIP), ...cipherRowsFacts(rows)];
   const interpretation = verdict === null ? (spec.interpret?.(raw, result) ?? null) : null;
   if (interpretation !== null) {
-    return { ...base, ...interpretation, facts: [...facts, ...interpretation.facts], missingReason: null };
+    return { ...base, ...interpretation, findings: [...interpretation.findings, ...(spec.extraFindings?.(result) ?? [])], facts: [...facts, ...interpretation.facts], missingReason: null };
   }
   const tone = toneOf(verdict);
-  const summary = asString(section.summary) ?? (tone === 'info' ? (spec.summaries.info ?? spec.summaries.unknown) : spec.summaries[tone]);
-  return { ...base, tone, verdict: verdict ?? 'unknown', summary, findings: findingsOf(section), facts, missingReason: null };
+  const summary = asString(pick(section, ['summary', 'explanation'])) ?? (tone === 'info' ? (spec.summaries.info ?? spec.summaries.unknown) : spec.summaries[tone]);
+  return { ...base, tone, verdict: verdict ?? 'unknown', summary, findings: [...findingsOf(section), ...(spec.extraFindings?.(result) ?? [])], facts, missingReason: null };
 }
 
 function toDeviceView(result: Json): DeviceView | null {

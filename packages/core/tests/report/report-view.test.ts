@@ -78,6 +78,30 @@ describe('toReportView', () => {
     expect(view.sections.every((entry) => entry.tone === 'unknown')).toBe(true);
   });
 
+  it('shows the real health and cipher sections encplan computes (encplan health, encplan benchmark ciphers)', () => {
+    const read = (file: string) => JSON.parse(readFileSync(path.join(REPO_ROOT, file), 'utf8')) as { result: unknown };
+    const assessment = load('loop-gpt-ext4-luks2-unallocated-debian12') as { result: Record<string, unknown> };
+    const view = toReportView({
+      ...assessment,
+      result: {
+        ...assessment.result,
+        health: read('fixtures/encplan-health/nvme-worn75pct-intel-dc-p4500/stdout.json').result,
+        cipherBenchmark: read('fixtures/encplan-benchmark-ciphers/virtio-vm-generic-aes-debian12/stdout.json').result,
+      },
+    });
+    const health = view.sections.find((entry) => entry.id === 'health')!;
+    expect(health).toMatchObject({ tone: 'good', verdict: 'healthy', missingReason: null });
+    expect(health.findings.length).toBeGreaterThanOrEqual(4);
+    expect(health.findings.every((finding) => finding.source !== null)).toBe(true);
+    expect(health.facts).toContainEqual({ label: 'Power on', value: '49,441 h', source: 'smartctl' });
+    expect(health.facts).toContainEqual({ label: 'Percentage used', value: '75 %', source: 'smartctl' });
+    expect(health.facts).toContainEqual({ label: 'Data written', value: '2.57 PB (2335.1 TiB)', source: 'smartctl' });
+    const ciphers = view.sections.find((entry) => entry.id === 'ciphers')!;
+    expect(ciphers).toMatchObject({ tone: 'attention', verdict: 'kernel-aes-unaccelerated' });
+    expect(ciphers.findings[0]!.message).toMatch(/^The kernel would encrypt disks with xts\(ecb\(aes-fixed-time\)\).*modprobe aesni_intel/);
+    expect(ciphers.facts.map((fact) => fact.label)).toContain('aes-xts (512-bit key)');
+  });
+
   it('reads every fixture envelope without throwing', () => {
     const files = readdirSync(FIXTURES).filter((name) => name.endsWith('.json'));
     expect(files.length).toBeGreaterThanOrEqual(4);
