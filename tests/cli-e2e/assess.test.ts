@@ -14,7 +14,8 @@ describe('encplan assess --bundle (built binary)', () => {
     expect(run.status, run.stderr).toBe(0);
     const document = json(run.stdout);
     expect(assessmentSchemaErrors(document)).toBeNull();
-    expect(document).toMatchObject({ schema: 'encplan.assessment', status: 'ok', error: null });
+    expect(document).toMatchObject({ schema: 'encplan.assessment', status: 'partial', error: null });
+    expect(document.warnings).toEqual([expect.objectContaining({ code: 'SMART_UNAVAILABLE', source: 'smartctl' })]);
   });
 
   it('prints a readable report with the partition, the space and the stack', () => {

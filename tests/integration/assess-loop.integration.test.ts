@@ -51,6 +51,11 @@ describe.skipIf(skipReason !== null)('encplan assess on a real loop device (root
     expect(result.partitions).toHaveLength(1);
     expect(result.partitions[0]).toMatchObject({ path: stack.partition, startBytes: 1024 * 1024, filesystem: { type: 'ext4' }, mountpoints: [stack.mountpoint] });
     expect(result.stack.backingFile).toBe(path.join(stack.directory, 'disk.img'));
+    // A loop device has no SMART: a warning, a partial status and an unknown verdict, never a crash.
+    expect(envelope.status).toBe('partial');
+    expect(envelope.warnings).toContainEqual(expect.objectContaining({ code: 'SMART_UNAVAILABLE', source: 'smartctl' }));
+    expect(result.health.verdict).toBe('unknown');
+    expect(result.discardPassthrough.paths[0]).toMatchObject({ topPath: stack.partition, passesToDisk: true });
   });
 
   it('collect then assess --bundle gives the same result', () => {

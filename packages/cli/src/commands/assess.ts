@@ -16,6 +16,8 @@ export default class Assess extends EncplanCommand {
   static override flags = {
     bundle: Flags.string({ summary: 'Analyse a bundle made by `encplan collect` instead of this machine.', exclusive: ['device'] }),
     'include-serials': Flags.boolean({ summary: 'Show serial numbers and WWNs instead of their hashes.', default: false }),
+    benchmark: Flags.boolean({ summary: 'Also measure cipher and key-derivation speed (read-only, about a minute).', default: false }),
+    quick: Flags.boolean({ summary: 'With --benchmark: shorter runs (less precise).', default: false, dependsOn: ['benchmark'] }),
   };
   protected readonly schemaName = ASSESSMENT_SCHEMA;
 
@@ -26,7 +28,15 @@ export default class Assess extends EncplanCommand {
     const controller = this.cancelOnSignals();
     const envelope =
       flags.bundle === undefined
-        ? await assess(environment, { device: args.device ?? null, includeSerials: flags['include-serials'], mode: 'live', signal: controller.signal })
+        ? await assess(environment, {
+            device: args.device ?? null,
+            includeSerials: flags['include-serials'],
+            mode: 'live',
+            signal: controller.signal,
+            benchmark: flags.benchmark ? { quick: flags.quick } : null,
+            // Progress only for the long run: a sub-second assessment needs none.
+            ...(flags.benchmark ? { onProgress: (step: string) => process.stderr.write(`encplan: ${step}…\n`) } : {}),
+          })
         : await assessBundle(await readBundleDirectory(flags.bundle), environment.clock, { signal: controller.signal });
     if (flags.json) {
       this.emitJson(envelope);

@@ -1,4 +1,5 @@
 import type { AssessmentEnvelope, AssessmentResult, StackNode, Warning } from '@encplan/core';
+import { renderDriveSections, renderFindings } from './drive-sections.js';
 import { formatBytes, formatTable, yesNo } from './format.js';
 
 function renderStack(node: StackNode, prefix = '', last = true, top = true): string[] {
@@ -107,8 +108,10 @@ export function renderAssessment(envelope: AssessmentEnvelope): string {
   }`;
   return [
     header,
+    ...renderFindings(result),
     '',
     ...renderDisk(result),
+    ...renderDriveSections(result),
     ...renderPartitions(result),
     '',
     'Stack (from the disk up)',

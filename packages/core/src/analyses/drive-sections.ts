@@ -59,7 +59,8 @@ function mountedFilesystems(node: StackNode, passthrough: DiscardPassthrough): F
  * five drive sections. Pure: the use case calls the probes, then this.
  */
 export function assessDriveSections(input: {
-  readonly disk: Pick<Disk, 'path' | 'kernelName' | 'transport' | 'rotational' | 'sizeBytes'>;
+  /** `rotational` null: the media is unknown (virtual and loop disks), whatever sysfs's flag says. */
+  readonly disk: Pick<Disk, 'path' | 'kernelName' | 'transport' | 'sizeBytes'> & { readonly rotational: boolean | null };
   readonly stack: StackNode;
   readonly space: Pick<Space, 'unallocatedBytes' | 'regions' | 'nvme'> | null;
   readonly drive: DriveHealthFacts;

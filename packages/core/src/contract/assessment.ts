@@ -6,6 +6,11 @@ import { encryptionInventorySchema } from '../domain/encryption.js';
 import { spaceSchema } from '../domain/space.js';
 import { toolRecordSchema } from '../domain/tooling.js';
 import { envelopeSchema } from './envelope.js';
+import { healthSchema } from '../domain/health.js';
+import { discardPassthroughSchema, trimSchema } from '../domain/trim.js';
+import { sedSchema } from '../domain/sed.js';
+import { overProvisioningSchema } from '../domain/over-provisioning.js';
+import { cipherBenchmarkSchema, kernelCipherFindingSchema, kernelCryptoSchema } from '../domain/cipher.js';
 
 /** The schema name and version of `encplan assess --json`. See docs/json-contract.md for the changelog. */
 export const ASSESSMENT_SCHEMA = 'encplan.assessment' as const;
@@ -46,6 +51,22 @@ export const assessmentResultSchema = z.object({
   stack: stackNodeSchema,
   encryption: encryptionInventorySchema,
   space: spaceSchema,
+  /** SMART health and wear: one verdict, every finding citing attribute, value, threshold and source. */
+  health: healthSchema,
+  /** TRIM at the drive and in the kernel. */
+  trim: trimSchema,
+  /** Whether discards pass every layer from each filesystem down to the drive. */
+  discardPassthrough: discardPassthroughSchema,
+  /** Self-encrypting drive capability (TCG Opal / Pyrite). */
+  sed: sedSchema,
+  /** Whether the unallocated space can act as spare area, and fill levels of mounted filesystems. */
+  overProvisioning: overProvisioningSchema,
+  /** Which kernel drivers dm-crypt and fscrypt would use (/proc/crypto). */
+  kernelCrypto: kernelCryptoSchema.nullable(),
+  /** Findings about the machine that matter before anything else (e.g. kernel AES unaccelerated). */
+  findings: z.array(kernelCipherFindingSchema),
+  /** Cipher and key-derivation speed; null unless --benchmark. */
+  cipherBenchmark: cipherBenchmarkSchema.nullable(),
   machine: machineSchema.nullable(),
   crossChecks: z.array(crossCheckSchema),
   capabilities: z.array(capabilitySchema),

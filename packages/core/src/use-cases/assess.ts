@@ -8,9 +8,15 @@ import { probeCapabilities } from '../probes/capabilities.js';
 import { probeLinuxInventory } from '../probes/linux/inventory.js';
 import { resolveTarget } from '../probes/linux/resolve-target.js';
 import { crossCheckDiskType, probeMachine } from '../probes/machine.js';
-import { createProbeContext, tryRun, type ProbeContext } from '../probes/probe-context.js';
+import { addWarning, createProbeContext, tryRun, type ProbeContext } from '../probes/probe-context.js';
 import { probeHostProtectedArea } from '../probes/linux/host-protected-area.js';
 import { TOOL_VERSION } from '../version.js';
+import { assessDriveSections, nvmeCapacityOf } from '../analyses/drive-sections.js';
+import { probeHealth } from '../probes/linux/health.js';
+import { probeDiscardStack } from '../probes/linux/discard-stack.js';
+import { probeKernelCrypto } from '../probes/kernel-crypto.js';
+import { runCipherBenchmark } from '../probes/cipher-benchmark.js';
+import { findKernelCipherBottleneck } from '../rules/kernel-cipher-bottleneck.js';
 
 /** What the assess use case needs from the world. */
 export interface AssessEnvironment {
@@ -27,6 +33,10 @@ export interface AssessRequest {
   readonly mode: 'live' | 'bundle';
   readonly collectedAt?: Date;
   readonly signal?: AbortSignal;
+  /** Also measure cipher and key-derivation speed (and, with `io`, plain versus encrypted I/O). */
+  readonly benchmark?: { readonly quick: boolean } | null;
+  /** Progress of long steps, for the CLI's progress bar and the desktop. */
+  readonly onProgress?: (step: string) => void;
 }
 
 async function recordTools(context: ProbeContext, tools: readonly ToolName[]): Promise<ToolRecord[]> {
@@ -60,7 +70,25 @@ export async function assess(environment: AssessEnvironment, request: AssessRequ
   const target = await resolveTarget(host, request.device, { requireReadable: request.mode === 'live' });
   const inventory = await probeLinuxInventory(context, target, { includeSerials: request.includeSerials });
   const hostProtectedArea = await probeHostProtectedArea(context, inventory.disk);
+  request.onProgress?.('Reading SMART health and TRIM support');
+  const drive = await probeHealth(host, { path: inventory.disk.path, transport: inventory.disk.transport }, request.signal);
+  drive.warnings.forEach((warning) => addWarning(context, warning));
+  const discard = await probeDiscardStack(host, inventory.stack, request.signal);
+  discard.warnings.forEach((warning) => addWarning(context, warning));
+  const space = { ...inventory.space, nvme: nvmeCapacityOf(drive.facts), hostProtectedArea };
+  const rotational = inventory.media.kind === 'unknown' ? null : inventory.media.kind === 'hdd';
+  const sections = assessDriveSections({ disk: { ...inventory.disk, rotational }, stack: inventory.stack, space, drive: drive.facts, discard: discard.facts });
   const { machine, diskLayout } = await probeMachine(context);
+  const kernelCrypto = await probeKernelCrypto(context);
+  let cipherBenchmark = null;
+  if (request.benchmark !== undefined && request.benchmark !== null) {
+    request.onProgress?.('Measuring cipher and key-derivation speed');
+    cipherBenchmark = await runCipherBenchmark(context, { quick: request.benchmark.quick });
+  }
+  const kernelFinding =
+    kernelCrypto === null || machine === null
+      ? null
+      : findKernelCipherBottleneck({ kernel: kernelCrypto, cpuHasAes: machine.cryptoFlags.aes, cipherSpeed: cipherBenchmark?.cipherSpeed ?? null });
   const crossCheck = crossCheckDiskType(diskLayout, inventory.disk.path, inventory.media);
   const capabilities = await probeCapabilities(host);
   const toolsRun = host.captures().flatMap((capture) => (capture.kind === 'command' ? [capture.tool] : []));
@@ -75,7 +103,15 @@ export async function assess(environment: AssessEnvironment, request: AssessRequ
     partitions: inventory.partitions,
     stack: inventory.stack,
     encryption: inventory.encryption,
-    space: { ...inventory.space, nvme: null, hostProtectedArea },
+    space,
+    health: sections.health,
+    trim: sections.trim,
+    discardPassthrough: sections.discardPassthrough,
+    sed: sections.sed,
+    overProvisioning: sections.overProvisioning,
+    kernelCrypto,
+    findings: kernelFinding === null ? [] : [kernelFinding],
+    cipherBenchmark,
     machine,
     crossChecks: crossCheck === null ? [] : [crossCheck],
     capabilities,
