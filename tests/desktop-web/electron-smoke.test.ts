@@ -20,14 +20,14 @@ describe.skipIf(ELECTRON_BINARY === undefined)('the Electron app (real binary)',
     });
     try {
       const page = await app.firstWindow();
-      await page.getByRole('radio', { name: /loop3/ }).waitFor();
+      await page.getByRole('radio', { name: /loop2/ }).waitFor();
       const exposure = await page.evaluate(() => ({
         bridgeKeys: Object.keys(window.encplan ?? {}).sort(),
         hasRequire: typeof (globalThis as { require?: unknown }).require !== 'undefined',
         hasProcess: typeof (globalThis as { process?: unknown }).process !== 'undefined',
       }));
       expect(exposure).toEqual({ bridgeKeys: ['cancel', 'capabilities', 'jobStatus', 'listDevices', 'startAssessment'], hasRequire: false, hasProcess: false });
-      await page.getByRole('radio', { name: /loop3/ }).check();
+      await page.getByRole('radio', { name: /loop2/ }).check();
       await page.getByRole('button', { name: 'Check this drive' }).click();
       await page.getByRole('heading', { name: /^Drive health/ }).waitFor();
     } finally {

@@ -52,7 +52,7 @@ describe.skipIf(skipReason !== null)('encplan ui over the real core, on a loop d
     await rm(directory, { recursive: true, force: true });
   });
 
-  it('lists the loop device, assesses it live with encplan assess, and exports the HTML report', async () => {
+  it('lists the loop device, assesses it live with encplan assess, benchmarks ciphers, and exports the report', { timeout: 240_000 }, async () => {
     const context = await browser!.newContext({ viewport: { width: 1100, height: 900 }, acceptDownloads: true });
     const page = await context.newPage();
     await page.goto(ui!.url.href);
@@ -67,9 +67,20 @@ describe.skipIf(skipReason !== null)('encplan ui over the real core, on a loop d
     await screenshot(page, 'live-2-health');
     expect((await axeViolations(page)).violations).toEqual([]);
     await page.getByRole('button', { name: 'Next' }).click();
-    await expect(page.getByRole('checkbox', { name: 'LUKS2 (dm-crypt)' }).isDisabled()).resolves.toBe(true);
-    await expect(page.getByText(/I\/O benchmarks are not part of this encplan version yet/).first().isVisible()).resolves.toBe(true);
-    await page.getByRole('button', { name: 'Skip to the plan' }).click();
+    await expect(page.getByRole('checkbox', { name: 'LUKS2 (dm-crypt) I/O' }).isDisabled()).resolves.toBe(true);
+    await expect(page.getByText('Plain versus encrypted I/O is not part of this encplan version yet.').first().isVisible()).resolves.toBe(true);
+    // The cipher benchmark runs for real (memory only): encplan assess --benchmark --quick, with its progress.
+    await expect(page.getByRole('checkbox', { name: /^Cipher and key-derivation speed/ }).isChecked()).resolves.toBe(true);
+    await page.getByRole('button', { name: 'Start benchmark' }).click();
+    await page.getByText(/^Running: /).waitFor();
+    await screenshot(page, 'live-3-benchmark-running');
+    await page.getByRole('button', { name: 'See the plan' }).waitFor({ timeout: 150_000 });
+    await page.getByRole('button', { name: 'Back' }).click();
+    await page.getByRole('heading', { name: /^Cipher speed/ }).waitFor();
+    await expect(page.locator('article[aria-labelledby="section-ciphers"]').textContent()).resolves.toMatch(/aes-xts \(512-bit key\)/);
+    await screenshot(page, 'live-2-health-with-ciphers');
+    await page.getByRole('button', { name: 'Next' }).click();
+    await page.getByRole('button', { name: 'See the plan' }).click();
     await page.getByRole('button', { name: 'Next' }).click();
     const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Save JSON report' }).click()]);
     const envelope = JSON.parse(await readFile(await download.path(), 'utf8'));

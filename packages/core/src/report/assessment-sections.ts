@@ -13,6 +13,8 @@ export interface Interpretation {
   readonly summary: string;
   readonly findings: readonly FindingView[];
   readonly facts: readonly FactView[];
+  /** True when the section's own facts, findings and advice must not be shown (they contradict what is known). */
+  readonly replacesSectionDetails?: boolean;
 }
 
 /** Space (contract `space`): never-allocated bytes and where they lie. */
@@ -23,7 +25,8 @@ export function interpretSpace(space: Json, result: Json): Interpretation | null
     return null;
   }
   // A disk without a partition table that is itself mounted (a filesystem on the whole disk) has no
-  // never-allocated space, whatever the partition arithmetic says.
+  // never-allocated space, whatever the partition arithmetic says; advice to discard "unallocated" space
+  // there would erase the filesystem, so it is never shown.
   const stack = isObject(result.stack) ? result.stack : {};
   const wholeDiskMounts = asArray(stack.mountpoints).filter((mount): mount is string => typeof mount === 'string');
   if (isObject(result.disk) && result.disk.partitionTable === 'none' && wholeDiskMounts.length > 0) {
@@ -33,6 +36,7 @@ export function interpretSpace(space: Json, result: Json): Interpretation | null
       summary: `The disk has no partition table and is used whole (mounted at ${wholeDiskMounts.join(', ')}): there is no unpartitioned spare area.`,
       findings: [],
       facts: [],
+      replacesSectionDetails: true,
     };
   }
   const findings = asArray(space.regions).filter(isObject).map((region): FindingView => {

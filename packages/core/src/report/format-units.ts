@@ -81,7 +81,7 @@ export function formatByFieldName(fieldName: string, value: number): string {
 
 /** "powerOnHours" -> "Power on hours" (unit words dropped where the value carries the unit). */
 export function labelFromFieldName(fieldName: string): string {
-  const trimmed = fieldName.replace(/(BytesPerSecond|Bytes|Ms|Celsius|Percent|Hours|Years)$/, '');
+  const trimmed = fieldName.replace(/(BytesPerSecond|BytesPerDay|Bytes|Ms|Celsius|Hours|Years)$/, '');
   const base = trimmed === '' ? fieldName : trimmed;
   const words = base.replace(/([a-z0-9])([A-Z])/g, '$1 $2').toLowerCase();
   return words.charAt(0).toUpperCase() + words.slice(1);

@@ -191,7 +191,8 @@ function scalarFacts(section: Json, inheritedSource: string | null, skip: Readon
   return facts;
 }
 
-function findingsOf(section: Json): FindingView[] {
+/** Findings every section may carry besides its list: why data is unavailable, a fix, advice. */
+function extraFindingsOf(section: Json): FindingView[] {
   const unavailable = isObject(section.unavailable) ? asString(section.unavailable.detail) : null;
   const fix = asString(section.fix);
   const extra: FindingView[] = [
@@ -199,7 +200,11 @@ function findingsOf(section: Json): FindingView[] {
     ...(fix === null ? [] : [{ tone: 'info' as const, message: `To change this: ${fix}`, source: null }]),
     ...asArray(section.advice).flatMap((advice): FindingView[] => (typeof advice === 'string' ? [{ tone: 'info', message: advice, source: null }] : [])),
   ];
-  return [...extra, ...asArray(pick(section, ['findings', 'issues'])).flatMap((entry): FindingView[] => {
+  return extra;
+}
+
+function findingsOf(section: Json): FindingView[] {
+  return [...extraFindingsOf(section), ...asArray(pick(section, ['findings', 'issues'])).flatMap((entry): FindingView[] => {
     if (typeof entry === 'string') {
       return [{ tone: 'attention', message: entry, source: null }];
     }
@@ -312,6 +317,9 @@ const SECTION_SPECS: readonly SectionSpec[] = [
     title: 'Cipher speed',
     keys: ['cipherBenchmark', 'ciphers', 'cipherSpeeds', 'cipherSpeed', 'crypto'],
     interpret: (raw) => (isObject(raw) ? interpretCipherBenchmark(raw) : null),
+    // Without --benchmark the assessment still carries the kernel AES finding (contract `findings`).
+    fallback: (result) =>
+      asArray(result.findings).length === 0 ? null : interpretCipherBenchmark({ cipherSpeed: { measurements: [], unmeasured: [] }, findings: result.findings }),
     summaries: {
       good: 'The ciphers run faster than the drive, so encryption will barely slow it down.',
       attention: 'The ciphers run at about the drive’s speed or slower; encryption will cost throughput.',
@@ -381,9 +389,16 @@ function toSectionView(spec: SectionSpec, result: Json, warnings: readonly Warni
   const source = describeSource(pick(section, ['source']));
   const rows = asArray(pick(section, ['results', 'rows', 'speeds']));
   const facts = [...scalarFacts(section, source, SECTION_SKIP), ...cipherRowsFacts(rows)];
-  const interpretation = verdict === null ? (spec.interpret?.(raw, result) ?? null) : null;
+  // A section without a verdict, or whose analysis could not decide, is read for what its facts say.
+  const interpretation = verdict === null || verdict === 'unknown' ? (spec.interpret?.(raw, result) ?? null) : null;
   if (interpretation !== null) {
-    return { ...base, ...interpretation, findings: [...interpretation.findings, ...(spec.extraFindings?.(result) ?? [])], facts: [...facts, ...interpretation.facts], missingReason: null };
+    return {
+      ...base,
+      ...interpretation,
+      findings: interpretation.replacesSectionDetails === true ? interpretation.findings : [...interpretation.findings, ...extraFindingsOf(section), ...(spec.extraFindings?.(result) ?? [])],
+      facts: interpretation.replacesSectionDetails === true ? interpretation.facts : [...facts, ...interpretation.facts],
+      missingReason: null,
+    };
   }
   const tone = toneOf(verdict);
   const summary = asString(pick(section, ['summary', 'explanation'])) ?? (tone === 'info' ? (spec.summaries.info ?? spec.summaries.unknown) : spec.summaries[tone]);
@@ -612,7 +627,7 @@ export function toReportView(envelope: unknown): ReportView {
     benchmarkRows: rows,
     charts,
     benchmarkMissingReason:
-      rows.length > 0 ? null : (reasonFromWarnings(warnings, ['fio', 'cryptsetup', 'veracrypt', 'fscrypt'], ['KERNEL_FEATURE_MISSING']) ?? 'No benchmark was run in this assessment.'),
+      rows.length > 0 ? null : (reasonFromWarnings(warnings, ['fio'], []) ?? 'No I/O benchmark was run in this assessment.'),
     recommendations,
     commands: toCommands(planObject),
     planMissingReason: recommendations.length > 0 ? null : 'No plan in this assessment.',

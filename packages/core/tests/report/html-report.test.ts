@@ -21,7 +21,8 @@ describe('renderHtmlReport', () => {
     const html = renderHtmlReport(toReportView(load('virtio-system-disk-whole-ext4-debian12')));
     expect(html).toContain('TOOL_FAILED');
     expect(html).toContain('What could not be checked');
-    expect(html).toContain('Largest discard at /dev/vda');
+    expect(html).toContain('Discards from /dev/vda reach the drive.');
+    expect(html).not.toContain('blkdiscard');
   });
 
   it('escapes every text from the assessment, so a hostile model name cannot inject markup', () => {

@@ -42,33 +42,48 @@ describe('toReportView', () => {
     expect(view.commands[0]).toMatchObject({ destructive: true, line: 'cryptsetup luksFormat --type luks2 --cipher aes-xts-plain64 --key-size 512 --sector-size 4096 --pbkdf argon2id -- /dev/nvme0n1p2' });
   });
 
-  it('reads a real assessment of a loop disk: partitions, existing LUKS2, never-allocated space, capabilities', () => {
+  it('reads a real assessment of a loop disk: partitions, existing LUKS2, never-allocated space, discards, SMART unavailable', () => {
     const view = toReportView(load('loop-gpt-ext4-luks2-unallocated-debian12'));
-    expect(view.status).toBe('ok');
-    expect(view.device).toMatchObject({ path: '/dev/loop3', size: '1.07 GB (1.0 GiB)', transport: 'loop', kind: 'loop device', isSystemDisk: false });
+    expect(view.status).toBe('partial');
+    expect(view.device).toMatchObject({ path: '/dev/loop2', model: 'Loop device', size: '1.07 GB (1.0 GiB)', transport: 'loop', kind: 'loop device', isSystemDisk: false });
     const section = (id: string) => view.sections.find((entry) => entry.id === id)!;
     expect(section('encryption')).toMatchObject({ tone: 'info', verdict: 'found', summary: 'This disk already holds 1 encrypted volume.' });
-    expect(section('encryption').findings[0]).toEqual({ tone: 'info', message: 'LUKS2 on /dev/loop3p2 (aes-xts-plain64, 512-bit key).', source: 'cryptsetup luksDump --dump-json-metadata' });
+    expect(section('encryption').findings[0]).toEqual({ tone: 'info', message: 'LUKS2 on /dev/loop2p2 (aes-xts-plain64, 512-bit key).', source: 'cryptsetup luksDump --dump-json-metadata' });
     expect(section('space').summary).toBe('338.67 MB (31.5 %) of the disk is in no partition: space the drive can use as spare area once it has been trimmed.');
+    expect(section('space').findings.map((finding) => finding.message)).toContainEqual(expect.stringMatching(/^Discard the unallocated region once/));
+    expect(section('trim')).toMatchObject({ tone: 'good', verdict: 'supported', summary: 'The kernel sends discards to loop2 (discard_max_bytes 4294966784).' });
+    expect(section('trim').findings.map((finding) => finding.message)).toEqual(['Discards from /dev/loop2p1 reach the drive.', 'Discards from /dev/loop2p2 reach the drive.']);
+    expect(section('health')).toMatchObject({ tone: 'unknown', verdict: 'unknown', missingReason: null });
+    expect(section('health').findings[0]).toMatchObject({ tone: 'unknown', message: '/dev/loop2: Unable to detect device type' });
     expect(section('cpu')).toMatchObject({ tone: 'good', verdict: 'aes-instructions' });
     expect(section('cpu').facts).toContainEqual({ label: 'CPU instruction aes', value: 'yes', source: '/proc/cpuinfo (systeminformation cross-checked)' });
+    // No --benchmark: the kernel AES finding still reaches the cipher section.
+    expect(section('ciphers')).toMatchObject({ tone: 'attention', verdict: 'kernel-aes-unaccelerated', facts: [] });
     expect(section('capabilities').findings.map((finding) => finding.message)).toContainEqual(expect.stringMatching(/^device-mapper: cryptsetup open fails/));
-    // Health and cipher speed are not in the contract yet: unknown, with the reason when one is known.
-    expect(section('health')).toMatchObject({ tone: 'unknown', missingReason: 'The assessment does not include this section yet.' });
-    expect(section('ciphers').missingReason).toMatch(/^cryptsetup benchmark prints no cipher rows/);
-    expect(view.benchmarkMissingReason).toBe('No benchmark was run in this assessment.');
+    expect(view.benchmarkMissingReason).toBe('No I/O benchmark was run in this assessment.');
     expect(view.planMissingReason).toBe('No plan in this assessment.');
   });
 
-  it('reads the real system-disk assessment: discards accepted by the kernel, a whole-disk filesystem, the sfdisk warning', () => {
+  it('reads the real system-disk assessment: measured cipher speeds, and no discard advice for a whole-disk filesystem', () => {
     const view = toReportView(load('virtio-system-disk-whole-ext4-debian12'));
     expect(view.status).toBe('partial');
-    expect(view.device).toMatchObject({ path: '/dev/vda', kind: 'disk of unknown media', isSystemDisk: true });
+    expect(view.device).toMatchObject({ path: '/dev/vda', model: 'Virtual disk', kind: 'disk of unknown media', isSystemDisk: true });
     const section = (id: string) => view.sections.find((entry) => entry.id === id)!;
-    expect(section('trim')).toMatchObject({ tone: 'info', verdict: 'kernel-accepts-discards' });
-    expect(section('trim').facts).toEqual([{ label: 'Largest discard at /dev/vda', value: '1.07 GB (1.0 GiB)', source: 'sysfs: queue/discard_max_bytes' }]);
-    expect(section('space')).toMatchObject({ verdict: 'used-whole', summary: 'The disk has no partition table and is used whole (mounted at /): there is no unpartitioned spare area.' });
-    expect(view.warnings.map((warning) => warning.code)).toEqual(['TOOL_FAILED']);
+    // The disk is the root filesystem: "unallocated" advice (blkdiscard) would erase it and is never shown.
+    expect(section('space')).toEqual({
+      id: 'space',
+      title: 'Space and spare area',
+      tone: 'info',
+      verdict: 'used-whole',
+      summary: 'The disk has no partition table and is used whole (mounted at /): there is no unpartitioned spare area.',
+      findings: [],
+      facts: [],
+      missingReason: null,
+      replacesSectionDetails: true,
+    });
+    expect(section('ciphers').facts.map((fact) => fact.label)).toEqual(['Cpu has aes', 'aes-xts (256-bit key)', 'aes-xts (512-bit key)', 'chacha20 (256-bit key)']);
+    expect(section('ciphers').findings.filter((finding) => finding.message.startsWith('The kernel would encrypt'))).toHaveLength(1);
+    expect(view.warnings.map((warning) => warning.code)).toEqual(['TOOL_FAILED', 'SMART_UNAVAILABLE', 'KERNEL_FEATURE_MISSING']);
   });
 
   it('gives the real error envelope a view with the error and no device', () => {
@@ -95,6 +110,7 @@ describe('toReportView', () => {
     expect(health.findings.every((finding) => finding.source !== null)).toBe(true);
     expect(health.facts).toContainEqual({ label: 'Power on', value: '49,441 h', source: 'smartctl' });
     expect(health.facts).toContainEqual({ label: 'Percentage used', value: '75 %', source: 'smartctl' });
+    expect(health.facts).toContainEqual({ label: 'Available spare percent', value: '99 %', source: 'smartctl' });
     expect(health.facts).toContainEqual({ label: 'Data written', value: '2.57 PB (2335.1 TiB)', source: 'smartctl' });
     const ciphers = view.sections.find((entry) => entry.id === 'ciphers')!;
     expect(ciphers).toMatchObject({ tone: 'attention', verdict: 'kernel-aes-unaccelerated' });

@@ -33,22 +33,39 @@ export interface WizardBackend {
   readonly mode: 'live' | 'saved';
 }
 
-/** Why no benchmark backend is offered live: I/O benchmarks are not part of `encplan assess` yet (issue 4). */
-const NO_LIVE_BENCHMARKS = 'I/O benchmarks are not part of this encplan version yet; the plan uses the facts only.';
+/** Why no I/O backend is offered live: plain vs encrypted I/O is not part of `encplan assess` yet (issue 4). */
+const NO_LIVE_IO_BENCHMARKS = 'Plain versus encrypted I/O is not part of this encplan version yet.';
+
+/** How far along a live assessment is after its n-th progress step (assess reports steps, not fractions). */
+function fractionAfter(steps: number): number {
+  return Math.min(0.9, 0.1 + 0.2 * steps);
+}
 
 /** The live services: the same `assess` use case and environment as `encplan assess`. */
 function liveServices(environment: NodeEnvironment, privilege: PrivilegeStatus): UiServices {
   return {
     listDevices: (signal) => listDisks(environment.host, signal),
     assess: (request, { signal, onProgress }) => {
-      onProgress({ phase: 'Reading the drive, its partitions, the stack above it and the machine', fraction: 0.1, sample: null });
-      return assess(environment, { device: request.device, includeSerials: false, mode: 'live', signal });
+      onProgress({ phase: 'Reading the drive, its partitions, the stack above it and the machine', fraction: 0.05, sample: null });
+      let steps = 0;
+      return assess(environment, {
+        device: request.device,
+        includeSerials: false,
+        mode: 'live',
+        signal,
+        benchmark: request.benchmark === 'none' || !request.backends.includes('ciphers') ? null : { quick: request.benchmark === 'quick' },
+        onProgress: (step) => {
+          steps += 1;
+          onProgress({ phase: step, fraction: fractionAfter(steps), sample: null });
+        },
+      });
     },
     capabilities: () =>
       Promise.resolve({
         backends: [
-          { id: 'plain', label: 'Plain (no encryption)', available: false, reason: NO_LIVE_BENCHMARKS },
-          { id: 'luks2', label: 'LUKS2 (dm-crypt)', available: false, reason: NO_LIVE_BENCHMARKS },
+          { id: 'ciphers', label: 'Cipher and key-derivation speed (memory only, no disk I/O)', available: true, reason: null },
+          { id: 'plain', label: 'Plain I/O (no encryption)', available: false, reason: NO_LIVE_IO_BENCHMARKS },
+          { id: 'luks2', label: 'LUKS2 (dm-crypt) I/O', available: false, reason: NO_LIVE_IO_BENCHMARKS },
         ],
         privilege,
       }),

@@ -49,11 +49,11 @@ describe('main process IPC', () => {
   it('answers the wizard window with an envelope listing the fixture drive', async () => {
     const envelope = await invoke(channels.listDevices, trusted);
     expect(envelope.status).toBe('ok');
-    expect(envelope.result).toEqual({ devices: [expect.objectContaining({ path: '/dev/loop3', transport: 'loop', isSystemDisk: false, healthVerdict: 'unknown' })] });
+    expect(envelope.result).toEqual({ devices: [expect.objectContaining({ path: '/dev/loop2', transport: 'loop', isSystemDisk: false, healthVerdict: 'unknown' })] });
   });
 
   it('runs an assessment job to its envelope through start and status', async () => {
-    const started = await invoke(channels.startAssessment, trusted, { device: '/dev/loop3', benchmark: 'none', backends: [] });
+    const started = await invoke(channels.startAssessment, trusted, { device: '/dev/loop2', benchmark: 'none', backends: [] });
     const { jobId } = started.result as { jobId: string };
     let snapshot: { state: string; envelope: { result: { disk: { path: string } } } } | undefined;
     for (let i = 0; i < 50; i += 1) {
@@ -64,12 +64,12 @@ describe('main process IPC', () => {
       await new Promise((resolve) => setTimeout(resolve, 5));
     }
     expect(snapshot?.state).toBe('done');
-    expect(snapshot?.envelope.result.disk.path).toBe('/dev/loop3');
+    expect(snapshot?.envelope.result.disk.path).toBe('/dev/loop2');
   });
 
   it('refuses a sender that is not the wizard window, without calling the handler', async () => {
     const stranger = new FakeBrowserWindow({});
-    const envelope = await invoke(channels.startAssessment, { sender: stranger.webContents, senderFrame: { url: RENDERER_URL, parent: null } }, { device: '/dev/loop3', benchmark: 'none', backends: [] });
+    const envelope = await invoke(channels.startAssessment, { sender: stranger.webContents, senderFrame: { url: RENDERER_URL, parent: null } }, { device: '/dev/loop2', benchmark: 'none', backends: [] });
     expect(envelope).toMatchObject({ status: 'error', result: null, error: { code: 'PERMISSION_DENIED' } });
   });
 

@@ -74,7 +74,7 @@ describe('the encplan ui server', () => {
   it('answers API calls with the token with an envelope', async () => {
     const reply = await api('listDevices', undefined);
     expect(reply.status).toBe(200);
-    expect(JSON.parse(reply.body)).toMatchObject({ schema: 'encplan.bridge', status: 'ok', result: { devices: [{ path: '/dev/loop3' }] } });
+    expect(JSON.parse(reply.body)).toMatchObject({ schema: 'encplan.bridge', status: 'ok', result: { devices: [{ path: '/dev/loop2' }] } });
   });
 
   it('refuses API calls without the token or with a wrong one', async () => {
