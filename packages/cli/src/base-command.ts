@@ -1,5 +1,5 @@
 import { Command, Errors, Flags } from '@oclif/core';
-import { EncplanError, errorEnvelope, toErrorBody, TOOL_VERSION } from '@encplan/core';
+import { EncplanError, errorEnvelope, okEnvelope, toErrorBody, TOOL_VERSION, type Warning } from '@encplan/core';
 import { ExitCode, exitCodeFor } from './exit-codes.js';
 
 /**
@@ -30,6 +30,11 @@ export abstract class EncplanCommand extends Command {
 
   protected emitJson(document: unknown): void {
     process.stdout.write(`${JSON.stringify(document, null, 2)}\n`);
+  }
+
+  /** Prints this command's ok (or partial, with warnings) envelope around `result`, schema version 1.0. */
+  protected emitOkEnvelope(result: unknown, warnings: readonly Warning[]): void {
+    this.emitJson(okEnvelope({ schema: this.schemaName, schemaVersion: [1, 0], toolVersion: TOOL_VERSION, generatedAt: new Date() }, result, warnings));
   }
 
   // eslint-disable-next-line @typescript-eslint/require-await -- oclif's catch hook must return a promise

@@ -1,4 +1,6 @@
 import Assess from './assess.js';
+import BenchmarkIo from './benchmark-io.js';
+import Cleanup from './cleanup.js';
 import Collect from './collect.js';
 import Doctor from './doctor.js';
 import Health from './health.js';
@@ -10,6 +12,8 @@ import Version from './version.js';
 /** Every command, for oclif's explicit strategy (fast start-up: no directory scan). */
 export const COMMANDS = {
   assess: Assess,
+  'benchmark:io': BenchmarkIo,
+  cleanup: Cleanup,
   collect: Collect,
   doctor: Doctor,
   health: Health,

@@ -1,0 +1,108 @@
+import { createInterface } from 'node:readline/promises';
+import { Args, Flags } from '@oclif/core';
+import { EncplanError, type BackendId } from '@encplan/core';
+import { createEnvironment, runIoBenchmark, type NodeEnvironment } from '@encplan/core/node';
+import { EncplanCommand } from '../base-command.js';
+import { renderIoBenchmark } from '../render/io-benchmark-table.js';
+import { stderrProgress } from '../render/progress-bar.js';
+import { withCancellation } from '../cancellation.js';
+
+/** `encplan benchmark io`: fio profiles on plain and encrypted targets, with the overhead of each. */
+export default class BenchmarkIo extends EncplanCommand {
+  static override summary =
+    'Measure plain vs encrypted I/O with fio (CrystalDiskMark profiles) and show the overhead.';
+  static override description =
+    "Without a device, everything happens in a scratch directory on TARGET's filesystem (default: the current directory): a sparse ext4 image for the plain run and fscrypt, and container files for LUKS2, VeraCrypt or APFS. A block device is erased and needs --destructive.";
+  protected readonly schemaName = 'encplan.benchmark-io';
+
+  static override args = {
+    target: Args.string({
+      description: 'A directory (non-destructive) or a whole block device (with --destructive).',
+      required: false,
+    }),
+  };
+
+  static override flags = {
+    backend: Flags.string({
+      summary: 'Encrypted backend(s) to measure; default: what this platform supports.',
+      options: ['fscrypt', 'luks2', 'veracrypt', 'apfs', 'plain'],
+      multiple: true,
+    }),
+    quick: Flags.boolean({
+      summary: 'One short run per profile on a 64 MiB file (default).',
+      exclusive: ['full'],
+    }),
+    full: Flags.boolean({
+      summary: 'Five 5 s runs per profile on a 1 GiB file, median and spread.',
+      exclusive: ['quick'],
+    }),
+    sweep: Flags.boolean({ summary: 'Add an ATTO-style block-size sweep, 512 B to 64 MiB.', default: false }),
+    'cipher-bytes-per-second': Flags.integer({
+      summary: "One core's cipher speed, to tell cipher-bound from queueing-bound runs.",
+      min: 1,
+    }),
+    destructive: Flags.boolean({
+      summary: 'Allow erasing TARGET when it is a block device.',
+      default: false,
+    }),
+    yes: Flags.boolean({ summary: 'Do not ask to type the device name (scripts).', default: false }),
+  };
+
+  async run(): Promise<void> {
+    const { args, flags } = await this.parse(BenchmarkIo);
+    this.jsonOutput = flags.json;
+    const { host } = createEnvironment();
+    const target = args.target ?? host.cwd;
+    const typedDevice = await this.confirmDevice(host, target, flags.destructive, flags.yes, flags.json);
+    const backends = flags.backend === undefined ? 'auto' : (flags.backend as BackendId[]);
+    const outcome = await withCancellation((signal) =>
+      runIoBenchmark(host, {
+        target,
+        backends,
+        mode: flags.full ? 'full' : 'quick',
+        sweep: flags.sweep,
+        destructive: { allowDestructive: flags.destructive, typedDevice, yes: flags.yes },
+        cipherBytesPerSecondPerCore: flags['cipher-bytes-per-second'] ?? null,
+        onProgress: stderrProgress(),
+        signal,
+      }),
+    );
+    if (flags.json) {
+      this.emitOkEnvelope(outcome.result, outcome.warnings);
+    } else {
+      this.log(renderIoBenchmark(outcome.result));
+    }
+  }
+
+  /** Asks for the device name before erasing a block device, unless --yes. Never prompts with --json. */
+  private async confirmDevice(
+    host: NodeEnvironment['host'],
+    target: string,
+    destructive: boolean,
+    yes: boolean,
+    json: boolean,
+  ): Promise<string | null> {
+    const info = await host.stat(target);
+    if (info?.kind !== 'block-device' || !destructive || yes) {
+      return null;
+    }
+    if (json || !process.stdin.isTTY) {
+      throw new EncplanError(
+        'DESTRUCTIVE_OPERATION_REFUSED',
+        `Refusing to erase ${target} without confirmation.`,
+        {
+          hint: 'Run in a terminal to type the device name, or pass --yes.',
+          details: { device: target },
+        },
+      );
+    }
+    const prompt = createInterface({ input: process.stdin, output: process.stderr });
+    try {
+      return (
+        await prompt.question(`This ERASES everything on ${target}. Type the device name to continue: `)
+      ).trim();
+    } finally {
+      prompt.close();
+    }
+  }
+}

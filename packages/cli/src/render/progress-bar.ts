@@ -1,0 +1,37 @@
+import type { ProgressEvent } from '@encplan/core';
+
+const BAR_WIDTH = 24;
+
+function duration(ms: number | null): string {
+  if (ms === null) {
+    return '--:--';
+  }
+  const seconds = Math.round(ms / 1000);
+  return `${Math.floor(seconds / 60)}:${String(seconds % 60).padStart(2, '0')}`;
+}
+
+/** One progress line: a bar with ETA for a terminal, or a plain line for logs. */
+export function formatProgress(event: ProgressEvent, tty: boolean, columns = 100): string {
+  const percent = `${Math.round(event.fraction * 100)}%`.padStart(4);
+  const counter = `${event.runIndex}/${event.runCount}`;
+  if (!tty) {
+    return `[${percent}] ${counter} ETA ${duration(event.etaMs)} ${event.message}\n`;
+  }
+  const filled = Math.round(event.fraction * BAR_WIDTH);
+  const line = `[${'#'.repeat(filled)}${'-'.repeat(BAR_WIDTH - filled)}] ${percent} ${counter} ETA ${duration(event.etaMs)} ${event.message}`;
+  // \r returns to the start of the line, \x1b[K clears what a longer previous line left behind.
+  return `\r${line.slice(0, Math.max(20, columns - 1))}\u001b[K${event.phase === 'done' ? '\n' : ''}`;
+}
+
+/** A progress sink writing to stderr: a bar when stderr is a terminal, plain lines (runs and phases) otherwise. */
+export function stderrProgress(stream: NodeJS.WriteStream = process.stderr): (event: ProgressEvent) => void {
+  const tty = stream.isTTY;
+  let lastMessage = '';
+  return (event) => {
+    if (!tty && (event.message === lastMessage || event.message.endsWith(' done'))) {
+      return;
+    }
+    lastMessage = event.message;
+    stream.write(formatProgress(event, tty, stream.columns));
+  };
+}

@@ -1,0 +1,171 @@
+import { z } from 'zod';
+
+/** The direction of one fio run. */
+export const ioDirectionSchema = z.enum(['read', 'write']);
+export type IoDirection = z.infer<typeof ioDirectionSchema>;
+
+/** Sequential or random access, as CrystalDiskMark's SEQ/RND prefixes (reference-facts §1.5). */
+export const ioPatternSchema = z.enum(['sequential', 'random']);
+export type IoPattern = z.infer<typeof ioPatternSchema>;
+
+/** One direction of one fio job, in the units encplan uses everywhere (bytes/s, ns, ms, percent). */
+export const fioRunSchema = z.object({
+  jobName: z.string(),
+  direction: ioDirectionSchema,
+  /** fio's `bw_bytes`, or `bw` (KiB/s) × 1024 on fio versions without `bw_bytes` (fio 3.1). */
+  bytesPerSecond: z.number().int().nonnegative(),
+  iops: z.number().nonnegative(),
+  ioBytes: z.number().int().nonnegative(),
+  runtimeMs: z.number().int().nonnegative(),
+  /** Completion-latency percentiles from `clat_ns.percentile`; null when fio did not report them. */
+  clatP50Ns: z.number().int().nonnegative().nullable(),
+  clatP99Ns: z.number().int().nonnegative().nullable(),
+  clatP999Ns: z.number().int().nonnegative().nullable(),
+  /** fio's `usr_cpu` + `sys_cpu` of the job: percent of one CPU, so it can exceed 100 with numjobs > 1. */
+  cpuUserPercent: z.number().nonnegative(),
+  cpuSystemPercent: z.number().nonnegative(),
+  cpuPercent: z.number().nonnegative(),
+});
+export type FioRun = z.infer<typeof fioRunSchema>;
+
+/** A parsed fio JSON output file. */
+export const fioOutputSchema = z.object({
+  fioVersion: z.string(),
+  runs: z.array(fioRunSchema),
+  /** Lines fio printed before the JSON document in the same file (errors, "terminating on signal"). */
+  preambleLines: z.array(z.string()),
+});
+export type FioOutput = z.infer<typeof fioOutputSchema>;
+
+/** One I/O profile: what CrystalDiskMark calls e.g. "SEQ1M Q8T1" plus a direction. */
+export const ioProfileSchema = z.object({
+  /** Stable kebab-case id, e.g. "seq1m-q8t1-read". */
+  id: z.string(),
+  /** The CrystalDiskMark/KDiskMark label, e.g. "SEQ1M Q8T1". */
+  label: z.string(),
+  pattern: ioPatternSchema,
+  direction: ioDirectionSchema,
+  blockSizeBytes: z.number().int().positive(),
+  queueDepth: z.number().int().positive(),
+  threads: z.number().int().positive(),
+});
+export type IoProfile = z.infer<typeof ioProfileSchema>;
+
+/** The median of repeated runs and how far they spread. */
+export const runSummarySchema = z.object({
+  runCount: z.number().int().nonnegative(),
+  medianBytesPerSecond: z.number().int().nonnegative(),
+  minBytesPerSecond: z.number().int().nonnegative(),
+  maxBytesPerSecond: z.number().int().nonnegative(),
+  /** (max - min) / median × 100; 0 for one run. */
+  spreadPercent: z.number().nonnegative(),
+  medianIops: z.number().nonnegative(),
+  medianCpuPercent: z.number().nonnegative(),
+  medianClatP50Ns: z.number().int().nonnegative().nullable(),
+  medianClatP99Ns: z.number().int().nonnegative().nullable(),
+  medianClatP999Ns: z.number().int().nonnegative().nullable(),
+});
+export type RunSummary = z.infer<typeof runSummarySchema>;
+
+/** One profile measured on one target: the exact fio argv, every run, and their summary. */
+export const profileMeasurementSchema = z.object({
+  profile: ioProfileSchema,
+  fioArgv: z.array(z.string()),
+  runs: z.array(fioRunSchema),
+  summary: runSummarySchema,
+});
+export type ProfileMeasurement = z.infer<typeof profileMeasurementSchema>;
+
+/** The kinds of target encplan can measure. */
+export const backendIdSchema = z.enum(['plain', 'fscrypt', 'luks2', 'veracrypt', 'apfs']);
+export type BackendId = z.infer<typeof backendIdSchema>;
+
+/** The I/O engine fio used, and whether O_DIRECT was on. */
+export const ioEngineSchema = z.enum(['libaio', 'psync', 'posixaio']);
+export type IoEngine = z.infer<typeof ioEngineSchema>;
+
+/** Every profile measured on one prepared target (plain or one encrypted variant). */
+export const targetMeasurementSchema = z.object({
+  backend: backendIdSchema,
+  /** The variant, e.g. "luks2 sector 4096, no workqueues"; equals the backend id when there is one variant. */
+  variant: z.string(),
+  ioEngine: ioEngineSchema,
+  directIo: z.boolean(),
+  fileSizeBytes: z.number().int().positive(),
+  /** Facts about how this target was set up that affect the numbers (engine fallback, filesystem). */
+  notes: z.array(z.string()),
+  profiles: z.array(profileMeasurementSchema),
+});
+export type TargetMeasurement = z.infer<typeof targetMeasurementSchema>;
+
+/** What limits an encrypted run. */
+export const ioBoundSchema = z.enum(['device', 'cipher', 'queueing', 'undetermined']);
+export type IoBound = z.infer<typeof ioBoundSchema>;
+
+/** Encrypted ÷ plain for one profile and one encrypted variant, with the bound it hits. */
+export const overheadSchema = z.object({
+  profileId: z.string(),
+  profileLabel: z.string(),
+  direction: ioDirectionSchema,
+  backend: backendIdSchema,
+  variant: z.string(),
+  plainBytesPerSecond: z.number().int().nonnegative(),
+  encryptedBytesPerSecond: z.number().int().nonnegative(),
+  /** encrypted ÷ plain throughput; null when the plain run moved no data. */
+  throughputRatio: z.number().nonnegative().nullable(),
+  plainCpuPercent: z.number().nonnegative(),
+  encryptedCpuPercent: z.number().nonnegative(),
+  /** encrypted ÷ plain CPU per byte moved; null when either run moved no data or used no CPU. */
+  cpuPerByteRatio: z.number().nonnegative().nullable(),
+  bound: ioBoundSchema,
+  boundReason: z.string(),
+});
+export type Overhead = z.infer<typeof overheadSchema>;
+
+/** A backend that could not be measured here, with the error code that says why. */
+export const skippedBackendSchema = z.object({
+  backend: backendIdSchema,
+  variant: z.string(),
+  code: z.string(),
+  message: z.string(),
+});
+export type SkippedBackend = z.infer<typeof skippedBackendSchema>;
+
+/** quick fits a whole assessment in 60 s on a 2-core VM; full follows CrystalDiskMark's defaults. */
+export const ioBenchmarkModeSchema = z.enum(['quick', 'full']);
+export type IoBenchmarkMode = z.infer<typeof ioBenchmarkModeSchema>;
+
+/** The result of `encplan benchmark io`: plain and encrypted measurements and their overhead. */
+export const ioBenchmarkSchema = z.object({
+  mode: ioBenchmarkModeSchema,
+  /** The directory (or device) the user asked to measure. */
+  target: z.string(),
+  destructive: z.boolean(),
+  plain: targetMeasurementSchema,
+  encrypted: z.array(targetMeasurementSchema),
+  overhead: z.array(overheadSchema),
+  skipped: z.array(skippedBackendSchema),
+  /** The cipher speed given to the bound analysis (bytes/s on one core), or null. */
+  cipherBytesPerSecondPerCore: z.number().int().positive().nullable(),
+  wallTimeMs: z.number().int().nonnegative(),
+});
+export type IoBenchmark = z.infer<typeof ioBenchmarkSchema>;
+
+/** The phases a benchmark goes through, for progress bars. */
+export const benchmarkPhaseSchema = z.enum(['prepare', 'measure', 'teardown', 'done']);
+export type BenchmarkPhase = z.infer<typeof benchmarkPhaseSchema>;
+
+/** A progress event the core emits for the CLI bar and the desktop. */
+export const progressEventSchema = z.object({
+  phase: benchmarkPhaseSchema,
+  /** e.g. "fscrypt: SEQ1M Q8T1 read (run 2 of 2)". */
+  message: z.string(),
+  /** 1-based index of the current fio run, and how many there are in all. */
+  runIndex: z.number().int().nonnegative(),
+  runCount: z.number().int().nonnegative(),
+  /** Fraction of the whole benchmark done, 0..1. */
+  fraction: z.number().min(0).max(1),
+  /** Estimated time left, or null before the first run finished. */
+  etaMs: z.number().int().nonnegative().nullable(),
+});
+export type ProgressEvent = z.infer<typeof progressEventSchema>;

@@ -1,0 +1,260 @@
+import { mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { z } from 'zod';
+import { resourceSchema, type RemovalOutcome, type Resource } from '../../domain/cleanup.js';
+import type { Host } from '../../ports.js';
+import {
+  cryptsetupArgs,
+  fscryptArgs,
+  hdiutilArgs,
+  losetupArgs,
+  mountArgs,
+  veracryptArgs,
+} from '../../plan/encrypted-backends.js';
+import { parseLosetupList } from '../../parsers/losetup/parse-losetup-list.js';
+import { parseMountInfo } from '../../parsers/proc/parse-mountinfo.js';
+
+const stateFileSchema = z.object({
+  pid: z.number().int(),
+  startedAt: z.string(),
+  resources: z.array(resourceSchema),
+});
+type StateFile = z.infer<typeof stateFileSchema>;
+
+/** Where state files live: /run/encplan for root (tmpfs, gone after reboot like the mounts), else the temp dir. */
+export function defaultStateDirectory(): string {
+  return process.getuid?.() === 0 ? '/run/encplan' : path.join(tmpdir(), 'encplan-state');
+}
+
+const COMMAND_TIMEOUT_MS = 60_000;
+
+async function mountPoints(host: Host): Promise<Set<string>> {
+  const text = await host.readText('/proc/self/mountinfo');
+  return new Set(text === null ? [] : parseMountInfo(text).map((entry) => entry.mountPoint));
+}
+
+function describe(resource: Resource): string {
+  return JSON.stringify(resource);
+}
+
+async function runQuiet(
+  host: Host,
+  tool: Parameters<Host['run']>[0]['tool'],
+  args: string[],
+): Promise<{ ok: boolean; message: string }> {
+  try {
+    const output = await host.run({ tool, args, timeoutMs: COMMAND_TIMEOUT_MS });
+    return { ok: output.exitCode === 0, message: output.stderr.trim() };
+  } catch (error) {
+    return { ok: false, message: error instanceof Error ? error.message : String(error) };
+  }
+}
+
+/**
+ * Removes one resource if it is still there. Never throws: the outcome says what happened. Directories that
+ * still hold a mount are left alone, so a failed unmount can never turn into deleting a mounted filesystem.
+ */
+export async function removeResource(host: Host, resource: Resource): Promise<RemovalOutcome> {
+  const done = (outcome: RemovalOutcome['outcome'], message: string | null = null): RemovalOutcome => ({
+    resource,
+    outcome,
+    message,
+  });
+  try {
+    switch (resource.kind) {
+      case 'directory':
+      case 'file':
+      case 'global-path': {
+        if ((await host.stat(resource.path)) === null) {
+          return done('absent');
+        }
+        const prefix = `${resource.path}${path.sep}`;
+        const busy = [...(await mountPoints(host))].find(
+          (point) => point === resource.path || point.startsWith(prefix),
+        );
+        if (busy !== undefined) {
+          return done('failed', `${busy} is still mounted inside it.`);
+        }
+        await rm(resource.path, { recursive: true, force: true });
+        return done('removed');
+      }
+      case 'mount': {
+        if (!(await mountPoints(host)).has(resource.mountPoint)) {
+          return done('absent');
+        }
+        let result = await runQuiet(host, 'umount', mountArgs.unmount(resource.mountPoint));
+        if (!result.ok) {
+          // A filesystem can stay busy for a moment after fio exits (its last fsync); try once more.
+          await new Promise((resolve) => setTimeout(resolve, 500));
+          result = await runQuiet(host, 'umount', mountArgs.unmount(resource.mountPoint));
+        }
+        return result.ok ? done('removed') : done('failed', result.message);
+      }
+      case 'loop-device': {
+        const listed = await host.run({
+          tool: 'losetup',
+          args: losetupArgs.list(),
+          timeoutMs: COMMAND_TIMEOUT_MS,
+        });
+        const devices = parseLosetupList(listed.stdout).filter(
+          (loop) => loop.backingFile === resource.backingFile,
+        );
+        if (devices.length === 0) {
+          return done('absent');
+        }
+        const failures: string[] = [];
+        for (const loop of devices) {
+          const result = await runQuiet(host, 'losetup', losetupArgs.detach(loop.device));
+          if (!result.ok) {
+            failures.push(`${loop.device}: ${result.message}`);
+          }
+        }
+        return failures.length === 0 ? done('removed') : done('failed', failures.join('; '));
+      }
+      case 'dm-mapping': {
+        if ((await host.stat(`/dev/mapper/${resource.name}`)) === null) {
+          return done('absent');
+        }
+        const result = await runQuiet(host, 'cryptsetup', cryptsetupArgs.close(resource.name));
+        return result.ok ? done('removed') : done('failed', result.message);
+      }
+      case 'fscrypt-policy': {
+        if ((await host.stat(resource.directory)) === null) {
+          return done('absent');
+        }
+        // Unmounting the filesystem also removes a v2 policy's key from its keyring (fscrypt README); locking
+        // first drops it as soon as the measurement ends. A lock that fails here is therefore not fatal.
+        const result = await runQuiet(host, 'fscrypt', fscryptArgs.lock(resource.directory));
+        return done(result.ok ? 'removed' : 'absent', result.ok ? null : result.message);
+      }
+      case 'veracrypt-volume': {
+        const result = await runQuiet(host, 'veracrypt', veracryptArgs.dismount(resource.container));
+        return result.ok ? done('removed') : done('absent', result.message);
+      }
+      case 'disk-image': {
+        if ((await host.stat(resource.mountPoint)) === null) {
+          return done('absent');
+        }
+        const result = await runQuiet(host, 'hdiutil', hdiutilArgs.detach(resource.mountPoint));
+        return result.ok ? done('removed') : done('absent', result.message);
+      }
+    }
+  } catch (error) {
+    return done('failed', `${describe(resource)}: ${error instanceof Error ? error.message : String(error)}`);
+  }
+}
+
+/**
+ * Every resource a run creates, persisted to a state file before it is created, so that a run killed with
+ * SIGKILL leaves a list `encplan cleanup` can act on. `release*` remove in reverse order of registration.
+ */
+export class CleanupRegistry {
+  private readonly resources: Resource[] = [];
+  /** Resources whose removal failed: kept in the state file for `encplan cleanup`. */
+  private readonly leftovers: Resource[] = [];
+  private readonly stateFile: string;
+
+  private constructor(
+    private readonly host: Host,
+    stateDirectory: string,
+    private readonly startedAt: Date,
+  ) {
+    this.stateFile = path.join(stateDirectory, `${process.pid}-${startedAt.getTime()}.json`);
+  }
+
+  /** Creates a registry whose state file lives in `stateDirectory` (created 0700 if missing). */
+  static async create(
+    host: Host,
+    stateDirectory: string = defaultStateDirectory(),
+    now: Date = new Date(),
+  ): Promise<CleanupRegistry> {
+    await mkdir(stateDirectory, { recursive: true, mode: 0o700 });
+    const registry = new CleanupRegistry(host, stateDirectory, now);
+    await registry.persist();
+    return registry;
+  }
+
+  /** The state file of this run. */
+  get stateFilePath(): string {
+    return this.stateFile;
+  }
+
+  /** How many resources are registered; pass it to `releaseTo` to undo everything registered after. */
+  mark(): number {
+    return this.resources.length;
+  }
+
+  /** Records a resource (and writes the state file) before the caller creates it. */
+  async register(resource: Resource): Promise<void> {
+    this.resources.push(resource);
+    await this.persist();
+  }
+
+  /** Removes, newest first, every resource registered after `mark`. */
+  async releaseTo(mark: number): Promise<RemovalOutcome[]> {
+    const outcomes: RemovalOutcome[] = [];
+    while (this.resources.length > mark) {
+      const resource = this.resources.pop()!;
+      outcomes.push(await removeResource(this.host, resource));
+      if (outcomes.at(-1)?.outcome === 'failed') {
+        this.leftovers.push(resource);
+      }
+      await this.persist();
+    }
+    return outcomes;
+  }
+
+  /** Removes everything; deletes the state file when nothing was left behind. */
+  async releaseAll(): Promise<RemovalOutcome[]> {
+    const outcomes = await this.releaseTo(0);
+    if (this.leftovers.length === 0) {
+      await rm(this.stateFile, { force: true });
+    }
+    return outcomes;
+  }
+
+  private async persist(): Promise<void> {
+    const state: StateFile = {
+      pid: process.pid,
+      startedAt: this.startedAt.toISOString(),
+      resources: [...this.leftovers.slice().reverse(), ...this.resources],
+    };
+    const temporary = `${this.stateFile}.tmp`;
+    await writeFile(temporary, `${JSON.stringify(state, null, 2)}\n`, { mode: 0o600 });
+    await rename(temporary, this.stateFile);
+  }
+}
+
+/** A state file another run left, with its resources. */
+export interface LeftoverState {
+  readonly file: string;
+  readonly pid: number;
+  readonly resources: readonly Resource[];
+}
+
+/** Whether a process with this pid exists (EPERM: it exists but belongs to someone else). */
+export function processAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/** State files in `stateDirectory` whose process is gone (it crashed or was killed). Unreadable files are skipped. */
+export async function findLeftoverStates(
+  stateDirectory: string = defaultStateDirectory(),
+): Promise<LeftoverState[]> {
+  const names = await readdir(stateDirectory).catch(() => [] as string[]);
+  const states: LeftoverState[] = [];
+  for (const name of names.filter((entry) => entry.endsWith('.json')).sort()) {
+    const file = path.join(stateDirectory, name);
+    const parsed = stateFileSchema.safeParse(JSON.parse(await readFile(file, 'utf8').catch(() => 'null')));
+    if (parsed.success && !processAlive(parsed.data.pid)) {
+      states.push({ file, pid: parsed.data.pid, resources: parsed.data.resources });
+    }
+  }
+  return states;
+}

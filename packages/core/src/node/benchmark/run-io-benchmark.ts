@@ -1,0 +1,505 @@
+import { mkdir, rm, statfs } from 'node:fs/promises';
+import { randomBytes } from 'node:crypto';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { EncplanError, cancelled, isEncplanError, toolNotFound } from '../../errors.js';
+import type { Host } from '../../ports.js';
+import type {
+  BackendId,
+  FioRun,
+  IoBenchmark,
+  IoBenchmarkMode,
+  IoProfile,
+  ProfileMeasurement,
+  ProgressEvent,
+  SkippedBackend,
+  TargetMeasurement,
+} from '../../domain/io-benchmark.js';
+import type { Warning } from '../../domain/warning.js';
+import {
+  FIO_MODES,
+  STANDARD_PROFILES,
+  SWEEP_PROFILES,
+  buildFioArgs,
+  chooseFioAccess,
+  fioTimeoutMs,
+  type FioModeSettings,
+  type FioTargetAccess,
+} from '../../plan/fio-jobs.js';
+import {
+  luks2VariantName,
+  resourceName,
+  type Luks2Variant,
+  type VeracryptVariant,
+} from '../../plan/encrypted-backends.js';
+import { parseFioJson } from '../../parsers/fio/parse-fio-json.js';
+import { summarizeRuns } from '../../analyses/run-summary.js';
+import { computeOverhead } from '../../analyses/io-overhead.js';
+import { DEBIAN_PACKAGES } from '../process/run-command.js';
+import type { RemovalOutcome } from '../../domain/cleanup.js';
+import { CleanupRegistry } from './cleanup-registry.js';
+import { assertDeviceMayBeOverwritten, type DestructiveConfirmation } from './device-guard.js';
+import {
+  directIoAllowed,
+  prepareApfs,
+  prepareFscrypt,
+  prepareLuks2,
+  preparePlain,
+  prepareScratchFilesystem,
+  prepareVeracrypt,
+  scratchImageBytes,
+  type PreparedTarget,
+  type TargetContext,
+} from './targets.js';
+
+/** What `encplan benchmark io` was asked to do. */
+export interface IoBenchmarkOptions {
+  /** A directory whose filesystem holds the scratch containers, or a block device (destructive). */
+  readonly target: string;
+  /** Encrypted backends to measure; 'auto' picks what the platform supports. `plain` alone measures only plain. */
+  readonly backends: readonly BackendId[] | 'auto';
+  readonly mode: IoBenchmarkMode;
+  /** Add the ATTO-style block-size sweep. */
+  readonly sweep: boolean;
+  /** Only the sweep-free profile ids listed here (for `npm run bench`); all when absent. */
+  readonly profileIds?: readonly string[];
+  readonly destructive: DestructiveConfirmation;
+  /** One core's cipher speed for the bound analysis, e.g. from the cipher benchmark. */
+  readonly cipherBytesPerSecondPerCore: number | null;
+  /** Where the run's state file goes (default /run/encplan for root, else the temp dir). */
+  readonly stateDirectory?: string;
+  readonly onProgress?: (event: ProgressEvent) => void;
+  readonly signal?: AbortSignal;
+}
+
+/** The benchmark result plus what went wrong along the way without stopping it. */
+export interface IoBenchmarkOutcome {
+  readonly result: IoBenchmark;
+  readonly warnings: readonly Warning[];
+  readonly cleanup: readonly RemovalOutcome[];
+}
+
+/** One encrypted target to prepare. */
+interface EncryptedPlanItem {
+  readonly backend: BackendId;
+  readonly variant: string;
+  readonly sizeBytes: number;
+  prepare(
+    context: TargetContext,
+    scratch: { mountPoint: string; device: string },
+    rawDevice: string | null,
+  ): Promise<PreparedTarget>;
+}
+
+const MIB = 1024 * 1024;
+/** Free space kept beyond what the scratch files need, so the filesystem never runs full (encplan's margin). */
+const FREE_SPACE_MARGIN_BYTES = 256 * MIB;
+
+function luksVariants(mode: IoBenchmarkMode): Luks2Variant[] {
+  // Sector size (§2.2) and workqueues (§2.1) are the two biggest dm-crypt levers; full measures all four.
+  return mode === 'full'
+    ? [
+        { sectorSizeBytes: 4096, noWorkqueues: false },
+        { sectorSizeBytes: 4096, noWorkqueues: true },
+        { sectorSizeBytes: 512, noWorkqueues: false },
+        { sectorSizeBytes: 512, noWorkqueues: true },
+      ]
+    : [{ sectorSizeBytes: 4096, noWorkqueues: true }];
+}
+
+function planEncrypted(
+  backends: readonly BackendId[],
+  mode: IoBenchmarkMode,
+  fileSizeBytes: number,
+): EncryptedPlanItem[] {
+  const containerBytes = fileSizeBytes + 160 * MIB;
+  return backends.flatMap((backend): EncryptedPlanItem[] => {
+    switch (backend) {
+      case 'plain':
+        return [];
+      case 'fscrypt':
+        return [
+          {
+            backend,
+            variant: 'fscrypt',
+            sizeBytes: 0,
+            prepare: (context, scratch) => prepareFscrypt(context, scratch),
+          },
+        ];
+      case 'luks2':
+        return luksVariants(mode).map((variant) => ({
+          backend,
+          variant: luks2VariantName(variant),
+          sizeBytes: containerBytes,
+          prepare: (context, _scratch, rawDevice) => prepareLuks2(context, variant, rawDevice),
+        }));
+      case 'veracrypt':
+        return (mode === 'full' ? [true, false] : [true]).map((kernelCrypto): EncryptedPlanItem => {
+          const variant: VeracryptVariant = { kernelCrypto };
+          return {
+            backend,
+            variant: kernelCrypto ? 'veracrypt kernel crypto' : 'veracrypt userspace crypto',
+            sizeBytes: containerBytes,
+            prepare: (context) => prepareVeracrypt(context, variant),
+          };
+        });
+      case 'apfs':
+        return [
+          { backend, variant: 'apfs', sizeBytes: containerBytes, prepare: (context) => prepareApfs(context) },
+        ];
+    }
+  });
+}
+
+/** The backends the platform supports, for `--backend` left out. */
+async function autoBackends(host: Host): Promise<BackendId[]> {
+  if (host.platform === 'darwin') {
+    return ['apfs'];
+  }
+  if (host.platform !== 'linux') {
+    return [];
+  }
+  const chosen: BackendId[] = [];
+  if ((await host.whichTool('fscrypt')) !== null) {
+    chosen.push('fscrypt');
+  }
+  if ((await host.whichTool('cryptsetup')) !== null) {
+    chosen.push('luks2');
+  }
+  if ((await host.whichTool('veracrypt')) !== null) {
+    chosen.push('veracrypt');
+  }
+  return chosen;
+}
+
+class ProgressTracker {
+  private done = 0;
+  private readonly started = performance.now();
+
+  constructor(
+    private total: number,
+    private readonly emit: ((event: ProgressEvent) => void) | undefined,
+  ) {}
+
+  report(phase: ProgressEvent['phase'], message: string, finishedRun = false): void {
+    if (finishedRun) {
+      this.done += 1;
+    }
+    const elapsed = performance.now() - this.started;
+    const fraction = this.total === 0 ? 1 : Math.min(1, this.done / this.total);
+    this.emit?.({
+      phase,
+      message,
+      runIndex: Math.min(this.total, this.done + (phase === 'measure' && !finishedRun ? 1 : 0)),
+      runCount: this.total,
+      fraction,
+      etaMs: this.done === 0 ? null : Math.round((elapsed / this.done) * (this.total - this.done)),
+    });
+  }
+
+  /** Drops the runs of a target that could not be prepared from the total. */
+  skip(runs: number): void {
+    this.total -= runs;
+  }
+}
+
+/** One fio run of a profile in a directory, as encplan runs it: the exact argv and the parsed runs. */
+export interface FioProfileRun {
+  readonly fioArgv: string[];
+  readonly runs: FioRun[];
+}
+
+/**
+ * Runs fio once for `profile` on `directory/encplan.fio` through the host's runner, reads the JSON it wrote to
+ * a file in `workDir`, and returns the runs of the profile's direction. Throws TOOL_FAILED when fio wrote no
+ * result or a job failed, CANCELLED when aborted.
+ */
+export async function runFioProfile(
+  host: Host,
+  job: {
+    profile: IoProfile;
+    directory: string;
+    workDir: string;
+    access: FioTargetAccess;
+    settings: FioModeSettings;
+    tag: string;
+  },
+  signal?: AbortSignal,
+): Promise<FioProfileRun> {
+  const outputPath = path.join(job.workDir, `fio-${job.tag}-${job.profile.id}.json`);
+  const fioArgv = buildFioArgs({
+    profile: job.profile,
+    filePath: path.join(job.directory, 'encplan.fio'),
+    outputPath,
+    access: job.access,
+    settings: job.settings,
+  });
+  const output = await host.run(
+    { tool: 'fio', args: fioArgv, timeoutMs: fioTimeoutMs(job.settings) },
+    signal,
+  );
+  const text = await host.readText(outputPath);
+  await rm(outputPath, { force: true });
+  if (text === null || text.trim() === '') {
+    throw new EncplanError(
+      'TOOL_FAILED',
+      `fio wrote no result (exit code ${output.exitCode}): ${output.stderr.trim().slice(-500)}`,
+      {
+        details: { tool: 'fio', args: fioArgv, exitCode: output.exitCode },
+      },
+    );
+  }
+  return { fioArgv, runs: parseFioJson(text).runs.filter((run) => run.direction === job.profile.direction) };
+}
+
+async function measureTarget(
+  context: TargetContext,
+  target: PreparedTarget,
+  profiles: readonly IoProfile[],
+  repeats: number,
+  mode: IoBenchmarkMode,
+  progress: ProgressTracker,
+): Promise<TargetMeasurement> {
+  const settings = FIO_MODES[mode];
+  const access = chooseFioAccess(context.host.platform, await directIoAllowed(target.directory));
+  const measured: ProfileMeasurement[] = [];
+  for (const profile of profiles) {
+    const runs: FioRun[] = [];
+    let fioArgv: string[] = [];
+    for (let repeat = 1; repeat <= repeats; repeat += 1) {
+      progress.report(
+        'measure',
+        `${target.variant}: ${profile.label} ${profile.direction} (run ${repeat} of ${repeats})`,
+      );
+      const result = await runFioProfile(
+        context.host,
+        {
+          profile,
+          directory: target.directory,
+          workDir: context.workDir,
+          access,
+          settings,
+          tag: `${target.backend}-${repeat}`,
+        },
+        context.signal,
+      );
+      fioArgv = result.fioArgv;
+      runs.push(...result.runs);
+      progress.report('measure', `${target.variant}: ${profile.label} ${profile.direction} done`, true);
+    }
+    measured.push({ profile, fioArgv, runs, summary: summarizeRuns(runs) });
+  }
+  return {
+    backend: target.backend,
+    variant: target.variant,
+    ioEngine: access.ioEngine,
+    directIo: access.directIo,
+    fileSizeBytes: settings.fileSizeBytes,
+    notes: [...target.notes, ...(access.note === null ? [] : [access.note])],
+    profiles: measured,
+  };
+}
+
+async function assertFreeSpace(directory: string, neededBytes: number): Promise<void> {
+  const info = await statfs(directory);
+  const freeBytes = info.bavail * info.bsize;
+  if (freeBytes < neededBytes + FREE_SPACE_MARGIN_BYTES) {
+    throw new EncplanError(
+      'INVALID_ARGUMENT',
+      `${directory} has ${Math.floor(freeBytes / MIB)} MiB free; the benchmark needs ${Math.ceil((neededBytes + FREE_SPACE_MARGIN_BYTES) / MIB)} MiB.`,
+      {
+        hint: 'Free some space, choose another directory, or use --quick.',
+        details: { directory, freeBytes, neededBytes },
+      },
+    );
+  }
+}
+
+function skippable(error: unknown): error is EncplanError {
+  return isEncplanError(
+    error,
+    'KERNEL_FEATURE_MISSING',
+    'TOOL_NOT_FOUND',
+    'TOOL_FAILED',
+    'PERMISSION_DENIED',
+    'TOOL_OUTPUT_UNRECOGNIZED',
+    'TOOL_TIMED_OUT',
+  );
+}
+
+/**
+ * Measures fio profiles on a plain ext4 and on each encrypted backend, with the same filesystem and file size,
+ * and computes the overhead. Everything created is registered before it exists and removed on success, error
+ * or abort (the signal); a run that is killed leaves a state file for `cleanupLeftovers`. Throws CANCELLED when
+ * aborted, DESTRUCTIVE_OPERATION_REFUSED for an unconfirmed or busy raw device, and the backend's error when the
+ * only requested backend cannot run (in auto mode such backends are listed in `skipped` instead).
+ */
+export async function runIoBenchmark(host: Host, options: IoBenchmarkOptions): Promise<IoBenchmarkOutcome> {
+  const started = performance.now();
+  const targetInfo = await host.stat(options.target);
+  if (targetInfo === null) {
+    throw new EncplanError('DEVICE_NOT_FOUND', `${options.target} does not exist.`, {
+      details: { target: options.target },
+    });
+  }
+  const rawDevice = targetInfo.kind === 'block-device' ? options.target : null;
+  if (rawDevice !== null) {
+    await assertDeviceMayBeOverwritten(host, rawDevice, options.destructive);
+  } else if (targetInfo.kind !== 'directory') {
+    throw new EncplanError(
+      'INVALID_ARGUMENT',
+      `${options.target} is neither a directory nor a block device.`,
+      {
+        hint: 'Give a directory on the filesystem to measure (a scratch container is made there), or a whole device with --destructive.',
+      },
+    );
+  }
+  for (const tool of [
+    'fio',
+    ...(host.platform === 'linux' ? (['losetup', 'mkfs.ext4', 'mount', 'umount'] as const) : []),
+  ] as const) {
+    if ((await host.whichTool(tool)) === null) {
+      throw toolNotFound(tool, DEBIAN_PACKAGES[tool]);
+    }
+  }
+  const explicit = options.backends !== 'auto';
+  const backends = options.backends === 'auto' ? await autoBackends(host) : options.backends;
+  const settings = FIO_MODES[options.mode];
+  const profiles = [...STANDARD_PROFILES, ...(options.sweep ? SWEEP_PROFILES : [])].filter(
+    (profile) => options.profileIds === undefined || options.profileIds.includes(profile.id),
+  );
+  const encryptedPlan = planEncrypted(backends, options.mode, settings.fileSizeBytes);
+  // On a raw device the mount points and key files live in a private directory under the temp dir.
+  const workParent = rawDevice === null ? options.target : tmpdir();
+  if (rawDevice === null) {
+    await assertFreeSpace(
+      workParent,
+      scratchImageBytes(settings.fileSizeBytes) +
+        encryptedPlan.reduce((sum, item) => sum + item.sizeBytes, 0),
+    );
+  }
+
+  const registry = await CleanupRegistry.create(host, options.stateDirectory);
+  const pid = process.pid;
+  const workDir = path.join(workParent, resourceName(pid, randomBytes(4).toString('hex')));
+  const context: TargetContext = {
+    host,
+    registry,
+    workDir,
+    pid,
+    fileSizeBytes: settings.fileSizeBytes,
+    ...(options.signal === undefined ? {} : { signal: options.signal }),
+  };
+  const runsPerTarget = profiles.length * settings.repeats;
+  const progress = new ProgressTracker(runsPerTarget * (1 + encryptedPlan.length), options.onProgress);
+  const warnings: Warning[] = [];
+  const skipped: SkippedBackend[] = [];
+  const encrypted: TargetMeasurement[] = [];
+  try {
+    await registry.register({ kind: 'directory', path: workDir });
+    await mkdir(workDir, { mode: 0o700 });
+    progress.report('prepare', 'Preparing the plain filesystem');
+    const scratchMark = registry.mark();
+    const scratch = await prepareScratchFilesystem(context, rawDevice);
+    const plainTarget = await preparePlain(context, scratch);
+    const plain = await measureTarget(
+      context,
+      plainTarget,
+      profiles,
+      settings.repeats,
+      options.mode,
+      progress,
+    );
+    // fscrypt shares the plain filesystem; every other backend needs it gone first on a raw device.
+    const ordered = [
+      ...encryptedPlan.filter((item) => item.backend === 'fscrypt'),
+      ...encryptedPlan.filter((item) => item.backend !== 'fscrypt'),
+    ];
+    let scratchReleased = false;
+    for (const item of ordered) {
+      if (item.backend !== 'fscrypt' && rawDevice !== null && !scratchReleased) {
+        await registry.releaseTo(scratchMark);
+        scratchReleased = true;
+      }
+      if (rawDevice !== null && (item.backend === 'veracrypt' || item.backend === 'apfs')) {
+        skipped.push({
+          backend: item.backend,
+          variant: item.variant,
+          code: 'DEVICE_UNSUPPORTED',
+          message: 'encplan measures this backend in a container file only.',
+        });
+        progress.skip(runsPerTarget);
+        continue;
+      }
+      options.signal?.throwIfAborted();
+      const mark = registry.mark();
+      progress.report('prepare', `Preparing ${item.variant}`);
+      let target: PreparedTarget;
+      try {
+        target = await item.prepare(context, scratch, rawDevice);
+      } catch (error) {
+        await registry.releaseTo(mark);
+        if (options.signal?.aborted === true || !skippable(error) || (explicit && ordered.length === 1)) {
+          throw error;
+        }
+        skipped.push({
+          backend: item.backend,
+          variant: item.variant,
+          code: error.code,
+          message: error.message,
+        });
+        warnings.push({
+          code:
+            error.code === 'KERNEL_FEATURE_MISSING'
+              ? 'KERNEL_FEATURE_MISSING'
+              : error.code === 'TOOL_NOT_FOUND'
+                ? 'TOOL_MISSING'
+                : 'TOOL_FAILED',
+          message: `${item.variant} was not measured: ${error.message}`,
+          source: item.backend,
+        });
+        progress.skip(runsPerTarget);
+        continue;
+      }
+      encrypted.push(
+        await measureTarget(context, target, profiles, settings.repeats, options.mode, progress),
+      );
+      progress.report('teardown', `Removing ${item.variant}`);
+      await registry.releaseTo(target.mark);
+    }
+    progress.report('teardown', 'Removing the scratch filesystem');
+    const cleanup = await registry.releaseAll();
+    const failed = cleanup.filter((outcome) => outcome.outcome === 'failed');
+    if (failed.length > 0) {
+      warnings.push({
+        code: 'TOOL_FAILED',
+        message: `Some benchmark resources could not be removed (run "encplan cleanup"): ${failed.map((outcome) => outcome.message ?? '').join('; ')}`,
+        source: registry.stateFilePath,
+      });
+    }
+    progress.report('done', 'Done');
+    return {
+      result: {
+        mode: options.mode,
+        target: options.target,
+        destructive: rawDevice !== null,
+        plain,
+        encrypted,
+        overhead: encrypted.flatMap((measurement) =>
+          computeOverhead(plain, measurement, options.cipherBytesPerSecondPerCore),
+        ),
+        skipped,
+        cipherBytesPerSecondPerCore: options.cipherBytesPerSecondPerCore,
+        wallTimeMs: Math.round(performance.now() - started),
+      },
+      warnings,
+      cleanup,
+    };
+  } catch (error) {
+    await registry.releaseAll();
+    if (options.signal?.aborted === true) {
+      throw cancelled('The I/O benchmark');
+    }
+    throw error;
+  }
+}

@@ -1,0 +1,184 @@
+/**
+ * The exact argv (after the tool name) of every command an encrypted-target backend runs. Pure, so tests and a
+ * dry run see the same arrays the adapters execute. Secrets never appear here: keys go in a 0600 key file in a
+ * private temp directory, passphrases on stdin.
+ */
+
+/** Every file, directory, mount and mapping encplan creates starts with this, so `encplan cleanup` finds it. */
+export const ENCPLAN_RESOURCE_PREFIX = 'encplan-bench-';
+
+/** The recognisable name of a run's resources: `encplan-bench-<pid>-<suffix>`. */
+export function resourceName(pid: number, suffix: string): string {
+  return `${ENCPLAN_RESOURCE_PREFIX}${pid}-${suffix}`;
+}
+
+/** The pid a resource name was made for, or null when the name is not encplan's. */
+export function pidOfResourceName(name: string): number | null {
+  const match = new RegExp(`${ENCPLAN_RESOURCE_PREFIX}(\\d+)-`).exec(name);
+  return match === null ? null : Number(match[1]);
+}
+
+export const losetupArgs = {
+  /**
+   * `--direct-io=on` so the plain run measures the disk under the sparse image, not the host's page cache
+   * (losetup(8) "--direct-io"; on this VM plain SEQ1M reads fell from ~8500 MiB/s of cached data to ~1300).
+   */
+  attach: (file: string): string[] => ['--find', '--show', '--direct-io=on', '--', file],
+  detach: (device: string): string[] => ['--detach', device],
+  list: (): string[] => ['--list', '--json', '--output', 'NAME,BACK-FILE'],
+};
+
+/**
+ * ext4 with the `encrypt` feature (so the plain and the fscrypt directory share one filesystem), inode tables
+ * and journal initialised now: lazy init would write in the background during the measurement (mke2fs(8)
+ * `-E lazy_itable_init`, `lazy_journal_init`).
+ */
+export function mkfsExt4Args(device: string): string[] {
+  return ['-q', '-F', '-O', 'encrypt', '-E', 'lazy_itable_init=0,lazy_journal_init=0', '--', device];
+}
+
+export const mountArgs = {
+  mount: (source: string, mountPoint: string): string[] => ['--', source, mountPoint],
+  unmount: (mountPoint: string): string[] => ['--', mountPoint],
+};
+
+export const fscryptArgs = {
+  /**
+   * Global setup (writes /etc/fscrypt.conf and /.fscrypt); only run when they are missing, and removed
+   * again. `--time=1ms` because the passphrase hashing cost it calibrates is unused with raw keys.
+   */
+  setupGlobal: (): string[] => ['setup', '--time=1ms', '--quiet'],
+  setupFilesystem: (mountPoint: string): string[] => ['setup', mountPoint, '--quiet'],
+  encryptWithRawKey: (directory: string, protectorName: string, keyFile: string): string[] => [
+    'encrypt',
+    directory,
+    '--source=raw_key',
+    `--name=${protectorName}`,
+    `--key=${keyFile}`,
+    '--quiet',
+  ],
+  lock: (directory: string): string[] => ['lock', directory, '--quiet'],
+};
+
+/** The LUKS2 variants encplan measures (reference-facts §2.1 workqueues, §2.2 sector size). */
+export interface Luks2Variant {
+  readonly sectorSizeBytes: 512 | 4096;
+  readonly noWorkqueues: boolean;
+}
+
+/** A readable variant name, e.g. "luks2 sector 4096, no workqueues". */
+export function luks2VariantName(variant: Luks2Variant): string {
+  return `luks2 sector ${variant.sectorSizeBytes}${variant.noWorkqueues ? ', no workqueues' : ''}`;
+}
+
+export const cryptsetupArgs = {
+  /**
+   * luksFormat with LUKS2's default cipher and 512-bit key (reference-facts §1.2, §2.4). The key is a random
+   * 64-byte key file, so the KDF protects nothing: PBKDF2 at cryptsetup's minimum of 1000 iterations keeps
+   * formatting instant (cryptsetup(8) `--pbkdf-force-iterations`).
+   */
+  luksFormat: (container: string, keyFile: string, sectorSizeBytes: number): string[] => [
+    'luksFormat',
+    '--batch-mode',
+    '--type',
+    'luks2',
+    '--cipher',
+    'aes-xts-plain64',
+    '--key-size',
+    '512',
+    '--sector-size',
+    String(sectorSizeBytes),
+    '--pbkdf',
+    'pbkdf2',
+    '--pbkdf-force-iterations',
+    '1000',
+    '--key-file',
+    keyFile,
+    '--',
+    container,
+  ],
+  /** `--perf-no_*_workqueue` need kernel ≥ 5.9 and cryptsetup ≥ 2.3.4 (reference-facts §2.1). */
+  open: (container: string, keyFile: string, mappingName: string, noWorkqueues: boolean): string[] => [
+    'open',
+    '--type',
+    'luks2',
+    '--key-file',
+    keyFile,
+    ...(noWorkqueues ? ['--perf-no_read_workqueue', '--perf-no_write_workqueue'] : []),
+    '--',
+    container,
+    mappingName,
+  ],
+  close: (mappingName: string): string[] => ['close', mappingName],
+};
+
+/** The VeraCrypt variants: kernel dm-crypt, or its own userspace crypto through FUSE (`nokernelcrypto`). */
+export interface VeracryptVariant {
+  readonly kernelCrypto: boolean;
+}
+
+/** Low PIM because the password is random and thrown away; iterations = 15000 + 1000·PIM (reference-facts §1.4). */
+const VERACRYPT_BENCH_PIM = '1';
+
+export const veracryptArgs = {
+  /** Creates an AES/SHA-512 ext4 container non-interactively; the password arrives on stdin (§1.4 CLI). */
+  create: (container: string, sizeBytes: number): string[] => [
+    '--text',
+    '--create',
+    container,
+    `--size=${sizeBytes}`,
+    '--volume-type=normal',
+    '--encryption=AES',
+    '--hash=SHA-512',
+    '--filesystem=ext4',
+    `--pim=${VERACRYPT_BENCH_PIM}`,
+    '--keyfiles=',
+    '--random-source=/dev/urandom',
+    '--non-interactive',
+    '--stdin',
+  ],
+  mount: (container: string, mountPoint: string, variant: VeracryptVariant): string[] => [
+    '--text',
+    '--mount',
+    container,
+    mountPoint,
+    `--pim=${VERACRYPT_BENCH_PIM}`,
+    '--keyfiles=',
+    '--protect-hidden=no',
+    ...(variant.kernelCrypto ? [] : ['--mount-options=nokernelcrypto']),
+    '--non-interactive',
+    '--stdin',
+  ],
+  dismount: (container: string): string[] => ['--text', '--dismount', container, '--non-interactive'],
+  list: (): string[] => ['--text', '--list', '--verbose', '--non-interactive'],
+};
+
+export const hdiutilArgs = {
+  /** An AES-256 encrypted APFS disk image; the passphrase is read from stdin (hdiutil(1) `-stdinpass`). */
+  create: (image: string, sizeBytes: number, volumeName: string): string[] => [
+    'create',
+    '-size',
+    `${Math.ceil(sizeBytes / (1024 * 1024))}m`,
+    '-fs',
+    'APFS',
+    '-volname',
+    volumeName,
+    '-encryption',
+    'AES-256',
+    '-stdinpass',
+    image,
+  ],
+  attach: (image: string, mountPoint: string): string[] => [
+    'attach',
+    '-stdinpass',
+    '-nobrowse',
+    '-mountpoint',
+    mountPoint,
+    image,
+  ],
+  detach: (mountPoint: string): string[] => ['detach', mountPoint],
+};
+
+export const diskutilArgs = {
+  info: (path: string): string[] => ['info', '-plist', path],
+};

@@ -1,0 +1,86 @@
+import { describe, expect, it } from 'vitest';
+import { computeOverhead, median, summarizeRuns } from '@encplan/core';
+import { MIB, fioRun, targetMeasurement } from '../../../../tests/support/io-measurements.js';
+
+const run = fioRun;
+const target = targetMeasurement;
+
+describe('summarizeRuns', () => {
+  it('reports the median and the spread relative to it', () => {
+    const summary = summarizeRuns([run(100 * MIB, 10), run(120 * MIB, 30), run(110 * MIB, 20)]);
+    expect(summary.medianBytesPerSecond).toBe(110 * MIB);
+    expect(summary.spreadPercent).toBeCloseTo((20 / 110) * 100, 6);
+    expect(summary.medianCpuPercent).toBe(20);
+    expect(summary.medianClatP999Ns).toBeNull();
+  });
+
+  it('averages the middle two values of an even count', () => {
+    expect(median([1, 4, 2, 3])).toBe(2.5);
+    expect(median([])).toBeNull();
+  });
+});
+
+describe('computeOverhead', () => {
+  // SEQ1M Q8T1 read is profile 0; RND4K Q1T1 read is profile 3.
+  it.each([
+    {
+      name: 'near-plain throughput is device-bound',
+      plain: 500,
+      enc: 470,
+      cipher: null,
+      index: 0,
+      bound: 'device',
+    },
+    {
+      name: 'a slow cipher explains a queued run',
+      plain: 500,
+      enc: 180,
+      cipher: 200,
+      index: 0,
+      bound: 'cipher',
+    },
+    {
+      name: 'far below min(device, cipher) is queueing',
+      plain: 500,
+      enc: 80,
+      cipher: 4000,
+      index: 0,
+      bound: 'queueing',
+    },
+    { name: 'QD1 uses the serial model', plain: 100, enc: 75, cipher: 300, index: 3, bound: 'cipher' },
+    {
+      name: 'without a cipher speed a slow run is undetermined',
+      plain: 500,
+      enc: 200,
+      cipher: null,
+      index: 0,
+      bound: 'undetermined',
+    },
+  ])('$name', ({ plain, enc, cipher, index, bound }) => {
+    const [overhead] = computeOverhead(
+      target('plain', index, [run(plain * MIB, 10)]),
+      target('fscrypt', index, [run(enc * MIB, 20)]),
+      cipher === null ? null : cipher * MIB,
+    );
+    expect(overhead!.bound).toBe(bound);
+    expect(overhead!.throughputRatio).toBeCloseTo(enc / plain, 6);
+    expect(overhead!.cpuPerByteRatio).toBeCloseTo(20 / enc / (10 / plain), 6);
+  });
+
+  it('explains an encrypted run faster than plain as caching, not as a free cipher', () => {
+    const [overhead] = computeOverhead(
+      target('plain', 6, [run(27 * MIB, 22)]),
+      target('fscrypt', 6, [run(254 * MIB, 61)]),
+      5000 * MIB,
+    );
+    expect(overhead!.bound).toBe('device');
+    expect(overhead!.boundReason).toMatch(/page cache/);
+  });
+
+  it('skips profiles the plain run does not have and reports null ratios for empty plain runs', () => {
+    expect(computeOverhead(target('plain', 0, [run(1, 1)]), target('fscrypt', 1, [run(1, 1)]))).toEqual([]);
+    const [overhead] = computeOverhead(target('plain', 0, [run(0, 0)]), target('fscrypt', 0, [run(MIB, 1)]));
+    expect(overhead!.throughputRatio).toBeNull();
+    expect(overhead!.cpuPerByteRatio).toBeNull();
+  });
+});

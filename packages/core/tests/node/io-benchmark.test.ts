@@ -1,0 +1,211 @@
+import { mkdir, readdir, readFile, stat, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { ioBenchmarkSchema, isEncplanError, type ProgressEvent } from '@encplan/core';
+import {
+  cleanupLeftovers,
+  createNodeHost,
+  createRunner,
+  runIoBenchmark,
+  type IoBenchmarkOptions,
+} from '@encplan/core/node';
+import {
+  REPO_ROOT,
+  createFakeTools,
+  type FakeCase,
+  type FakeTools,
+} from '../../../../tests/support/fake-tools.js';
+import { removeAfterTest, removeTempDirs, tempDir } from '../../../../tests/support/temp-dirs.js';
+
+const LOSETUP_LIST = ['--list', '--json', '--output', 'NAME,BACK-FILE'];
+const FIO_FIXTURE = 'fixtures/fio/sata-ssd-intel-d3-s4610-randread-qd1-fio3.1/output.json';
+let fakes: FakeTools | undefined;
+
+afterEach(removeTempDirs);
+
+function tools(fio: FakeCase): Record<string, FakeCase[]> {
+  return {
+    fio: [fio],
+    losetup: [
+      { args: LOSETUP_LIST, stdout: '' },
+      { args: null, stdout: '/dev/loop9\n' },
+    ],
+    'mkfs.ext4': [{ args: null }],
+    mount: [{ args: null }],
+    umount: [{ args: null }],
+    cryptsetup: [{ args: null }],
+  };
+}
+
+async function setup(fio: FakeCase) {
+  fakes = removeAfterTest(await createFakeTools(tools(fio)));
+  const host = createNodeHost(
+    createRunner({ searchPath: fakes.binDir, includeSystemDirectories: false, killGraceMs: 200 }),
+  );
+  const target = await tempDir('encplan-test-target-');
+  const stateDirectory = await tempDir('encplan-test-state-');
+  const events: ProgressEvent[] = [];
+  const options: IoBenchmarkOptions = {
+    target,
+    backends: ['luks2'],
+    mode: 'quick',
+    sweep: false,
+    profileIds: ['rnd4k-q1t1-read', 'seq1m-q8t1-read'],
+    destructive: { allowDestructive: false, typedDevice: null, yes: false },
+    cipherBytesPerSecondPerCore: null,
+    stateDirectory,
+    onProgress: (event) => events.push(event),
+  };
+  return { host, target, stateDirectory, events, options };
+}
+
+describe('runIoBenchmark with fake tools', () => {
+  it('measures plain and LUKS2 with identical fio jobs, reports progress, and leaves nothing behind', async () => {
+    const { host, target, stateDirectory, events, options } = await setup({
+      args: null,
+      writeFiles: { '--output': FIO_FIXTURE },
+    });
+    const { result, warnings } = await runIoBenchmark(host, options);
+
+    expect(ioBenchmarkSchema.parse(result)).toEqual(result);
+    expect(warnings).toEqual([]);
+    expect(result.encrypted.map((m) => m.variant)).toEqual(['luks2 sector 4096, no workqueues']);
+    expect(result.overhead).toHaveLength(2);
+    expect(result.overhead.every((row) => row.throughputRatio === 1 && row.bound === 'device')).toBe(true);
+    const calls = await fakes!.calls();
+    const fioCalls = calls.filter((call) => call.tool === 'fio');
+    expect(fioCalls).toHaveLength(4);
+    // Same job on both targets except for the directory and the output file.
+    const normalise = (argv: string[]) =>
+      argv.filter((arg) => !arg.startsWith('--filename=') && !arg.startsWith('--output='));
+    expect(normalise(fioCalls[0]!.argv)).toEqual(normalise(fioCalls[2]!.argv));
+    expect(fioCalls[0]!.argv).toContain('--output-format=json');
+    expect(calls.filter((call) => call.tool === 'cryptsetup').map((call) => call.argv[0])).toEqual([
+      'luksFormat',
+      'open',
+    ]);
+
+    expect(events.at(-1)).toMatchObject({ phase: 'done', fraction: 1, runCount: 4, etaMs: 0 });
+    const fractions = events.map((event) => event.fraction);
+    expect(fractions).toEqual([...fractions].sort((a, b) => a - b));
+    expect(await readdir(target)).toEqual([]);
+    expect(await readdir(stateDirectory)).toEqual([]);
+  });
+
+  it('stops fio and removes everything when aborted mid-run, then says CANCELLED', async () => {
+    const { host, target, stateDirectory, options } = await setup({ args: null, sleepMs: 20_000 });
+    const controller = new AbortController();
+    const started = performance.now();
+    const error = await runIoBenchmark(host, {
+      ...options,
+      signal: controller.signal,
+      onProgress: (event) => {
+        if (event.phase === 'measure') {
+          setTimeout(() => controller.abort(), 200);
+        }
+      },
+    }).catch((e: unknown) => e);
+    expect(isEncplanError(error, 'CANCELLED')).toBe(true);
+    expect(performance.now() - started).toBeLessThan(10_000);
+    expect(await readdir(target)).toEqual([]);
+    expect(await readdir(stateDirectory)).toEqual([]);
+  });
+
+  it('skips a backend whose setup fails with a warning in auto mode, and fails when it was the only backend asked for', async () => {
+    fakes = removeAfterTest(
+      await createFakeTools({
+        ...tools({ args: null, writeFiles: { '--output': FIO_FIXTURE } }),
+        cryptsetup: [
+          {
+            args: null,
+            stderr: 'Cannot initialize device-mapper. Is dm_mod kernel module loaded?\n',
+            exitCode: 1,
+          },
+        ],
+      }),
+    );
+    const host = createNodeHost(createRunner({ searchPath: fakes.binDir, includeSystemDirectories: false }));
+    const target = await tempDir('encplan-test-target-');
+    const stateDirectory = await tempDir('encplan-test-state-');
+    const base: IoBenchmarkOptions = {
+      target,
+      backends: ['luks2'],
+      mode: 'quick',
+      sweep: false,
+      profileIds: ['rnd4k-q1t1-read'],
+      destructive: { allowDestructive: false, typedDevice: null, yes: false },
+      cipherBytesPerSecondPerCore: null,
+      stateDirectory,
+    };
+    const error = await runIoBenchmark(host, base).catch((e: unknown) => e);
+    expect(isEncplanError(error, 'TOOL_FAILED')).toBe(true);
+    const { result, warnings } = await runIoBenchmark(host, { ...base, backends: 'auto' });
+    expect(result.skipped.map((s) => s.backend)).toEqual(['luks2']);
+    expect(warnings[0]!.code).toBe('TOOL_FAILED');
+    expect(await readdir(target)).toEqual([]);
+  });
+
+  it('refuses a target that is neither a directory nor a block device', async () => {
+    const { host, target, options } = await setup({ args: null });
+    const file = path.join(target, 'file');
+    await writeFile(file, '');
+    const error = await runIoBenchmark(host, { ...options, target: file }).catch((e: unknown) => e);
+    expect(isEncplanError(error, 'INVALID_ARGUMENT')).toBe(true);
+  });
+});
+
+describe('cleanupLeftovers', () => {
+  it('removes what a killed run listed in its state file and detaches loop devices over encplan files of dead runs', async () => {
+    const deadPid = 999_999;
+    expect(() => process.kill(deadPid, 0)).toThrow();
+    const stateDirectory = await tempDir('encplan-test-state-');
+    const scan = await tempDir('encplan-test-scan-');
+    // The captured losetup output, with its /tmp paths moved into this test's scan directory.
+    const captured = await readFile(
+      path.join(REPO_ROOT, 'fixtures/losetup/list-json-encplan-loop-debian12-util-linux2.38/stdout.json'),
+      'utf8',
+    );
+    fakes = removeAfterTest(
+      await createFakeTools({
+        losetup: [
+          { args: LOSETUP_LIST, stdout: captured.replaceAll('"/tmp/', `"${scan}/`) },
+          { args: ['--detach', '/dev/loop1'] },
+        ],
+      }),
+    );
+    const host = createNodeHost(createRunner({ searchPath: fakes.binDir, includeSystemDirectories: false }));
+    const workDir = path.join(scan, `encplan-bench-${deadPid}-abcd`);
+    await mkdir(path.join(workDir, 'plain'), { recursive: true });
+    await writeFile(path.join(workDir, 'plain.key'), 'k', { mode: 0o600 });
+    const stray = path.join(scan, `encplan-bench-${deadPid}-stray`);
+    await mkdir(stray);
+    const alive = path.join(scan, `encplan-bench-${process.pid}-mine`);
+    await mkdir(alive);
+    await writeFile(
+      path.join(stateDirectory, `${deadPid}-1.json`),
+      JSON.stringify({
+        pid: deadPid,
+        startedAt: '2026-11-21T00:00:00.000Z',
+        resources: [
+          { kind: 'directory', path: workDir },
+          { kind: 'file', path: path.join(workDir, 'plain.key') },
+          { kind: 'directory', path: path.join(workDir, 'plain') },
+        ],
+      }),
+    );
+    const report = await cleanupLeftovers(host, { stateDirectory, scanDirectories: [scan] });
+    expect(report.stateFiles).toEqual([path.join(stateDirectory, `${deadPid}-1.json`)]);
+    expect(report.outcomes.map((o) => [o.resource.kind, o.outcome])).toEqual([
+      ['directory', 'removed'],
+      ['file', 'removed'],
+      ['directory', 'removed'],
+      ['loop-device', 'removed'],
+      ['directory', 'absent'],
+      ['directory', 'removed'],
+    ]);
+    expect((await fakes.calls()).map((call) => call.argv).at(-1)).toEqual(['--detach', '/dev/loop1']);
+    expect(await readdir(scan)).toEqual([path.basename(alive)]);
+    expect(await readdir(stateDirectory)).toEqual([]);
+    await expect(stat(workDir)).rejects.toThrow();
+  });
+});
