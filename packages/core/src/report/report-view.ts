@@ -483,8 +483,41 @@ function benchmarkRuns(result: Json): Json[] {
   return runs.filter(isObject);
 }
 
+/**
+ * Flattens an `encplan benchmark io` result (contract `ioBenchmark`: plain and encrypted targets, each with
+ * per-profile run summaries) into the same run rows; skipped backends become rows without a rate.
+ */
+function ioBenchmarkRuns(result: Json): Json[] | null {
+  const io = pick(result, ['ioBenchmark']);
+  if (!isObject(io) || !isObject(io.plain)) {
+    return null;
+  }
+  const targets = [io.plain, ...asArray(io.encrypted)].filter(isObject);
+  const measured = targets.flatMap((target) =>
+    asArray(target.profiles)
+      .filter(isObject)
+      .map((measurement): Json => {
+        const profile = isObject(measurement.profile) ? measurement.profile : {};
+        const summary = isObject(measurement.summary) ? measurement.summary : {};
+        const spread = asNumber(summary.spreadPercent);
+        const engine = `${asString(target.ioEngine) ?? 'fio'}${target.directIo === true ? ', O_DIRECT' : ''}`;
+        return {
+          profile: asString(profile.label) ?? asString(profile.id) ?? 'profile',
+          operation: asString(profile.direction),
+          target: asString(target.variant) ?? asString(target.backend) ?? 'target',
+          bytesPerSecond: summary.medianBytesPerSecond,
+          source: `fio (${engine}; median of ${String(asNumber(summary.runCount) ?? 0)} runs${spread === null ? '' : `, spread ${String(Math.round(spread))} %`})`,
+        };
+      }),
+  );
+  const skipped = asArray(io.skipped)
+    .filter(isObject)
+    .map((entry): Json => ({ profile: 'all profiles', target: asString(entry.variant) ?? asString(entry.backend) ?? 'backend', bytesPerSecond: null, source: `skipped: ${asString(entry.message) ?? ''}` }));
+  return [...measured, ...skipped];
+}
+
 function toBenchmarks(result: Json): { rows: BenchmarkRowView[]; charts: ChartView[] } {
-  const runs = benchmarkRuns(result);
+  const runs = ioBenchmarkRuns(result) ?? benchmarkRuns(result);
   const rows: BenchmarkRowView[] = [];
   const groups = new Map<string, Map<string, number | null>>();
   const series: string[] = [];
@@ -501,6 +534,9 @@ function toBenchmarks(result: Json): { rows: BenchmarkRowView[]; charts: ChartVi
       predicted: predicted === null ? null : formatByFieldName('bytesPerSecond', predicted),
       source: describeSource(run.source) ?? asString(run.tool),
     });
+    if (rate === null && predicted === null) {
+      continue;
+    }
     const group = groups.get(profile) ?? new Map<string, number | null>();
     groups.set(profile, group);
     if (!series.includes(target)) {

@@ -118,6 +118,21 @@ describe('toReportView', () => {
     expect(ciphers.facts.map((fact) => fact.label)).toContain('aes-xts (512-bit key)');
   });
 
+  it('charts a real encplan benchmark io result: plain vs fscrypt per profile, the skipped LUKS2 listed', () => {
+    const io = JSON.parse(readFileSync(path.join(REPO_ROOT, 'fixtures/encplan-benchmark-io/tmpdir-virtio-fscrypt-generic-aes-debian12/stdout.json'), 'utf8')) as { result: unknown };
+    const assessment = load('loop-gpt-ext4-luks2-unallocated-debian12') as { result: Record<string, unknown> };
+    const view = toReportView({ ...assessment, result: { ...assessment.result, ioBenchmark: io.result } });
+    expect(view.benchmarkMissingReason).toBeNull();
+    expect(view.charts).toHaveLength(1);
+    expect(view.charts[0]!.series).toEqual(['plain', 'fscrypt']);
+    expect(view.charts[0]!.groups).toHaveLength(8);
+    expect(view.charts[0]!.groups[0]!.label).toBe('SEQ1M Q8T1 read');
+    const [plain, fscrypt] = view.charts[0]!.groups[0]!.bars;
+    expect(plain!.valueMebibytesPerSecond).toBeGreaterThan(10 * fscrypt!.valueMebibytesPerSecond!);
+    expect(view.benchmarkRows[0]!.source).toMatch(/^fio \(\w+(, O_DIRECT)?; median of \d+ runs, spread \d+ %\)$/);
+    expect(view.benchmarkRows.at(-1)).toMatchObject({ profile: 'all profiles', measured: 'not measured', source: expect.stringMatching(/^skipped: /) });
+  });
+
   it('reads every fixture envelope without throwing', () => {
     const files = readdirSync(FIXTURES).filter((name) => name.endsWith('.json'));
     expect(files.length).toBeGreaterThanOrEqual(4);
