@@ -89,6 +89,34 @@ export default tseslint.config(
     },
   },
   {
+    files: ['packages/desktop/src/main/**/*.ts', 'packages/desktop/src/preload/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        { paths: [childProcess], patterns: [{ group: ['**/renderer/**'], message: `Main and preload never import the renderer (${LAYERS}).` }] },
+      ],
+    },
+  },
+  {
+    files: ['packages/desktop/src/backend/**/*.ts', 'packages/desktop/src/server/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        { paths: [childProcess, { name: 'electron', message: `The wizard back end and encplan ui run without Electron (${LAYERS}).` }], patterns: [{ group: ['**/renderer/**'], message: `Back end code never imports the renderer (${LAYERS}).` }] },
+      ],
+    },
+  },
+  {
+    // Shared by the renderer (the fake bridge runs the real handler table), so environment-neutral.
+    files: ['packages/desktop/src/shared/**/*.ts', 'packages/desktop/src/backend/bridge-handlers.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        { paths: [childProcess, { name: 'electron', message: `Shared bridge code never imports electron (${LAYERS}).` }, { name: '@encplan/core/node', message: `Shared bridge code uses only the neutral core entry (${LAYERS}).` }], patterns: [nodeBuiltins] },
+      ],
+    },
+  },
+  {
     files: ['**/tests/**/*.ts', 'tests/**/*.ts', 'scripts/**', '**/*.test.ts'],
     rules: {
       'no-restricted-imports': 'off',

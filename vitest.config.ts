@@ -12,7 +12,8 @@ export default defineConfig({
     allowOnly: false,
     projects: [
       {
-        resolve: { alias },
+        // electron resolves to a module that throws: a test must vi.mock it (architecture 2.12).
+        resolve: { alias: { ...alias, electron: fileURLToPath(new URL('./packages/desktop/tests/mocks/electron-unmocked.ts', import.meta.url)) } },
         test: {
           name: 'unit',
           environment: 'node',
@@ -23,6 +24,18 @@ export default defineConfig({
       {
         resolve: { alias },
         test: { name: 'e2e', environment: 'node', include: ['tests/cli-e2e/**/*.test.ts'], testTimeout: 60_000 },
+      },
+      {
+        resolve: { alias },
+        test: {
+          name: 'desktop-web',
+          environment: 'node',
+          include: ['tests/desktop-web/**/*.test.ts'],
+          globalSetup: ['tests/desktop-web/global-setup.ts'],
+          testTimeout: 90_000,
+          hookTimeout: 90_000,
+          fileParallelism: false,
+        },
       },
       {
         resolve: { alias },

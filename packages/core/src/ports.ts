@@ -30,6 +30,7 @@ export const TOOL_NAMES = [
   'fstrim',
   'diskutil',
   'hdiutil',
+  'pkexec',
 ] as const;
 
 /** A tool encplan knows how to run. */

@@ -7,6 +7,7 @@ import Health from './health.js';
 import Schema from './schema.js';
 import BenchmarkCiphers from './benchmark/ciphers.js';
 import Plan from './plan.js';
+import Ui from './ui.js';
 import Version from './version.js';
 
 /** Every command, for oclif's explicit strategy (fast start-up: no directory scan). */
@@ -20,5 +21,6 @@ export const COMMANDS = {
   schema: Schema,
   'benchmark:ciphers': BenchmarkCiphers,
   plan: Plan,
+  ui: Ui,
   version: Version,
 };

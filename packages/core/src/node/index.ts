@@ -12,3 +12,4 @@ export * from './benchmark/cleanup-leftovers.js';
 export * from './benchmark/device-guard.js';
 export * from './benchmark/run-io-benchmark.js';
 export * from './benchmark/targets.js';
+export * from './privilege/pkexec.js';

@@ -34,6 +34,7 @@ export const TOOL_PURPOSES: Readonly<Record<ToolName, string>> = {
   fstrim: 'trimming mounted filesystems',
   diskutil: 'macOS disks and APFS volumes',
   hdiutil: 'macOS encrypted disk images',
+  pkexec: 'administrator rights for the desktop wizard\'s helper, through polkit (never the whole app as root)',
 };
 
 const LINUX_ONLY_IRRELEVANT: readonly ToolName[] = ['diskutil', 'hdiutil'];

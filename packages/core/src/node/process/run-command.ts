@@ -35,6 +35,7 @@ export const DEBIAN_PACKAGES: Readonly<Record<ToolName, string>> = {
   fstrim: 'util-linux',
   diskutil: 'macOS',
   hdiutil: 'macOS',
+  pkexec: 'pkexec (polkit)',
 };
 
 /** How the runner is set up. */

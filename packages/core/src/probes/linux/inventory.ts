@@ -24,11 +24,12 @@ export interface LinuxInventory {
 }
 
 /** Mount points that make a disk the system disk: refusing destructive work on it depends on this. */
-const SYSTEM_MOUNTPOINTS = new Set(['/', '/boot', '/boot/efi', '/efi', '/usr', '/var', '/home', '[SWAP]']);
+export const SYSTEM_MOUNTPOINTS = new Set(['/', '/boot', '/boot/efi', '/efi', '/usr', '/var', '/home', '[SWAP]']);
 
 const TIMEOUT_MS = 15_000;
 
-function transportOf(device: LsblkDevice): Transport {
+/** How a device is attached, from lsblk's TRAN, else its SUBSYSTEMS and kernel name. */
+export function transportOf(device: LsblkDevice): Transport {
   const tran = device.transport?.toLowerCase() ?? null;
   const known: readonly Transport[] = ['nvme', 'sata', 'sas', 'usb', 'mmc', 'virtio', 'ata', 'scsi'];
   if (tran !== null && (known as readonly string[]).includes(tran)) {

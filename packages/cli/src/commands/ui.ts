@@ -1,0 +1,45 @@
+import { Flags } from '@oclif/core';
+import { createBridgeHandlers, createWizardBackend, RENDERER_DIR, startUiServer } from '@encplan/desktop/server';
+import { EncplanCommand } from '../base-command.js';
+
+/**
+ * `encplan ui`: the desktop wizard served to a browser on 127.0.0.1 with a random port and a per-run
+ * token, so a headless server can be assessed over an SSH tunnel. Stops on Ctrl-C, cancelling running jobs.
+ */
+export default class Ui extends EncplanCommand {
+  static override summary = 'Serve the wizard on 127.0.0.1 for a browser (use an SSH tunnel for a remote machine).';
+  static override description =
+    'Prints a URL with a one-time token. Only this machine can connect (loopback); other hosts and origins are refused. ' +
+    'The wizard runs the same assessment as `encplan assess`, or shows saved ones given with --assessment.';
+  static override flags = {
+    assessment: Flags.string({ summary: 'Show a saved assessment (encplan assess --json output) instead of assessing this machine; repeatable.', multiple: true, default: [] }),
+    port: Flags.integer({ summary: 'Port on 127.0.0.1 (default: a random free port).', default: 0, min: 0, max: 65535 }),
+    'step-delay-ms': Flags.integer({ summary: 'Pause between replayed benchmark steps, in ms.', default: 250, min: 0, max: 10_000, hidden: true }),
+  };
+  protected readonly schemaName = 'encplan.ui';
+
+  async run(): Promise<void> {
+    const { flags } = await this.parse(Ui);
+    this.jsonOutput = flags.json;
+    const backend = await createWizardBackend({
+      assessmentFiles: flags.assessment,
+      searchPath: process.env.PATH ?? '',
+      userId: typeof process.getuid === 'function' ? process.getuid() : null,
+      stepDelayMs: flags['step-delay-ms'],
+    });
+    const server = await startUiServer({ rendererDir: RENDERER_DIR, handlers: createBridgeHandlers(backend.services, backend.jobs), port: flags.port });
+    if (flags.json) {
+      this.emitJson({ url: server.url, port: server.port });
+    } else {
+      this.log(`encplan ui is serving the wizard at ${server.url}`);
+      this.log(`From another machine: ssh -L ${String(server.port)}:127.0.0.1:${String(server.port)} THIS-HOST, then open the URL there.`);
+      this.log('Press Ctrl-C to stop.');
+    }
+    await new Promise<void>((resolve) => {
+      process.once('SIGINT', resolve);
+      process.once('SIGTERM', resolve);
+    });
+    await backend.jobs.cancelAll();
+    await server.close();
+  }
+}

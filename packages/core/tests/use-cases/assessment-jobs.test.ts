@@ -1,0 +1,107 @@
+import { describe, expect, it } from 'vitest';
+import { EncplanError, createAssessmentJobs, createSavedAssessmentServices, errorEnvelope, type AssessFunction } from '@encplan/core';
+
+const errorToEnvelope = (error: unknown) => errorEnvelope({ schema: 'encplan.assessment', schemaVersion: [1, 0], toolVersion: 'test', generatedAt: new Date(0) }, error);
+let counter = 0;
+const newId = () => `0000000${String((counter += 1))}`;
+const request: { device: string; benchmark: 'none' | 'quick' | 'full'; backends: string[] } = { device: '/dev/sda', benchmark: 'quick', backends: [] };
+
+async function settled(jobs: ReturnType<typeof createAssessmentJobs>, jobId: string) {
+  for (let i = 0; i < 100 && jobs.snapshot(jobId).state === 'running'; i += 1) {
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  }
+  return jobs.snapshot(jobId);
+}
+
+describe('createAssessmentJobs', () => {
+  it('records progress reported synchronously at start, keeps samples and ends with the envelope', async () => {
+    const assess: AssessFunction = (_request, { onProgress }) => {
+      onProgress({ phase: 'first', fraction: 0.1, sample: null });
+      onProgress({ phase: 'bench', fraction: 0.5, sample: { label: 'SEQ', bytesPerSecond: 100 } });
+      return Promise.resolve({ status: 'ok' });
+    };
+    const jobs = createAssessmentJobs(assess, errorToEnvelope, newId);
+    const snapshot = await settled(jobs, jobs.start(request));
+    expect(snapshot).toMatchObject({ state: 'done', envelope: { status: 'ok' }, samples: [{ label: 'SEQ', bytesPerSecond: 100 }] });
+    expect(snapshot.progress.fraction).toBe(1);
+  });
+
+  it('turns a use case that throws, even synchronously, into a failed job with an error envelope', async () => {
+    const assess: AssessFunction = () => {
+      throw new EncplanError('TOOL_NOT_FOUND', 'no lsblk');
+    };
+    const jobs = createAssessmentJobs(assess, errorToEnvelope, newId);
+    const snapshot = await settled(jobs, jobs.start(request));
+    expect(snapshot.state).toBe('failed');
+    expect(snapshot.envelope).toMatchObject({ status: 'error', error: { code: 'TOOL_NOT_FOUND' } });
+  });
+
+  it('aborts the use case on cancel and resolves only after it has finished cleaning up', async () => {
+    const events: string[] = [];
+    const assess: AssessFunction = (_request, { signal, onProgress }) =>
+      new Promise((_resolve, reject) => {
+        onProgress({ phase: 'started', fraction: 0.1, sample: null });
+        signal.addEventListener('abort', () => {
+          setTimeout(() => {
+            events.push('cleaned up');
+            reject(new EncplanError('CANCELLED', 'cancelled'));
+          }, 20);
+        });
+      });
+    const jobs = createAssessmentJobs(assess, errorToEnvelope, newId);
+    const jobId = jobs.start(request);
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    expect(jobs.snapshot(jobId).progress.phase).toBe('started');
+    const snapshot = await jobs.cancel(jobId);
+    events.push('cancel resolved');
+    expect(events).toEqual(['cleaned up', 'cancel resolved']);
+    expect(snapshot.state).toBe('cancelled');
+  });
+
+  it('never starts the use case when cancelled before it began', async () => {
+    let called = false;
+    const jobs = createAssessmentJobs(() => { called = true; return Promise.resolve(null); }, errorToEnvelope, newId);
+    const snapshot = await jobs.cancel(jobs.start(request));
+    expect(called).toBe(false);
+    expect(snapshot).toMatchObject({ state: 'cancelled', envelope: { error: { code: 'CANCELLED' } } });
+  });
+
+  it('refuses a job id it does not know', () => {
+    const jobs = createAssessmentJobs(() => Promise.resolve(null), errorToEnvelope, newId);
+    expect(() => jobs.snapshot('ffffffff')).toThrow(/No assessment job/);
+  });
+});
+
+describe('createSavedAssessmentServices', () => {
+  const envelope = {
+    status: 'ok',
+    result: {
+      device: { path: '/dev/sdz', model: 'M', sizeBytes: 10, transport: 'sata', rotational: true, isSystemDisk: false },
+      health: { verdict: 'failing' },
+      benchmarks: [{ profile: 'SEQ1M Q8T1', operation: 'read', target: 'plain', bytesPerSecond: 5 }],
+    },
+  };
+  const privilege = { method: 'none', available: false, reason: 'no pkexec' } as const;
+
+  it('lists the saved drives and replays benchmark runs as progress samples', async () => {
+    const services = createSavedAssessmentServices([envelope, { status: 'error', result: null }], { stepDelayMs: 0, privilege });
+    await expect(services.listDevices(new AbortController().signal)).resolves.toEqual({
+      devices: [{ path: '/dev/sdz', model: 'M', sizeBytes: 10, transport: 'sata', rotational: true, isSystemDisk: false, healthVerdict: 'failing' }],
+    });
+    const progress: unknown[] = [];
+    const result = await services.assess({ device: '/dev/sdz', benchmark: 'quick', backends: [] }, { signal: new AbortController().signal, onProgress: (event) => progress.push(event) });
+    expect(result).toBe(envelope);
+    expect(progress).toContainEqual({ phase: 'Benchmark SEQ1M Q8T1 read · plain', fraction: 1, sample: { label: 'SEQ1M Q8T1 read · plain', bytesPerSecond: 5 } });
+    await expect(services.capabilities()).resolves.toEqual({ backends: [{ id: 'plain', label: 'Plain (no encryption)', available: true, reason: null }], privilege });
+  });
+
+  it('answers DEVICE_NOT_FOUND for a drive it has no assessment of, and CANCELLED when aborted', async () => {
+    const services = createSavedAssessmentServices([envelope], { stepDelayMs: 1000, privilege });
+    const context = { signal: new AbortController().signal, onProgress: () => undefined };
+    await expect(services.assess({ device: '/dev/nope', benchmark: 'none', backends: [] }, context)).rejects.toMatchObject({ code: 'DEVICE_NOT_FOUND' });
+    const controller = new AbortController();
+    const running = services.assess({ device: '/dev/sdz', benchmark: 'quick', backends: [] }, { signal: controller.signal, onProgress: () => undefined });
+    controller.abort();
+    await expect(running).rejects.toMatchObject({ code: 'CANCELLED' });
+  });
+});

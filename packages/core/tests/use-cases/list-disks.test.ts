@@ -1,0 +1,38 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { listDisks } from '@encplan/core';
+import { createNodeHost, createRunner } from '@encplan/core/node';
+import { createFakeTools, type FakeTools } from '../../../../tests/support/fake-tools.js';
+
+let fakes: FakeTools | undefined;
+afterEach(async () => {
+  await fakes?.remove();
+  fakes = undefined;
+});
+
+async function hostWith(cases: Parameters<typeof createFakeTools>[0]) {
+  fakes = await createFakeTools(cases);
+  return createNodeHost(createRunner({ searchPath: fakes.binDir, includeSystemDirectories: false }), '/');
+}
+
+describe('listDisks', () => {
+  it('lists the whole disks and loop devices of a real lsblk capture, marks the system disk and skips empty ones', async () => {
+    const host = await hostWith({ lsblk: [{ args: ['--json', '--bytes', '-O'], stdoutFixture: 'fixtures/lsblk/all-devices-virtio-zram-loops-debian12/stdout' }] });
+    const { devices } = await listDisks(host);
+    expect(devices.map((device) => device.path)).toEqual(['/dev/loop0', '/dev/loop1', '/dev/loop2', '/dev/vda']);
+    expect(devices.find((device) => device.path === '/dev/vda')).toEqual({
+      path: '/dev/vda',
+      model: null,
+      sizeBytes: 274_877_906_944,
+      transport: 'virtio',
+      rotational: true,
+      isSystemDisk: true,
+      healthVerdict: 'unknown',
+    });
+    expect(devices.find((device) => device.path === '/dev/loop0')).toMatchObject({ transport: 'loop', isSystemDisk: false });
+  });
+
+  it('reports TOOL_FAILED with lsblk\'s message when lsblk fails', async () => {
+    const host = await hostWith({ lsblk: [{ exitCode: 1, stderr: 'lsblk: failed to access sysfs directory' }] });
+    await expect(listDisks(host)).rejects.toMatchObject({ code: 'TOOL_FAILED', message: expect.stringContaining('failed to access sysfs') });
+  });
+});

@@ -1,0 +1,182 @@
+import { toReportView, type WizardAssessRequest } from '@encplan/core';
+import type { BridgeEnvelope, EncplanBridge } from '../../shared/bridge.js';
+import { h } from './element-builder.js';
+import { renderBenchmarkStep } from './steps/benchmark-step.js';
+import { renderDriveStep } from './steps/drive-step.js';
+import { renderExportStep } from './steps/export-step.js';
+import { renderHealthStep } from './steps/health-step.js';
+import { renderPlanStep } from './steps/plan-step.js';
+import { STEPS, type WizardActions, type WizardState } from './wizard-state.js';
+
+/** How often the wizard asks a running job for progress. */
+const POLL_INTERVAL_MS = 200;
+
+/** Starts the wizard in `root` over a bridge. */
+export function startWizard(root: HTMLElement, bridge: EncplanBridge): void {
+  const state: WizardState = {
+    step: 1,
+    devices: null,
+    capabilities: null,
+    error: null,
+    selectedDevice: null,
+    benchmarkMode: 'quick',
+    selectedBackends: [],
+    job: null,
+    jobKind: 'facts',
+    envelope: null,
+    view: null,
+    notice: '',
+  };
+  let focusHeading = false;
+
+  const unwrap = <Result>(envelope: BridgeEnvelope<Result>): Result | null => {
+    if (envelope.status === 'error' || envelope.result === null) {
+      state.error = envelope.error;
+      return null;
+    }
+    state.error = null;
+    return envelope.result;
+  };
+
+  const runJob = async (request: WizardAssessRequest, onDone: () => void): Promise<void> => {
+    state.job = null;
+    state.jobKind = request.benchmark === 'none' ? 'facts' : 'benchmark';
+    render();
+    const started = unwrap(await bridge.startAssessment(request));
+    if (started === null) {
+      render();
+      return;
+    }
+    for (;;) {
+      const snapshot = unwrap(await bridge.jobStatus(started.jobId));
+      if (snapshot === null) {
+        render();
+        return;
+      }
+      state.job = snapshot;
+      if (snapshot.state !== 'running') {
+        if (snapshot.state === 'done' || snapshot.state === 'failed') {
+          state.envelope = snapshot.envelope;
+          state.view = toReportView(snapshot.envelope);
+          onDone();
+        } else {
+          state.notice = 'Benchmark cancelled; everything it created was cleaned up.';
+        }
+        render();
+        return;
+      }
+      render();
+      await new Promise((resolve) => setTimeout(resolve, POLL_INTERVAL_MS));
+    }
+  };
+
+  const actions: WizardActions = {
+    selectDevice(path) {
+      state.selectedDevice = path;
+      render();
+    },
+    goTo(step) {
+      state.step = Math.min(Math.max(step, 1), STEPS.length);
+      state.notice = '';
+      focusHeading = true;
+      render();
+    },
+    assessFacts() {
+      if (state.selectedDevice === null) {
+        return;
+      }
+      state.view = null;
+      actions.goTo(2);
+      void runJob({ device: state.selectedDevice, benchmark: 'none', backends: [] }, () => undefined);
+    },
+    setBenchmarkMode(mode) {
+      state.benchmarkMode = mode;
+      render();
+    },
+    toggleBackend(id, on) {
+      state.selectedBackends = on ? [...new Set([...state.selectedBackends, id])] : state.selectedBackends.filter((entry) => entry !== id);
+      render();
+    },
+    startBenchmark() {
+      if (state.selectedDevice === null) {
+        return;
+      }
+      state.notice = '';
+      void runJob({ device: state.selectedDevice, benchmark: state.benchmarkMode, backends: state.selectedBackends }, () => {
+        state.notice = 'Benchmark finished.';
+      });
+    },
+    cancelJob() {
+      const job = state.job;
+      if (job === null || job.state !== 'running') {
+        return;
+      }
+      state.notice = 'Cancelling and cleaning up…';
+      render();
+      void bridge.cancel(job.jobId).then((envelope) => {
+        const snapshot = unwrap(envelope);
+        if (snapshot !== null) {
+          state.job = snapshot;
+        }
+        render();
+      });
+    },
+    notify(message) {
+      state.notice = message;
+      render();
+    },
+  };
+
+  function stepContent(): HTMLElement {
+    switch (state.step) {
+      case 1:
+        return renderDriveStep(state, actions);
+      case 2:
+        return renderHealthStep(state, actions);
+      case 3:
+        return renderBenchmarkStep(state, actions);
+      case 4:
+        return renderPlanStep(state, actions);
+      default:
+        return renderExportStep(state, actions);
+    }
+  }
+
+  function render(): void {
+    const stepper = h(
+      'nav',
+      { 'aria-label': 'Wizard steps' },
+      h(
+        'ol',
+        { class: 'stepper' },
+        STEPS.map((name, index) =>
+          h('li', { class: index + 1 === state.step ? 'current' : index + 1 < state.step ? 'done' : '', 'aria-current': index + 1 === state.step ? 'step' : null }, h('span', { class: 'step-number' }, String(index + 1)), ` ${name}`),
+        ),
+      ),
+    );
+    const error =
+      state.error === null
+        ? null
+        : h('div', { class: 'alert tone-bad', role: 'alert' }, h('strong', {}, `${state.error.code}: `), state.error.message, state.error.hint === null ? null : h('p', {}, state.error.hint));
+    const content = stepContent();
+    // Re-rendering replaces the DOM; keep keyboard focus on the control that had it (ids are stable).
+    const focusedId = document.activeElement instanceof HTMLElement ? document.activeElement.id : '';
+    root.replaceChildren(stepper, h('main', { id: 'content' }, error, content), h('p', { class: 'notice', role: 'status', 'aria-live': 'polite' }, state.notice));
+    if (focusedId !== '' && !focusHeading) {
+      document.getElementById(focusedId)?.focus();
+    }
+    if (focusHeading) {
+      focusHeading = false;
+      content.querySelector<HTMLElement>('h1')?.focus();
+    }
+  }
+
+  render();
+  void Promise.all([bridge.listDevices(), bridge.capabilities()]).then(([devices, capabilities]) => {
+    state.devices = unwrap(devices)?.devices ?? [];
+    const caps = unwrap(capabilities);
+    state.capabilities = caps;
+    state.selectedBackends = caps?.backends.filter((backend) => backend.available).map((backend) => backend.id) ?? [];
+    render();
+  });
+}

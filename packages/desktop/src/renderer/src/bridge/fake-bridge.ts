@@ -1,0 +1,37 @@
+import { TOOL_VERSION, createAssessmentJobs, createSavedAssessmentServices, errorEnvelope } from '@encplan/core';
+import { createBridgeHandlers } from '../../../backend/bridge-handlers.js';
+import type { EncplanBridge } from '../../../shared/bridge.js';
+
+/**
+ * The assessments the fake bridge serves: the real ones in fixtures/assessments, and one PROVISIONAL
+ * hand-written envelope with the health, benchmark and plan sections `assess` does not emit yet
+ * (tests/fixtures/assessments-provisional/README.md).
+ */
+const fixtures = {
+  ...import.meta.glob<unknown>('../../../../../../fixtures/assessments/*.json', { eager: true, import: 'default' }),
+  ...import.meta.glob<unknown>('../../../../tests/fixtures/assessments-provisional/*.json', { eager: true, import: 'default' }),
+};
+
+/**
+ * A bridge for development and Playwright: the real handler table and job registry over saved fixture
+ * assessments, with realistic delays. Only in builds made with VITE_BRIDGE=fake.
+ */
+export function createFakeBridge(stepDelayMs = 120): EncplanBridge {
+  const services = createSavedAssessmentServices(Object.values(fixtures), {
+    stepDelayMs,
+    privilege: { method: 'none', available: false, reason: 'This is the fake bridge: nothing runs as administrator.' },
+  });
+  const jobs = createAssessmentJobs(
+    services.assess,
+    (error) => errorEnvelope({ schema: 'encplan.assessment', schemaVersion: [1, 0], toolVersion: TOOL_VERSION, generatedAt: new Date() }, error),
+    () => crypto.randomUUID(),
+  );
+  const handlers = createBridgeHandlers(services, jobs);
+  return {
+    listDevices: () => handlers.listDevices(undefined),
+    capabilities: () => handlers.capabilities(undefined),
+    startAssessment: (request) => handlers.startAssessment(request),
+    jobStatus: (jobId) => handlers.jobStatus(jobId),
+    cancel: (jobId) => handlers.cancel(jobId),
+  };
+}

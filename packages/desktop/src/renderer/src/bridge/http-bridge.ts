@@ -1,0 +1,59 @@
+import { TOOL_VERSION, type ErrorBody } from '@encplan/core';
+import type { BridgeEnvelope, BridgeMethod, EncplanBridge } from '../../../shared/bridge.js';
+
+/** The header `encplan ui` expects the per-run token in (see packages/desktop/src/server/ui-server.ts). */
+const TOKEN_HEADER = 'X-Encplan-Token';
+
+function transportError<Result>(error: ErrorBody): BridgeEnvelope<Result> {
+  return { schema: 'encplan.bridge', schemaVersion: [1, 0], toolVersion: TOOL_VERSION, generatedAt: new Date().toISOString(), status: 'error', result: null, warnings: [], error };
+}
+
+/**
+ * The bridge over `encplan ui`'s HTTP API: POST /api/<method> with `{ input }`, the token in a header.
+ * Network failures become error envelopes too, so the wizard handles one kind of failure.
+ */
+export function createHttpBridge(token: string, fetchFunction: typeof fetch = fetch.bind(window)): EncplanBridge {
+  const call = async <Result>(method: BridgeMethod, input?: unknown): Promise<BridgeEnvelope<Result>> => {
+    try {
+      const response = await fetchFunction(`./api/${method}`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json', [TOKEN_HEADER]: token },
+        body: JSON.stringify({ input }),
+        credentials: 'omit',
+        cache: 'no-store',
+      });
+      return (await response.json()) as BridgeEnvelope<Result>;
+    } catch (error) {
+      return transportError({
+        code: 'INTERNAL_ERROR',
+        message: `Lost the connection to encplan ui (${error instanceof Error ? error.message : String(error)}).`,
+        hint: 'Check that `encplan ui` is still running and the SSH tunnel is open, then reload.',
+        details: null,
+      });
+    }
+  };
+  const bridge: EncplanBridge = {
+    listDevices: () => call('listDevices'),
+    capabilities: () => call('capabilities'),
+    startAssessment: (request) => call('startAssessment', request),
+    jobStatus: (jobId) => call('jobStatus', jobId),
+    cancel: (jobId) => call('cancel', jobId),
+  };
+  return bridge;
+}
+
+/**
+ * Reads the token from `?token=` once, keeps it in sessionStorage (so a reload works) and removes it from
+ * the address bar, so it does not stay in history or screenshots.
+ */
+export function takeTokenFromLocation(): string | null {
+  const url = new URL(window.location.href);
+  const fromUrl = url.searchParams.get('token');
+  if (fromUrl !== null) {
+    sessionStorage.setItem('encplan-token', fromUrl);
+    url.searchParams.delete('token');
+    window.history.replaceState(null, '', url.pathname + url.search + url.hash);
+    return fromUrl;
+  }
+  return sessionStorage.getItem('encplan-token');
+}

@@ -1,0 +1,116 @@
+import { formatRateBytesPerSecond, renderBarChartSvg, toMebibytesPerSecond, type JobSnapshot } from '@encplan/core';
+import { h, svgFigure } from '../element-builder.js';
+import type { WizardActions, WizardState } from '../wizard-state.js';
+import { stepFrame } from './step-frame.js';
+
+/** Live samples are labelled "profile · target"; grouped by profile, one bar colour per target, as in step 4. */
+function liveChart(job: JobSnapshot | null): HTMLElement | null {
+  const samples = job?.samples ?? [];
+  if (samples.length === 0) {
+    return null;
+  }
+  const groups = new Map<string, Map<string, number>>();
+  const series: string[] = [];
+  for (const sample of samples) {
+    const [profile = sample.label, target = 'measured'] = sample.label.split(' · ');
+    if (!series.includes(target)) {
+      series.push(target);
+    }
+    groups.set(profile, (groups.get(profile) ?? new Map<string, number>()).set(target, toMebibytesPerSecond(sample.bytesPerSecond)));
+  }
+  const svg = renderBarChartSvg({
+    title: 'Measured so far',
+    unit: 'MiB/s',
+    series,
+    groups: [...groups.entries()].map(([label, values]) => ({ label, bars: series.filter((name) => values.has(name)).map((name) => ({ series: name, valueMebibytesPerSecond: values.get(name) ?? null })) })),
+  });
+  const last = samples.at(-1);
+  return svgFigure(svg, `Measured so far, in MiB/s.${last === undefined ? '' : ` Latest: ${last.label}, ${formatRateBytesPerSecond(last.bytesPerSecond)}.`}`);
+}
+
+const STATE_TEXT: Readonly<Record<JobSnapshot['state'], string>> = { running: 'Running', done: 'Finished', cancelled: 'Cancelled', failed: 'Failed' };
+
+/** Step 3: quick or full, the backends this machine supports, live progress and chart, and Cancel. */
+export function renderBenchmarkStep(state: WizardState, actions: WizardActions): HTMLElement {
+  // The facts-only job of step 2 is not a benchmark: show only benchmark jobs here.
+  const job = state.jobKind === 'benchmark' ? state.job : null;
+  const running = state.job?.state === 'running';
+  const backends = state.capabilities?.backends ?? [];
+  const modes = h(
+    'fieldset',
+    { class: 'choices' },
+    h('legend', {}, 'How thorough?'),
+    (
+      [
+        ['quick', 'Quick', 'About a minute: the main read and write profiles.'],
+        ['full', 'Full', 'Every profile, repeated for a median and spread; can take much longer.'],
+      ] as const
+    ).map(([mode, label, hint]) =>
+      h(
+        'div',
+        { class: 'choice' },
+        h('input', { type: 'radio', name: 'mode', id: `mode-${mode}`, value: mode, checked: state.benchmarkMode === mode, disabled: running, 'aria-describedby': `mode-${mode}-hint`, onchange: () => { actions.setBenchmarkMode(mode); } }),
+        h('label', { for: `mode-${mode}` }, label),
+        h('span', { class: 'hint', id: `mode-${mode}-hint` }, hint),
+      ),
+    ),
+  );
+  const backendChoices = h(
+    'fieldset',
+    { class: 'choices' },
+    h('legend', {}, 'What to compare'),
+    backends.length === 0
+      ? h('p', {}, 'No benchmark backend is available on this machine.')
+      : backends.map((backend, index) =>
+          h(
+            'div',
+            { class: 'choice' },
+            h('input', {
+              type: 'checkbox',
+              id: `backend-${String(index)}`,
+              checked: state.selectedBackends.includes(backend.id),
+              disabled: running || !backend.available,
+              'aria-describedby': backend.reason === null ? null : `backend-${String(index)}-reason`,
+              onchange: (event: Event) => {
+                actions.toggleBackend(backend.id, (event.target as HTMLInputElement).checked);
+              },
+            }),
+            h('label', { for: `backend-${String(index)}` }, backend.label),
+            backend.reason === null ? null : h('span', { class: 'hint', id: `backend-${String(index)}-reason` }, backend.reason),
+          ),
+        ),
+  );
+  const fraction = job?.progress.fraction ?? 0;
+  const progress =
+    job === null
+      ? null
+      : h(
+          'div',
+          { class: 'progress' },
+          h('label', { for: 'benchmark-progress' }, running ? `${STATE_TEXT.running}: ${job.progress.phase}` : STATE_TEXT[job.state]),
+          h('progress', { id: 'benchmark-progress', max: '100', value: String(Math.round(fraction * 100)) }, `${String(Math.round(fraction * 100))} %`),
+          h('span', { class: 'percent' }, `${String(Math.round(fraction * 100))} %`),
+        );
+  const controls = h(
+    'div',
+    { class: 'controls' },
+    running
+      ? h('button', { type: 'button', id: 'cancel', class: 'danger', onclick: () => { actions.cancelJob(); } }, 'Cancel')
+      : h('button', { type: 'button', id: 'start-benchmark', class: 'primary', disabled: state.selectedBackends.length === 0, onclick: () => { actions.startBenchmark(); } }, 'Start benchmark'),
+  );
+  return stepFrame(
+    'Benchmark: plain vs encrypted',
+    'encplan measures the drive as it is and through each encryption method, read-only, and removes every test file and mapping it creates, even when you cancel.',
+    [modes, backendChoices, controls, progress, liveChart(job)],
+    {
+      back: () => {
+        actions.goTo(2);
+      },
+      next: () => {
+        actions.goTo(4);
+      },
+      nextLabel: job?.state === 'done' ? 'See the plan' : 'Skip to the plan',
+      nextDisabled: running,
+    },
+  );
+}

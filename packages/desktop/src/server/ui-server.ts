@@ -1,0 +1,201 @@
+import { randomBytes, timingSafeEqual } from 'node:crypto';
+import { readFile, realpath } from 'node:fs/promises';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import path from 'node:path';
+import { EncplanError, TOOL_VERSION, errorEnvelope } from '@encplan/core';
+import type { BridgeHandlers } from '../backend/bridge-handlers.js';
+import { channels, type BridgeMethod } from '../shared/bridge.js';
+import { CONTENT_SECURITY_POLICY } from '../shared/content-security-policy.js';
+
+/** The header that carries the per-run token on every API call. */
+export const TOKEN_HEADER = 'x-encplan-token';
+
+/** Requests larger than this are refused: the biggest legitimate body is an WizardAssessRequest (< 1 KiB). */
+const MAX_BODY_BYTES = 64 * 1024;
+
+const CONTENT_TYPES: Readonly<Record<string, string>> = {
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.svg': 'image/svg+xml',
+  '.png': 'image/png',
+  '.ico': 'image/x-icon',
+  '.json': 'application/json',
+};
+
+/** How to start the server. */
+export interface UiServerOptions {
+  /** The built renderer (packages/desktop/out/renderer). */
+  readonly rendererDir: string;
+  readonly handlers: BridgeHandlers;
+  /** 0 (default) = a random free port. */
+  readonly port?: number;
+  /** The per-run token; random 256-bit hex when absent. */
+  readonly token?: string;
+}
+
+/** A running `encplan ui` server. */
+export interface UiServer {
+  /** The URL to open, token included: http://127.0.0.1:PORT/?token=… */
+  readonly url: string;
+  readonly port: number;
+  readonly token: string;
+  close(): Promise<void>;
+}
+
+const METHOD_BY_PATH = new Map<string, BridgeMethod>(
+  (Object.keys(channels) as BridgeMethod[]).map((method) => [`/api/${method}`, method]),
+);
+
+function sameToken(given: string | undefined, expected: string): boolean {
+  if (given === undefined) {
+    return false;
+  }
+  const a = Buffer.from(given);
+  const b = Buffer.from(expected);
+  return a.length === b.length && timingSafeEqual(a, b);
+}
+
+function securityHeaders(response: ServerResponse): void {
+  response.setHeader('Content-Security-Policy', CONTENT_SECURITY_POLICY);
+  response.setHeader('X-Content-Type-Options', 'nosniff');
+  // The token is in the first URL; never leak it in a Referer.
+  response.setHeader('Referrer-Policy', 'no-referrer');
+  response.setHeader('X-Frame-Options', 'DENY');
+  response.setHeader('Cache-Control', 'no-store');
+  response.setHeader('Cross-Origin-Opener-Policy', 'same-origin');
+  response.setHeader('Cross-Origin-Resource-Policy', 'same-origin');
+}
+
+function refuse(response: ServerResponse, status: number, code: 'PERMISSION_DENIED' | 'INVALID_ARGUMENT', message: string): void {
+  const body = errorEnvelope({ schema: 'encplan.bridge', schemaVersion: [1, 0], toolVersion: TOOL_VERSION, generatedAt: new Date() }, new EncplanError(code, message));
+  response.writeHead(status, { 'Content-Type': 'application/json' });
+  response.end(JSON.stringify(body));
+}
+
+async function readBody(request: IncomingMessage): Promise<string> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of request as AsyncIterable<Buffer>) {
+    size += chunk.length;
+    if (size > MAX_BODY_BYTES) {
+      throw new EncplanError('INVALID_ARGUMENT', 'Request body too large.');
+    }
+    chunks.push(chunk);
+  }
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+/**
+ * Starts the wizard's web server for `encplan ui`: the built renderer and an HTTP bridge on 127.0.0.1
+ * only. Every request must name this server in Host (no DNS rebinding) and, when it has an Origin, come
+ * from this server's origin; every API call must carry the per-run token. Anything else gets 403.
+ */
+export async function startUiServer(options: UiServerOptions): Promise<UiServer> {
+  const token = options.token ?? randomBytes(32).toString('hex');
+  const rendererRoot = await realpath(options.rendererDir);
+  let allowedHosts: readonly string[] = [];
+
+  const server = createServer((request, response) => {
+    securityHeaders(response);
+    void handle(request, response).catch(() => {
+      if (!response.headersSent) {
+        refuse(response, 500, 'INVALID_ARGUMENT', 'The request could not be handled.');
+      } else {
+        response.end();
+      }
+    });
+  });
+
+  async function handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
+    const host = request.headers.host ?? '';
+    if (!allowedHosts.includes(host)) {
+      refuse(response, 403, 'PERMISSION_DENIED', 'Unknown Host: encplan ui answers only on its loopback address.');
+      return;
+    }
+    const origin = request.headers.origin;
+    if (origin !== undefined && !allowedHosts.some((allowed) => origin === `http://${allowed}`)) {
+      refuse(response, 403, 'PERMISSION_DENIED', 'Requests from other origins are refused.');
+      return;
+    }
+    const url = new URL(request.url ?? '/', `http://${host}`);
+    const method = METHOD_BY_PATH.get(url.pathname);
+    if (url.pathname.startsWith('/api/')) {
+      if (method === undefined || request.method !== 'POST') {
+        refuse(response, 404, 'INVALID_ARGUMENT', 'No such API call.');
+        return;
+      }
+      const given = request.headers[TOKEN_HEADER];
+      if (!sameToken(typeof given === 'string' ? given : undefined, token)) {
+        refuse(response, 403, 'PERMISSION_DENIED', 'Missing or wrong token.');
+        return;
+      }
+      if (!(request.headers['content-type'] ?? '').startsWith('application/json')) {
+        refuse(response, 415, 'INVALID_ARGUMENT', 'API calls must send application/json.');
+        return;
+      }
+      const text = await readBody(request);
+      let input: unknown;
+      try {
+        input = text === '' ? undefined : (JSON.parse(text) as { input?: unknown }).input;
+      } catch {
+        refuse(response, 400, 'INVALID_ARGUMENT', 'The body is not JSON.');
+        return;
+      }
+      const envelope = await options.handlers[method](input);
+      response.writeHead(200, { 'Content-Type': 'application/json' });
+      response.end(JSON.stringify(envelope));
+      return;
+    }
+    if (request.method !== 'GET' && request.method !== 'HEAD') {
+      refuse(response, 405, 'INVALID_ARGUMENT', 'Only GET for pages.');
+      return;
+    }
+    await serveStatic(url.pathname, response);
+  }
+
+  async function serveStatic(pathname: string, response: ServerResponse): Promise<void> {
+    const relative = pathname === '/' ? 'index.html' : decodeURIComponent(pathname).replace(/^\/+/, '');
+    const candidate = path.resolve(rendererRoot, relative);
+    let file: string;
+    try {
+      file = await realpath(candidate);
+    } catch {
+      refuse(response, 404, 'INVALID_ARGUMENT', 'Not found.');
+      return;
+    }
+    if (!file.startsWith(`${rendererRoot}${path.sep}`) || CONTENT_TYPES[path.extname(file)] === undefined) {
+      refuse(response, 404, 'INVALID_ARGUMENT', 'Not found.');
+      return;
+    }
+    const body = await readFile(file);
+    response.writeHead(200, { 'Content-Type': CONTENT_TYPES[path.extname(file)] ?? 'application/octet-stream' });
+    response.end(body);
+  }
+
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port ?? 0, '127.0.0.1', () => {
+      resolve();
+    });
+  });
+  const { port } = server.address() as AddressInfo;
+  allowedHosts = [`127.0.0.1:${String(port)}`, `localhost:${String(port)}`];
+  return {
+    url: `http://127.0.0.1:${String(port)}/?token=${token}`,
+    port,
+    token,
+    close: () =>
+      new Promise<void>((resolve, reject) => {
+        server.closeAllConnections();
+        server.close((error) => {
+          if (error === undefined) {
+            resolve();
+          } else {
+            reject(error);
+          }
+        });
+      }),
+  };
+}

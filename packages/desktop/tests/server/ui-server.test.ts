@@ -1,0 +1,123 @@
+import { request } from 'node:http';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { REPO_ROOT } from '../../../../tests/support/fake-tools.js';
+import { createBridgeHandlers } from '../../src/backend/bridge-handlers.js';
+import { createWizardBackend } from '../../src/backend/wizard-services.js';
+import { startUiServer, type UiServer } from '../../src/server/ui-server.js';
+
+const FIXTURE = path.join(REPO_ROOT, 'fixtures/assessments/loop-gpt-ext4-luks2-unallocated-debian12.json');
+
+interface Reply {
+  readonly status: number;
+  readonly headers: Record<string, string | string[] | undefined>;
+  readonly body: string;
+}
+
+/** A raw HTTP request, so tests can set Host and Origin as an attacker's page or a rebinding DNS would. */
+function send(port: number, options: { method?: string; path: string; headers?: Record<string, string>; body?: string }): Promise<Reply> {
+  return new Promise((resolve, reject) => {
+    const outgoing = request({ host: '127.0.0.1', port, method: options.method ?? 'GET', path: options.path, headers: options.headers }, (response) => {
+      let body = '';
+      response.setEncoding('utf8');
+      response.on('data', (chunk: string) => (body += chunk));
+      response.on('end', () => {
+        resolve({ status: response.statusCode ?? 0, headers: response.headers, body });
+      });
+    });
+    outgoing.on('error', reject);
+    outgoing.end(options.body);
+  });
+}
+
+describe('the encplan ui server', () => {
+  let server: UiServer;
+  let rendererDir: string;
+  let api: (method: string, input: unknown, headers?: Record<string, string>) => Promise<Reply>;
+
+  beforeAll(async () => {
+    rendererDir = await mkdtemp(path.join(tmpdir(), 'encplan-test-renderer-'));
+    await writeFile(path.join(rendererDir, 'index.html'), '<!doctype html><title>wizard</title>');
+    await writeFile(path.join(tmpdir(), 'encplan-test-outside.html'), 'secret');
+    const backend = await createWizardBackend({ assessmentFiles: [FIXTURE], searchPath: '', userId: 1000, stepDelayMs: 0 });
+    server = await startUiServer({ rendererDir, handlers: createBridgeHandlers(backend.services, backend.jobs) });
+    api = (method, input, headers = {}) =>
+      send(server.port, {
+        method: 'POST',
+        path: `/api/${method}`,
+        headers: { Host: `127.0.0.1:${String(server.port)}`, 'Content-Type': 'application/json', 'X-Encplan-Token': server.token, ...headers },
+        body: JSON.stringify({ input }),
+      });
+  });
+
+  afterAll(async () => {
+    await server.close();
+    await rm(rendererDir, { recursive: true, force: true });
+    await rm(path.join(tmpdir(), 'encplan-test-outside.html'), { force: true });
+  });
+
+  it('listens on 127.0.0.1 on a random port and prints a URL with a 256-bit token', () => {
+    expect(server.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/\?token=[0-9a-f]{64}$/);
+    expect(server.port).toBeGreaterThan(0);
+  });
+
+  it('serves the renderer with a strict CSP and no Referer leak of the token', async () => {
+    const reply = await send(server.port, { path: '/', headers: { Host: `127.0.0.1:${String(server.port)}` } });
+    expect(reply.status).toBe(200);
+    expect(reply.body).toContain('wizard');
+    expect(reply.headers['content-security-policy']).toContain("script-src 'self'");
+    expect(reply.headers['referrer-policy']).toBe('no-referrer');
+  });
+
+  it('answers API calls with the token with an envelope', async () => {
+    const reply = await api('listDevices', undefined);
+    expect(reply.status).toBe(200);
+    expect(JSON.parse(reply.body)).toMatchObject({ schema: 'encplan.bridge', status: 'ok', result: { devices: [{ path: '/dev/loop2' }] } });
+  });
+
+  it('refuses API calls without the token or with a wrong one', async () => {
+    const without = await send(server.port, { method: 'POST', path: '/api/listDevices', headers: { Host: `127.0.0.1:${String(server.port)}`, 'Content-Type': 'application/json' }, body: '{}' });
+    const wrong = await api('listDevices', undefined, { 'X-Encplan-Token': 'f'.repeat(64) });
+    for (const reply of [without, wrong]) {
+      expect(reply.status).toBe(403);
+      expect(JSON.parse(reply.body)).toMatchObject({ status: 'error', error: { code: 'PERMISSION_DENIED' } });
+    }
+  });
+
+  it('refuses another origin even with the token', async () => {
+    const reply = await api('listDevices', undefined, { Origin: 'https://evil.example' });
+    expect(reply.status).toBe(403);
+    expect(reply.body).toContain('other origins');
+  });
+
+  it('refuses a foreign Host header (DNS rebinding), pages included', async () => {
+    const page = await send(server.port, { path: '/', headers: { Host: 'evil.example' } });
+    const call = await api('listDevices', undefined, { Host: `evil.example:${String(server.port)}` });
+    expect(page.status).toBe(403);
+    expect(call.status).toBe(403);
+  });
+
+  it('accepts its own origin and localhost', async () => {
+    const reply = await api('capabilities', undefined, { Origin: `http://127.0.0.1:${String(server.port)}` });
+    const local = await api('capabilities', undefined, { Host: `localhost:${String(server.port)}`, Origin: `http://localhost:${String(server.port)}` });
+    expect(reply.status).toBe(200);
+    expect(local.status).toBe(200);
+  });
+
+  it('validates API input and refuses non-JSON bodies and unknown calls', async () => {
+    const invalid = await api('startAssessment', { device: '/etc/passwd', benchmark: 'none', backends: [] });
+    expect(JSON.parse(invalid.body)).toMatchObject({ status: 'error', error: { code: 'INVALID_ARGUMENT' } });
+    const form = await api('listDevices', undefined, { 'Content-Type': 'application/x-www-form-urlencoded' });
+    expect(form.status).toBe(415);
+    const unknown = await api('runShell', 'id');
+    expect(unknown.status).toBe(404);
+  });
+
+  it('does not serve files outside the renderer directory', async () => {
+    const reply = await send(server.port, { path: '/..%2fencplan-test-outside.html', headers: { Host: `127.0.0.1:${String(server.port)}` } });
+    expect(reply.status).toBe(404);
+    expect(reply.body).not.toContain('secret');
+  });
+});

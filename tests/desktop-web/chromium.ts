@@ -1,0 +1,56 @@
+import { existsSync } from 'node:fs';
+import { mkdir, readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { REPO_ROOT } from '../support/fake-tools.js';
+
+/** Debian's Chromium (apt-get install chromium; scripts/setup.sh installs it). */
+export const CHROMIUM_PATH = process.env.ENCPLAN_CHROMIUM ?? '/usr/bin/chromium';
+
+/** Why the browser suites cannot run here, or null when they can. */
+export const chromiumMissing: string | null = existsSync(CHROMIUM_PATH) ? null : `${CHROMIUM_PATH} not found (apt-get install chromium)`;
+
+if (chromiumMissing !== null) {
+  process.stderr.write(`desktop-web: skipped: ${chromiumMissing}\n`);
+}
+
+/** The flags this machine's Chromium needs headless as root (architecture 2.12). */
+export function launchChromium(): Promise<Browser> {
+  return chromium.launch({
+    executablePath: CHROMIUM_PATH,
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+  });
+}
+
+/** Screenshots are kept under test-artifacts/desktop-web/ (gitignored) to look at after a run. */
+export const ARTIFACTS = path.join(REPO_ROOT, 'test-artifacts/desktop-web');
+
+/** Saves a full-page screenshot of the current step. */
+export async function screenshot(page: Page, name: string): Promise<void> {
+  await mkdir(ARTIFACTS, { recursive: true });
+  await page.screenshot({ path: path.join(ARTIFACTS, `${name}.png`), fullPage: true });
+}
+
+interface AxeResult {
+  readonly violations: readonly { readonly id: string; readonly impact: string | null; readonly help: string; readonly nodes: readonly { readonly target: readonly string[] }[] }[];
+  readonly passes: readonly { readonly id: string }[];
+}
+
+/**
+ * Runs axe-core (WCAG 2.0/2.1 A and AA plus best practices) on the page and returns its violations as
+ * readable lines. axe is evaluated through the DevTools protocol, so the page's strict CSP stays on.
+ */
+export async function axeViolations(page: Page): Promise<{ violations: string[]; passedRules: string[] }> {
+  const source = await readFile(path.join(REPO_ROOT, 'node_modules/axe-core/axe.min.js'), 'utf8');
+  await page.evaluate(source);
+  const result = await page.evaluate(
+    () =>
+      (window as unknown as { axe: { run: (context: Document, options: unknown) => Promise<AxeResult> } }).axe.run(document, {
+        runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'] },
+      }),
+  );
+  return {
+    violations: result.violations.map((violation) => `${violation.id} (${violation.impact ?? 'n/a'}): ${violation.help} at ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`),
+    passedRules: result.passes.map((pass) => pass.id),
+  };
+}

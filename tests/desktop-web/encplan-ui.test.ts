@@ -1,0 +1,101 @@
+import path from 'node:path';
+import type { Browser } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { REPO_ROOT } from '../support/fake-tools.js';
+import { axeViolations, chromiumMissing, launchChromium, screenshot } from './chromium.js';
+import { startEncplanUi, type EncplanUiProcess } from './encplan-ui-process.js';
+
+const PROVISIONAL = path.join(REPO_ROOT, 'packages/desktop/tests/fixtures/assessments-provisional');
+const FIXTURES = path.join(REPO_ROOT, 'fixtures/assessments');
+
+describe.skipIf(chromiumMissing !== null)('encplan ui in Chromium over saved assessments', () => {
+  let ui: EncplanUiProcess;
+  let url: URL;
+  let browser: Browser;
+
+  beforeAll(async () => {
+    ui = await startEncplanUi([
+      '--assessment',
+      path.join(PROVISIONAL, 'nvme-healthy-provisional.json'),
+      '--assessment',
+      path.join(FIXTURES, 'loop-gpt-ext4-luks2-unallocated-debian12.json'),
+      '--step-delay-ms',
+      '40',
+    ]);
+    url = ui.url;
+    browser = await launchChromium();
+  });
+
+  afterAll(async () => {
+    await browser.close();
+    await ui.stop();
+  });
+
+  it('prints a loopback URL with a token and how to reach it over SSH', () => {
+    expect(url.hostname).toBe('127.0.0.1');
+    expect(ui.output()).toContain(`ssh -L ${url.port}:127.0.0.1:${url.port}`);
+  });
+
+  it('walks the five steps of the served wizard over the HTTP bridge', async () => {
+    const context = await browser.newContext({ viewport: { width: 1100, height: 900 } });
+    const page = await context.newPage();
+    await page.goto(url.href);
+    await page.getByRole('radio', { name: /Samsung SSD 980/ }).check();
+    // The token is taken out of the address bar once read.
+    expect(page.url()).not.toContain('token=');
+    await screenshot(page, 'ui-1-drive');
+    await page.getByRole('button', { name: 'Check this drive' }).click();
+    await page.getByRole('heading', { name: /^TRIM and discards/ }).waitFor();
+    await screenshot(page, 'ui-2-health');
+    await page.getByRole('button', { name: 'Next' }).click();
+    await page.getByRole('button', { name: 'Start benchmark' }).click();
+    await page.getByRole('button', { name: 'See the plan' }).waitFor({ timeout: 15_000 });
+    await expect(page.locator('.chart svg rect').count()).resolves.toBeGreaterThanOrEqual(8);
+    await screenshot(page, 'ui-3-benchmark');
+    await page.getByRole('button', { name: 'See the plan' }).click();
+    await page.getByRole('heading', { name: /^Cipher/ }).waitFor();
+    await screenshot(page, 'ui-4-plan');
+    expect((await axeViolations(page)).violations).toEqual([]);
+    await page.getByRole('button', { name: 'Next' }).click();
+    await expect(page.getByRole('textbox', { name: 'Commands' }).inputValue()).resolves.toContain('cryptsetup open');
+    await screenshot(page, 'ui-5-export');
+    // A reload keeps working: the token lives in sessionStorage for this tab only.
+    await page.reload();
+    await page.getByRole('radio', { name: /Samsung SSD 980/ }).waitFor();
+    await context.close();
+  });
+
+  it('refuses an API call without the token or from a foreign origin', async () => {
+    const endpoint = new URL('/api/listDevices', url);
+    const headers = { 'Content-Type': 'application/json' };
+    const token = url.searchParams.get('token') ?? '';
+    const withToken = await fetch(endpoint, { method: 'POST', headers: { ...headers, 'X-Encplan-Token': token }, body: '{}' });
+    expect(withToken.status).toBe(200);
+    const withoutToken = await fetch(endpoint, { method: 'POST', headers, body: '{}' });
+    expect(withoutToken.status).toBe(403);
+    await expect(withoutToken.json()).resolves.toMatchObject({ status: 'error', error: { code: 'PERMISSION_DENIED' } });
+    const foreign = await fetch(endpoint, { method: 'POST', headers: { ...headers, 'X-Encplan-Token': token, Origin: 'http://evil.example' }, body: '{}' });
+    expect(foreign.status).toBe(403);
+  });
+
+  it('stops the browser page of another origin from reading the API', async () => {
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    // A page on another loopback origin (a different port) tries the API with the stolen-looking token.
+    await page.goto('about:blank');
+    const status = await page.evaluate(async (target) => {
+      try {
+        const response = await fetch(target, { method: 'POST', headers: { 'Content-Type': 'application/json', 'X-Encplan-Token': 'guess' }, body: '{}' });
+        return response.status;
+      } catch {
+        return 'blocked';
+      }
+    }, new URL('/api/listDevices', url).href);
+    expect(status).toBe('blocked');
+    await context.close();
+  });
+
+  it('stops cleanly on Ctrl-C', async () => {
+    await expect(ui.stop()).resolves.toBe(0);
+  });
+});

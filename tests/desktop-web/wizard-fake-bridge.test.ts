@@ -1,0 +1,176 @@
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createBridgeHandlers } from '../../packages/desktop/src/backend/bridge-handlers.js';
+import { createWizardBackend } from '../../packages/desktop/src/backend/wizard-services.js';
+import { startUiServer, type UiServer } from '../../packages/desktop/src/server/ui-server.js';
+import { REPO_ROOT } from '../support/fake-tools.js';
+import { axeViolations, chromiumMissing, launchChromium, screenshot } from './chromium.js';
+
+const FIXTURES = path.join(REPO_ROOT, 'fixtures/assessments');
+
+describe.skipIf(chromiumMissing !== null)('the wizard over the fake bridge in Chromium', () => {
+  let browser: Browser;
+  let context: BrowserContext;
+  let server: UiServer;
+  let page: Page;
+
+  beforeAll(async () => {
+    // The fake build talks to no API; the server only serves its files on 127.0.0.1 like `encplan ui` does.
+    const backend = await createWizardBackend({ assessmentFiles: [path.join(FIXTURES, 'loop-gpt-ext4-luks2-unallocated-debian12.json')], searchPath: '', userId: 1000 });
+    server = await startUiServer({ rendererDir: path.join(REPO_ROOT, 'packages/desktop/out/renderer-fake'), handlers: createBridgeHandlers(backend.services, backend.jobs) });
+    browser = await launchChromium();
+  });
+
+  afterAll(async () => {
+    await browser.close();
+    await server.close();
+  });
+
+  async function openWizard(): Promise<Page> {
+    context = await browser.newContext({ viewport: { width: 1100, height: 900 }, acceptDownloads: true });
+    await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: `http://127.0.0.1:${String(server.port)}` });
+    const opened = await context.newPage();
+    const errors: string[] = [];
+    opened.on('pageerror', (error) => errors.push(error.message));
+    opened.on('console', (message) => {
+      if (message.type() === 'error') {
+        errors.push(message.text());
+      }
+    });
+    await opened.goto(`http://127.0.0.1:${String(server.port)}/`);
+    await opened.getByRole('radio', { name: /Samsung SSD 980/ }).waitFor();
+    expect(errors).toEqual([]);
+    return opened;
+  }
+
+  it('walks all five steps for a healthy NVMe drive, with no accessibility violations on any step', async () => {
+    page = await openWizard();
+    // Step 1: drives with model, size, transport, health badge; the system disk is marked.
+    const nvme = page.locator('li.device', { hasText: 'Samsung SSD 980 1TB' });
+    await expect(nvme.textContent()).resolves.toMatch(/1\.00 TB \(931\.5 GiB\).*NVME solid-state.*Healthy.*System disk/s);
+    await expect(page.locator('li.device', { hasText: '/dev/vda' }).textContent()).resolves.toMatch(/274\.88 GB \(256\.0 GiB\).*VIRTIO virtual disk.*Health unknown.*System disk/s);
+    await expect(page.getByRole('button', { name: 'Check this drive' }).isDisabled()).resolves.toBe(true);
+    await screenshot(page, '1-drive');
+    expect((await axeViolations(page)).violations).toEqual([]);
+
+    await page.getByRole('radio', { name: /Samsung SSD 980/ }).check();
+    await page.getByRole('button', { name: 'Check this drive' }).click();
+
+    // Step 2: verdicts in plain words, details with sources on demand.
+    await page.getByRole('heading', { name: /^Drive health/ }).waitFor();
+    await expect(page.getByRole('heading', { level: 1 }).textContent()).resolves.toBe('Health, TRIM and space');
+    await expect(page.locator('article', { hasText: 'Drive health' }).textContent()).resolves.toContain('The drive reports no problems');
+    await page.locator('article', { hasText: 'Drive health' }).getByText(/Details and sources/).click();
+    await expect(page.getByRole('cell', { name: 'smartctl: nvme_smart_health_information_log.percentage_used' }).isVisible()).resolves.toBe(true);
+    await expect(page.locator('article', { hasText: 'Space and spare area' }).textContent()).resolves.toContain('leaving 7 % unpartitioned');
+    await screenshot(page, '2-health');
+    expect((await axeViolations(page)).violations).toEqual([]);
+
+    // Step 3: quick/full, backends from the capabilities, live progress and chart.
+    await page.getByRole('button', { name: 'Next' }).click();
+    await expect(page.getByRole('radio', { name: 'Quick' }).isChecked()).resolves.toBe(true);
+    await expect(page.getByRole('checkbox', { name: 'luks2-aes-xts-512' }).isChecked()).resolves.toBe(true);
+    await page.getByRole('button', { name: 'Start benchmark' }).click();
+    await page.locator('.chart svg rect').nth(2).waitFor();
+    const progress = Number(await page.getByRole('progressbar').getAttribute('value'));
+    expect(progress).toBeGreaterThan(0);
+    expect(progress).toBeLessThan(100);
+    await expect(page.getByRole('button', { name: 'Cancel' }).isVisible()).resolves.toBe(true);
+    await screenshot(page, '3-benchmark-running');
+    expect((await axeViolations(page)).violations).toEqual([]);
+    await page.getByRole('button', { name: 'See the plan' }).waitFor({ timeout: 10_000 });
+    await expect(page.getByRole('status').last().textContent()).resolves.toBe('Benchmark finished.');
+    await screenshot(page, '3-benchmark-done');
+
+    // Step 4: recommendations with reasons, the plain vs encrypted chart, predicted vs measured.
+    await page.getByRole('button', { name: 'See the plan' }).click();
+    await expect(page.getByRole('heading', { name: /^Cipher/ }).isVisible()).resolves.toBe(true);
+    await expect(page.getByText(/AES-XTS runs at 4210 MiB\/s/).isVisible()).resolves.toBe(true);
+    await expect(page.getByRole('img', { name: /plain vs encrypted/ }).count()).resolves.toBe(1);
+    await expect(page.getByRole('table', { name: 'Predicted vs measured' }).textContent()).resolves.toMatch(/SEQ1M Q8T1 read.*luks2-aes-xts-512.*2650 MiB\/s.*2782 MiB\/s/s);
+    await screenshot(page, '4-plan');
+    expect((await axeViolations(page)).violations).toEqual([]);
+
+    // Step 5: JSON, self-contained HTML, the script, the clipboard.
+    await page.getByRole('button', { name: 'Next' }).click();
+    const [htmlDownload] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Save HTML report' }).click()]);
+    const html = await readFile(await htmlDownload.path(), 'utf8');
+    expect(htmlDownload.suggestedFilename()).toBe('encplan-nvme0n1.html');
+    expect(html).toMatch(/^<!doctype html>/);
+    expect(html).not.toMatch(/<script|<link|src="http/);
+    expect(html).toContain('Samsung SSD 980 1TB');
+    // The saved report itself: readable and accessible on its own, offline.
+    const reportPage = await context.newPage();
+    await reportPage.setContent(html);
+    await expect(reportPage.getByRole('heading', { level: 1 }).textContent()).resolves.toBe('encplan assessment of /dev/nvme0n1 (Samsung SSD 980 1TB)');
+    await screenshot(reportPage, '5-export-html-report');
+    expect((await axeViolations(reportPage)).violations).toEqual([]);
+    await reportPage.close();
+    const [jsonDownload] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Save JSON report' }).click()]);
+    const saved = JSON.parse(await readFile(await jsonDownload.path(), 'utf8'));
+    expect(saved.schema).toBe('encplan.assessment');
+    expect(saved.result.device.path).toBe('/dev/nvme0n1');
+    const [scriptDownload] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Save commands as a script' }).click()]);
+    const script = await readFile(await scriptDownload.path(), 'utf8');
+    expect(script).toContain('# cryptsetup luksFormat --type luks2');
+    expect(script).toContain('\ncryptsetup open --perf-no_read_workqueue');
+    await page.getByRole('button', { name: 'Copy commands' }).click();
+    await page.getByText('Commands copied to the clipboard.').waitFor();
+    await expect(page.evaluate(() => navigator.clipboard.readText())).resolves.toBe(script);
+    await screenshot(page, '5-export');
+    expect((await axeViolations(page)).violations).toEqual([]);
+    await context.close();
+  });
+
+  it('cancels a running benchmark and says it cleaned up', async () => {
+    page = await openWizard();
+    await page.getByRole('radio', { name: /Samsung SSD 980/ }).check();
+    await page.getByRole('button', { name: 'Check this drive' }).click();
+    await page.getByRole('button', { name: 'Next' }).and(page.locator(':enabled')).click();
+    await page.getByRole('button', { name: 'Start benchmark' }).click();
+    await page.getByRole('button', { name: 'Cancel' }).click();
+    await page.getByText('Benchmark cancelled; everything it created was cleaned up.').waitFor();
+    await expect(page.getByRole('button', { name: 'Start benchmark' }).isVisible()).resolves.toBe(true);
+    await expect(page.locator('label[for="benchmark-progress"]').textContent()).resolves.toBe('Cancelled');
+    await screenshot(page, '3-benchmark-cancelled');
+    await context.close();
+  });
+
+  it('is usable with the keyboard alone: choose a drive and move to the next step', async () => {
+    page = await openWizard();
+    await page.keyboard.press('Tab');
+    await expect(page.evaluate(() => document.activeElement?.textContent)).resolves.toBe('Skip to the current step');
+    // Tab reaches the first radio of the group; arrow keys move within it, as for any native radio group.
+    await page.keyboard.press('Tab');
+    await expect(page.evaluate(() => (document.activeElement as HTMLInputElement).type)).resolves.toBe('radio');
+    await page.keyboard.press('Space');
+    await page.keyboard.press('Tab');
+    await expect(page.evaluate(() => document.activeElement?.textContent)).resolves.toBe('Check this drive');
+    await page.keyboard.press('Enter');
+    await page.getByRole('heading', { name: /^Drive health/ }).waitFor();
+    // Focus moves to the new step's heading, so screen readers announce it.
+    await expect(page.evaluate(() => document.activeElement?.id)).resolves.toBe('step-title');
+    await context.close();
+  });
+
+  it('shows a real assessment of a loop disk: existing LUKS2, never-allocated space, what the machine lacks', async () => {
+    page = await openWizard();
+    await page.getByRole('radio', { name: /loop2/ }).check();
+    await page.getByRole('button', { name: 'Check this drive' }).click();
+    const encryption = page.locator('article', { hasText: 'Existing encryption' });
+    await encryption.waitFor();
+    await expect(encryption.textContent()).resolves.toContain('LUKS2 on /dev/loop2p2 (aes-xts-plain64, 512-bit key).');
+    await expect(page.locator('article', { hasText: 'Space and spare area' }).textContent()).resolves.toContain('(31.5 %) of the disk is in no partition');
+    await expect(page.locator('article', { hasText: 'Drive health' }).textContent()).resolves.toContain('/dev/loop2: Unable to detect device type');
+    await expect(page.locator('article', { hasText: 'What this machine can measure' }).textContent()).resolves.toContain('device-mapper: cryptsetup open fails');
+    await screenshot(page, '2-health-real-loop');
+    expect((await axeViolations(page)).violations).toEqual([]);
+    await page.getByRole('button', { name: 'Next' }).click();
+    await page.getByRole('button', { name: 'Skip to the plan' }).click();
+    await expect(page.getByText('Not measured: No I/O benchmark was run in this assessment.').isVisible()).resolves.toBe(true);
+    await screenshot(page, '4-plan-real-loop');
+    await context.close();
+  });
+});
