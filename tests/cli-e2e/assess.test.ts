@@ -1,4 +1,8 @@
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { REPO_ROOT } from '../support/fake-tools.js';
 import { runCli } from '../support/cli.js';
 import { assessmentSchemaErrors } from '../support/schema.js';
 
@@ -90,5 +94,58 @@ describe('encplan --version (built binary)', () => {
     const run = runCli(['--version']);
     expect(run.status).toBe(0);
     expect(run.stdout).toMatch(/^encplan\/0\.1\.0 linux-x64 node-v\d+\.\d+\.\d+\n$/);
+  });
+});
+
+describe('encplan assess: the plan, --commands, --html and --fail-on (built binary)', () => {
+  it('leads the report with the plan and prints the commands as a script with destructive lines commented out', () => {
+    const report = runCli(['assess', '--bundle', BUNDLE]);
+    expect(report.status, report.stderr).toBe(0);
+    expect(report.stdout.indexOf('encplan plan for /dev/loop0')).toBeLessThan(report.stdout.indexOf('Drive\n'));
+    const script = runCli(['assess', '--bundle', BUNDLE, '--commands']);
+    expect(script.status, script.stderr).toBe(0);
+    expect(script.stdout).toMatch(/^#!\/bin\/sh\n/);
+    expect(script.stdout).toContain('# cryptsetup luksFormat --type luks2 --cipher aes-xts-plain64 --key-size 512 --sector-size 4096');
+  });
+
+  it('writes a self-contained HTML report with --html', () => {
+    const directory = mkdtempSync(path.join(tmpdir(), 'encplan-test-html-'));
+    try {
+      const file = path.join(directory, 'report.html');
+      const run = runCli(['assess', '--bundle', BUNDLE, '--html', file]);
+      expect(run.status, run.stderr).toBe(0);
+      const html = readFileSync(file, 'utf8');
+      expect(html).toMatch(/^<!doctype html>/);
+      expect(html).toContain('/dev/loop0');
+      expect(html).not.toMatch(/<script/i);
+    } finally {
+      rmSync(directory, { recursive: true, force: true });
+    }
+  });
+
+  it('exits 5 with --fail-on failing when the drive fails, and 0 without the flag', () => {
+    // The real loop bundle, with smartctl answering as the captured Seagate with 304 reallocated sectors did.
+    const directory = mkdtempSync(path.join(tmpdir(), 'encplan-test-failing-'));
+    try {
+      const bundle = JSON.parse(readFileSync(path.join(REPO_ROOT, BUNDLE, 'bundle.json'), 'utf8')) as { captures: Record<string, unknown>[] };
+      const failing = path.join(REPO_ROOT, 'fixtures/smartctl/sata-hdd-seagate-st3500418as-realloc304-v7.3');
+      const stdout = readFileSync(path.join(failing, 'stdout.json'), 'utf8');
+      // The capture has no process exit code beside it; smartctl's own JSON records it.
+      const exitCode = (JSON.parse(stdout) as { smartctl: { exit_status: number } }).smartctl.exit_status;
+      for (const capture of bundle.captures) {
+        if (capture.kind === 'command' && capture.tool === 'smartctl' && (capture.argv as string[]).includes('-x')) {
+          capture.output = { exitCode, stdout, stderr: '', durationMs: 10 };
+        }
+      }
+      writeFileSync(path.join(directory, 'bundle.json'), JSON.stringify(bundle));
+      const gated = runCli(['assess', '--bundle', directory, '--fail-on', 'failing', '--json']);
+      expect(gated.status, gated.stderr).toBe(5);
+      const envelope = JSON.parse(gated.stdout) as { status: string; result: { health: { verdict: string }; plan: { healthGate: { effectiveVerdict: string } } } };
+      expect(envelope.result.health.verdict).toBe('failing');
+      expect(envelope.result.plan.healthGate.effectiveVerdict).toBe('failing');
+      expect(runCli(['assess', '--bundle', directory]).status).toBe(0);
+    } finally {
+      rmSync(directory, { recursive: true, force: true });
+    }
   });
 });

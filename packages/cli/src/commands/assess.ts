@@ -1,10 +1,13 @@
+import { writeFile } from 'node:fs/promises';
 import { Args, Flags } from '@oclif/core';
-import { assess, assessBundle, ASSESSMENT_SCHEMA } from '@encplan/core';
+import { assess, assessBundle, ASSESSMENT_SCHEMA, gateMeetsThreshold, renderCommandScript, renderHtmlReport, toReportView } from '@encplan/core';
 import { createEnvironment, readBundleDirectory } from '@encplan/core/node';
 import { EncplanCommand } from '../base-command.js';
 import { renderAssessment } from '../render/assessment.js';
 import { withCancellation } from '../cancellation.js';
 import { stderrProgress } from '../render/progress-bar.js';
+import { ExitCode } from '../exit-codes.js';
+import { optionsFromFlags, planOptionFlags } from '../plan-flags.js';
 
 /** `encplan assess [device]`: inventory, stack, space and machine of one disk, as a report or JSON. */
 export default class Assess extends EncplanCommand {
@@ -23,6 +26,8 @@ export default class Assess extends EncplanCommand {
       default: false,
     }),
     quick: Flags.boolean({ summary: 'With --benchmark: shorter runs (less precise).', default: false, dependsOn: ['benchmark'] }),
+    html: Flags.string({ summary: 'Also write a self-contained HTML report to this file.' }),
+    ...planOptionFlags,
   };
   protected readonly schemaName = ASSESSMENT_SCHEMA;
 
@@ -30,6 +35,7 @@ export default class Assess extends EncplanCommand {
     const { args, flags } = await this.parse(Assess);
     this.jsonOutput = flags.json;
     const environment = createEnvironment();
+    const planOptions = optionsFromFlags(flags);
     const envelope = await withCancellation((signal) =>
       flags.bundle === undefined
         ? assess(environment, {
@@ -37,16 +43,28 @@ export default class Assess extends EncplanCommand {
             includeSerials: flags['include-serials'],
             mode: 'live',
             signal,
+            planOptions,
             benchmark: flags.benchmark ? { quick: flags.quick } : null,
             // Progress only for the long run: a sub-second assessment needs none.
             ...(flags.benchmark ? { onProgress: (step: string) => process.stderr.write(`encplan: ${step}…\n`), onBenchmarkProgress: stderrProgress() } : {}),
           })
-        : readBundleDirectory(flags.bundle).then((bundle) => assessBundle(bundle, environment.clock, { signal })),
+        : readBundleDirectory(flags.bundle).then((bundle) => assessBundle(bundle, environment.clock, { signal, planOptions })),
     );
+    if (flags.html !== undefined) {
+      await writeFile(flags.html, renderHtmlReport(toReportView(envelope)), 'utf8');
+    }
+    const plan = envelope.result?.plan ?? null;
     if (flags.json) {
       this.emitJson(envelope);
+    } else if (flags.commands) {
+      this.log(plan === null ? '# encplan could not make a plan; see the warnings of `encplan assess`.' : renderCommandScript(plan.commands, flags.destructive));
     } else {
-      this.log(renderAssessment(envelope));
+      this.log(renderAssessment(envelope, { includeDestructive: flags.destructive }));
+    }
+    const threshold = flags['fail-on'];
+    if (plan !== null && (threshold === 'warning' || threshold === 'failing') && gateMeetsThreshold(plan.healthGate, threshold)) {
+      process.stderr.write(`encplan: health gate: the drive is ${plan.healthGate.effectiveVerdict} (--fail-on ${threshold}).\n`);
+      this.exit(ExitCode.gateFailed);
     }
   }
 }

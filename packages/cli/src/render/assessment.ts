@@ -1,5 +1,6 @@
 import type { AssessmentEnvelope, AssessmentResult, StackNode, Warning } from '@encplan/core';
 import { renderCipherBenchmark } from './cipher-benchmark.js';
+import { renderPlan, type PlanRenderOptions } from './plan.js';
 import { renderDriveSections, renderFindings } from './drive-sections.js';
 import { renderIoBenchmark } from './io-benchmark-table.js';
 import { formatBytes, formatTable, yesNo } from './format.js';
@@ -100,7 +101,7 @@ function renderCapabilities(result: AssessmentResult): string[] {
 }
 
 /** The human report of `encplan assess`. */
-export function renderAssessment(envelope: AssessmentEnvelope): string {
+export function renderAssessment(envelope: AssessmentEnvelope, options: PlanRenderOptions = { includeDestructive: false }): string {
   const result = envelope.result;
   if (result === null) {
     return `encplan: ${envelope.error?.message ?? 'no result'}`;
@@ -111,6 +112,7 @@ export function renderAssessment(envelope: AssessmentEnvelope): string {
   return [
     header,
     ...renderFindings(result),
+    ...(result.plan === null ? [] : ['', renderPlan(result.plan, options)]),
     '',
     ...renderDisk(result),
     ...renderDriveSections(result),

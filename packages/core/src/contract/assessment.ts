@@ -7,6 +7,7 @@ import { spaceSchema } from '../domain/space.js';
 import { toolRecordSchema } from '../domain/tooling.js';
 import { envelopeSchema } from './envelope.js';
 import { healthSchema } from '../domain/health.js';
+import { planSchema } from '../plan/plan.js';
 import { ioBenchmarkSchema } from '../domain/io-benchmark.js';
 import { discardPassthroughSchema, trimSchema } from '../domain/trim.js';
 import { sedSchema } from '../domain/sed.js';
@@ -44,6 +45,8 @@ export const provenanceSchema = z.object({
 
 /** The result of `encplan assess`. */
 export const assessmentResultSchema = z.object({
+  /** What the user came for: recommendations with reasons and evidence, predicted cost, the commands. */
+  plan: planSchema.nullable(),
   target: targetSchema,
   provenance: provenanceSchema,
   disk: diskSchema,

@@ -1,4 +1,7 @@
 import type { AssessmentResult } from '../contract/assessment.js';
+
+/** The assessment's facts: everything but the plan that is made from them. */
+type AssessmentFacts = Omit<AssessmentResult, 'plan'>;
 import type { StackNode } from '../domain/device.js';
 import { sourceOf } from '../domain/source.js';
 import {
@@ -20,7 +23,7 @@ function osOf(platform: string): PlanInput['os'] {
   return name === 'darwin' || name === 'win32' ? name : 'linux';
 }
 
-function existingEncryptionOf(result: AssessmentResult): PlanInput['existingEncryption'] {
+function existingEncryptionOf(result: AssessmentFacts): PlanInput['existingEncryption'] {
   const found = result.encryption.found[0];
   if (found === undefined) {
     return null;
@@ -44,7 +47,7 @@ const LAYER_KINDS: Readonly<Record<string, NonNullable<PlanInput['trim']['firstB
   disk: 'device',
 };
 
-function trimOf(result: AssessmentResult): PlanInput['trim'] {
+function trimOf(result: AssessmentFacts): PlanInput['trim'] {
   const { trim, discardPassthrough } = result;
   const paths = discardPassthrough.paths;
   const blockedPath = paths.find((path) => path.passesToDisk === false);
@@ -68,7 +71,7 @@ function trimOf(result: AssessmentResult): PlanInput['trim'] {
 }
 
 /** One measurement per cipher and key size: cryptsetup's (the kernel's) one-core rate, OpenSSL's all-core rate. */
-function cipherSpeedsOf(result: AssessmentResult): PlanCipherSpeed[] {
+function cipherSpeedsOf(result: AssessmentFacts): PlanCipherSpeed[] {
   const measurements = result.cipherBenchmark?.cipherSpeed.measurements ?? [];
   const byKey = new Map<string, PlanCipherSpeed>();
   const ordered = [...measurements].sort(
@@ -105,7 +108,7 @@ const HASH_OUTPUT_BYTES: Readonly<Record<string, number>> = {
   streebog: 64,
 };
 
-function pbkdf2SpeedsOf(result: AssessmentResult): PlanPbkdf2Speed[] {
+function pbkdf2SpeedsOf(result: AssessmentFacts): PlanPbkdf2Speed[] {
   return (result.cipherBenchmark?.kdfSpeed.pbkdf2 ?? []).flatMap((row) => {
     const hash = pbkdf2HashSchema.safeParse(row.hash.replace(/-\d+$/, ''));
     const outputBytes = hash.success ? HASH_OUTPUT_BYTES[hash.data] : undefined;
@@ -129,7 +132,7 @@ function pbkdf2SpeedsOf(result: AssessmentResult): PlanPbkdf2Speed[] {
  * TRIM and the discard walk, space, existing encryption, and (with --benchmark) cipher and KDF speeds. What the
  * assessment does not hold (I/O benchmarks, factory spare, rated TBW) stays null / empty, and the rules say so.
  */
-export function planInputFromAssessment(result: AssessmentResult): PlanInput {
+export function planInputFromAssessment(result: AssessmentFacts): PlanInput {
   const { disk, machine, space, health, kernelCrypto } = result;
   const lastEndBytes = result.partitions.reduce<number | null>(
     (end, partition) => Math.max(end ?? 0, partition.startBytes + partition.sizeBytes),

@@ -26,6 +26,9 @@ import {
 } from '../probes/probe-context.js';
 import { probeHostProtectedArea } from '../probes/linux/host-protected-area.js';
 import { TOOL_VERSION } from '../version.js';
+import { buildPlan } from '../plan/plan.js';
+import type { PlanOptions } from '../plan/plan-options.js';
+import { planInputFromAssessment } from '../plan/plan-input-from-assessment.js';
 import { assessDriveSections, nvmeCapacityOf } from '../analyses/drive-sections.js';
 import { probeHealth } from '../probes/linux/health.js';
 import { probeDiscardStack } from '../probes/linux/discard-stack.js';
@@ -61,6 +64,8 @@ export interface AssessRequest {
   readonly signal?: AbortSignal;
   /** Also measure cipher and key-derivation speed (and, with `io`, plain versus encrypted I/O). */
   readonly benchmark?: { readonly quick: boolean } | null;
+  /** How to plan (target tool, threat model, workload, unlocking machine); defaults when absent. */
+  readonly planOptions?: PlanOptions;
   /** Progress of long steps, for the CLI's progress bar and the desktop. */
   readonly onProgress?: (step: string) => void;
   /** Progress events of the I/O benchmark (run i of n, ETA), for progress bars. */
@@ -218,7 +223,7 @@ export async function assess(
   const tools = await recordTools(context, toolsRun);
   const collectedAt = request.collectedAt ?? environment.clock.now();
 
-  const result: AssessmentResult = {
+  const facts: Omit<AssessmentResult, 'plan'> = {
     target: {
       path: target.path,
       kernelName: target.kernelName,
@@ -250,6 +255,10 @@ export async function assess(
     capabilities,
     tools,
   };
+  // Planning is pure; a plan that cannot be made (e.g. a device path it will not put in a command) is a
+  // warning, and the facts still stand.
+  const plan = await attempt(context, 'plan', 'Planning', () => Promise.resolve(buildPlan(planInputFromAssessment(facts), request.planOptions ?? {})));
+  const result: AssessmentResult = { plan, ...facts };
   return okEnvelope(
     {
       schema: ASSESSMENT_SCHEMA,

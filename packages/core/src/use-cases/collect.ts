@@ -6,6 +6,7 @@ import type { AssessmentEnvelope } from '../contract/assessment.js';
 import { protectIdentifier } from '../domain/identifier.js';
 import { parseLsblkJson, type LsblkDevice } from '../parsers/lsblk/parse-lsblk-json.js';
 import { TOOL_VERSION } from '../version.js';
+import type { PlanOptions } from '../plan/plan-options.js';
 import { assess, type AssessEnvironment } from './assess.js';
 
 function identifiersIn(captures: readonly Capture[]): string[] {
@@ -66,7 +67,11 @@ export async function collect(
 }
 
 /** Runs the assessment again from a bundle, touching nothing on this machine. */
-export function assessBundle(bundle: Bundle, clock: AssessEnvironment['clock'], options: { signal?: AbortSignal } = {}): Promise<AssessmentEnvelope> {
+export function assessBundle(
+  bundle: Bundle,
+  clock: AssessEnvironment['clock'],
+  options: { signal?: AbortSignal; planOptions?: PlanOptions } = {},
+): Promise<AssessmentEnvelope> {
   const host = createReplayHost({ platform: bundle.platform, cwd: bundle.cwd, privileged: bundle.privileged, captures: bundle.captures });
   return assess(
     { host, clock },
@@ -76,6 +81,7 @@ export function assessBundle(bundle: Bundle, clock: AssessEnvironment['clock'], 
       mode: 'bundle',
       collectedAt: new Date(bundle.collectedAt),
       ...(options.signal === undefined ? {} : { signal: options.signal }),
+      ...(options.planOptions === undefined ? {} : { planOptions: options.planOptions }),
     },
   );
 }

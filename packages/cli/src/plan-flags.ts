@@ -1,0 +1,89 @@
+import { Flags, type Interfaces } from '@oclif/core';
+import { EncplanError, parseByteSize, type PlanOptions } from '@encplan/core';
+
+/** The flags that shape a plan, shared by `encplan plan` and `encplan assess`. */
+export const planOptionFlags = {
+    commands: Flags.boolean({ summary: 'Print only the commands, as a POSIX shell script.', default: false }),
+    'fail-on': Flags.string({
+      summary: 'Exit 5 when the drive health is at or past this verdict.',
+      options: ['warning', 'failing'],
+    }),
+    target: Flags.string({
+      summary: 'Encryption tool to plan for (default: luks2 on Linux, apfs on macOS, veracrypt on Windows).',
+      options: ['luks2', 'veracrypt', 'apfs'],
+    }),
+    'threat-model': Flags.string({
+      summary: 'Who you defend against; decides discards.',
+      options: ['lost-device', 'targeted', 'deniability'],
+      default: 'lost-device',
+    }),
+    workload: Flags.string({
+      summary: 'How hard the volume is written; decides the spare area.',
+      options: ['desktop', 'server', 'write-heavy'],
+      default: 'desktop',
+    }),
+    'unlock-memory': Flags.string({
+      summary: 'RAM of the weakest machine that must unlock, e.g. 2GiB (default: this machine).',
+    }),
+    'unlock-cores': Flags.integer({
+      summary: 'CPU cores of the weakest machine that must unlock (default: this machine).',
+      min: 1,
+    }),
+    'unlock-time': Flags.integer({ summary: 'Target unlock time in milliseconds.', min: 1, default: 2000 }),
+    'password-length': Flags.integer({
+      summary: 'Passphrase length in characters (VeraCrypt allows a low PIM only from 20).',
+      min: 1,
+    }),
+    'entropy-bits': Flags.string({
+      summary:
+        'Password entropy in bits for the attacker-cost table (repeatable; default 8 and 10 random a-z0-9 characters, 5 Diceware words).',
+      multiple: true,
+    }),
+    'speed-over-security': Flags.boolean({
+      summary: 'Accept AES-128-XTS when the cipher limits the device.',
+      default: false,
+    }),
+    destructive: Flags.boolean({
+      summary: 'Leave data-destroying commands uncommented in the script.',
+      default: false,
+    }),
+    'mapping-name': Flags.string({
+      summary: 'dm-crypt mapping name for commands and crypttab.',
+      default: 'cryptdata',
+    }),
+    label: Flags.string({ summary: 'Partition and LUKS2 label.', default: 'encplan' }),
+};
+
+/** The parsed values of {@link planOptionFlags}. */
+export type PlanOptionFlagValues = Interfaces.InferredFlags<typeof planOptionFlags>;
+
+/** Turns the plan flags into PlanOptions. Throws INVALID_ARGUMENT for sizes and numbers that do not parse. */
+export function optionsFromFlags(flags: PlanOptionFlagValues): PlanOptions {
+  const memory = flags['unlock-memory'];
+  const memoryBytes = memory === undefined ? null : parseByteSize(memory);
+  if (memory !== undefined && memoryBytes === null) {
+    throw new EncplanError('INVALID_ARGUMENT', `--unlock-memory ${JSON.stringify(memory)} is not a size.`, {
+      hint: 'Use bytes or a binary unit, e.g. 2GiB or 512MiB.',
+    });
+  }
+  const entropyBits = (flags['entropy-bits'] ?? []).map(Number);
+  if (entropyBits.some((bits) => !Number.isFinite(bits) || bits <= 0)) {
+    throw new EncplanError(
+      'INVALID_ARGUMENT',
+      `--entropy-bits takes positive numbers, got ${JSON.stringify(flags['entropy-bits'])}.`,
+    );
+  }
+  // The option schema in core validates the enums again; oclif's `options` already limited them.
+  return {
+    targetTool: (flags.target ?? null) as PlanOptions['targetTool'],
+    threatModel: flags['threat-model'] as PlanOptions['threatModel'],
+    workload: flags.workload as PlanOptions['workload'],
+    unlockMachine: { memoryBytes, cores: flags['unlock-cores'] ?? null },
+    unlockTimeMs: flags['unlock-time'],
+    passwordLength: flags['password-length'] ?? null,
+    ...(entropyBits.length > 0 ? { entropyBits: entropyBits } : {}),
+    speedOverSecurity: flags['speed-over-security'],
+    mappingName: flags['mapping-name'],
+    label: flags.label,
+  };
+}
