@@ -17,6 +17,27 @@ export interface Interpretation {
   readonly replacesSectionDetails?: boolean;
 }
 
+/**
+ * A disk without a partition table that is itself mounted (a filesystem on the whole disk) has no
+ * never-allocated space, and advice to discard "unallocated" space there would erase the filesystem: the
+ * space section then says so and shows nothing else, whatever verdict the analysis gave.
+ */
+export function interpretWholeDiskUse(result: Json): Interpretation | null {
+  const stack = isObject(result.stack) ? result.stack : {};
+  const wholeDiskMounts = asArray(stack.mountpoints).filter((mount): mount is string => typeof mount === 'string');
+  if (!isObject(result.disk) || result.disk.partitionTable !== 'none' || wholeDiskMounts.length === 0) {
+    return null;
+  }
+  return {
+    tone: 'info',
+    verdict: 'used-whole',
+    summary: `The disk has no partition table and is used whole (mounted at ${wholeDiskMounts.join(', ')}): there is no unpartitioned spare area.`,
+    findings: [],
+    facts: [],
+    replacesSectionDetails: true,
+  };
+}
+
 /** Space (contract `space`): never-allocated bytes and where they lie. */
 export function interpretSpace(space: Json, result: Json): Interpretation | null {
   const unallocated = asNumber(space.unallocatedBytes);
@@ -24,20 +45,9 @@ export function interpretSpace(space: Json, result: Json): Interpretation | null
   if (unallocated === null || percent === null) {
     return null;
   }
-  // A disk without a partition table that is itself mounted (a filesystem on the whole disk) has no
-  // never-allocated space, whatever the partition arithmetic says; advice to discard "unallocated" space
-  // there would erase the filesystem, so it is never shown.
-  const stack = isObject(result.stack) ? result.stack : {};
-  const wholeDiskMounts = asArray(stack.mountpoints).filter((mount): mount is string => typeof mount === 'string');
-  if (isObject(result.disk) && result.disk.partitionTable === 'none' && wholeDiskMounts.length > 0) {
-    return {
-      tone: 'info',
-      verdict: 'used-whole',
-      summary: `The disk has no partition table and is used whole (mounted at ${wholeDiskMounts.join(', ')}): there is no unpartitioned spare area.`,
-      findings: [],
-      facts: [],
-      replacesSectionDetails: true,
-    };
+  const usedWhole = interpretWholeDiskUse(result);
+  if (usedWhole !== null) {
+    return usedWhole;
   }
   const findings = asArray(space.regions).filter(isObject).map((region): FindingView => {
     const size = asNumber(region.sizeBytes) ?? 0;

@@ -7,6 +7,7 @@ import {
   interpretEncryption,
   interpretMachine,
   interpretSpace,
+  interpretWholeDiskUse,
   interpretStackDiscard,
   missingCapabilityReason,
   type Interpretation,
@@ -261,6 +262,8 @@ interface SectionSpec {
   readonly extraFindings?: (result: Json) => FindingView[];
   /** Where to look when the section itself is absent (TRIM: the stack's sysfs discard limits). */
   readonly fallback?: (result: Json) => Interpretation | null;
+  /** Wins over the section's own verdict when it applies (space: a disk used whole has none to spare). */
+  readonly override?: (result: Json) => Interpretation | null;
 }
 
 const SECTION_SPECS: readonly SectionSpec[] = [
@@ -293,6 +296,7 @@ const SECTION_SPECS: readonly SectionSpec[] = [
     title: 'Space and spare area',
     keys: ['overProvisioning', 'space', 'spareArea'],
     interpret: (raw, result) => (isObject(raw) ? interpretSpace(raw, result) : null),
+    override: interpretWholeDiskUse,
     summaries: {
       good: 'The drive has enough spare area for steady speed and even wear.',
       attention: 'Leaving some space unpartitioned would give the drive more room to work with.',
@@ -390,7 +394,7 @@ function toSectionView(spec: SectionSpec, result: Json, warnings: readonly Warni
   const rows = asArray(pick(section, ['results', 'rows', 'speeds']));
   const facts = [...scalarFacts(section, source, SECTION_SKIP), ...cipherRowsFacts(rows)];
   // A section without a verdict, or whose analysis could not decide, is read for what its facts say.
-  const interpretation = verdict === null || verdict === 'unknown' ? (spec.interpret?.(raw, result) ?? null) : null;
+  const interpretation = spec.override?.(result) ?? (verdict === null || verdict === 'unknown' ? (spec.interpret?.(raw, result) ?? null) : null);
   if (interpretation !== null) {
     return {
       ...base,

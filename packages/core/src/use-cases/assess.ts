@@ -76,7 +76,8 @@ export interface AssessRequest {
 function scratchDirectoryOf(stack: StackNode): string | null {
   const mounted: StackNode[] = [];
   const walk = (node: StackNode): void => {
-    if (node.filesystem !== null && node.mountpoints.some((mount) => mount.startsWith('/'))) {
+    // A mount point proves a filesystem even when blkid could not name it (no raw access).
+    if (node.mountpoints.some((mount) => mount.startsWith('/'))) {
       mounted.push(node);
     }
     node.children.forEach(walk);
