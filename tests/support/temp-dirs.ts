@@ -17,7 +17,21 @@ export function removeAfterTest<T extends { remove(): Promise<void> }>(resource:
   return resource;
 }
 
-/** Removes every directory {@link tempDir} made and everything {@link removeAfterTest} got; call it in afterEach. */
+/**
+ * Removes everything {@link removeAfterTest} got and every directory {@link tempDir} made, newest first and
+ * one at a time (a mount inside a temp dir must be gone before the dir is removed); every remover runs even
+ * when one fails, and the first failure is rethrown. Call it in afterEach.
+ */
 export async function removeTempDirs(): Promise<void> {
-  await Promise.all(removers.splice(0).map((remove) => remove()));
+  const failures: unknown[] = [];
+  for (const remove of removers.splice(0).reverse()) {
+    try {
+      await remove();
+    } catch (error) {
+      failures.push(error);
+    }
+  }
+  if (failures.length > 0) {
+    throw failures[0];
+  }
 }
