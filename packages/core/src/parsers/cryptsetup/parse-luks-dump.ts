@@ -1,5 +1,5 @@
 import type { ExistingEncryption } from '../../domain/encryption.js';
-import { isRecord, parseToolJson, unrecognized } from '../json-input.js';
+import { isJsonObject, parseJsonObject, unrecognized } from '../json-reader.js';
 
 /** The header facts of a LUKS volume, without the path and source that the probe adds. */
 export type LuksHeader = Omit<ExistingEncryption, 'path' | 'source'>;
@@ -21,13 +21,13 @@ function toInteger(value: unknown): number | null {
  * persistent flags such as "allow-discards" (cryptsetup(8), common_options.adoc).
  */
 export function parseLuks2JsonMetadata(text: string): LuksHeader {
-  const document = parseToolJson('cryptsetup', text);
-  if (!isRecord(document) || !isRecord(document.keyslots) || !isRecord(document.segments)) {
+  const document = parseJsonObject('cryptsetup', text);
+  if (!isJsonObject(document) || !isJsonObject(document.keyslots) || !isJsonObject(document.segments)) {
     throw unrecognized('cryptsetup', 'LUKS2 metadata without keyslots or segments');
   }
-  const segment = Object.values(document.segments).find((entry) => isRecord(entry) && entry.type === 'crypt');
+  const segment = Object.values(document.segments).find((entry) => isJsonObject(entry) && entry.type === 'crypt');
   const keyslots = Object.entries(document.keyslots).map(([id, slot]): Keyslot & { keyBytes: number | null } => {
-    const kdf = isRecord(slot) && isRecord(slot.kdf) ? slot.kdf : {};
+    const kdf = isJsonObject(slot) && isJsonObject(slot.kdf) ? slot.kdf : {};
     const type = typeof kdf.type === 'string' ? kdf.type : 'unknown';
     return {
       keyslot: id,
@@ -37,17 +37,17 @@ export function parseLuks2JsonMetadata(text: string): LuksHeader {
       timeCost: type.startsWith('argon2') ? toInteger(kdf.time) : null,
       memoryKibibytes: type.startsWith('argon2') ? toInteger(kdf.memory) : null,
       parallelThreads: type.startsWith('argon2') ? toInteger(kdf.cpus) : null,
-      keyBytes: isRecord(slot) ? toInteger(slot.key_size) : null,
+      keyBytes: isJsonObject(slot) ? toInteger(slot.key_size) : null,
     };
   });
-  const config = isRecord(document.config) ? document.config : {};
+  const config = isJsonObject(document.config) ? document.config : {};
   const flags = Array.isArray(config.flags) ? config.flags.filter((flag): flag is string => typeof flag === 'string') : [];
   const keyBytes = keyslots.find((slot) => slot.keyBytes !== null)?.keyBytes ?? null;
   return {
     format: 'luks2',
-    cipher: isRecord(segment) && typeof segment.encryption === 'string' ? segment.encryption : null,
+    cipher: isJsonObject(segment) && typeof segment.encryption === 'string' ? segment.encryption : null,
     keyBits: keyBytes === null ? null : keyBytes * 8,
-    sectorBytes: isRecord(segment) ? toInteger(segment.sector_size) : null,
+    sectorBytes: isJsonObject(segment) ? toInteger(segment.sector_size) : null,
     pbkdf: keyslots.map((slot) => ({ keyslot: slot.keyslot, type: slot.type, hash: slot.hash, iterations: slot.iterations, timeCost: slot.timeCost, memoryKibibytes: slot.memoryKibibytes, parallelThreads: slot.parallelThreads })),
     flags,
   };

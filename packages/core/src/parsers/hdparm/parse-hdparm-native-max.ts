@@ -1,5 +1,5 @@
 import type { HostProtectedArea } from '../../domain/space.js';
-import { unrecognized } from '../json-input.js';
+import { unrecognized } from '../json-reader.js';
 
 /**
  * Parses `hdparm -N DEVICE`: "max sectors   = VISIBLE/NATIVE, HPA is enabled|disabled" (hdparm.c). The

@@ -1,4 +1,4 @@
-import { isRecord, parseToolJson, unrecognized } from '../json-input.js';
+import { isJsonObject, parseJsonObject, unrecognized } from '../json-reader.js';
 
 /** One device of `lsblk --json --bytes -O`, normalised across util-linux versions. */
 export interface LsblkDevice {
@@ -106,7 +106,7 @@ function mountpointsOf(entry: Record<string, unknown>): string[] {
 }
 
 function parseDevice(entry: unknown): LsblkDevice {
-  if (!isRecord(entry)) {
+  if (!isJsonObject(entry)) {
     throw unrecognized('lsblk', 'a block device is not an object');
   }
   const name = toText(entry.name);
@@ -159,8 +159,8 @@ function parseDevice(entry: unknown): LsblkDevice {
  * all-strings JSON of older versions. Throws TOOL_OUTPUT_UNRECOGNIZED when there is no `blockdevices` list.
  */
 export function parseLsblkJson(text: string): LsblkDevice[] {
-  const document = parseToolJson('lsblk', text);
-  if (!isRecord(document) || !Array.isArray(document.blockdevices)) {
+  const document = parseJsonObject('lsblk', text);
+  if (!isJsonObject(document) || !Array.isArray(document.blockdevices)) {
     throw unrecognized('lsblk', 'no "blockdevices" list');
   }
   return document.blockdevices.map(parseDevice);

@@ -1,4 +1,4 @@
-import { isRecord, parseToolJson, unrecognized } from '../json-input.js';
+import { isJsonObject, parseJsonObject, unrecognized } from '../json-reader.js';
 
 /** A partition as `sfdisk --json` lists it, in sectors of the table's sector size. */
 export interface SfdiskPartition {
@@ -26,16 +26,16 @@ function integer(value: unknown): number | null {
 
 /** Parses `sfdisk --json DEVICE`. Throws TOOL_OUTPUT_UNRECOGNIZED on anything else. */
 export function parseSfdiskJson(text: string): SfdiskTable {
-  const document = parseToolJson('sfdisk', text);
-  const table = isRecord(document) ? document.partitiontable : undefined;
-  if (!isRecord(table)) {
+  const document = parseJsonObject('sfdisk', text);
+  const table = isJsonObject(document) ? document.partitiontable : undefined;
+  if (!isJsonObject(table)) {
     throw unrecognized('sfdisk', 'no "partitiontable" object');
   }
   const label = table.label === 'gpt' || table.label === 'dos' ? table.label : 'other';
   // sfdisk before 2.38 printed no sectorsize; the unit was always 512-byte sectors then.
   const sectorBytes = integer(table.sectorsize) ?? 512;
   const partitions = (Array.isArray(table.partitions) ? table.partitions : []).map((entry): SfdiskPartition => {
-    if (!isRecord(entry) || typeof entry.node !== 'string') {
+    if (!isJsonObject(entry) || typeof entry.node !== 'string') {
       throw unrecognized('sfdisk', 'a partition has no node');
     }
     const start = integer(entry.start);
