@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { healthSchema } from '@encplan/core';
+import { driveSummarySchema, healthSchema } from '@encplan/core';
 import { REPO_ROOT } from '../support/fake-tools.js';
 
 const BIN = path.join(REPO_ROOT, 'packages/cli/bin/run.js');
@@ -33,8 +33,9 @@ describe('encplan health FILE.json', () => {
     const { code, stdout } = encplan('health', fixture('nvme-intel-dc-p4500-2tb-ssdpe2kx020t7-worn75pct-v7.3'), '--json');
     expect(code).toBe(0);
     const envelope = JSON.parse(stdout);
-    expect(envelope).toMatchObject({ schema: 'encplan.health', schemaVersion: [1, 0], status: 'ok', error: null });
+    expect(envelope).toMatchObject({ schema: 'encplan.health', schemaVersion: [1, 1], status: 'ok', error: null });
     expect(healthSchema.parse(envelope.result)).toMatchObject({ verdict: 'healthy', percentageUsed: 75 });
+    expect(driveSummarySchema.parse(envelope.result.drive)).toMatchObject({ media: 'ssd', mediaReason: 'NVMe', trim: { supported: null, mechanism: 'unknown' } });
   });
 
   it('reports an open failure as partial with a SMART_UNAVAILABLE warning and exit 0', () => {
@@ -62,5 +63,28 @@ describe('encplan health FILE.json', () => {
     const { code, stderr } = encplan('health', scratch);
     expect(code).toBe(2);
     expect(stderr).toContain('is not a regular file');
+  });
+
+  it('says whether the drive is an SSD or an HDD and whether it can TRIM', () => {
+    const ssd = encplan('health', fixture('sata-ssd-samsung-pm883-1.9tb-v7.3'));
+    expect(ssd.stdout).toMatch(/Media: SSD \(rotation rate 0 \(Solid State Device\)\); TRIM supported/);
+    const hdd = encplan('health', fixture('sata-hdd-wdc-red-wd20efrx-v7.3'));
+    expect(hdd.stdout).toMatch(/Media: HDD \(spinning disk\) \(rotation rate 5400 rpm\)/);
+  });
+
+  it.each([
+    { name: 'a failing drive with --fail-on warning exits 5', file: 'sata-hdd-seagate-st3500418as-realloc304-v7.3', flags: ['--fail-on', 'warning'], code: 5 },
+    { name: 'a failing drive with --fail-on failing exits 5', file: 'sata-hdd-seagate-st3500418as-realloc304-v7.3', flags: ['--fail-on', 'failing'], code: 5 },
+    { name: 'a healthy drive with --fail-on warning exits 0', file: 'nvme-sabrent-rocket4-1tb-v7.4', flags: ['--fail-on', 'warning'], code: 0 },
+    { name: 'an unknown verdict with --fail-on warning exits 0', file: 'error-open-failed-windows-exit2-v7.0', flags: ['--fail-on', 'warning'], code: 0 },
+    { name: 'an unknown verdict with --fail-on-unknown exits 5', file: 'error-open-failed-windows-exit2-v7.0', flags: ['--fail-on-unknown'], code: 5 },
+    { name: 'a healthy drive with --fail-on-unknown exits 0', file: 'nvme-sabrent-rocket4-1tb-v7.4', flags: ['--fail-on-unknown'], code: 0 },
+  ])('$name', ({ file, flags, code }) => {
+    const run = encplan('health', fixture(file), '--json', ...flags);
+    expect(run.code).toBe(code);
+    expect(JSON.parse(run.stdout).schema).toBe('encplan.health');
+    if (code === 5) {
+      expect(run.stderr).toMatch(/encplan: health: the drive is (failing|unknown) \(--fail-on/);
+    }
   });
 });

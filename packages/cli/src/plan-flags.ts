@@ -1,13 +1,11 @@
 import { Flags, type Interfaces } from '@oclif/core';
+import { failOnFlags } from './fail-on.js';
 import { EncplanError, parseByteSize, type PlanOptions } from '@encplan/core';
 
 /** The flags that shape a plan, shared by `encplan plan` and `encplan assess`. */
 export const planOptionFlags = {
     commands: Flags.boolean({ summary: 'Print only the commands, as a POSIX shell script.', default: false }),
-    'fail-on': Flags.string({
-      summary: 'Exit 5 when the drive health is at or past this verdict.',
-      options: ['warning', 'failing'],
-    }),
+    ...failOnFlags,
     target: Flags.string({
       summary: 'Encryption tool to plan for (default: luks2 on Linux, apfs on macOS, veracrypt on Windows).',
       options: ['luks2', 'veracrypt', 'apfs'],

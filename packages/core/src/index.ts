@@ -43,6 +43,7 @@ export * from './parsers/json-reader.js';
 export * from './parsers/smartctl/exit-status.js';
 export * from './parsers/smartctl/smartctl-json.js';
 export * from './analyses/health.js';
+export * from './analyses/drive-summary.js';
 export * from './parsers/nvme/smart-log.js';
 export * from './parsers/nvme/id-ctrl.js';
 export * from './parsers/nvme/id-ns.js';

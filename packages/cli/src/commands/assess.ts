@@ -1,12 +1,12 @@
 import { writeFile } from 'node:fs/promises';
 import { Args, Flags } from '@oclif/core';
-import { assess, assessBundle, ASSESSMENT_SCHEMA, gateMeetsThreshold, renderCommandScript, renderHtmlReport, toReportView } from '@encplan/core';
+import { assess, assessBundle, ASSESSMENT_SCHEMA, renderCommandScript, renderHtmlReport, toReportView } from '@encplan/core';
 import { createEnvironment, readBundleDirectory } from '@encplan/core/node';
 import { EncplanCommand } from '../base-command.js';
 import { renderAssessment } from '../render/assessment.js';
 import { withCancellation } from '../cancellation.js';
 import { stderrProgress } from '../render/progress-bar.js';
-import { ExitCode } from '../exit-codes.js';
+import { exitIfVerdictFails } from '../fail-on.js';
 import { optionsFromFlags, planOptionFlags } from '../plan-flags.js';
 
 /** `encplan assess [device]`: inventory, stack, space and machine of one disk, as a report or JSON. */
@@ -61,10 +61,8 @@ export default class Assess extends EncplanCommand {
     } else {
       this.log(renderAssessment(envelope, { includeDestructive: flags.destructive }));
     }
-    const threshold = flags['fail-on'];
-    if (plan !== null && (threshold === 'warning' || threshold === 'failing') && gateMeetsThreshold(plan.healthGate, threshold)) {
-      process.stderr.write(`encplan: health gate: the drive is ${plan.healthGate.effectiveVerdict} (--fail-on ${threshold}).\n`);
-      this.exit(ExitCode.gateFailed);
+    if (plan !== null) {
+      exitIfVerdictFails(plan.healthGate.effectiveVerdict, flags, 'health gate', (code) => this.exit(code));
     }
   }
 }

@@ -1,7 +1,6 @@
 import { Flags, type Interfaces } from '@oclif/core';
 import {
   buildPlan,
-  gateMeetsThreshold,
   okEnvelope,
   PLAN_SCHEMA_NAME,
   PLAN_SCHEMA_VERSION,
@@ -10,7 +9,7 @@ import {
 } from '@encplan/core';
 import { EncplanCommand } from '../base-command.js';
 import { withCancellation } from '../cancellation.js';
-import { ExitCode } from '../exit-codes.js';
+import { exitIfVerdictFails } from '../fail-on.js';
 import { readPlanInput, type PlanInputSource } from '../plan-input-source.js';
 import { renderPlan } from '../render/plan.js';
 import { optionsFromFlags, planOptionFlags } from '../plan-flags.js';
@@ -59,18 +58,7 @@ export default class Plan extends EncplanCommand {
     } else {
       this.log(renderPlan(plan, { includeDestructive: flags.destructive }));
     }
-    const threshold = flags['fail-on'];
-    if (
-      (threshold === 'warning' || threshold === 'failing') &&
-      gateMeetsThreshold(plan.healthGate, threshold)
-    ) {
-      if (!flags.json) {
-        process.stderr.write(
-          `encplan: health gate: the drive is ${plan.healthGate.effectiveVerdict} (--fail-on ${threshold}).\n`,
-        );
-      }
-      this.exit(ExitCode.gateFailed);
-    }
+    exitIfVerdictFails(plan.healthGate.effectiveVerdict, flags, 'health gate', (code) => this.exit(code));
   }
 }
 

@@ -11,7 +11,7 @@ describe('renderHealth', () => {
     expect(lines[1]).toBe('  Drive: Samsung SSD 970 EVO 500GB, NVME, -d nvme (smartctl 7.0)');
     expect(lines[2]).toMatch(/^ {2}endurance used 3 % · ~47.2 years left at the wear rate so far · spare 99 % \(threshold 10 %\) · written 33.59 TB/);
     expect(lines[3]).toBe('  !! The drive reports 7 unrecovered media/data integrity errors.');
-    expect(lines[4]).toContain('from smartctl nvme_smart_health_information_log.media_errors; rule > 0 (Scrutiny nvme_attributes.go (reference-facts §1.10))');
+    expect(lines[4]).toContain('from smartctl nvme_smart_health_information_log.media_errors; rule > 0 (AnalogJ/scrutiny webapp/backend/pkg/thresholds/nvme_attributes.go)');
     expect(lines.slice(5).some((line) => line.startsWith('  !!'))).toBe(false);
   });
 

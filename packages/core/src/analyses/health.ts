@@ -1,3 +1,4 @@
+import { summariseDrive, type DriveSummary } from './drive-summary.js';
 import type { Counter } from '../domain/counter.js';
 import type { FindingSeverity, Health, HealthFinding, HealthVerdict, SmartUnavailableReason } from '../domain/health.js';
 import type { AtaAttribute, SmartFacts, Sourced } from '../domain/smart-facts.js';
@@ -7,19 +8,32 @@ import { parseSmartctlJson } from '../parsers/smartctl/smartctl-json.js';
 
 /** Who set each threshold; every finding cites one (reference-facts sections). */
 export const THRESHOLD_SOURCES = {
-  scrutinyNvme: 'Scrutiny nvme_attributes.go (reference-facts §1.10)',
-  scrutinyAta: 'Scrutiny ata_attributes.go, Backblaze-derived failure-rate buckets (reference-facts §1.10)',
-  crystalDiskInfo: 'CrystalDiskInfo CheckDiskStatus (reference-facts §1.11)',
-  gsmartcontrol: 'GSmartControl storage_property_descr (reference-facts §1.12)',
-  backblaze: 'Backblaze "What SMART Stats Tell Us" (reference-facts §1.13)',
-  smartctlExit: 'smartctl(8) EXIT STATUS (reference-facts §1.9)',
-  nvmeSpec: 'NVMe Base Specification, SMART / Health log page 02h (reference-facts §1.9)',
+  scrutinyNvme: 'AnalogJ/scrutiny webapp/backend/pkg/thresholds/nvme_attributes.go',
+  scrutinyAta: 'AnalogJ/scrutiny webapp/backend/pkg/thresholds/ata_attributes.go (Backblaze-derived failure-rate buckets)',
+  crystalDiskInfo: 'CrystalDiskInfo AtaSmart.cpp CheckDiskStatus',
+  gsmartcontrol: 'GSmartControl src/applib/storage_property_descr_*.cpp',
+  backblaze: 'Backblaze, "What SMART Stats Tell Us About Hard Drives" (2016)',
+  smartctlExit: 'smartctl(8), EXIT STATUS',
+  nvmeSpec: 'NVM Express Base Specification 2.0, SMART / Health Information log page 02h',
+  jedecEndurance: 'JEDEC JESD218B (SSD endurance: rated TBW is where the retention requirement is still met) and JESD219A',
+  encplanWear: 'encplan wear tiers, docs/health-and-discard.md',
 } as const;
 
 /** One NVMe data unit is 1000 × 512 bytes (NVMe Base Spec; reference-facts §1.9). */
 const NVME_DATA_UNIT_BYTES = 512_000n;
 /** Hours per year (365.25 days), for remaining-life estimates. */
 const HOURS_PER_YEAR = 8766;
+/** Wear tiers (percent of rated endurance used): see analyseWear. */
+const WEAR_HALF_PERCENT = 50;
+const WEAR_LOW_PERCENT = 80;
+/** Less than this many years left at the observed wear rate is a warning (one refresh cycle of a client PC). */
+const REMAINING_LIFE_WARNING_YEARS = 1;
+/**
+ * No drive writes faster on average than its interface carries: PCIe 5.0 x4 moves at most ~15.75 GB/s
+ * (32 GT/s × 4 lanes × 128/130 encoding). An average write rate over the power-on time above this means the
+ * power-on hours are wrong (reset, wrapped, or in another unit).
+ */
+const MAX_PLAUSIBLE_WRITE_BYTES_PER_SECOND = 15.75e9;
 
 /** NVMe critical_warning bits (NVMe Base Spec, SMART / Health log byte 0). */
 const CRITICAL_WARNING_BITS: readonly (readonly [number, string])[] = [
@@ -54,6 +68,7 @@ const NO_MEASUREMENTS = {
   dataWrittenBytesExact: null,
   writeBytesPerDay: null,
   estimatedRemainingLifeYears: null,
+  remainingLifeBasis: null,
   findings: [],
 } as const satisfies Partial<Health>;
 
@@ -309,6 +324,19 @@ function analyseWear(facts: SmartFacts, draft: Draft, used: { value: number; fie
     add(draft, 'endurance-nearly-exhausted', 'warning', used.attribute, used.value, '>= 90 %',
       `${THRESHOLD_SOURCES.gsmartcontrol}; ${THRESHOLD_SOURCES.crystalDiskInfo}`,
       `The drive has used ${used.value} % of its rated endurance.`, origin, used.field);
+  } else if (used.value >= WEAR_LOW_PERCENT) {
+    // The last fifth of the rated endurance: JESD218 rates endurance as the writes after which the drive still
+    // keeps data for its retention period (client: 1 year at 30 °C), so a drive near its rating has little margin
+    // left for a whole-drive rewrite (in-place encryption) and years of service. Tier documented in
+    // docs/health-and-discard.md.
+    add(draft, 'endurance-low', 'warning', used.attribute, used.value, `>= ${WEAR_LOW_PERCENT} %`,
+      `${THRESHOLD_SOURCES.encplanWear}; ${THRESHOLD_SOURCES.jedecEndurance}`,
+      `The drive has used ${used.value} % of its rated endurance; ${100 - used.value} % is left. Plan its replacement and keep a backup before a whole-drive rewrite.`,
+      origin, used.field);
+  } else if (used.value >= WEAR_HALF_PERCENT) {
+    // GSmartControl: SSD "life left" < 50 → notice.
+    add(draft, 'endurance-half-used', 'info', used.attribute, used.value, `>= ${WEAR_HALF_PERCENT} %`,
+      THRESHOLD_SOURCES.gsmartcontrol, `The drive has used ${used.value} % of its rated endurance.`, origin, used.field);
   } else {
     add(draft, 'endurance-used', 'info', used.attribute, used.value, null, null,
       `The drive has used ${used.value} % of its rated endurance.`, origin, used.field);
@@ -435,6 +463,14 @@ export function assessHealth(facts: SmartFacts): Health {
   const unsafe = facts.nvme?.unsafeShutdowns?.value.value ?? unsafeFromAta(facts);
   const spare = facts.nvme?.availableSparePercent?.value ?? facts.spareAvailable?.currentPercent.value ?? null;
   const spareThreshold = facts.nvme?.availableSpareThresholdPercent?.value ?? facts.spareAvailable?.thresholdPercent ?? null;
+  const age = driveAge(facts, draft, hours, written);
+  const remainingYears = remainingLifeYears(used?.value ?? null, age?.hours ?? null);
+  if (remainingYears !== null && remainingYears < REMAINING_LIFE_WARNING_YEARS && used !== null) {
+    add(draft, 'endurance-runs-out-soon', 'warning', used.attribute, remainingYears, `< ${REMAINING_LIFE_WARNING_YEARS} year`,
+      THRESHOLD_SOURCES.encplanWear,
+      `At the wear rate seen so far (${used.value} % in ${Math.round(age?.hours ?? 0)} hours), the rated endurance is used up in about ${remainingYears} years.`,
+      facts.tool, used.field);
+  }
   const days = hours === null || hours === 0 ? null : hours / 24;
   return {
     ...base,
@@ -450,13 +486,54 @@ export function assessHealth(facts: SmartFacts): Health {
     dataWrittenBytes: written === null ? null : Number(written.bytes),
     dataWrittenBytesExact: exactOrNull(written?.bytes ?? null),
     writeBytesPerDay: written === null || days === null ? null : Math.round(Number(written.bytes) / days),
-    // [derived] wear so far took `hours`; the rest, (100 − p) %, at the same rate takes hours·(100 − p)/p.
-    estimatedRemainingLifeYears:
-      used === null || hours === null || used.value <= 0 || used.value >= 100
-        ? null
-        : Math.round(((hours * (100 - used.value)) / used.value / HOURS_PER_YEAR) * 10) / 10,
+    estimatedRemainingLifeYears: remainingYears,
+    remainingLifeBasis: remainingYears === null ? null : (age?.basis ?? null),
     findings: draft.findings,
   };
+}
+
+/** [derived] Wear so far took `hours`; the rest, (100 − p) %, at the same rate takes hours·(100 − p)/p. */
+function remainingLifeYears(usedPercent: number | null, hours: number | null): number | null {
+  if (usedPercent === null || hours === null || usedPercent <= 0 || usedPercent >= 100) {
+    return null;
+  }
+  return Math.round(((hours * (100 - usedPercent)) / usedPercent / HOURS_PER_YEAR) * 10) / 10;
+}
+
+/**
+ * The drive's age for life estimates, after cross-checking the counters that bound it. Power-on hours are used
+ * unless another counter proves them wrong: the NVMe controller busy time (minutes with I/O outstanding, NVMe
+ * Base Spec 2.0 log page 02h) can never exceed the power-on time, and the host can never have written faster on
+ * average than the interface carries. A contradiction is a `counters-inconsistent` warning that says which
+ * counter the estimate trusts; when none can be trusted there is no estimate.
+ */
+function driveAge(
+  facts: SmartFacts,
+  draft: Draft,
+  hours: number | null,
+  written: { bytes: bigint; field: string } | null,
+): { hours: number; basis: NonNullable<Health['remainingLifeBasis']> } | null {
+  const busyMinutes = facts.nvme?.controllerBusyMinutes ?? null;
+  const busyHours = busyMinutes === null ? null : busyMinutes.value.value / 60;
+  const hoursField = facts.powerOnHours?.field ?? facts.nvme?.powerOnHours?.field ?? null;
+  if (hours !== null && busyHours !== null && busyMinutes !== null && busyHours > hours + 1) {
+    add(draft, 'counters-inconsistent', 'warning', 'controller_busy_time', busyMinutes.value.value,
+      '<= power_on_hours × 60', THRESHOLD_SOURCES.nvmeSpec,
+      `The controller reports ${Math.round(busyHours)} hours busy but only ${hours} hours powered on, which cannot both be true; the power-on hours are wrong. The life estimate uses the busy time, a lower bound of the drive's age.`,
+      facts.tool, busyMinutes.field);
+    return { hours: busyHours, basis: 'controller-busy-time' };
+  }
+  if (hours !== null && written !== null) {
+    const averageBytesPerSecond = Number(written.bytes) / Math.max(hours, 1) / 3600;
+    if (averageBytesPerSecond > MAX_PLAUSIBLE_WRITE_BYTES_PER_SECOND) {
+      add(draft, 'counters-inconsistent', 'warning', 'power_on_hours', hours, 'writes <= 15.75 GB/s on average',
+        'PCI Express Base Specification 5.0 (32 GT/s, 128b/130b) × 4 lanes',
+        `${(Number(written.bytes) / 1e12).toFixed(2)} TB written in ${hours} powered-on hours would be ${(averageBytesPerSecond / 1e9).toFixed(1)} GB/s on average, faster than any drive interface; the power-on hours are wrong, so no remaining life is estimated.`,
+        facts.tool, hoursField);
+      return null;
+    }
+  }
+  return hours === null ? null : { hours, basis: 'power-on-hours' };
 }
 
 function unsafeFromAta(facts: SmartFacts): number | null {
@@ -484,6 +561,8 @@ export function unavailableHealth(reason: SmartUnavailableReason, detail: string
 /** A health section plus the warnings that make an assessment `partial`. */
 export interface HealthResult {
   readonly health: Health;
+  /** Media kind and TRIM capability from the same output (what `encplan health` adds to the verdict). */
+  readonly drive: DriveSummary;
   readonly warnings: readonly Warning[];
 }
 
@@ -502,7 +581,7 @@ export function healthFromSmartctlJson(text: string, processExitCode: number | n
   if (report.exitStatusMismatch !== null) {
     warnings.push(exitStatusMismatchWarning(report.exitStatusMismatch));
   }
-  return { health, warnings };
+  return { health, drive: summariseDrive(report), warnings };
 }
 
 /** The DATA_INCONSISTENT warning for `smartctl.exit_status` disagreeing with the process exit code. */

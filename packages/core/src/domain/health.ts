@@ -73,6 +73,30 @@ export const healthSchema = z.object({
   writeBytesPerDay: z.number().nullable(),
   /** Years until 100 % endurance used at the wear rate observed so far (derived: hours·(100−p)/p). */
   estimatedRemainingLifeYears: z.number().nullable(),
+  /**
+   * Which counter the life estimate takes the drive's age from: power-on hours, or the NVMe controller busy time
+   * when it proves the power-on hours wrong (a `counters-inconsistent` finding says so). Null without an estimate.
+   */
+  remainingLifeBasis: z.enum(['power-on-hours', 'controller-busy-time']).nullable(),
   findings: z.array(healthFindingSchema),
 });
 export type Health = z.infer<typeof healthSchema>;
+
+/** The `--fail-on` thresholds of `encplan health`, `assess` and `plan`. */
+export type HealthThreshold = 'warning' | 'failing';
+
+/**
+ * True when `verdict` is at or past `threshold`. An unknown verdict meets a threshold only when the caller asks
+ * for it (`--fail-on-unknown`): unknown is never read as healthy by a gate that was told to be strict.
+ */
+export function verdictMeetsThreshold(
+  verdict: HealthVerdict,
+  threshold: HealthThreshold | null,
+  options: { readonly unknownFails?: boolean } = {},
+): boolean {
+  if (verdict === 'unknown') {
+    return options.unknownFails === true;
+  }
+  const rank = { healthy: 0, warning: 1, failing: 2 } as const;
+  return threshold !== null && rank[verdict] >= rank[threshold];
+}

@@ -37,6 +37,8 @@ export interface NvmeHealthLog {
   /** Units of 1000 × 512 bytes (NVMe Base Spec; reference-facts §1.9). */
   readonly dataUnitsWritten: Sourced<Counter> | null;
   readonly powerOnHours: Sourced<Counter> | null;
+  /** Minutes the controller had I/O outstanding (NVMe Base Spec 2.0, SMART / Health log bytes 112-127). */
+  readonly controllerBusyMinutes: Sourced<Counter> | null;
   readonly unsafeShutdowns: Sourced<Counter> | null;
   readonly mediaErrors: Sourced<Counter> | null;
   readonly errorLogEntries: Sourced<Counter> | null;

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { evidence, type Evidence, type Recommendation } from '../domain/recommendation.js';
 import { sourceOf } from '../domain/source.js';
 import { formatBytes } from '../domain/units.js';
-import { healthVerdictSchema } from '../domain/health.js';
+import { healthVerdictSchema, verdictMeetsThreshold, type HealthThreshold } from '../domain/health.js';
 import type { PlanInput } from '../plan/plan-input.js';
 import type { RuleResult } from './rule-result.js';
 
@@ -130,11 +130,11 @@ export function estimateInPlaceWriteCost(input: PlanInput): RuleResult {
   };
 }
 
-/** The `--fail-on` thresholds: exit non-zero when the gate's verdict is at or past one. */
-export type HealthThreshold = 'warning' | 'failing';
-
-/** True when `gate`'s effective verdict is at or past `threshold` (an unknown verdict meets neither). */
-export function gateMeetsThreshold(gate: HealthGate, threshold: HealthThreshold): boolean {
-  const rank = { healthy: 0, unknown: 0, warning: 1, failing: 2 } as const;
-  return rank[gate.effectiveVerdict] >= rank[threshold];
+/** True when `gate`'s effective verdict is at or past `threshold`; unknown meets it only with `unknownFails`. */
+export function gateMeetsThreshold(
+  gate: HealthGate,
+  threshold: HealthThreshold | null,
+  options: { readonly unknownFails?: boolean } = {},
+): boolean {
+  return verdictMeetsThreshold(gate.effectiveVerdict, threshold, options);
 }

@@ -61,7 +61,9 @@ describe('assessHealth over every captured smartctl output', () => {
     expect(healthSchema.parse(health)).toEqual(health);
     for (const finding of health.findings.filter((f) => f.severity !== 'info')) {
       expect(finding.threshold, finding.id).not.toBeNull();
-      expect(finding.thresholdSource, finding.id).toMatch(/reference-facts §/);
+      expect(finding.thresholdSource, finding.id).toMatch(/\S/);
+      // The project stands on its own: thresholds cite their original source, never the team's notes.
+      expect(finding.thresholdSource, finding.id).not.toMatch(/reference-facts/);
       expect(finding.source.origin).toBe('smartctl');
     }
   });
@@ -81,8 +83,11 @@ describe('assessHealth on the files the issue names', () => {
       // 5,014,522,069 data units × 512,000 bytes.
       dataWrittenBytesExact: '2567435299328000',
       estimatedRemainingLifeYears: 1.9,
+      remainingLifeBasis: 'power-on-hours',
     });
-    expect(health.findings.find((f) => f.id === 'endurance-used')?.source).toEqual({
+    // 75 % is past GSmartControl's "life left < 50" notice, short of the 80 % warning tier.
+    expect(health.verdict).toBe('healthy');
+    expect(health.findings.find((f) => f.id === 'endurance-half-used')?.source).toEqual({
       origin: 'smartctl',
       field: 'nvme_smart_health_information_log.percentage_used',
     });
@@ -138,7 +143,7 @@ describe('assessHealth on the files the issue names', () => {
   it('reports the 970 EVO media errors as failing, citing Scrutiny', () => {
     const finding = healthOf('nvme-samsung-970evo-500gb-v7.0').findings.find((f) => f.id === 'nvme-media-errors');
     expect(finding).toMatchObject({ severity: 'failing', value: 7, threshold: '> 0' });
-    expect(finding?.thresholdSource).toContain('§1.10');
+    expect(finding?.thresholdSource).toContain('scrutiny');
   });
 
   it('turns exit bit 6 of the HGST drive into an informational finding only', () => {
@@ -171,5 +176,85 @@ describe('assessHealth on the files the issue names', () => {
 
   it('reports a FARM-log-only document as having no SMART data', () => {
     expect(healthOf('sata-hdd-seagate-farm-log-only-v7.5').unavailable?.reason).toBe('no-smart-data');
+  });
+});
+
+/** A real capture with some NVMe health-log counters replaced, to put one rule on its boundary. */
+function healthWithNvmeLog(caseName: string, changes: Record<string, number>): Health {
+  const document = JSON.parse(readFixture(`smartctl/${caseName}/stdout.json`)) as {
+    nvme_smart_health_information_log: Record<string, number>;
+    power_on_time?: { hours: number };
+  };
+  Object.assign(document.nvme_smart_health_information_log, changes);
+  // smartctl repeats the log's power-on hours at the top level (power_on_time.hours).
+  if (changes.power_on_hours !== undefined && document.power_on_time !== undefined) {
+    document.power_on_time.hours = changes.power_on_hours;
+  }
+  return assessHealth(parseSmartctlJson(JSON.stringify(document), null).facts);
+}
+
+const WORN = 'nvme-intel-dc-p4500-2tb-ssdpe2kx020t7-worn75pct-v7.3';
+
+describe('wear tiers', () => {
+  it.each([
+    [49, 'endurance-used', 'healthy'],
+    [50, 'endurance-half-used', 'healthy'],
+    [79, 'endurance-half-used', 'healthy'],
+    [80, 'endurance-low', 'warning'],
+    [85, 'endurance-low', 'warning'],
+    [90, 'endurance-nearly-exhausted', 'warning'],
+    [100, 'endurance-exhausted', 'failing'],
+  ] as const)('judges %i %% of rated endurance used as %s (%s)', (percent, id, verdict) => {
+    const health = healthWithNvmeLog(WORN, { percentage_used: percent });
+    expect(ids(health)).toContain(id);
+    expect(health.verdict).toBe(verdict);
+  });
+
+  it('never calls a drive at 85 % of its rated endurance healthy, and says what is left', () => {
+    const health = healthWithNvmeLog(WORN, { percentage_used: 85 });
+    const finding = health.findings.find((f) => f.id === 'endurance-low');
+    expect(finding?.message).toContain('15 % is left');
+    expect(finding?.thresholdSource).toContain('JESD218');
+  });
+
+  it('warns when the rated endurance runs out within a year at the wear rate seen so far', () => {
+    // 60 % used in 1,000 hours: the remaining 40 % takes ~667 hours, 0.1 years.
+    const health = healthWithNvmeLog(WORN, { percentage_used: 60, power_on_hours: 1000, data_units_written: 1000 });
+    expect(health.estimatedRemainingLifeYears).toBe(0.1);
+    expect(ids(health, 'warning')).toContain('endurance-runs-out-soon');
+    expect(health.verdict).toBe('warning');
+  });
+});
+
+describe('counter cross-checks', () => {
+  it('trusts the controller busy time when it proves the power-on hours wrong, and says so', () => {
+    // 482 power-on hours against 19,743 hours (1,184,580 minutes) of controller busy time.
+    const health = healthWithNvmeLog('nvme-sabrent-rocket4-1tb-v7.4', {
+      power_on_hours: 482,
+      controller_busy_time: 1_184_580,
+      percentage_used: 10,
+    });
+    const finding = health.findings.find((f) => f.id === 'counters-inconsistent');
+    expect(finding).toMatchObject({ severity: 'warning', attribute: 'controller_busy_time', value: 1_184_580 });
+    expect(finding?.message).toContain('19743 hours busy but only 482 hours powered on');
+    expect(health.remainingLifeBasis).toBe('controller-busy-time');
+    // 19,743 h × 90 / 10 / 8,766 h per year = 20.3 years, not the 0.5 years that 482 hours would give.
+    expect(health.estimatedRemainingLifeYears).toBe(20.3);
+    expect(health.verdict).toBe('warning');
+  });
+
+  it('accepts busy time below the power-on time, as every real capture has it', () => {
+    const health = healthWithNvmeLog('nvme-sabrent-rocket4-1tb-v7.4', {});
+    expect(ids(health)).not.toContain('counters-inconsistent');
+    expect(health.remainingLifeBasis).toBe('power-on-hours');
+  });
+
+  it('gives no life estimate when more was written than any interface could carry in the power-on time', () => {
+    // 2.57 PB in one hour would be ~713 GB/s.
+    const health = healthWithNvmeLog(WORN, { power_on_hours: 1, controller_busy_time: 0 });
+    expect(health.findings.find((f) => f.id === 'counters-inconsistent')?.attribute).toBe('power_on_hours');
+    expect(health.estimatedRemainingLifeYears).toBeNull();
+    expect(health.remainingLifeBasis).toBeNull();
+    expect(health.verdict).toBe('warning');
   });
 });

@@ -30,17 +30,27 @@ describe('parseFioJson on captured fio outputs', () => {
     },
   );
 
-  it('derives bytes per second from KiB/s on fio 3.1, which has no bw_bytes', () => {
-    const run = parseFioJson(read('sata-ssd-intel-d3-s4610-randread-qd1-fio3.1')).runs[0]!;
-    expect(run.direction).toBe('read');
-    expect(run.iops).toBeGreaterThan(15_000);
-    expect(run.bytesPerSecond).toBe(
-      Math.round(
-        (JSON.parse(read('sata-ssd-intel-d3-s4610-randread-qd1-fio3.1')).jobs[0].read.bw as number) * 1024,
-      ),
-    );
-    expect(run.clatP50Ns).not.toBeNull();
-    expect(run.clatP999Ns!).toBeGreaterThanOrEqual(run.clatP99Ns!);
+  it('derives bytes per second from io_bytes over runtime, not from the whole-KiB/s bw that fio 3.1 rounds', () => {
+    const name = 'sata-hdd-samsung-f1-randwrite-qd1-fio3.1';
+    const run = parseFioJson(read(name)).runs[0]!;
+    const write = JSON.parse(read(name)).jobs[0].write as { io_bytes: number; runtime: number; bw: number };
+    // 36278272 bytes in 60004 ms = 604,598 B/s; the rounded bw (590 KiB/s) would say 604,160.
+    expect(run.bytesPerSecond).toBe(Math.round((write.io_bytes * 1000) / write.runtime));
+    expect(run.bytesPerSecond).toBe(604_598);
+    expect(write.bw * 1024).toBe(604_160);
+    const ssd = parseFioJson(read('sata-ssd-intel-d3-s4610-randread-qd1-fio3.1')).runs[0]!;
+    expect(ssd.direction).toBe('read');
+    expect(ssd.iops).toBeGreaterThan(15_000);
+    expect(ssd.clatP50Ns).not.toBeNull();
+    expect(ssd.clatP999Ns!).toBeGreaterThanOrEqual(ssd.clatP99Ns!);
+  });
+
+  it('falls back to bw_bytes, then bw, when a job counted no bytes or no time', () => {
+    const document = JSON.parse(read('sata-hdd-samsung-f1-randwrite-qd1-fio3.1'));
+    document.jobs[0].write.runtime = 0;
+    expect(parseFioJson(JSON.stringify(document)).runs[0]!.bytesPerSecond).toBe(590 * 1024);
+    document.jobs[0].write.bw_bytes = 604_000;
+    expect(parseFioJson(JSON.stringify(document)).runs[0]!.bytesPerSecond).toBe(604_000);
   });
 
   it('keeps the signal line printed before the JSON of an interrupted macOS run', () => {

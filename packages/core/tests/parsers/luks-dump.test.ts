@@ -54,6 +54,27 @@ describe('parseLuksDumpText', () => {
     );
   });
 
+  it.each([
+    ['text-luks2-argon2id-2keyslots-ceph-osd', 'Digest:'],
+    ['file-luks1-pbkdf2-debian12', 'Key Slot 7:'],
+  ])('refuses every cut-short prefix of %s, carrying what it could read', (name, lastLine) => {
+    const lines = fixture(`cryptsetup-luksdump/${name}/stdout`).split('\n');
+    const whole = lines.findIndex((line) => line.trim().startsWith(lastLine));
+    expect(whole).toBeGreaterThan(0);
+    const versionLine = lines.findIndex((line) => line.startsWith('Version:'));
+    for (let keep = versionLine + 1; keep <= whole; keep += 1) {
+      try {
+        parseLuksDumpText(lines.slice(0, keep).join('\n'));
+        expect.unreachable(`a prefix of ${String(keep)} lines passed as a whole header`);
+      } catch (error) {
+        expect(isEncplanError(error, 'TOOL_OUTPUT_UNRECOGNIZED')).toBe(true);
+        expect((error as Error).message).toContain('cut short');
+        expect((error as { details: { partial: { format: string } } }).details.partial.format).toMatch(/^luks[12]$/);
+      }
+    }
+    expect(() => parseLuksDumpText(lines.slice(0, whole + 1).join('\n'))).not.toThrow();
+  });
+
   it('never crashes on arbitrary input', () => {
     fc.assert(
       fc.property(fc.string(), (text) => {

@@ -84,6 +84,37 @@ describe('parseCryptsetupBenchmark on real outputs', () => {
     expectUnrecognized(() => parse('rpi4-arm64-no-aes-adiantum-vs-aes-transcript'));
   });
 
+  it('skips prompts that contain spaces, such as a bracketed root prompt, in transcript mode only', () => {
+    const rhel = parse('s390x-rhel74-cpacf-bracket-prompt-transcript', true);
+    expect(rhel.pbkdf2.map((p) => p.iterationsPerSecond)).toEqual([265059, 278876, 187245, 182551, 208381]);
+    expect(rhel.ciphers).toHaveLength(12);
+    expect(rhel.ciphers).toContainEqual({ cipher: 'aes-xts', keyBits: 512, encryptBytesPerSecond: mib(3766.1), decryptBytesPerSecond: mib(3747.9) });
+    expectUnrecognized(() => parse('s390x-rhel74-cpacf-bracket-prompt-transcript'));
+    const caesar = parse('x86-cryptsetup1.6-root-prompt-transcript', true);
+    expect(caesar.pbkdf2[0]).toEqual({ hash: 'sha1', iterationsPerSecond: 789590, derivedKeyBits: null });
+    expect(caesar.ciphers.find((row) => row.cipher === 'twofish-xts' && row.keyBits === 512)?.encryptBytesPerSecond).toBe(mib(221.1));
+  });
+
+  it.each([
+    ['user@host:~ $ cryptsetup benchmark -c aes-xts-plain64'],
+    ['[root@host ~]# cryptsetup benchmark'],
+    ['me@box ~ % sudo -E /usr/sbin/cryptsetup benchmark'],
+    ['user@host:~ $'],
+  ])('treats "%s" as a prompt line of a transcript', (prompt) => {
+    const real = readFixture(TOOL, 'x86-aesni-nvme-laptop-cryptsetup2.x-full');
+    const result = parseCryptsetupBenchmark(`${prompt}\n${real}`, { transcript: true });
+    expect(result.ciphers).toHaveLength(11);
+  });
+
+  it('reads a cryptsetup 1.6.2 output pasted with every line indented, the table header included', () => {
+    const result = parse('x86-cryptsetup1.6.2-indented-block-transcript', true);
+    expect(result.pbkdf2.map((p) => p.hash)).toEqual(['sha1', 'sha256', 'sha512', 'ripemd160', 'whirlpool']);
+    expect(result.pbkdf2[1]).toEqual({ hash: 'sha256', iterationsPerSecond: 755458, derivedKeyBits: null });
+    expect(result.ciphers).toHaveLength(12);
+    expect(result.ciphers[0]).toEqual({ cipher: 'aes-cbc', keyBits: 128, encryptBytesPerSecond: mib(611.1), decryptBytesPerSecond: mib(2632) });
+    expect(result.ciphers.at(-1)).toEqual({ cipher: 'twofish-xts', keyBits: 512, encryptBytesPerSecond: mib(325.7), decryptBytesPerSecond: mib(329.8) });
+  });
+
   it('reads a run with only two cipher rows and no PBKDF section', () => {
     const result = parse('imx6ul-armv7-no-crypto-accel-2ciphers');
     expect(result.pbkdf2).toEqual([]);

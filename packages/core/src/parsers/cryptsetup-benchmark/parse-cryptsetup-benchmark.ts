@@ -56,8 +56,12 @@ const CIPHER_ROW = new RegExp(String.raw`^\s*([a-z0-9][a-z0-9,._-]{0,63})\s+(\d{
 const PBKDF2 = /^PBKDF2-([a-z0-9._-]{1,32})\s+(?:(\d{1,12}) iterations per second(?: for (\d{1,5})-bit key)?|N\/A)$/;
 const ARGON2 =
   /^(argon2id|argon2i)\s+(\d{1,6}) iterations, (\d{1,10}) memory, (\d{1,4}) parallel threads \(CPUs\)(?: for (\d{1,5})-bit key)? \(requested (\d{1,7}) ms time\)$/;
-// A shell prompt ending in $, # or % followed by the command, as pasted transcripts show it ("p84~$ sudo …").
-const PROMPT = /^[^\s#][^\s]*[$#%>] .*$|^[^\s#][^\s]*[$#%>]$/;
+// Pasted transcripts (transcript mode only). A prompt may hold spaces ("user@host:~ $", "[root@host ~]#"), so
+// a line counts as a prompt when it runs the cryptsetup command after a prompt character, or when it is a bare
+// prompt: short, ending in a prompt character. Seen in the fixtures: "p84~$ sudo cryptsetup benchmark -c …",
+// "[root@ghrhel74crypt ~]# cryptsetup benchmark", "root@caesar:/# cryptsetup benchmark", "# cryptsetup benchmark".
+const PROMPT_WITH_COMMAND = /^(?:.{0,120}?[$#%>])?\s*(?:(?:sudo|doas)\s+(?:-\S+\s+)*)?(?:\S*\/)?cryptsetup(?:\s.*)?$/;
+const BARE_PROMPT = /^\S.{0,120}[$#%>]$/;
 
 function rate(text: string): number | null {
   return text === 'N/A' ? null : Math.round(Number.parseFloat(text) * MIB);
@@ -77,7 +81,9 @@ export function parseCryptsetupBenchmark(text: string, options: ParseCryptsetupB
   let inTable = false;
   const lines = splitOutputLines(TOOL, text);
   lines.forEach((rawLine, index) => {
-    const line = rawLine.trimEnd();
+    // Leading blanks carry no meaning: cryptsetup pads rows itself, and pasted outputs are often indented as a
+    // whole (the cryptsetup 1.6.2 fixture indents every line, its table header included).
+    const line = rawLine.trim();
     if (line === '') {
       // Only the final newline may leave an empty line in output encplan captured itself.
       if (options.transcript === true || index === lines.length - 1) {
@@ -130,7 +136,7 @@ export function parseCryptsetupBenchmark(text: string, options: ParseCryptsetupB
       });
       return;
     }
-    if (options.transcript === true && PROMPT.test(line)) {
+    if (options.transcript === true && (PROMPT_WITH_COMMAND.test(line) || BARE_PROMPT.test(line))) {
       inTable = false;
       return;
     }

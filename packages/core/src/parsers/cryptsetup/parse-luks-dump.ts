@@ -1,4 +1,5 @@
 import type { ExistingEncryption } from '../../domain/encryption.js';
+import { EncplanError } from '../../errors.js';
 import { isJsonObject, parseJsonObject, unrecognized } from '../json-reader.js';
 
 /** The header facts of a LUKS volume, without the path and source that the probe adds. */
@@ -25,30 +26,44 @@ export function parseLuks2JsonMetadata(text: string): LuksHeader {
   if (!isJsonObject(document) || !isJsonObject(document.keyslots) || !isJsonObject(document.segments)) {
     throw unrecognized('cryptsetup', 'LUKS2 metadata without keyslots or segments');
   }
-  const segment = Object.values(document.segments).find((entry) => isJsonObject(entry) && entry.type === 'crypt');
-  const keyslots = Object.entries(document.keyslots).map(([id, slot]): Keyslot & { keyBytes: number | null } => {
-    const kdf = isJsonObject(slot) && isJsonObject(slot.kdf) ? slot.kdf : {};
-    const type = typeof kdf.type === 'string' ? kdf.type : 'unknown';
-    return {
-      keyslot: id,
-      type,
-      hash: typeof kdf.hash === 'string' ? kdf.hash : null,
-      iterations: type === 'pbkdf2' ? toInteger(kdf.iterations) : null,
-      timeCost: type.startsWith('argon2') ? toInteger(kdf.time) : null,
-      memoryKibibytes: type.startsWith('argon2') ? toInteger(kdf.memory) : null,
-      parallelThreads: type.startsWith('argon2') ? toInteger(kdf.cpus) : null,
-      keyBytes: isJsonObject(slot) ? toInteger(slot.key_size) : null,
-    };
-  });
+  const segment = Object.values(document.segments).find(
+    (entry) => isJsonObject(entry) && entry.type === 'crypt',
+  );
+  const keyslots = Object.entries(document.keyslots).map(
+    ([id, slot]): Keyslot & { keyBytes: number | null } => {
+      const kdf = isJsonObject(slot) && isJsonObject(slot.kdf) ? slot.kdf : {};
+      const type = typeof kdf.type === 'string' ? kdf.type : 'unknown';
+      return {
+        keyslot: id,
+        type,
+        hash: typeof kdf.hash === 'string' ? kdf.hash : null,
+        iterations: type === 'pbkdf2' ? toInteger(kdf.iterations) : null,
+        timeCost: type.startsWith('argon2') ? toInteger(kdf.time) : null,
+        memoryKibibytes: type.startsWith('argon2') ? toInteger(kdf.memory) : null,
+        parallelThreads: type.startsWith('argon2') ? toInteger(kdf.cpus) : null,
+        keyBytes: isJsonObject(slot) ? toInteger(slot.key_size) : null,
+      };
+    },
+  );
   const config = isJsonObject(document.config) ? document.config : {};
-  const flags = Array.isArray(config.flags) ? config.flags.filter((flag): flag is string => typeof flag === 'string') : [];
+  const flags = Array.isArray(config.flags)
+    ? config.flags.filter((flag): flag is string => typeof flag === 'string')
+    : [];
   const keyBytes = keyslots.find((slot) => slot.keyBytes !== null)?.keyBytes ?? null;
   return {
     format: 'luks2',
     cipher: isJsonObject(segment) && typeof segment.encryption === 'string' ? segment.encryption : null,
     keyBits: keyBytes === null ? null : keyBytes * 8,
     sectorBytes: isJsonObject(segment) ? toInteger(segment.sector_size) : null,
-    pbkdf: keyslots.map((slot) => ({ keyslot: slot.keyslot, type: slot.type, hash: slot.hash, iterations: slot.iterations, timeCost: slot.timeCost, memoryKibibytes: slot.memoryKibibytes, parallelThreads: slot.parallelThreads })),
+    pbkdf: keyslots.map((slot) => ({
+      keyslot: slot.keyslot,
+      type: slot.type,
+      hash: slot.hash,
+      iterations: slot.iterations,
+      timeCost: slot.timeCost,
+      memoryKibibytes: slot.memoryKibibytes,
+      parallelThreads: slot.parallelThreads,
+    })),
     flags,
   };
 }
@@ -59,66 +74,133 @@ function field(lines: readonly string[], name: string): string | null {
   return line === undefined ? null : line.trimStart().slice(prefix.length).trim();
 }
 
+/** A dump that ends early is refused, naming what is missing; `partial` holds what it did say. */
+function cutShort(missing: string, partial: LuksHeader): never {
+  throw new EncplanError('TOOL_OUTPUT_UNRECOGNIZED', `cryptsetup luksDump output is cut short: ${missing}.`, {
+    hint: 'Save the whole output of `cryptsetup luksDump` (or use --dump-json-metadata for LUKS2) and try again.',
+    details: { tool: 'cryptsetup', partial },
+  });
+}
+
+/**
+ * What a whole LUKS2 text dump contains, in this order (cryptsetup 2.x, lib/luks2/luks2_json_metadata.c
+ * LUKS2_hdr_dump: header fields, "Data segments:", "Keyslots:", "Tokens:", "Digests:" with at least the
+ * volume key digest). Returns the first thing missing, or null.
+ */
+function missingLuks2Part(lines: readonly string[]): string | null {
+  const trimmed = lines.map((line) => line.trim());
+  let from = 0;
+  for (const section of ['Data segments:', 'Keyslots:', 'Tokens:', 'Digests:']) {
+    const at = trimmed.indexOf(section, from);
+    if (at < 0) {
+      return `it ends before its "${section}" section`;
+    }
+    from = at + 1;
+  }
+  const digests = trimmed.slice(from);
+  const digestEntry = digests.findIndex((line) => /^\d+: /.test(line));
+  if (digestEntry < 0 || !digests.slice(digestEntry).some((line) => line.startsWith('Digest:'))) {
+    return 'its "Digests:" section ends before the first digest is complete';
+  }
+  return null;
+}
+
 /**
  * Parses the text of `cryptsetup luksDump` for LUKS1 and LUKS2 headers. Tolerates tabs collapsed to
- * spaces (pasted dumps). Throws TOOL_OUTPUT_UNRECOGNIZED when there is no "Version:" line.
+ * spaces (pasted dumps). Throws TOOL_OUTPUT_UNRECOGNIZED when there is no "Version:" line, and when the dump
+ * is cut short (a LUKS1 dump without all eight "Key Slot" lines, a LUKS2 dump without its Digests section),
+ * with what could be read as `details.partial`: a truncated dump must never pass for a whole header.
  */
 export function parseLuksDumpText(text: string): LuksHeader {
   const lines = text.split(/\r?\n/);
   const version = field(lines, 'Version');
   if (version === '1') {
-    const name = field(lines, 'Cipher name');
-    const mode = field(lines, 'Cipher mode');
-    const hash = field(lines, 'Hash spec');
-    const bits = toInteger(field(lines, 'MK bits'));
-    const pbkdf: Keyslot[] = [];
-    lines.forEach((line, index) => {
-      const slot = /^Key Slot (\d+): ENABLED/.exec(line.trim());
-      if (slot?.[1] !== undefined) {
-        const iterations = toInteger(field(lines.slice(index + 1, index + 2), 'Iterations'));
-        pbkdf.push({ keyslot: slot[1], type: 'pbkdf2', hash, iterations, timeCost: null, memoryKibibytes: null, parallelThreads: null });
-      }
-    });
-    return {
-      format: 'luks1',
-      cipher: name !== null && mode !== null ? `${name}-${mode}` : name,
-      keyBits: bits,
-      sectorBytes: 512,
-      pbkdf,
-      flags: [],
-    };
+    const header = parseLuks1Text(lines);
+    // LUKS1 has exactly eight key slots and luksDump lists every one, DISABLED or ENABLED (LUKS1 on-disk
+    // format specification, LUKS_NUMKEYS = 8).
+    const slotLines = lines.filter((line) => /^Key Slot \d+: (ENABLED|DISABLED)/.test(line.trim())).length;
+    if (slotLines < 8) {
+      cutShort(`${String(slotLines)} of the 8 "Key Slot" lines are present`, header);
+    }
+    return header;
   }
   if (version === '2') {
-    const flagsText = field(lines, 'Flags');
-    const flags = flagsText === null || flagsText === '(no flags)' ? [] : flagsText.split(/\s+/).filter((flag) => flag.length > 0);
-    const cipher = field(lines, 'cipher');
-    const sector = toInteger(field(lines, 'sector')?.split(' ')[0]);
-    const pbkdf: Keyslot[] = [];
-    let keyBits: number | null = null;
-    const keyslotsStart = lines.findIndex((line) => line.trim() === 'Keyslots:');
-    const keyslotsEnd = lines.findIndex((line, index) => index > keyslotsStart && /^(Tokens|Digests):/.test(line.trim()));
-    const section = keyslotsStart < 0 ? [] : lines.slice(keyslotsStart + 1, keyslotsEnd < 0 ? undefined : keyslotsEnd);
-    section.forEach((line, index) => {
-      const slot = /^(\d+): luks2/.exec(line.trim());
-      if (slot?.[1] === undefined) {
-        return;
-      }
-      const next = section.slice(index + 1);
-      const end = next.findIndex((candidate) => /^\d+: /.test(candidate.trim()));
-      const body = end < 0 ? next : next.slice(0, end);
-      const type = field(body, 'PBKDF') ?? 'unknown';
-      keyBits ??= toInteger(field(body, 'Key')?.split(' ')[0]);
-      pbkdf.push({
-        keyslot: slot[1],
-        type,
-        hash: field(body, 'Hash'),
-        iterations: toInteger(field(body, 'Iterations')),
-        timeCost: toInteger(field(body, 'Time cost')),
-        memoryKibibytes: toInteger(field(body, 'Memory')),
-        parallelThreads: toInteger(field(body, 'Threads')),
-      });
-    });
-    return { format: 'luks2', cipher, keyBits, sectorBytes: sector, pbkdf, flags };
+    const header = parseLuks2Text(lines);
+    const missing = missingLuks2Part(lines);
+    if (missing !== null) {
+      cutShort(missing, header);
+    }
+    return header;
   }
   throw unrecognized('cryptsetup', 'luksDump output without a LUKS version');
+}
+
+function parseLuks1Text(lines: readonly string[]): LuksHeader {
+  const name = field(lines, 'Cipher name');
+  const mode = field(lines, 'Cipher mode');
+  const hash = field(lines, 'Hash spec');
+  const bits = toInteger(field(lines, 'MK bits'));
+  const pbkdf: Keyslot[] = [];
+  lines.forEach((line, index) => {
+    const slot = /^Key Slot (\d+): ENABLED/.exec(line.trim());
+    if (slot?.[1] !== undefined) {
+      const iterations = toInteger(field(lines.slice(index + 1, index + 2), 'Iterations'));
+      pbkdf.push({
+        keyslot: slot[1],
+        type: 'pbkdf2',
+        hash,
+        iterations,
+        timeCost: null,
+        memoryKibibytes: null,
+        parallelThreads: null,
+      });
+    }
+  });
+  return {
+    format: 'luks1',
+    cipher: name !== null && mode !== null ? `${name}-${mode}` : name,
+    keyBits: bits,
+    sectorBytes: 512,
+    pbkdf,
+    flags: [],
+  };
+}
+
+function parseLuks2Text(lines: readonly string[]): LuksHeader {
+  const flagsText = field(lines, 'Flags');
+  const flags =
+    flagsText === null || flagsText === '(no flags)'
+      ? []
+      : flagsText.split(/\s+/).filter((flag) => flag.length > 0);
+  const cipher = field(lines, 'cipher');
+  const sector = toInteger(field(lines, 'sector')?.split(' ')[0]);
+  const pbkdf: Keyslot[] = [];
+  let keyBits: number | null = null;
+  const keyslotsStart = lines.findIndex((line) => line.trim() === 'Keyslots:');
+  const keyslotsEnd = lines.findIndex(
+    (line, index) => index > keyslotsStart && /^(Tokens|Digests):/.test(line.trim()),
+  );
+  const section =
+    keyslotsStart < 0 ? [] : lines.slice(keyslotsStart + 1, keyslotsEnd < 0 ? undefined : keyslotsEnd);
+  section.forEach((line, index) => {
+    const slot = /^(\d+): luks2/.exec(line.trim());
+    if (slot?.[1] === undefined) {
+      return;
+    }
+    const next = section.slice(index + 1);
+    const end = next.findIndex((candidate) => /^\d+: /.test(candidate.trim()));
+    const body = end < 0 ? next : next.slice(0, end);
+    const type = field(body, 'PBKDF') ?? 'unknown';
+    keyBits ??= toInteger(field(body, 'Key')?.split(' ')[0]);
+    pbkdf.push({
+      keyslot: slot[1],
+      type,
+      hash: field(body, 'Hash'),
+      iterations: toInteger(field(body, 'Iterations')),
+      timeCost: toInteger(field(body, 'Time cost')),
+      memoryKibibytes: toInteger(field(body, 'Memory')),
+      parallelThreads: toInteger(field(body, 'Threads')),
+    });
+  });
+  return { format: 'luks2', cipher, keyBits, sectorBytes: sector, pbkdf, flags };
 }

@@ -31,6 +31,7 @@ export function parseNvmeSmartLog(text: string): SmartFacts {
     percentageUsed: field(percentUsed, 'percent_used'),
     dataUnitsWritten: field(counterAt(document, 'data_units_written'), 'data_units_written'),
     powerOnHours: field(counterAt(document, 'power_on_hours'), 'power_on_hours'),
+    controllerBusyMinutes: field(counterAt(document, 'controller_busy_time'), 'controller_busy_time'),
     unsafeShutdowns: field(counterAt(document, 'unsafe_shutdowns'), 'unsafe_shutdowns'),
     mediaErrors: field(counterAt(document, 'media_errors'), 'media_errors'),
     errorLogEntries: field(counterAt(document, 'num_err_log_entries'), 'num_err_log_entries'),

@@ -65,6 +65,7 @@ function readNvmeLog(document: JsonObject): NvmeHealthLog | null {
     percentageUsed: sourced(numberAt(log, 'percentage_used'), f('percentage_used')),
     dataUnitsWritten: sourced(counterAt(log, 'data_units_written'), f('data_units_written')),
     powerOnHours: sourced(counterAt(log, 'power_on_hours'), f('power_on_hours')),
+    controllerBusyMinutes: sourced(counterAt(log, 'controller_busy_time'), f('controller_busy_time')),
     unsafeShutdowns: sourced(counterAt(log, 'unsafe_shutdowns'), f('unsafe_shutdowns')),
     mediaErrors: sourced(counterAt(log, 'media_errors'), f('media_errors')),
     errorLogEntries: sourced(counterAt(log, 'num_err_log_entries'), f('num_err_log_entries')),
