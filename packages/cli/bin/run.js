@@ -7,6 +7,9 @@ process.stdout.on('error', (error) => {
   }
   throw error;
 });
+// Node's on-disk compile cache (Node >= 22.1) spares re-parsing the same modules at every start.
+const { enableCompileCache } = await import('node:module');
+enableCompileCache?.();
 // `--version` is answered before oclif and the core are loaded: scripts call it often, and loading
 // everything would make it ten times slower than starting Node (issue 2, "Speed").
 const argv = process.argv.slice(2);
@@ -16,6 +19,6 @@ if (argv[0] === '--version' || argv[0] === '-v') {
   const { version } = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
   process.stdout.write(`${versionLine(version)}\n`);
 } else {
-  const { execute } = await import('@oclif/core');
+  const { execute } = await import('../dist/main.js');
   await execute({ dir: import.meta.url });
 }

@@ -11,6 +11,7 @@ import Ui from './ui.js';
 import Version from './version.js';
 import Help from './help.js';
 import Completion from './completion.js';
+import Man from './man.js';
 
 /** Every command, for oclif's explicit strategy (fast start-up: no directory scan). */
 export const COMMANDS = {
@@ -27,4 +28,5 @@ export const COMMANDS = {
   version: Version,
   help: Help,
   completion: Completion,
+  man: Man,
 };
