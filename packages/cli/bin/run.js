@@ -1,12 +1,24 @@
 #!/usr/bin/env node
+// A reader that stops early (`encplan --help | head -1`) closes stdout: that is not an error of encplan's, so
+// leave quietly with 0 instead of a warning about an unsettled await and exit code 13.
+process.stdout.on('error', (error) => {
+  if (error.code === 'EPIPE') {
+    process.exit(0);
+  }
+  throw error;
+});
+// Node's on-disk compile cache (Node >= 22.1) spares re-parsing the same modules at every start.
+const { enableCompileCache } = await import('node:module');
+enableCompileCache?.();
 // `--version` is answered before oclif and the core are loaded: scripts call it often, and loading
 // everything would make it ten times slower than starting Node (issue 2, "Speed").
 const argv = process.argv.slice(2);
-if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-v')) {
+if (argv[0] === '--version' || argv[0] === '-v') {
   const { readFileSync } = await import('node:fs');
+  const { versionLine } = await import('../dist/version-line.js');
   const { version } = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
-  process.stdout.write(`encplan/${version} ${process.platform}-${process.arch} node-${process.version}\n`);
+  process.stdout.write(`${versionLine(version)}\n`);
 } else {
-  const { execute } = await import('@oclif/core');
+  const { execute } = await import('../dist/main.js');
   await execute({ dir: import.meta.url });
 }

@@ -1,7 +1,6 @@
-import { writeFile } from 'node:fs/promises';
 import { Args, Flags } from '@oclif/core';
 import { assess, assessBundle, ASSESSMENT_SCHEMA, renderCommandScript, renderHtmlReport, toReportView } from '@encplan/core';
-import { createEnvironment, readBundleDirectory } from '@encplan/core/node';
+import { createEnvironment, readBundleDirectory, writeUserFile } from '@encplan/core/node';
 import { EncplanCommand } from '../base-command.js';
 import { renderAssessment } from '../render/assessment.js';
 import { withCancellation } from '../cancellation.js';
@@ -51,7 +50,7 @@ export default class Assess extends EncplanCommand {
         : readBundleDirectory(flags.bundle).then((bundle) => assessBundle(bundle, environment.clock, { signal, planOptions })),
     );
     if (flags.html !== undefined) {
-      await writeFile(flags.html, renderHtmlReport(toReportView(envelope)), 'utf8');
+      await writeUserFile(flags.html, renderHtmlReport(toReportView(envelope)), { what: 'HTML report' });
     }
     const plan = envelope.result?.plan ?? null;
     if (flags.json) {

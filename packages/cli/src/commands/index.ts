@@ -9,6 +9,9 @@ import BenchmarkCiphers from './benchmark/ciphers.js';
 import Plan from './plan.js';
 import Ui from './ui.js';
 import Version from './version.js';
+import Help from './help.js';
+import Completion from './completion.js';
+import Man from './man.js';
 
 /** Every command, for oclif's explicit strategy (fast start-up: no directory scan). */
 export const COMMANDS = {
@@ -23,4 +26,7 @@ export const COMMANDS = {
   plan: Plan,
   ui: Ui,
   version: Version,
+  help: Help,
+  completion: Completion,
+  man: Man,
 };

@@ -1,22 +1,20 @@
-import { mkdir, readFile, stat, writeFile } from 'node:fs/promises';
+import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { parseBundle, type Bundle } from '../capture/bundle.js';
 import { EncplanError } from '../errors.js';
+import { writeUserFile } from './write-user-file.js';
 
 const BUNDLE_FILE = 'bundle.json';
 
 /** Writes a bundle directory (created if needed; an existing bundle.json is not overwritten). */
 export async function writeBundleDirectory(directory: string, bundle: Bundle): Promise<string> {
-  await mkdir(directory, { recursive: true, mode: 0o700 });
   const file = path.join(directory, BUNDLE_FILE);
-  try {
-    await writeFile(file, `${JSON.stringify(bundle, null, 2)}\n`, { flag: 'wx', mode: 0o600 });
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'EEXIST') {
-      throw new EncplanError('INVALID_ARGUMENT', `${file} already exists.`, { hint: 'Choose an empty or new --out directory.' });
-    }
-    throw error;
-  }
+  await writeUserFile(file, `${JSON.stringify(bundle, null, 2)}\n`, {
+    what: 'bundle',
+    mode: 0o600,
+    exclusive: true,
+    createFolder: true,
+  });
   return file;
 }
 

@@ -2,6 +2,7 @@
 export * from './process/run-command.js';
 export * from './host.js';
 export * from './bundle-files.js';
+export * from './write-user-file.js';
 export * from './create-environment.js';
 export * from './saved-output.js';
 // The health and discard probes run through the Host port, so they live in core/src/probes (like the

@@ -4,8 +4,16 @@ export * from '../backend/bridge-handlers.js';
 export * from '../backend/wizard-services.js';
 export { channels, type EncplanBridge, type BridgeEnvelope, type BridgeMethod } from '../shared/bridge.js';
 
+import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-/** The built renderer shipped with this package (`npm run build -w packages/desktop`). */
-export const RENDERER_DIR = path.join(path.dirname(fileURLToPath(import.meta.url)), '../../out/renderer');
+const here = path.dirname(fileURLToPath(import.meta.url));
+/**
+ * The built renderer: packages/desktop/out/renderer in the workspace (`npm run build -w packages/desktop`), or
+ * `renderer/` beside the bundled dist/ of the packed release (scripts/pack-release.mjs).
+ */
+export const RENDERER_DIR =
+  [path.join(here, '../../out/renderer'), path.join(here, '../renderer')].find((candidate) =>
+    existsSync(path.join(candidate, 'index.html')),
+  ) ?? path.join(here, '../../out/renderer');
