@@ -1,21 +1,12 @@
 import { readFile } from 'node:fs/promises';
-import {
-  assessBundle,
-  assessmentEnvelopeSchema,
-  EncplanError,
-  planInputFromAssessment,
-  type AssessmentEnvelope,
-  type PlanInput,
-} from '@encplan/core';
+import { assessBundle, EncplanError } from '@encplan/core';
 import { createEnvironment, readBundleDirectory } from '@encplan/core/node';
 
-/** Where `encplan plan` gets its facts; everything after reading them is the same whatever the source. */
+/** Where `encplan plan` gets its assessment; everything after reading it is the same whatever the source. */
 export type PlanInputSource =
-  | { readonly kind: 'input'; readonly file: string }
-  | { readonly kind: 'report'; readonly file: string }
-  | { readonly kind: 'bundle'; readonly directory: string };
+  { readonly kind: 'file'; readonly file: string } | { readonly kind: 'bundle'; readonly directory: string };
 
-async function readJsonFile(file: string, what: string): Promise<unknown> {
+async function readJsonFile(file: string): Promise<unknown> {
   let text: string;
   try {
     text = await readFile(file, 'utf8');
@@ -23,7 +14,7 @@ async function readJsonFile(file: string, what: string): Promise<unknown> {
     const code = (cause as { code?: string }).code;
     throw new EncplanError(
       'INVALID_ARGUMENT',
-      `Cannot read the ${what} ${JSON.stringify(file)} (${code ?? 'unknown error'}).`,
+      `Cannot read the assessment ${JSON.stringify(file)} (${code ?? 'unknown error'}).`,
       {
         hint: 'Check the path; encplan only reads it.',
         cause,
@@ -33,46 +24,21 @@ async function readJsonFile(file: string, what: string): Promise<unknown> {
   try {
     return JSON.parse(text);
   } catch (cause) {
-    throw new EncplanError('INVALID_ARGUMENT', `The ${what} ${JSON.stringify(file)} is not JSON.`, { cause });
+    throw new EncplanError('INVALID_ARGUMENT', `The assessment ${JSON.stringify(file)} is not JSON.`, {
+      cause,
+    });
   }
 }
 
-function resultOf(envelope: AssessmentEnvelope, origin: string): PlanInput {
-  if (envelope.result === null) {
-    throw new EncplanError(
-      'INVALID_ARGUMENT',
-      `${origin} holds no assessment result: ${envelope.error?.message ?? 'unknown error'}.`,
-    );
-  }
-  return planInputFromAssessment(envelope.result);
-}
-
-/** Reads the PlanInput from a PlanInput file, a saved `assess --json` report, or a bundle (assessed offline). */
-export async function readPlanInput(source: PlanInputSource, signal: AbortSignal): Promise<PlanInput> {
+/**
+ * Reads the assessment document to plan from: a JSON file (the envelope `assess --json` emits, its bare
+ * `result`, or either with sections left out), or a bundle assessed offline. planFromAssessment validates it.
+ */
+export async function readAssessmentDocument(source: PlanInputSource, signal: AbortSignal): Promise<unknown> {
   switch (source.kind) {
-    case 'input':
-      // buildPlan validates the shape against planInputSchema.
-      return (await readJsonFile(source.file, 'plan input')) as PlanInput;
-    case 'report': {
-      const parsed = assessmentEnvelopeSchema.safeParse(await readJsonFile(source.file, 'report'));
-      if (!parsed.success) {
-        throw new EncplanError(
-          'INVALID_ARGUMENT',
-          `${JSON.stringify(source.file)} is not an \`encplan assess --json\` report.`,
-          {
-            hint: 'Save one with encplan assess --json > report.json.',
-          },
-        );
-      }
-      return resultOf(parsed.data, `The report ${JSON.stringify(source.file)}`);
-    }
-    case 'bundle': {
-      const envelope = await assessBundle(
-        await readBundleDirectory(source.directory),
-        createEnvironment().clock,
-        { signal },
-      );
-      return resultOf(envelope, `The bundle ${JSON.stringify(source.directory)}`);
-    }
+    case 'file':
+      return readJsonFile(source.file);
+    case 'bundle':
+      return assessBundle(await readBundleDirectory(source.directory), createEnvironment().clock, { signal });
   }
 }
