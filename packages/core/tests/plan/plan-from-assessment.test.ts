@@ -1,4 +1,4 @@
-import { readdirSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import {
@@ -75,6 +75,14 @@ describe('planFromAssessment reads every document `assess --json` emits', () => 
     });
     expect(plan.settings.allowDiscards).toBe(true);
     expect(plan.recommendations.find((r) => r.ruleId === 'allow-discards')?.confidence).toBe('medium');
+  });
+
+  it('plans the minimal input docs/plan-input.md shows', () => {
+    const docs = readFileSync(path.join(FIXTURES, '../docs/plan-input.md'), 'utf8');
+    const example = /```json\n([\s\S]*?)\n```/.exec(docs)?.[1] ?? '';
+    const plan = planFromAssessment(JSON.parse(example));
+    expect(plan).toMatchObject({ devicePath: '/dev/nvme0n1', devicePlaceholder: false });
+    expect(plan.settings).toMatchObject({ cipher: 'aes-xts-plain64', keySizeBits: 512, sectorSizeBytes: 4096 });
   });
 
   it('refuses a failed assessment with its error message', () => {
