@@ -11,7 +11,7 @@ import {
 import { EncplanCommand } from '../base-command.js';
 import { withCancellation } from '../cancellation.js';
 import { ExitCode } from '../exit-codes.js';
-import { readAssessmentDocument, type PlanInputSource } from '../plan-input-source.js';
+import { readAssessmentDocument, type AssessmentSource } from '../assessment-source.js';
 import { renderPlan } from '../render/plan.js';
 import { optionsFromFlags, planOptionFlags } from '../plan-flags.js';
 
@@ -77,7 +77,7 @@ export default class Plan extends EncplanCommand {
 
 type PlanFlags = Interfaces.InferredFlags<typeof Plan.flags>;
 
-function sourceFromFlags(flags: PlanFlags): PlanInputSource {
+function sourceFromFlags(flags: PlanFlags): AssessmentSource {
   if (flags.bundle !== undefined) {
     return { kind: 'bundle', directory: flags.bundle };
   }

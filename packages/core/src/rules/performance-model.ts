@@ -80,7 +80,7 @@ function errorPercent(predicted: number | null, measured: number | null): number
 }
 
 /** The median rate one measured target reached in a standard profile and direction; null when not measured. */
-export function measuredBytesPerSecond(
+function measuredBytesPerSecond(
   target: DeepPartial<TargetMeasurement> | undefined,
   profile: StandardProfileId,
   direction: IoDirection,

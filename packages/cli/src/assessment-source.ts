@@ -3,7 +3,7 @@ import { assessBundle, EncplanError } from '@encplan/core';
 import { createEnvironment, readBundleDirectory } from '@encplan/core/node';
 
 /** Where `encplan plan` gets its assessment; everything after reading it is the same whatever the source. */
-export type PlanInputSource =
+export type AssessmentSource =
   { readonly kind: 'file'; readonly file: string } | { readonly kind: 'bundle'; readonly directory: string };
 
 async function readJsonFile(file: string): Promise<unknown> {
@@ -34,7 +34,7 @@ async function readJsonFile(file: string): Promise<unknown> {
  * Reads the assessment document to plan from: a JSON file (the envelope `assess --json` emits, its bare
  * `result`, or either with sections left out), or a bundle assessed offline. planFromAssessment validates it.
  */
-export async function readAssessmentDocument(source: PlanInputSource, signal: AbortSignal): Promise<unknown> {
+export async function readAssessmentDocument(source: AssessmentSource, signal: AbortSignal): Promise<unknown> {
   switch (source.kind) {
     case 'file':
       return readJsonFile(source.file);
