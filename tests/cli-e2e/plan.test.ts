@@ -105,7 +105,7 @@ describe('encplan plan (built binary)', () => {
     expect(JSON.parse(run.stdout)).toMatchObject({ status: 'error', error: { code: 'INVALID_ARGUMENT' } });
   });
 
-  it('plans from a bundle and from a saved assess report alike', () => {
+  it('plans from a bundle, a saved assess report, the same file as --input and its bare result alike', () => {
     const bundle = path.join(ROOT, 'fixtures/bundles/loop-gpt-ext4-78pct-debian12');
     const fromBundle = encplan('plan', '--bundle', bundle, '--json');
     expect(fromBundle.status).toBe(0);
@@ -116,10 +116,19 @@ describe('encplan plan (built binary)', () => {
       writeFileSync(file, report.stdout);
       const fromReport = encplan('plan', '--report', file, '--json');
       expect(fromReport.status).toBe(0);
+      const bare = path.join(directory, 'result.json');
+      const assessed = JSON.parse(report.stdout) as { result: { plan: unknown } };
+      writeFileSync(bare, JSON.stringify(assessed.result));
+      const fromInput = encplan('plan', '--input', file, '--json');
+      const fromBare = encplan('plan', '--input', bare, '--json');
       const a = planEnvelopeSchema.parse(JSON.parse(fromBundle.stdout)).result;
       const b = planEnvelopeSchema.parse(JSON.parse(fromReport.stdout)).result;
       expect(a?.devicePath).toBe('/dev/loop0');
       expect(b).toEqual(a);
+      expect(planEnvelopeSchema.parse(JSON.parse(fromInput.stdout)).result).toEqual(a);
+      expect(planEnvelopeSchema.parse(JSON.parse(fromBare.stdout)).result).toEqual(a);
+      // assess plans its own result through the same path (default options both ways).
+      expect(assessed.result.plan).toEqual(a);
     } finally {
       rmSync(directory, { recursive: true, force: true });
     }

@@ -1,16 +1,16 @@
 import { Flags, type Interfaces } from '@oclif/core';
 import {
-  buildPlan,
   okEnvelope,
   PLAN_SCHEMA_NAME,
   PLAN_SCHEMA_VERSION,
+  planFromAssessment,
   renderCommandScript,
   TOOL_VERSION,
 } from '@encplan/core';
 import { EncplanCommand } from '../base-command.js';
 import { withCancellation } from '../cancellation.js';
 import { exitIfVerdictFails } from '../fail-on.js';
-import { readPlanInput, type PlanInputSource } from '../plan-input-source.js';
+import { readAssessmentDocument, type AssessmentSource } from '../assessment-source.js';
 import { renderPlan } from '../render/plan.js';
 import { optionsFromFlags, planOptionFlags } from '../plan-flags.js';
 
@@ -20,11 +20,12 @@ export default class Plan extends EncplanCommand {
     'Plan encryption settings, spare area and the exact commands to apply them (runs nothing).';
   static override flags = {
     input: Flags.string({
-      summary: 'A PlanInput JSON file (see docs/plan-input.md).',
+      summary:
+        'An assessment: `encplan assess --json` output, its bare result, or either with sections left out (see docs/plan-input.md).',
       exactlyOne: ['input', 'report', 'bundle'],
     }),
     report: Flags.string({
-      summary: 'A saved `encplan assess --json` report.',
+      summary: 'A saved `encplan assess --json` report (the same as --input).',
       exactlyOne: ['input', 'report', 'bundle'],
     }),
     bundle: Flags.string({
@@ -38,8 +39,8 @@ export default class Plan extends EncplanCommand {
   async run(): Promise<void> {
     const { flags } = await this.parse(Plan);
     this.jsonOutput = flags.json;
-    const input = await withCancellation((signal) => readPlanInput(sourceFromFlags(flags), signal));
-    const plan = buildPlan(input, optionsFromFlags(flags));
+    const document = await withCancellation((signal) => readAssessmentDocument(sourceFromFlags(flags), signal));
+    const plan = planFromAssessment(document, optionsFromFlags(flags));
     if (flags.json) {
       this.emitJson(
         okEnvelope(
@@ -64,14 +65,11 @@ export default class Plan extends EncplanCommand {
 
 type PlanFlags = Interfaces.InferredFlags<typeof Plan.flags>;
 
-function sourceFromFlags(flags: PlanFlags): PlanInputSource {
-  if (flags.report !== undefined) {
-    return { kind: 'report', file: flags.report };
-  }
+function sourceFromFlags(flags: PlanFlags): AssessmentSource {
   if (flags.bundle !== undefined) {
     return { kind: 'bundle', directory: flags.bundle };
   }
-  // oclif's exactlyOne guarantees one of the three.
-  return { kind: 'input', file: flags.input ?? '' };
+  // oclif's exactlyOne guarantees one of the three; --report and --input read the same documents.
+  return { kind: 'file', file: flags.report ?? flags.input ?? '' };
 }
 

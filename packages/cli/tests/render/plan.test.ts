@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { buildPlan, type PlanInput } from '@encplan/core';
+import { planFromAssessment } from '@encplan/core';
 import { renderPlan } from '../../src/render/plan.js';
 
 const FIXTURES = path.resolve(
@@ -10,11 +10,11 @@ const FIXTURES = path.resolve(
   '../../../../fixtures/plan-inputs',
 );
 const input = (name: string) =>
-  JSON.parse(readFileSync(path.join(FIXTURES, `${name}.json`), 'utf8')) as PlanInput;
+  JSON.parse(readFileSync(path.join(FIXTURES, `${name}.json`), 'utf8')) as unknown;
 
 describe('renderPlan', () => {
   it('puts the health gate and its critical finding before the recommendations', () => {
-    const text = renderPlan(buildPlan(input('sata-failing-realloc304-seagate')), {
+    const text = renderPlan(planFromAssessment(input('sata-failing-realloc304-seagate')), {
       includeDestructive: false,
     });
     const gate = text.indexOf('Health gate: BACK-UP-FIRST (failing)');
@@ -26,27 +26,27 @@ describe('renderPlan', () => {
   });
 
   it('shows each recommendation with its value, reason and evidence, rates in MiB/s', () => {
-    const text = renderPlan(buildPlan(input('x64-aesni-laptop-nvme')), { includeDestructive: false });
+    const text = renderPlan(planFromAssessment(input('x64-aesni-laptop-nvme')), { includeDestructive: false });
     expect(text).toContain('cipher-mode: aes-xts-plain64  (confidence high)');
     expect(text).toMatch(/why: The CPU has AES instructions/);
     expect(text).toContain(
-      'aes-xts 512b encrypt, one core (bytes/s) = 2334.9 MiB/s (cryptsetup benchmark (x86-aesni-nvme-laptop-cryptsetup2.x-full.txt): line 19)',
+      'aes-xts 512b encrypt, one core (bytes/s) = 2334.9 MiB/s (cryptsetup: cryptsetup benchmark)',
     );
   });
 
   it('states the regime and assumption of every prediction', () => {
-    const text = renderPlan(buildPlan(input('arm64-aes-rpi5')), { includeDestructive: false });
+    const text = renderPlan(planFromAssessment(input('arm64-aes-rpi5')), { includeDestructive: false });
     expect(text).toMatch(/seq1m-q8t1 .*cipher limit/);
     expect(text).toContain('serial-harmonic: One request at a time');
   });
 
   it('says where GPU figures do not transfer', () => {
-    const text = renderPlan(buildPlan(input('x64-aesni-laptop-nvme')), { includeDestructive: false });
+    const text = renderPlan(planFromAssessment(input('x64-aesni-laptop-nvme')), { includeDestructive: false });
     expect(text).toContain('luks2-argon2id on rtx-4090, 41.4-bit password: no published figure applies');
   });
 
   it('ends with the script, destructive lines commented out unless asked', () => {
-    const plan = buildPlan(input('x64-aesni-laptop-nvme'));
+    const plan = planFromAssessment(input('x64-aesni-laptop-nvme'));
     expect(renderPlan(plan, { includeDestructive: false })).toMatch(
       /Commands \(planning ran none of them\):\n#!\/bin\/sh[\s\S]*^# cryptsetup luksFormat/m,
     );

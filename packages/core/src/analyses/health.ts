@@ -1,5 +1,6 @@
 import { summariseDrive, type DriveSummary } from './drive-summary.js';
 import type { Counter } from '../domain/counter.js';
+import { ENDURANCE_NEARLY_EXHAUSTED } from '../domain/health.js';
 import type { FindingSeverity, Health, HealthFinding, HealthVerdict, SmartUnavailableReason } from '../domain/health.js';
 import type { AtaAttribute, SmartFacts, Sourced } from '../domain/smart-facts.js';
 import { sourceOf } from '../domain/source.js';
@@ -321,7 +322,7 @@ function analyseWear(facts: SmartFacts, draft: Draft, used: { value: number; fie
       'The drive has used all of its rated endurance.', origin, used.field);
   } else if (used.value >= 90) {
     // GSmartControl: percentage_used ≥ 90 → warning; CrystalDiskInfo: remaining life ≤ 10 → Caution.
-    add(draft, 'endurance-nearly-exhausted', 'warning', used.attribute, used.value, '>= 90 %',
+    add(draft, ENDURANCE_NEARLY_EXHAUSTED, 'warning', used.attribute, used.value, '>= 90 %',
       `${THRESHOLD_SOURCES.gsmartcontrol}; ${THRESHOLD_SOURCES.crystalDiskInfo}`,
       `The drive has used ${used.value} % of its rated endurance.`, origin, used.field);
   } else if (used.value >= WEAR_LOW_PERCENT) {

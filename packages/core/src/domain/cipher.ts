@@ -9,6 +9,19 @@ import { kdfSpeedSchema } from './kdf.js';
 export const cipherSpeedSourceSchema = z.enum(['cryptsetup', 'openssl']);
 export type CipherSpeedSource = z.infer<typeof cipherSpeedSourceSchema>;
 
+/**
+ * The dm-crypt ciphers the plan's rules compare, as `cryptsetup benchmark -c` names them (without the IV part;
+ * cryptsetup(8) BENCHMARK). A measurement with another name (OpenSSL's "chacha20") is kept but not compared.
+ */
+export const cipherIdSchema = z.enum([
+  'aes-xts',
+  'serpent-xts',
+  'twofish-xts',
+  'xchacha12,aes-adiantum',
+  'xchacha20,aes-adiantum',
+]);
+export type CipherId = z.infer<typeof cipherIdSchema>;
+
 /** One cipher at one key size, from one source. Rates are integer bytes per second; null = not measured. */
 export const cipherSpeedMeasurementSchema = z.object({
   /** cryptsetup's spelling: "aes-xts", "serpent-xts", "xchacha12,aes-adiantum"; OpenSSL's ChaCha20 is "chacha20". */

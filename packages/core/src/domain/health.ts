@@ -26,6 +26,12 @@ export const healthFindingSchema = z.object({
 });
 export type HealthFinding = z.infer<typeof healthFindingSchema>;
 
+/**
+ * The health finding for endurance used ≥ 90 % and < 100 % (GSmartControl warns at percentage_used ≥ 90,
+ * CrystalDiskInfo cautions at ≤ 10 % life left): judged in analyses/health.ts, acted on by the plan's health gate.
+ */
+export const ENDURANCE_NEARLY_EXHAUSTED = 'endurance-nearly-exhausted';
+
 /** Why SMART data could not be read. */
 export const smartUnavailableReasonSchema = z.enum([
   'tool-missing',

@@ -37,6 +37,43 @@ export const fioOutputSchema = z.object({
 });
 export type FioOutput = z.infer<typeof fioOutputSchema>;
 
+/**
+ * The profiles of CrystalDiskMark's and KDiskMark's default set without the direction (CrystalDiskMark
+ * `DiskMarkDlg.cpp` "Default"; KDiskMark "Standard" preset): the profiles the plan predicts encrypted speed for.
+ */
+export const standardProfileIdSchema = z.enum(['seq1m-q8t1', 'seq1m-q1t1', 'rnd4k-q32t1', 'rnd4k-q1t1']);
+export type StandardProfileId = z.infer<typeof standardProfileIdSchema>;
+
+/** Block size and queue depth of each standard profile (one thread each). */
+export const STANDARD_PROFILE_SHAPES: Readonly<
+  Record<StandardProfileId, { readonly pattern: IoPattern; readonly blockBytes: number; readonly queueDepth: number }>
+> = {
+  'seq1m-q8t1': { pattern: 'sequential', blockBytes: 1_048_576, queueDepth: 8 },
+  'seq1m-q1t1': { pattern: 'sequential', blockBytes: 1_048_576, queueDepth: 1 },
+  'rnd4k-q32t1': { pattern: 'random', blockBytes: 4096, queueDepth: 32 },
+  'rnd4k-q1t1': { pattern: 'random', blockBytes: 4096, queueDepth: 1 },
+};
+
+/** The LUKS2 variants encplan measures (cryptsetup(8) --perf-no_read_workqueue; dm-crypt sector_size). */
+export interface Luks2Variant {
+  readonly sectorSizeBytes: 512 | 4096;
+  readonly noWorkqueues: boolean;
+}
+
+/** A readable variant name, e.g. "luks2 sector 4096, no workqueues"; {@link luks2VariantOf} reads it back. */
+export function luks2VariantName(variant: Luks2Variant): string {
+  return `luks2 sector ${String(variant.sectorSizeBytes)}${variant.noWorkqueues ? ', no workqueues' : ''}`;
+}
+
+/** The LUKS2 variant a measurement's `variant` names, or null when it names none. */
+export function luks2VariantOf(name: string): Luks2Variant | null {
+  const match = /^luks2 sector (512|4096)(, no workqueues)?$/.exec(name);
+  if (match === null) {
+    return null;
+  }
+  return { sectorSizeBytes: match[1] === '512' ? 512 : 4096, noWorkqueues: match[2] !== undefined };
+}
+
 /** One I/O profile: what CrystalDiskMark calls e.g. "SEQ1M Q8T1" plus a direction. */
 export const ioProfileSchema = z.object({
   /** Stable kebab-case id, e.g. "seq1m-q8t1-read". */

@@ -2,8 +2,14 @@ import { z } from 'zod';
 import { MIB } from '../domain/units.js';
 import type { LuksCipherSpec, VeracryptEncryption } from '../rules/cipher.js';
 import type { Luks2Pbkdf, VeracryptKdf } from '../rules/key-derivation.js';
+import {
+  existingEncryptionOf,
+  lastPartitionEndSectorOf,
+  osOf,
+  plansForLinux,
+  type PlanFacts,
+} from '../rules/facts.js';
 import type { SpacePlan } from '../rules/space.js';
-import type { PlanInput } from './plan-input.js';
 import type { ResolvedPlanOptions, TargetTool } from './plan-options.js';
 import { renderShellCommand } from './shell-quote.js';
 
@@ -49,7 +55,7 @@ export function partitionPathFor(label: string): string {
 }
 
 function layoutCommands(
-  input: PlanInput,
+  facts: PlanFacts,
   options: ResolvedPlanOptions,
   settings: CommandSettings,
 ): PlanCommand[] {
@@ -58,9 +64,9 @@ function layoutCommands(
     return [];
   }
   const sector = space.logicalSectorBytes;
-  const lastEnd = input.space.lastPartitionEndSector;
-  const fresh = input.space.partitionTable === 'none';
-  if (!fresh && (lastEnd === null || input.space.partitionTable !== 'gpt')) {
+  const lastEnd = lastPartitionEndSectorOf(facts);
+  const fresh = facts.disk?.partitionTable === 'none';
+  if (!fresh && (lastEnd === null || facts.disk?.partitionTable !== 'gpt')) {
     // Unknown partition ends, or an MBR disk (sgdisk would convert it to GPT): no exact layout command exists.
     return [];
   }
@@ -208,8 +214,8 @@ function luks2Commands(
   ];
 }
 
-function refreshCommand(input: PlanInput, settings: CommandSettings): PlanCommand[] {
-  const existing = input.existingEncryption;
+function refreshCommand(facts: PlanFacts, settings: CommandSettings): PlanCommand[] {
+  const existing = existingEncryptionOf(facts);
   if (
     existing === null ||
     existing.mappingName === null ||
@@ -243,11 +249,11 @@ function refreshCommand(input: PlanInput, settings: CommandSettings): PlanComman
   ];
 }
 
-function veracryptCommand(input: PlanInput, settings: CommandSettings): PlanCommand[] {
+function veracryptCommand(facts: PlanFacts, settings: CommandSettings): PlanCommand[] {
   if (settings.veracrypt === null) {
     return [];
   }
-  const filesystem = input.os === 'linux' ? 'ext4' : input.os === 'darwin' ? 'exfat' : 'ntfs';
+  const filesystem = plansForLinux(facts) ? 'ext4' : osOf(facts) === 'darwin' ? 'exfat' : 'ntfs';
   return [
     {
       id: 'veracrypt-create',
@@ -292,7 +298,7 @@ function apfsCommand(options: ResolvedPlanOptions, settings: CommandSettings): P
  * table (or stands in for one); null when the disk has partitions the plan cannot extend.
  */
 function encryptionTarget(
-  input: PlanInput,
+  facts: PlanFacts,
   options: ResolvedPlanOptions,
   settings: CommandSettings,
   layout: readonly PlanCommand[],
@@ -300,13 +306,13 @@ function encryptionTarget(
   if (layout.some((command) => command.id === 'partition-layout')) {
     return partitionPathFor(options.label);
   }
-  const table = input.space.partitionTable;
-  return table === 'none' || table === null || input.device.path === null ? settings.devicePath : null;
+  const table = facts.disk?.partitionTable;
+  return table === 'none' || table === undefined || facts.disk?.path === undefined ? settings.devicePath : null;
 }
 
 /** The exact commands that apply the plan, in order. Building them executes nothing. */
 export function buildCommands(
-  input: PlanInput,
+  facts: PlanFacts,
   options: ResolvedPlanOptions,
   settings: CommandSettings,
 ): PlanCommand[] {
@@ -314,22 +320,18 @@ export function buildCommands(
     return apfsCommand(options, settings);
   }
   // An open LUKS volume is tuned in place, never reformatted by the plan.
-  const existingLuks =
-    input.existingEncryption?.kind === 'luks1' || input.existingEncryption?.kind === 'luks2';
-  if (
-    settings.targetTool === 'luks2' &&
-    existingLuks &&
-    (input.existingEncryption?.mappingName ?? null) !== null
-  ) {
-    return refreshCommand(input, settings);
+  const existing = existingEncryptionOf(facts);
+  const existingLuks = existing?.kind === 'luks1' || existing?.kind === 'luks2';
+  if (settings.targetTool === 'luks2' && existingLuks && (existing?.mappingName ?? null) !== null) {
+    return refreshCommand(facts, settings);
   }
-  const layout = input.os === 'linux' ? layoutCommands(input, options, settings) : [];
-  const target = encryptionTarget(input, options, settings, layout);
+  const layout = plansForLinux(facts) ? layoutCommands(facts, options, settings) : [];
+  const target = encryptionTarget(facts, options, settings, layout);
   if (target === null) {
     return layout;
   }
   if (settings.targetTool === 'veracrypt') {
-    return [...layout, ...veracryptCommand(input, { ...settings, devicePath: target })];
+    return [...layout, ...veracryptCommand(facts, { ...settings, devicePath: target })];
   }
   return [...layout, ...luks2Commands(options, settings, target)];
 }

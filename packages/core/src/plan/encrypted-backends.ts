@@ -60,16 +60,7 @@ export const fscryptArgs = {
   lock: (directory: string): string[] => ['lock', directory, '--quiet'],
 };
 
-/** The LUKS2 variants encplan measures (reference-facts §2.1 workqueues, §2.2 sector size). */
-export interface Luks2Variant {
-  readonly sectorSizeBytes: 512 | 4096;
-  readonly noWorkqueues: boolean;
-}
-
-/** A readable variant name, e.g. "luks2 sector 4096, no workqueues". */
-export function luks2VariantName(variant: Luks2Variant): string {
-  return `luks2 sector ${variant.sectorSizeBytes}${variant.noWorkqueues ? ', no workqueues' : ''}`;
-}
+export { luks2VariantName, type Luks2Variant } from '../domain/io-benchmark.js';
 
 export const cryptsetupArgs = {
   /**

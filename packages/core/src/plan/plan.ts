@@ -21,10 +21,10 @@ import {
 import { estimateInPlaceWriteCost, evaluateHealthGate, healthGateSchema } from '../rules/health-gate.js';
 import { recommendLuks2Pbkdf, recommendVeracryptKdf } from '../rules/key-derivation.js';
 import { predictedPerformanceSchema, predictPerformance } from '../rules/performance-model.js';
+import { lastPartitionEndSectorOf, existingEncryptionOf, osOf, type PlanFacts } from '../rules/facts.js';
 import { mergeRuleResults, type RuleResult } from '../rules/rule-result.js';
 import { recommendSpace, spacePlanSchema } from '../rules/space.js';
 import { buildCommands, planCommandSchema } from './commands.js';
-import { planInputSchema, type PlanInput } from './plan-input.js';
 import {
   planOptionsSchema,
   targetToolSchema,
@@ -34,7 +34,7 @@ import {
   type TargetTool,
 } from './plan-options.js';
 
-/** Stand-in device path in commands when the plan input names no device. */
+/** Stand-in device path in commands when the assessment names no disk. */
 export const PLACEHOLDER_DEVICE = '/dev/DEVICE';
 
 /** The plan: health gate first, then recommendations, the settings they add up to, predictions and commands. */
@@ -83,7 +83,7 @@ export const planSchema = z.object({
 /** See {@link planSchema}. */
 export type Plan = z.infer<typeof planSchema>;
 
-const DEFAULT_TOOL: Readonly<Record<PlanInput['os'], TargetTool>> = {
+const DEFAULT_TOOL: Readonly<Record<'linux' | 'darwin' | 'win32', TargetTool>> = {
   linux: 'luks2',
   darwin: 'apfs',
   win32: 'veracrypt',
@@ -93,20 +93,11 @@ const SEVERITY_ORDER = { critical: 0, warning: 1, info: 2 } as const;
 const DEVICE_PATH = /^\/dev\/[A-Za-z0-9._/:-]+$/;
 
 /**
- * Builds the plan for `input`: pure, deterministic, executes nothing. Throws INVALID_ARGUMENT when the
- * input or options do not match their schemas, or when the device path is not a plain /dev path.
+ * Builds the plan from the assessment's facts (whole or partial; use-cases/plan-from-assessment.ts validates a
+ * document into them): pure, deterministic, executes nothing. Throws INVALID_ARGUMENT when the options do not
+ * match their schema, or when the disk's path is not a plain /dev path.
  */
-export function buildPlan(rawInput: PlanInput, rawOptions: PlanOptions = {}): Plan {
-  const parsedInput = planInputSchema.safeParse(rawInput);
-  if (!parsedInput.success) {
-    throw new EncplanError(
-      'INVALID_ARGUMENT',
-      `The plan input is not valid: ${z.prettifyError(parsedInput.error)}`,
-      {
-        hint: 'Produce it with encplan assess --json, or follow docs/plan-input.md.',
-      },
-    );
-  }
+export function buildPlan(facts: PlanFacts, rawOptions: PlanOptions = {}): Plan {
   const parsedOptions = planOptionsSchema.safeParse(rawOptions);
   if (!parsedOptions.success) {
     throw new EncplanError(
@@ -114,30 +105,31 @@ export function buildPlan(rawInput: PlanInput, rawOptions: PlanOptions = {}): Pl
       `The plan options are not valid: ${z.prettifyError(parsedOptions.error)}`,
     );
   }
-  const input = parsedInput.data;
-  const targetTool = parsedOptions.data.targetTool ?? DEFAULT_TOOL[input.os];
+  // encplan assess runs on Linux only (README), so a document without provenance is planned for Linux.
+  const targetTool = parsedOptions.data.targetTool ?? DEFAULT_TOOL[osOf(facts) ?? 'linux'];
   const options = { ...parsedOptions.data, targetTool };
-  if (input.device.path !== null && !DEVICE_PATH.test(input.device.path)) {
+  const diskPath = facts.disk?.path;
+  if (diskPath !== undefined && !DEVICE_PATH.test(diskPath)) {
     throw new EncplanError(
       'INVALID_ARGUMENT',
-      `The device path ${JSON.stringify(input.device.path)} is not a plain /dev path.`,
+      `The device path ${JSON.stringify(diskPath)} is not a plain /dev path.`,
       {
         hint: 'Use the absolute path of the block device, e.g. /dev/nvme0n1.',
       },
     );
   }
-  const devicePath = input.device.path ?? PLACEHOLDER_DEVICE;
+  const devicePath = diskPath ?? PLACEHOLDER_DEVICE;
 
-  const health = evaluateHealthGate(input);
-  const writeCost = estimateInPlaceWriteCost(input);
-  const driver = checkKernelAesDriver(input);
-  const mode = recommendCipherMode(input, options);
-  const keySize = recommendKeySize(input, options, mode.choice);
+  const health = evaluateHealthGate(facts);
+  const writeCost = estimateInPlaceWriteCost(facts);
+  const driver = checkKernelAesDriver(facts);
+  const mode = recommendCipherMode(facts, options);
+  const keySize = recommendKeySize(facts, options, mode.choice);
   const choice = keySize.choice;
-  const sector = recommendSectorSize(input, options, choice);
-  const workqueue = recommendWorkqueueBypass(input, options);
-  const discards = recommendDiscards(input, options);
-  const space = recommendSpace(input, options, discards.allowDiscards);
+  const sector = recommendSectorSize(facts, options, choice);
+  const workqueue = recommendWorkqueueBypass(facts, options);
+  const discards = recommendDiscards(facts, options);
+  const space = recommendSpace(facts, options, discards.allowDiscards);
 
   let kdfResult: RuleResult = { recommendations: [], findings: [] };
   let luks2Pbkdf: Plan['settings']['luks2Pbkdf'] = null;
@@ -146,14 +138,14 @@ export function buildPlan(rawInput: PlanInput, rawOptions: PlanOptions = {}): Pl
   let modelSpeed = choice.speed;
   let attackerCost: Plan['attackerCost'] = [];
   if (targetTool === 'luks2') {
-    const kdf = recommendLuks2Pbkdf(input, options);
+    const kdf = recommendLuks2Pbkdf(facts, options);
     kdfResult = kdf;
     luks2Pbkdf = { ...kdf.pbkdf };
     attackerCost = estimateLuks2AttackerCost(kdf.pbkdf, options.entropyBits);
   } else if (targetTool === 'veracrypt') {
-    const encryption = recommendVeracryptEncryption(input, options);
+    const encryption = recommendVeracryptEncryption(facts, options);
     const kdf = recommendVeracryptKdf(
-      input,
+      facts,
       options,
       encryption.encryption === 'AES-Twofish-Serpent' ? 3 : 1,
     );
@@ -185,12 +177,12 @@ export function buildPlan(rawInput: PlanInput, rawOptions: PlanOptions = {}): Pl
   );
   // VeraCrypt and APFS volumes use 512-byte and 4096-byte sectors of their own (no choice to make).
   const effectiveSector = sector.sectorSizeBytes ?? (targetTool === 'apfs' ? 4096 : 512);
-  const predictedPerformance = predictPerformance(input, {
+  const predictedPerformance = predictPerformance(facts, {
     speed: modelSpeed,
     sectorSizeBytes: effectiveSector,
     workqueueBypass: workqueue.bypass,
   });
-  const commands = buildCommands(input, options, {
+  const commands = buildCommands(facts, options, {
     targetTool,
     devicePath,
     cipherSpec: choice.spec,
@@ -207,18 +199,14 @@ export function buildPlan(rawInput: PlanInput, rawOptions: PlanOptions = {}): Pl
       command.id === 'luks-format' || command.id === 'veracrypt-create' || command.id === 'apfs-add-volume',
   );
   const findings = [...all.findings];
-  if (!formats && input.existingEncryption === null) {
+  if (!formats && existingEncryptionOf(facts) === null) {
     findings.push({
       ruleId: 'partition-first',
       severity: 'info',
       message: `The disk already has partitions encplan cannot extend exactly; create one ending at sector ${String(space.space?.partitionEndSector ?? 'unknown')} (or pick an existing one) and encrypt that partition with the settings above.`,
       evidence: [
-        evidence('space.partitionTable', input.space.partitionTable, sourceOf('lsblk', 'pttype')),
-        evidence(
-          'space.lastPartitionEndSector',
-          input.space.lastPartitionEndSector,
-          sourceOf('lsblk', 'partitions'),
-        ),
+        evidence('disk.partitionTable', facts.disk?.partitionTable ?? null, sourceOf('lsblk', 'pttype')),
+        evidence('last partition end (sector)', lastPartitionEndSectorOf(facts), sourceOf('lsblk', 'partitions')),
       ],
     });
   }
@@ -227,7 +215,7 @@ export function buildPlan(rawInput: PlanInput, rawOptions: PlanOptions = {}): Pl
     threatModel: options.threatModel,
     workload: options.workload,
     devicePath,
-    devicePlaceholder: input.device.path === null,
+    devicePlaceholder: diskPath === undefined,
     healthGate: health.gate,
     findings: findings.sort((a, b) => SEVERITY_ORDER[a.severity] - SEVERITY_ORDER[b.severity]),
     recommendations: [...all.recommendations],

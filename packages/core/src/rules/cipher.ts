@@ -1,7 +1,6 @@
 import { evidence, type Evidence, type Finding, type Recommendation } from '../domain/recommendation.js';
 import { sourceOf } from '../domain/source.js';
 import { formatRate, MIB } from '../domain/units.js';
-import type { PlanInput } from '../plan/plan-input.js';
 import type { ResolvedPlanOptions } from '../plan/plan-options.js';
 import {
   effectiveCipherSpeed,
@@ -9,6 +8,7 @@ import {
   slowerEffective,
   type EffectiveCipherSpeed,
 } from './cipher-speed.js';
+import { plansForLinux, type PlanFacts } from './facts.js';
 import type { RuleResult } from './rule-result.js';
 
 /** The dm-crypt cipher specs the plan can emit (cryptsetup -c). */
@@ -44,20 +44,34 @@ function speedEvidence(label: string, speed: EffectiveCipherSpeed | null): Evide
   ];
 }
 
+/**
+ * Whether the kernel offers Adiantum: yes when /proc/crypto lists it or the module lists hold it, no when the
+ * module lists were read without it, unknown otherwise (/proc/crypto's silence proves nothing).
+ */
+function adiantumAvailableOf(facts: PlanFacts): boolean | null {
+  const adiantum = facts.kernelCrypto?.adiantum;
+  return adiantum === undefined || adiantum === 'unknown' ? null : adiantum !== 'absent';
+}
+
 /** `kernel-aes-driver-unaccelerated`: an AES-capable CPU behind a generic kernel driver is the first fix. */
-export function checkKernelAesDriver(input: PlanInput): RuleResult {
-  if (input.os !== 'linux' || input.cpu.hasAes !== true || input.kernel.xtsAesGeneric !== true) {
+export function checkKernelAesDriver(facts: PlanFacts): RuleResult {
+  const driver = facts.kernelCrypto?.xtsAes?.driver ?? null;
+  if (
+    !plansForLinux(facts) ||
+    facts.machine?.cryptoFlags?.aes !== true ||
+    facts.kernelCrypto?.xtsAesImplementation !== 'generic'
+  ) {
     return { recommendations: [], findings: [] };
   }
   const finding: Finding = {
     ruleId: 'kernel-aes-driver-unaccelerated',
     severity: 'warning',
     message:
-      `The CPU has AES instructions but the kernel's xts(aes) driver is ${input.kernel.xtsAesDriver ?? 'a generic one'}, ` +
+      `The CPU has AES instructions but the kernel's xts(aes) driver is ${driver ?? 'a generic one'}, ` +
       'so dm-crypt would not use them; load the accelerated module (aesni_intel on x86, aes_ce_blk on ARM64) before encrypting.',
     evidence: [
-      evidence('cpu.hasAes', true, cpuSource),
-      evidence('kernel.xtsAesDriver', input.kernel.xtsAesDriver, kernelSource),
+      evidence('machine.cryptoFlags.aes', true, cpuSource),
+      evidence('kernelCrypto.xtsAes.driver', driver, kernelSource),
     ],
   };
   return { recommendations: [], findings: [finding] };
@@ -68,16 +82,18 @@ export function checkKernelAesDriver(input: PlanInput): RuleResult {
  * kernel has Adiantum and it measures faster (reference-facts §2.6–2.7: Pi 4 Adiantum > AES, Pi 5 AES 4× faster).
  */
 export function recommendCipherMode(
-  input: PlanInput,
+  facts: PlanFacts,
   options: ResolvedPlanOptions,
 ): RuleResult & { readonly choice: CipherChoice } {
-  const aes512 = effectiveCipherSpeed(input, 'aes-xts', 512);
-  const adiantum = effectiveCipherSpeed(input, 'xchacha12,aes-adiantum', 256);
+  const aes512 = effectiveCipherSpeed(facts, 'aes-xts', 512);
+  const adiantum = effectiveCipherSpeed(facts, 'xchacha12,aes-adiantum', 256);
   const aesRate = slowerEffective(aes512);
   const adiantumRate = slowerEffective(adiantum);
-  const facts: Evidence[] = [
-    evidence('cpu.hasAes', input.cpu.hasAes, cpuSource),
-    evidence('kernel.adiantumAvailable', input.kernel.adiantumAvailable, kernelSource),
+  const hasAes = facts.machine?.cryptoFlags?.aes ?? null;
+  const adiantumAvailable = adiantumAvailableOf(facts);
+  const reasons: Evidence[] = [
+    evidence('machine.cryptoFlags.aes', hasAes, cpuSource),
+    evidence('kernelCrypto.adiantum', facts.kernelCrypto?.adiantum ?? null, kernelSource),
     ...speedEvidence('aes-xts 512b', aes512),
     ...speedEvidence('xchacha12,aes-adiantum 256b', adiantum),
   ];
@@ -86,7 +102,7 @@ export function recommendCipherMode(
     const choice: CipherChoice = {
       spec: 'aes-xts-plain64',
       keyBits: 256,
-      speed: effectiveCipherSpeed(input, 'aes-xts', 256),
+      speed: effectiveCipherSpeed(facts, 'aes-xts', 256),
     };
     const recommendation: Recommendation = {
       ruleId: 'cipher-mode',
@@ -100,14 +116,14 @@ export function recommendCipherMode(
   }
 
   // A measured Adiantum proves the kernel has it: cryptsetup benchmark uses the kernel's implementation (§1.1).
-  const kernelHasAdiantum = input.kernel.adiantumAvailable === true || adiantum !== null;
+  const kernelHasAdiantum = adiantumAvailable === true || adiantum !== null;
   const lacksAes =
-    input.cpu.hasAes === false ||
-    (input.cpu.hasAes === null && aesRate !== null && aesRate < ANDROID_ADIANTUM_AES_BAR_BYTES_PER_SECOND);
+    hasAes === false ||
+    (hasAes === null && aesRate !== null && aesRate < ANDROID_ADIANTUM_AES_BAR_BYTES_PER_SECOND);
   const adiantumFaster = adiantumRate !== null && (aesRate === null || adiantumRate > aesRate);
   const aesTooSlowUnmeasuredAdiantum =
     adiantumRate === null &&
-    input.kernel.adiantumAvailable === true &&
+    adiantumAvailable === true &&
     aesRate !== null &&
     aesRate < ANDROID_ADIANTUM_AES_BAR_BYTES_PER_SECOND;
 
@@ -122,7 +138,7 @@ export function recommendCipherMode(
           ruleId: 'cipher-mode',
           value: 'xchacha12,aes-adiantum-plain64',
           reason,
-          evidence: facts,
+          evidence: reasons,
           confidence: measured ? 'high' : 'medium',
         },
       ],
@@ -131,18 +147,18 @@ export function recommendCipherMode(
     };
   }
 
-  const accelerated = input.cpu.hasAes === true;
+  const accelerated = hasAes === true;
   const reason = accelerated
     ? `The CPU has AES instructions${aesRate === null ? '' : ` (AES-XTS-512 ${aes512?.measured === true ? 'measures' : 'is estimated at'} ${formatRate(aesRate)} on one core)`}, so AES-XTS is both the fastest and the most widely supported mode.`
     : adiantumRate !== null && aesRate !== null
       ? `AES-XTS measures faster than Adiantum here (${formatRate(aesRate)} against ${formatRate(adiantumRate)}), so AES-XTS stays the choice.`
-      : input.kernel.adiantumAvailable === false
+      : adiantumAvailable === false
         ? 'AES-XTS is the cryptsetup default and this kernel does not offer Adiantum.'
         : 'AES-XTS is the cryptsetup default; measure Adiantum (cryptsetup benchmark -c xchacha12,aes-adiantum-plain64 -s 256) to see whether it is faster on this CPU.';
   const confidence = accelerated || (adiantumRate !== null && aesRate !== null) ? 'high' : 'medium';
   return {
     recommendations: [
-      { ruleId: 'cipher-mode', value: 'aes-xts-plain64', reason, evidence: facts, confidence },
+      { ruleId: 'cipher-mode', value: 'aes-xts-plain64', reason, evidence: reasons, confidence },
     ],
     findings: [],
     choice: { spec: 'aes-xts-plain64', keyBits: 512, speed: aes512 },
@@ -154,26 +170,26 @@ export function recommendCipherMode(
  * the cipher, not the device, limits throughput; the cost is quantified from the measurement (§2.4).
  */
 export function recommendKeySize(
-  input: PlanInput,
+  facts: PlanFacts,
   options: ResolvedPlanOptions,
   choice: CipherChoice,
 ): RuleResult & { readonly choice: CipherChoice } {
   if (choice.spec !== 'aes-xts-plain64' || options.targetTool === 'apfs') {
     return { recommendations: [], findings: [], choice };
   }
-  const aes256 = effectiveCipherSpeed(input, 'aes-xts', 256);
-  const aes512 = effectiveCipherSpeed(input, 'aes-xts', 512);
+  const aes256 = effectiveCipherSpeed(facts, 'aes-xts', 256);
+  const aes512 = effectiveCipherSpeed(facts, 'aes-xts', 512);
   const rate256 = slowerEffective(aes256);
   const rate512 = slowerEffective(aes512);
-  const cores = input.cpu.cores ?? 1;
-  const device = fastestPlainBytesPerSecond(input);
+  const cores = facts.machine?.logicalCores ?? 1;
+  const device = fastestPlainBytesPerSecond(facts);
   const costPercent = rate256 !== null && rate512 !== null ? Math.round((1 - rate512 / rate256) * 100) : 20;
   const cipherBound = device !== null && rate512 !== null && device > rate512 * cores;
-  const facts: Evidence[] = [
+  const reasons: Evidence[] = [
     ...speedEvidence('aes-xts 256b', aes256),
     ...speedEvidence('aes-xts 512b', aes512),
     evidence('fastest plain device throughput (bytes/s)', device, sourceOf('fio', 'bw_bytes')),
-    evidence('cpu.cores', input.cpu.cores, coresSource),
+    evidence('machine.logicalCores', facts.machine?.logicalCores ?? null, coresSource),
     evidence(
       'options.speedOverSecurity',
       options.speedOverSecurity,
@@ -187,7 +203,7 @@ export function recommendKeySize(
           ruleId: 'cipher-key-size',
           value: 256,
           reason: `You asked for speed and the device (${formatRate(device)}) outruns AES-XTS-512 on all ${String(cores)} cores (${formatRate(rate512 * cores)}), so a 256-bit XTS key (AES-128) buys about ${String(costPercent)} % more throughput.`,
-          evidence: facts,
+          evidence: reasons,
           confidence: rate256 !== null && aes256?.measured === true ? 'high' : 'medium',
         },
       ],
@@ -204,7 +220,7 @@ export function recommendKeySize(
         ruleId: 'cipher-key-size',
         value: 512,
         reason: `Use a 512-bit XTS key (AES-256): ${why}.`,
-        evidence: facts,
+        evidence: reasons,
         confidence: device === null ? 'medium' : 'high',
       },
     ],
@@ -221,20 +237,20 @@ export type VeracryptEncryption = 'AES' | 'Serpent' | 'Twofish' | 'AES-Twofish-S
  * (§1.4 Parallelization), still outruns the device; a cascade costs ≈ 90 % per core (§2.5).
  */
 export function recommendVeracryptEncryption(
-  input: PlanInput,
+  facts: PlanFacts,
   options: ResolvedPlanOptions,
 ): RuleResult & { readonly encryption: VeracryptEncryption; readonly speed: EffectiveCipherSpeed | null } {
-  const cores = input.cpu.cores ?? 1;
+  const cores = facts.machine?.logicalCores ?? 1;
   const singles = (['AES', 'Serpent', 'Twofish'] as const).map((name) => {
     const cipher = name === 'AES' ? 'aes-xts' : name === 'Serpent' ? 'serpent-xts' : 'twofish-xts';
-    const speed = effectiveCipherSpeed(input, cipher, 512);
+    const speed = effectiveCipherSpeed(facts, cipher, 512);
     return { name, speed, rate: slowerEffective(speed) };
   });
   const [aes, serpent, twofish] = singles;
-  const device = fastestPlainBytesPerSecond(input);
-  const facts: Evidence[] = [
+  const device = fastestPlainBytesPerSecond(facts);
+  const reasons: Evidence[] = [
     ...singles.flatMap((single) => speedEvidence(`${single.name} XTS 512b`, single.speed)),
-    evidence('cpu.cores', input.cpu.cores, coresSource),
+    evidence('machine.logicalCores', facts.machine?.logicalCores ?? null, coresSource),
     evidence('fastest plain device throughput (bytes/s)', device, sourceOf('fio', 'bw_bytes')),
   ];
   // Cascade throughput ≈ harmonic combination of its layers (§2.5).
@@ -256,7 +272,7 @@ export function recommendVeracryptEncryption(
           ruleId: 'veracrypt-encryption',
           value: 'AES-Twofish-Serpent',
           reason: `The AES-Twofish-Serpent cascade measures ${formatRate(cascadeRate * cores)} over ${String(cores)} cores, ${headroom.toFixed(1)}× the device's ${formatRate(device)}, so the extra layers cost no throughput here.`,
-          evidence: facts,
+          evidence: reasons,
           confidence: 'medium',
         },
       ],
@@ -268,7 +284,7 @@ export function recommendVeracryptEncryption(
   }
   const measuredSingles = singles.filter((single) => single.rate !== null);
   const fastest =
-    input.cpu.hasAes === true || measuredSingles.length === 0
+    facts.machine?.cryptoFlags?.aes === true || measuredSingles.length === 0
       ? singles[0]
       : measuredSingles.reduce((best, single) => ((single.rate ?? 0) > (best.rate ?? 0) ? single : best));
   const name = fastest?.name ?? 'AES';
@@ -284,7 +300,7 @@ export function recommendVeracryptEncryption(
         ruleId: 'veracrypt-encryption',
         value: name,
         reason: `${name} alone is the fastest measured cipher here and ${cascadeNote}.`,
-        evidence: facts,
+        evidence: reasons,
         confidence: (fastest?.rate ?? null) === null ? 'low' : 'high',
       },
     ],

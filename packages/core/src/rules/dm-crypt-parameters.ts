@@ -1,9 +1,18 @@
 import { evidence, type Evidence, type Finding, type Recommendation } from '../domain/recommendation.js';
 import { sourceOf } from '../domain/source.js';
-import type { EncryptedThroughput, PlanInput } from '../plan/plan-input.js';
+import type { TargetMeasurement } from '../domain/io-benchmark.js';
 import type { ResolvedPlanOptions } from '../plan/plan-options.js';
 import type { CipherChoice } from './cipher.js';
+import {
+  discardStopOf,
+  plansForLinux,
+  rotationalOf,
+  trimSourceOf,
+  type DeepPartial,
+  type PlanFacts,
+} from './facts.js';
 import { isKernelAtLeast } from './kernel-version.js';
+import { measuredLuks2Targets } from './performance-model.js';
 import type { RuleResult } from './rule-result.js';
 
 const sysfsSource = sourceOf('lsblk', 'log-sec/phy-sec');
@@ -18,18 +27,18 @@ const LUKS2_MAX_SECTOR_BYTES = 4096;
  * quoted at 4096 (§2.6).
  */
 export function recommendSectorSize(
-  input: PlanInput,
+  facts: PlanFacts,
   options: ResolvedPlanOptions,
   choice: CipherChoice,
 ): RuleResult & { readonly sectorSizeBytes: number | null } {
   if (options.targetTool !== 'luks2') {
     return { recommendations: [], findings: [], sectorSizeBytes: null };
   }
-  const logical = input.device.logicalSectorBytes;
-  const physical = input.device.physicalSectorBytes;
-  const facts: Evidence[] = [
-    evidence('device.logicalSectorBytes', logical, sysfsSource),
-    evidence('device.physicalSectorBytes', physical, sysfsSource),
+  const logical = facts.disk?.logicalSectorBytes ?? null;
+  const physical = facts.disk?.physicalSectorBytes ?? null;
+  const reasons: Evidence[] = [
+    evidence('disk.logicalSectorBytes', logical, sysfsSource),
+    evidence('disk.physicalSectorBytes', physical, sysfsSource),
     evidence('cipher', choice.spec, sourceOf('encplan', 'rule cipher-mode')),
   ];
   if (logical !== null && logical > LUKS2_MAX_SECTOR_BYTES) {
@@ -39,7 +48,7 @@ export function recommendSectorSize(
           ruleId: 'sector-size',
           value: logical,
           reason: `The device's logical sector (${String(logical)} bytes) is the smallest size dm-crypt may use.`,
-          evidence: facts,
+          evidence: reasons,
           confidence: 'high',
         },
       ],
@@ -56,16 +65,17 @@ export function recommendSectorSize(
     ruleId: 'sector-size',
     value: LUKS2_MAX_SECTOR_BYTES,
     reason: `4096-byte encryption sectors need one cipher call per 4 KiB instead of eight, which roughly doubles kernel AES-XTS throughput over 512-byte sectors${caveat}.`,
-    evidence: facts,
+    evidence: reasons,
     confidence: physical === null || physical >= LUKS2_MAX_SECTOR_BYTES ? 'high' : 'medium',
   };
   return { recommendations: [recommendation], findings: [], sectorSizeBytes: LUKS2_MAX_SECTOR_BYTES };
 }
 
-function meanThroughput(rows: readonly EncryptedThroughput[]): number | null {
-  const values = rows
-    .flatMap((row) => [row.readBytesPerSecond, row.writeBytesPerSecond])
-    .filter((v): v is number => v !== null);
+function meanThroughput(targets: readonly DeepPartial<TargetMeasurement>[]): number | null {
+  const values = targets
+    .flatMap((target) => target.profiles ?? [])
+    .map((profile) => profile.summary?.medianBytesPerSecond)
+    .filter((v): v is number => v !== undefined);
   return values.length === 0 ? null : values.reduce((sum, v) => sum + v, 0) / values.length;
 }
 
@@ -75,19 +85,24 @@ function meanThroughput(rows: readonly EncryptedThroughput[]): number | null {
  * fast, low-latency devices; rotational disks keep the defaults (§2.1).
  */
 export function recommendWorkqueueBypass(
-  input: PlanInput,
+  facts: PlanFacts,
   options: ResolvedPlanOptions,
 ): RuleResult & { readonly bypass: boolean } {
-  if (options.targetTool !== 'luks2' || input.os !== 'linux') {
+  if (options.targetTool !== 'luks2' || !plansForLinux(facts)) {
     return { recommendations: [], findings: [], bypass: false };
   }
-  const atLeast59 = isKernelAtLeast(input.kernel.version, 5, 9);
-  const facts: Evidence[] = [
-    evidence('kernel.version', input.kernel.version, sourceOf('uname', 'release')),
-    evidence('device.rotational', input.device.rotational, sourceOf('/sys/block/*/queue/rotational')),
+  const kernel = facts.machine?.os?.kernel ?? null;
+  const rotational = rotationalOf(facts);
+  const atLeast59 = isKernelAtLeast(kernel, 5, 9);
+  const reasons: Evidence[] = [
+    evidence('machine.os.kernel', kernel, sourceOf('uname', 'release')),
+    evidence('media.kind', rotational === null ? null : rotational ? 'hdd' : 'ssd', sourceOf('/sys/block/*/queue/rotational')),
   ];
-  const withFlags = input.encryptedThroughput.filter((row) => row.workqueueBypass === true);
-  const without = input.encryptedThroughput.filter((row) => row.workqueueBypass === false);
+  const luks2 = measuredLuks2Targets(facts);
+  const withFlags = luks2.filter((row) => row.noWorkqueues).map((row) => row.target);
+  const without = luks2.filter((row) => !row.noWorkqueues).map((row) => row.target);
+  const fioSource = (targets: readonly DeepPartial<TargetMeasurement>[]) =>
+    sourceOf('fio', targets[0]?.variant ?? null);
   const measuredWith = meanThroughput(withFlags);
   const measuredWithout = meanThroughput(without);
   if (atLeast59 !== false && measuredWith !== null && measuredWithout !== null) {
@@ -102,16 +117,16 @@ export function recommendWorkqueueBypass(
             ? `Bypassing dm-crypt's workqueues measured ${String(gainPercent)} % faster on this device, so store the flags in the header with --persistent.`
             : `Bypassing dm-crypt's workqueues measured ${String(-gainPercent)} % slower on this device, so keep the defaults.`,
           evidence: [
-            ...facts,
+            ...reasons,
             evidence(
               'mean encrypted throughput with bypass (bytes/s)',
               measuredWith,
-              withFlags[0]?.source ?? sourceOf('fio'),
+              fioSource(withFlags),
             ),
             evidence(
               'mean encrypted throughput without bypass (bytes/s)',
               measuredWithout,
-              without[0]?.source ?? sourceOf('fio'),
+              fioSource(without),
             ),
           ],
           confidence: 'high',
@@ -131,7 +146,7 @@ export function recommendWorkqueueBypass(
             atLeast59 === false
               ? 'The no_read_workqueue/no_write_workqueue options need Linux 5.9 or later; this kernel is older.'
               : 'The kernel version is unknown, and the workqueue options need Linux 5.9 or later.',
-          evidence: facts,
+          evidence: reasons,
           confidence: atLeast59 === false ? 'high' : 'low',
         },
       ],
@@ -139,7 +154,7 @@ export function recommendWorkqueueBypass(
       bypass: false,
     };
   }
-  const fast = input.device.rotational === false;
+  const fast = rotational === false;
   return {
     recommendations: [
       {
@@ -147,10 +162,10 @@ export function recommendWorkqueueBypass(
         value: fast,
         reason: fast
           ? "On this flash device and kernel, bypassing dm-crypt's read and write workqueues removes the queueing that made stock dm-crypt several times slower than the raw device in Cloudflare's tests; measure both to confirm."
-          : input.device.rotational === true
+          : rotational === true
             ? 'The workqueue bypass was built for fast, low-latency devices; a rotational disk is limited by seeks, so keep the defaults.'
             : 'Whether the device is flash is unknown, so keep the defaults until both variants are measured.',
-        evidence: facts,
+        evidence: reasons,
         confidence: 'medium',
       },
     ],
@@ -168,25 +183,26 @@ const LEAK_STATEMENT =
  * layer other than dm-crypt blocks discards in the existing stack.
  */
 export function recommendDiscards(
-  input: PlanInput,
+  facts: PlanFacts,
   options: ResolvedPlanOptions,
 ): RuleResult & { readonly allowDiscards: boolean } {
-  const facts: Evidence[] = [
+  const trimSource = trimSourceOf(facts);
+  const deviceSupportsTrim = facts.trim?.deviceSupportsTrim ?? null;
+  const stop = discardStopOf(facts);
+  const blocking = stop.firstBlockingLayer;
+  const reasons: Evidence[] = [
     evidence('options.threatModel', options.threatModel, optionSource('threatModel')),
-    evidence('trim.deviceSupportsTrim', input.trim.deviceSupportsTrim, input.trim.source),
-    evidence('trim.readsZeroAfterTrim', input.trim.readsZeroAfterTrim, input.trim.source),
+    evidence('trim.deviceSupportsTrim', deviceSupportsTrim, trimSource),
+    evidence('trim.readsZeroesAfterTrim', facts.trim?.readsZeroesAfterTrim ?? null, trimSource),
     evidence(
-      'trim.firstBlockingLayer',
-      input.trim.firstBlockingLayer === null
-        ? null
-        : `${input.trim.firstBlockingLayer.kind} ${input.trim.firstBlockingLayer.name}`,
-      input.trim.source,
+      'discardPassthrough first blocking layer',
+      stop.known ? (blocking === null ? 'none' : `${blocking.kind} ${blocking.name}`) : null,
+      trimSource,
     ),
   ];
   const findings: Finding[] = [];
-  const blocking = input.trim.firstBlockingLayer;
   if (
-    input.trim.passthroughKnown &&
+    stop.known &&
     blocking !== null &&
     blocking.kind !== 'dm-crypt' &&
     blocking.kind !== 'veracrypt'
@@ -195,11 +211,11 @@ export function recommendDiscards(
       ruleId: 'discard-blocked-below',
       severity: 'warning',
       message: `Discards stop at ${blocking.kind} "${blocking.name}" in the existing stack, so enabling them in dm-crypt alone will not reach the drive; fix that layer first (reference-facts §3.2–3.3).`,
-      evidence: facts,
+      evidence: reasons,
     });
   }
   const decide = (value: boolean, reason: string, confidence: Recommendation['confidence']) => ({
-    recommendations: [{ ruleId: 'allow-discards', value, reason, evidence: facts, confidence }],
+    recommendations: [{ ruleId: 'allow-discards', value, reason, evidence: reasons, confidence }],
     findings,
     allowDiscards: value,
   });
@@ -213,7 +229,7 @@ export function recommendDiscards(
       'high',
     );
   }
-  if (options.targetTool === 'veracrypt' && input.os === 'linux') {
+  if (options.targetTool === 'veracrypt' && plansForLinux(facts)) {
     return decide(
       false,
       "VeraCrypt's Linux mappings never pass discards whatever its documentation says (its dm table has no allow_discards, issue #1186); open the volume with cryptsetup open --type tcrypt --allow-discards if you want TRIM.",
@@ -227,7 +243,7 @@ export function recommendDiscards(
       'high',
     );
   }
-  if (input.device.rotational === true || input.trim.deviceSupportsTrim === false) {
+  if (rotationalOf(facts) === true || deviceSupportsTrim === false) {
     return decide(
       false,
       'The drive cannot use TRIM, so discards would leak the free-space map for nothing.',
@@ -237,6 +253,6 @@ export function recommendDiscards(
   return decide(
     true,
     `Against a one-time thief, allow discards so the SSD keeps its free space as spare area: ${LEAK_STATEMENT}.`,
-    input.trim.deviceSupportsTrim === true ? 'high' : 'medium',
+    deviceSupportsTrim === true ? 'high' : 'medium',
   );
 }

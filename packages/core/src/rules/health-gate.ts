@@ -2,15 +2,14 @@ import { z } from 'zod';
 import { evidence, type Evidence, type Recommendation } from '../domain/recommendation.js';
 import { sourceOf } from '../domain/source.js';
 import { formatBytes } from '../domain/units.js';
-import { healthVerdictSchema, verdictMeetsThreshold, type HealthThreshold } from '../domain/health.js';
-import type { PlanInput } from '../plan/plan-input.js';
+import {
+  ENDURANCE_NEARLY_EXHAUSTED,
+  healthVerdictSchema,
+  verdictMeetsThreshold,
+  type HealthThreshold,
+} from '../domain/health.js';
+import { healthSourceOf, rotationalOf, type PlanFacts } from './facts.js';
 import type { RuleResult } from './rule-result.js';
-
-/**
- * Wear at which a drive counts as heavily worn: GSmartControl warns at percentage_used ≥ 90 and
- * CrystalDiskInfo cautions at ≤ 10 % life left (reference-facts §1.11, §1.12).
- */
-export const HEAVY_WEAR_PERCENT = 90;
 
 /** What the health gate says before any encryption advice. */
 export const healthGateSchema = z.object({
@@ -23,15 +22,22 @@ export type HealthGate = z.infer<typeof healthGateSchema>;
 
 /**
  * `health-gate`: a failing or heavily worn drive gets "back up / replace first" ahead of all advice; a
- * warning verdict gets "back up first"; an unknown verdict is said plainly.
+ * warning verdict gets "back up first"; an unknown verdict is said plainly. It acts on the assessment's health
+ * section as analyses/health.ts judged it (verdict and findings) and judges nothing again.
  */
-export function evaluateHealthGate(input: PlanInput): RuleResult & { readonly gate: HealthGate } {
-  const { verdict, wearPercentUsed, findings } = input.health;
-  const heavilyWorn = wearPercentUsed !== null && wearPercentUsed >= HEAVY_WEAR_PERCENT;
-  const facts: Evidence[] = [
-    evidence('health.verdict', verdict, input.health.source),
-    evidence('health.wearPercentUsed', wearPercentUsed, input.health.source),
-    ...findings.map((text) => evidence('health finding', text, input.health.source)),
+export function evaluateHealthGate(facts: PlanFacts): RuleResult & { readonly gate: HealthGate } {
+  const source = healthSourceOf(facts);
+  const verdict = facts.health?.verdict ?? 'unknown';
+  const wearPercentUsed = facts.health?.percentageUsed ?? null;
+  const judged = facts.health?.findings ?? [];
+  const findings = judged.flatMap((finding) =>
+    finding.severity === 'info' || finding.message === undefined ? [] : [finding.message],
+  );
+  const heavilyWorn = judged.some((finding) => finding.id === ENDURANCE_NEARLY_EXHAUSTED);
+  const reasons: Evidence[] = [
+    evidence('health.verdict', verdict, source),
+    evidence('health.percentageUsed', wearPercentUsed, source),
+    ...findings.map((text) => evidence('health finding', text, source)),
   ];
   const findingText = findings.length === 0 ? '' : ` (${findings.join('; ')})`;
   let gate: HealthGate;
@@ -68,32 +74,34 @@ export function evaluateHealthGate(input: PlanInput): RuleResult & { readonly ga
     ruleId: 'health-gate',
     value: gate.status,
     reason: gate.reason,
-    evidence: facts,
+    evidence: reasons,
     confidence: verdict === 'unknown' ? 'low' : 'high',
   };
   const critical =
     gate.status === 'back-up-first'
-      ? [{ ruleId: 'health-gate', severity: 'critical' as const, message: gate.reason, evidence: facts }]
+      ? [{ ruleId: 'health-gate', severity: 'critical' as const, message: gate.reason, evidence: reasons }]
       : [];
   return { recommendations: [recommendation], findings: critical, gate };
 }
 
 /**
  * `in-place-write-cost`: encrypting in place rewrites the whole capacity once; as a share of the rated
- * endurance (TBW), and of what remains — estimated from wear and bytes written when no TBW is known
- * (NVMe percentage_used is the share of rated endurance used, §1.9).
+ * endurance, and of what remains. The assessment holds no rated TBW, so the endurance is estimated from wear and
+ * bytes written (NVMe percentage_used is the share of rated endurance used: NVM Express Base Specification 2.0,
+ * SMART / Health Information log, "Percentage Used").
  */
-export function estimateInPlaceWriteCost(input: PlanInput): RuleResult {
-  const size = input.device.sizeBytes;
-  if (size === null || input.device.rotational === true) {
+export function estimateInPlaceWriteCost(facts: PlanFacts): RuleResult {
+  const size = facts.disk?.sizeBytes ?? null;
+  if (size === null || rotationalOf(facts) === true) {
     return { recommendations: [], findings: [] };
   }
-  const { ratedEnduranceBytes, dataWrittenBytes, wearPercentUsed } = input.health;
+  const source = healthSourceOf(facts);
+  const dataWrittenBytes = facts.health?.dataWrittenBytes ?? null;
+  const wearPercentUsed = facts.health?.percentageUsed ?? null;
   const estimatedRated =
-    ratedEnduranceBytes ??
-    (dataWrittenBytes !== null && wearPercentUsed !== null && wearPercentUsed > 0
+    dataWrittenBytes !== null && wearPercentUsed !== null && wearPercentUsed > 0
       ? (dataWrittenBytes * 100) / wearPercentUsed
-      : null);
+      : null;
   if (estimatedRated === null) {
     return { recommendations: [], findings: [] };
   }
@@ -106,7 +114,7 @@ export function estimateInPlaceWriteCost(input: PlanInput): RuleResult {
   const percentOfRated = (size / estimatedRated) * 100;
   const percentOfRemaining = remaining === null || remaining === 0 ? null : (size / remaining) * 100;
   const round2 = (value: number) => Math.round(value * 100) / 100;
-  const basis = ratedEnduranceBytes === null ? 'estimated from wear and bytes written' : 'rated';
+  const basis = 'estimated from wear and bytes written';
   return {
     recommendations: [
       {
@@ -118,12 +126,11 @@ export function estimateInPlaceWriteCost(input: PlanInput): RuleResult {
         },
         reason: `Encrypting in place writes the full ${formatBytes(size)} once: ${round2(percentOfRated).toString()} % of the ${basis} endurance of ${formatBytes(estimatedRated)}${percentOfRemaining === null ? '' : `, ${round2(percentOfRemaining).toString()} % of what remains`}.`,
         evidence: [
-          evidence('device.sizeBytes', size, sourceOf('lsblk', 'size')),
-          evidence('health.ratedEnduranceBytes', ratedEnduranceBytes, input.health.source),
-          evidence('health.dataWrittenBytes', dataWrittenBytes, input.health.source),
-          evidence('health.wearPercentUsed', wearPercentUsed, input.health.source),
+          evidence('disk.sizeBytes', size, sourceOf('lsblk', 'size')),
+          evidence('health.dataWrittenBytes', dataWrittenBytes, source),
+          evidence('health.percentageUsed', wearPercentUsed, source),
         ],
-        confidence: ratedEnduranceBytes === null ? 'medium' : 'high',
+        confidence: 'medium',
       },
     ],
     findings: [],

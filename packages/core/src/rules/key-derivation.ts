@@ -1,7 +1,8 @@
 import { evidence, type Evidence, type Recommendation } from '../domain/recommendation.js';
 import { sourceOf } from '../domain/source.js';
-import type { Pbkdf2Hash, PlanInput } from '../plan/plan-input.js';
+import type { Pbkdf2Hash } from '../domain/kdf.js';
 import type { ResolvedPlanOptions } from '../plan/plan-options.js';
+import type { PlanFacts } from './facts.js';
 import { VERACRYPT_GPU_RATES } from './reference-rates.js';
 import type { RuleResult } from './rule-result.js';
 
@@ -30,6 +31,28 @@ export interface Luks2Pbkdf {
   readonly predictedUnlockMs: number | null;
 }
 
+const ARGON2_SOURCE = sourceOf('cryptsetup benchmark', 'argon2id');
+
+/** What `cryptsetup benchmark` chose for argon2id on this machine, when all four numbers are known. */
+function argon2idBenchmarkOf(
+  facts: PlanFacts,
+): { timeCost: number; memoryKiB: number; threads: number; targetMs: number } | null {
+  const row = facts.cipherBenchmark?.kdfSpeed?.argon2?.find((candidate) => candidate.variant === 'argon2id');
+  const { timeCost, memoryKibibytes, threads, requestedDurationMs } = row ?? {};
+  if (
+    timeCost === undefined ||
+    memoryKibibytes === undefined ||
+    threads === undefined ||
+    requestedDurationMs === undefined ||
+    timeCost <= 0 ||
+    memoryKibibytes <= 0 ||
+    threads <= 0
+  ) {
+    return null;
+  }
+  return { timeCost, memoryKiB: memoryKibibytes, threads, targetMs: requestedDurationMs };
+}
+
 /**
  * `luks2-pbkdf`: argon2id with explicit memory, parallelism and iterations, computed from this machine's
  * argon2id benchmark for the weakest machine that must unlock (its RAM and cores), capped at half its RAM
@@ -37,13 +60,14 @@ export interface Luks2Pbkdf {
  * this one's (stated in the reason when the machines differ).
  */
 export function recommendLuks2Pbkdf(
-  input: PlanInput,
+  facts: PlanFacts,
   options: ResolvedPlanOptions,
 ): RuleResult & { readonly pbkdf: Luks2Pbkdf } {
-  const unlockMemoryBytes = options.unlockMachine.memoryBytes ?? input.cpu.memoryBytes;
-  const unlockCores = options.unlockMachine.cores ?? input.cpu.cores;
+  const machineCores = facts.machine?.logicalCores ?? null;
+  const unlockMemoryBytes = options.unlockMachine.memoryBytes ?? facts.machine?.memoryTotalBytes ?? null;
+  const unlockCores = options.unlockMachine.cores ?? machineCores;
   const otherMachine = options.unlockMachine.memoryBytes !== null || options.unlockMachine.cores !== null;
-  const bench = input.argon2id;
+  const bench = argon2idBenchmarkOf(facts);
   const parallel = Math.min(
     ARGON2_DEFAULT_PARALLEL,
     unlockCores ?? bench?.threads ?? ARGON2_DEFAULT_PARALLEL,
@@ -54,7 +78,7 @@ export function recommendLuks2Pbkdf(
       ? Math.floor((unlockMemoryBytes * UNLOCK_RAM_SHARE) / 1024)
       : (bench?.memoryKiB ?? ARGON2_MAX_MEMORY_KIB),
   );
-  const facts: Evidence[] = [
+  const reasons: Evidence[] = [
     evidence(
       'unlock machine memory (bytes)',
       unlockMemoryBytes,
@@ -91,7 +115,7 @@ export function recommendLuks2Pbkdf(
             iterTimeMs: options.unlockTimeMs,
           },
           reason: `No argon2id benchmark is available, so cap memory at ${String(memoryCapKiB)} KiB and ${String(parallel)} lanes for the weakest unlocking machine and let cryptsetup pick iterations for ${String(options.unlockTimeMs)} ms; run luksFormat on that machine so its own speed is measured.`,
-          evidence: facts,
+          evidence: reasons,
           confidence: 'low',
         },
       ],
@@ -99,13 +123,13 @@ export function recommendLuks2Pbkdf(
       pbkdf,
     };
   }
-  facts.push(
-    evidence('argon2id benchmark iterations', bench.timeCost, bench.source),
-    evidence('argon2id benchmark memory (KiB)', bench.memoryKiB, bench.source),
-    evidence('argon2id benchmark threads', bench.threads, bench.source),
-    evidence('argon2id benchmark target (ms)', bench.targetMs, bench.source),
+  reasons.push(
+    evidence('argon2id benchmark iterations', bench.timeCost, ARGON2_SOURCE),
+    evidence('argon2id benchmark memory (KiB)', bench.memoryKiB, ARGON2_SOURCE),
+    evidence('argon2id benchmark threads', bench.threads, ARGON2_SOURCE),
+    evidence('argon2id benchmark target (ms)', bench.targetMs, ARGON2_SOURCE),
   );
-  const benchLanes = Math.min(bench.threads, input.cpu.cores ?? bench.threads);
+  const benchLanes = Math.min(bench.threads, machineCores ?? bench.threads);
   const msPerKiBIterationLane = (bench.targetMs * benchLanes) / (bench.timeCost * bench.memoryKiB);
   const unlockLanes = Math.min(parallel, unlockCores ?? parallel);
   let memoryKiB = memoryCapKiB;
@@ -131,7 +155,7 @@ export function recommendLuks2Pbkdf(
     ruleId: 'luks2-pbkdf',
     value: { pbkdf: 'argon2id', memoryKiB, parallel, iterations, iterTimeMs: null },
     reason: `Fix argon2id at ${String(memoryKiB)} KiB, ${String(parallel)} lanes and ${String(iterations)} iterations (about ${String(predictedUnlockMs)} ms per unlock) so the weakest machine that must unlock gets ${memoryNote} and no boot-time out-of-memory, instead of whatever a faster formatting machine would pick.${assumption}`,
-    evidence: facts,
+    evidence: reasons,
     confidence: otherMachine ? 'medium' : 'high',
   };
   return { recommendations: [recommendation], findings: [], pbkdf };
@@ -182,22 +206,31 @@ export interface VeracryptKdf {
  * never below 485 for passwords shorter than 20 characters (§1.4).
  */
 export function recommendVeracryptKdf(
-  input: PlanInput,
+  facts: PlanFacts,
   options: ResolvedPlanOptions,
   cascadeCiphers: number,
 ): RuleResult & { readonly kdf: VeracryptKdf } {
   const keyBytes = VERACRYPT_KEY_BYTES_PER_CIPHER * cascadeCiphers;
   const candidates = (['sha512', 'whirlpool', 'sha256'] as const).flatMap((hash) => {
-    const speed = input.pbkdf2Speeds.find((row) => row.hash === hash);
+    // cryptsetup prints "sha256" or "blake2s-256"; the suffix is the hash's output size.
+    const row = (facts.cipherBenchmark?.kdfSpeed?.pbkdf2 ?? []).find(
+      (candidate) => candidate.hash?.replace(/-\d+$/, '') === hash,
+    );
     const gpu = VERACRYPT_GPU_RATES[hash]['rtx-4090'];
-    if (speed === undefined || gpu === undefined) {
+    const measured = row?.iterationsPerSecond;
+    if (measured === undefined || measured <= 0 || gpu === undefined) {
       return [];
     }
+    const benchKeyBytes = (row?.derivedKeyBits ?? CRYPTSETUP_BENCH_KEY_BYTES * 8) / 8;
+    const speed = {
+      iterationsPerSecond: measured,
+      benchKeyBits: benchKeyBytes * 8,
+      source: sourceOf('cryptsetup benchmark', `PBKDF2-${row?.hash ?? hash}`),
+    };
     const outputBytes = HASH_OUTPUT_BYTES[hash];
     // PBKDF2 cost scales with the number of output blocks: ceil(key / hash output) (RFC 8018 §5.2).
     const iterationsPerSecond =
-      (speed.iterationsPerSecond * Math.ceil(CRYPTSETUP_BENCH_KEY_BYTES / outputBytes)) /
-      Math.ceil(keyBytes / outputBytes);
+      (measured * Math.ceil(benchKeyBytes / outputBytes)) / Math.ceil(keyBytes / outputBytes);
     // Attacker seconds per defender second ∝ defender iterations/s ÷ GPU iterations/s (§4.1 derived ratio).
     const advantage = iterationsPerSecond / (gpu.guessesPerSecond * gpu.iterations);
     return [{ hash, iterationsPerSecond, advantage, speed }];
@@ -205,11 +238,15 @@ export function recommendVeracryptKdf(
   const shortPassword =
     options.passwordLength === null || options.passwordLength < VERACRYPT_SHORT_PASSWORD_CHARS;
   const minimumPim = shortPassword ? VERACRYPT_SHORT_PASSWORD_MIN_PIM : 1;
-  const facts: Evidence[] = [
+  const reasons: Evidence[] = [
     evidence('options.passwordLength', options.passwordLength, sourceOf('encplan', 'options.passwordLength')),
     evidence('options.unlockTimeMs', options.unlockTimeMs, sourceOf('encplan', 'options.unlockTimeMs')),
     ...candidates.map((c) =>
-      evidence(`PBKDF2-${c.hash} iterations/s (256-bit key)`, c.speed.iterationsPerSecond, c.speed.source),
+      evidence(
+        `PBKDF2-${c.hash} iterations/s (${String(c.speed.benchKeyBits)}-bit key)`,
+        c.speed.iterationsPerSecond,
+        c.speed.source,
+      ),
     ),
   ];
   const best = candidates.reduce<(typeof candidates)[number] | null>(
@@ -230,7 +267,7 @@ export function recommendVeracryptKdf(
           ruleId: 'veracrypt-hash',
           value: 'sha512',
           reason: "No PBKDF2 speed was measured, so keep VeraCrypt's default SHA-512.",
-          evidence: facts,
+          evidence: reasons,
           confidence: 'low',
         },
         {
@@ -238,7 +275,7 @@ export function recommendVeracryptKdf(
           value: kdf.pim,
           reason:
             'Without a PBKDF2 measurement the default PIM 485 (500,000 iterations) is the floor VeraCrypt enforces for passwords under 20 characters.',
-          evidence: facts,
+          evidence: reasons,
           confidence: 'low',
         },
       ],
@@ -272,14 +309,14 @@ export function recommendVeracryptKdf(
         ruleId: 'veracrypt-hash',
         value: best.hash,
         reason: `Per second of your unlock wait, ${best.hash} gives a GPU attacker the most work of the measured hashes (more than ${others === '' ? 'no alternative measured' : others}), from this CPU's PBKDF2 speed against hashcat's RTX 4090 rates.`,
-        evidence: facts,
+        evidence: reasons,
         confidence: 'medium',
       },
       {
         ruleId: 'veracrypt-pim',
         value: pim,
         reason: `PIM ${String(pim)} (${String(iterations)} iterations) takes about ${String(predictedUnlockMs)} ms to unlock on this machine with --hash ${best.hash}${floorNote}.`,
-        evidence: facts,
+        evidence: reasons,
         confidence: 'high',
       },
     ],

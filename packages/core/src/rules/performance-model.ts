@@ -1,6 +1,14 @@
 import { z } from 'zod';
-import { IO_PROFILE_SHAPES, planProfileIdSchema, type PlanProfileId, type PlanInput } from '../plan/plan-input.js';
+import {
+  luks2VariantOf,
+  STANDARD_PROFILE_SHAPES,
+  standardProfileIdSchema,
+  type IoDirection,
+  type StandardProfileId,
+  type TargetMeasurement,
+} from '../domain/io-benchmark.js';
 import type { EffectiveCipherSpeed } from './cipher-speed.js';
+import type { DeepPartial, PlanFacts } from './facts.js';
 
 /**
  * Kernel AES-XTS at 512-byte sectors runs at about half its 4096-byte speed (Zen 4 +155 %, Ice Lake +127 %
@@ -13,7 +21,7 @@ export const performanceRegimeSchema = z.enum(['min-device-cipher', 'serial-harm
 
 /** Predicted encrypted throughput of one profile, beside the plain and (if any) measured values. */
 export const predictedPerformanceSchema = z.object({
-  profile: planProfileIdSchema,
+  profile: standardProfileIdSchema,
   regime: performanceRegimeSchema,
   /** The assumption behind the numbers, in one sentence. */
   assumption: z.string(),
@@ -71,36 +79,78 @@ function errorPercent(predicted: number | null, measured: number | null): number
     : Math.round(((predicted - measured) / measured) * 1000) / 10;
 }
 
+/** The median rate one measured target reached in a standard profile and direction; null when not measured. */
+function measuredBytesPerSecond(
+  target: DeepPartial<TargetMeasurement> | undefined,
+  profile: StandardProfileId,
+  direction: IoDirection,
+): number | null {
+  const shape = STANDARD_PROFILE_SHAPES[profile];
+  const row = (target?.profiles ?? []).find(
+    (measurement) =>
+      measurement.profile?.direction === direction &&
+      measurement.profile.pattern === shape.pattern &&
+      measurement.profile.blockSizeBytes === shape.blockBytes &&
+      measurement.profile.queueDepth === shape.queueDepth &&
+      measurement.profile.threads === 1,
+  );
+  return row?.summary?.medianBytesPerSecond ?? null;
+}
+
+/** The measured dm-crypt (LUKS2) targets of the I/O benchmark, with the variant each was measured with. */
+export function measuredLuks2Targets(
+  facts: PlanFacts,
+): { readonly target: DeepPartial<TargetMeasurement>; readonly noWorkqueues: boolean; readonly sectorSizeBytes: number }[] {
+  return (facts.ioBenchmark?.encrypted ?? []).flatMap((target) => {
+    const variant = target.backend === 'luks2' ? luks2VariantOf(target.variant ?? '') : null;
+    return variant === null ? [] : [{ target, ...variant }];
+  });
+}
+
 /**
  * Predicts encrypted throughput per profile before any destructive test: min(device, cipher × parallelism)
  * for queued I/O, the serial (harmonic) combination for QD1 (reference-facts §2.8 cases A and C). Both
  * assume dm-crypt adds no queueing of its own; stock workqueues can fall far below (§2.8 case B).
  */
-export function predictPerformance(input: PlanInput, settings: PerformanceSettings): PredictedPerformance[] {
-  const cores = input.cpu.cores ?? 1;
+export function predictPerformance(facts: PlanFacts, settings: PerformanceSettings): PredictedPerformance[] {
+  const cores = facts.machine?.logicalCores ?? 1;
   const share = settings.sectorSizeBytes >= 4096 ? 1 : SMALL_SECTOR_CIPHER_SHARE;
   const scale = (value: number | null | undefined) =>
     (value ?? null) === null ? null : (value ?? 0) * share;
   const encrypt = scale(settings.speed?.encryptBytesPerSecond);
   const decrypt = scale(settings.speed?.decryptBytesPerSecond);
   const allCoresEncrypt = scale(settings.speed?.allCoresEncryptBytesPerSecond);
-  return (Object.keys(IO_PROFILE_SHAPES) as PlanProfileId[]).map((profile) => {
-    const shape = IO_PROFILE_SHAPES[profile];
+  const luks2 = measuredLuks2Targets(facts);
+  // The dm-crypt run with the planned sector size and workqueue setting, else the closest one measured.
+  const measuredTarget =
+    luks2.find((row) => row.noWorkqueues === settings.workqueueBypass && row.sectorSizeBytes === settings.sectorSizeBytes) ??
+    luks2.find((row) => row.noWorkqueues === settings.workqueueBypass) ??
+    luks2[0];
+  return standardProfileIdSchema.options.map((profile) => {
+    const shape = STANDARD_PROFILE_SHAPES[profile];
     const serial = shape.queueDepth === 1;
     const parallelism = Math.min(cores, shape.queueDepth);
-    const plain = input.device.plainThroughput.find((row) => row.profile === profile) ?? null;
-    const measuredRows = input.encryptedThroughput.filter((row) => row.profile === profile);
+    const plainTarget = facts.ioBenchmark?.plain;
+    const plain = {
+      readBytesPerSecond: measuredBytesPerSecond(plainTarget, profile, 'read'),
+      writeBytesPerSecond: measuredBytesPerSecond(plainTarget, profile, 'write'),
+    };
     const measured =
-      measuredRows.find((row) => row.workqueueBypass === settings.workqueueBypass) ?? measuredRows[0] ?? null;
+      measuredTarget === undefined
+        ? null
+        : {
+            readBytesPerSecond: measuredBytesPerSecond(measuredTarget.target, profile, 'read'),
+            writeBytesPerSecond: measuredBytesPerSecond(measuredTarget.target, profile, 'write'),
+          };
     const read = predictDirection(
-      plain?.readBytesPerSecond ?? null,
+      plain.readBytesPerSecond,
       decrypt,
       allCoresEncrypt,
       parallelism,
       serial,
     );
     const write = predictDirection(
-      plain?.writeBytesPerSecond ?? null,
+      plain.writeBytesPerSecond,
       encrypt,
       allCoresEncrypt,
       parallelism,
@@ -116,8 +166,8 @@ export function predictPerformance(input: PlanInput, settings: PerformanceSettin
       profile,
       regime: serial ? 'serial-harmonic' : 'min-device-cipher',
       assumption,
-      plainReadBytesPerSecond: plain?.readBytesPerSecond ?? null,
-      plainWriteBytesPerSecond: plain?.writeBytesPerSecond ?? null,
+      plainReadBytesPerSecond: plain.readBytesPerSecond,
+      plainWriteBytesPerSecond: plain.writeBytesPerSecond,
       cipherReadBytesPerSecond: read.cipher,
       cipherWriteBytesPerSecond: write.cipher,
       predictedReadBytesPerSecond: read.predicted,

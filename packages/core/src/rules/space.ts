@@ -2,8 +2,15 @@ import { z } from 'zod';
 import { evidence, type Evidence, type Finding } from '../domain/recommendation.js';
 import { sourceOf } from '../domain/source.js';
 import { formatBytes, MIB } from '../domain/units.js';
-import type { PlanInput } from '../plan/plan-input.js';
 import type { ResolvedPlanOptions } from '../plan/plan-options.js';
+import {
+  discardStopOf,
+  healthSourceOf,
+  lastPartitionEndSectorOf,
+  rotationalOf,
+  trimSourceOf,
+  type PlanFacts,
+} from './facts.js';
 import type { RuleResult } from './rule-result.js';
 
 /** Most client drives keep ≈ 7 % of their NAND as factory spare (reference-facts §3.7, AnandTech 2012). */
@@ -65,30 +72,36 @@ export function spareFactorFor(writeAmplification: number): number {
  * spare (only never-written or TRIMmed space counts, §3.7).
  */
 export function recommendSpace(
-  input: PlanInput,
+  facts: PlanFacts,
   options: ResolvedPlanOptions,
   allowDiscards: boolean,
 ): RuleResult & { readonly space: SpacePlan | null } {
-  const size = input.device.sizeBytes;
-  const sector = input.device.logicalSectorBytes ?? 512;
-  const blocking = input.trim.firstBlockingLayer;
+  const size = facts.disk?.sizeBytes ?? null;
+  const sector = facts.disk?.logicalSectorBytes ?? 512;
+  const stop = discardStopOf(facts);
+  const blocking = stop.firstBlockingLayer;
+  const deviceSupportsTrim = facts.trim?.deviceSupportsTrim ?? null;
+  const trimSource = trimSourceOf(facts);
+  const wearPercentUsed = facts.health?.percentageUsed ?? null;
+  const factorySpareBytes = facts.overProvisioning?.factorySpareBytes ?? null;
+  const rotational = rotationalOf(facts);
   // Unknown passthrough counts as passing only when the plan builds the whole stack itself (a blank disk).
-  const stackPasses = input.trim.passthroughKnown ? blocking === null : input.space.partitionTable === 'none';
-  const trimReachesDrive = allowDiscards && input.trim.deviceSupportsTrim !== false && stackPasses;
+  const stackPasses = stop.known ? blocking === null : facts.disk?.partitionTable === 'none';
+  const trimReachesDrive = allowDiscards && deviceSupportsTrim !== false && stackPasses;
   // A dm-crypt layer that blocks can be fixed by the plan's cryptsetup refresh; say what that would change.
   const fixable =
     !trimReachesDrive &&
     allowDiscards &&
-    input.trim.deviceSupportsTrim !== false &&
+    deviceSupportsTrim !== false &&
     blocking?.kind === 'dm-crypt';
-  const worn = input.health.wearPercentUsed !== null && input.health.wearPercentUsed >= WORN_PERCENT;
-  const facts: Evidence[] = [
-    evidence('device.sizeBytes', size, sourceOf('lsblk', 'size')),
-    evidence('device.rotational', input.device.rotational, sourceOf('/sys/block/*/queue/rotational')),
-    evidence('trim reaches the drive', trimReachesDrive, input.trim.source),
-    evidence('health.wearPercentUsed', input.health.wearPercentUsed, input.health.source),
-    evidence('space.factorySpareBytes', input.space.factorySpareBytes, sourceOf('nvme', 'tnvmcap')),
-    evidence('space.unallocatedBytes', input.space.unallocatedBytes, sourceOf('lsblk', 'partitions')),
+  const worn = wearPercentUsed !== null && wearPercentUsed >= WORN_PERCENT;
+  const reasons: Evidence[] = [
+    evidence('disk.sizeBytes', size, sourceOf('lsblk', 'size')),
+    evidence('media.kind', rotational === null ? null : rotational ? 'hdd' : 'ssd', sourceOf('/sys/block/*/queue/rotational')),
+    evidence('trim reaches the drive', trimReachesDrive, trimSource),
+    evidence('health.percentageUsed', wearPercentUsed, healthSourceOf(facts)),
+    evidence('overProvisioning.factorySpareBytes', factorySpareBytes, sourceOf('nvme', 'tnvmcap')),
+    evidence('space.unallocatedBytes', facts.space?.unallocatedBytes ?? null, sourceOf('lsblk', 'partitions')),
     evidence('options.workload', options.workload, sourceOf('encplan', 'options.workload')),
   ];
   if (size === null) {
@@ -98,7 +111,7 @@ export function recommendSpace(
           ruleId: 'unallocated-space',
           value: null,
           reason: 'The device size is unknown, so no layout can be computed.',
-          evidence: facts,
+          evidence: reasons,
           confidence: 'low',
         },
       ],
@@ -106,7 +119,7 @@ export function recommendSpace(
       space: null,
     };
   }
-  if (input.device.rotational === true) {
+  if (rotational === true) {
     const space = layout(size, sector, 0, 'none', false);
     return {
       recommendations: [
@@ -114,7 +127,7 @@ export function recommendSpace(
           ruleId: 'unallocated-space',
           value: { percent: 0, bytes: 0, partitionEndSector: space.partitionEndSector },
           reason: 'A rotational disk has no flash to wear-level, so unpartitioned space buys nothing.',
-          evidence: facts,
+          evidence: reasons,
           confidence: 'high',
         },
       ],
@@ -122,7 +135,7 @@ export function recommendSpace(
       space,
     };
   }
-  const factorySpare = input.space.factorySpareBytes ?? Math.round(size * CLIENT_FACTORY_SPARE_SHARE);
+  const factorySpare = factorySpareBytes ?? Math.round(size * CLIENT_FACTORY_SPARE_SHARE);
   const tierFor = (trimReaches: boolean) =>
     Math.min(
       WRITE_AMPLIFICATION_TIERS.length - 1,
@@ -135,22 +148,22 @@ export function recommendSpace(
     factorySpare,
     WRITE_AMPLIFICATION_TIERS[tierFor(true)] ?? null,
   );
-  const method = spareMethod(input, needed);
+  const method = spareMethod(facts, needed);
   const space = layout(size, sector, needed, method, trimReachesDrive);
   const findings: Finding[] = [];
-  const lastEnd = input.space.lastPartitionEndSector;
+  const lastEnd = lastPartitionEndSectorOf(facts);
   if (lastEnd !== null && space.partitionEndSector !== null && lastEnd > space.partitionEndSector) {
     findings.push({
       ruleId: 'partition-overlaps-spare',
       severity: 'warning',
       message: `The last partition ends at sector ${String(lastEnd)}, beyond the planned end ${String(space.partitionEndSector)}: shrink it first (encplan never shrinks partitions), or accept less spare area.`,
-      evidence: [evidence('space.lastPartitionEndSector', lastEnd, sourceOf('lsblk', 'partitions'))],
+      evidence: [evidence('last partition end (sector)', lastEnd, sourceOf('lsblk', 'partitions'))],
     });
   }
   const why =
     targetWriteAmplification === null
       ? 'TRIM reaches the drive and the workload is light, so free space inside the filesystem already serves as spare area on top of the factory spare'
-      : `${trimReachesDrive ? '' : `TRIM does not reach the drive${blocking === null ? '' : ` (it stops at ${blocking.kind} "${blocking.name}")`}, so written free space never returns to the drive; `}${worn ? 'the drive is past half its wear; ' : ''}for a ${options.workload} workload this keeps worst-case write amplification near ${String(targetWriteAmplification)} (spare factor ${spareFactorFor(targetWriteAmplification).toFixed(2)}) counting ${input.space.factorySpareBytes === null ? 'an assumed 7 %' : formatBytes(factorySpare)} factory spare`;
+      : `${trimReachesDrive ? '' : `TRIM does not reach the drive${blocking === null ? '' : ` (it stops at ${blocking.kind} "${blocking.name}")`}, so written free space never returns to the drive; `}${worn ? 'the drive is past half its wear; ' : ''}for a ${options.workload} workload this keeps worst-case write amplification near ${String(targetWriteAmplification)} (spare factor ${spareFactorFor(targetWriteAmplification).toFixed(2)}) counting ${factorySpareBytes === null ? 'an assumed 7 %' : formatBytes(factorySpare)} factory spare`;
   return {
     recommendations: [
       {
@@ -161,24 +174,24 @@ export function recommendSpace(
           partitionEndSector: space.partitionEndSector,
         },
         reason: `Leave ${formatBytes(space.unallocatedBytes)} (${space.unallocatedPercent.toFixed(1)} %) unpartitioned: ${why}${fixable ? `; once the refresh below lets discards through, ${formatBytes(neededAfterFix)} is enough` : ''}.`,
-        evidence: facts,
+        evidence: reasons,
         confidence:
-          input.space.factorySpareBytes === null || !input.trim.passthroughKnown ? 'medium' : 'high',
+          factorySpareBytes === null || !stop.known ? 'medium' : 'high',
       },
       {
         ruleId: 'spare-area-method',
         value: method,
         reason: methodReason(method),
         evidence: [
-          evidence('trim.deviceSupportsTrim', input.trim.deviceSupportsTrim, input.trim.source),
+          evidence('trim.deviceSupportsTrim', deviceSupportsTrim, trimSource),
           evidence(
-            'device.nvmeNamespaceManagement',
-            input.device.nvmeNamespaceManagement,
+            'space.nvme.namespaceManagementSupported',
+            facts.space?.nvme?.namespaceManagementSupported ?? null,
             sourceOf('nvme', 'id-ctrl oacs bit 3'),
           ),
-          evidence('device.hpaSupported', input.device.hpaSupported, sourceOf('hdparm', '-N')),
+          evidence('space.hostProtectedArea', hpaSupportedOf(facts), sourceOf('hdparm', '-N')),
         ],
-        confidence: input.trim.deviceSupportsTrim === null ? 'medium' : 'high',
+        confidence: deviceSupportsTrim === null ? 'medium' : 'high',
       },
     ],
     findings,
@@ -199,19 +212,25 @@ function neededSpareBytes(
   return Math.max(0, Math.ceil((rho * size - factorySpare) / (1 + rho) / MIB) * MIB);
 }
 
-function spareMethod(input: PlanInput, neededBytes: number): SpareMethod {
+/** True when hdparm -N read a Host Protected Area (so it can be set); null when it was not read. */
+function hpaSupportedOf(facts: PlanFacts): boolean | null {
+  const hpa = facts.space?.hostProtectedArea;
+  return hpa === undefined || hpa === null ? null : true;
+}
+
+function spareMethod(facts: PlanFacts, neededBytes: number): SpareMethod {
   if (neededBytes === 0) {
     return 'none';
   }
   // Unpartitioned tail + one discard: simplest and OS-agnostic (§3.7); needs TRIM at the drive.
-  if (input.trim.deviceSupportsTrim !== false) {
+  if (facts.trim?.deviceSupportsTrim !== false) {
     return 'discarded-tail';
   }
-  if (input.device.nvmeNamespaceManagement === true) {
+  if (facts.space?.nvme?.namespaceManagementSupported === true) {
     return 'nvme-namespace';
   }
   // HPA is frequently unsupported behind USB bridges (§3.7).
-  if (input.device.hpaSupported === true && input.device.transport !== 'usb') {
+  if (hpaSupportedOf(facts) === true && facts.disk?.transport !== 'usb') {
     return 'hpa';
   }
   return 'never-written-tail';

@@ -26,9 +26,8 @@ import {
 } from '../probes/probe-context.js';
 import { probeHostProtectedArea } from '../probes/linux/host-protected-area.js';
 import { TOOL_VERSION } from '../version.js';
-import { buildPlan } from '../plan/plan.js';
 import type { PlanOptions } from '../plan/plan-options.js';
-import { planInputFromAssessment } from '../plan/plan-input-from-assessment.js';
+import { planFromAssessment } from './plan-from-assessment.js';
 import { assessDriveSections, nvmeCapacityOf } from '../analyses/drive-sections.js';
 import { probeHealth } from '../probes/linux/health.js';
 import { probeDiscardStack } from '../probes/linux/discard-stack.js';
@@ -258,7 +257,7 @@ export async function assess(
   };
   // Planning is pure; a plan that cannot be made (e.g. a device path it will not put in a command) is a
   // warning, and the facts still stand.
-  const plan = await attempt(context, 'plan', 'Planning', () => Promise.resolve(buildPlan(planInputFromAssessment(facts), request.planOptions ?? {})));
+  const plan = await attempt(context, 'plan', 'Planning', () => Promise.resolve(planFromAssessment(facts, request.planOptions ?? {})));
   const result: AssessmentResult = { plan, ...facts };
   return okEnvelope(
     {

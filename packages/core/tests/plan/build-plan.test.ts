@@ -4,20 +4,24 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import {
   buildPlan,
+  planFactsFromDocument,
+  planFromAssessment,
   planSchema,
   renderCommandScript,
   type Plan,
-  type PlanInput,
+  type PlanFacts,
   type PlanOptions,
 } from '@encplan/core';
+import { facts } from '../rules/facts-builder.js';
 
 const FIXTURES = path.resolve(
   path.dirname(fileURLToPath(import.meta.url)),
   '../../../../fixtures/plan-inputs',
 );
 
-function fixture(name: string): PlanInput {
-  return JSON.parse(readFileSync(path.join(FIXTURES, `${name}.json`), 'utf8')) as PlanInput;
+/** A plan-input fixture: a partial assessment result, validated as `plan --input` does. */
+function fixture(name: string): PlanFacts {
+  return planFactsFromDocument(JSON.parse(readFileSync(path.join(FIXTURES, `${name}.json`), 'utf8')));
 }
 function plan(name: string, options: PlanOptions = {}): Plan {
   const result = buildPlan(fixture(name), options);
@@ -168,11 +172,10 @@ describe('plans from captured machines', () => {
   });
 
   it('plans an APFS volume on macOS with a passphrase prompt, never a passphrase in argv', () => {
-    const input = {
-      ...fixture('x64-aesni-laptop-nvme'),
-      os: 'darwin' as const,
-      device: { ...fixture('x64-aesni-laptop-nvme').device, path: '/dev/disk3' },
-    };
+    const input = facts(fixture('x64-aesni-laptop-nvme'), {
+      provenance: { platform: 'darwin' },
+      disk: { path: '/dev/disk3' },
+    });
     const result = buildPlan(input, {});
     expect(result.targetTool).toBe('apfs');
     expect(result.commands.map((c) => c.argv)).toEqual([
@@ -183,11 +186,7 @@ describe('plans from captured machines', () => {
 
 describe('plans for partitioned disks', () => {
   it('asks for a partition first instead of formatting a disk whose layout it cannot extend', () => {
-    const input = fixture('x64-aesni-laptop-nvme');
-    const result = buildPlan({
-      ...input,
-      space: { ...input.space, partitionTable: 'gpt', lastPartitionEndSector: null },
-    });
+    const result = buildPlan(facts(fixture('x64-aesni-laptop-nvme'), { disk: { partitionTable: 'gpt' } }));
     expect(result.commands.some((c) => c.id === 'luks-format')).toBe(false);
     expect(result.findings.find((f) => f.ruleId === 'partition-first')?.message).toMatch(
       /ending at sector \d+/,
@@ -197,16 +196,17 @@ describe('plans for partitioned disks', () => {
 
 describe('buildPlan input checks', () => {
   it.each([['/dev/sda; reboot'], ['-rf'], ['/tmp/disk.img']])('refuses the device path %j', (devicePath) => {
-    const input = fixture('x64-aesni-laptop-nvme');
-    expect(() => buildPlan({ ...input, device: { ...input.device, path: devicePath } })).toThrow(
+    expect(() => buildPlan(facts(fixture('x64-aesni-laptop-nvme'), { disk: { path: devicePath } }))).toThrow(
       expect.objectContaining({ code: 'INVALID_ARGUMENT' }),
     );
   });
 
-  it('refuses an input that does not match the schema', () => {
-    expect(() => buildPlan({ os: 'plan9' } as unknown as PlanInput)).toThrow(
-      expect.objectContaining({ code: 'INVALID_ARGUMENT' }),
-    );
+  it.each([
+    ['a section of the wrong type', { disk: { sizeBytes: 'big' } }],
+    ['a fact outside its enum', { media: { kind: 'tape' } }],
+    ['no object at all', 'plan9'],
+  ])('refuses %s', (_name, document) => {
+    expect(() => planFromAssessment(document)).toThrow(expect.objectContaining({ code: 'INVALID_ARGUMENT' }));
   });
 
   it('uses a stand-in device and says so when the input names none', () => {

@@ -3,10 +3,10 @@ import {
   buildCommands,
   partitionPathFor,
   type CommandSettings,
-  type PlanInput,
+  type PlanFacts,
   type SpacePlan,
 } from '@encplan/core';
-import { inputWith, optionsWith } from '../rules/plan-input-builder.js';
+import { facts, optionsWith } from '../rules/facts-builder.js';
 
 const space: SpacePlan = {
   unallocatedBytes: 100 * 1_048_576,
@@ -43,8 +43,23 @@ const veracryptSettings = settings({
     },
   },
 });
-const table = (partitionTable: PlanInput['space']['partitionTable'], lastPartitionEndSector: number | null) =>
-  inputWith({ space: { partitionTable, lastPartitionEndSector } });
+/** A disk with this partition table whose last partition ends at this sector (inclusive, 512-byte sectors). */
+const table = (
+  partitionTable: 'gpt' | 'dos' | 'none' | 'unknown' | null,
+  lastPartitionEndSector: number | null,
+): PlanFacts =>
+  facts({
+    disk: { ...(partitionTable === null ? {} : { partitionTable }), logicalSectorBytes: 512 },
+    partitions:
+      lastPartitionEndSector === null
+        ? []
+        : [{ startBytes: 1_048_576, sizeBytes: (lastPartitionEndSector + 1) * 512 - 1_048_576 }],
+  });
+/** An open LUKS volume: the inventory found it and its dm-crypt mapping is in the holder stack. */
+const openLuks = (kind: 'luks1' | 'luks2'): PlanFacts => ({
+  encryption: { found: [{ format: kind }] },
+  stack: { type: 'disk', children: [{ type: 'crypt', mapperName: 'cryptroot' }] },
+});
 
 describe('buildCommands', () => {
   it('writes a fresh GPT, discards the tail, formats, opens with persistent flags and adds crypttab, in that order', () => {
@@ -109,10 +124,7 @@ describe('buildCommands', () => {
     { name: 'an MBR disk, which sgdisk would convert to GPT', partitionTable: 'dos', lastEnd: 1_000_000 },
     { name: 'a disk whose table type is unknown', partitionTable: 'unknown', lastEnd: 1_000_000 },
   ] as const)('never formats the whole of $name', ({ partitionTable, lastEnd }) => {
-    const input = inputWith({
-      device: { path: '/dev/sdz' },
-      space: { partitionTable, lastPartitionEndSector: lastEnd },
-    });
+    const input = facts(table(partitionTable, lastEnd), { disk: { path: '/dev/sdz' } });
     expect(buildCommands(input, optionsWith(), settings())).toEqual([]);
   });
 
@@ -155,12 +167,12 @@ describe('buildCommands', () => {
       ],
     },
   ] as const)('tunes an open $kind volume in place instead of formatting', ({ kind, argv }) => {
-    const input = inputWith({ existingEncryption: { kind, mappingName: 'cryptroot' } });
+    const input = openLuks(kind);
     expect(buildCommands(input, optionsWith(), settings()).map((c) => c.argv)).toEqual([argv]);
   });
 
   it('has nothing to run on an open volume when no flag changes', () => {
-    const input = inputWith({ existingEncryption: { kind: 'luks2', mappingName: 'cryptroot' } });
+    const input = openLuks('luks2');
     expect(
       buildCommands(input, optionsWith(), settings({ allowDiscards: false, workqueueBypass: false })),
     ).toEqual([]);
@@ -211,7 +223,7 @@ describe('buildCommands', () => {
   });
 
   it('leaves partitioning to the OS tools outside Linux', () => {
-    const input = { ...table('none', null), os: 'win32' as const };
+    const input = facts(table('none', null), { provenance: { platform: 'win32' } });
     const commands = buildCommands(input, optionsWith({ targetTool: 'veracrypt' }), veracryptSettings);
     expect(commands.map((c) => c.id)).toEqual(['veracrypt-create']);
     expect(commands[0]?.argv).toContain('--filesystem=ntfs');

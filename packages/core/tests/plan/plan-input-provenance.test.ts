@@ -2,7 +2,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { planInputSchema } from '@encplan/core';
+import { planFactsSchema } from '@encplan/core';
 
 const FIXTURES = path.resolve(
   path.dirname(fileURLToPath(import.meta.url)),
@@ -24,9 +24,9 @@ const rows = provenance
 describe('plan-input fixtures', () => {
   const cases = readdirSync(FIXTURES).filter((name) => name.endsWith('.json'));
 
-  it.each(cases)('%s is a valid PlanInput with a provenance entry', (name) => {
+  it.each(cases)('%s is a valid partial assessment with a provenance entry', (name) => {
     const input: unknown = JSON.parse(readFileSync(path.join(FIXTURES, name), 'utf8'));
-    expect(planInputSchema.safeParse(input).success).toBe(true);
+    expect(planFactsSchema.safeParse(input).success).toBe(true);
     expect(rows.some((row) => row.caseName === name.replace(/\.json$/, ''))).toBe(true);
   });
 

@@ -6,63 +6,63 @@ import {
   recommendKeySize,
   recommendVeracryptEncryption,
 } from '@encplan/core';
-import { cipherMiB, inputWith, optionsWith } from './plan-input-builder.js';
+import { cipherMiB, ciphers, facts, ioBenchmark, machine, optionsWith } from './facts-builder.js';
 
 describe('recommendCipherMode', () => {
   it.each([
     {
       name: 'picks Adiantum when the CPU lacks AES and Adiantum measures faster',
-      input: inputWith({
-        cpu: { hasAes: false },
-        cipherSpeeds: [
+      input: facts({
+        ...machine({ aes: false }),
+        ...ciphers(
           cipherMiB('xchacha20,aes-adiantum', 256, 170.9, 180),
           cipherMiB('aes-xts', 256, 87.5, 108.4),
-        ],
+        ),
       }),
       value: 'xchacha12,aes-adiantum-plain64',
       confidence: 'high',
     },
     {
       name: 'keeps AES-XTS when the CPU has AES even though Adiantum was measured',
-      input: inputWith({
-        cpu: { hasAes: true },
-        cipherSpeeds: [cipherMiB('xchacha20,aes-adiantum', 256, 394.4), cipherMiB('aes-xts', 256, 1774.5)],
+      input: facts({
+        ...machine({ aes: true }),
+        ...ciphers(cipherMiB('xchacha20,aes-adiantum', 256, 394.4), cipherMiB('aes-xts', 256, 1774.5)),
       }),
       value: 'aes-xts-plain64',
       confidence: 'high',
     },
     {
       name: 'keeps AES-XTS on a CPU without AES when AES still measures faster than Adiantum',
-      input: inputWith({
-        cpu: { hasAes: false },
-        cipherSpeeds: [cipherMiB('xchacha12,aes-adiantum', 256, 60), cipherMiB('aes-xts', 512, 80)],
+      input: facts({
+        ...machine({ aes: false }),
+        ...ciphers(cipherMiB('xchacha12,aes-adiantum', 256, 60), cipherMiB('aes-xts', 512, 80)),
       }),
       value: 'aes-xts-plain64',
       confidence: 'high',
     },
     {
       name: 'picks Adiantum without measuring it when AES runs below the 50 MiB/s bar and the kernel has Adiantum',
-      input: inputWith({
-        cpu: { hasAes: false },
-        kernel: { adiantumAvailable: true },
-        cipherSpeeds: [cipherMiB('aes-xts', 512, 11.6)],
+      input: facts({
+        ...machine({ aes: false }),
+        kernelCrypto: { adiantum: 'module' },
+        ...ciphers(cipherMiB('aes-xts', 512, 11.6)),
       }),
       value: 'xchacha12,aes-adiantum-plain64',
       confidence: 'medium',
     },
     {
       name: 'keeps AES-XTS when the kernel has no Adiantum',
-      input: inputWith({
-        cpu: { hasAes: false },
-        kernel: { adiantumAvailable: false },
-        cipherSpeeds: [cipherMiB('aes-xts', 512, 11.6)],
+      input: facts({
+        ...machine({ aes: false }),
+        kernelCrypto: { adiantum: 'absent' },
+        ...ciphers(cipherMiB('aes-xts', 512, 11.6)),
       }),
       value: 'aes-xts-plain64',
       confidence: 'medium',
     },
     {
       name: 'falls back to AES-XTS with medium confidence when nothing is known',
-      input: inputWith({}),
+      input: facts({}),
       value: 'aes-xts-plain64',
       confidence: 'medium',
     },
@@ -74,7 +74,7 @@ describe('recommendCipherMode', () => {
 
   it('says AES-XTS for APFS whatever the measurements', () => {
     const result = recommendCipherMode(
-      inputWith({ cpu: { hasAes: false } }),
+      facts(machine({ aes: false })),
       optionsWith({ targetTool: 'apfs' }),
     );
     expect(result.recommendations[0]?.value).toBe('aes-xts');
@@ -83,22 +83,10 @@ describe('recommendCipherMode', () => {
 
 describe('recommendKeySize', () => {
   const aesInput = (deviceMiB: number | null, cores: number) =>
-    inputWith({
-      cpu: { hasAes: true, cores },
-      cipherSpeeds: [cipherMiB('aes-xts', 256, 1000), cipherMiB('aes-xts', 512, 800)],
-      device: {
-        plainThroughput:
-          deviceMiB === null
-            ? []
-            : [
-                {
-                  profile: 'seq1m-q8t1',
-                  readBytesPerSecond: deviceMiB * MIB,
-                  writeBytesPerSecond: null,
-                  source: { origin: 'fio', field: null },
-                },
-              ],
-      },
+    facts({
+      ...machine({ aes: true, cores }),
+      ...ciphers(cipherMiB('aes-xts', 256, 1000), cipherMiB('aes-xts', 512, 800)),
+      ...ioBenchmark(deviceMiB === null ? {} : { 'seq1m-q8t1': [deviceMiB * MIB, null] }),
     });
   it.each([
     {
@@ -141,9 +129,9 @@ describe('recommendKeySize', () => {
   });
 
   it('has no key-size advice for Adiantum, whose key is fixed at 256 bits', () => {
-    const input = inputWith({
-      cpu: { hasAes: false },
-      cipherSpeeds: [cipherMiB('xchacha12,aes-adiantum', 256, 170), cipherMiB('aes-xts', 512, 60)],
+    const input = facts({
+      ...machine({ aes: false }),
+      ...ciphers(cipherMiB('xchacha12,aes-adiantum', 256, 170), cipherMiB('aes-xts', 512, 60)),
     });
     const options = optionsWith();
     const result = recommendKeySize(input, options, recommendCipherMode(input, options).choice);
@@ -159,9 +147,12 @@ describe('checkKernelAesDriver', () => {
     { name: 'stays quiet when the CPU has no AES to use', hasAes: false, generic: true, findings: 0 },
     { name: 'stays quiet when the driver is unknown', hasAes: true, generic: null, findings: 0 },
   ])('$name', ({ hasAes, generic, findings }) => {
-    const input = inputWith({
-      cpu: { hasAes },
-      kernel: { xtsAesGeneric: generic, xtsAesDriver: 'xts(ecb(aes-fixed-time))' },
+    const input = facts({
+      ...machine({ aes: hasAes }),
+      kernelCrypto: {
+        ...(generic === null ? {} : { xtsAesImplementation: generic ? 'generic' : 'cpu-instructions' }),
+        xtsAes: { driver: 'xts(ecb(aes-fixed-time))' },
+      },
     });
     const result = checkKernelAesDriver(input);
     expect(result.findings).toHaveLength(findings);
@@ -176,25 +167,16 @@ describe('checkKernelAesDriver', () => {
 });
 
 describe('recommendVeracryptEncryption', () => {
-  const ciphers = [
+  const cipherRows = [
     cipherMiB('aes-xts', 512, 2000),
     cipherMiB('twofish-xts', 512, 356),
     cipherMiB('serpent-xts', 512, 592),
   ];
   const withDevice = (deviceMiB: number, cores: number) =>
-    inputWith({
-      cpu: { hasAes: true, cores },
-      cipherSpeeds: ciphers,
-      device: {
-        plainThroughput: [
-          {
-            profile: 'seq1m-q8t1',
-            readBytesPerSecond: deviceMiB * MIB,
-            writeBytesPerSecond: null,
-            source: { origin: 'fio', field: null },
-          },
-        ],
-      },
+    facts({
+      ...machine({ aes: true, cores }),
+      ...ciphers(...cipherRows),
+      ...ioBenchmark({ 'seq1m-q8t1': [deviceMiB * MIB, null] }),
     });
   it.each([
     {
@@ -217,9 +199,9 @@ describe('recommendVeracryptEncryption', () => {
     },
     {
       name: 'picks the fastest single cipher on a CPU without AES',
-      input: inputWith({
-        cpu: { hasAes: false },
-        cipherSpeeds: [cipherMiB('aes-xts', 512, 70.5), cipherMiB('serpent-xts', 512, 100.3)],
+      input: facts({
+        ...machine({ aes: false }),
+        ...ciphers(cipherMiB('aes-xts', 512, 70.5), cipherMiB('serpent-xts', 512, 100.3)),
       }),
       speed: false,
       value: 'Serpent',

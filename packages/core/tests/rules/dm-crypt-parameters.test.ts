@@ -5,9 +5,13 @@ import {
   recommendSectorSize,
   recommendWorkqueueBypass,
   type CipherChoice,
-  type EncryptedThroughput,
+  type PlanFacts,
 } from '@encplan/core';
-import { inputWith, optionsWith } from './plan-input-builder.js';
+import { facts, ioBenchmark, machine, optionsWith } from './facts-builder.js';
+
+/** The media section for a known rotational flag; left out when unknown. */
+const media = (rotational: boolean | null): PlanFacts =>
+  rotational === null ? {} : { media: { kind: rotational ? 'hdd' : 'ssd' } };
 
 const aesChoice: CipherChoice = { spec: 'aes-xts-plain64', keyBits: 512, speed: null };
 
@@ -36,7 +40,11 @@ describe('recommendSectorSize', () => {
     },
   ])('$name', ({ logical, physical, value, confidence }) => {
     const result = recommendSectorSize(
-      inputWith({ device: { logicalSectorBytes: logical, physicalSectorBytes: physical } }),
+      facts(
+        logical === null || physical === null
+          ? {}
+          : { disk: { logicalSectorBytes: logical, physicalSectorBytes: physical } },
+      ),
       optionsWith(),
       aesChoice,
     );
@@ -45,21 +53,15 @@ describe('recommendSectorSize', () => {
   });
 
   it('has nothing to say for VeraCrypt, which has no sector-size option', () => {
-    const result = recommendSectorSize(inputWith({}), optionsWith({ targetTool: 'veracrypt' }), aesChoice);
+    const result = recommendSectorSize(facts(), optionsWith({ targetTool: 'veracrypt' }), aesChoice);
     expect(result).toMatchObject({ recommendations: [], sectorSizeBytes: null });
   });
 });
 
 describe('recommendWorkqueueBypass', () => {
-  const measured = (bypass: boolean, mib: number): EncryptedThroughput => ({
-    profile: 'rnd4k-q32t1',
-    readBytesPerSecond: mib * MIB,
-    writeBytesPerSecond: mib * MIB,
-    source: { origin: 'fio', field: null },
-    cipher: 'aes-xts',
-    keyBits: 512,
-    sectorSizeBytes: 4096,
-    workqueueBypass: bypass,
+  const measured = (bypass: boolean, mib: number) => ({
+    variant: `luks2 sector 4096${bypass ? ', no workqueues' : ''}`,
+    rates: { 'rnd4k-q32t1': [mib * MIB, mib * MIB] as const },
   });
   it.each([
     {
@@ -119,11 +121,11 @@ describe('recommendWorkqueueBypass', () => {
       confidence: 'high',
     },
   ])('$name', ({ kernel, rotational, rows, value, confidence }) => {
-    const input = inputWith({
-      kernel: { version: kernel },
-      device: { rotational },
-      encryptedThroughput: rows,
-    });
+    const input = facts(
+      kernel === null ? {} : machine({ kernel }),
+      media(rotational),
+      rows.length === 0 ? {} : ioBenchmark({}, rows),
+    );
     const result = recommendWorkqueueBypass(input, optionsWith());
     expect(result.bypass).toBe(value);
     expect(result.recommendations[0]).toMatchObject({ ruleId: 'workqueue-bypass', value, confidence });
@@ -189,7 +191,7 @@ describe('recommendDiscards', () => {
       value: true,
     },
   ] as const)('$name', ({ threat, tool, trim, rotational, value }) => {
-    const input = inputWith({ trim: { deviceSupportsTrim: trim }, device: { rotational } });
+    const input = facts({ trim: { deviceSupportsTrim: trim } }, media(rotational));
     const result = recommendDiscards(input, optionsWith({ threatModel: threat, targetTool: tool }));
     expect(result.allowDiscards).toBe(value);
     expect(result.recommendations[0]).toMatchObject({ ruleId: 'allow-discards', value });
@@ -197,7 +199,7 @@ describe('recommendDiscards', () => {
 
   it('states what discards leak whenever it allows them', () => {
     const result = recommendDiscards(
-      inputWith({ trim: { deviceSupportsTrim: true }, device: { rotational: false } }),
+      facts({ trim: { deviceSupportsTrim: true } }, media(false)),
       optionsWith(),
     );
     expect(result.recommendations[0]?.reason).toMatch(/filesystem type and how full it is/);
@@ -211,10 +213,20 @@ describe('recommendDiscards', () => {
   ] as const)(
     'reports a $kind layer blocking below dm-crypt with $findings finding(s)',
     ({ kind, findings }) => {
-      const input = inputWith({
-        trim: { deviceSupportsTrim: true, passthroughKnown: true, firstBlockingLayer: { kind, name: 'x' } },
-        device: { rotational: false },
-      });
+      const input = facts(
+        {
+          trim: { deviceSupportsTrim: true, ...(kind === 'usb-bridge' ? { status: 'blocked-by-bridge' } : {}) },
+          discardPassthrough: {
+            paths: [
+              {
+                passesToDisk: kind === 'usb-bridge',
+                layers: kind === 'usb-bridge' ? [] : [{ kind, name: 'x', blocksHere: true }],
+              },
+            ],
+          },
+        },
+        media(false),
+      );
       expect(recommendDiscards(input, optionsWith()).findings).toHaveLength(findings);
     },
   );

@@ -1,45 +1,35 @@
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { estimateInPlaceWriteCost, evaluateHealthGate } from '@encplan/core';
-import { inputWith } from './plan-input-builder.js';
+import { estimateInPlaceWriteCost, evaluateHealthGate, healthFromSmartctlJson } from '@encplan/core';
+import { facts } from './facts-builder.js';
+
+/** A real NVMe smartctl capture (Intel DC P4500 at 75 % wear, fixtures/plan-inputs/PROVENANCE.md). */
+const WORN_NVME = readFileSync(
+  new URL(
+    '../../../../fixtures/plan-inputs/sources/nvme-intel-dc-p4500-2tb-ssdpe2kx020t7-worn75pct-v7.3.json',
+    import.meta.url,
+  ),
+  'utf8',
+);
+
+/** The health section the analysis makes of that capture with percentage_used set to `wear`. */
+function healthAtWear(wear: number) {
+  const text = WORN_NVME.replace('"percentage_used": 75,', `"percentage_used": ${String(wear)},`);
+  return healthFromSmartctlJson(text).health;
+}
 
 describe('evaluateHealthGate', () => {
   it.each([
     {
       name: 'stops at "back up / replace first" for a failing drive',
       verdict: 'failing',
-      wear: null,
       status: 'back-up-first',
       effective: 'failing',
       critical: 1,
     },
     {
-      name: 'stops a healthy-looking drive at 95 % wear',
-      verdict: 'healthy',
-      wear: 95,
-      status: 'back-up-first',
-      effective: 'warning',
-      critical: 1,
-    },
-    {
-      name: 'stops exactly at 90 % wear',
-      verdict: 'healthy',
-      wear: 90,
-      status: 'back-up-first',
-      effective: 'warning',
-      critical: 1,
-    },
-    {
-      name: 'lets 89 % wear proceed',
-      verdict: 'healthy',
-      wear: 89,
-      status: 'proceed',
-      effective: 'healthy',
-      critical: 0,
-    },
-    {
       name: 'cautions on a warning verdict',
       verdict: 'warning',
-      wear: null,
       status: 'caution',
       effective: 'warning',
       critical: 0,
@@ -47,60 +37,90 @@ describe('evaluateHealthGate', () => {
     {
       name: 'cautions when health is unknown',
       verdict: 'unknown',
-      wear: null,
       status: 'caution',
       effective: 'unknown',
       critical: 0,
     },
-  ] as const)('$name', ({ verdict, wear, status, effective, critical }) => {
+    {
+      name: 'proceeds on a healthy drive',
+      verdict: 'healthy',
+      status: 'proceed',
+      effective: 'healthy',
+      critical: 0,
+    },
+  ] as const)('$name', ({ verdict, status, effective, critical }) => {
     const result = evaluateHealthGate(
-      inputWith({
-        health: { verdict: verdict, wearPercentUsed: wear, findings: ['Reallocated_Sector_Ct raw 304'] },
+      facts({
+        health: {
+          verdict,
+          findings: [
+            { id: 'ata-reallocated-sectors', severity: 'failing', message: 'Reallocated_Sector_Ct raw 304' },
+          ],
+        },
       }),
     );
     expect(result.gate).toMatchObject({ status, effectiveVerdict: effective });
     expect(result.findings.filter((finding) => finding.severity === 'critical')).toHaveLength(critical);
     expect(result.recommendations[0]).toMatchObject({ ruleId: 'health-gate', value: status });
   });
+
+  it('cautions when the assessment has no health section at all', () => {
+    expect(evaluateHealthGate(facts()).gate).toMatchObject({
+      status: 'caution',
+      effectiveVerdict: 'unknown',
+    });
+  });
+
+  // Wear is judged once, by the health analysis (≥ 90 % → endurance-nearly-exhausted); the gate acts on that.
+  it.each([
+    { wear: 95, status: 'back-up-first', effective: 'warning' },
+    { wear: 90, status: 'back-up-first', effective: 'warning' },
+    { wear: 89, status: 'proceed', effective: 'healthy' },
+    { wear: 100, status: 'back-up-first', effective: 'failing' },
+  ] as const)('gates a real NVMe capture at $wear % wear: $status', ({ wear, status, effective }) => {
+    const result = evaluateHealthGate(facts({ health: healthAtWear(wear) }));
+    expect(result.gate).toMatchObject({ status, effectiveVerdict: effective });
+  });
 });
 
 describe('estimateInPlaceWriteCost', () => {
   const TB = 1e12;
-  it.each([
-    {
-      name: 'uses the rated TBW when known',
-      health: { ratedEnduranceBytes: 600 * TB, dataWrittenBytes: 100 * TB, wearPercentUsed: null },
-      rated: 0.17,
-      remaining: 0.2,
-    },
-    {
-      name: 'estimates the rating from wear and bytes written',
-      health: { ratedEnduranceBytes: null, dataWrittenBytes: 75 * TB, wearPercentUsed: 75 },
-      rated: 1,
-      remaining: 4,
-    },
-  ])('$name', ({ health, rated, remaining }) => {
+  it('estimates the rating from wear and bytes written', () => {
     const result = estimateInPlaceWriteCost(
-      inputWith({ device: { sizeBytes: TB, rotational: false }, health }),
+      facts({
+        disk: { sizeBytes: TB },
+        media: { kind: 'ssd' },
+        health: { dataWrittenBytes: 75 * TB, percentageUsed: 75 },
+      }),
     );
     expect(result.recommendations[0]).toMatchObject({
       ruleId: 'in-place-write-cost',
-      value: { rewriteBytes: TB, percentOfRatedEndurance: rated, percentOfRemainingEndurance: remaining },
+      value: { rewriteBytes: TB, percentOfRatedEndurance: 1, percentOfRemainingEndurance: 4 },
     });
   });
 
   it.each([
     {
       name: 'says nothing for a rotational disk',
-      device: { sizeBytes: 1e12, rotational: true },
-      health: { ratedEnduranceBytes: 1e15 },
+      slice: facts({
+        disk: { sizeBytes: 1e12 },
+        media: { kind: 'hdd' },
+        health: { dataWrittenBytes: 1e14, percentageUsed: 10 },
+      }),
     },
     {
       name: 'says nothing without endurance data',
-      device: { sizeBytes: 1e12, rotational: false },
-      health: {},
+      slice: facts({ disk: { sizeBytes: 1e12 }, media: { kind: 'ssd' } }),
     },
-  ])('$name', ({ device, health }) => {
-    expect(estimateInPlaceWriteCost(inputWith({ device, health })).recommendations).toEqual([]);
+    {
+      name: 'says nothing when the wear is unknown (null is not zero)',
+      slice: facts({
+        disk: { sizeBytes: 1e12 },
+        media: { kind: 'ssd' },
+        health: { dataWrittenBytes: 1e14, percentageUsed: null },
+      }),
+    },
+  ])('$name', ({ slice }) => {
+    expect(estimateInPlaceWriteCost(slice).recommendations).toEqual([]);
   });
 });

@@ -4,47 +4,51 @@ import {
   recommendLuks2Pbkdf,
   recommendVeracryptKdf,
   veracryptIterations,
-  type PlanInput,
+  type Pbkdf2Hash,
+  type PlanFacts,
 } from '@encplan/core';
-import { inputWith, optionsWith } from './plan-input-builder.js';
+import { facts, machine, optionsWith } from './facts-builder.js';
 
-const bench = (timeCost: number, memoryKiB: number, threads: number): PlanInput['argon2id'] => ({
-  timeCost,
-  memoryKiB,
-  threads,
-  targetMs: 2000,
-  source: { origin: 'cryptsetup benchmark', field: null },
+/** The argon2id row cryptsetup benchmark prints, as the assessment's cipherBenchmark.kdfSpeed holds it. */
+const bench = (timeCost: number, memoryKibibytes: number, threads: number): PlanFacts => ({
+  cipherBenchmark: {
+    kdfSpeed: {
+      argon2: [
+        { variant: 'argon2id', timeCost, memoryKibibytes, threads, derivedKeyBits: 256, requestedDurationMs: 2000 },
+      ],
+    },
+  },
 });
 
 describe('recommendLuks2Pbkdf', () => {
   it.each([
     {
       name: 'reproduces the benchmark on the formatting machine itself (x86 laptop: 5 × 1 GiB × 4)',
-      input: inputWith({ cpu: { cores: 4 }, argon2id: bench(5, 1_048_576, 4) }),
+      input: facts(machine({ cores: 4 }), bench(5, 1_048_576, 4)),
       unlock: {},
       expected: { memoryKiB: 1_048_576, parallel: 4, iterations: 5, iterTimeMs: null },
     },
     {
       name: 'halves memory and lanes for a 1 GiB, 2-core unlocking machine and keeps 2 s',
-      input: inputWith({ cpu: { cores: 4 }, argon2id: bench(5, 1_048_576, 4) }),
+      input: facts(machine({ cores: 4 }), bench(5, 1_048_576, 4)),
       unlock: { unlockMachine: { memoryBytes: GIB, cores: 2 } },
       expected: { memoryKiB: 524_288, parallel: 2, iterations: 5, iterTimeMs: null, predictedUnlockMs: 2000 },
     },
     {
       name: 'lowers memory, not iterations below 4, on a slow CPU (Pi 4: 4 × 321984 KiB)',
-      input: inputWith({ cpu: { cores: 4 }, argon2id: bench(4, 321_984, 4) }),
+      input: facts(machine({ cores: 4 }), bench(4, 321_984, 4)),
       unlock: { unlockMachine: { memoryBytes: 8 * GIB, cores: 4 } },
       expected: { memoryKiB: 321_984, parallel: 4, iterations: 4 },
     },
     {
       name: 'caps memory at half of a 256 MiB unlocking machine',
-      input: inputWith({ cpu: { cores: 4 }, argon2id: bench(5, 1_048_576, 4) }),
+      input: facts(machine({ cores: 4 }), bench(5, 1_048_576, 4)),
       unlock: { unlockMachine: { memoryBytes: 256 * 1_048_576, cores: 1 } },
       expected: { memoryKiB: 131_072, parallel: 1 },
     },
     {
       name: 'falls back to --iter-time with explicit memory and lanes without a benchmark',
-      input: inputWith({ cpu: { cores: 8, memoryBytes: 16 * GIB } }),
+      input: facts(machine({ cores: 8, memoryBytes: 16 * GIB })),
       unlock: {},
       expected: { memoryKiB: 1_048_576, parallel: 4, iterations: null, iterTimeMs: 2000 },
     },
@@ -56,7 +60,7 @@ describe('recommendLuks2Pbkdf', () => {
 
   it('says the per-core speed assumption when the unlocking machine differs', () => {
     const result = recommendLuks2Pbkdf(
-      inputWith({ cpu: { cores: 4 }, argon2id: bench(5, 1_048_576, 4) }),
+      facts(machine({ cores: 4 }), bench(5, 1_048_576, 4)),
       optionsWith({ unlockMachine: { memoryBytes: GIB, cores: 2 } }),
     );
     expect(result.recommendations[0]).toMatchObject({ confidence: 'medium' });
@@ -65,36 +69,35 @@ describe('recommendLuks2Pbkdf', () => {
 });
 
 describe('recommendVeracryptKdf', () => {
-  const speeds = (rows: Array<[PlanInput['pbkdf2Speeds'][number]['hash'], number]>) =>
-    rows.map(([hash, iterationsPerSecond]) => ({
-      hash,
-      iterationsPerSecond,
-      source: { origin: 'cryptsetup benchmark', field: null },
-    }));
+  const speeds = (rows: Array<[Pbkdf2Hash, number]>): PlanFacts => ({
+    cipherBenchmark: {
+      kdfSpeed: {
+        pbkdf2: rows.map(([hash, iterationsPerSecond]) => ({ hash, iterationsPerSecond, derivedKeyBits: 256 })),
+      },
+    },
+  });
   it.each([
     {
       name: 'picks Whirlpool and PIM 1342 for 2 s on the x86 laptop',
-      input: inputWith({
-        pbkdf2Speeds: speeds([
+      input: facts(speeds([
           ['sha512', 1_685_813],
           ['whirlpool', 678_250],
           ['sha256', 4_088_015],
-        ]),
-      }),
+        ])),
       options: {},
       hash: 'whirlpool',
       pim: 1342,
     },
     {
       name: 'keeps PIM 485 for a short password even when a lower PIM would meet the time',
-      input: inputWith({ pbkdf2Speeds: speeds([['sha512', 1_685_813]]) }),
+      input: facts(speeds([['sha512', 1_685_813]])),
       options: { unlockTimeMs: 100, passwordLength: 12 },
       hash: 'sha512',
       pim: 485,
     },
     {
       name: 'allows a low PIM for a password of 20 characters or more',
-      input: inputWith({ pbkdf2Speeds: speeds([['sha512', 1_685_813]]) }),
+      input: facts(speeds([['sha512', 1_685_813]])),
       options: { unlockTimeMs: 100, passwordLength: 20 },
       hash: 'sha512',
       // 0.1 s × 1,685,813 = 168,581 iterations → (168,581 − 15,000) / 1000 → 154
@@ -102,7 +105,7 @@ describe('recommendVeracryptKdf', () => {
     },
     {
       name: 'counts two SHA-256 blocks per 64-byte VeraCrypt key',
-      input: inputWith({ pbkdf2Speeds: speeds([['sha256', 4_088_015]]) }),
+      input: facts(speeds([['sha256', 4_088_015]])),
       options: {},
       hash: 'sha256',
       // 2 s × 4,088,015 / 2 blocks = 4,088,015 iterations → PIM 4074
@@ -110,7 +113,7 @@ describe('recommendVeracryptKdf', () => {
     },
     {
       name: 'keeps the defaults without any measurement',
-      input: inputWith({}),
+      input: facts(),
       options: {},
       hash: 'sha512',
       pim: 485,

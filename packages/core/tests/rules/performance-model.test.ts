@@ -3,10 +3,9 @@ import {
   MIB,
   predictPerformance,
   type EffectiveCipherSpeed,
-  type PlanProfileId,
-  type PlanInput,
+  type StandardProfileId,
 } from '@encplan/core';
-import { cipherMiB, inputWith } from './plan-input-builder.js';
+import { facts, ioBenchmark, machine, type ProfileRates } from './facts-builder.js';
 
 function speed(mib: number): EffectiveCipherSpeed {
   return {
@@ -16,22 +15,22 @@ function speed(mib: number): EffectiveCipherSpeed {
     decryptBytesPerSecond: mib * MIB,
     allCoresEncryptBytesPerSecond: null,
     measured: true,
-    basis: cipherMiB('aes-xts', 512, mib),
+    basis: {
+      cipher: 'aes-xts',
+      keyBits: 512,
+      encryptBytesPerSecondOneCore: mib * MIB,
+      decryptBytesPerSecondOneCore: mib * MIB,
+      encryptBytesPerSecondAllCores: null,
+      source: { origin: 'cryptsetup', field: null },
+    },
   };
 }
-const plain = (profile: PlanProfileId, mib: number) => ({
-  profile,
-  readBytesPerSecond: mib * MIB,
-  writeBytesPerSecond: mib * MIB,
-  source: { origin: 'fio', field: null },
-});
+/** Read and write at `mib` MiB/s in one standard profile. */
+const plain = (profile: StandardProfileId, mib: number): ProfileRates => ({ [profile]: [mib * MIB, mib * MIB] });
 
 describe('predictPerformance', () => {
-  const input = (
-    cores: number,
-    rows: PlanInput['device']['plainThroughput'],
-    measured: PlanInput['encryptedThroughput'] = [],
-  ) => inputWith({ cpu: { cores }, device: { plainThroughput: rows }, encryptedThroughput: measured });
+  const input = (cores: number, rates: ProfileRates, measured: { variant: string; rates: ProfileRates }[] = []) =>
+    facts(machine({ cores }), ioBenchmark(rates, measured));
 
   it.each([
     {
@@ -90,7 +89,7 @@ describe('predictPerformance', () => {
       limit: 'cipher',
     },
   ] as const)('$name', ({ profile, cores, device, cipher, sector, predicted, regime, limit }) => {
-    const rows = predictPerformance(input(cores, [plain(profile, device)]), {
+    const rows = predictPerformance(input(cores, plain(profile, device)), {
       speed: speed(cipher),
       sectorSizeBytes: sector,
       workqueueBypass: true,
@@ -103,15 +102,11 @@ describe('predictPerformance', () => {
 
   it('reports the error against a measured value', () => {
     const measured = [
-      {
-        ...plain('seq1m-q8t1', 2700),
-        cipher: 'aes-xts' as const,
-        keyBits: 512,
-        sectorSizeBytes: 4096,
-        workqueueBypass: true,
-      },
+      { variant: 'luks2 sector 512, no workqueues', rates: plain('seq1m-q8t1', 2500) },
+      { variant: 'luks2 sector 4096', rates: plain('seq1m-q8t1', 2600) },
+      { variant: 'luks2 sector 4096, no workqueues', rates: plain('seq1m-q8t1', 2700) },
     ];
-    const row = predictPerformance(input(4, [plain('seq1m-q8t1', 3000)], measured), {
+    const row = predictPerformance(input(4, plain('seq1m-q8t1', 3000), measured), {
       speed: speed(2000),
       sectorSizeBytes: 4096,
       workqueueBypass: true,
@@ -121,7 +116,7 @@ describe('predictPerformance', () => {
   });
 
   it('predicts nothing but still states the cipher bound when the device was not measured', () => {
-    const row = predictPerformance(input(4, []), {
+    const row = predictPerformance(input(4, {}), {
       speed: speed(1000),
       sectorSizeBytes: 4096,
       workqueueBypass: false,

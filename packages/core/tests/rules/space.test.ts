@@ -1,27 +1,40 @@
 import { describe, expect, it } from 'vitest';
-import { GIB, recommendSpace, spareFactorFor, type PlanInput } from '@encplan/core';
-import { inputWith, optionsWith } from './plan-input-builder.js';
+import { GIB, recommendSpace, spareFactorFor, type PlanFacts } from '@encplan/core';
+import { facts, optionsWith } from './facts-builder.js';
 
 const TB = 1_000_204_886_016;
+/** hdparm -N read a Host Protected Area (the values do not matter to the rule, only that it was read). */
+const HPA_READ = { visibleSectors: 1953525168, nativeMaxSectors: 1953525168, enabled: false, hiddenBytes: 0 };
 
 function ssd(
   overrides: {
-    blocking?: PlanInput['trim']['firstBlockingLayer'];
+    blocking?: { kind: 'usb-bridge' | 'dm-crypt'; name: string };
     trim?: boolean | null;
     wear?: number | null;
     factory?: number | null;
     known?: boolean;
   } = {},
-): PlanInput {
-  return inputWith({
-    device: { sizeBytes: TB, logicalSectorBytes: 512, rotational: false, transport: 'nvme' },
-    trim: {
-      deviceSupportsTrim: overrides.trim ?? true,
-      passthroughKnown: overrides.known ?? true,
-      firstBlockingLayer: overrides.blocking ?? null,
-    },
-    health: { wearPercentUsed: overrides.wear ?? null },
-    space: { factorySpareBytes: overrides.factory ?? null, partitionTable: 'none' },
+): PlanFacts {
+  const bridge = overrides.blocking?.kind === 'usb-bridge';
+  const layer = overrides.blocking?.kind === 'dm-crypt' ? overrides.blocking : null;
+  return facts({
+    disk: { sizeBytes: TB, logicalSectorBytes: 512, transport: 'nvme', partitionTable: 'none', kernelName: 'sdb' },
+    media: { kind: 'ssd' },
+    trim: { deviceSupportsTrim: overrides.trim ?? true, ...(bridge ? { status: 'blocked-by-bridge' } : {}) },
+    ...(overrides.known === false
+      ? {}
+      : {
+          discardPassthrough: {
+            paths: [
+              {
+                passesToDisk: layer === null,
+                layers: layer === null ? [] : [{ kind: 'dm-crypt', name: layer.name, blocksHere: true }],
+              },
+            ],
+          },
+        }),
+    health: { percentageUsed: overrides.wear ?? null },
+    overProvisioning: { factorySpareBytes: overrides.factory ?? null },
   });
 }
 
@@ -85,7 +98,7 @@ describe('recommendSpace', () => {
     },
     {
       name: 'leaves nothing on a rotational disk',
-      input: inputWith({ device: { sizeBytes: TB, rotational: true } }),
+      input: facts({ disk: { sizeBytes: TB }, media: { kind: 'hdd' } }),
       workload: 'write-heavy',
       discards: false,
       percent: 0,
@@ -112,15 +125,7 @@ describe('recommendSpace', () => {
   it('treats unknown passthrough as passing only on a blank disk the plan partitions itself', () => {
     const blank = recommendSpace(ssd({ known: false }), optionsWith(), true);
     const used = recommendSpace(
-      inputWith({
-        ...ssd({ known: false }),
-        space: {
-          partitionTable: 'gpt',
-          unallocatedBytes: null,
-          factorySpareBytes: null,
-          lastPartitionEndSector: null,
-        },
-      }),
+      facts(ssd({ known: false }), { disk: { partitionTable: 'gpt' } }),
       optionsWith(),
       true,
     );
@@ -130,7 +135,7 @@ describe('recommendSpace', () => {
 
   it('ends the partition on a 1 MiB boundary before the GPT backup header', () => {
     const result = recommendSpace(
-      inputWith({ device: { sizeBytes: GIB, logicalSectorBytes: 512, rotational: true } }),
+      facts({ disk: { sizeBytes: GIB, logicalSectorBytes: 512 }, media: { kind: 'hdd' } }),
       optionsWith(),
       false,
     );
@@ -153,22 +158,21 @@ describe('recommendSpace', () => {
   it.each([
     {
       name: 'uses an NVMe namespace when the drive cannot TRIM but manages namespaces',
-      device: { nvmeNamespaceManagement: true },
+      slice: { space: { nvme: { namespaceManagementSupported: true } } },
       method: 'nvme-namespace',
     },
     {
       name: 'uses an HPA on SATA when the drive cannot TRIM',
-      device: { transport: 'sata', hpaSupported: true },
+      slice: { disk: { transport: 'sata' }, space: { hostProtectedArea: HPA_READ } },
       method: 'hpa',
     },
     {
       name: 'distrusts an HPA behind USB',
-      device: { transport: 'usb', hpaSupported: true },
+      slice: { disk: { transport: 'usb' }, space: { hostProtectedArea: HPA_READ } },
       method: 'never-written-tail',
     },
-  ] as const)('$name', ({ device, method }) => {
-    const base = ssd({ trim: false });
-    const input = { ...base, device: { ...base.device, ...device } };
+  ] as const)('$name', ({ slice, method }) => {
+    const input = facts(ssd({ trim: false }), slice);
     expect(recommendSpace(input, optionsWith(), true).recommendations[1]).toMatchObject({
       ruleId: 'spare-area-method',
       value: method,
@@ -176,11 +180,11 @@ describe('recommendSpace', () => {
   });
 
   it('warns when the last partition reaches into the planned spare area', () => {
-    const base = ssd({ blocking: { kind: 'usb-bridge', name: 'sdb' } });
-    const input = {
-      ...base,
-      space: { ...base.space, partitionTable: 'gpt' as const, lastPartitionEndSector: TB / 512 - 100 },
-    };
+    // A partition ending 100 sectors before the end of the disk (start + size in bytes).
+    const input = facts(ssd({ blocking: { kind: 'usb-bridge', name: 'sdb' } }), {
+      disk: { partitionTable: 'gpt' },
+      partitions: [{ startBytes: 1_048_576, sizeBytes: TB - 99 * 512 - 1_048_576 }],
+    });
     expect(recommendSpace(input, optionsWith(), true).findings[0]?.ruleId).toBe('partition-overlaps-spare');
   });
 

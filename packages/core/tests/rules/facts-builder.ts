@@ -1,0 +1,125 @@
+import {
+  MIB,
+  planOptionsSchema,
+  STANDARD_PROFILE_SHAPES,
+  type CipherId,
+  type PlanFacts,
+  type PlanOptions,
+  type ResolvedPlanOptions,
+  type StandardProfileId,
+} from '@encplan/core';
+
+/**
+ * Rule tests hand-build slices of an assessment result (`PlanFacts`): what a section leaves out is unknown.
+ * These helpers spell the common slices; `facts()` merges them section by section.
+ */
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return value !== null && typeof value === 'object' && !Array.isArray(value);
+}
+
+function merge(base: unknown, extra: unknown): unknown {
+  if (!isPlainObject(base) || !isPlainObject(extra)) {
+    return extra;
+  }
+  const merged: Record<string, unknown> = { ...base };
+  for (const [key, value] of Object.entries(extra)) {
+    merged[key] = merge(merged[key], value);
+  }
+  return merged;
+}
+
+/** The given slices merged, deep for objects (arrays replace). */
+export function facts(...parts: PlanFacts[]): PlanFacts {
+  return parts.reduce<PlanFacts>((all, part) => merge(all, part) as PlanFacts, {});
+}
+
+/** The machine section: CPU AES/VAES flags, logical cores, memory, kernel release. Left-out = unknown. */
+export function machine(known: {
+  aes?: boolean;
+  vaes?: boolean;
+  cores?: number;
+  memoryBytes?: number;
+  kernel?: string;
+}): PlanFacts {
+  const cryptoFlags = {
+    ...(known.aes === undefined ? {} : { aes: known.aes }),
+    ...(known.vaes === undefined ? {} : { vaes: known.vaes }),
+  };
+  return {
+    machine: {
+      cryptoFlags,
+      ...(known.cores === undefined ? {} : { logicalCores: known.cores }),
+      ...(known.memoryBytes === undefined ? {} : { memoryTotalBytes: known.memoryBytes }),
+      ...(known.kernel === undefined ? {} : { os: { kernel: known.kernel } }),
+    },
+  };
+}
+
+/** A cryptsetup cipher measurement in MiB/s (one core), as the assessment's cipherBenchmark holds it. */
+export function cipherMiB(cipher: CipherId, keyBits: number, encryptMiB: number, decryptMiB = encryptMiB) {
+  return {
+    cipher,
+    keyBits,
+    source: 'cryptsetup' as const,
+    encryptBytesPerSecond: Math.round(encryptMiB * MIB),
+    decryptBytesPerSecond: Math.round(decryptMiB * MIB),
+    allCoresEncryptBytesPerSecond: null,
+    allCoresDecryptBytesPerSecond: null,
+    argv: ['cryptsetup', 'benchmark', '-c', cipher, '-s', String(keyBits)],
+  };
+}
+
+/** The cipherBenchmark slice with these cipher measurements. */
+export function ciphers(...measurements: ReturnType<typeof cipherMiB>[]): PlanFacts {
+  return { cipherBenchmark: { cipherSpeed: { measurements } } };
+}
+
+/** One fio profile measurement (median bytes/s) of a standard profile and direction. */
+export function profileRun(profile: StandardProfileId, direction: 'read' | 'write', bytesPerSecond: number) {
+  const shape = STANDARD_PROFILE_SHAPES[profile];
+  return {
+    profile: {
+      id: `${profile}-${direction}`,
+      pattern: shape.pattern,
+      direction,
+      blockSizeBytes: shape.blockBytes,
+      queueDepth: shape.queueDepth,
+      threads: 1,
+    },
+    summary: { medianBytesPerSecond: Math.round(bytesPerSecond) },
+  };
+}
+
+/** Rates of one target per standard profile: [read, write] bytes/s, null = not measured. */
+export type ProfileRates = Partial<Record<StandardProfileId, readonly [number | null, number | null]>>;
+
+function runs(rates: ProfileRates) {
+  return Object.entries(rates).flatMap(([profile, [read, write]]) => [
+    ...(read === null ? [] : [profileRun(profile as StandardProfileId, 'read', read)]),
+    ...(write === null ? [] : [profileRun(profile as StandardProfileId, 'write', write)]),
+  ]);
+}
+
+/** The ioBenchmark slice: plain rates, and LUKS2 variants measured with (name, rates). */
+export function ioBenchmark(
+  plain: ProfileRates,
+  luks2: readonly { variant: string; rates: ProfileRates }[] = [],
+): PlanFacts {
+  return {
+    ioBenchmark: {
+      plain: { backend: 'plain', variant: 'plain', profiles: runs(plain) },
+      encrypted: luks2.map((target) => ({
+        backend: 'luks2',
+        variant: target.variant,
+        profiles: runs(target.rates),
+      })),
+    },
+  };
+}
+
+/** Resolved options with defaults, luks2 unless told otherwise. */
+export function optionsWith(options: PlanOptions = {}): ResolvedPlanOptions {
+  const parsed = planOptionsSchema.parse(options);
+  return { ...parsed, targetTool: parsed.targetTool ?? 'luks2' };
+}
