@@ -71,11 +71,14 @@ describe('evaluateHealthGate', () => {
     });
   });
 
-  // Wear is judged once, by the health analysis (≥ 90 % → endurance-nearly-exhausted); the gate acts on that.
+  // Wear is judged once, by the health analysis (≥ 80 % → endurance-low, ≥ 90 % → endurance-nearly-exhausted);
+  // the gate acts on its verdict and findings.
   it.each([
     { wear: 95, status: 'back-up-first', effective: 'warning' },
     { wear: 90, status: 'back-up-first', effective: 'warning' },
-    { wear: 89, status: 'proceed', effective: 'healthy' },
+    { wear: 89, status: 'caution', effective: 'warning' },
+    { wear: 80, status: 'caution', effective: 'warning' },
+    { wear: 79, status: 'proceed', effective: 'healthy' },
     { wear: 100, status: 'back-up-first', effective: 'failing' },
   ] as const)('gates a real NVMe capture at $wear % wear: $status', ({ wear, status, effective }) => {
     const result = evaluateHealthGate(facts({ health: healthAtWear(wear) }));
