@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import {
   assessBundle,
-  assessmentEnvelopeSchema,
+  assessmentDocument,
   EncplanError,
   planInputFromAssessment,
   type AssessmentEnvelope,
@@ -54,7 +54,7 @@ export async function readPlanInput(source: PlanInputSource, signal: AbortSignal
       // buildPlan validates the shape against planInputSchema.
       return (await readJsonFile(source.file, 'plan input')) as PlanInput;
     case 'report': {
-      const parsed = assessmentEnvelopeSchema.safeParse(await readJsonFile(source.file, 'report'));
+      const parsed = assessmentDocument.envelope.safeParse(await readJsonFile(source.file, 'report'));
       if (!parsed.success) {
         throw new EncplanError(
           'INVALID_ARGUMENT',

@@ -1,5 +1,5 @@
 import { Args } from '@oclif/core';
-import { healthFromSmartctlJson, okEnvelope, TOOL_VERSION } from '@encplan/core';
+import { healthDocument, healthFromSmartctlJson } from '@encplan/core';
 import { readSavedToolOutput } from '@encplan/core/node';
 import { EncplanCommand } from '../base-command.js';
 import { renderHealth } from '../render/health.js';
@@ -11,7 +11,7 @@ export default class Health extends EncplanCommand {
     'Reads FILE.json as printed by `smartctl --json=v -x /dev/X` (or -j -a) and prints the same health section as `encplan assess`: a verdict, then each finding with the attribute, value, threshold and its source.';
   static override args = { file: Args.string({ required: true, description: 'A saved smartctl JSON output, e.g. sda.json' }) };
   static override examples = ['smartctl --json=v -x /dev/sda > sda.json; encplan health sda.json', 'encplan health sda.json --json'];
-  protected readonly schemaName = 'encplan.health';
+  readonly document = healthDocument;
 
   async run(): Promise<void> {
     const { args, flags } = await this.parse(Health);
@@ -19,7 +19,7 @@ export default class Health extends EncplanCommand {
     const text = await readSavedToolOutput(args.file);
     const { health, warnings } = healthFromSmartctlJson(text);
     if (flags.json) {
-      this.emitJson(okEnvelope({ schema: this.schemaName, schemaVersion: [1, 0], toolVersion: TOOL_VERSION, generatedAt: new Date() }, health, warnings));
+      this.emitOkEnvelope(health, warnings);
       return;
     }
     this.log(renderHealth(health));

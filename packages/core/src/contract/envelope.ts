@@ -77,3 +77,15 @@ export function errorEnvelope<Name extends string>(meta: EnvelopeMeta<Name>, err
     error: toErrorBody(error),
   };
 }
+
+/** The shape of every envelope, for code that handles envelopes whose result it does not look into. */
+export interface Envelope<Name extends string, Result> {
+  readonly schema: Name;
+  readonly schemaVersion: readonly [number, number];
+  readonly toolVersion: string;
+  readonly generatedAt: string;
+  readonly status: Status;
+  readonly result: Result | null;
+  readonly warnings: readonly Warning[];
+  readonly error: ErrorBody | null;
+}

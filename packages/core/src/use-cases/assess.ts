@@ -1,11 +1,5 @@
 import { createRecordingHost } from '../capture/recording-host.js';
-import {
-  ASSESSMENT_SCHEMA,
-  ASSESSMENT_SCHEMA_VERSION,
-  type AssessmentEnvelope,
-  type AssessmentResult,
-} from '../contract/assessment.js';
-import { okEnvelope } from '../contract/envelope.js';
+import { assessmentDocument, type AssessmentEnvelope, type AssessmentResult } from '../contract/assessment.js';
 import { parseVersionBanner, VERSION_ARGUMENTS, type ToolRecord } from '../domain/tooling.js';
 import { EncplanError } from '../errors.js';
 import type { Clock, Host, ToolName } from '../ports.js';
@@ -260,14 +254,5 @@ export async function assess(
   // warning, and the facts still stand.
   const plan = await attempt(context, 'plan', 'Planning', () => Promise.resolve(buildPlan(planInputFromAssessment(facts), request.planOptions ?? {})));
   const result: AssessmentResult = { plan, ...facts };
-  return okEnvelope(
-    {
-      schema: ASSESSMENT_SCHEMA,
-      schemaVersion: ASSESSMENT_SCHEMA_VERSION,
-      toolVersion: TOOL_VERSION,
-      generatedAt: environment.clock.now(),
-    },
-    result,
-    context.warnings,
-  );
+  return assessmentDocument.ok(result, context.warnings, environment.clock.now());
 }
