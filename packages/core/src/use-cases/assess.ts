@@ -19,7 +19,6 @@ import {
   type ProbeContext,
 } from '../probes/probe-context.js';
 import { probeHostProtectedArea } from '../probes/linux/host-protected-area.js';
-import { TOOL_VERSION } from '../version.js';
 import { buildPlan } from '../plan/plan.js';
 import type { PlanOptions } from '../plan/plan-options.js';
 import { planInputFromAssessment } from '../plan/plan-input-from-assessment.js';
@@ -27,7 +26,7 @@ import { assessDriveSections, nvmeCapacityOf } from '../analyses/drive-sections.
 import { probeHealth } from '../probes/linux/health.js';
 import { probeDiscardStack } from '../probes/linux/discard-stack.js';
 import { probeKernelCrypto } from '../probes/kernel-crypto.js';
-import { runCipherBenchmark } from '../probes/cipher-benchmark.js';
+import { runCipherBenchmark } from './cipher-benchmark.js';
 import { findKernelCipherBottleneck } from '../rules/kernel-cipher-bottleneck.js';
 
 /** Runs plain versus encrypted fio profiles in a scratch directory (core/src/node/benchmark). */
