@@ -74,6 +74,7 @@ export const assessmentResultSchema = z.object({
   capabilities: z.array(capabilitySchema),
   tools: z.array(toolRecordSchema),
 });
+/** A validated {@link assessmentResultSchema} value. */
 export type AssessmentResult = z.infer<typeof assessmentResultSchema>;
 
 /** `encplan assess --json` (and `collect --json`): see docs/json-contract.md for the changelog. */
@@ -83,4 +84,5 @@ export const assessmentDocument = defineDocument({
   title: 'encplan assessment envelope',
   result: assessmentResultSchema,
 });
+/** A validated `assessmentDocument.envelope` value (the whole `encplan assess --json` document). */
 export type AssessmentEnvelope = z.infer<typeof assessmentDocument.envelope>;

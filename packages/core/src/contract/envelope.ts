@@ -9,6 +9,7 @@ export const errorBodySchema = z.object({
   hint: z.string().nullable(),
   details: z.record(z.string(), z.unknown()).nullable(),
 });
+/** A validated {@link errorBodySchema} value. */
 export type ErrorBody = z.infer<typeof errorBodySchema>;
 
 /** ok: everything ran. partial: some probes failed (see warnings). error: nothing to report (see error). */

@@ -24,6 +24,7 @@ export const healthFindingSchema = z.object({
   message: z.string(),
   source: factSourceSchema,
 });
+/** A validated {@link healthFindingSchema} value. */
 export type HealthFinding = z.infer<typeof healthFindingSchema>;
 
 /** Why SMART data could not be read. */
@@ -75,4 +76,5 @@ export const healthSchema = z.object({
   estimatedRemainingLifeYears: z.number().nullable(),
   findings: z.array(healthFindingSchema),
 });
+/** A validated {@link healthSchema} value. */
 export type Health = z.infer<typeof healthSchema>;

@@ -75,7 +75,6 @@ export const argon2idBenchmarkSchema = z.object({
   targetMs: z.number().int().positive(),
   source: factSourceSchema,
 });
-export type Argon2idBenchmark = z.infer<typeof argon2idBenchmarkSchema>;
 
 /** Plain (unencrypted) throughput of one profile on the target. */
 export const plainThroughputSchema = z.object({
@@ -84,7 +83,6 @@ export const plainThroughputSchema = z.object({
   writeBytesPerSecond: z.number().nonnegative().nullable(),
   source: factSourceSchema,
 });
-export type PlainThroughput = z.infer<typeof plainThroughputSchema>;
 
 /** Measured encrypted throughput of one profile, with the settings it was measured with. */
 export const encryptedThroughputSchema = plainThroughputSchema.extend({

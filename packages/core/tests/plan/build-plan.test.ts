@@ -2,14 +2,8 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import {
-  buildPlan,
-  planSchema,
-  renderCommandScript,
-  type Plan,
-  type PlanInput,
-  type PlanOptions,
-} from '@encplan/core';
+import { buildPlan, renderCommandScript, type Plan, type PlanInput, type PlanOptions } from '@encplan/core';
+import { planSchema } from '../../src/plan/plan.js';
 
 const FIXTURES = path.resolve(
   path.dirname(fileURLToPath(import.meta.url)),

@@ -1,11 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import {
-  buildCommands,
-  partitionPathFor,
-  type CommandSettings,
-  type PlanInput,
-  type SpacePlan,
-} from '@encplan/core';
+import { type PlanInput } from '@encplan/core';
+import { buildCommands, partitionPathFor, type CommandSettings } from '../../src/plan/commands.js';
+import { type SpacePlan } from '../../src/rules/space.js';
 import { inputWith, optionsWith } from '../rules/plan-input-builder.js';
 
 const space: SpacePlan = {

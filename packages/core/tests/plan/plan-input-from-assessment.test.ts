@@ -1,13 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import {
-  assessBundle,
-  buildPlan,
-  parseBundle,
-  planInputFromAssessment,
-  planInputSchema,
-  type AssessmentResult,
-  type CipherSpeedMeasurement,
-} from '@encplan/core';
+import { assessBundle, buildPlan, planInputFromAssessment, type AssessmentResult, type CipherSpeedMeasurement } from '@encplan/core';
+import { parseBundle } from '../../src/capture/bundle.js';
+import { planInputSchema } from '../../src/plan/plan-input.js';
 import { fixture } from '../support/fixtures.js';
 
 const clock = { now: () => new Date('2026-11-21T12:00:00.000Z') };

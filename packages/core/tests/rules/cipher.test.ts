@@ -1,11 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import {
-  checkKernelAesDriver,
-  MIB,
-  recommendCipherMode,
-  recommendKeySize,
-  recommendVeracryptEncryption,
-} from '@encplan/core';
+import { MIB } from '../../src/domain/units.js';
+import { checkKernelAesDriver, recommendCipherMode, recommendKeySize, recommendVeracryptEncryption } from '../../src/rules/cipher.js';
 import { cipherMiB, inputWith, optionsWith } from './plan-input-builder.js';
 
 describe('recommendCipherMode', () => {

@@ -1,12 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import {
-  MIB,
-  recommendDiscards,
-  recommendSectorSize,
-  recommendWorkqueueBypass,
-  type CipherChoice,
-  type EncryptedThroughput,
-} from '@encplan/core';
+import { MIB } from '../../src/domain/units.js';
+import { type EncryptedThroughput } from '../../src/plan/plan-input.js';
+import { type CipherChoice } from '../../src/rules/cipher.js';
+import { recommendDiscards, recommendSectorSize, recommendWorkqueueBypass } from '../../src/rules/dm-crypt-parameters.js';
 import { inputWith, optionsWith } from './plan-input-builder.js';
 
 const aesChoice: CipherChoice = { spec: 'aes-xts-plain64', keyBits: 512, speed: null };

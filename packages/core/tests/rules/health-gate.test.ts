@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { estimateInPlaceWriteCost, evaluateHealthGate } from '@encplan/core';
+import { estimateInPlaceWriteCost, evaluateHealthGate } from '../../src/rules/health-gate.js';
 import { inputWith } from './plan-input-builder.js';
 
 describe('evaluateHealthGate', () => {

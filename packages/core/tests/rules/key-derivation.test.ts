@@ -1,11 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import {
-  GIB,
-  recommendLuks2Pbkdf,
-  recommendVeracryptKdf,
-  veracryptIterations,
-  type PlanInput,
-} from '@encplan/core';
+import { type PlanInput } from '@encplan/core';
+import { GIB } from '../../src/domain/units.js';
+import { recommendLuks2Pbkdf, recommendVeracryptKdf, veracryptIterations } from '../../src/rules/key-derivation.js';
 import { inputWith, optionsWith } from './plan-input-builder.js';
 
 const bench = (timeCost: number, memoryKiB: number, threads: number): PlanInput['argon2id'] => ({

@@ -1,11 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import {
-  MIB,
-  predictPerformance,
-  type EffectiveCipherSpeed,
-  type PlanProfileId,
-  type PlanInput,
-} from '@encplan/core';
+import { type PlanInput } from '@encplan/core';
+import { MIB } from '../../src/domain/units.js';
+import { type PlanProfileId } from '../../src/plan/plan-input.js';
+import { type EffectiveCipherSpeed } from '../../src/rules/cipher-speed.js';
+import { predictPerformance } from '../../src/rules/performance-model.js';
 import { cipherMiB, inputWith } from './plan-input-builder.js';
 
 function speed(mib: number): EffectiveCipherSpeed {

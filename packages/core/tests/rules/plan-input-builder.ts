@@ -1,11 +1,7 @@
-import {
-  MIB,
-  planOptionsSchema,
-  unknownPlanInput,
-  type PlanInput,
-  type PlanOptions,
-  type ResolvedPlanOptions,
-} from '@encplan/core';
+import { type PlanInput, type PlanOptions } from '@encplan/core';
+import { MIB } from '../../src/domain/units.js';
+import { unknownPlanInput } from '../../src/plan/plan-input.js';
+import { planOptionsSchema, type ResolvedPlanOptions } from '../../src/plan/plan-options.js';
 
 /** A PlanInput where everything is unknown; tests override what the rule under test reads. */
 export function unknownInput(): PlanInput {

@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { GIB, recommendSpace, spareFactorFor, type PlanInput } from '@encplan/core';
+import { type PlanInput } from '@encplan/core';
+import { GIB } from '../../src/domain/units.js';
+import { recommendSpace, spareFactorFor } from '../../src/rules/space.js';
 import { inputWith, optionsWith } from './plan-input-builder.js';
 
 const TB = 1_000_204_886_016;

@@ -1,5 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { assessBundle, assessmentDocument, createRecordingHost, createReplayHost, parseBundle, type Bundle } from '@encplan/core';
+import { assessBundle, assessmentDocument } from '@encplan/core';
+import { parseBundle, type Bundle } from '../../src/capture/bundle.js';
+import { createRecordingHost } from '../../src/capture/recording-host.js';
+import { createReplayHost } from '../../src/capture/replay-host.js';
 import { fixture } from '../support/fixtures.js';
 
 const clock = { now: () => new Date('2026-11-21T12:00:00.000Z') };
