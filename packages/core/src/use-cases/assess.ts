@@ -5,6 +5,7 @@ import { EncplanError } from '../errors.js';
 import type { Clock, Host, ToolName } from '../ports.js';
 import { probeCapabilities } from '../probes/capabilities.js';
 import { probeLinuxInventory } from '../probes/linux/inventory.js';
+import { computeSpace } from '../analyses/space.js';
 import { resolveTarget } from '../probes/linux/resolve-target.js';
 import { crossCheckDiskType, probeMachine } from '../probes/machine.js';
 import type { IoBenchmark, ProgressEvent } from '../domain/io-benchmark.js';
@@ -186,7 +187,7 @@ export async function assess(
   drive.warnings.forEach((warning) => addWarning(context, warning));
   const discard = await probeDiscardStack(host, inventory.stack, request.signal);
   discard.warnings.forEach((warning) => addWarning(context, warning));
-  const space = { ...inventory.space, nvme: nvmeCapacityOf(drive.facts), hostProtectedArea };
+  const space = { ...computeSpace(inventory.spaceInput), nvme: nvmeCapacityOf(drive.facts), hostProtectedArea };
   const rotational = inventory.media.kind === 'unknown' ? null : inventory.media.kind === 'hdd';
   const sections = assessDriveSections({
     disk: { ...inventory.disk, rotational },
