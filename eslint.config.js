@@ -3,6 +3,7 @@ import js from '@eslint/js';
 import globals from 'globals';
 import unicorn from 'eslint-plugin-unicorn';
 import tseslint from 'typescript-eslint';
+import { readFileSync } from 'node:fs';
 
 const LAYERS = 'see the layer table in docs/architecture.md';
 
@@ -10,6 +11,41 @@ const nodeBuiltins = {
   group: ['node:*'],
   message: `The pure core must not touch Node; put I/O in core/src/node (${LAYERS}).`,
 };
+// The core's layers, lowest first (packages/core/layers.json): each layer's files may import only from
+// their own layer and the ones before it. Known violations (issue 9) are allowed per source, nothing else.
+const coreLayers = JSON.parse(readFileSync(new URL('packages/core/layers.json', import.meta.url), 'utf8'));
+const coreGlobs = (paths) => paths.map((entry) => (entry.endsWith('.ts') ? `packages/core/src/${entry}` : `packages/core/src/${entry}/**/*.ts`));
+const importGroups = (paths) => paths.flatMap((entry) => (entry.endsWith('.ts') ? [`**/${entry.replace(/\.ts$/, '.js')}`] : [`**/${entry}/*`, `**/${entry}/**`]));
+const coreBase = {
+  paths: [
+    { name: 'node:child_process', message: `Processes start only in core/src/node/process/run-command.ts (${LAYERS}).` },
+    { name: 'electron', message: `Core never imports electron (${LAYERS}).` },
+  ],
+};
+/** The no-restricted-imports options for a core source: no layer above `index`, except `allowed` ones. */
+function layerRule(index, allowed) {
+  const above = coreLayers.layers.slice(index + 1).filter((layer) => !allowed.includes(layer.name));
+  const patterns = above.map((layer) => ({
+    group: importGroups(layer.paths),
+    message: `core/src ${coreLayers.layers[index].name} sits below ${layer.name} in packages/core/layers.json; move the code or the import (${LAYERS}).`,
+  }));
+  const pure = coreLayers.layers[index].name !== 'node';
+  return ['error', { paths: coreBase.paths, patterns: pure ? [{ group: ['node:*'], message: `The pure core must not touch Node; put I/O in core/src/node (${LAYERS}).` }, ...patterns] : patterns }];
+}
+const layerOf = (from) => coreLayers.layers.findIndex((layer) => layer.name === from || layer.paths.includes(from));
+const layerZones = coreLayers.layers
+  .filter((layer) => layer.name !== 'node')
+  .map((layer, index) => ({
+    files: coreGlobs(layer.paths),
+    rules: { 'no-restricted-imports': layerRule(index, coreLayers.knownViolations.filter((known) => known.from === layer.name).map((known) => known.to)) },
+  }));
+const knownViolationZones = coreLayers.knownViolations
+  .filter((known) => layerOf(known.from) === -1)
+  .map((known) => {
+    const index = coreLayers.layers.findIndex((layer) => layer.paths.some((entry) => known.from.startsWith(`${entry}/`)));
+    return { files: [`packages/core/src/${known.from}`], rules: { 'no-restricted-imports': layerRule(index, [known.to]) } };
+  });
+
 const childProcess = {
   name: 'node:child_process',
   message: `Processes start only in core/src/node/process/run-command.ts (${LAYERS}).`,
@@ -40,19 +76,8 @@ export default tseslint.config(
   },
   { files: ['**/*.js', '**/*.mjs', '**/*.cjs'], ...tseslint.configs.disableTypeChecked },
   { files: ['**/*.js', '**/*.mjs', '**/*.cjs'], languageOptions: { globals: globals.node } },
-  {
-    files: ['packages/core/src/**/*.ts'],
-    ignores: ['packages/core/src/node/**'],
-    rules: {
-      'no-restricted-imports': [
-        'error',
-        {
-          paths: [childProcess, { name: 'electron', message: `Core never imports electron (${LAYERS}).` }],
-          patterns: [nodeBuiltins, { group: ['**/node/**', '**/node/*.js'], message: `Pure core must not import core/src/node (${LAYERS}).` }],
-        },
-      ],
-    },
-  },
+  ...layerZones,
+  ...knownViolationZones,
   {
     files: ['packages/core/src/node/**/*.ts'],
     ignores: ['packages/core/src/node/process/**'],

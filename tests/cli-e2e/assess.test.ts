@@ -82,10 +82,20 @@ describe('encplan doctor and schema (built binary)', () => {
     expect(document.result.capabilities.map((capability) => capability.id)).toEqual(expect.arrayContaining(['root', 'device-mapper', 'kernel-crypto-user-api']));
   });
 
-  it('schema prints the committed JSON Schema', () => {
+  it('schema NAME prints the committed JSON Schema of that document', () => {
+    for (const name of ['assessment', 'encplan.plan', 'benchmark-io']) {
+      const run = runCli(['schema', name]);
+      expect(run.status).toBe(0);
+      const file = `schemas/${name.replace('encplan.', '')}.v1.json`;
+      expect(json(run.stdout)).toEqual(JSON.parse(readFileSync(path.join(REPO_ROOT, file), 'utf8')));
+    }
+  });
+
+  it('schema without a name lists every document with its file', () => {
     const run = runCli(['schema']);
     expect(run.status).toBe(0);
-    expect(json(run.stdout)).toMatchObject({ $id: 'https://encplan.dev/schemas/assessment.v1.json' });
+    expect(run.stdout).toMatch(/encplan\.assessment\s+1\.0\s+schemas\/assessment\.v1\.json/);
+    expect(run.stdout).toMatch(/encplan\.doctor\s+1\.0\s+schemas\/doctor\.v1\.json/);
   });
 });
 

@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { cipherBenchmarkSchema, envelopeSchema } from '@encplan/core';
+import { cipherBenchmarkDocument } from '@encplan/core';
 import { runCli } from '../support/cli.js';
 import { createFakeTools, REPO_ROOT, type FakeCase, type FakeTools } from '../support/fake-tools.js';
 import { fixtureArgv, readFixture } from '../support/fixture-files.js';
@@ -50,7 +50,7 @@ describe('encplan benchmark ciphers (built binary)', () => {
   it('prints one envelope that matches the cipher benchmark schema, from the exact tool runs', async () => {
     const run = runCli(['benchmark', 'ciphers', '--quick', '--json'], { env: { PATH: await fakePath() } });
     expect(run.status, run.stderr).toBe(0);
-    const document = envelopeSchema('encplan.cipher-benchmark', cipherBenchmarkSchema).parse(JSON.parse(run.stdout));
+    const document = cipherBenchmarkDocument.envelope.parse(JSON.parse(run.stdout));
     expect(document.status).toBe('partial');
     expect(document.warnings.map((w) => w.code)).toContain('KERNEL_FEATURE_MISSING');
     const aes512 = document.result?.cipherSpeed.measurements.find((m) => m.cipher === 'aes-xts' && m.keyBits === 512);

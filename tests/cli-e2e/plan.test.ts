@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { planEnvelopeSchema } from '@encplan/core';
+import { planDocument } from '@encplan/core';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const BIN = path.join(ROOT, 'packages/cli/bin/run.js');
@@ -19,14 +19,14 @@ function encplan(...args: string[]) {
 function laptopPlan(...flags: string[]) {
   const run = encplan('plan', '--input', fixture('x64-aesni-laptop-nvme'), ...flags, '--json');
   expect(run.status).toBe(0);
-  return planEnvelopeSchema.parse(JSON.parse(run.stdout));
+  return planDocument.envelope.parse(JSON.parse(run.stdout));
 }
 
 describe('encplan plan (built binary)', () => {
   it('prints one valid plan envelope with --json', () => {
     const run = encplan('plan', '--input', fixture('x64-aesni-laptop-nvme'), '--json');
     expect(run.status).toBe(0);
-    const envelope = planEnvelopeSchema.parse(JSON.parse(run.stdout));
+    const envelope = planDocument.envelope.parse(JSON.parse(run.stdout));
     expect(envelope).toMatchObject({
       schema: 'encplan.plan',
       status: 'ok',
@@ -68,7 +68,7 @@ describe('encplan plan (built binary)', () => {
   ])('$name', ({ input, threshold, status, unknownFails }) => {
     const run = encplan('plan', '--input', fixture(input), '--fail-on', threshold, '--json', ...(unknownFails === true ? ['--fail-on-unknown'] : []));
     expect(run.status).toBe(status);
-    expect(planEnvelopeSchema.safeParse(JSON.parse(run.stdout)).success).toBe(true);
+    expect(planDocument.envelope.safeParse(JSON.parse(run.stdout)).success).toBe(true);
   });
 
   it('prints only the script with --commands, destructive lines commented out unless --destructive', () => {
@@ -121,12 +121,12 @@ describe('encplan plan (built binary)', () => {
       writeFileSync(bare, JSON.stringify(assessed.result));
       const fromInput = encplan('plan', '--input', file, '--json');
       const fromBare = encplan('plan', '--input', bare, '--json');
-      const a = planEnvelopeSchema.parse(JSON.parse(fromBundle.stdout)).result;
-      const b = planEnvelopeSchema.parse(JSON.parse(fromReport.stdout)).result;
+      const a = planDocument.envelope.parse(JSON.parse(fromBundle.stdout)).result;
+      const b = planDocument.envelope.parse(JSON.parse(fromReport.stdout)).result;
       expect(a?.devicePath).toBe('/dev/loop0');
       expect(b).toEqual(a);
-      expect(planEnvelopeSchema.parse(JSON.parse(fromInput.stdout)).result).toEqual(a);
-      expect(planEnvelopeSchema.parse(JSON.parse(fromBare.stdout)).result).toEqual(a);
+      expect(planDocument.envelope.parse(JSON.parse(fromInput.stdout)).result).toEqual(a);
+      expect(planDocument.envelope.parse(JSON.parse(fromBare.stdout)).result).toEqual(a);
       // assess plans its own result through the same path (default options both ways).
       expect(assessed.result.plan).toEqual(a);
     } finally {

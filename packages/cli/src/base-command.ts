@@ -1,5 +1,5 @@
 import { Command, Errors, Flags } from '@oclif/core';
-import { EncplanError, errorEnvelope, okEnvelope, toErrorBody, TOOL_VERSION, type Warning } from '@encplan/core';
+import { EncplanError, toErrorBody, type DocumentResult, type JsonDocument, type Warning } from '@encplan/core';
 import { ExitCode, exitCodeFor } from './exit-codes.js';
 
 /**
@@ -11,8 +11,8 @@ export abstract class EncplanCommand extends Command {
     json: Flags.boolean({ summary: 'Print exactly one JSON document (a versioned envelope) on stdout.', default: false }),
   };
 
-  /** The schema name of this command's envelope, for error envelopes. */
-  protected abstract readonly schemaName: string;
+  /** The JSON document this command prints with --json (contract/documents.ts); errors use its name too. */
+  abstract readonly document: JsonDocument;
 
   protected jsonOutput = false;
 
@@ -21,9 +21,9 @@ export abstract class EncplanCommand extends Command {
     process.stdout.write(`${JSON.stringify(document, null, 2)}\n`);
   }
 
-  /** Prints this command's ok (or partial, with warnings) envelope around `result`, schema version 1.0. */
-  protected emitOkEnvelope(result: unknown, warnings: readonly Warning[]): void {
-    this.emitJson(okEnvelope({ schema: this.schemaName, schemaVersion: [1, 0], toolVersion: TOOL_VERSION, generatedAt: new Date() }, result, warnings));
+  /** Prints this command's ok (or partial, with warnings) envelope around `result`. */
+  protected emitOkEnvelope(result: DocumentResult<this['document']>, warnings: readonly Warning[] = []): void {
+    this.emitJson(this.document.ok(result, warnings));
   }
 
   // eslint-disable-next-line @typescript-eslint/require-await -- oclif's catch hook must return a promise
@@ -39,9 +39,7 @@ export abstract class EncplanCommand extends Command {
     const body = toErrorBody(normalised);
     const exitCode = normalised instanceof EncplanError ? exitCodeFor(normalised.code) : ExitCode.internal;
     if (jsonWanted) {
-      this.emitJson(
-        errorEnvelope({ schema: this.schemaName, schemaVersion: [1, 0], toolVersion: TOOL_VERSION, generatedAt: new Date() }, normalised),
-      );
+      this.emitJson(this.document.error(normalised));
     } else {
       process.stderr.write(`encplan: ${body.message}\n${body.hint === null ? '' : `hint: ${body.hint}\n`}`);
       if (exitCode === ExitCode.internal && process.env.ENCPLAN_DEBUG === '1') {

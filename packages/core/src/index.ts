@@ -1,121 +1,80 @@
 /**
- * @encplan/core: the environment-neutral entry. Types, parsers, rules, the JSON contract and use cases;
- * nothing here imports Node, so the desktop renderer can use it too. Node adapters: "@encplan/core/node".
+ * @encplan/core: the environment-neutral entry, curated. Exactly what the CLI and the desktop use, by name,
+ * ordered by layer (packages/core/layers.json); nothing here imports Node, so the desktop renderer can use it
+ * too. Node adapters: "@encplan/core/node". Each export is documented where it is declared; knip
+ * (npm run knip) fails on an export nobody uses. Core's own tests import modules directly.
  */
-export * from './errors.js';
-export * from './ports.js';
-export * from './version.js';
-export * from './domain/warning.js';
-export * from './domain/source.js';
-export * from './domain/device.js';
-export * from './contract/envelope.js';
-export * from './capture/capture.js';
-export * from './capture/recording-host.js';
-export * from './capture/replay-host.js';
-export * from './domain/space.js';
-export * from './domain/cpu.js';
-export * from './domain/encryption.js';
-export * from './domain/tooling.js';
-export * from './domain/capabilities.js';
-export * from './domain/target.js';
-export * from './domain/identifier.js';
-export * from './contract/assessment.js';
-export * from './analyses/space.js';
-export * from './parsers/lsblk/parse-lsblk-json.js';
-export * from './parsers/blkid/parse-blkid-export.js';
-export * from './parsers/sfdisk/parse-sfdisk-json.js';
-export * from './parsers/cryptsetup/parse-luks-dump.js';
-export * from './probes/probe-context.js';
-export * from './probes/capabilities.js';
-export * from './probes/machine.js';
-export * from './probes/linux/resolve-target.js';
-export * from './probes/linux/inventory.js';
-export * from './use-cases/assess.js';
-export * from './capture/bundle.js';
-export * from './use-cases/collect.js';
-export * from './use-cases/doctor.js';
-export * from './parsers/hdparm/parse-hdparm-native-max.js';
-export * from './domain/counter.js';
-export * from './domain/health.js';
-export * from './domain/smart-facts.js';
-export * from './domain/drive-capabilities.js';
-export * from './parsers/json-reader.js';
-export * from './parsers/smartctl/exit-status.js';
-export * from './parsers/smartctl/smartctl-json.js';
-export * from './analyses/health.js';
-export * from './analyses/drive-summary.js';
-export * from './parsers/nvme/smart-log.js';
-export * from './parsers/nvme/id-ctrl.js';
-export * from './parsers/nvme/id-ns.js';
-export * from './parsers/nvme/list.js';
-export * from './parsers/hdparm/identify.js';
-export * from './parsers/dmsetup/table.js';
-export * from './parsers/crypttab/crypttab.js';
-export * from './parsers/sedutil/scan.js';
-export * from './domain/trim.js';
-export * from './domain/sed.js';
-export * from './domain/over-provisioning.js';
-export * from './parsers/proc/mountinfo.js';
-export * from './parsers/systemctl/show.js';
-export * from './parsers/lsblk/discard-table.js';
-export * from './analyses/trim.js';
-export * from './analyses/sed.js';
-export * from './analyses/over-provisioning.js';
-export * from './analyses/discard-passthrough.js';
-export * from './probes/linux/sysfs-stack.js';
-export * from './probes/linux/discard-stack.js';
-export * from './probes/linux/health.js';
-export * from './analyses/drive-sections.js';
-export * from './domain/cipher.js';
-export * from './domain/kdf.js';
-export * from './parsers/cryptsetup-benchmark/parse-cryptsetup-benchmark.js';
-export * from './parsers/cryptsetup-benchmark/cryptsetup-benchmark-facts.js';
-export * from './parsers/openssl-speed/parse-openssl-speed.js';
-export * from './parsers/openssl-speed/openssl-speed-facts.js';
-export * from './parsers/proc-crypto/parse-proc-crypto.js';
-export * from './parsers/proc-crypto/kernel-crypto-facts.js';
-export * from './rules/kernel-cipher-bottleneck.js';
-export * from './probes/kernel-crypto.js';
-export * from './probes/cipher-speed.js';
-export * from './probes/cipher-benchmark.js';
-export * from './domain/io-benchmark.js';
-export * from './parsers/fio/parse-fio-json.js';
-export * from './plan/fio-jobs.js';
-export * from './analyses/run-summary.js';
-export * from './analyses/io-overhead.js';
-export * from './parsers/losetup/parse-losetup-list.js';
-export * from './parsers/veracrypt/parse-veracrypt-list.js';
-export * from './parsers/diskutil/parse-diskutil-encryption.js';
-export * from './plan/encrypted-backends.js';
-export * from './parsers/proc/parse-mountinfo.js';
-export * from './domain/cleanup.js';
-export * from './domain/units.js';
-export * from './domain/recommendation.js';
-export * from './rules/facts.js';
-export * from './plan/plan-options.js';
-export * from './plan/shell-quote.js';
-export * from './plan/commands.js';
-export * from './plan/plan.js';
-export * from './rules/rule-result.js';
-export * from './rules/kernel-version.js';
-export * from './rules/cipher-speed.js';
-export * from './rules/cipher.js';
-export * from './rules/dm-crypt-parameters.js';
-export * from './rules/key-derivation.js';
-export * from './rules/reference-rates.js';
-export * from './rules/attacker-cost.js';
-export * from './rules/health-gate.js';
-export * from './rules/space.js';
-export * from './rules/performance-model.js';
-export * from './contract/plan-envelope.js';
-export * from './use-cases/plan-from-assessment.js';
-export * from './report/report-view.js';
-export * from './report/html-report.js';
-export * from './report/bar-chart-svg.js';
-export * from './report/format-units.js';
-export * from './report/escape-html.js';
-export * from './use-cases/assessment-jobs.js';
-export * from './use-cases/device-list.js';
-export * from './use-cases/ui-services.js';
-export * from './use-cases/saved-assessments.js';
-export * from './use-cases/list-disks.js';
+
+// foundation: typed errors, the tool version, the Host and Clock ports
+export { EncplanError, type ErrorCode, isEncplanError, toolNotFound } from './errors.js';
+export { type Host } from './ports.js';
+export { TOOL_VERSION } from './version.js';
+
+// domain: zod schemas of every fact; the JSON contract is generated from them
+export { type CipherBenchmark, cipherBenchmarkSchema, type CipherSpeedMeasurement, cipherSpeedSchema, type KernelCryptoFacts, kernelCryptoSchema } from './domain/cipher.js';
+export { type StackNode } from './domain/device.js';
+export { type Health, type HealthFinding, healthSchema, type HealthVerdict, verdictMeetsThreshold } from './domain/health.js';
+export { type BackendId, type FioRun, type IoBenchmark, type Overhead, type ProgressEvent, type TargetMeasurement } from './domain/io-benchmark.js';
+export { kdfSpeedSchema } from './domain/kdf.js';
+export { type Evidence, type Recommendation } from './domain/recommendation.js';
+export { formatBytes, formatDuration, formatRate, parseByteSize } from './domain/units.js';
+export { type Warning } from './domain/warning.js';
+
+// parsers: tool output bytes to typed values, failing closed
+export { parseLosetupList } from './parsers/losetup/parse-losetup-list.js';
+export { parseNvmeSmartLog } from './parsers/nvme/smart-log.js';
+export { deriveKernelCryptoFacts } from './parsers/proc-crypto/kernel-crypto-facts.js';
+export { parseProcCrypto } from './parsers/proc-crypto/parse-proc-crypto.js';
+export { parseMountinfo } from './parsers/proc/mountinfo.js';
+export { parseMountInfo } from './parsers/proc/parse-mountinfo.js';
+export { parseSmartctlJson } from './parsers/smartctl/smartctl-json.js';
+
+// probes: ask the Host (run a tool, read a file) and parse the answer into facts
+export { probeCipherSpeed, probeKdfSpeed } from './probes/cipher-speed.js';
+export { probeKernelCrypto } from './probes/kernel-crypto.js';
+export { probeDiscardStack } from './probes/linux/discard-stack.js';
+export { probeHealth } from './probes/linux/health.js';
+export { readSysfsStack } from './probes/linux/sysfs-stack.js';
+export { createProbeContext } from './probes/probe-context.js';
+
+// analyses: facts to assessment sections (health verdict, TRIM, discard passthrough, space)
+export { analyseDiscardPassthrough } from './analyses/discard-passthrough.js';
+export { assessDriveSections } from './analyses/drive-sections.js';
+export { type DriveSummary, driveSummarySchema } from './analyses/drive-summary.js';
+export { assessHealth, unavailableHealth } from './analyses/health.js';
+export { computeOverhead } from './analyses/io-overhead.js';
+export { summarizeRuns } from './analyses/run-summary.js';
+
+// rules: one decision each, with its cited threshold
+
+// plan: rules combined into settings, predictions and exact commands
+export { type PlanCommand, renderCommandScript } from './plan/commands.js';
+export { STANDARD_PROFILES } from './plan/fio-jobs.js';
+export { type PlanOptions } from './rules/plan-options.js';
+export { type Plan } from './plan/plan.js';
+
+// contract: the versioned JSON documents (envelopes) and their schemas
+export { assessmentDocument, type AssessmentEnvelope, type AssessmentResult } from './contract/assessment.js';
+export { type DocumentResult, type JsonDocument } from './contract/document.js';
+export { bridgeDocument, cipherBenchmarkDocument, cleanupDocument, completionDocument, doctorDocument, DOCUMENTS, findDocument, healthDocument, helpDocument, ioBenchmarkDocument, manDocument, schemaListDocument, uiDocument, versionDocument } from './contract/documents.js';
+export { type Envelope, type ErrorBody, toErrorBody } from './contract/envelope.js';
+export { planDocument } from './contract/plan-document.js';
+
+// report: view models and HTML from the typed envelopes
+export { renderBarChartSvg } from './report/bar-chart-svg.js';
+export { formatRateBytesPerSecond, formatSizeBytes, toMebibytesPerSecond } from './report/format-units.js';
+export { renderHtmlReport } from './report/html-report.js';
+export { type RecommendationView, renderCommandsScript, type ReportView, type SectionView, type Tone, toReportView } from './report/report-view.js';
+
+// use-cases: assess, collect, doctor, benchmarks: probes, analyses, plan and envelope in order
+export { assess } from './use-cases/assess.js';
+export { type AssessmentJobs, createAssessmentJobs, type JobSnapshot, type WizardAssessRequest, wizardAssessRequestSchema } from './use-cases/assessment-jobs.js';
+export { runCipherBenchmark } from './use-cases/cipher-benchmark.js';
+export { assessBundle, collect } from './use-cases/collect.js';
+export { type DeviceSummary, deviceSummarySchema } from './use-cases/device-list.js';
+export { doctor } from './use-cases/doctor.js';
+export { healthFromSmartctlJson } from './use-cases/health-from-smartctl.js';
+export { planFromAssessment } from './use-cases/plan-from-assessment.js';
+export { listDisks } from './use-cases/list-disks.js';
+export { createSavedAssessmentServices } from './use-cases/saved-assessments.js';
+export { type Capabilities, capabilitiesSchema, type PrivilegeStatus, type UiServices } from './use-cases/ui-services.js';

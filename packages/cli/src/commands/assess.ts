@@ -1,5 +1,5 @@
 import { Args, Flags } from '@oclif/core';
-import { assess, assessBundle, ASSESSMENT_SCHEMA, renderCommandScript, renderHtmlReport, toReportView } from '@encplan/core';
+import { assess, assessBundle, assessmentDocument, renderCommandScript, renderHtmlReport, toReportView } from '@encplan/core';
 import { createEnvironment, readBundleDirectory, writeUserFile } from '@encplan/core/node';
 import { EncplanCommand } from '../base-command.js';
 import { renderAssessment } from '../render/assessment.js';
@@ -28,7 +28,7 @@ export default class Assess extends EncplanCommand {
     html: Flags.string({ summary: 'Also write a self-contained HTML report to this file.' }),
     ...planOptionFlags,
   };
-  protected readonly schemaName = ASSESSMENT_SCHEMA;
+  readonly document = assessmentDocument;
 
   async run(): Promise<void> {
     const { args, flags } = await this.parse(Assess);

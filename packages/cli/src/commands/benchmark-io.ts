@@ -1,6 +1,6 @@
 import { createInterface } from 'node:readline/promises';
 import { Args, Flags } from '@oclif/core';
-import { EncplanError, type BackendId } from '@encplan/core';
+import { EncplanError, ioBenchmarkDocument, type BackendId } from '@encplan/core';
 import { createEnvironment, runIoBenchmark, type NodeEnvironment } from '@encplan/core/node';
 import { EncplanCommand } from '../base-command.js';
 import { renderIoBenchmark } from '../render/io-benchmark-table.js';
@@ -13,7 +13,7 @@ export default class BenchmarkIo extends EncplanCommand {
     'Measure plain vs encrypted I/O with fio (CrystalDiskMark profiles) and show the overhead.';
   static override description =
     "Without a device, everything happens in a scratch directory on TARGET's filesystem (default: the current directory): a sparse ext4 image for the plain run and fscrypt, and container files for LUKS2, VeraCrypt or APFS. A block device is erased and needs --destructive.";
-  protected readonly schemaName = 'encplan.benchmark-io';
+  readonly document = ioBenchmarkDocument;
 
   static override args = {
     target: Args.string({

@@ -1,3 +1,4 @@
+import { cleanupDocument } from '@encplan/core';
 import { cleanupLeftovers, createEnvironment } from '@encplan/core/node';
 import { EncplanCommand } from '../base-command.js';
 
@@ -5,7 +6,7 @@ import { EncplanCommand } from '../base-command.js';
 export default class Cleanup extends EncplanCommand {
   static override summary =
     'Remove what an interrupted or killed benchmark left behind (mounts, loop devices, mappings, files).';
-  protected readonly schemaName = 'encplan.cleanup';
+  readonly document = cleanupDocument;
 
   async run(): Promise<void> {
     const { flags } = await this.parse(Cleanup);

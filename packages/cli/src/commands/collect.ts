@@ -1,5 +1,5 @@
 import { Args, Flags } from '@oclif/core';
-import { ASSESSMENT_SCHEMA, collect } from '@encplan/core';
+import { assessmentDocument, collect } from '@encplan/core';
 import { createEnvironment, writeBundleDirectory } from '@encplan/core/node';
 import { EncplanCommand } from '../base-command.js';
 import { withCancellation } from '../cancellation.js';
@@ -15,7 +15,7 @@ export default class Collect extends EncplanCommand {
     out: Flags.string({ summary: 'Directory to write the bundle to (created; must not already hold a bundle).', required: true }),
     'include-serials': Flags.boolean({ summary: 'Keep serial numbers and WWNs in the bundle.', default: false }),
   };
-  protected readonly schemaName = ASSESSMENT_SCHEMA;
+  readonly document = assessmentDocument;
 
   async run(): Promise<void> {
     const { args, flags } = await this.parse(Collect);

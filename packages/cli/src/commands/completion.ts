@@ -1,4 +1,5 @@
 import { Args } from '@oclif/core';
+import { completionDocument } from '@encplan/core';
 import { EncplanCommand } from '../base-command.js';
 import { completionScript, type CompletionShell } from '../completion-script.js';
 
@@ -18,10 +19,11 @@ export default class Completion extends EncplanCommand {
     'source <(encplan completion bash)',
     'encplan completion zsh > "${fpath[1]}/_encplan"',
   ];
-  protected readonly schemaName = 'encplan.completion';
+  readonly document = completionDocument;
 
   async run(): Promise<void> {
-    const { args } = await this.parse(Completion);
+    const { args, flags } = await this.parse(Completion);
+    const shell = args.shell as CompletionShell;
     const commands = this.config.commands
       .filter((command) => command.hidden !== true)
       .map((command) => ({
@@ -35,6 +37,11 @@ export default class Completion extends EncplanCommand {
           options: flag.type === 'option' ? (flag.options ?? []) : [],
         })),
       }));
-    this.log(completionScript(args.shell as CompletionShell, commands));
+    const script = completionScript(shell, commands);
+    if (flags.json) {
+      this.emitOkEnvelope({ shell, script });
+    } else {
+      this.log(script.trimEnd());
+    }
   }
 }

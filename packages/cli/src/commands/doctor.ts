@@ -1,4 +1,4 @@
-import { doctor } from '@encplan/core';
+import { doctor, doctorDocument } from '@encplan/core';
 import { createEnvironment } from '@encplan/core/node';
 import { EncplanCommand } from '../base-command.js';
 import { formatTable } from '../render/format.js';
@@ -6,7 +6,7 @@ import { formatTable } from '../render/format.js';
 /** `encplan doctor`: which tools and kernel features are present, and what each missing one costs. */
 export default class Doctor extends EncplanCommand {
   static override summary = 'List the tools and kernel features encplan uses, and what a missing one costs.';
-  protected readonly schemaName = 'encplan.doctor';
+  readonly document = doctorDocument;
 
   async run(): Promise<void> {
     const { flags } = await this.parse(Doctor);

@@ -1,5 +1,5 @@
 import { Args } from '@oclif/core';
-import { healthFromSmartctlJson, okEnvelope, TOOL_VERSION, type DriveSummary } from '@encplan/core';
+import { healthDocument, healthFromSmartctlJson, type DriveSummary } from '@encplan/core';
 import { readSavedToolOutput } from '@encplan/core/node';
 import { EncplanCommand } from '../base-command.js';
 import { exitIfVerdictFails, failOnFlags } from '../fail-on.js';
@@ -19,7 +19,7 @@ export default class Health extends EncplanCommand {
     'encplan health sda.json --json',
     'encplan health sda.json --fail-on warning --fail-on-unknown',
   ];
-  protected readonly schemaName = 'encplan.health';
+  readonly document = healthDocument;
 
   async run(): Promise<void> {
     const { args, flags } = await this.parse(Health);
@@ -27,18 +27,7 @@ export default class Health extends EncplanCommand {
     const text = await readSavedToolOutput(args.file);
     const { health, drive, warnings } = healthFromSmartctlJson(text);
     if (flags.json) {
-      this.emitJson(
-        okEnvelope(
-          {
-            schema: this.schemaName,
-            schemaVersion: [1, 1],
-            toolVersion: TOOL_VERSION,
-            generatedAt: new Date(),
-          },
-          { ...health, drive },
-          warnings,
-        ),
-      );
+      this.emitOkEnvelope({ ...health, drive }, warnings);
     } else {
       this.log(renderHealth(health));
       this.log(describeDrive(drive));

@@ -1,4 +1,4 @@
-import { TOOL_VERSION } from '@encplan/core';
+import { manDocument, TOOL_VERSION } from '@encplan/core';
 import { EncplanCommand } from '../base-command.js';
 import { manPage, type ManCommand } from '../man-page.js';
 
@@ -6,10 +6,10 @@ import { manPage, type ManCommand } from '../man-page.js';
 export default class Man extends EncplanCommand {
   static override summary = 'Print the encplan(1) manual page in roff (used to build the release).';
   static override hidden = true;
-  protected readonly schemaName = 'encplan.man';
+  readonly document = manDocument;
 
   async run(): Promise<void> {
-    await this.parse(Man);
+    const { flags } = await this.parse(Man);
     const separator = this.config.topicSeparator;
     const commands: ManCommand[] = this.config.commands
       .filter((command) => command.hidden !== true)
@@ -41,6 +41,11 @@ export default class Man extends EncplanCommand {
           ),
         };
       });
-    this.log(manPage(TOOL_VERSION, commands).trimEnd());
+    const roff = manPage(TOOL_VERSION, commands);
+    if (flags.json) {
+      this.emitOkEnvelope({ roff });
+    } else {
+      this.log(roff.trimEnd());
+    }
   }
 }

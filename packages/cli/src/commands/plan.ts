@@ -1,11 +1,8 @@
 import { Flags, type Interfaces } from '@oclif/core';
 import {
-  okEnvelope,
-  PLAN_SCHEMA_NAME,
-  PLAN_SCHEMA_VERSION,
+  planDocument,
   planFromAssessment,
   renderCommandScript,
-  TOOL_VERSION,
 } from '@encplan/core';
 import { EncplanCommand } from '../base-command.js';
 import { withCancellation } from '../cancellation.js';
@@ -34,7 +31,7 @@ export default class Plan extends EncplanCommand {
     }),
     ...planOptionFlags,
   };
-  protected readonly schemaName = PLAN_SCHEMA_NAME;
+  readonly document = planDocument;
 
   async run(): Promise<void> {
     const { flags } = await this.parse(Plan);
@@ -42,18 +39,7 @@ export default class Plan extends EncplanCommand {
     const document = await withCancellation((signal) => readAssessmentDocument(sourceFromFlags(flags), signal));
     const plan = planFromAssessment(document, optionsFromFlags(flags));
     if (flags.json) {
-      this.emitJson(
-        okEnvelope(
-          {
-            schema: PLAN_SCHEMA_NAME,
-            schemaVersion: PLAN_SCHEMA_VERSION,
-            toolVersion: TOOL_VERSION,
-            generatedAt: new Date(),
-          },
-          plan,
-          [],
-        ),
-      );
+      this.emitOkEnvelope(plan);
     } else if (flags.commands) {
       this.log(renderCommandScript(plan.commands, flags.destructive));
     } else {

@@ -1,24 +1,57 @@
-import { writeFile } from 'node:fs/promises';
-import { Flags } from '@oclif/core';
-import { assessmentJsonSchema } from '@encplan/core';
+import { mkdir, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { Args, Flags } from '@oclif/core';
+import { DOCUMENTS, EncplanError, findDocument, schemaListDocument, type JsonDocument } from '@encplan/core';
 import { EncplanCommand } from '../base-command.js';
+import { formatTable } from '../render/format.js';
 
-/** `encplan schema`: prints (or writes) the JSON Schema of `assess --json`, generated from the code. */
+function schemaText(document: JsonDocument): string {
+  return `${JSON.stringify(document.jsonSchema(), null, 2)}\n`;
+}
+
+/** `encplan schema [NAME]`: lists the JSON documents, prints one's JSON Schema, or writes them all. */
 export default class Schema extends EncplanCommand {
-  static override summary = 'Print the JSON Schema of the assessment envelope.';
+  static override summary = 'List the JSON documents encplan prints, or print the JSON Schema of one.';
+  static override description =
+    'Without NAME, lists every document (schema name, version, committed file). With NAME (e.g. `plan` or `encplan.plan`), prints its JSON Schema, generated from the code.';
+  static override args = { name: Args.string({ required: false, description: 'A document name, e.g. assessment, plan, doctor.' }) };
   static override flags = {
-    write: Flags.boolean({ summary: 'Write schemas/assessment.v1.json in the current directory instead of printing.', default: false }),
+    write: Flags.boolean({ summary: 'Write every schema to schemas/<name>.v<major>.json under the current directory.', default: false }),
   };
-  protected readonly schemaName = 'encplan.schema';
+  static override examples = ['<%= config.bin %> schema', '<%= config.bin %> schema plan'];
+  readonly document = schemaListDocument;
 
   async run(): Promise<void> {
-    const { flags } = await this.parse(Schema);
-    const text = `${JSON.stringify(assessmentJsonSchema(), null, 2)}\n`;
+    const { args, flags } = await this.parse(Schema);
+    this.jsonOutput = flags.json;
     if (flags.write) {
-      await writeFile('schemas/assessment.v1.json', text);
-      this.log('Wrote schemas/assessment.v1.json');
+      for (const document of DOCUMENTS) {
+        await mkdir(path.dirname(document.schemaFile), { recursive: true });
+        await writeFile(document.schemaFile, schemaText(document));
+        this.log(`Wrote ${document.schemaFile}`);
+      }
+      return;
+    }
+    const chosen = args.name === undefined ? null : findDocument(args.name);
+    if (args.name !== undefined && chosen === null) {
+      throw new EncplanError('INVALID_ARGUMENT', `There is no JSON document called "${args.name}".`, {
+        hint: `Known documents: ${DOCUMENTS.map((document) => document.name).join(', ')}.`,
+      });
+    }
+    if (flags.json) {
+      const listed = chosen === null ? DOCUMENTS : [chosen];
+      this.emitOkEnvelope({
+        documents: listed.map((document) => ({
+          schema: document.name,
+          schemaVersion: [document.version[0], document.version[1]],
+          file: document.schemaFile,
+          jsonSchema: chosen === null ? null : document.jsonSchema(),
+        })),
+      });
+    } else if (chosen !== null) {
+      process.stdout.write(schemaText(chosen));
     } else {
-      process.stdout.write(text);
+      this.log(formatTable(['schema', 'version', 'file'], DOCUMENTS.map((document) => [document.name, document.version.join('.'), document.schemaFile])));
     }
   }
 }

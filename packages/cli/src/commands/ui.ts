@@ -1,5 +1,6 @@
 import { Flags } from '@oclif/core';
 import { createBridgeHandlers, createWizardBackend, RENDERER_DIR, startUiServer } from '@encplan/desktop/server';
+import { uiDocument } from '@encplan/core';
 import { EncplanCommand } from '../base-command.js';
 
 /**
@@ -16,7 +17,7 @@ export default class Ui extends EncplanCommand {
     port: Flags.integer({ summary: 'Port on 127.0.0.1 (default: a random free port).', default: 0, min: 0, max: 65535 }),
     'step-delay-ms': Flags.integer({ summary: 'Pause between replayed benchmark steps, in ms.', default: 250, min: 0, max: 10_000, hidden: true }),
   };
-  protected readonly schemaName = 'encplan.ui';
+  readonly document = uiDocument;
 
   async run(): Promise<void> {
     const { flags } = await this.parse(Ui);
@@ -29,7 +30,7 @@ export default class Ui extends EncplanCommand {
     });
     const server = await startUiServer({ rendererDir: RENDERER_DIR, handlers: createBridgeHandlers(backend.services, backend.jobs), port: flags.port });
     if (flags.json) {
-      this.emitJson({ url: server.url, port: server.port });
+      this.emitOkEnvelope({ url: server.url, port: server.port });
     } else {
       this.log(`encplan ui is serving the wizard at ${server.url}`);
       this.log(`From another machine: ssh -L ${String(server.port)}:127.0.0.1:${String(server.port)} THIS-HOST, then open the URL there.`);

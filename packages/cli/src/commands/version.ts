@@ -1,4 +1,4 @@
-import { TOOL_VERSION } from '@encplan/core';
+import { TOOL_VERSION, versionDocument } from '@encplan/core';
 import { EncplanCommand } from '../base-command.js';
 import { versionLine } from '../version-line.js';
 
@@ -6,15 +6,12 @@ import { versionLine } from '../version-line.js';
 export default class Version extends EncplanCommand {
   static override summary = 'Print the encplan version.';
   static override examples = ['encplan version', 'encplan version --json'];
-  protected readonly schemaName = 'encplan.version';
+  readonly document = versionDocument;
 
   async run(): Promise<void> {
     const { flags } = await this.parse(Version);
     if (flags.json) {
-      this.emitOkEnvelope(
-        { version: TOOL_VERSION, platform: process.platform, arch: process.arch, node: process.version },
-        [],
-      );
+      this.emitOkEnvelope({ version: TOOL_VERSION, platform: process.platform, arch: process.arch, node: process.version });
     } else {
       this.log(versionLine(TOOL_VERSION));
     }

@@ -17,11 +17,6 @@ export function formatBytes(bytes: number): string {
   return `${bytes < 0 ? '-' : ''}${value.toFixed(digits)} ${BINARY_UNITS[unit] ?? 'B'}`;
 }
 
-/** Bytes per second → "512 MiB/s". */
-export function formatRate(bytesPerSecond: number): string {
-  return `${formatBytes(bytesPerSecond)}/s`;
-}
-
 /** A fixed-width table with a header row; columns are padded to their widest cell. */
 export function formatTable(header: readonly string[], rows: readonly (readonly string[])[], indent = '  '): string {
   const widths = header.map((cell, column) => Math.max(cell.length, ...rows.map((row) => (row[column] ?? '').length)));

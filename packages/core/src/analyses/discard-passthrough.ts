@@ -1,24 +1,7 @@
 import type { StackNode } from '../domain/device.js';
 import { sourceOf } from '../domain/source.js';
 import type { DiscardLayer, DiscardPassthrough, DiscardPath } from '../domain/trim.js';
-import type { CrypttabEntry } from '../parsers/crypttab/crypttab.js';
-import type { DmTableLine } from '../parsers/dmsetup/table.js';
-import type { MountEntry } from '../parsers/proc/mountinfo.js';
-
-/** The facts beyond the stack itself that decide discard passthrough (probeDiscardStack gathers them). */
-export interface DiscardStackFacts {
-  /** `dmsetup table` lines by mapping name; a missing name means the table could not be read. */
-  readonly dmTables: Readonly<Record<string, readonly DmTableLine[]>>;
-  /** Persistent LUKS2 flags (luksDump --dump-json-metadata config.flags) by mapping name. */
-  readonly luksFlags: Readonly<Record<string, readonly string[]>>;
-  readonly crypttab: readonly CrypttabEntry[] | null;
-  /** /sys/module/raid456/parameters/devices_handle_discard_safely; null when not loaded or unreadable. */
-  readonly raid456DiscardSafe: boolean | null;
-  readonly mounts: readonly MountEntry[] | null;
-  readonly fstrimTimer: { readonly enabled: boolean | null; readonly lastRunAt: string | null } | null;
-  /** assessTrim's readsZeroesAfterTrim: makes the leaked free-space map exact. */
-  readonly readsZeroesAfterTrim: boolean | null;
-}
+import type { DiscardStackFacts } from '../probes/linux/discard-stack.js';
 
 /** What passing discards through an encryption layer reveals, and what it does not (reference-facts §3.1). */
 const LEAKS = [

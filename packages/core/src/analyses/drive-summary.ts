@@ -20,6 +20,7 @@ export const driveSummarySchema = z.object({
     source: factSourceSchema.nullable(),
   }),
 });
+/** Media kind and TRIM capability of a drive, from one smartctl output. */
 export type DriveSummary = z.infer<typeof driveSummarySchema>;
 
 /**

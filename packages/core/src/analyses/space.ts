@@ -1,22 +1,7 @@
-import type { Space, UnallocatedRegion } from '../domain/space.js';
+import type { Space, SpaceInput, UnallocatedRegion } from '../domain/space.js';
 
 /** 1 MiB: partitioning tools align to it, so smaller holes are alignment slack, not usable spare area. */
 const MINIMUM_REGION_BYTES = 1024 * 1024;
-
-/** What the space analysis needs: the disk, its partition table and what covers it. */
-export interface SpaceInput {
-  readonly diskSizeBytes: number;
-  /** The partition table, or null when the disk has none. */
-  readonly table: {
-    readonly label: 'gpt' | 'dos' | 'other';
-    readonly sectorBytes: number;
-    readonly firstUsableSector: number | null;
-    readonly lastUsableSector: number | null;
-  } | null;
-  readonly partitions: readonly { readonly startBytes: number; readonly sizeBytes: number }[];
-  /** True when the disk without a table carries a filesystem, LUKS or LVM directly (nothing is free). */
-  readonly wholeDiskInUse: boolean;
-}
 
 /**
  * Finds the never-allocated space of a disk: holes between partitions, before the first and after the

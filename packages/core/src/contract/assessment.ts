@@ -5,7 +5,7 @@ import { diskSchema, partitionSchema, stackNodeSchema } from '../domain/device.j
 import { encryptionInventorySchema } from '../domain/encryption.js';
 import { spaceSchema } from '../domain/space.js';
 import { toolRecordSchema } from '../domain/tooling.js';
-import { envelopeSchema } from './envelope.js';
+import { defineDocument } from './document.js';
 import { healthSchema } from '../domain/health.js';
 import { planSchema } from '../plan/plan.js';
 import { ioBenchmarkSchema } from '../domain/io-benchmark.js';
@@ -13,10 +13,6 @@ import { discardPassthroughSchema, trimSchema } from '../domain/trim.js';
 import { sedSchema } from '../domain/sed.js';
 import { overProvisioningSchema } from '../domain/over-provisioning.js';
 import { cipherBenchmarkSchema, kernelCipherFindingSchema, kernelCryptoSchema } from '../domain/cipher.js';
-
-/** The schema name and version of `encplan assess --json`. See docs/json-contract.md for the changelog. */
-export const ASSESSMENT_SCHEMA = 'encplan.assessment' as const;
-export const ASSESSMENT_SCHEMA_VERSION = [1, 0] as const;
 
 /** Which disk was assessed and why that one. */
 export const targetSchema = z.object({
@@ -78,17 +74,15 @@ export const assessmentResultSchema = z.object({
   capabilities: z.array(capabilitySchema),
   tools: z.array(toolRecordSchema),
 });
+/** A validated {@link assessmentResultSchema} value. */
 export type AssessmentResult = z.infer<typeof assessmentResultSchema>;
 
-/** The envelope of `encplan assess --json`. */
-export const assessmentEnvelopeSchema = envelopeSchema(ASSESSMENT_SCHEMA, assessmentResultSchema);
-export type AssessmentEnvelope = z.infer<typeof assessmentEnvelopeSchema>;
-
-/** The JSON Schema of the assessment envelope, generated from the zod schemas (committed as schemas/). */
-export function assessmentJsonSchema(): Record<string, unknown> {
-  return {
-    ...z.toJSONSchema(assessmentEnvelopeSchema, { target: 'draft-2020-12', io: 'output' }),
-    $id: 'https://encplan.dev/schemas/assessment.v1.json',
-    title: 'encplan assessment envelope',
-  };
-}
+/** `encplan assess --json` (and `collect --json`): see docs/json-contract.md for the changelog. */
+export const assessmentDocument = defineDocument({
+  name: 'encplan.assessment',
+  version: [1, 0],
+  title: 'encplan assessment envelope',
+  result: assessmentResultSchema,
+});
+/** A validated `assessmentDocument.envelope` value (the whole `encplan assess --json` document). */
+export type AssessmentEnvelope = z.infer<typeof assessmentDocument.envelope>;

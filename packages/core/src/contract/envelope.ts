@@ -9,6 +9,7 @@ export const errorBodySchema = z.object({
   hint: z.string().nullable(),
   details: z.record(z.string(), z.unknown()).nullable(),
 });
+/** A validated {@link errorBodySchema} value. */
 export type ErrorBody = z.infer<typeof errorBodySchema>;
 
 /** ok: everything ran. partial: some probes failed (see warnings). error: nothing to report (see error). */
@@ -76,4 +77,16 @@ export function errorEnvelope<Name extends string>(meta: EnvelopeMeta<Name>, err
     warnings: [...warnings],
     error: toErrorBody(error),
   };
+}
+
+/** The shape of every envelope, for code that handles envelopes whose result it does not look into. */
+export interface Envelope<Name extends string, Result> {
+  readonly schema: Name;
+  readonly schemaVersion: readonly [number, number];
+  readonly toolVersion: string;
+  readonly generatedAt: string;
+  readonly status: Status;
+  readonly result: Result | null;
+  readonly warnings: readonly Warning[];
+  readonly error: ErrorBody | null;
 }

@@ -7,7 +7,6 @@ import { kdfSpeedSchema } from './kdf.js';
  * an upper bound for what the kernel could do with the same CPU instructions (reference-facts §2.3).
  */
 export const cipherSpeedSourceSchema = z.enum(['cryptsetup', 'openssl']);
-export type CipherSpeedSource = z.infer<typeof cipherSpeedSourceSchema>;
 
 /**
  * The dm-crypt ciphers the plan's rules compare, as `cryptsetup benchmark -c` names them (without the IV part;
@@ -42,6 +41,7 @@ export const cipherSpeedMeasurementSchema = z.object({
   /** The exact command, for the report's evidence. */
   argv: z.array(z.string()),
 });
+/** A validated {@link cipherSpeedMeasurementSchema} value. */
 export type CipherSpeedMeasurement = z.infer<typeof cipherSpeedMeasurementSchema>;
 
 /** A cipher that could not be measured, and why (a missing kernel module, a tool that cannot do it). */
@@ -101,6 +101,7 @@ export const kernelCryptoSchema = z.object({
   /** Number of entries /proc/crypto listed. */
   algorithmCount: z.number().int(),
 });
+/** A validated {@link kernelCryptoSchema} value. */
 export type KernelCryptoFacts = z.infer<typeof kernelCryptoSchema>;
 
 /** A finding about the kernel's disk-encryption cipher, with the facts it rests on. */
@@ -129,4 +130,5 @@ export const cipherBenchmarkSchema = z.object({
   kdfSpeed: kdfSpeedSchema,
   findings: z.array(kernelCipherFindingSchema),
 });
+/** A validated {@link cipherBenchmarkSchema} value. */
 export type CipherBenchmark = z.infer<typeof cipherBenchmarkSchema>;

@@ -3,6 +3,7 @@ import { factSourceSchema } from './source.js';
 
 /** The drive's overall health: the worst finding decides; `unknown` when SMART could not be read. */
 export const healthVerdictSchema = z.enum(['healthy', 'warning', 'failing', 'unknown']);
+/** A drive's health verdict: healthy, warning, failing, or unknown when SMART could not be read. */
 export type HealthVerdict = z.infer<typeof healthVerdictSchema>;
 
 /** How much one finding weighs. `info` never changes the verdict. */
@@ -24,6 +25,7 @@ export const healthFindingSchema = z.object({
   message: z.string(),
   source: factSourceSchema,
 });
+/** A validated {@link healthFindingSchema} value. */
 export type HealthFinding = z.infer<typeof healthFindingSchema>;
 
 /**
@@ -86,6 +88,7 @@ export const healthSchema = z.object({
   remainingLifeBasis: z.enum(['power-on-hours', 'controller-busy-time']).nullable(),
   findings: z.array(healthFindingSchema),
 });
+/** A validated {@link healthSchema} value. */
 export type Health = z.infer<typeof healthSchema>;
 
 /** The `--fail-on` thresholds of `encplan health`, `assess` and `plan`. */

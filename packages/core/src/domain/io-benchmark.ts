@@ -26,6 +26,7 @@ export const fioRunSchema = z.object({
   cpuSystemPercent: z.number().nonnegative(),
   cpuPercent: z.number().nonnegative(),
 });
+/** A validated {@link fioRunSchema} value. */
 export type FioRun = z.infer<typeof fioRunSchema>;
 
 /** A parsed fio JSON output file. */
@@ -115,6 +116,7 @@ export type ProfileMeasurement = z.infer<typeof profileMeasurementSchema>;
 
 /** The kinds of target encplan can measure. */
 export const backendIdSchema = z.enum(['plain', 'fscrypt', 'luks2', 'veracrypt', 'apfs']);
+/** A validated {@link backendIdSchema} value. */
 export type BackendId = z.infer<typeof backendIdSchema>;
 
 /** The I/O engine fio used, and whether O_DIRECT was on. */
@@ -133,6 +135,7 @@ export const targetMeasurementSchema = z.object({
   notes: z.array(z.string()),
   profiles: z.array(profileMeasurementSchema),
 });
+/** A validated {@link targetMeasurementSchema} value. */
 export type TargetMeasurement = z.infer<typeof targetMeasurementSchema>;
 
 /** What limits an encrypted run. */
@@ -157,6 +160,7 @@ export const overheadSchema = z.object({
   bound: ioBoundSchema,
   boundReason: z.string(),
 });
+/** A validated {@link overheadSchema} value. */
 export type Overhead = z.infer<typeof overheadSchema>;
 
 /** A backend that could not be measured here, with the error code that says why. */
@@ -186,11 +190,11 @@ export const ioBenchmarkSchema = z.object({
   cipherBytesPerSecondPerCore: z.number().int().positive().nullable(),
   wallTimeMs: z.number().int().nonnegative(),
 });
+/** A validated {@link ioBenchmarkSchema} value. */
 export type IoBenchmark = z.infer<typeof ioBenchmarkSchema>;
 
 /** The phases a benchmark goes through, for progress bars. */
 export const benchmarkPhaseSchema = z.enum(['prepare', 'measure', 'teardown', 'done']);
-export type BenchmarkPhase = z.infer<typeof benchmarkPhaseSchema>;
 
 /** A progress event the core emits for the CLI bar and the desktop. */
 export const progressEventSchema = z.object({
@@ -205,4 +209,5 @@ export const progressEventSchema = z.object({
   /** Estimated time left, or null before the first run finished. */
   etaMs: z.number().int().nonnegative().nullable(),
 });
+/** A validated {@link progressEventSchema} value. */
 export type ProgressEvent = z.infer<typeof progressEventSchema>;

@@ -16,7 +16,6 @@ export const pbkdf2SpeedSchema = z.object({
    */
   derivedKeyBits: z.number().int().nullable(),
 });
-export type Pbkdf2Speed = z.infer<typeof pbkdf2SpeedSchema>;
 
 /**
  * Argon2 parameters cryptsetup's benchmark chose for the requested unlock time: what `luksFormat` would pick on
@@ -30,7 +29,6 @@ export const argon2SpeedSchema = z.object({
   derivedKeyBits: z.number().int().nullable(),
   requestedDurationMs: z.number().int(),
 });
-export type Argon2Speed = z.infer<typeof argon2SpeedSchema>;
 
 /** A hash whose PBKDF2 speed could not be measured, and why. */
 export const unmeasuredKdfSchema = z.object({ hash: z.string(), reason: z.string() });

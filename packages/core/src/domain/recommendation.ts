@@ -12,11 +12,11 @@ export const evidenceSchema = z.object({
   value: scalarSchema,
   source: factSourceSchema,
 });
+/** A validated {@link evidenceSchema} value. */
 export type Evidence = z.infer<typeof evidenceSchema>;
 
 /** How sure a rule is: high = measured on this machine; medium = inferred; low = defaults or guesses. */
 export const confidenceSchema = z.enum(['high', 'medium', 'low']);
-export type Confidence = z.infer<typeof confidenceSchema>;
 
 /** What a rule recommends: a stable rule id, the value, one sentence why, the facts used. */
 export const recommendationSchema = z.object({
@@ -28,11 +28,11 @@ export const recommendationSchema = z.object({
   evidence: z.array(evidenceSchema),
   confidence: confidenceSchema,
 });
+/** A validated {@link recommendationSchema} value. */
 export type Recommendation = z.infer<typeof recommendationSchema>;
 
 /** Severity of a finding: critical findings come before any advice (the health gate). */
 export const planFindingSeveritySchema = z.enum(['info', 'warning', 'critical']);
-export type PlanFindingSeverity = z.infer<typeof planFindingSeveritySchema>;
 
 /** Something the user should fix or know before following the plan. */
 export const findingSchema = z.object({

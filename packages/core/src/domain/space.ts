@@ -41,3 +41,18 @@ export const spaceSchema = z.object({
   hostProtectedArea: hostProtectedAreaSchema.nullable(),
 });
 export type Space = z.infer<typeof spaceSchema>;
+
+/** What the space analysis needs: the disk, its partition table and what covers it. */
+export interface SpaceInput {
+  readonly diskSizeBytes: number;
+  /** The partition table, or null when the disk has none. */
+  readonly table: {
+    readonly label: 'gpt' | 'dos' | 'other';
+    readonly sectorBytes: number;
+    readonly firstUsableSector: number | null;
+    readonly lastUsableSector: number | null;
+  } | null;
+  readonly partitions: readonly { readonly startBytes: number; readonly sizeBytes: number }[];
+  /** True when the disk without a table carries a filesystem, LUKS or LVM directly (nothing is free). */
+  readonly wholeDiskInUse: boolean;
+}

@@ -24,4 +24,5 @@ export const warningSchema = z.object({
   /** The tool or file the warning is about, e.g. "smartctl" or "/sys/block/sda/queue". */
   source: z.string().nullable(),
 });
+/** A validated {@link warningSchema} value. */
 export type Warning = z.infer<typeof warningSchema>;

@@ -1,16 +1,16 @@
-/** @encplan/core/node: the adapters that touch the world. Only the CLI and the desktop main import this. */
-export * from './process/run-command.js';
-export * from './host.js';
-export * from './bundle-files.js';
-export * from './write-user-file.js';
-export * from './create-environment.js';
-export * from './saved-output.js';
-// The health and discard probes run through the Host port, so they live in core/src/probes (like the
-// inventory); re-exported here because adapters are where callers look for things that touch the world.
-export { probeHealth, probeDiscardStack, readSysfsStack } from '../index.js';
-export * from './benchmark/cleanup-registry.js';
-export * from './benchmark/cleanup-leftovers.js';
-export * from './benchmark/device-guard.js';
-export * from './benchmark/run-io-benchmark.js';
-export * from './benchmark/targets.js';
-export * from './privilege/pkexec.js';
+/**
+ * @encplan/core/node: the adapters that touch the world, curated. Only the CLI and the desktop main import
+ * this; each export is documented where it is declared.
+ */
+
+// node: @encplan/core/node, the adapters that touch the world (Node, processes, files)
+export { cleanupLeftovers } from './benchmark/cleanup-leftovers.js';
+export { defaultStateDirectory } from './benchmark/cleanup-registry.js';
+export { runIoBenchmark } from './benchmark/run-io-benchmark.js';
+export { readBundleDirectory, writeBundleDirectory } from './bundle-files.js';
+export { createEnvironment, type NodeEnvironment } from './create-environment.js';
+export { createNodeHost } from './host.js';
+export { detectPrivilege } from './privilege/pkexec.js';
+export { createRunner } from './process/run-command.js';
+export { readSavedToolOutput } from './saved-output.js';
+export { writeUserFile } from './write-user-file.js';

@@ -10,12 +10,11 @@ import {
   type PlanFacts,
 } from '../rules/facts.js';
 import type { SpacePlan } from '../rules/space.js';
-import type { ResolvedPlanOptions, TargetTool } from './plan-options.js';
+import type { ResolvedPlanOptions, TargetTool } from '../rules/plan-options.js';
 import { renderShellCommand } from './shell-quote.js';
 
 /** What running a command does to the machine. `destroys-data` is never run or uncommented by default. */
 export const commandRiskSchema = z.enum(['read-only', 'changes-settings', 'destroys-data']);
-export type CommandRisk = z.infer<typeof commandRiskSchema>;
 
 /** One command of the plan: an argv array (never a string), what it is for, and how risky it is. */
 export const planCommandSchema = z.object({
@@ -27,6 +26,7 @@ export const planCommandSchema = z.object({
   /** What the command reads on stdin (typed by the user at the prompt); never put in argv. */
   stdin: z.enum(['passphrase']).nullable(),
 });
+/** A validated {@link planCommandSchema} value. */
 export type PlanCommand = z.infer<typeof planCommandSchema>;
 
 /** The settings the commands apply, as decided by the rules. */

@@ -32,7 +32,7 @@ import {
   workloadSchema,
   type PlanOptions,
   type TargetTool,
-} from './plan-options.js';
+} from '../rules/plan-options.js';
 
 /** Stand-in device path in commands when the assessment names no disk. */
 export const PLACEHOLDER_DEVICE = '/dev/DEVICE';

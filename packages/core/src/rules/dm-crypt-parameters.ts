@@ -1,7 +1,7 @@
 import { evidence, type Evidence, type Finding, type Recommendation } from '../domain/recommendation.js';
 import { sourceOf } from '../domain/source.js';
 import type { TargetMeasurement } from '../domain/io-benchmark.js';
-import type { ResolvedPlanOptions } from '../plan/plan-options.js';
+import type { ResolvedPlanOptions } from './plan-options.js';
 import type { CipherChoice } from './cipher.js';
 import {
   discardStopOf,

@@ -5,8 +5,6 @@ import { formatBytes } from '../domain/units.js';
 import {
   ENDURANCE_NEARLY_EXHAUSTED,
   healthVerdictSchema,
-  verdictMeetsThreshold,
-  type HealthThreshold,
 } from '../domain/health.js';
 import { healthSourceOf, rotationalOf, type PlanFacts } from './facts.js';
 import type { RuleResult } from './rule-result.js';
@@ -135,13 +133,4 @@ export function estimateInPlaceWriteCost(facts: PlanFacts): RuleResult {
     ],
     findings: [],
   };
-}
-
-/** True when `gate`'s effective verdict is at or past `threshold`; unknown meets it only with `unknownFails`. */
-export function gateMeetsThreshold(
-  gate: HealthGate,
-  threshold: HealthThreshold | null,
-  options: { readonly unknownFails?: boolean } = {},
-): boolean {
-  return verdictMeetsThreshold(gate.effectiveVerdict, threshold, options);
 }

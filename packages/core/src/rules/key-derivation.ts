@@ -1,7 +1,7 @@
 import { evidence, type Evidence, type Recommendation } from '../domain/recommendation.js';
 import { sourceOf } from '../domain/source.js';
 import type { Pbkdf2Hash } from '../domain/kdf.js';
-import type { ResolvedPlanOptions } from '../plan/plan-options.js';
+import type { ResolvedPlanOptions } from './plan-options.js';
 import type { PlanFacts } from './facts.js';
 import { VERACRYPT_GPU_RATES } from './reference-rates.js';
 import type { RuleResult } from './rule-result.js';

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { evidence, type Evidence, type Finding } from '../domain/recommendation.js';
 import { sourceOf } from '../domain/source.js';
 import { formatBytes, MIB } from '../domain/units.js';
-import type { ResolvedPlanOptions } from '../plan/plan-options.js';
+import type { ResolvedPlanOptions } from './plan-options.js';
 import {
   discardStopOf,
   healthSourceOf,

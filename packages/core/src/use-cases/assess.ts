@@ -1,16 +1,11 @@
 import { createRecordingHost } from '../capture/recording-host.js';
-import {
-  ASSESSMENT_SCHEMA,
-  ASSESSMENT_SCHEMA_VERSION,
-  type AssessmentEnvelope,
-  type AssessmentResult,
-} from '../contract/assessment.js';
-import { okEnvelope } from '../contract/envelope.js';
+import { assessmentDocument, type AssessmentEnvelope, type AssessmentResult } from '../contract/assessment.js';
 import { parseVersionBanner, VERSION_ARGUMENTS, type ToolRecord } from '../domain/tooling.js';
 import { EncplanError } from '../errors.js';
 import type { Clock, Host, ToolName } from '../ports.js';
 import { probeCapabilities } from '../probes/capabilities.js';
 import { probeLinuxInventory } from '../probes/linux/inventory.js';
+import { computeSpace } from '../analyses/space.js';
 import { resolveTarget } from '../probes/linux/resolve-target.js';
 import { crossCheckDiskType, probeMachine } from '../probes/machine.js';
 import type { IoBenchmark, ProgressEvent } from '../domain/io-benchmark.js';
@@ -25,14 +20,13 @@ import {
   type ProbeContext,
 } from '../probes/probe-context.js';
 import { probeHostProtectedArea } from '../probes/linux/host-protected-area.js';
-import { TOOL_VERSION } from '../version.js';
-import type { PlanOptions } from '../plan/plan-options.js';
+import type { PlanOptions } from '../rules/plan-options.js';
 import { planFromAssessment } from './plan-from-assessment.js';
 import { assessDriveSections, nvmeCapacityOf } from '../analyses/drive-sections.js';
 import { probeHealth } from '../probes/linux/health.js';
 import { probeDiscardStack } from '../probes/linux/discard-stack.js';
 import { probeKernelCrypto } from '../probes/kernel-crypto.js';
-import { runCipherBenchmark } from '../probes/cipher-benchmark.js';
+import { runCipherBenchmark } from './cipher-benchmark.js';
 import { findKernelCipherBottleneck } from '../rules/kernel-cipher-bottleneck.js';
 
 /** Runs plain versus encrypted fio profiles in a scratch directory (core/src/node/benchmark). */
@@ -192,7 +186,7 @@ export async function assess(
   drive.warnings.forEach((warning) => addWarning(context, warning));
   const discard = await probeDiscardStack(host, inventory.stack, request.signal);
   discard.warnings.forEach((warning) => addWarning(context, warning));
-  const space = { ...inventory.space, nvme: nvmeCapacityOf(drive.facts), hostProtectedArea };
+  const space = { ...computeSpace(inventory.spaceInput), nvme: nvmeCapacityOf(drive.facts), hostProtectedArea };
   const rotational = inventory.media.kind === 'unknown' ? null : inventory.media.kind === 'hdd';
   const sections = assessDriveSections({
     disk: { ...inventory.disk, rotational },
@@ -259,14 +253,5 @@ export async function assess(
   // warning, and the facts still stand.
   const plan = await attempt(context, 'plan', 'Planning', () => Promise.resolve(planFromAssessment(facts, request.planOptions ?? {})));
   const result: AssessmentResult = { plan, ...facts };
-  return okEnvelope(
-    {
-      schema: ASSESSMENT_SCHEMA,
-      schemaVersion: ASSESSMENT_SCHEMA_VERSION,
-      toolVersion: TOOL_VERSION,
-      generatedAt: environment.clock.now(),
-    },
-    result,
-    context.warnings,
-  );
+  return assessmentDocument.ok(result, context.warnings, environment.clock.now());
 }

@@ -12,6 +12,7 @@ export const wizardAssessRequestSchema = z
     backends: z.array(z.string().regex(/^[a-z0-9-]+$/)).max(16),
   })
   .strict();
+/** A validated {@link wizardAssessRequestSchema} value. */
 export type WizardAssessRequest = z.infer<typeof wizardAssessRequestSchema>;
 
 /** A progress event of a long assessment: a phase, a fraction done and, for benchmarks, a live sample. */
@@ -40,6 +41,7 @@ export const jobSnapshotSchema = z.object({
   /** The assessment envelope once done (errors arrive inside it). */
   envelope: z.unknown().nullable(),
 });
+/** A validated {@link jobSnapshotSchema} value. */
 export type JobSnapshot = z.infer<typeof jobSnapshotSchema>;
 
 /** Running assessments keyed by job id, so Cancel can stop one and the wizard can poll its progress. */

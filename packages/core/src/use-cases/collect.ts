@@ -6,7 +6,7 @@ import type { AssessmentEnvelope } from '../contract/assessment.js';
 import { protectIdentifier } from '../domain/identifier.js';
 import { parseLsblkJson, type LsblkDevice } from '../parsers/lsblk/parse-lsblk-json.js';
 import { TOOL_VERSION } from '../version.js';
-import type { PlanOptions } from '../plan/plan-options.js';
+import type { PlanOptions } from '../rules/plan-options.js';
 import { assess, type AssessEnvironment } from './assess.js';
 
 function identifiersIn(captures: readonly Capture[]): string[] {

@@ -13,6 +13,7 @@ export const deviceSummarySchema = z.object({
   /** The health verdict when it is already known (SMART read), else unknown. */
   healthVerdict: z.enum(['healthy', 'warning', 'failing', 'unknown']),
 });
+/** A validated {@link deviceSummarySchema} value. */
 export type DeviceSummary = z.infer<typeof deviceSummarySchema>;
 
 /** Lists the drives the wizard offers; resolves to an envelope whose result is `{ devices: DeviceSummary[] }`. */

@@ -1,11 +1,8 @@
-import { z } from 'zod';
-import { capabilitySchema } from '../domain/capabilities.js';
-import { parseVersionBanner, toolRecordSchema, VERSION_ARGUMENTS } from '../domain/tooling.js';
-import { envelopeSchema, okEnvelope } from '../contract/envelope.js';
+import { parseVersionBanner, VERSION_ARGUMENTS } from '../domain/tooling.js';
+import { doctorDocument, type DoctorEnvelope } from '../contract/documents.js';
 import { TOOL_NAMES, type Clock, type Host, type ToolName } from '../ports.js';
 import { probeCapabilities } from '../probes/capabilities.js';
 import { createProbeContext, tryRun } from '../probes/probe-context.js';
-import { TOOL_VERSION } from '../version.js';
 
 /** What each tool gives encplan, so `doctor` can say what a missing one costs. */
 export const TOOL_PURPOSES: Readonly<Record<ToolName, string>> = {
@@ -39,14 +36,6 @@ export const TOOL_PURPOSES: Readonly<Record<ToolName, string>> = {
 
 const LINUX_ONLY_IRRELEVANT: readonly ToolName[] = ['diskutil', 'hdiutil'];
 
-/** The result of `encplan doctor`. */
-export const doctorResultSchema = z.object({
-  tools: z.array(toolRecordSchema.extend({ purpose: z.string() })),
-  capabilities: z.array(capabilitySchema),
-});
-export const doctorEnvelopeSchema = envelopeSchema('encplan.doctor', doctorResultSchema);
-export type DoctorEnvelope = z.infer<typeof doctorEnvelopeSchema>;
-
 /** Lists which tools and kernel features are present and what each missing one costs. */
 export async function doctor(environment: { host: Host; clock: Clock }): Promise<DoctorEnvelope> {
   const { host } = environment;
@@ -60,5 +49,5 @@ export async function doctor(environment: { host: Host; clock: Clock }): Promise
     tools.push({ tool, path, version: output === null ? null : parseVersionBanner(`${output.stdout}\n${output.stderr}`), purpose: TOOL_PURPOSES[tool] });
   }
   const capabilities = await probeCapabilities(host);
-  return okEnvelope({ schema: 'encplan.doctor', schemaVersion: [1, 0], toolVersion: TOOL_VERSION, generatedAt: environment.clock.now() }, { tools, capabilities }, context.warnings);
+  return doctorDocument.ok({ tools, capabilities }, context.warnings, environment.clock.now());
 }

@@ -1,8 +1,8 @@
 import { z } from 'zod';
-import { ASSESSMENT_SCHEMA, assessmentResultSchema, type AssessmentResult } from '../contract/assessment.js';
+import { assessmentDocument, assessmentResultSchema, type AssessmentResult } from '../contract/assessment.js';
 import { EncplanError } from '../errors.js';
 import { buildPlan, type Plan } from '../plan/plan.js';
-import type { PlanOptions } from '../plan/plan-options.js';
+import type { PlanOptions } from '../rules/plan-options.js';
 import type { AssessedSections, PlanFacts } from '../rules/facts.js';
 
 /** The assessment's fact sections: everything in `result` but the plan that is made from them. */
@@ -47,7 +47,7 @@ export const planFactsSchema = deepPartial(assessmentResultSchema.omit({ plan: t
 
 /** The envelope of `assess --json`, recognised by its `schema` name, with its result read as partial facts. */
 const assessmentDocumentSchema = z.object({
-  schema: z.literal(ASSESSMENT_SCHEMA),
+  schema: z.literal(assessmentDocument.name),
   result: z.unknown(),
   error: z.object({ message: z.string() }).nullable().optional(),
 });

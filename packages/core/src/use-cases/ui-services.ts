@@ -9,6 +9,7 @@ export const privilegeStatusSchema = z.object({
   /** Plain-language reason when unavailable, e.g. "pkexec is not installed". */
   reason: z.string().nullable(),
 });
+/** A validated {@link privilegeStatusSchema} value. */
 export type PrivilegeStatus = z.infer<typeof privilegeStatusSchema>;
 
 /** What the wizard may offer on this machine: benchmark backends and privileged work. */
@@ -16,6 +17,7 @@ export const capabilitiesSchema = z.object({
   backends: z.array(z.object({ id: z.string(), label: z.string(), available: z.boolean(), reason: z.string().nullable() })),
   privilege: privilegeStatusSchema,
 });
+/** A validated {@link capabilitiesSchema} value. */
 export type Capabilities = z.infer<typeof capabilitiesSchema>;
 
 /** The use cases a wizard shell (Electron main, `encplan ui`) exposes; the composition root provides them. */

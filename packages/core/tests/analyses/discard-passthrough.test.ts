@@ -1,17 +1,10 @@
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import {
-  analyseDiscardPassthrough,
-  assessDriveSections,
-  assessHealth,
-  parseSmartctlJson,
-  discardPassthroughSchema,
-  parseDmsetupTable,
-  parseLsblkDiscard,
-  readSysfsStack,
-  type DiscardStackFacts,
-  type StackNode,
-} from '@encplan/core';
+import { analyseDiscardPassthrough, assessDriveSections, assessHealth, parseSmartctlJson, readSysfsStack, type StackNode } from '@encplan/core';
+import { discardPassthroughSchema } from '../../src/domain/trim.js';
+import { parseDmsetupTable } from '../../src/parsers/dmsetup/table.js';
+import { parseLsblkDiscard } from '../../src/parsers/lsblk/discard-table.js';
+import { type DiscardStackFacts } from '../../src/probes/linux/discard-stack.js';
 import { createDirectoryHost } from '../../../../tests/support/directory-host.js';
 import { stackNode } from '../../../../tests/support/stack-node.js';
 import { REPO_ROOT } from '../../../../tests/support/fake-tools.js';

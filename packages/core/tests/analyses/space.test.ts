@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { computeSpace, parseSfdiskJson } from '@encplan/core';
+import { computeSpace } from '../../src/analyses/space.js';
+import { parseSfdiskJson } from '../../src/parsers/sfdisk/parse-sfdisk-json.js';
 import { fixture } from '../support/fixtures.js';
 
 const MiB = 1024 * 1024;

@@ -1,19 +1,14 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import {
-  assessOverProvisioning,
-  assessSed,
-  assessTrim,
-  overProvisioningSchema,
-  parseMountinfo,
-  parseSystemctlShow,
-  sedSchema,
-  systemdTimestampToIso,
-  trimSchema,
-  type OverProvisioningInput,
-  type SecurityCapability,
-  type TrimCapability,
-} from '@encplan/core';
+import { parseMountinfo } from '@encplan/core';
+import { assessOverProvisioning, type OverProvisioningInput } from '../../src/analyses/over-provisioning.js';
+import { assessSed } from '../../src/analyses/sed.js';
+import { assessTrim } from '../../src/analyses/trim.js';
+import { type SecurityCapability, type TrimCapability } from '../../src/domain/drive-capabilities.js';
+import { overProvisioningSchema } from '../../src/domain/over-provisioning.js';
+import { sedSchema } from '../../src/domain/sed.js';
+import { trimSchema } from '../../src/domain/trim.js';
+import { parseSystemctlShow, systemdTimestampToIso } from '../../src/parsers/systemctl/show.js';
 import { checkHostileInputs, checkHugeInput } from '../../../../tests/support/parser-properties.js';
 
 const ATA_TRIM: TrimCapability = { supported: true, deterministic: true, zeroed: false, mechanism: 'ata-dsm-trim', origin: 'smartctl', field: 'trim' };

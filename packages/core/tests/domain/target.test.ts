@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { protectIdentifier, validateDeviceArgument } from '@encplan/core';
+import { protectIdentifier } from '../../src/domain/identifier.js';
+import { validateDeviceArgument } from '../../src/domain/target.js';
 
 describe('validateDeviceArgument', () => {
   it.each(['/dev/sda', '/dev/nvme0n1', '/dev/disk/by-id/nvme-Samsung_SSD_980_1TB_S64ANS0T123456', '/dev/mapper/vg-root', '/dev/mmcblk0'])('accepts %s', (path) => {

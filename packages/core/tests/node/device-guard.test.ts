@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { isEncplanError, type Host, type PathStat } from '@encplan/core';
-import { assertDeviceMayBeOverwritten, type DestructiveConfirmation } from '@encplan/core/node';
+import { isEncplanError, type Host } from '@encplan/core';
+import { type PathStat } from '../../src/ports.js';
+import { assertDeviceMayBeOverwritten, type DestructiveConfirmation } from '../../src/node/benchmark/device-guard.js';
 
 /** A host whose files and directories are given as maps: enough for the guard, which only reads. */
 function hostWith(

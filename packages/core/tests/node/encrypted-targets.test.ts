@@ -1,16 +1,11 @@
 import { readdir, readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { isEncplanError, resourceName } from '@encplan/core';
-import {
-  CleanupRegistry,
-  createNodeHost,
-  createRunner,
-  prepareApfs,
-  prepareLuks2,
-  prepareVeracrypt,
-  type TargetContext,
-} from '@encplan/core/node';
+import { isEncplanError } from '@encplan/core';
+import { resourceName } from '../../src/plan/encrypted-backends.js';
+import { createNodeHost, createRunner } from '@encplan/core/node';
+import { CleanupRegistry } from '../../src/node/benchmark/cleanup-registry.js';
+import { prepareApfs, prepareLuks2, prepareVeracrypt, type TargetContext } from '../../src/node/benchmark/targets.js';
 import {
   REPO_ROOT,
   createFakeTools,

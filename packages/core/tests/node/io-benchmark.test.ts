@@ -1,14 +1,10 @@
 import { mkdir, readdir, readFile, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { ioBenchmarkSchema, isEncplanError, type ProgressEvent } from '@encplan/core';
-import {
-  cleanupLeftovers,
-  createNodeHost,
-  createRunner,
-  runIoBenchmark,
-  type IoBenchmarkOptions,
-} from '@encplan/core/node';
+import { isEncplanError, type ProgressEvent } from '@encplan/core';
+import { ioBenchmarkSchema } from '../../src/domain/io-benchmark.js';
+import { cleanupLeftovers, createNodeHost, createRunner, runIoBenchmark } from '@encplan/core/node';
+import { type IoBenchmarkOptions } from '../../src/node/benchmark/run-io-benchmark.js';
 import {
   REPO_ROOT,
   createFakeTools,

@@ -1,15 +1,10 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import {
-  isEncplanError,
-  parseDiskutilEncryption,
-  parseLosetupList,
-  parseMountInfo,
-  parseVeracryptList,
-  pidOfResourceName,
-  resourceName,
-} from '@encplan/core';
+import { isEncplanError, parseLosetupList, parseMountInfo } from '@encplan/core';
+import { parseDiskutilEncryption } from '../../src/parsers/diskutil/parse-diskutil-encryption.js';
+import { parseVeracryptList } from '../../src/parsers/veracrypt/parse-veracrypt-list.js';
+import { pidOfResourceName, resourceName } from '../../src/plan/encrypted-backends.js';
 
 const fixture = (relative: string): string =>
   readFileSync(fileURLToPath(new URL(`../../../../fixtures/${relative}`, import.meta.url)), 'utf8');

@@ -1,6 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { isEncplanError, parseBlkidExport, parseSfdiskJson } from '@encplan/core';
+import { isEncplanError } from '@encplan/core';
+import { parseBlkidExport } from '../../src/parsers/blkid/parse-blkid-export.js';
+import { parseSfdiskJson } from '../../src/parsers/sfdisk/parse-sfdisk-json.js';
 import { fixture, fixtureCommand } from '../support/fixtures.js';
 
 describe('parseBlkidExport', () => {

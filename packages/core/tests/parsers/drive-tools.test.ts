@@ -1,17 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import {
-  assessHealth,
-  nvmeCapacityOf,
-  parseCrypttab,
-  parseDmsetupTable,
-  parseHdparmIdentify,
-  parseLsblkDiscard,
-  parseNvmeIdCtrl,
-  parseNvmeIdNs,
-  parseNvmeList,
-  parseNvmeSmartLog,
-  parseSedutilScan,
-} from '@encplan/core';
+import { assessHealth, parseNvmeSmartLog } from '@encplan/core';
+import { nvmeCapacityOf } from '../../src/analyses/drive-sections.js';
+import { parseCrypttab } from '../../src/parsers/crypttab/crypttab.js';
+import { parseDmsetupTable } from '../../src/parsers/dmsetup/table.js';
+import { parseHdparmIdentify } from '../../src/parsers/hdparm/identify.js';
+import { parseLsblkDiscard } from '../../src/parsers/lsblk/discard-table.js';
+import { parseNvmeIdCtrl } from '../../src/parsers/nvme/id-ctrl.js';
+import { parseNvmeIdNs } from '../../src/parsers/nvme/id-ns.js';
+import { parseNvmeList } from '../../src/parsers/nvme/list.js';
+import { parseSedutilScan } from '../../src/parsers/sedutil/scan.js';
 import { checkHostileInputs, checkHugeInput, checkTruncations } from '../../../../tests/support/parser-properties.js';
 import { fixture } from '../support/fixtures.js';
 

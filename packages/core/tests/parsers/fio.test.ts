@@ -3,7 +3,9 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { fioOutputSchema, isEncplanError, parseFioJson } from '@encplan/core';
+import { isEncplanError } from '@encplan/core';
+import { fioOutputSchema } from '../../src/domain/io-benchmark.js';
+import { parseFioJson } from '../../src/parsers/fio/parse-fio-json.js';
 
 const FIXTURES = fileURLToPath(new URL('../../../../fixtures/fio', import.meta.url));
 const cases = readdirSync(FIXTURES).sort();

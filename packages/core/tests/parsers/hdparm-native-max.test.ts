@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseHdparmNativeMax } from '@encplan/core';
+import { parseHdparmNativeMax } from '../../src/parsers/hdparm/parse-hdparm-native-max.js';
 import { fixture, fixtureCommand } from '../support/fixtures.js';
 
 describe('parseHdparmNativeMax', () => {

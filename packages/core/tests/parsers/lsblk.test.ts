@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { isEncplanError, parseLsblkJson } from '@encplan/core';
+import { isEncplanError } from '@encplan/core';
+import { parseLsblkJson } from '../../src/parsers/lsblk/parse-lsblk-json.js';
 import { fixture } from '../support/fixtures.js';
 
 describe('parseLsblkJson', () => {

@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { isEncplanError, parseLuks2JsonMetadata, parseLuksDumpText } from '@encplan/core';
+import { isEncplanError } from '@encplan/core';
+import { parseLuks2JsonMetadata, parseLuksDumpText } from '../../src/parsers/cryptsetup/parse-luks-dump.js';
 import { fixture } from '../support/fixtures.js';
 
 describe('parseLuks2JsonMetadata', () => {

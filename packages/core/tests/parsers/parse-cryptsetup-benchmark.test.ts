@@ -1,6 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { isEncplanError, parseCryptsetupBenchmark, kdfFactsFromCryptsetup, cipherFactsFromCryptsetup } from '@encplan/core';
+import { isEncplanError } from '@encplan/core';
+import { kdfFactsFromCryptsetup, cipherFactsFromCryptsetup } from '../../src/parsers/cryptsetup-benchmark/cryptsetup-benchmark-facts.js';
+import { parseCryptsetupBenchmark } from '../../src/parsers/cryptsetup-benchmark/parse-cryptsetup-benchmark.js';
 import { expectUnrecognized } from './expect-unrecognized.js';
 import { fixtureArgv, fixtureCases, readFixture } from '../../../../tests/support/fixture-files.js';
 

@@ -1,6 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { cipherMeasurementsFromOpenssl, isEncplanError, parseOpensslSpeed } from '@encplan/core';
+import { isEncplanError } from '@encplan/core';
+import { cipherMeasurementsFromOpenssl } from '../../src/parsers/openssl-speed/openssl-speed-facts.js';
+import { parseOpensslSpeed } from '../../src/parsers/openssl-speed/parse-openssl-speed.js';
 import { expectUnrecognized } from './expect-unrecognized.js';
 import { fixtureArgv, fixtureCases, readFixture } from '../../../../tests/support/fixture-files.js';
 

@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { classifyAesDriver, deriveKernelCryptoFacts, isEncplanError, parseProcCrypto } from '@encplan/core';
+import { deriveKernelCryptoFacts, isEncplanError, parseProcCrypto } from '@encplan/core';
+import { classifyAesDriver } from '../../src/parsers/proc-crypto/kernel-crypto-facts.js';
 import { fixtureCases, readFixture } from '../../../../tests/support/fixture-files.js';
 
 const TOOL = 'proc-crypto';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { decodeSmartctlExitStatus, SmartctlExitBit } from '@encplan/core';
+import { decodeSmartctlExitStatus, SmartctlExitBit } from '../../src/parsers/smartctl/exit-status.js';
 
 describe('decodeSmartctlExitStatus', () => {
   it.each([

@@ -2,16 +2,11 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import {
-  buildPlan,
-  planFactsFromDocument,
-  planFromAssessment,
-  planSchema,
-  renderCommandScript,
-  type Plan,
-  type PlanFacts,
-  type PlanOptions,
-} from '@encplan/core';
+import { planFromAssessment, renderCommandScript, type Plan, type PlanOptions } from '@encplan/core';
+import { buildPlan } from '../../src/plan/plan.js';
+import { type PlanFacts } from '../../src/rules/facts.js';
+import { planFactsFromDocument } from '../../src/use-cases/plan-from-assessment.js';
+import { planSchema } from '../../src/plan/plan.js';
 import { facts } from '../rules/facts-builder.js';
 
 const FIXTURES = path.resolve(

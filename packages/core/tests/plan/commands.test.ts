@@ -1,11 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import {
-  buildCommands,
-  partitionPathFor,
-  type CommandSettings,
-  type PlanFacts,
-  type SpacePlan,
-} from '@encplan/core';
+import { type PlanFacts } from '../../src/rules/facts.js';
+import { buildCommands, partitionPathFor, type CommandSettings } from '../../src/plan/commands.js';
+import { type SpacePlan } from '../../src/rules/space.js';
 import { facts, optionsWith } from '../rules/facts-builder.js';
 
 const space: SpacePlan = {

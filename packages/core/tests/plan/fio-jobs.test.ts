@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { FIO_MODES, STANDARD_PROFILES, SWEEP_PROFILES, buildFioArgs, chooseFioAccess } from '@encplan/core';
+import { STANDARD_PROFILES } from '@encplan/core';
+import { FIO_MODES, SWEEP_PROFILES, buildFioArgs, chooseFioAccess } from '../../src/plan/fio-jobs.js';
 
 describe('fio job plan', () => {
   it('has the CrystalDiskMark default set in both directions', () => {

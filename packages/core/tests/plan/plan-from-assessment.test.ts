@@ -1,19 +1,11 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import {
-  assessBundle,
-  buildPlan,
-  healthFromSmartctlJson,
-  parseBundle,
-  planFactsFromDocument,
-  planFromAssessment,
-  type AssessmentEnvelope,
-  type AssessmentResult,
-  type CipherSpeedMeasurement,
-  type PlanFacts,
-  type PlanOptions,
-} from '@encplan/core';
+import { assessBundle, healthFromSmartctlJson, planFromAssessment, type AssessmentEnvelope, type AssessmentResult, type CipherSpeedMeasurement, type PlanOptions } from '@encplan/core';
+import { buildPlan } from '../../src/plan/plan.js';
+import { type PlanFacts } from '../../src/rules/facts.js';
+import { planFactsFromDocument } from '../../src/use-cases/plan-from-assessment.js';
+import { parseBundle } from '../../src/capture/bundle.js';
 import { FIXTURES, fixture } from '../support/fixtures.js';
 
 const clock = { now: () => new Date('2026-11-21T12:00:00.000Z') };

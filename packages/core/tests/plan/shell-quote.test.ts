@@ -1,7 +1,7 @@
 import { spawnSync } from 'node:child_process';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { quoteShellWord, renderShellCommand } from '@encplan/core';
+import { quoteShellWord, renderShellCommand } from '../../src/plan/shell-quote.js';
 
 /** Runs `printf '%s\0' <line>` through the real /bin/sh and returns the words it received. */
 function wordsSeenByShell(line: string): string[] {

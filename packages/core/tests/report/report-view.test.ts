@@ -2,7 +2,9 @@ import { readFileSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { formatByFieldName, quoteShellArgument, renderCommandsScript, toReportView } from '@encplan/core';
+import { renderCommandsScript, toReportView } from '@encplan/core';
+import { formatByFieldName } from '../../src/report/format-units.js';
+import { quoteShellArgument } from '../../src/report/report-view.js';
 import { REPO_ROOT } from '../../../../tests/support/fake-tools.js';
 
 /** Real `encplan assess --json` outputs (fixtures/assessments/PROVENANCE.md). */

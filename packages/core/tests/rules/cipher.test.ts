@@ -1,11 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import {
-  checkKernelAesDriver,
-  MIB,
-  recommendCipherMode,
-  recommendKeySize,
-  recommendVeracryptEncryption,
-} from '@encplan/core';
+import { MIB } from '../../src/domain/units.js';
+import { checkKernelAesDriver, recommendCipherMode, recommendKeySize, recommendVeracryptEncryption } from '../../src/rules/cipher.js';
 import { cipherMiB, ciphers, facts, ioBenchmark, machine, optionsWith } from './facts-builder.js';
 
 describe('recommendCipherMode', () => {

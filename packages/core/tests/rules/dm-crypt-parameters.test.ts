@@ -1,12 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import {
-  MIB,
-  recommendDiscards,
-  recommendSectorSize,
-  recommendWorkqueueBypass,
-  type CipherChoice,
-  type PlanFacts,
-} from '@encplan/core';
+import { type PlanFacts } from '../../src/rules/facts.js';
+import { MIB } from '../../src/domain/units.js';
+import { type CipherChoice } from '../../src/rules/cipher.js';
+import { recommendDiscards, recommendSectorSize, recommendWorkqueueBypass } from '../../src/rules/dm-crypt-parameters.js';
 import { facts, ioBenchmark, machine, optionsWith } from './facts-builder.js';
 
 /** The media section for a known rotational flag; left out when unknown. */

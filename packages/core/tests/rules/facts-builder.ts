@@ -1,13 +1,9 @@
-import {
-  MIB,
-  planOptionsSchema,
-  STANDARD_PROFILE_SHAPES,
-  type CipherId,
-  type PlanFacts,
-  type PlanOptions,
-  type ResolvedPlanOptions,
-  type StandardProfileId,
-} from '@encplan/core';
+import { type PlanOptions } from '@encplan/core';
+import { type PlanFacts } from '../../src/rules/facts.js';
+import { type CipherId } from '../../src/domain/cipher.js';
+import { STANDARD_PROFILE_SHAPES, type StandardProfileId } from '../../src/domain/io-benchmark.js';
+import { MIB } from '../../src/domain/units.js';
+import { planOptionsSchema, type ResolvedPlanOptions } from '../../src/rules/plan-options.js';
 
 /**
  * Rule tests hand-build slices of an assessment result (`PlanFacts`): what a section leaves out is unknown.

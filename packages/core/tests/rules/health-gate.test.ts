@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { estimateInPlaceWriteCost, evaluateHealthGate, healthFromSmartctlJson } from '@encplan/core';
+import { healthFromSmartctlJson } from '@encplan/core';
+import { estimateInPlaceWriteCost, evaluateHealthGate } from '../../src/rules/health-gate.js';
 import { facts } from './facts-builder.js';
 
 /** A real NVMe smartctl capture (Intel DC P4500 at 75 % wear, fixtures/plan-inputs/PROVENANCE.md). */

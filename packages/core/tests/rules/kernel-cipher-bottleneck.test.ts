@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { findKernelCipherBottleneck, type CipherSpeedFacts, type KernelCryptoFacts } from '@encplan/core';
+import { type KernelCryptoFacts } from '@encplan/core';
+import { type CipherSpeedFacts } from '../../src/domain/cipher.js';
+import { findKernelCipherBottleneck } from '../../src/rules/kernel-cipher-bottleneck.js';
 import { kernelCryptoOfFixture } from '../../../../tests/support/fixture-files.js';
 
 // Facts derived from real /proc/crypto captures: this machine (generic) and a Cloudflare AES-NI server.

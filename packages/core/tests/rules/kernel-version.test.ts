@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isKernelAtLeast, parseKernelVersion } from '@encplan/core';
+import { isKernelAtLeast, parseKernelVersion } from '../../src/rules/kernel-version.js';
 
 describe('kernel version', () => {
   it.each([

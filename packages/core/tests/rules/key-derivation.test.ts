@@ -1,12 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import {
-  GIB,
-  recommendLuks2Pbkdf,
-  recommendVeracryptKdf,
-  veracryptIterations,
-  type Pbkdf2Hash,
-  type PlanFacts,
-} from '@encplan/core';
+import { type PlanFacts } from '../../src/rules/facts.js';
+import { type Pbkdf2Hash } from '../../src/domain/kdf.js';
+import { GIB } from '../../src/domain/units.js';
+import { recommendLuks2Pbkdf, recommendVeracryptKdf, veracryptIterations } from '../../src/rules/key-derivation.js';
 import { facts, machine, optionsWith } from './facts-builder.js';
 
 /** The argon2id row cryptsetup benchmark prints, as the assessment's cipherBenchmark.kdfSpeed holds it. */

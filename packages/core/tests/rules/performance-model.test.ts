@@ -1,10 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import {
-  MIB,
-  predictPerformance,
-  type EffectiveCipherSpeed,
-  type StandardProfileId,
-} from '@encplan/core';
+import { type StandardProfileId } from '../../src/domain/io-benchmark.js';
+import { MIB } from '../../src/domain/units.js';
+import { type EffectiveCipherSpeed } from '../../src/rules/cipher-speed.js';
+import { predictPerformance } from '../../src/rules/performance-model.js';
 import { facts, ioBenchmark, machine, type ProfileRates } from './facts-builder.js';
 
 function speed(mib: number): EffectiveCipherSpeed {

@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { GIB, recommendSpace, spareFactorFor, type PlanFacts } from '@encplan/core';
+import { type PlanFacts } from '../../src/rules/facts.js';
+import { GIB } from '../../src/domain/units.js';
+import { recommendSpace, spareFactorFor } from '../../src/rules/space.js';
 import { facts, optionsWith } from './facts-builder.js';
 
 const TB = 1_000_204_886_016;

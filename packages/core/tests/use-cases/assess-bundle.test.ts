@@ -1,5 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { assessBundle, assessmentEnvelopeSchema, createRecordingHost, createReplayHost, parseBundle, type Bundle } from '@encplan/core';
+import { assessBundle, assessmentDocument } from '@encplan/core';
+import { parseBundle, type Bundle } from '../../src/capture/bundle.js';
+import { createRecordingHost } from '../../src/capture/recording-host.js';
+import { createReplayHost } from '../../src/capture/replay-host.js';
 import { fixture } from '../support/fixtures.js';
 
 const clock = { now: () => new Date('2026-11-21T12:00:00.000Z') };
@@ -7,7 +10,7 @@ const bundle: Bundle = parseBundle(JSON.parse(fixture('bundles/loop-gpt-ext4-78p
 
 describe('assessBundle on a real loop-device bundle', () => {
   it('reports the disk, its GPT partition with ext4 and the never-allocated tail', async () => {
-    const envelope = assessmentEnvelopeSchema.parse(await assessBundle(bundle, clock));
+    const envelope = assessmentDocument.envelope.parse(await assessBundle(bundle, clock));
     expect(envelope).toMatchObject({ schema: 'encplan.assessment', schemaVersion: [1, 0], generatedAt: '2026-11-21T12:00:00.000Z' });
     const result = envelope.result!;
     expect(result.target).toEqual({ path: '/dev/loop0', kernelName: 'loop0', requested: '/dev/loop0', resolvedFrom: 'bundle' });

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { assessBundle, parseBundle, type Bundle } from '@encplan/core';
+import { assessBundle } from '@encplan/core';
+import { parseBundle, type Bundle } from '../../src/capture/bundle.js';
 import { fixture } from '../support/fixtures.js';
 
 const clock = { now: () => new Date('2026-11-21T12:00:00.000Z') };

@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { EncplanError, createAssessmentJobs, createSavedAssessmentServices, errorEnvelope, type AssessFunction } from '@encplan/core';
+import { EncplanError, createAssessmentJobs, createSavedAssessmentServices } from '@encplan/core';
+import { errorEnvelope } from '../../src/contract/envelope.js';
+import { type AssessFunction } from '../../src/use-cases/assessment-jobs.js';
 
 const errorToEnvelope = (error: unknown) => errorEnvelope({ schema: 'encplan.assessment', schemaVersion: [1, 0], toolVersion: 'test', generatedAt: new Date(0) }, error);
 let counter = 0;

@@ -4,9 +4,7 @@ import {
   wizardAssessRequestSchema,
   capabilitiesSchema,
   deviceSummarySchema,
-  errorEnvelope,
-  okEnvelope,
-  TOOL_VERSION,
+  bridgeDocument,
   type AssessmentJobs,
   type UiServices,
 } from '@encplan/core';
@@ -21,10 +19,6 @@ export type BridgeHandlers = {
 export const jobIdSchema = z.string().regex(/^[0-9a-f-]{8,64}$/);
 
 const deviceListSchema = z.object({ devices: z.array(deviceSummarySchema) });
-
-function meta(now: Date) {
-  return { schema: 'encplan.bridge' as const, schemaVersion: [1, 0] as const, toolVersion: TOOL_VERSION, generatedAt: now };
-}
 
 function parseInput<Schema extends z.ZodType>(schema: Schema, input: unknown): z.infer<Schema> {
   const parsed = schema.safeParse(input);
@@ -46,9 +40,9 @@ export function createBridgeHandlers(services: UiServices, jobs: AssessmentJobs,
     <Result>(body: (input: unknown) => Promise<Result>) =>
     async (input: unknown): Promise<BridgeEnvelope<Result>> => {
       try {
-        return okEnvelope(meta(now()), await body(input), []);
+        return bridgeDocument.ok(await body(input), [], now()) as BridgeEnvelope<Result>;
       } catch (error) {
-        return errorEnvelope(meta(now()), error);
+        return bridgeDocument.error(error, [], now());
       }
     };
   const signalFor = (): AbortSignal => AbortSignal.timeout(120_000);

@@ -2,11 +2,10 @@ import { randomUUID } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import {
   EncplanError,
-  TOOL_VERSION,
   assess,
   createAssessmentJobs,
   createSavedAssessmentServices,
-  errorEnvelope,
+  assessmentDocument,
   listDisks,
   type AssessmentJobs,
   type PrivilegeStatus,
@@ -96,7 +95,7 @@ export async function createWizardBackend(options: WizardServicesOptions): Promi
     : liveServices(createEnvironment({ searchPath: options.searchPath }), privilege);
   const jobs = createAssessmentJobs(
     services.assess,
-    (error) => errorEnvelope({ schema: 'encplan.assessment', schemaVersion: [1, 0], toolVersion: TOOL_VERSION, generatedAt: new Date() }, error),
+    (error) => assessmentDocument.error(error),
     randomUUID,
   );
   return { services, jobs, mode: saved ? 'saved' : 'live' };

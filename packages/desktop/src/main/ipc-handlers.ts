@@ -1,5 +1,5 @@
 import type { IpcMain, IpcMainInvokeEvent } from 'electron';
-import { TOOL_VERSION, EncplanError, errorEnvelope } from '@encplan/core';
+import { bridgeDocument, EncplanError } from '@encplan/core';
 import type { BridgeHandlers } from '../backend/bridge-handlers.js';
 import { channels, type BridgeMethod } from '../shared/bridge.js';
 
@@ -30,10 +30,7 @@ export function registerIpcHandlers(ipcMain: Pick<IpcMain, 'handle'>, handlers: 
   for (const method of Object.keys(channels) as BridgeMethod[]) {
     ipcMain.handle(channels[method], async (event, input: unknown) => {
       if (!isTrustedSender(event)) {
-        return errorEnvelope(
-          { schema: 'encplan.bridge', schemaVersion: [1, 0], toolVersion: TOOL_VERSION, generatedAt: new Date() },
-          new EncplanError('PERMISSION_DENIED', 'IPC from an unknown sender was refused.'),
-        );
+        return bridgeDocument.error(new EncplanError('PERMISSION_DENIED', 'IPC from an unknown sender was refused.'));
       }
       return handlers[method](input);
     });

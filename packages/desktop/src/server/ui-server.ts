@@ -3,7 +3,7 @@ import { readFile, realpath } from 'node:fs/promises';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
-import { EncplanError, TOOL_VERSION, errorEnvelope } from '@encplan/core';
+import { bridgeDocument, EncplanError } from '@encplan/core';
 import type { BridgeHandlers } from '../backend/bridge-handlers.js';
 import { channels, type BridgeMethod } from '../shared/bridge.js';
 import { CONTENT_SECURITY_POLICY } from '../shared/content-security-policy.js';
@@ -69,7 +69,7 @@ function securityHeaders(response: ServerResponse): void {
 }
 
 function refuse(response: ServerResponse, status: number, code: 'PERMISSION_DENIED' | 'INVALID_ARGUMENT', message: string): void {
-  const body = errorEnvelope({ schema: 'encplan.bridge', schemaVersion: [1, 0], toolVersion: TOOL_VERSION, generatedAt: new Date() }, new EncplanError(code, message));
+  const body = bridgeDocument.error(new EncplanError(code, message));
   response.writeHead(status, { 'Content-Type': 'application/json' });
   response.end(JSON.stringify(body));
 }

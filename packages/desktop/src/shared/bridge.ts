@@ -1,20 +1,11 @@
-import type { WizardAssessRequest, Capabilities, DeviceSummary, ErrorBody, JobSnapshot, Warning } from '@encplan/core';
+import type { WizardAssessRequest, Capabilities, DeviceSummary, Envelope, JobSnapshot } from '@encplan/core';
 
 /**
  * The whole contract between the wizard and whatever runs it (Electron main over IPC, `encplan ui` over
  * HTTP, the fake bridge in tests). Every method resolves to an envelope; errors arrive inside it and
  * nothing is thrown across the boundary (architecture 2.7).
  */
-export interface BridgeEnvelope<Result> {
-  readonly schema: 'encplan.bridge';
-  readonly schemaVersion: readonly [number, number];
-  readonly toolVersion: string;
-  readonly generatedAt: string;
-  readonly status: 'ok' | 'partial' | 'error';
-  readonly result: Result | null;
-  readonly warnings: readonly Warning[];
-  readonly error: ErrorBody | null;
-}
+export type BridgeEnvelope<Result> = Envelope<'encplan.bridge', Result>;
 
 /** What the wizard can ask for. */
 export interface EncplanBridge {

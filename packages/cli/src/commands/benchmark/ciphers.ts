@@ -1,5 +1,5 @@
 import { Flags } from '@oclif/core';
-import { createProbeContext, okEnvelope, runCipherBenchmark, TOOL_VERSION } from '@encplan/core';
+import { cipherBenchmarkDocument, createProbeContext, runCipherBenchmark } from '@encplan/core';
 import { createEnvironment } from '@encplan/core/node';
 import { EncplanCommand } from '../../base-command.js';
 import { renderCipherBenchmark } from '../../render/cipher-benchmark.js';
@@ -14,7 +14,7 @@ export default class BenchmarkCiphers extends EncplanCommand {
   static override flags = {
     quick: Flags.boolean({ summary: 'Short runs (about 30 s): 1 s per OpenSSL figure, encryption only.', default: false }),
   };
-  protected readonly schemaName = 'encplan.cipher-benchmark';
+  readonly document = cipherBenchmarkDocument;
 
   async run(): Promise<void> {
     const { flags } = await this.parse(BenchmarkCiphers);
@@ -32,9 +32,8 @@ export default class BenchmarkCiphers extends EncplanCommand {
         quick: flags.quick,
         onProgress: (step) => process.stderr.write(`encplan: ${step}…\n`),
       });
-      const meta = { schema: this.schemaName, schemaVersion: [1, 0] as const, toolVersion: TOOL_VERSION, generatedAt: environment.clock.now() };
       if (flags.json) {
-        this.emitJson(okEnvelope(meta, result, context.warnings));
+        this.emitJson(cipherBenchmarkDocument.ok(result, context.warnings, environment.clock.now()));
       } else {
         process.stdout.write(renderCipherBenchmark(result, context.warnings));
       }

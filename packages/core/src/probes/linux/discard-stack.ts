@@ -1,13 +1,27 @@
-import type { DiscardStackFacts } from '../../analyses/discard-passthrough.js';
 import type { StackNode } from '../../domain/device.js';
 import type { Warning } from '../../domain/warning.js';
 import { parseLuks2JsonMetadata } from '../../parsers/cryptsetup/parse-luks-dump.js';
-import { parseCrypttab } from '../../parsers/crypttab/crypttab.js';
+import { parseCrypttab, type CrypttabEntry } from '../../parsers/crypttab/crypttab.js';
 import { parseDmsetupTable, type DmTableLine } from '../../parsers/dmsetup/table.js';
-import { parseMountinfo } from '../../parsers/proc/mountinfo.js';
+import { parseMountinfo, type MountEntry } from '../../parsers/proc/mountinfo.js';
 import { parseSystemctlShow, systemdTimestampToIso } from '../../parsers/systemctl/show.js';
 import type { Host } from '../../ports.js';
 import { addWarning, attempt, createProbeContext, tryRun, type ProbeContext } from '../probe-context.js';
+
+/** The facts beyond the stack itself that decide discard passthrough (probeDiscardStack gathers them). */
+export interface DiscardStackFacts {
+  /** `dmsetup table` lines by mapping name; a missing name means the table could not be read. */
+  readonly dmTables: Readonly<Record<string, readonly DmTableLine[]>>;
+  /** Persistent LUKS2 flags (luksDump --dump-json-metadata config.flags) by mapping name. */
+  readonly luksFlags: Readonly<Record<string, readonly string[]>>;
+  readonly crypttab: readonly CrypttabEntry[] | null;
+  /** /sys/module/raid456/parameters/devices_handle_discard_safely; null when not loaded or unreadable. */
+  readonly raid456DiscardSafe: boolean | null;
+  readonly mounts: readonly MountEntry[] | null;
+  readonly fstrimTimer: { readonly enabled: boolean | null; readonly lastRunAt: string | null } | null;
+  /** assessTrim's readsZeroesAfterTrim: makes the leaked free-space map exact. */
+  readonly readsZeroesAfterTrim: boolean | null;
+}
 
 /** dmsetup, cryptsetup luksDump and systemctl answer in well under a second; 10 s covers a loaded machine. */
 const TIMEOUT_MS = 10_000;

@@ -2,8 +2,7 @@ import { EncplanError } from '../../errors.js';
 import type { Disk, Filesystem, Partition, StackNode, StackNodeType, Transport } from '../../domain/device.js';
 import type { EncryptionInventory, ExistingEncryption } from '../../domain/encryption.js';
 import { protectIdentifier } from '../../domain/identifier.js';
-import { computeSpace } from '../../analyses/space.js';
-import type { Space } from '../../domain/space.js';
+import type { SpaceInput } from '../../domain/space.js';
 import { parseBlkidExport, type BlkidProbe } from '../../parsers/blkid/parse-blkid-export.js';
 import { parseLuks2JsonMetadata, parseLuksDumpText } from '../../parsers/cryptsetup/parse-luks-dump.js';
 import { parseLsblkJson, type LsblkDevice } from '../../parsers/lsblk/parse-lsblk-json.js';
@@ -18,7 +17,8 @@ export interface LinuxInventory {
   readonly partitions: Partition[];
   readonly stack: StackNode;
   readonly encryption: EncryptionInventory;
-  readonly space: Omit<Space, 'nvme' | 'hostProtectedArea'>;
+  /** What the space section is computed from (analyses/space.ts). */
+  readonly spaceInput: SpaceInput;
   /** What sysfs says about the media, beside what the rotational flag claims. */
   readonly media: { readonly kind: 'ssd' | 'hdd' | 'unknown'; readonly reason: string };
 }
@@ -286,7 +286,7 @@ export async function probeLinuxInventory(
     mountpoints,
   };
 
-  const space = computeSpace({
+  const spaceInput: SpaceInput = {
     diskSizeBytes: root.sizeBytes,
     table,
     partitions: partitions.map((part) => ({ startBytes: part.startBytes, sizeBytes: part.sizeBytes })),
@@ -297,7 +297,7 @@ export async function probeLinuxInventory(
       root.mountpoints.length > 0 ||
       root.children.some((child) => child.type !== 'part') ||
       (root.filesystemType === null && blkidByPath.has(root.path) && blkidByPath.get(root.path) === null),
-  });
+  };
 
   return {
     disk,
@@ -308,7 +308,7 @@ export async function probeLinuxInventory(
       veracryptDetectable: false,
       note: 'VeraCrypt and TrueCrypt volumes have no header signature: they are indistinguishable from random data by design, so encplan cannot tell whether a partition or file holds one.',
     },
-    space,
+    spaceInput,
     media: mediaOf(transport, rotational),
   };
 }

@@ -1,5 +1,7 @@
+import { readFileSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createRunner, detectPrivilege, runPrivilegedHelper } from '@encplan/core/node';
+import { createRunner, detectPrivilege } from '@encplan/core/node';
+import { POLKIT_ACTION_ID, runPrivilegedHelper } from '../../../src/node/privilege/pkexec.js';
 import { createFakeTools, type FakeTools } from '../../../../../tests/support/fake-tools.js';
 
 let fakes: FakeTools | undefined;
@@ -47,5 +49,12 @@ describe('runPrivilegedHelper', () => {
     const runner = await runnerWith({ pkexec: [] });
     await expect(runPrivilegedHelper(runner, 'encplan-helper', [], { timeoutMs: 10_000 })).rejects.toMatchObject({ code: 'INVALID_ARGUMENT' });
     expect(await fakes!.calls()).toEqual([]);
+  });
+});
+
+describe('the polkit action', () => {
+  it('is the one the shipped policy file declares', () => {
+    const policy = readFileSync(new URL('../../../../desktop/resources/org.encplan.helper.policy', import.meta.url), 'utf8');
+    expect(policy).toContain(`<action id="${POLKIT_ACTION_ID}">`);
   });
 });

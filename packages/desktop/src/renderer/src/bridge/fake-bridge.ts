@@ -1,4 +1,4 @@
-import { TOOL_VERSION, createAssessmentJobs, createSavedAssessmentServices, errorEnvelope } from '@encplan/core';
+import { assessmentDocument, createAssessmentJobs, createSavedAssessmentServices } from '@encplan/core';
 import { createBridgeHandlers } from '../../../backend/bridge-handlers.js';
 import type { EncplanBridge } from '../../../shared/bridge.js';
 
@@ -23,7 +23,7 @@ export function createFakeBridge(stepDelayMs = 120): EncplanBridge {
   });
   const jobs = createAssessmentJobs(
     services.assess,
-    (error) => errorEnvelope({ schema: 'encplan.assessment', schemaVersion: [1, 0], toolVersion: TOOL_VERSION, generatedAt: new Date() }, error),
+    (error) => assessmentDocument.error(error),
     () => crypto.randomUUID(),
   );
   const handlers = createBridgeHandlers(services, jobs);

@@ -1,11 +1,11 @@
-import { TOOL_VERSION, type ErrorBody } from '@encplan/core';
+import { bridgeDocument, EncplanError } from '@encplan/core';
 import type { BridgeEnvelope, BridgeMethod, EncplanBridge } from '../../../shared/bridge.js';
 
 /** The header `encplan ui` expects the per-run token in (see packages/desktop/src/server/ui-server.ts). */
 const TOKEN_HEADER = 'X-Encplan-Token';
 
-function transportError<Result>(error: ErrorBody): BridgeEnvelope<Result> {
-  return { schema: 'encplan.bridge', schemaVersion: [1, 0], toolVersion: TOOL_VERSION, generatedAt: new Date().toISOString(), status: 'error', result: null, warnings: [], error };
+function transportError<Result>(error: EncplanError): BridgeEnvelope<Result> {
+  return bridgeDocument.error(error);
 }
 
 /**
@@ -24,12 +24,11 @@ export function createHttpBridge(token: string, fetchFunction: typeof fetch = fe
       });
       return (await response.json()) as BridgeEnvelope<Result>;
     } catch (error) {
-      return transportError({
-        code: 'INTERNAL_ERROR',
-        message: `Lost the connection to encplan ui (${error instanceof Error ? error.message : String(error)}).`,
-        hint: 'Check that `encplan ui` is still running and the SSH tunnel is open, then reload.',
-        details: null,
-      });
+      return transportError(
+        new EncplanError('INTERNAL_ERROR', `Lost the connection to encplan ui (${error instanceof Error ? error.message : String(error)}).`, {
+          hint: 'Check that `encplan ui` is still running and the SSH tunnel is open, then reload.',
+        }),
+      );
     }
   };
   const bridge: EncplanBridge = {

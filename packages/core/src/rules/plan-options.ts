@@ -9,11 +9,9 @@ export type TargetTool = z.infer<typeof targetToolSchema>;
  * image it repeatedly or study usage patterns. `deniability`: hidden volumes must stay deniable.
  */
 export const threatModelSchema = z.enum(['lost-device', 'targeted', 'deniability']);
-export type ThreatModel = z.infer<typeof threatModelSchema>;
 
 /** How hard the volume will be written; drives the spare-area rule. */
 export const workloadSchema = z.enum(['desktop', 'server', 'write-heavy']);
-export type Workload = z.infer<typeof workloadSchema>;
 
 /**
  * Password entropies the attacker-cost table is computed for, in bits: 8 and 10 random [a-z0-9] characters

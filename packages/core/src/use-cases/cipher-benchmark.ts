@@ -1,9 +1,9 @@
 import type { CipherBenchmark } from '../domain/cipher.js';
 import { findKernelCipherBottleneck } from '../rules/kernel-cipher-bottleneck.js';
-import { probeCipherSpeed, probeKdfSpeed, type SpeedProbeOptions } from './cipher-speed.js';
-import { probeKernelCrypto } from './kernel-crypto.js';
-import { probeMachine } from './machine.js';
-import type { ProbeContext } from './probe-context.js';
+import { probeCipherSpeed, probeKdfSpeed, type SpeedProbeOptions } from '../probes/cipher-speed.js';
+import { probeKernelCrypto } from '../probes/kernel-crypto.js';
+import { probeMachine } from '../probes/machine.js';
+import type { ProbeContext } from '../probes/probe-context.js';
 
 /**
  * The whole cipher benchmark: kernel crypto drivers, the CPU's AES flag and core count (probeMachine), cipher speed
