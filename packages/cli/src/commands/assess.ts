@@ -1,9 +1,8 @@
 import { writeFile } from 'node:fs/promises';
 import { Args, Flags } from '@oclif/core';
-import { assess, assessBundle, ASSESSMENT_SCHEMA, gateMeetsThreshold, renderCommandScript, renderHtmlReport, toReportView } from '@encplan/core';
+import { assess, assessBundle, ASSESSMENT_SCHEMA, gateMeetsThreshold, renderCommandsScript, renderHtmlReport, renderTextReport, toReportView } from '@encplan/core';
 import { createEnvironment, readBundleDirectory } from '@encplan/core/node';
 import { EncplanCommand } from '../base-command.js';
-import { renderAssessment } from '../render/assessment.js';
 import { withCancellation } from '../cancellation.js';
 import { stderrProgress } from '../render/progress-bar.js';
 import { ExitCode } from '../exit-codes.js';
@@ -50,16 +49,18 @@ export default class Assess extends EncplanCommand {
           })
         : readBundleDirectory(flags.bundle).then((bundle) => assessBundle(bundle, environment.clock, { signal, planOptions })),
     );
+    // One view model for the text report, the HTML report and the script (the CLI has no view logic of its own).
+    const view = toReportView(envelope, { includeDestructive: flags.destructive });
     if (flags.html !== undefined) {
-      await writeFile(flags.html, renderHtmlReport(toReportView(envelope)), 'utf8');
+      await writeFile(flags.html, renderHtmlReport(view), 'utf8');
     }
     const plan = envelope.result?.plan ?? null;
     if (flags.json) {
       this.emitJson(envelope);
     } else if (flags.commands) {
-      this.log(plan === null ? '# encplan could not make a plan; see the warnings of `encplan assess`.' : renderCommandScript(plan.commands, flags.destructive));
+      this.log(plan === null ? '# encplan could not make a plan; see the warnings of `encplan assess`.' : renderCommandsScript(view));
     } else {
-      this.log(renderAssessment(envelope, { includeDestructive: flags.destructive }));
+      this.log(renderTextReport(view));
     }
     const threshold = flags['fail-on'];
     if (plan !== null && (threshold === 'warning' || threshold === 'failing') && gateMeetsThreshold(plan.healthGate, threshold)) {

@@ -5,7 +5,7 @@ import {
   okEnvelope,
   PLAN_SCHEMA_NAME,
   PLAN_SCHEMA_VERSION,
-  renderCommandScript,
+  renderPlanScript,
   TOOL_VERSION,
 } from '@encplan/core';
 import { EncplanCommand } from '../base-command.js';
@@ -55,7 +55,7 @@ export default class Plan extends EncplanCommand {
         ),
       );
     } else if (flags.commands) {
-      this.log(renderCommandScript(plan.commands, flags.destructive));
+      this.log(renderPlanScript(plan.commands, flags.destructive));
     } else {
       this.log(renderPlan(plan, { includeDestructive: flags.destructive }));
     }

@@ -2,7 +2,7 @@ import {
   formatBytes,
   formatDuration,
   formatRate,
-  renderCommandScript,
+  renderPlanScript,
   type Evidence,
   type Plan,
   type Recommendation,
@@ -121,7 +121,7 @@ export function renderPlan(plan: Plan, options: PlanRenderOptions): string {
 
   lines.push(
     'Commands (planning ran none of them):',
-    renderCommandScript(plan.commands, options.includeDestructive),
+    renderPlanScript(plan.commands, options.includeDestructive),
   );
   return lines.join('\n');
 }
