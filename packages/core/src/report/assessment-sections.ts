@@ -82,7 +82,8 @@ function healthSection(result: AssessmentResult, warnings: readonly Warning[]): 
       fact('Writes per day', orUnknown(health.writeBytesPerDay, (bytes) => `${formatBytes(bytes)} per day`), source),
       fact('Estimated remaining life', orUnknown(health.estimatedRemainingLifeYears, (years) => `${years.toFixed(1)} years`), source),
     ],
-    missingReason: health.verdict === 'unknown' ? (health.unavailable?.detail ?? warningsFrom(warnings, ['smartctl', 'nvme'])) : null,
+    // The unavailable detail is already a finding; otherwise the warnings say why.
+    missingReason: health.verdict === 'unknown' && health.unavailable === null ? warningsFrom(warnings, ['smartctl', 'nvme']) : null,
   };
 }
 

@@ -113,6 +113,7 @@ export function renderHtmlReport(view: ReportView): string {
     recommendations,
     '<h2>Drive</h2>',
     deviceHtml,
+    view.stack.length === 0 ? '' : `<h3>Stack (from the disk up)</h3><ul class="stack">${view.stack.map((line) => `<li style="margin-left:${String(line.depth * 1.5)}rem">${escapeHtml(line.text)}</li>`).join('')}</ul>`,
     '<h2>Health, TRIM and space</h2>',
     view.sections.map(sectionHtml).join(''),
     '<h2>Benchmarks</h2>',

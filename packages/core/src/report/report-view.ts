@@ -1,4 +1,5 @@
 import { assessmentEnvelopeSchema, type AssessmentEnvelope, type AssessmentResult } from '../contract/assessment.js';
+import type { StackNode } from '../domain/device.js';
 import type { Warning } from '../domain/warning.js';
 import type { Plan } from '../plan/plan.js';
 import { formatBytes, formatBytesExact, formatPercent, formatRate, toMebibytesPerSecond } from '../domain/units.js';
@@ -29,6 +30,12 @@ export interface DeviceView {
 export interface BarView {
   readonly series: string;
   readonly valueMebibytesPerSecond: number | null;
+}
+
+/** One block device of the stack, from the disk up: its depth in the tree and what it is. */
+export interface StackLineView {
+  readonly depth: number;
+  readonly text: string;
 }
 
 /** One group of bars (one I/O profile: "SEQ1M Q8T1 read"). */
@@ -83,6 +90,8 @@ export interface ReportView {
   readonly generatedAt: string;
   readonly toolVersion: string;
   readonly device: DeviceView | null;
+  /** The disk and everything stacked on it, depth first. */
+  readonly stack: readonly StackLineView[];
   /** The plan's health gate ("proceed", "caution", "back up first") and why, or null without a plan. */
   readonly healthGate: { readonly tone: Tone; readonly status: string; readonly reason: string } | null;
   readonly planFindings: readonly { readonly tone: Tone; readonly message: string }[];
@@ -118,7 +127,7 @@ function toDeviceView(result: AssessmentResult): DeviceView {
     size: formatBytes(disk.sizeBytes),
     sizeBytes: disk.sizeBytes,
     transport: disk.transport,
-    kind: disk.transport === 'loop' ? 'loop device' : TRANSPORT_KIND[media.kind],
+    kind: disk.transport === 'loop' ? 'file-backed device' : TRANSPORT_KIND[media.kind],
     isSystemDisk: disk.isSystemDisk,
     facts: [
       { label: 'Size', value: formatBytesExact(disk.sizeBytes), source: 'lsblk: SIZE' },
@@ -135,6 +144,17 @@ function toDeviceView(result: AssessmentResult): DeviceView {
       })),
     ],
   };
+}
+
+function toStackLines(node: StackNode, depth = 0): StackLineView[] {
+  const parts = [
+    `${node.kernelName} (${node.type}${node.mapperName === null ? '' : ` ${node.mapperName}`}, ${formatBytes(node.sizeBytes)})`,
+    node.filesystem === null ? null : `${node.filesystem.type}${node.filesystem.version === null ? '' : ` ${node.filesystem.version}`}`,
+    node.mountpoints.length > 0 ? `mounted at ${node.mountpoints.join(', ')}` : null,
+    node.discard === null ? null : node.discard.maxBytes === 0 ? 'no discards' : `discards in ${formatBytes(node.discard.granularityBytes)} units`,
+    node.backingFile === null ? null : `backed by ${node.backingFile}`,
+  ];
+  return [{ depth, text: parts.filter((part) => part !== null).join(' · ') }, ...node.children.flatMap((child) => toStackLines(child, depth + 1))];
 }
 
 function toBenchmarks(result: AssessmentResult): { rows: BenchmarkRowView[]; charts: ChartView[] } {
@@ -194,20 +214,25 @@ function toPredictions(plan: Plan): PredictionRowView[] {
   );
 }
 
-const RULE_TITLES: Readonly<Record<string, string>> = {
-  'health-gate': 'Drive health before encrypting',
-  'in-place-write-cost': 'Wear from encrypting in place',
-  'kernel-aes-driver': 'Kernel AES driver',
-  'cipher-mode': 'Cipher',
-  'cipher-key-size': 'Key size',
-  'veracrypt-encryption': 'VeraCrypt encryption algorithm',
-  'sector-size': 'Encryption sector size',
-  'workqueue-bypass': 'dm-crypt work queues',
-  discards: 'Discards (TRIM) through encryption',
-  'luks2-pbkdf': 'Key derivation (LUKS2)',
-  'veracrypt-kdf': 'Key derivation (VeraCrypt)',
-  space: 'Space to leave unpartitioned',
-  'spare-area': 'Spare area',
+/** Each rule's recommendation, named for people, and how its scalar value reads. */
+const RULES: Readonly<Record<string, { readonly title: string; readonly value?: (value: string) => string }>> = {
+  'health-gate': { title: 'Drive health before encrypting' },
+  'in-place-write-cost': { title: 'Wear from encrypting in place' },
+  'kernel-aes-driver-unaccelerated': { title: 'Kernel AES driver' },
+  'cipher-mode': { title: 'Cipher' },
+  'cipher-key-size': { title: 'Key size', value: (bits) => `${bits}-bit XTS key (AES-${String(Number(bits) / 2)})` },
+  'sector-size': { title: 'Encryption sector size', value: (bytes) => `${bytes} bytes` },
+  'workqueue-bypass': { title: 'Bypass dm-crypt work queues' },
+  'allow-discards': { title: 'Pass discards (TRIM) through encryption' },
+  'discard-blocked-below': { title: 'Discards blocked below the encryption' },
+  'luks2-pbkdf': { title: 'Key derivation (LUKS2)' },
+  'veracrypt-encryption': { title: 'VeraCrypt encryption algorithm' },
+  'veracrypt-hash': { title: 'VeraCrypt hash' },
+  'veracrypt-pim': { title: 'VeraCrypt PIM' },
+  'unallocated-space': { title: 'Space to leave unpartitioned' },
+  'spare-area-method': { title: 'How to reserve spare area' },
+  'partition-first': { title: 'Partition first' },
+  'partition-overlaps-spare': { title: 'Partition overlaps the spare area' },
 };
 
 const CONFIDENCE = { high: 'high (measured here)', medium: 'medium (inferred)', low: 'low (defaults or guesses)' } as const;
@@ -222,8 +247,8 @@ function toRecommendations(plan: Plan): RecommendationView[] {
   return plan.recommendations.map((entry) => ({
     ruleId: entry.ruleId,
     // A rule without a written title is named by its id, never by a title-cased field name.
-    title: RULE_TITLES[entry.ruleId] ?? entry.ruleId,
-    value: formatRecommendationValue(entry.value),
+    title: RULES[entry.ruleId]?.title ?? entry.ruleId,
+    value: typeof entry.value === 'object' || entry.value === null ? formatRecommendationValue(entry.value) : (RULES[entry.ruleId]?.value ?? String)(formatRecommendationValue(entry.value)),
     reason: entry.reason,
     confidence: CONFIDENCE[entry.confidence],
     tone: entry.ruleId === 'health-gate' ? GATE[plan.healthGate.status].tone : 'good',
@@ -250,7 +275,7 @@ export function toReportView(envelope: AssessmentEnvelope, options: ReportViewOp
     error,
   };
   if (result === null) {
-    return { ...base, title: 'encplan assessment', device: null, healthGate: null, planFindings: [], sections: [], benchmarkRows: [], charts: [], benchmarkMissingReason: 'The assessment failed.', predictions: [], recommendations: [], commands: [], planMissingReason: 'The assessment failed.' };
+    return { ...base, title: 'encplan assessment', device: null, stack: [], healthGate: null, planFindings: [], sections: [], benchmarkRows: [], charts: [], benchmarkMissingReason: 'The assessment failed.', predictions: [], recommendations: [], commands: [], planMissingReason: 'The assessment failed.' };
   }
   const device = toDeviceView(result);
   const { rows, charts } = toBenchmarks(result);
@@ -259,6 +284,7 @@ export function toReportView(envelope: AssessmentEnvelope, options: ReportViewOp
     ...base,
     title: `encplan assessment of ${device.path} (${device.model})`,
     device,
+    stack: toStackLines(result.stack),
     healthGate: plan === null ? null : { ...GATE[plan.healthGate.status], reason: plan.healthGate.reason },
     planFindings: plan === null ? [] : plan.findings.map((finding) => ({ tone: SEVERITY_TONE[finding.severity], message: finding.message })),
     sections: toSectionViews(result, envelope.warnings),
@@ -295,6 +321,7 @@ export function toReportViewFromJson(json: unknown, options: ReportViewOptions =
       generatedAt: '',
       toolVersion: UNKNOWN,
       device: null,
+      stack: [],
       healthGate: null,
       planFindings: [],
       sections: [],

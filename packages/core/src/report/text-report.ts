@@ -53,6 +53,9 @@ export function renderTextReport(view: ReportView): string {
   if (view.device !== null) {
     lines.push('', `Drive: ${view.device.model}, ${view.device.size}, ${view.device.transport} ${view.device.kind} at ${view.device.path}${view.device.isSystemDisk ? ' (system disk)' : ''}`, ...factLines(view.device.facts));
   }
+  if (view.stack.length > 0) {
+    lines.push('', 'Stack (from the disk up)', ...view.stack.map((line) => `  ${line.depth === 0 ? '' : `${'   '.repeat(line.depth - 1)}└─ `}${line.text}`));
+  }
   lines.push(...view.sections.flatMap(sectionLines));
   lines.push('', 'Plain versus encrypted I/O');
   lines.push(
