@@ -106,7 +106,7 @@ describe.skipIf(chromiumMissing !== null)('the wizard over the fake bridge in Ch
     // The saved report itself: readable and accessible on its own, offline.
     const reportPage = await context.newPage();
     await reportPage.setContent(html);
-    await expect(reportPage.getByRole('heading', { level: 1 }).textContent()).resolves.toBe('encplan assessment of /dev/vda (0x1af4)');
+    await expect(reportPage.getByRole('heading', { level: 1 }).textContent()).resolves.toBe('encplan assessment of /dev/vda (Virtual disk)');
     await screenshot(reportPage, '5-export-html-report');
     expect((await axeViolations(reportPage)).violations).toEqual([]);
     await reportPage.close();

@@ -212,7 +212,7 @@ function cpuSection(result: AssessmentResult, warnings: readonly Warning[]): Sec
     id: 'cpu',
     title: 'Processor',
     tone: kernelFindings.length > 0 ? 'bad' : aes ? 'good' : 'attention',
-    verdict: aes ? 'AES instructions' : 'no AES instructions',
+    verdict: kernelFindings.length > 0 ? 'kernel AES unaccelerated' : aes ? 'AES instructions' : 'no AES instructions',
     summary: kernelFindings.length > 0
       ? 'The kernel would encrypt with a slow, unaccelerated AES driver although the CPU has AES instructions: fix that first.'
       : aes

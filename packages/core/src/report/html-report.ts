@@ -1,7 +1,7 @@
 import { renderBarChartSvg } from './bar-chart-svg.js';
 import { escapeHtml } from './escape-html.js';
 import { DESTROYS_DATA_MARKER } from './command-script.js';
-import type { FactView, ReportView, SectionView, Tone } from './report-view.js';
+import { renderCommandsScript, type FactView, type ReportView, type SectionView, type Tone } from './report-view.js';
 
 const TONE_TEXT: Readonly<Record<Tone, string>> = { good: 'Good', attention: 'Attention', bad: 'Problem', unknown: 'Unknown', info: 'Facts' };
 
@@ -81,15 +81,15 @@ export function renderHtmlReport(view: ReportView): string {
       : `<table id="predictions"><caption>Predicted encrypted throughput next to measured plain throughput</caption><thead><tr><th scope="col">Profile</th><th scope="col">Measured plain</th><th scope="col">Predicted encrypted</th><th scope="col">Measured encrypted</th><th scope="col">Limited by</th></tr></thead><tbody>${view.predictions
           .map((row) => `<tr><td>${escapeHtml(row.profile)}</td><td>${escapeHtml(row.measuredPlain)}</td><td>${escapeHtml(row.predictedEncrypted)}</td><td>${escapeHtml(row.measuredEncrypted)}</td><td>${escapeHtml(row.limitedBy)}</td></tr>`)
           .join('')}</tbody></table>`;
+  // The same script as `assess --commands` and the wizard's export (one renderer), its markers in bold.
   const commands =
     view.commands.length === 0
       ? '<p>The plan has no commands to run.</p>'
-      : `<p>Data-destroying commands, and the commands that depend on them, are commented out${view.includeDestructive ? ' unless --destructive was given (it was)' : ''}.</p><pre>${view.commands
-          .map(
-            (command) =>
-              `# ${escapeHtml(command.purpose)}\n${command.destroysData ? `<strong class="destroys">${escapeHtml(`# ${DESTROYS_DATA_MARKER}`)}</strong>\n` : ''}${command.live ? escapeHtml(command.line) : `# ${escapeHtml(command.commentedOutBecause ?? '')}\n# ${escapeHtml(command.line)}`}`,
-          )
-          .join('\n\n')}</pre>`;
+      : `<p>Data-destroying commands, and the commands that depend on them, are commented out${view.includeDestructive ? ' unless --destructive was given (it was)' : ''}.</p><pre>${renderCommandsScript(view)
+          .trimEnd()
+          .split('\n')
+          .map((line) => (line.startsWith(`# ${DESTROYS_DATA_MARKER}`) ? `<strong class="destroys">${escapeHtml(line)}</strong>` : escapeHtml(line)))
+          .join('\n')}</pre>`;
   const warnings =
     view.warnings.length === 0
       ? ''

@@ -120,10 +120,10 @@ const TRANSPORT_KIND: Readonly<Record<AssessmentResult['media']['kind'], string>
 
 function toDeviceView(result: AssessmentResult): DeviceView {
   const { disk, media } = result;
-  const model = [disk.vendor, disk.model].filter((part) => part !== null).join(' ');
+  // The vendor alone is no model name (virtio reports its PCI vendor id, 0x1af4): it is listed as a fact.
   return {
     path: disk.path,
-    model: model === '' ? (disk.transport === 'loop' ? 'Loop device' : disk.transport === 'virtio' ? 'Virtual disk' : 'Unknown model') : model,
+    model: disk.model ?? (disk.transport === 'loop' ? 'Loop device' : disk.transport === 'virtio' ? 'Virtual disk' : 'Unknown model'),
     size: formatBytes(disk.sizeBytes),
     sizeBytes: disk.sizeBytes,
     transport: disk.transport,
@@ -132,6 +132,7 @@ function toDeviceView(result: AssessmentResult): DeviceView {
     facts: [
       { label: 'Size', value: formatBytesExact(disk.sizeBytes), source: 'lsblk: SIZE' },
       { label: 'Media', value: `${media.kind}: ${media.reason}`, source: 'sysfs' },
+      { label: 'Vendor', value: disk.vendor ?? UNKNOWN, source: 'lsblk: VENDOR' },
       { label: 'Serial number', value: disk.serial ?? UNKNOWN, source: 'lsblk: SERIAL' },
       { label: 'Firmware', value: disk.firmware ?? UNKNOWN, source: 'lsblk: REV' },
       { label: 'Partition table', value: disk.partitionTable ?? UNKNOWN, source: 'lsblk: PTTYPE' },

@@ -47,7 +47,7 @@ describe('toReportView (typed envelope)', () => {
 
   it('shows the virtual system disk: unknown health, used whole, fio rows and the kernel findings', () => {
     const view = toReportView(load('virtio-system-disk-whole-ext4-debian12'));
-    expect(view.device).toMatchObject({ path: '/dev/vda', model: '0x1af4', size: '256.0 GiB', isSystemDisk: true });
+    expect(view.device).toMatchObject({ path: '/dev/vda', model: 'Virtual disk', size: '256.0 GiB', isSystemDisk: true });
     const health = view.sections.find((section) => section.id === 'health')!;
     expect(health).toMatchObject({ tone: 'unknown', verdict: 'unknown' });
     expect(health.facts).toContainEqual({ label: 'Endurance used', value: 'unknown', source: 'smartctl' });
@@ -134,7 +134,7 @@ describe('destructive commands, from one fixture through the script, the HTML re
     expect(view.commands.every((command) => command.live)).toBe(true);
     expect(script).toMatch(/# DESTROYS DATA: this line runs \(--destructive was given\)\.\n(# Asks for the passphrase on the terminal\.\n)?cryptsetup luksFormat/);
     expect(script).toMatch(/^cryptsetup open /m);
-    expect(renderHtmlReport(view)).toMatch(/<strong class="destroys"># DESTROYS DATA<\/strong>\ncryptsetup luksFormat/);
+    expect(renderHtmlReport(view)).toMatch(/<strong class="destroys"># DESTROYS DATA: this line runs \(--destructive was given\)\.<\/strong>\n(# Asks for the passphrase on the terminal\.\n)?cryptsetup luksFormat/);
   });
 });
 
