@@ -30,7 +30,7 @@ describe('renderPlan', () => {
     expect(text).toContain('cipher-mode: aes-xts-plain64  (confidence high)');
     expect(text).toMatch(/why: The CPU has AES instructions/);
     expect(text).toContain(
-      'aes-xts 512b encrypt, one core (bytes/s) = 2334.9 MiB/s (cryptsetup benchmark (x86-aesni-nvme-laptop-cryptsetup2.x-full.txt): line 19)',
+      'aes-xts 512b encrypt, one core: 2334.9 MiB/s (cryptsetup benchmark (x86-aesni-nvme-laptop-cryptsetup2.x-full.txt): line 19)',
     );
   });
 

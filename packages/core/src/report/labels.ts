@@ -79,11 +79,6 @@ export const EVIDENCE_LABELS: Readonly<Record<string, FieldLabel>> = {
   'trim.readsZeroesAfterTrim': { label: 'Trimmed blocks read back as zeroes', unit: 'text' },
 };
 
-/** "fastest plain device throughput" → "Fastest plain device throughput" (a rule's own prose, not a field name). */
-function capitalise(text: string): string {
-  return text.charAt(0).toUpperCase() + text.slice(1);
-}
-
 /**
  * Rules also cite measured speeds under descriptive names ("aes-xts 512b encrypt (one core)",
  * "argon2id … (bytes/s)"): those are already written for people; the suffix in brackets names the unit.
@@ -91,10 +86,10 @@ function capitalise(text: string): string {
 function labelOfDescriptiveFact(fact: string): FieldLabel | null {
   const unit = /\((bytes\/s|bytes|KiB|ms|%)\)$/.exec(fact);
   if (unit === null) {
-    return fact.includes(' ') ? { label: capitalise(fact), unit: 'text' } : null;
+    return fact.includes(' ') ? { label: fact, unit: 'text' } : null;
   }
   const units: Readonly<Record<string, ValueUnit>> = { 'bytes/s': 'bytes-per-second', bytes: 'bytes', KiB: 'kibibytes', ms: 'ms', '%': 'percent' };
-  return { label: capitalise(fact.slice(0, unit.index).trim()), unit: units[unit[1] ?? ''] ?? 'text' };
+  return { label: fact.slice(0, unit.index).trim(), unit: units[unit[1] ?? ''] ?? 'text' };
 }
 
 /** The label of an evidence fact; a fact with no label yet is shown by its own name, never title-cased. */
