@@ -174,7 +174,7 @@ function toBenchmarks(result: AssessmentResult): { rows: BenchmarkRowView[]; cha
         profile,
         target: target.variant,
         measured: formatRate(summary.medianBytesPerSecond),
-        source: `fio (${target.ioEngine}${target.directIo ? ', O_DIRECT' : ''}; median of ${String(summary.runCount)} runs, spread ${formatPercent(summary.spreadPercent)})`,
+        source: `fio (${target.ioEngine}${target.directIo ? ', O_DIRECT' : ''}; median of ${String(summary.runCount)} run${summary.runCount === 1 ? '' : 's'}, spread ${formatPercent(summary.spreadPercent)})`,
       });
       if (!series.includes(target.variant)) {
         series.push(target.variant);
@@ -195,8 +195,14 @@ function toBenchmarks(result: AssessmentResult): { rows: BenchmarkRowView[]; cha
 /** Labels of the plan's performance profiles (CrystalDiskMark/KDiskMark names). */
 const PROFILE_LABELS: Readonly<Record<string, string>> = { 'seq1m-q8t1': 'SEQ1M Q8T1', 'seq1m-q1t1': 'SEQ1M Q1T1', 'rnd4k-q32t1': 'RND4K Q32T1', 'rnd4k-q1t1': 'RND4K Q1T1' };
 
-function toPredictions(plan: Plan): PredictionRowView[] {
+/**
+ * The plan's predictions per profile and direction. Measured plain throughput is the plan's own input, or,
+ * where the plan has none, the assessment's fio measurement of the same profile on the plain target.
+ */
+function toPredictions(plan: Plan, io: AssessmentResult['ioBenchmark']): PredictionRowView[] {
   const rate = (value: number | null): string => (value === null ? UNKNOWN : formatRate(value));
+  const measuredPlain = (profileId: string, direction: 'read' | 'write'): number | null =>
+    io?.plain.profiles.find((measurement) => measurement.profile.id === `${profileId}-${direction}`)?.summary.medianBytesPerSecond ?? null;
   return plan.predictedPerformance.flatMap((row) =>
     (['read', 'write'] as const).map((direction): PredictionRowView => {
       const read = direction === 'read';
@@ -205,7 +211,7 @@ function toPredictions(plan: Plan): PredictionRowView[] {
       return {
         profile: `${PROFILE_LABELS[row.profile] ?? row.profile} ${direction}`,
         direction,
-        measuredPlain: rate(read ? row.plainReadBytesPerSecond : row.plainWriteBytesPerSecond),
+        measuredPlain: rate((read ? row.plainReadBytesPerSecond : row.plainWriteBytesPerSecond) ?? measuredPlain(row.profile, direction)),
         predictedEncrypted: rate(predicted),
         measuredEncrypted: rate(read ? row.measuredReadBytesPerSecond : row.measuredWriteBytesPerSecond),
         limitedBy: limitedBy === null ? UNKNOWN : limitedBy === 'device' ? 'the drive' : 'the cipher',
@@ -292,7 +298,7 @@ export function toReportView(envelope: AssessmentEnvelope, options: ReportViewOp
     benchmarkRows: rows,
     charts,
     benchmarkMissingReason: rows.length > 0 ? null : 'No I/O benchmark was run in this assessment (run it with --benchmark).',
-    predictions: plan === null ? [] : toPredictions(plan),
+    predictions: plan === null ? [] : toPredictions(plan, result.ioBenchmark),
     recommendations: plan === null ? [] : toRecommendations(plan),
     commands: plan === null ? [] : toScriptCommands(plan.commands, includeDestructive),
     planMissingReason: plan === null ? 'No plan in this assessment.' : null,

@@ -54,7 +54,7 @@ describe('toReportView (typed envelope)', () => {
     expect(view.sections.find((section) => section.id === 'space')).toMatchObject({ verdict: 'used whole', findings: [] });
     expect(view.charts[0]!.series).toEqual(['plain', 'fscrypt']);
     expect(view.charts[0]!.groups).toHaveLength(8);
-    expect(view.benchmarkRows[0]!.source).toMatch(/^fio \(\w+(, O_DIRECT)?; median of \d+ runs, spread \d+\.\d %\)$/);
+    expect(view.benchmarkRows[0]!.source).toMatch(/^fio \(\w+(, O_DIRECT)?; median of \d+ runs?, spread \d+\.\d %\)$/);
     expect(view.benchmarkRows.at(-1)).toMatchObject({ profile: 'all profiles', measured: 'not measured' });
     expect(renderBarChartSvg(view.charts[0]!)).toContain('<svg');
   });
@@ -82,7 +82,9 @@ describe('toReportView (typed envelope)', () => {
     for (const text of [renderTextReport(view), renderHtmlReport(view)]) {
       expect(text).toMatch(/SEQ1M Q8T1 read.*946\.1 MiB\/s.*500\.0 MiB\/s/s);
     }
-    expect(renderTextReport(unknown)).toMatch(/Predicted encrypted throughput[\s\S]*SEQ1M Q8T1 read\s+\S/);
+    // Measured plain comes from the assessment's own fio run when the plan has no number of its own.
+    expect(unknown.predictions[0]).toMatchObject({ measuredPlain: '902.8 MiB/s' });
+    expect(renderTextReport(unknown)).toMatch(/Predicted encrypted throughput[\s\S]*SEQ1M Q8T1 read\s+902\.8 MiB\/s\s+unknown/);
   });
 
   it('renders a typed recommendation value (the luks2-pbkdf object) as people read it', () => {
