@@ -26,9 +26,10 @@ describe('encplan assess --bundle (built binary)', () => {
     const run = runCli(['assess', '--bundle', BUNDLE]);
     expect(run.status, run.stderr).toBe(0);
     expect(run.stdout).toContain('encplan assessment of /dev/loop0');
-    expect(run.stdout).toMatch(/1\s+\/dev\/loop0p1\s+1\.00 MiB\s+798 MiB\s+ext4/);
-    expect(run.stdout).toContain('Never-allocated space: 225 MiB (21.97 % of the disk)');
-    expect(run.stdout).toContain('└─ loop0p1 (part, 798 MiB) · ext4 1.0');
+    expect(run.stdout).toMatch(/Partition 1 \(\/dev\/loop0p1\)\s+798\.0 MiB at 1\.0 MiB, ext4/);
+    expect(run.stdout).toContain('225.0 MiB (22.0 %) of the disk is in no partition.');
+    expect(run.stdout).toMatch(/Space in no partition\s+225\.0 MiB \(235912704 bytes\)/);
+    expect(run.stdout).toContain('└─ loop0p1 (part, 798.0 MiB) · ext4 1.0');
     expect(run.stdout).toContain('VeraCrypt and TrueCrypt volumes have no header signature');
   });
 
@@ -111,11 +112,19 @@ describe('encplan assess: the plan, --commands, --html and --fail-on (built bina
   it('leads the report with the plan and prints the commands as a script with destructive lines commented out', () => {
     const report = runCli(['assess', '--bundle', BUNDLE]);
     expect(report.status, report.stderr).toBe(0);
-    expect(report.stdout.indexOf('encplan plan for /dev/loop0')).toBeLessThan(report.stdout.indexOf('Drive\n'));
+    expect(report.stdout.indexOf('Health gate: caution')).toBeLessThan(report.stdout.indexOf('Drive: '));
+    expect(report.stdout.indexOf('\nPlan\n')).toBeLessThan(report.stdout.indexOf('Drive: '));
     const script = runCli(['assess', '--bundle', BUNDLE, '--commands']);
     expect(script.status, script.stderr).toBe(0);
     expect(script.stdout).toMatch(/^#!\/bin\/sh\n/);
     expect(script.stdout).toContain('# cryptsetup luksFormat --type luks2 --cipher aes-xts-plain64 --key-size 512 --sector-size 4096');
+    // The lines that depend on the commented-out luksFormat are commented out with it; the same script is in the report.
+    expect(script.stdout).toContain('\n# cryptsetup open --allow-discards');
+    expect(script.stdout).not.toMatch(/^cryptsetup /m);
+    expect(report.stdout).toContain('# DESTROYS DATA');
+    const destructive = runCli(['assess', '--bundle', BUNDLE, '--commands', '--destructive']);
+    expect(destructive.stdout).toMatch(/^cryptsetup luksFormat /m);
+    expect(destructive.stdout).toMatch(/^cryptsetup open /m);
   });
 
   it('writes a self-contained HTML report with --html', () => {

@@ -5,7 +5,6 @@ import { REPO_ROOT } from '../support/fake-tools.js';
 import { axeViolations, chromiumMissing, launchChromium, screenshot } from './chromium.js';
 import { startEncplanUi, type EncplanUiProcess } from './encplan-ui-process.js';
 
-const PROVISIONAL = path.join(REPO_ROOT, 'packages/desktop/tests/fixtures/assessments-provisional');
 const FIXTURES = path.join(REPO_ROOT, 'fixtures/assessments');
 
 describe.skipIf(chromiumMissing !== null)('encplan ui in Chromium over saved assessments', () => {
@@ -16,7 +15,7 @@ describe.skipIf(chromiumMissing !== null)('encplan ui in Chromium over saved ass
   beforeAll(async () => {
     ui = await startEncplanUi([
       '--assessment',
-      path.join(PROVISIONAL, 'nvme-healthy-provisional.json'),
+      path.join(FIXTURES, 'virtio-system-disk-whole-ext4-debian12.json'),
       '--assessment',
       path.join(FIXTURES, 'loop-gpt-ext4-luks2-unallocated-debian12.json'),
       '--step-delay-ms',
@@ -40,7 +39,7 @@ describe.skipIf(chromiumMissing !== null)('encplan ui in Chromium over saved ass
     const context = await browser.newContext({ viewport: { width: 1100, height: 900 } });
     const page = await context.newPage();
     await page.goto(url.href);
-    await page.getByRole('radio', { name: /Samsung SSD 980/ }).check();
+    await page.getByRole('radio', { name: /\/dev\/vda/ }).check();
     // The token is taken out of the address bar once read.
     expect(page.url()).not.toContain('token=');
     await screenshot(page, 'ui-1-drive');
@@ -57,11 +56,11 @@ describe.skipIf(chromiumMissing !== null)('encplan ui in Chromium over saved ass
     await screenshot(page, 'ui-4-plan');
     expect((await axeViolations(page)).violations).toEqual([]);
     await page.getByRole('button', { name: 'Next' }).click();
-    await expect(page.getByRole('textbox', { name: 'Commands' }).inputValue()).resolves.toContain('cryptsetup open');
+    await expect(page.getByRole('textbox', { name: 'Commands' }).inputValue()).resolves.toContain('# cryptsetup open');
     await screenshot(page, 'ui-5-export');
     // A reload keeps working: the token lives in sessionStorage for this tab only.
     await page.reload();
-    await page.getByRole('radio', { name: /Samsung SSD 980/ }).waitFor();
+    await page.getByRole('radio', { name: /\/dev\/vda/ }).waitFor();
     await context.close();
   });
 

@@ -16,8 +16,8 @@ export { type StackNode } from './domain/device.js';
 export { type Health, type HealthFinding, healthSchema, type HealthVerdict, verdictMeetsThreshold } from './domain/health.js';
 export { type BackendId, type FioRun, type IoBenchmark, type Overhead, type ProgressEvent, type TargetMeasurement } from './domain/io-benchmark.js';
 export { kdfSpeedSchema } from './domain/kdf.js';
-export { type Evidence, type Recommendation } from './domain/recommendation.js';
-export { formatBytes, formatDuration, formatRate, parseByteSize } from './domain/units.js';
+export { type Evidence } from './domain/recommendation.js';
+export { formatBytes, formatDuration, formatPercent, formatRate, parseByteSize, toMebibytesPerSecond } from './domain/units.js';
 export { type Warning } from './domain/warning.js';
 
 // parsers: tool output bytes to typed values, failing closed
@@ -48,13 +48,13 @@ export { summarizeRuns } from './analyses/run-summary.js';
 // rules: one decision each, with its cited threshold
 
 // plan: rules combined into settings, predictions and exact commands
-export { type PlanCommand, renderCommandScript } from './plan/commands.js';
+export { type PlanCommand } from './plan/commands.js';
 export { STANDARD_PROFILES } from './plan/fio-jobs.js';
 export { type PlanOptions } from './rules/plan-options.js';
 export { type Plan } from './plan/plan.js';
 
 // contract: the versioned JSON documents (envelopes) and their schemas
-export { assessmentDocument, type AssessmentEnvelope, type AssessmentResult } from './contract/assessment.js';
+export { assessmentDocument } from './contract/assessment.js';
 export { type DocumentResult, type JsonDocument } from './contract/document.js';
 export { bridgeDocument, cipherBenchmarkDocument, cleanupDocument, completionDocument, doctorDocument, DOCUMENTS, findDocument, healthDocument, helpDocument, ioBenchmarkDocument, manDocument, schemaListDocument, uiDocument, versionDocument } from './contract/documents.js';
 export { type Envelope, type ErrorBody, toErrorBody } from './contract/envelope.js';
@@ -62,9 +62,8 @@ export { planDocument } from './contract/plan-document.js';
 
 // report: view models and HTML from the typed envelopes
 export { renderBarChartSvg } from './report/bar-chart-svg.js';
-export { formatRateBytesPerSecond, formatSizeBytes, toMebibytesPerSecond } from './report/format-units.js';
 export { renderHtmlReport } from './report/html-report.js';
-export { type RecommendationView, renderCommandsScript, type ReportView, type SectionView, type Tone, toReportView } from './report/report-view.js';
+export { type RecommendationView, renderCommandsScript, type ReportView, type SectionView, type Tone, toReportView, toReportViewFromJson } from './report/report-view.js';
 
 // use-cases: assess, collect, doctor, benchmarks: probes, analyses, plan and envelope in order
 export { assess } from './use-cases/assess.js';
@@ -78,3 +77,8 @@ export { planFromAssessment } from './use-cases/plan-from-assessment.js';
 export { listDisks } from './use-cases/list-disks.js';
 export { createSavedAssessmentServices } from './use-cases/saved-assessments.js';
 export { type Capabilities, capabilitiesSchema, type PrivilegeStatus, type UiServices } from './use-cases/ui-services.js';
+
+// added while merging: names the shells import
+export { renderPlanScript } from './report/command-script.js';
+export { formatEvidence, formatRecommendationValue, UNKNOWN } from './report/labels.js';
+export { renderTextReport } from './report/text-report.js';

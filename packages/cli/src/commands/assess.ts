@@ -1,8 +1,7 @@
 import { Args, Flags } from '@oclif/core';
-import { assess, assessBundle, assessmentDocument, renderCommandScript, renderHtmlReport, toReportView } from '@encplan/core';
+import { assess, assessBundle, assessmentDocument, renderCommandsScript, renderHtmlReport, renderTextReport, toReportView } from '@encplan/core';
 import { createEnvironment, readBundleDirectory, writeUserFile } from '@encplan/core/node';
 import { EncplanCommand } from '../base-command.js';
-import { renderAssessment } from '../render/assessment.js';
 import { withCancellation } from '../cancellation.js';
 import { stderrProgress } from '../render/progress-bar.js';
 import { exitIfVerdictFails } from '../fail-on.js';
@@ -49,16 +48,18 @@ export default class Assess extends EncplanCommand {
           })
         : readBundleDirectory(flags.bundle).then((bundle) => assessBundle(bundle, environment.clock, { signal, planOptions })),
     );
+    // One view model for the text report, the HTML report and the script (the CLI has no view logic of its own).
+    const view = toReportView(envelope, { includeDestructive: flags.destructive });
     if (flags.html !== undefined) {
-      await writeUserFile(flags.html, renderHtmlReport(toReportView(envelope)), { what: 'HTML report' });
+      await writeUserFile(flags.html, renderHtmlReport(view), { what: 'HTML report' });
     }
     const plan = envelope.result?.plan ?? null;
     if (flags.json) {
       this.emitJson(envelope);
     } else if (flags.commands) {
-      this.log(plan === null ? '# encplan could not make a plan; see the warnings of `encplan assess`.' : renderCommandScript(plan.commands, flags.destructive));
+      this.log(plan === null ? '# encplan could not make a plan; see the warnings of `encplan assess`.' : renderCommandsScript(view));
     } else {
-      this.log(renderAssessment(envelope, { includeDestructive: flags.destructive }));
+      this.log(renderTextReport(view));
     }
     if (plan !== null) {
       exitIfVerdictFails(plan.healthGate.effectiveVerdict, flags, 'health gate', (code) => this.exit(code));

@@ -2,7 +2,7 @@ import { Flags, type Interfaces } from '@oclif/core';
 import {
   planDocument,
   planFromAssessment,
-  renderCommandScript,
+  renderPlanScript,
 } from '@encplan/core';
 import { EncplanCommand } from '../base-command.js';
 import { withCancellation } from '../cancellation.js';
@@ -41,7 +41,7 @@ export default class Plan extends EncplanCommand {
     if (flags.json) {
       this.emitOkEnvelope(plan);
     } else if (flags.commands) {
-      this.log(renderCommandScript(plan.commands, flags.destructive));
+      this.log(renderPlanScript(plan.commands, flags.destructive));
     } else {
       this.log(renderPlan(plan, { includeDestructive: flags.destructive }));
     }

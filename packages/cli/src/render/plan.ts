@@ -1,11 +1,14 @@
 import {
   formatBytes,
   formatDuration,
+  formatEvidence,
+  formatPercent,
   formatRate,
-  renderCommandScript,
+  formatRecommendationValue,
+  renderPlanScript,
+  UNKNOWN,
   type Evidence,
   type Plan,
-  type Recommendation,
 } from '@encplan/core';
 
 /** How to render a plan for people. */
@@ -14,38 +17,19 @@ export interface PlanRenderOptions {
   readonly includeDestructive: boolean;
 }
 
-function formatValue(value: Recommendation['value']): string {
-  if (value === null) {
-    return 'none';
-  }
-  if (typeof value === 'object') {
-    return Object.entries(value)
-      .filter(([, v]) => v !== null)
-      .map(([k, v]) => `${k}=${String(v)}`)
-      .join(', ');
-  }
-  return String(value);
-}
-
-function formatEvidence(item: Evidence): string {
-  const where =
-    item.source.field === null ? item.source.origin : `${item.source.origin}: ${item.source.field}`;
-  // Facts named "… (bytes/s)" carry rates: show them as cryptsetup does.
-  const shown =
-    item.value === null
-      ? 'unknown'
-      : typeof item.value === 'number' && item.fact.endsWith('(bytes/s)')
-        ? formatRate(item.value)
-        : String(item.value);
-  return `${item.fact} = ${shown} (${where})`;
+/** Evidence through the shared label table (the same labels as the reports and the wizard). */
+function formatEvidenceLine(item: Evidence): string {
+  const where = item.source.field === null ? item.source.origin : `${item.source.origin}: ${item.source.field}`;
+  const { label, value } = formatEvidence(item);
+  return `${label}: ${value} (${where})`;
 }
 
 function rate(value: number | null): string {
-  return value === null ? '—' : formatRate(value);
+  return value === null ? UNKNOWN : formatRate(value);
 }
 
 function percent(value: number | null): string {
-  return value === null ? '—' : `${value > 0 ? '+' : ''}${value.toFixed(1)} %`;
+  return value === null ? UNKNOWN : formatPercent(value, true);
 }
 
 /** The plan as text: health gate, findings, recommendations with reasons and evidence, predictions, then the script. */
@@ -75,11 +59,11 @@ export function renderPlan(plan: Plan, options: PlanRenderOptions): string {
   lines.push('Recommendations:');
   for (const recommendation of plan.recommendations) {
     lines.push(
-      `  ${recommendation.ruleId}: ${formatValue(recommendation.value)}  (confidence ${recommendation.confidence})`,
+      `  ${recommendation.ruleId}: ${formatRecommendationValue(recommendation.value)}  (confidence ${recommendation.confidence})`,
     );
     lines.push(`    why: ${recommendation.reason}`);
     for (const item of recommendation.evidence) {
-      lines.push(`    - ${formatEvidence(item)}`);
+      lines.push(`    - ${formatEvidenceLine(item)}`);
     }
   }
   lines.push('');
@@ -121,7 +105,7 @@ export function renderPlan(plan: Plan, options: PlanRenderOptions): string {
 
   lines.push(
     'Commands (planning ran none of them):',
-    renderCommandScript(plan.commands, options.includeDestructive),
+    renderPlanScript(plan.commands, options.includeDestructive),
   );
   return lines.join('\n');
 }

@@ -30,7 +30,7 @@ describe('renderPlan', () => {
     expect(text).toContain('cipher-mode: aes-xts-plain64  (confidence high)');
     expect(text).toMatch(/why: The CPU has AES instructions/);
     expect(text).toContain(
-      'aes-xts 512b encrypt, one core (bytes/s) = 2334.9 MiB/s (cryptsetup: cryptsetup benchmark)',
+      'aes-xts 512b encrypt, one core: 2334.9 MiB/s (cryptsetup: cryptsetup benchmark)',
     );
   });
 

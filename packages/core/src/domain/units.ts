@@ -3,21 +3,73 @@ export const MIB = 1_048_576;
 /** One GiB in bytes. */
 export const GIB = 1_073_741_824;
 
-/** "2334.9 MiB/s" style text for a rate in bytes/s (binary units, as cryptsetup prints them). */
-export function formatRate(bytesPerSecond: number): string {
-  return `${(bytesPerSecond / MIB).toFixed(1)} MiB/s`;
-}
+/**
+ * The one unit formatter of encplan (issue 9): every view (CLI text, HTML report, desktop wizard) and every
+ * rule's reason prints sizes and rates through these functions, so a size reads the same everywhere.
+ * Sizes use IEC binary units (KiB, MiB, GiB, TiB, PiB = 1024^n bytes, IEC 80000-13), as lsblk, cryptsetup
+ * and fio print them; rates use MiB/s, the unit cryptsetup benchmark and fio report.
+ */
+const IEC_UNITS = ['B', 'KiB', 'MiB', 'GiB', 'TiB', 'PiB'] as const;
 
-/** "238.5 GiB" / "512.0 MiB" style text for a size in bytes. */
+/** "238.5 GiB", "4.0 KiB", "512 B": one decimal above bytes; never "1024.0 KiB" (that is "1.0 MiB"). */
 export function formatBytes(bytes: number): string {
-  const units = ['B', 'KiB', 'MiB', 'GiB', 'TiB', 'PiB'];
-  let value = bytes;
+  if (!Number.isFinite(bytes)) {
+    return 'unknown';
+  }
+  const sign = bytes < 0 ? '-' : '';
+  let value = Math.abs(bytes);
   let unit = 0;
-  while (Math.abs(value) >= 1024 && unit < units.length - 1) {
+  while (value >= 1024 && unit < IEC_UNITS.length - 1) {
     value /= 1024;
     unit += 1;
   }
-  return unit === 0 ? `${String(bytes)} B` : `${value.toFixed(1)} ${units[unit] ?? ''}`;
+  if (unit === 0) {
+    return `${sign}${String(Math.round(value))} B`;
+  }
+  // 1023.96 KiB rounds to "1024.0": show it as the next unit instead.
+  if (Number(value.toFixed(1)) >= 1024 && unit < IEC_UNITS.length - 1) {
+    value /= 1024;
+    unit += 1;
+  }
+  return `${sign}${value.toFixed(1)} ${IEC_UNITS[unit] ?? 'PiB'}`;
+}
+
+/** "931.5 GiB (1000204886016 bytes)": the rounded size and the exact integer a script can read back. */
+export function formatBytesExact(bytes: number): string {
+  return Number.isSafeInteger(bytes) && Math.abs(bytes) >= 1024 ? `${formatBytes(bytes)} (${String(bytes)} bytes)` : formatBytes(bytes);
+}
+
+/** "2334.9 MiB/s" for a rate in bytes/s (cryptsetup benchmark and fio print MiB/s); "512.0 KiB/s" below 1 MiB/s. */
+export function formatRate(bytesPerSecond: number): string {
+  if (!Number.isFinite(bytesPerSecond)) {
+    return 'unknown';
+  }
+  return Math.abs(bytesPerSecond) < MIB ? `${formatBytes(bytesPerSecond)}/s` : `${(bytesPerSecond / MIB).toFixed(1)} MiB/s`;
+}
+
+/** bytes/s to MiB/s (chart values). */
+export function toMebibytesPerSecond(bytesPerSecond: number): number {
+  return bytesPerSecond / MIB;
+}
+
+/** "78.3 %" (one decimal; a percentage field's value is already in percent). */
+export function formatPercent(percent: number, signed = false): string {
+  if (!Number.isFinite(percent)) {
+    return 'unknown';
+  }
+  const text = percent.toFixed(1);
+  return `${signed && percent > 0 ? '+' : ''}${text === '-0.0' ? '0.0' : text} %`;
+}
+
+/** A short duration from milliseconds: "850 ms", "2.0 s", then {@link formatDuration}'s minutes, hours, days. */
+export function formatDurationMs(ms: number): string {
+  if (!Number.isFinite(ms)) {
+    return 'forever';
+  }
+  if (ms < 1000) {
+    return `${String(Math.round(ms))} ms`;
+  }
+  return ms < 60_000 ? `${(ms / 1000).toFixed(1)} s` : formatDuration(ms / 1000);
 }
 
 const SECONDS_PER_YEAR = 365.25 * 24 * 3600;

@@ -1,231 +1,333 @@
-import { formatRateBytesPerSecond, formatSizeBytes } from './format-units.js';
-import { asArray, asNumber, asString, isObject, type Json } from './json-reading.js';
-import type { FactView, FindingView, Tone } from './report-view.js';
+import type { AssessmentResult } from '../contract/assessment.js';
+import type { Warning } from '../domain/warning.js';
+import { formatBytes, formatBytesExact, formatPercent, formatRate } from '../domain/units.js';
+import { formatScalar, UNKNOWN } from './labels.js';
 
-/**
- * Readings of the assessment's fact sections that carry no verdict of their own (space, machine, the
- * stack's discard limits, existing encryption, capabilities): what they say, in one sentence, without
- * inventing a rule. Verdicts belong to the analyses and the plan (issues 3 and 5).
- */
-export interface Interpretation {
+/** How a verdict should look: good (green), attention (amber), bad (red), unknown (grey), info (facts, no verdict). */
+export type Tone = 'good' | 'attention' | 'bad' | 'unknown' | 'info';
+
+/** One fact, already formatted ("unknown" when the assessment does not know it), with where it came from. */
+export interface FactView {
+  readonly label: string;
+  readonly value: string;
+  readonly source: string | null;
+}
+
+/** A finding in one sentence, with its source. */
+export interface FindingView {
   readonly tone: Tone;
+  readonly message: string;
+  readonly source: string | null;
+}
+
+/** The identifier of a section of the report. */
+export type SectionId = 'health' | 'trim' | 'space' | 'sed' | 'cpu' | 'ciphers' | 'encryption' | 'capabilities';
+
+/** One section: a verdict in plain language and the details behind it. */
+export interface SectionView {
+  readonly id: SectionId;
+  readonly title: string;
+  readonly tone: Tone;
+  /** The verdict as people read it ("healthy", "supported", "unknown", …). */
   readonly verdict: string;
   readonly summary: string;
   readonly findings: readonly FindingView[];
   readonly facts: readonly FactView[];
-  /** True when the section's own facts, findings and advice must not be shown (they contradict what is known). */
-  readonly replacesSectionDetails?: boolean;
+  /** Why the section has no data (from the warnings), or null when it was measured. */
+  readonly missingReason: string | null;
 }
 
-/**
- * A disk without a partition table that is itself mounted (a filesystem on the whole disk) has no
- * never-allocated space, and advice to discard "unallocated" space there would erase the filesystem: the
- * space section then says so and shows nothing else, whatever verdict the analysis gave.
- */
-export function interpretWholeDiskUse(result: Json): Interpretation | null {
-  const stack = isObject(result.stack) ? result.stack : {};
-  const wholeDiskMounts = asArray(stack.mountpoints).filter((mount): mount is string => typeof mount === 'string');
-  if (!isObject(result.disk) || result.disk.partitionTable !== 'none' || wholeDiskMounts.length === 0) {
-    return null;
+const fact = (label: string, value: string | null, source: string | null = null): FactView => ({ label, value: value ?? UNKNOWN, source });
+const orUnknown = <T>(value: T | null, format: (value: T) => string): string => (value === null ? UNKNOWN : format(value));
+const yesNo = (value: boolean | null): string => formatScalar(value, 'text');
+
+function warningsFrom(warnings: readonly Warning[], origins: readonly string[]): string | null {
+  const related = warnings.filter((warning) => warning.source !== null && origins.some((origin) => warning.source?.startsWith(origin)));
+  return related.length === 0 ? null : related.map((warning) => warning.message).join(' ');
+}
+
+const HEALTH_TONE = { healthy: 'good', warning: 'attention', failing: 'bad', unknown: 'unknown' } as const;
+const HEALTH_SUMMARY = {
+  healthy: 'The drive reports no problems. Encrypting it is safe from a health point of view.',
+  warning: 'The drive shows signs of wear or errors. Back up before you encrypt and keep an eye on it.',
+  failing: 'The drive is failing. Back up and replace it before encrypting anything on it.',
+  unknown: 'The drive did not tell us how healthy it is.',
+} as const;
+
+function healthSection(result: AssessmentResult, warnings: readonly Warning[]): SectionView {
+  const { health } = result;
+  const source = health.source === 'none' ? null : health.source;
+  return {
+    id: 'health',
+    title: 'Drive health',
+    tone: HEALTH_TONE[health.verdict],
+    verdict: health.verdict,
+    summary: HEALTH_SUMMARY[health.verdict],
+    findings: [
+      ...(health.unavailable === null ? [] : [{ tone: 'unknown' as const, message: health.unavailable.detail, source }]),
+      ...health.findings.map((finding): FindingView => ({
+        tone: finding.severity === 'failing' ? 'bad' : finding.severity === 'warning' ? 'attention' : 'info',
+        message: finding.message,
+        source: `${health.source}: ${finding.attribute}${finding.thresholdSource === null ? '' : `; threshold from ${finding.thresholdSource}`}`,
+      })),
+    ],
+    facts: [
+      fact('SMART overall self-assessment', health.selfAssessmentPassed === null ? null : health.selfAssessmentPassed ? 'passed' : 'failed', source),
+      fact('Endurance used', orUnknown(health.percentageUsed, formatPercent), source),
+      fact('Available spare', orUnknown(health.availableSparePercent, formatPercent), source),
+      fact('Power-on time', orUnknown(health.powerOnHours, (hours) => `${String(hours)} hours`), source),
+      fact('Temperature', orUnknown(health.temperatureCelsius, (celsius) => `${String(celsius)} °C`), source),
+      fact('Unsafe shutdowns', orUnknown(health.unsafeShutdowns, String), source),
+      fact('Data written', orUnknown(health.dataWrittenBytes, formatBytes), source),
+      fact('Writes per day', orUnknown(health.writeBytesPerDay, (bytes) => `${formatBytes(bytes)} per day`), source),
+      fact('Estimated remaining life', orUnknown(health.estimatedRemainingLifeYears, (years) => `${years.toFixed(1)} years`), source),
+    ],
+    // The unavailable detail is already a finding; otherwise the warnings say why.
+    missingReason: health.verdict === 'unknown' && health.unavailable === null ? warningsFrom(warnings, ['smartctl', 'nvme']) : null,
+  };
+}
+
+const TRIM_STATUS = {
+  supported: { tone: 'good', summary: 'The drive can learn which blocks are free, so it stays fast and wears evenly after encryption.' },
+  'not-supported': { tone: 'attention', summary: 'The drive does not support TRIM: it will treat every block as in use.' },
+  'blocked-by-bridge': { tone: 'attention', summary: 'The USB bridge does not pass TRIM to the drive.' },
+  'blocked-by-kernel': { tone: 'attention', summary: 'The kernel does not send discards to this drive.' },
+  unknown: { tone: 'unknown', summary: 'We could not tell whether TRIM reaches the drive.' },
+} as const;
+
+function trimSection(result: AssessmentResult): SectionView {
+  const { trim, discardPassthrough } = result;
+  const status = TRIM_STATUS[trim.status];
+  const source = 'sysfs: queue/discard_max_bytes, dm table';
+  const paths = discardPassthrough.paths.flatMap((path): FindingView[] => [
+    path.discardsReachDrive === true
+      ? { tone: 'good', message: `Discards from ${path.topPath} reach the drive.`, source }
+      : {
+          tone: path.discardsReachDrive === false ? 'attention' : 'unknown',
+          message: `Discards from ${path.topPath} ${path.firstBlockingLayer === null ? 'may not reach the drive' : `stop at ${path.firstBlockingLayer}`}.${path.fix === null ? '' : ` Fix: ${path.fix}`}`,
+          source,
+        },
+    ...path.leaks.map((leak): FindingView => ({ tone: 'info', message: `Passing discards through encryption reveals: ${leak}`, source: null })),
+  ]);
+  return {
+    id: 'trim',
+    title: 'TRIM and discards',
+    tone: status.tone,
+    verdict: trim.status,
+    summary: status.summary,
+    findings: [{ tone: 'info', message: trim.explanation, source: null }, ...(trim.fix === null ? [] : [{ tone: 'info' as const, message: `To change this: ${trim.fix}`, source: null }]), ...paths],
+    facts: [
+      fact('Drive supports TRIM', yesNo(trim.deviceSupportsTrim)),
+      fact('TRIM mechanism', trim.mechanism === 'unknown' ? null : trim.mechanism),
+      fact('Reads are deterministic after TRIM', yesNo(trim.deterministicReadAfterTrim)),
+      fact('Trimmed blocks read back as zeroes', yesNo(trim.readsZeroesAfterTrim)),
+      fact('Largest discard the kernel sends', trim.kernelDiscardMaxBytes === null ? null : trim.kernelDiscardMaxBytes === 0 ? 'none (no discards)' : formatBytes(trim.kernelDiscardMaxBytes), 'sysfs: queue/discard_max_bytes'),
+      fact('Discard granularity', orUnknown(trim.kernelDiscardGranularityBytes, formatBytes), 'sysfs: queue/discard_granularity'),
+    ],
+    missingReason: null,
+  };
+}
+
+const SPARE_TONE = { 'not-applicable': 'info', none: 'attention', low: 'attention', adequate: 'good', generous: 'good', unknown: 'unknown' } as const;
+const COUNTS_AS_SPARE = { yes: 'yes', 'only-if-trimmed': 'only once it has been trimmed', no: 'no' } as const;
+
+function spaceSection(result: AssessmentResult): SectionView {
+  const { space, overProvisioning, disk, stack } = result;
+  const source = 'sfdisk / lsblk: partition layout';
+  // A disk without a partition table that is itself mounted has no never-allocated space; advice to discard
+  // "unallocated" space there would erase the filesystem.
+  if (disk.partitionTable === 'none' && stack.mountpoints.length > 0) {
+    return {
+      id: 'space',
+      title: 'Space and spare area',
+      tone: 'info',
+      verdict: 'used whole',
+      summary: `The disk has no partition table and is used whole (mounted at ${stack.mountpoints.join(', ')}): there is no unpartitioned spare area.`,
+      findings: [],
+      facts: [fact('Disk size', formatBytesExact(space.diskSizeBytes), 'lsblk: SIZE')],
+      missingReason: null,
+    };
   }
   return {
-    tone: 'info',
-    verdict: 'used-whole',
-    summary: `The disk has no partition table and is used whole (mounted at ${wholeDiskMounts.join(', ')}): there is no unpartitioned spare area.`,
+    id: 'space',
+    title: 'Space and spare area',
+    tone: SPARE_TONE[overProvisioning.status],
+    verdict: overProvisioning.status.replaceAll('-', ' '),
+    summary: `${formatBytes(space.unallocatedBytes)} (${formatPercent(space.unallocatedPercent)}) of the disk is in no partition.`,
+    findings: [
+      ...space.regions.map((region): FindingView => ({ tone: 'info', message: `${formatBytes(region.sizeBytes)} never allocated (${region.location}), starting at byte ${String(region.startBytes)}.`, source })),
+      ...overProvisioning.advice.map((advice): FindingView => ({ tone: 'info', message: advice, source: null })),
+    ],
+    facts: [
+      fact('Disk size', formatBytesExact(space.diskSizeBytes), 'lsblk: SIZE'),
+      fact('Space in no partition', formatBytesExact(space.unallocatedBytes), source),
+      fact('Counts as spare area', COUNTS_AS_SPARE[overProvisioning.unallocatedCountsAsSpare]),
+      fact('Effective spare area', formatBytes(overProvisioning.effectiveSpareBytes)),
+      fact('Factory spare area', orUnknown(overProvisioning.factorySpareBytes, formatBytes)),
+      fact('Worst-case write amplification', orUnknown(overProvisioning.worstCaseWriteAmplification, (value) => value.toFixed(2))),
+      ...overProvisioning.filesystems.map((filesystem) => fact(`Filesystem at ${filesystem.mountpoint}`, `${formatBytes(filesystem.usedBytes)} of ${formatBytes(filesystem.sizeBytes)} used (${formatPercent(filesystem.usedPercent)})`, 'statfs')),
+    ],
+    missingReason: null,
+  };
+}
+
+const SED_TONE = { opal: 'good', enterprise: 'good', 'pyrite-only': 'info', possible: 'unknown', 'not-sed': 'info', unknown: 'unknown' } as const;
+
+function sedSection(result: AssessmentResult): SectionView {
+  const { sed } = result;
+  return {
+    id: 'sed',
+    title: 'Self-encrypting drive',
+    tone: SED_TONE[sed.status],
+    verdict: sed.status.replaceAll('-', ' '),
+    summary: sed.explanation,
     findings: [],
-    facts: [],
-    replacesSectionDetails: true,
+    facts: [fact('TCG Opal 2', yesNo(sed.opal2)), fact('TCG Enterprise', yesNo(sed.enterprise)), fact('TCG Pyrite (no encryption)', yesNo(sed.pyrite))],
+    missingReason: null,
   };
 }
 
-/** Space (contract `space`): never-allocated bytes and where they lie. */
-export function interpretSpace(space: Json, result: Json): Interpretation | null {
-  const unallocated = asNumber(space.unallocatedBytes);
-  const percent = asNumber(space.unallocatedPercent);
-  if (unallocated === null || percent === null) {
-    return null;
+function cpuSection(result: AssessmentResult, warnings: readonly Warning[]): SectionView {
+  const { machine, kernelCrypto, findings } = result;
+  const kernelFindings = findings.map((finding): FindingView => ({ tone: 'attention', message: `${finding.message} ${finding.hint}`, source: '/proc/crypto' }));
+  const kernelFacts = [
+    fact('Kernel AES-XTS driver', kernelCrypto?.xtsAes === null || kernelCrypto === null ? null : `${kernelCrypto.xtsAes.driver}${kernelCrypto.xtsAes.inferred ? ' (inferred)' : ''}`, '/proc/crypto'),
+    fact('Kernel has Adiantum', kernelCrypto === null ? null : kernelCrypto.adiantum, '/proc/crypto'),
+  ];
+  if (machine === null) {
+    return {
+      id: 'cpu',
+      title: 'Processor',
+      tone: kernelFindings.length > 0 ? 'attention' : 'unknown',
+      verdict: 'unknown',
+      summary: 'We could not tell whether the processor accelerates encryption.',
+      findings: kernelFindings,
+      facts: kernelFacts,
+      missingReason: warningsFrom(warnings, ['systeminformation', '/proc/cpuinfo']) ?? 'The machine was not read in this assessment.',
+    };
   }
-  const usedWhole = interpretWholeDiskUse(result);
-  if (usedWhole !== null) {
-    return usedWhole;
-  }
-  const findings = asArray(space.regions).filter(isObject).map((region): FindingView => {
-    const size = asNumber(region.sizeBytes) ?? 0;
-    const start = asNumber(region.startBytes) ?? 0;
-    return { tone: 'info', message: `${formatSizeBytes(size)} never allocated (${asString(region.location) ?? 'region'}), starting at byte ${start.toLocaleString('en-US')}.`, source: 'sfdisk / lsblk: partition layout' };
-  });
+  const aes = machine.cryptoFlags.aes;
+  const flagSource = machine.cryptoFlagsSource;
   return {
+    id: 'cpu',
+    title: 'Processor',
+    tone: kernelFindings.length > 0 ? 'bad' : aes ? 'good' : 'attention',
+    verdict: kernelFindings.length > 0 ? 'kernel AES unaccelerated' : aes ? 'AES instructions' : 'no AES instructions',
+    summary: kernelFindings.length > 0
+      ? 'The kernel would encrypt with a slow, unaccelerated AES driver although the CPU has AES instructions: fix that first.'
+      : aes
+        ? 'The processor has AES instructions, so AES-XTS encryption costs little CPU (if the kernel uses them).'
+        : 'The processor has no AES instructions: AES encryption will cost CPU; Adiantum is the usual alternative.',
+    findings: kernelFindings,
+    facts: [
+      fact('Processor', `${machine.cpuModel} (${machine.architecture})`, 'systeminformation'),
+      fact('Cores', `${String(machine.physicalCores)} cores, ${String(machine.logicalCores)} threads`, 'systeminformation'),
+      fact('AES instructions (AES-NI)', yesNo(aes), flagSource),
+      fact('Vector AES (VAES)', yesNo(machine.cryptoFlags.vaes), flagSource),
+      fact('Carry-less multiply (PCLMULQDQ)', yesNo(machine.cryptoFlags.carrylessMultiply), flagSource),
+      fact('AVX2', yesNo(machine.cryptoFlags.avx2), flagSource),
+      fact('AVX-512', yesNo(machine.cryptoFlags.avx512), flagSource),
+      fact('Memory', formatBytes(machine.memoryTotalBytes), 'systeminformation'),
+      fact('Operating system', `${machine.os.distro} ${machine.os.release}, kernel ${machine.os.kernel}`, 'systeminformation'),
+      ...kernelFacts,
+    ],
+    missingReason: null,
+  };
+}
+
+function ciphersSection(result: AssessmentResult): SectionView {
+  const benchmark = result.cipherBenchmark;
+  if (benchmark === null) {
+    return {
+      id: 'ciphers',
+      title: 'Cipher speed',
+      tone: 'unknown',
+      verdict: 'not measured',
+      summary: 'Cipher speed was not measured (run the assessment with --benchmark).',
+      findings: [],
+      facts: [],
+      missingReason: 'The assessment ran without --benchmark.',
+    };
+  }
+  const { cipherSpeed, kdfSpeed } = benchmark;
+  const rate = (value: number | null): string => orUnknown(value, formatRate);
+  return {
+    id: 'ciphers',
+    title: 'Cipher speed',
+    tone: cipherSpeed.measurements.length > 0 ? 'info' : 'unknown',
+    verdict: cipherSpeed.measurements.length > 0 ? 'measured' : 'unknown',
+    summary: cipherSpeed.measurements.length > 0 ? 'Cipher speeds measured on this machine; compare them with the drive’s speed.' : 'Cipher speed was not measured.',
+    findings: [
+      ...cipherSpeed.unmeasured.map((row): FindingView => ({ tone: 'unknown', message: `${row.cipher} not measured: ${row.reason}`, source: row.source })),
+      ...kdfSpeed.unmeasured.map((row): FindingView => ({ tone: 'unknown', message: `${row.hash} not measured: ${row.reason}`, source: 'cryptsetup' })),
+    ],
+    facts: [
+      ...cipherSpeed.measurements.map((row) =>
+        fact(`${row.cipher}, ${String(row.keyBits)}-bit key`, `encrypt ${rate(row.encryptBytesPerSecond)}, decrypt ${rate(row.decryptBytesPerSecond)}${row.allCoresEncryptBytesPerSecond === null ? '' : `, all cores ${rate(row.allCoresEncryptBytesPerSecond)}`}`, row.source),
+      ),
+      ...kdfSpeed.pbkdf2.map((row) => fact(`PBKDF2-${row.hash}`, `${row.iterationsPerSecond.toLocaleString('en-US')} iterations per second`, 'cryptsetup benchmark')),
+      ...kdfSpeed.argon2.map((row) => fact(row.variant, `${String(row.timeCost)} passes over ${formatBytes(row.memoryKibibytes * 1024)} with ${String(row.threads)} threads in ${String(row.requestedDurationMs)} ms`, 'cryptsetup benchmark')),
+    ],
+    missingReason: null,
+  };
+}
+
+function encryptionSection(result: AssessmentResult): SectionView {
+  const { found, note } = result.encryption;
+  return {
+    id: 'encryption',
+    title: 'Existing encryption',
     tone: 'info',
-    verdict: 'measured',
-    summary: `${formatSizeBytes(unallocated)} (${String(Math.round(percent * 10) / 10)} %) of the disk is in no partition: space the drive can use as spare area once it has been trimmed.`,
-    findings,
-    facts: [],
-  };
-}
-
-/** Machine (contract `machine`): whether the CPU has AES instructions, flattened flags as facts. */
-export function interpretMachine(machine: Json): Interpretation | null {
-  const flags = isObject(machine.cryptoFlags) ? machine.cryptoFlags : null;
-  if (flags === null) {
-    return null;
-  }
-  const source = asString(machine.cryptoFlagsSource);
-  const facts: FactView[] = Object.entries(flags).map(([name, value]) => ({ label: `CPU instruction ${name}`, value: value === true ? 'yes' : 'no', source }));
-  const aes = flags.aes === true;
-  const os = isObject(machine.os) ? machine.os : null;
-  const extra: FactView[] =
-    os === null ? [] : [{ label: 'Operating system', value: `${asString(os.distro) ?? ''} ${asString(os.release) ?? ''}, kernel ${asString(os.kernel) ?? '?'}`.trim(), source: 'systeminformation' }];
-  return {
-    tone: aes ? 'good' : 'attention',
-    verdict: aes ? 'aes-instructions' : 'no-aes-instructions',
-    summary: aes
-      ? 'The processor has AES instructions, so AES-XTS encryption can run at several GB/s per core (if the kernel uses them).'
-      : 'The processor has no AES instructions: AES encryption will cost CPU; Adiantum is the usual alternative.',
-    findings: [],
-    facts: [...extra, ...facts],
-  };
-}
-
-/** The stack (contract `stack`): whether every layer from the disk up accepts discards (sysfs). */
-export function interpretStackDiscard(stack: Json): Interpretation | null {
-  const layers: { path: string; maxBytes: number }[] = [];
-  const walk = (node: Json): void => {
-    const discard = isObject(node.discard) ? node.discard : null;
-    const maxBytes = discard === null ? null : asNumber(discard.maxBytes);
-    if (maxBytes !== null) {
-      layers.push({ path: asString(node.path) ?? '?', maxBytes });
-    }
-    asArray(node.children).filter(isObject).forEach(walk);
-  };
-  walk(stack);
-  if (layers.length === 0) {
-    return null;
-  }
-  const blocked = layers.filter((layer) => layer.maxBytes === 0);
-  const source = 'sysfs: queue/discard_max_bytes';
-  return {
-    tone: blocked.length === 0 ? 'info' : 'attention',
-    verdict: blocked.length === 0 ? 'kernel-accepts-discards' : 'discards-blocked',
-    summary:
-      blocked.length === 0
-        ? 'The kernel accepts discards at every layer of this disk’s stack. Whether the drive itself honours TRIM was not checked in this assessment.'
-        : `Discards stop at ${blocked.map((layer) => layer.path).join(', ')}: free space there never reaches the drive as TRIM.`,
-    findings: blocked.map((layer) => ({ tone: 'attention', message: `${layer.path} does not pass discards (discard_max_bytes is 0).`, source })),
-    facts: layers.map((layer) => ({ label: `Largest discard at ${layer.path}`, value: layer.maxBytes === 0 ? 'none (no discards)' : formatSizeBytes(layer.maxBytes), source })),
-  };
-}
-
-/** Existing encryption (contract `encryption`): what is there already, and what cannot be known. */
-export function interpretEncryption(encryption: Json): Interpretation | null {
-  const found = asArray(encryption.found).filter(isObject);
-  const note = asString(encryption.note);
-  if (!Array.isArray(encryption.found)) {
-    return null;
-  }
-  const findings: FindingView[] = found.map((entry) => {
-    const keyBits = asNumber(entry.keyBits);
-    const details = [asString(entry.cipher), keyBits === null ? null : `${String(keyBits)}-bit key`].filter((part) => part !== null).join(', ');
-    return { tone: 'info', message: `${(asString(entry.format) ?? 'encryption').toUpperCase()} on ${asString(entry.path) ?? '?'}${details === '' ? '' : ` (${details})`}.`, source: asString(entry.source) };
-  });
-  if (note !== null) {
-    findings.push({ tone: 'unknown', message: note, source: null });
-  }
-  return {
-    tone: 'info',
-    verdict: found.length === 0 ? 'none-found' : 'found',
+    verdict: found.length === 0 ? 'none found' : 'found',
     summary: found.length === 0 ? 'No existing encryption was found on this disk.' : `This disk already holds ${String(found.length)} encrypted volume${found.length === 1 ? '' : 's'}.`,
-    findings,
+    findings: [
+      ...found.map((entry): FindingView => ({
+        tone: 'info',
+        message: `${entry.format.toUpperCase()} on ${entry.path} (${[entry.cipher ?? 'cipher unknown', entry.keyBits === null ? null : `${String(entry.keyBits)}-bit key`, entry.pbkdf.length === 0 ? null : `key slots: ${entry.pbkdf.map((slot) => slot.type).join(', ')}`].filter((part) => part !== null).join(', ')}).`,
+        source: entry.source,
+      })),
+      { tone: 'unknown', message: note, source: null },
+    ],
     facts: [],
+    missingReason: null,
   };
 }
 
-/** Capabilities (contract `capabilities`): kernel and platform features, and what a missing one costs. */
-export function interpretCapabilities(capabilities: unknown[]): Interpretation | null {
-  const entries = capabilities.filter(isObject);
-  if (entries.length === 0) {
-    return null;
-  }
-  const missing = entries.filter((entry) => entry.present !== true);
+/** What a missing capability is called for people. */
+const CAPABILITY_LABELS: Readonly<Record<AssessmentResult['capabilities'][number]['id'], string>> = {
+  root: 'Administrator (root) rights',
+  'device-mapper': 'Device-mapper (dm-crypt) in the kernel',
+  'kernel-crypto-user-api': 'Kernel crypto API for programs (AF_ALG)',
+  'loop-devices': 'Loop devices',
+  'ext4-encryption': 'ext4 encryption (fscrypt)',
+  udev: 'udev device names',
+};
+
+function capabilitiesSection(result: AssessmentResult): SectionView {
+  const entries = result.capabilities;
+  const missing = entries.filter((entry) => !entry.present);
   return {
+    id: 'capabilities',
+    title: 'What this machine can measure',
     tone: missing.length === 0 ? 'good' : 'attention',
-    verdict: missing.length === 0 ? 'all-present' : `${String(missing.length)}-missing`,
-    summary:
-      missing.length === 0
-        ? 'Everything encplan needs on this machine is available.'
-        : `${String(missing.length)} of ${String(entries.length)} features encplan uses are missing here; some measurements will be replaced or skipped.`,
-    findings: missing.map((entry) => ({ tone: 'attention', message: `${asString(entry.id) ?? '?'}: ${asString(entry.costWhenMissing) ?? ''}`, source: asString(entry.evidence) })),
-    facts: entries.map((entry) => ({ label: asString(entry.id) ?? '?', value: entry.present === true ? 'present' : 'missing', source: asString(entry.evidence) })),
+    verdict: missing.length === 0 ? 'all present' : `${String(missing.length)} missing`,
+    summary: missing.length === 0 ? 'Everything encplan needs on this machine is available.' : `${String(missing.length)} of ${String(entries.length)} features encplan uses are missing here; some measurements will be replaced or skipped.`,
+    findings: missing.map((entry): FindingView => ({ tone: 'attention', message: `${CAPABILITY_LABELS[entry.id]}: ${entry.costWhenMissing}`, source: entry.evidence })),
+    facts: entries.map((entry) => fact(CAPABILITY_LABELS[entry.id], entry.present ? 'present' : 'missing', entry.evidence)),
+    missingReason: null,
   };
 }
 
-/** The cost of the missing capabilities among `ids`, as one sentence for a "not measured" reason. */
-export function missingCapabilityReason(result: Json, ids: readonly string[]): string | null {
-  const costs = asArray(result.capabilities)
-    .filter(isObject)
-    .filter((entry) => entry.present !== true && ids.includes(asString(entry.id) ?? ''))
-    .map((entry) => asString(entry.costWhenMissing))
-    .filter((cost): cost is string => cost !== null);
-  return costs.length === 0 ? null : costs.join(' ');
-}
-
-/** Discard passthrough (contract `discardPassthrough`): where discards stop, the fix, and what they leak. */
-export function discardPassthroughFindings(passthrough: Json): FindingView[] {
-  return asArray(passthrough.paths)
-    .filter(isObject)
-    .flatMap((path): FindingView[] => {
-      const top = asString(path.topPath) ?? '?';
-      const blocking = asString(path.firstBlockingLayer);
-      const fix = asString(path.fix);
-      const reach = path.discardsReachDrive;
-      const leaks = asArray(path.leaks).filter((leak): leak is string => typeof leak === 'string');
-      const main: FindingView =
-        reach === true
-          ? { tone: 'good', message: `Discards from ${top} reach the drive.`, source: 'sysfs: queue/discard_max_bytes, dm table' }
-          : {
-              tone: reach === false ? 'attention' : 'unknown',
-              message: `Discards from ${top} ${blocking === null ? 'may not reach the drive' : `stop at ${blocking}`}.${fix === null ? '' : ` Fix: ${fix}`}`,
-              source: 'sysfs: queue/discard_max_bytes, dm table',
-            };
-      return [main, ...leaks.map((leak): FindingView => ({ tone: 'info', message: `Passing discards through encryption reveals: ${leak}`, source: null }))];
-    });
-}
-
-/** Cipher benchmark (`encplan benchmark ciphers` result): measured speeds, what was not measured, findings. */
-export function interpretCipherBenchmark(benchmark: Json): Interpretation | null {
-  const speed = isObject(benchmark.cipherSpeed) ? benchmark.cipherSpeed : null;
-  if (speed === null) {
-    return null;
-  }
-  const facts: FactView[] = asArray(speed.measurements)
-    .filter(isObject)
-    .map((row) => {
-      const rate = (key: string): string | null => {
-        const value = asNumber(row[key]);
-        return value === null ? null : formatRateBytesPerSecond(value);
-      };
-      const parts = [
-        rate('encryptBytesPerSecond') === null ? null : `encrypt ${rate('encryptBytesPerSecond') ?? ''}`,
-        rate('decryptBytesPerSecond') === null ? null : `decrypt ${rate('decryptBytesPerSecond') ?? ''}`,
-        rate('allCoresEncryptBytesPerSecond') === null ? null : `all cores ${rate('allCoresEncryptBytesPerSecond') ?? ''}`,
-      ].filter((part) => part !== null);
-      return { label: `${asString(row.cipher) ?? '?'} (${String(asNumber(row.keyBits) ?? '?')}-bit key)`, value: parts.join(', '), source: asString(row.source) };
-    });
-  const unmeasured = asArray(speed.unmeasured)
-    .filter(isObject)
-    .map((row): FindingView => ({ tone: 'unknown', message: `${asString(row.cipher) ?? '?'} not measured${asString(row.reason) === null ? '' : `: ${asString(row.reason) ?? ''}`}`, source: asString(row.source) }));
-  const findings = asArray(benchmark.findings)
-    .filter(isObject)
-    .map((finding): FindingView => ({ tone: 'attention', message: `${asString(finding.message) ?? ''} ${asString(finding.hint) ?? ''}`.trim(), source: '/proc/crypto' }));
-  return {
-    tone: findings.length > 0 ? 'attention' : facts.length > 0 ? 'info' : 'unknown',
-    verdict: findings.length > 0 ? 'kernel-aes-unaccelerated' : facts.length > 0 ? 'measured' : 'unknown',
-    summary:
-      findings.length > 0
-        ? 'The kernel would encrypt with a slow, unaccelerated AES driver although the CPU has AES instructions: fix that first.'
-        : facts.length > 0
-          ? 'Cipher speeds measured on this machine; compare them with the drive’s speed.'
-          : 'Cipher speed was not measured.',
-    findings: [...findings, ...unmeasured],
-    facts,
-  };
+/** Every section of the report, in reading order, from the typed assessment result. */
+export function toSectionViews(result: AssessmentResult, warnings: readonly Warning[]): SectionView[] {
+  return [
+    healthSection(result, warnings),
+    trimSection(result),
+    spaceSection(result),
+    sedSection(result),
+    cpuSection(result, warnings),
+    ciphersSection(result),
+    encryptionSection(result),
+    capabilitiesSection(result),
+  ];
 }

@@ -1,42 +1,39 @@
 import { EncplanError } from '../errors.js';
-import { isObject, type Json } from '../report/json-reading.js';
+import { assessmentDocument, type AssessmentEnvelope } from '../contract/assessment.js';
 import type { AssessFunction } from './assessment-jobs.js';
 import type { DeviceSummary, ListDevicesFunction } from './device-list.js';
 import type { Capabilities, PrivilegeStatus } from './ui-services.js';
 
-
-function deviceOf(envelope: unknown): Json | null {
-  if (!isObject(envelope) || !isObject(envelope.result)) {
+function summaryOf(envelope: AssessmentEnvelope): DeviceSummary | null {
+  const result = envelope.result;
+  if (result === null) {
     return null;
   }
-  // The contract names it `disk`; older provisional envelopes said `device`.
-  const device = envelope.result.disk ?? envelope.result.device;
-  return isObject(device) ? device : null;
-}
-
-function summaryOf(envelope: unknown): DeviceSummary | null {
-  const device = deviceOf(envelope);
-  if (device === null || typeof device.path !== 'string') {
-    return null;
-  }
-  const result = (envelope as { result: Json }).result;
-  const verdict = isObject(result.health) ? result.health.verdict : undefined;
+  const { disk, health } = result;
   return {
-    path: device.path,
-    model: typeof device.model === 'string' ? device.model : null,
-    sizeBytes: typeof device.sizeBytes === 'number' ? device.sizeBytes : 0,
-    transport: (typeof device.transport === 'string' ? device.transport : 'unknown') as DeviceSummary['transport'],
-    rotational: device.rotational === true,
-    isSystemDisk: device.isSystemDisk === true,
-    healthVerdict: verdict === 'healthy' || verdict === 'warning' || verdict === 'failing' ? verdict : 'unknown',
+    path: disk.path,
+    model: disk.model,
+    sizeBytes: disk.sizeBytes,
+    transport: disk.transport,
+    rotational: disk.rotational === true,
+    isSystemDisk: disk.isSystemDisk,
+    healthVerdict: health.verdict,
   };
 }
 
-function benchmarkRunsOf(envelope: unknown): Json[] {
-  if (!isObject(envelope) || !isObject(envelope.result) || !Array.isArray(envelope.result.benchmarks)) {
+/** The measured I/O runs of a saved assessment, replayed as progress samples: "SEQ1M Q8T1 read · fscrypt". */
+function benchmarkRunsOf(envelope: AssessmentEnvelope): { readonly label: string; readonly target: string; readonly bytesPerSecond: number }[] {
+  const io = envelope.result?.ioBenchmark ?? null;
+  if (io === null) {
     return [];
   }
-  return envelope.result.benchmarks.filter(isObject);
+  return [io.plain, ...io.encrypted].flatMap((target) =>
+    target.profiles.map((measurement) => ({
+      label: `${measurement.profile.label} ${measurement.profile.direction} · ${target.variant}`,
+      target: target.backend,
+      bytesPerSecond: measurement.summary.medianBytesPerSecond,
+    })),
+  );
 }
 
 /** Waits, or rejects with CANCELLED as soon as the signal aborts. */
@@ -64,17 +61,22 @@ function delay(ms: number, signal: AbortSignal): Promise<void> {
  * shows the live chart. Used by `encplan ui --assessment FILE` and the renderer's fake bridge.
  */
 export function createSavedAssessmentServices(
-  envelopes: readonly unknown[],
+  documents: readonly unknown[],
   options: { readonly stepDelayMs: number; readonly privilege: PrivilegeStatus },
 ): { listDevices: ListDevicesFunction; assess: AssessFunction; capabilities: () => Promise<Capabilities> } {
-  const byPath = new Map<string, unknown>();
+  // Only documents that match the assessment contract are served; the contract's schema is their only reader.
+  const envelopes = documents.flatMap((document) => {
+    const parsed = assessmentDocument.envelope.safeParse(document);
+    return parsed.success ? [parsed.data] : [];
+  });
+  const byPath = new Map<string, AssessmentEnvelope>();
   for (const envelope of envelopes) {
     const summary = summaryOf(envelope);
     if (summary !== null) {
       byPath.set(summary.path, envelope);
     }
   }
-  const targets = [...new Set(envelopes.flatMap(benchmarkRunsOf).map((run) => (typeof run.target === 'string' ? run.target : 'plain')))];
+  const targets = [...new Set(envelopes.flatMap(benchmarkRunsOf).map((run) => run.target))];
   return {
     listDevices: () =>
       Promise.resolve({
@@ -89,10 +91,7 @@ export function createSavedAssessmentServices(
       await delay(options.stepDelayMs, signal);
       const runs = request.benchmark === 'none' ? [] : benchmarkRunsOf(envelope);
       for (const [index, run] of runs.entries()) {
-        const rate = typeof run.bytesPerSecond === 'number' ? run.bytesPerSecond : 0;
-        const text = (value: unknown, fallback: string): string => (typeof value === 'string' ? value : fallback);
-        const label = `${text(run.profile, 'run')} ${text(run.operation, '')} · ${text(run.target, 'plain')}`.replace(/\s+/g, ' ');
-        onProgress({ phase: `Benchmark ${label}`, fraction: 0.05 + (0.95 * (index + 1)) / runs.length, sample: { label, bytesPerSecond: rate } });
+        onProgress({ phase: `Benchmark ${run.label}`, fraction: 0.05 + (0.95 * (index + 1)) / runs.length, sample: { label: run.label, bytesPerSecond: run.bytesPerSecond } });
         await delay(options.stepDelayMs, signal);
       }
       return envelope;

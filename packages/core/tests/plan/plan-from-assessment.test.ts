@@ -1,7 +1,8 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { assessBundle, healthFromSmartctlJson, planFromAssessment, type AssessmentEnvelope, type AssessmentResult, type CipherSpeedMeasurement, type PlanOptions } from '@encplan/core';
+import { assessBundle, healthFromSmartctlJson, planFromAssessment, type CipherSpeedMeasurement, type PlanOptions } from '@encplan/core';
+import { type AssessmentEnvelope, type AssessmentResult } from '../../src/contract/assessment.js';
 import { buildPlan } from '../../src/plan/plan.js';
 import { type PlanFacts } from '../../src/rules/facts.js';
 import { planFactsFromDocument } from '../../src/use-cases/plan-from-assessment.js';

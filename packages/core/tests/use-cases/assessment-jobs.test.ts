@@ -1,7 +1,10 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { EncplanError, createAssessmentJobs, createSavedAssessmentServices } from '@encplan/core';
 import { errorEnvelope } from '../../src/contract/envelope.js';
 import { type AssessFunction } from '../../src/use-cases/assessment-jobs.js';
+import { REPO_ROOT } from '../../../../tests/support/fake-tools.js';
 
 const errorToEnvelope = (error: unknown) => errorEnvelope({ schema: 'encplan.assessment', schemaVersion: [1, 0], toolVersion: 'test', generatedAt: new Date(0) }, error);
 let counter = 0;
@@ -75,26 +78,29 @@ describe('createAssessmentJobs', () => {
 });
 
 describe('createSavedAssessmentServices', () => {
-  const envelope = {
-    status: 'ok',
-    result: {
-      device: { path: '/dev/sdz', model: 'M', sizeBytes: 10, transport: 'sata', rotational: true, isSystemDisk: false },
-      health: { verdict: 'failing' },
-      benchmarks: [{ profile: 'SEQ1M Q8T1', operation: 'read', target: 'plain', bytesPerSecond: 5 }],
-    },
-  };
+  /** A real benchmarked assessment (fixtures/assessments/PROVENANCE.md): plain and fscrypt, 8 profiles each. */
+  const envelope: unknown = JSON.parse(readFileSync(path.join(REPO_ROOT, 'fixtures/assessments/virtio-system-disk-whole-ext4-debian12.json'), 'utf8'));
   const privilege = { method: 'none', available: false, reason: 'no pkexec' } as const;
 
-  it('lists the saved drives and replays benchmark runs as progress samples', async () => {
-    const services = createSavedAssessmentServices([envelope, { status: 'error', result: null }], { stepDelayMs: 0, privilege });
+  it('lists the saved drives, skips documents that are not assessments, and replays the measured runs as progress', async () => {
+    const services = createSavedAssessmentServices([envelope, { status: 'error', result: null }, { result: { device: { path: '/dev/sdz' } } }], { stepDelayMs: 0, privilege });
     await expect(services.listDevices(new AbortController().signal)).resolves.toEqual({
-      devices: [{ path: '/dev/sdz', model: 'M', sizeBytes: 10, transport: 'sata', rotational: true, isSystemDisk: false, healthVerdict: 'failing' }],
+      devices: [{ path: '/dev/vda', model: null, sizeBytes: 274_877_906_944, transport: 'virtio', rotational: true, isSystemDisk: true, healthVerdict: 'unknown' }],
     });
-    const progress: unknown[] = [];
-    const result = await services.assess({ device: '/dev/sdz', benchmark: 'quick', backends: [] }, { signal: new AbortController().signal, onProgress: (event) => progress.push(event) });
-    expect(result).toBe(envelope);
-    expect(progress).toContainEqual({ phase: 'Benchmark SEQ1M Q8T1 read · plain', fraction: 1, sample: { label: 'SEQ1M Q8T1 read · plain', bytesPerSecond: 5 } });
-    await expect(services.capabilities()).resolves.toEqual({ backends: [{ id: 'plain', label: 'Plain (no encryption)', available: true, reason: null }], privilege });
+    const progress: { sample: { label: string; bytesPerSecond: number } | null }[] = [];
+    const result = await services.assess({ device: '/dev/vda', benchmark: 'quick', backends: [] }, { signal: new AbortController().signal, onProgress: (event) => progress.push(event) });
+    expect(result).toEqual(envelope);
+    const samples = progress.flatMap((event) => (event.sample === null ? [] : [event.sample]));
+    expect(samples).toHaveLength(16);
+    expect(samples[0]!.label).toBe('SEQ1M Q8T1 read · plain');
+    expect(samples.at(-1)!.label).toMatch(/ · fscrypt$/);
+    await expect(services.capabilities()).resolves.toEqual({
+      backends: [
+        { id: 'plain', label: 'Plain (no encryption)', available: true, reason: null },
+        { id: 'fscrypt', label: 'fscrypt', available: true, reason: null },
+      ],
+      privilege,
+    });
   });
 
   it('answers DEVICE_NOT_FOUND for a drive it has no assessment of, and CANCELLED when aborted', async () => {
@@ -102,7 +108,7 @@ describe('createSavedAssessmentServices', () => {
     const context = { signal: new AbortController().signal, onProgress: () => undefined };
     await expect(services.assess({ device: '/dev/nope', benchmark: 'none', backends: [] }, context)).rejects.toMatchObject({ code: 'DEVICE_NOT_FOUND' });
     const controller = new AbortController();
-    const running = services.assess({ device: '/dev/sdz', benchmark: 'quick', backends: [] }, { signal: controller.signal, onProgress: () => undefined });
+    const running = services.assess({ device: '/dev/vda', benchmark: 'quick', backends: [] }, { signal: controller.signal, onProgress: () => undefined });
     controller.abort();
     await expect(running).rejects.toMatchObject({ code: 'CANCELLED' });
   });

@@ -36,7 +36,8 @@ describe('production bundles', () => {
       expect(code, name).not.toMatch(/\brequire\(/);
       expect(code, name).not.toMatch(/["']node:/);
       expect(code, name).not.toMatch(/from\s*["']electron["']/);
-      expect(code, name).not.toContain('nvme-healthy-provisional');
+      // No saved fixture assessment is bundled (the fake bridge is a separate build).
+      expect(code, name).not.toContain('2026-11-21T23:18:56.074Z');
     }
     const html = await readFile(path.join(outDir, 'renderer/index.html'), 'utf8');
     expect(html).toContain(`<meta http-equiv="Content-Security-Policy" content="${CONTENT_SECURITY_POLICY_META}" />`);

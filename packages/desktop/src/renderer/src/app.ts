@@ -1,4 +1,4 @@
-import { toReportView, type WizardAssessRequest } from '@encplan/core';
+import { toReportViewFromJson, type WizardAssessRequest } from '@encplan/core';
 import type { BridgeEnvelope, EncplanBridge } from '../../shared/bridge.js';
 import { h } from './element-builder.js';
 import { renderBenchmarkStep } from './steps/benchmark-step.js';
@@ -57,7 +57,7 @@ export function startWizard(root: HTMLElement, bridge: EncplanBridge): void {
       if (snapshot.state !== 'running') {
         if (snapshot.state === 'done' || snapshot.state === 'failed') {
           state.envelope = snapshot.envelope;
-          state.view = toReportView(snapshot.envelope);
+          state.view = toReportViewFromJson(snapshot.envelope);
           onDone();
         } else {
           state.notice = 'Benchmark cancelled; everything it created was cleaned up.';

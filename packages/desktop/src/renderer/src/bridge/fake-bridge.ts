@@ -2,15 +2,8 @@ import { assessmentDocument, createAssessmentJobs, createSavedAssessmentServices
 import { createBridgeHandlers } from '../../../backend/bridge-handlers.js';
 import type { EncplanBridge } from '../../../shared/bridge.js';
 
-/**
- * The assessments the fake bridge serves: the real ones in fixtures/assessments, and one PROVISIONAL
- * hand-written envelope with the health, benchmark and plan sections `assess` does not emit yet
- * (tests/fixtures/assessments-provisional/README.md).
- */
-const fixtures = {
-  ...import.meta.glob<unknown>('../../../../../../fixtures/assessments/*.json', { eager: true, import: 'default' }),
-  ...import.meta.glob<unknown>('../../../../tests/fixtures/assessments-provisional/*.json', { eager: true, import: 'default' }),
-};
+/** The assessments the fake bridge serves: the real ones in fixtures/assessments (PROVENANCE.md there). */
+const fixtures = import.meta.glob<unknown>('../../../../../../fixtures/assessments/*.json', { eager: true, import: 'default' });
 
 /**
  * A bridge for development and Playwright: the real handler table and job registry over saved fixture

@@ -1,4 +1,4 @@
-import { formatRateBytesPerSecond, renderBarChartSvg, toMebibytesPerSecond, type JobSnapshot } from '@encplan/core';
+import { formatRate, renderBarChartSvg, toMebibytesPerSecond, type JobSnapshot } from '@encplan/core';
 import { h, svgFigure } from '../element-builder.js';
 import type { WizardActions, WizardState } from '../wizard-state.js';
 import { stepFrame } from './step-frame.js';
@@ -25,7 +25,7 @@ function liveChart(job: JobSnapshot | null): HTMLElement | null {
     groups: [...groups.entries()].map(([label, values]) => ({ label, bars: series.filter((name) => values.has(name)).map((name) => ({ series: name, valueMebibytesPerSecond: values.get(name) ?? null })) })),
   });
   const last = samples.at(-1);
-  return svgFigure(svg, `Measured so far, in MiB/s.${last === undefined ? '' : ` Latest: ${last.label}, ${formatRateBytesPerSecond(last.bytesPerSecond)}.`}`);
+  return svgFigure(svg, `Measured so far, in MiB/s.${last === undefined ? '' : ` Latest: ${last.label}, ${formatRate(last.bytesPerSecond)}.`}`);
 }
 
 const STATE_TEXT: Readonly<Record<JobSnapshot['state'], string>> = { running: 'Running', done: 'Finished', cancelled: 'Cancelled', failed: 'Failed' };

@@ -1,4 +1,4 @@
-import { formatSizeBytes, type DeviceSummary, type Tone } from '@encplan/core';
+import { formatBytes, type DeviceSummary, type Tone } from '@encplan/core';
 import { h } from '../element-builder.js';
 import type { WizardActions, WizardState } from '../wizard-state.js';
 import { badge, stepFrame } from './step-frame.js';
@@ -28,7 +28,7 @@ function deviceOption(device: DeviceSummary, index: number, state: WizardState, 
       'label',
       { for: id },
       h('span', { class: 'device-model' }, device.model ?? fallbackName),
-      h('span', { class: 'device-meta' }, `${device.path} · ${formatSizeBytes(device.sizeBytes)} · ${device.transport.toUpperCase()} ${kind}`),
+      h('span', { class: 'device-meta' }, `${device.path} · ${formatBytes(device.sizeBytes)} · ${device.transport.toUpperCase()} ${kind}`),
       h('span', { class: 'device-badges' }, badge(HEALTH_TONE[device.healthVerdict], HEALTH_TEXT[device.healthVerdict]), device.isSystemDisk ? badge('attention', 'System disk') : null),
     ),
   );

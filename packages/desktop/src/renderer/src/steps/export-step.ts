@@ -46,7 +46,7 @@ export function renderExportStep(state: WizardState, actions: WizardActions): HT
   );
   return stepFrame(
     'Export',
-    'Keep the report, share it, or take the commands with you. Commands that destroy data are commented out in the script; read it before running anything.',
+    'Keep the report, share it, or take the commands with you. Commands that destroy data, and the commands that depend on them, are commented out in the script and marked DESTROYS DATA; read it before running anything.',
     [buttons, h('label', { for: 'script-preview' }, 'Commands'), h('textarea', { id: 'script-preview', readonly: true, rows: '12', spellcheck: 'false' }, script)],
     { back: () => { actions.goTo(4); } },
   );

@@ -28,6 +28,9 @@ export function renderHealthStep(state: WizardState, actions: WizardActions): HT
         ? [h('div', { class: 'alert tone-bad', role: 'alert' }, h('strong', {}, `${view.error.code}: `), view.error.message, view.error.hint === null ? null : h('p', {}, view.error.hint))]
         : [
             view.device === null ? null : h('p', { class: 'device-line' }, h('strong', {}, view.device.model), ` · ${view.device.path} · ${view.device.size}`, view.device.isSystemDisk ? ' · ' : null, view.device.isSystemDisk ? badge('attention', 'System disk') : null),
+            view.stack.length === 0
+              ? null
+              : h('details', { class: 'stack' }, h('summary', {}, 'Stack (from the disk up)'), h('ul', {}, view.stack.map((line) => h('li', { class: `depth-${String(Math.min(line.depth, 4))}` }, line.text)))),
             ...view.sections.map(sectionCard),
           ];
   return stepFrame('Health, TRIM and space', 'What the drive and the system say about it, in plain words. Open the details for the raw facts and where each came from.', body, {

@@ -7,8 +7,8 @@ function recommendation(item: RecommendationView, index: number): HTMLElement {
   return h(
     'li',
     { class: `card tone-border-${item.tone}` },
-    h('h2', { id: `recommendation-${String(index)}` }, item.title, item.confidence === null ? null : h('span', { class: 'confidence' }, ` · confidence ${item.confidence}`)),
-    item.value === '' ? null : h('p', {}, h('code', {}, item.value)),
+    h('h2', { id: `recommendation-${String(index)}` }, item.title, h('span', { class: 'confidence' }, ` · confidence ${item.confidence}`)),
+    h('p', {}, h('code', {}, item.value)),
     h('p', {}, item.reason),
     h('p', { class: 'source' }, `Rule ${item.ruleId}`),
     item.evidence.length === 0 ? null : h('details', {}, h('summary', {}, 'Evidence'), factTable(`Evidence for ${item.title}`, item.evidence)),
@@ -22,6 +22,8 @@ export function renderPlanStep(state: WizardState, actions: WizardActions): HTML
     view === null
       ? [h('p', {}, 'No assessment yet.')]
       : [
+          view.healthGate === null ? null : h('p', { class: 'health-gate' }, badge(view.healthGate.tone, `Health gate: ${view.healthGate.status}`), ' ', view.healthGate.reason),
+          view.planFindings.length === 0 ? null : h('ul', { class: 'findings' }, view.planFindings.map((finding) => h('li', {}, badge(finding.tone), ' ', finding.message))),
           view.recommendations.length === 0 ? h('p', {}, view.planMissingReason ?? '') : h('ol', { class: 'recommendations' }, view.recommendations.map(recommendation)),
           h('h2', {}, 'Speed: plain vs encrypted'),
           view.benchmarkRows.length === 0
@@ -33,10 +35,19 @@ export function renderPlanStep(state: WizardState, actions: WizardActions): HTML
                 h(
                   'table',
                   { class: 'facts' },
-                  h('caption', {}, 'Predicted vs measured'),
-                  h('thead', {}, h('tr', {}, ['Profile', 'Target', 'Measured', 'Predicted', 'Source'].map((name) => h('th', { scope: 'col' }, name)))),
-                  h('tbody', {}, view.benchmarkRows.map((row) => h('tr', {}, h('td', {}, row.profile), h('td', {}, row.target), h('td', {}, row.measured), h('td', {}, row.predicted ?? '—'), h('td', { class: 'source' }, row.source ?? '—')))),
+                  h('caption', {}, 'Measured with fio'),
+                  h('thead', {}, h('tr', {}, ['Profile', 'Target', 'Measured', 'Source'].map((name) => h('th', { scope: 'col' }, name)))),
+                  h('tbody', {}, view.benchmarkRows.map((row) => h('tr', {}, h('td', {}, row.profile), h('td', {}, row.target), h('td', {}, row.measured), h('td', { class: 'source' }, row.source)))),
                 ),
+              ),
+          view.predictions.length === 0
+            ? null
+            : h(
+                'table',
+                { class: 'facts', id: 'predictions' },
+                h('caption', {}, 'Predicted encrypted throughput next to measured plain throughput'),
+                h('thead', {}, h('tr', {}, ['Profile', 'Measured plain', 'Predicted encrypted', 'Measured encrypted', 'Limited by'].map((name) => h('th', { scope: 'col' }, name)))),
+                h('tbody', {}, view.predictions.map((row) => h('tr', {}, h('td', {}, row.profile), h('td', {}, row.measuredPlain), h('td', {}, row.predictedEncrypted), h('td', {}, row.measuredEncrypted), h('td', {}, row.limitedBy)))),
               ),
           view.warnings.length === 0
             ? null
