@@ -1,4 +1,14 @@
 #!/usr/bin/env node
+// Ctrl-C and SIGTERM exit 130 (README "Exit codes") from the first line on: Node's default would be 143 for
+// SIGTERM. A command that has work to stop (withCancellation, `encplan ui`) adds its own listener, and this one
+// then leaves the signal to it.
+for (const signal of ['SIGINT', 'SIGTERM']) {
+  process.on(signal, () => {
+    if (process.listenerCount(signal) === 1) {
+      process.exit(130);
+    }
+  });
+}
 // `--version` is answered before oclif and the core are loaded: scripts call it often, and loading
 // everything would make it ten times slower than starting Node (issue 2, "Speed").
 const argv = process.argv.slice(2);

@@ -1,4 +1,3 @@
-import { readFile } from 'node:fs/promises';
 import {
   assessBundle,
   assessmentEnvelopeSchema,
@@ -7,7 +6,7 @@ import {
   type AssessmentEnvelope,
   type PlanInput,
 } from '@encplan/core';
-import { createEnvironment, readBundleDirectory } from '@encplan/core/node';
+import { createEnvironment, MAX_BUNDLE_BYTES, readBundleDirectory, readUserFile } from '@encplan/core/node';
 
 /** Where `encplan plan` gets its facts; everything after reading them is the same whatever the source. */
 export type PlanInputSource =
@@ -15,21 +14,8 @@ export type PlanInputSource =
   | { readonly kind: 'report'; readonly file: string }
   | { readonly kind: 'bundle'; readonly directory: string };
 
-async function readJsonFile(file: string, what: string): Promise<unknown> {
-  let text: string;
-  try {
-    text = await readFile(file, 'utf8');
-  } catch (cause) {
-    const code = (cause as { code?: string }).code;
-    throw new EncplanError(
-      'INVALID_ARGUMENT',
-      `Cannot read the ${what} ${JSON.stringify(file)} (${code ?? 'unknown error'}).`,
-      {
-        hint: 'Check the path; encplan only reads it.',
-        cause,
-      },
-    );
-  }
+async function readJsonFile(file: string, what: string, signal: AbortSignal): Promise<unknown> {
+  const text = await readUserFile(file, { what, maxBytes: MAX_BUNDLE_BYTES, signal, hint: 'Check the path; encplan only reads it.' });
   try {
     return JSON.parse(text);
   } catch (cause) {
@@ -52,9 +38,9 @@ export async function readPlanInput(source: PlanInputSource, signal: AbortSignal
   switch (source.kind) {
     case 'input':
       // buildPlan validates the shape against planInputSchema.
-      return (await readJsonFile(source.file, 'plan input')) as PlanInput;
+      return (await readJsonFile(source.file, 'plan input', signal)) as PlanInput;
     case 'report': {
-      const parsed = assessmentEnvelopeSchema.safeParse(await readJsonFile(source.file, 'report'));
+      const parsed = assessmentEnvelopeSchema.safeParse(await readJsonFile(source.file, 'report', signal));
       if (!parsed.success) {
         throw new EncplanError(
           'INVALID_ARGUMENT',
@@ -68,7 +54,7 @@ export async function readPlanInput(source: PlanInputSource, signal: AbortSignal
     }
     case 'bundle': {
       const envelope = await assessBundle(
-        await readBundleDirectory(source.directory),
+        await readBundleDirectory(source.directory, signal),
         createEnvironment().clock,
         { signal },
       );

@@ -1,6 +1,6 @@
 import { writeFile } from 'node:fs/promises';
 import { Args, Flags } from '@oclif/core';
-import { assess, assessBundle, ASSESSMENT_SCHEMA, gateMeetsThreshold, renderCommandScript, renderHtmlReport, toReportView } from '@encplan/core';
+import { assess, assessBundle, EncplanError, ASSESSMENT_SCHEMA, gateMeetsThreshold, renderCommandScript, renderHtmlReport, toReportView } from '@encplan/core';
 import { createEnvironment, readBundleDirectory } from '@encplan/core/node';
 import { EncplanCommand } from '../base-command.js';
 import { renderAssessment } from '../render/assessment.js';
@@ -19,7 +19,7 @@ export default class Assess extends EncplanCommand {
     device: Args.string({ required: false, description: 'Whole-disk block device, e.g. /dev/nvme0n1 or /dev/sda.' }),
   };
   static override flags = {
-    bundle: Flags.string({ summary: 'Analyse a bundle made by `encplan collect` instead of this machine.', exclusive: ['device'] }),
+    bundle: Flags.string({ summary: 'Analyse a bundle made by `encplan collect` instead of this machine (give no device with it).' }),
     'include-serials': Flags.boolean({ summary: 'Show serial numbers and WWNs instead of their hashes.', default: false }),
     benchmark: Flags.boolean({
       summary: 'Also measure cipher and key-derivation speed, and plain versus encrypted I/O in scratch containers on a mounted filesystem of the disk (never the raw device).',
@@ -34,6 +34,12 @@ export default class Assess extends EncplanCommand {
   async run(): Promise<void> {
     const { args, flags } = await this.parse(Assess);
     this.jsonOutput = flags.json;
+    if (flags.bundle !== undefined && args.device !== undefined) {
+      // oclif's `exclusive` covers flags only: a device next to --bundle would otherwise be ignored in silence.
+      throw new EncplanError('INVALID_ARGUMENT', `Give either a device (${args.device}) or --bundle, not both: a bundle is assessed as captured.`, {
+        hint: 'Run `encplan assess --bundle DIR` for the captured disk, or `encplan assess DEVICE` for a disk of this machine.',
+      });
+    }
     const environment = createEnvironment();
     const planOptions = optionsFromFlags(flags);
     const envelope = await withCancellation((signal) =>
@@ -48,7 +54,7 @@ export default class Assess extends EncplanCommand {
             // Progress only for the long run: a sub-second assessment needs none.
             ...(flags.benchmark ? { onProgress: (step: string) => process.stderr.write(`encplan: ${step}…\n`), onBenchmarkProgress: stderrProgress() } : {}),
           })
-        : readBundleDirectory(flags.bundle).then((bundle) => assessBundle(bundle, environment.clock, { signal, planOptions })),
+        : readBundleDirectory(flags.bundle, signal).then((bundle) => assessBundle(bundle, environment.clock, { signal, planOptions })),
     );
     if (flags.html !== undefined) {
       await writeFile(flags.html, renderHtmlReport(toReportView(envelope)), 'utf8');

@@ -3,6 +3,7 @@ import { healthFromSmartctlJson, okEnvelope, TOOL_VERSION } from '@encplan/core'
 import { readSavedToolOutput } from '@encplan/core/node';
 import { EncplanCommand } from '../base-command.js';
 import { renderHealth } from '../render/health.js';
+import { withCancellation } from '../cancellation.js';
 
 /** `encplan health FILE.json`: judges a saved `smartctl --json` output (smartctl_exporter, Telegraf, by hand). */
 export default class Health extends EncplanCommand {
@@ -16,7 +17,7 @@ export default class Health extends EncplanCommand {
   async run(): Promise<void> {
     const { args, flags } = await this.parse(Health);
     this.jsonOutput = flags.json;
-    const text = await readSavedToolOutput(args.file);
+    const text = await withCancellation((signal) => readSavedToolOutput(args.file, signal));
     const { health, warnings } = healthFromSmartctlJson(text);
     if (flags.json) {
       this.emitJson(okEnvelope({ schema: this.schemaName, schemaVersion: [1, 0], toolVersion: TOOL_VERSION, generatedAt: new Date() }, health, warnings));

@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import { constants as fsConstants } from 'node:fs';
 import { access } from 'node:fs/promises';
 import path from 'node:path';
-import { EncplanError, cancelled, toolNotFound } from '../../errors.js';
+import { EncplanError, cancelled, throwIfCancelled, toolNotFound } from '../../errors.js';
 import type { CommandOutput, CommandSpec, RunCommand, ToolName } from '../../ports.js';
 
 /** Directories searched for tools after the user's PATH: smartctl, hdparm and friends live in sbin. */
@@ -118,16 +118,13 @@ export function createRunner(options: RunnerOptions): Runner {
     if (!Number.isFinite(spec.timeoutMs) || spec.timeoutMs <= 0) {
       throw new EncplanError('INTERNAL_ERROR', `A timeout is required to run ${spec.tool}.`);
     }
-    if (signal?.aborted === true) {
-      throw cancelled(`Running ${spec.tool}`);
-    }
+    throwIfCancelled(signal, `Running ${spec.tool}`);
     const executable = await resolveTool(spec.tool);
     if (executable === null) {
       throw toolNotFound(spec.tool, DEBIAN_PACKAGES[spec.tool]);
     }
-    if (signal?.aborted === true) {
-      throw cancelled(`Running ${spec.tool}`);
-    }
+    // The signal may have fired during the lookup.
+    throwIfCancelled(signal, `Running ${spec.tool}`);
     const maxOutputBytes = spec.maxOutputBytes ?? options.defaultMaxOutputBytes ?? DEFAULT_MAX_OUTPUT_BYTES;
     const killGraceMs = options.killGraceMs ?? 2000;
     const started = performance.now();
