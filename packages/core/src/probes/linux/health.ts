@@ -1,4 +1,4 @@
-import { assessHealth, exitStatusMismatchWarning, smartUnavailableWarning, unavailableHealth } from '../../analyses/health.js';
+import { assessHealth, exitStatusMismatchWarning, implausibleValueWarnings, smartUnavailableWarning, unavailableHealth } from '../../analyses/health.js';
 import { readProvisioningMode } from './sysfs-stack.js';
 import type { Health } from '../../domain/health.js';
 import type { DriveHealthFacts } from '../../analyses/drive-sections.js';
@@ -102,6 +102,7 @@ export async function probeHealth(host: Host, target: HealthProbeTarget, signal?
   if (mismatch !== null) {
     context.warnings.push(exitStatusMismatchWarning(mismatch));
   }
+  context.warnings.push(...implausibleValueWarnings(smartctl?.report.implausible ?? [], 'smartctl'));
   const nvmeIdCtrl = nvme && hasNvme !== null ? await runJson(context, 'nvme', ['id-ctrl', '-o', 'json', '--', target.path], `Reading NVMe Identify Controller of ${target.path}`, parseNvmeIdCtrl) : null;
   const nvmeIdNs = nvme && hasNvme !== null ? await runJson(context, 'nvme', ['id-ns', '-o', 'json', '--', target.path], `Reading NVMe Identify Namespace of ${target.path}`, parseNvmeIdNs) : null;
   // smartctl prints `trim` only from 7.3; older versions need hdparm -I for TRIM and deterministic reads.
