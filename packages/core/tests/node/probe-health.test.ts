@@ -2,7 +2,7 @@ import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { assessSed, assessTrim, probeDiscardStack, probeHealth, readProvisioningMode } from '@encplan/core';
+import { assessSed, assessTrim, probeDiscardStack, probeHealth, readProvisioningMode, type Host } from '@encplan/core';
 import { createNodeHost, createRunner } from '@encplan/core/node';
 import { createFakeTools, type FakeCase, type FakeTools } from '../../../../tests/support/fake-tools.js';
 import { createDirectoryHost } from '../../../../tests/support/directory-host.js';
@@ -41,6 +41,27 @@ describe('probeHealth', () => {
     const trim = assessTrim({ capabilities: facts.trimCapabilities, diskKernelName: 'nvme0n1', diskDiscard: null, provisioningMode: null, transport: 'nvme' });
     expect(trim).toMatchObject({ deviceSupportsTrim: true, mechanism: 'nvme-deallocate', status: 'unknown' });
     expect(assessSed(facts.securityCapabilities, facts.sedutil)).toMatchObject({ status: 'possible', nvmeSecuritySendReceive: true });
+  });
+
+  it('notes a device detached while smartctl read it instead of reporting its SMART data as current', async () => {
+    const host = await hostWith({ smartctl: [{ args: [...SMARTCTL_ARGS, '--', '/dev/sdz'], stdoutFixture: 'fixtures/smartctl/sata-hdd-seagate-exos-x16-v7.1/stdout.json' }] });
+    let smartctlRan = false;
+    const detaching: Host = {
+      ...host,
+      run: async (spec, signal) => {
+        const output = await host.run(spec, signal);
+        smartctlRan ||= spec.tool === 'smartctl';
+        return output;
+      },
+      // The disk is there before smartctl and gone after it, as when a USB cable is pulled mid-read.
+      stat: (file) =>
+        file === '/dev/sdz'
+          ? Promise.resolve(smartctlRan ? null : { kind: 'block-device', deviceNumber: '8:0', containingDeviceNumber: '0:5', sizeBytes: 0, readable: true })
+          : host.stat(file),
+    };
+    const { facts, warnings } = await probeHealth(detaching, { path: '/dev/sdz', transport: 'sata' });
+    expect(facts.health).toMatchObject({ verdict: 'unknown', unavailable: { reason: 'open-failed' }, powerOnHours: null });
+    expect(warnings).toContainEqual(expect.objectContaining({ code: 'SMART_UNAVAILABLE', message: expect.stringContaining('was detached while smartctl read it') }));
   });
 
   it('retries USB bridge types in order when smartctl cannot tell the device type', async () => {
