@@ -9,6 +9,7 @@
 // writes its pid to background.pid next to the script.
 // The first case whose args equal the real argv (null matches any) answers. Every call is appended to
 // calls.jsonl: the exact argv and stdin the tool received, which is what tests assert on.
+// eslint-disable-next-line no-restricted-imports -- a fake tool that leaves a child behind has to start one
 import { spawn } from 'node:child_process';
 import { appendFileSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';

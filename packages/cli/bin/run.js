@@ -1,10 +1,11 @@
 #!/usr/bin/env node
 // Ctrl-C and SIGTERM exit 130 (README "Exit codes") from the first line on: Node's default would be 143 for
-// SIGTERM. A command that has work to stop (withCancellation, `encplan ui`) adds its own listener, and this one
-// then leaves the signal to it.
+// SIGTERM. While a command has work to stop (withCancellation, `encplan ui`, src/cancellation.ts), it counts
+// itself in this global and handles the signal; other listeners (libraries) do not count.
+const SIGNAL_OWNERS = Symbol.for('encplan.signal-owners');
 for (const signal of ['SIGINT', 'SIGTERM']) {
   process.on(signal, () => {
-    if (process.listenerCount(signal) === 1) {
+    if ((globalThis[SIGNAL_OWNERS] ?? 0) === 0) {
       process.exit(130);
     }
   });

@@ -33,8 +33,6 @@ export function sanitizeChunk(text: string): string {
   return sanitizeForTerminal(text);
 }
 
-type Write = NodeJS.WriteStream['write'];
-
 const installed = new WeakSet<NodeJS.WriteStream>();
 
 function wrap(stream: NodeJS.WriteStream): void {
@@ -50,11 +48,14 @@ function wrap(stream: NodeJS.WriteStream): void {
     if (chunk instanceof Uint8Array) {
       // encplan writes text; a byte chunk is decoded as UTF-8 and sanitised like any other text (its callback,
       // if any, is kept; an encoding argument means nothing for bytes).
-      return original(sanitizeChunk(Buffer.from(chunk).toString('utf8')), ...rest.filter((argument) => typeof argument !== 'string'));
+      return original(
+        sanitizeChunk(Buffer.from(chunk).toString('utf8')),
+        ...rest.filter((argument) => typeof argument !== 'string'),
+      );
     }
     return original(chunk, ...rest);
   };
-  stream.write = write as Write;
+  stream.write = write;
 }
 
 /** Routes stdout and stderr of this process through the sanitising sink (idempotent). */

@@ -3,7 +3,11 @@ import { sanitizeChunk, sanitizeForTerminal } from '../src/terminal-sink.js';
 
 describe('the terminal sink', () => {
   it.each([
-    ['ESC sequences (clear screen, OSC title)', 'Samsung\u001b[2J\u001b]0;owned\u0007 SSD', 'Samsung\\u001b[2J\\u001b]0;owned\\u0007 SSD'],
+    [
+      'ESC sequences (clear screen, OSC title)',
+      'Samsung\u001b[2J\u001b]0;owned\u0007 SSD',
+      'Samsung\\u001b[2J\\u001b]0;owned\\u0007 SSD',
+    ],
     ['CR that would overwrite the line', 'FAILED\rPASSED', 'FAILED\\u000dPASSED'],
     ['backspace and DEL', 'ab\u0008\u007fc', 'ab\\u0008\\u007fc'],
     ['an 8-bit CSI (C1)', 'x\u009b31my', 'x\\u009b31my'],
@@ -26,7 +30,9 @@ describe('the terminal sink', () => {
   });
 
   it("keeps the progress bar's own status-line rewrite, and sanitises the text inside it", () => {
-    expect(sanitizeChunk('\r[####----] 50% 1/2 ETA 0:10 fio on /dev/sda\u001b[K')).toBe('\r[####----] 50% 1/2 ETA 0:10 fio on /dev/sda\u001b[K');
+    expect(sanitizeChunk('\r[####----] 50% 1/2 ETA 0:10 fio on /dev/sda\u001b[K')).toBe(
+      '\r[####----] 50% 1/2 ETA 0:10 fio on /dev/sda\u001b[K',
+    );
     expect(sanitizeChunk('\rstep \u001b]0;x\u0007\u001b[K\n')).toBe('\rstep \\u001b]0;x\\u0007\u001b[K\n');
     expect(sanitizeChunk('a\rb\u001b[K')).toBe('a\\u000db\\u001b[K');
   });

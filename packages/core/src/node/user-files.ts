@@ -54,9 +54,13 @@ export function checkPathLength(file: string, what: string): void {
   }
   const long = file.split(path.sep).find((name) => Buffer.byteLength(name) > NAME_MAX_BYTES);
   if (long !== undefined) {
-    throw new EncplanError('INVALID_ARGUMENT', `A name in the ${what} path is longer than ${NAME_MAX_BYTES} bytes: ${long.slice(0, 40)}…`, {
-      hint: 'Linux allows at most 255 bytes per file or directory name.',
-    });
+    throw new EncplanError(
+      'INVALID_ARGUMENT',
+      `A name in the ${what} path is longer than ${NAME_MAX_BYTES} bytes: ${long.slice(0, 40)}…`,
+      {
+        hint: 'Linux allows at most 255 bytes per file or directory name.',
+      },
+    );
   }
 }
 
@@ -71,24 +75,43 @@ export function userPathError(error: unknown, file: string, what: string, hint?:
   switch (code) {
     case 'EACCES':
     case 'EPERM':
-      return new EncplanError('PERMISSION_DENIED', `Permission denied on the ${what} ${shown}.`, { cause: error, details: { path: file } });
+      return new EncplanError('PERMISSION_DENIED', `Permission denied on the ${what} ${shown}.`, {
+        cause: error,
+        details: { path: file },
+      });
     case 'ENOENT':
     case 'ENOTDIR':
       return new EncplanError('INVALID_ARGUMENT', `The ${what} ${shown} does not exist.`, options);
     case 'ELOOP':
-      return new EncplanError('INVALID_ARGUMENT', `The ${what} ${shown} is a symbolic link loop (too many levels of links).`, options);
+      return new EncplanError(
+        'INVALID_ARGUMENT',
+        `The ${what} ${shown} is a symbolic link loop (too many levels of links).`,
+        options,
+      );
     case 'ENAMETOOLONG':
-      return new EncplanError('INVALID_ARGUMENT', `The ${what} ${shown.length > 80 ? `${shown.slice(0, 60)}…"` : shown} is too long a path for Linux (names at most 255 bytes, paths 4096).`, options);
+      return new EncplanError(
+        'INVALID_ARGUMENT',
+        `The ${what} ${shown.length > 80 ? `${shown.slice(0, 60)}…"` : shown} is too long a path for Linux (names at most 255 bytes, paths 4096).`,
+        options,
+      );
     case 'EISDIR':
       return new EncplanError('INVALID_ARGUMENT', `The ${what} ${shown} is a directory.`, options);
     case 'EEXIST':
       return new EncplanError('INVALID_ARGUMENT', `The ${what} ${shown} already exists.`, options);
     case 'EROFS':
-      return new EncplanError('INVALID_ARGUMENT', `The ${what} ${shown} is on a read-only filesystem.`, options);
+      return new EncplanError(
+        'INVALID_ARGUMENT',
+        `The ${what} ${shown} is on a read-only filesystem.`,
+        options,
+      );
     case 'ENOSPC':
       return new EncplanError('INVALID_ARGUMENT', `No space left for the ${what} ${shown}.`, options);
     default:
-      return new EncplanError('INVALID_ARGUMENT', `The ${what} ${shown} cannot be used (${code ?? 'unknown error'}).`, options);
+      return new EncplanError(
+        'INVALID_ARGUMENT',
+        `The ${what} ${shown} cannot be used (${code ?? 'unknown error'}).`,
+        options,
+      );
   }
 }
 
@@ -98,7 +121,12 @@ export function userPathError(error: unknown, file: string, what: string, hint?:
  */
 export function fileSystemErrorOf(error: unknown): EncplanError | null {
   const candidate = error as Partial<NodeJS.ErrnoException> | null;
-  if (error instanceof EncplanError || typeof candidate?.code !== 'string' || typeof candidate.path !== 'string' || typeof candidate.syscall !== 'string') {
+  if (
+    error instanceof EncplanError ||
+    typeof candidate?.code !== 'string' ||
+    typeof candidate.path !== 'string' ||
+    typeof candidate.syscall !== 'string'
+  ) {
     return null;
   }
   return userPathError(error, candidate.path, 'file');
@@ -108,7 +136,12 @@ export function fileSystemErrorOf(error: unknown): EncplanError | null {
  * Looks at a user-named path without opening it (stat never blocks, even on a FIFO): it must be a regular
  * file, or a directory when `kind` allows one. Returns which of the two it is.
  */
-export async function inspectUserPath(file: string, what: string, kind: UserPathKind, hint?: string): Promise<'file' | 'directory'> {
+export async function inspectUserPath(
+  file: string,
+  what: string,
+  kind: UserPathKind,
+  hint?: string,
+): Promise<'file' | 'directory'> {
   checkPathLength(file, what);
   let info: Stats;
   try {
@@ -122,10 +155,14 @@ export async function inspectUserPath(file: string, what: string, kind: UserPath
   if (kind === 'file-or-directory' && info.isDirectory()) {
     return 'directory';
   }
-  throw new EncplanError('INVALID_ARGUMENT', `The ${what} ${JSON.stringify(file)} is ${describeType(info)}, not a regular file${kind === 'file' ? '' : ' or a directory'}.`, {
-    details: { path: file },
-    ...(hint === undefined ? {} : { hint }),
-  });
+  throw new EncplanError(
+    'INVALID_ARGUMENT',
+    `The ${what} ${JSON.stringify(file)} is ${describeType(info)}, not a regular file${kind === 'file' ? '' : ' or a directory'}.`,
+    {
+      details: { path: file },
+      ...(hint === undefined ? {} : { hint }),
+    },
+  );
 }
 
 /**
@@ -147,13 +184,21 @@ export async function readUserFile(file: string, options: ReadUserFileOptions): 
   try {
     const info = await handle.stat();
     if (!info.isFile()) {
-      throw new EncplanError('INVALID_ARGUMENT', `The ${what} ${JSON.stringify(file)} is ${describeType(info)}, not a regular file.`, { details: { path: file } });
+      throw new EncplanError(
+        'INVALID_ARGUMENT',
+        `The ${what} ${JSON.stringify(file)} is ${describeType(info)}, not a regular file.`,
+        { details: { path: file } },
+      );
     }
     const tooLarge = (): EncplanError =>
-      new EncplanError('INVALID_ARGUMENT', `The ${what} ${JSON.stringify(file)} is larger than ${maxBytes} bytes.`, {
-        hint: `encplan reads at most ${maxBytes} bytes from it.`,
-        details: { path: file, maxBytes },
-      });
+      new EncplanError(
+        'INVALID_ARGUMENT',
+        `The ${what} ${JSON.stringify(file)} is larger than ${maxBytes} bytes.`,
+        {
+          hint: `encplan reads at most ${maxBytes} bytes from it.`,
+          details: { path: file, maxBytes },
+        },
+      );
     if (info.size > maxBytes) {
       throw tooLarge();
     }

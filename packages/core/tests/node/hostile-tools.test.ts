@@ -4,6 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { isEncplanError, type EncplanError } from '@encplan/core';
 import { createRunner } from '@encplan/core/node';
 import { createFakeTools, type FakeCase, type FakeTools } from '../../../../tests/support/fake-tools.js';
+import { alive, killStrays, until } from '../../../../tests/support/processes.js';
 
 // Tools that misbehave on purpose (issue 16 "hostile conditions"): the runner must still end them, stop
 // reading and name the tool that failed. These tests assert outcomes, never how long anything took.
@@ -11,13 +12,7 @@ import { createFakeTools, type FakeCase, type FakeTools } from '../../../../test
 let fakes: FakeTools | undefined;
 const leftovers: number[] = [];
 afterEach(async () => {
-  for (const pid of leftovers.splice(0)) {
-    try {
-      process.kill(pid, 'SIGKILL');
-    } catch {
-      // already gone, which is what the tests expect
-    }
-  }
+  killStrays(leftovers);
   await fakes?.remove();
   fakes = undefined;
 });
@@ -36,33 +31,23 @@ async function failure(promise: Promise<unknown>): Promise<EncplanError> {
   return error as EncplanError;
 }
 
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
 async function backgroundPid(): Promise<number> {
   const pid = Number(await readFile(path.join(fakes!.binDir, 'background.pid'), 'utf8'));
   leftovers.push(pid);
   return pid;
 }
 
-async function waitUntilGone(pid: number): Promise<boolean> {
+function waitUntilGone(pid: number): Promise<boolean> {
   // A killed process disappears once its parent (here: init, after the tool exited) reaps it.
-  for (let attempt = 0; attempt < 100 && alive(pid); attempt += 1) {
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-  return !alive(pid);
+  return until(() => !alive(pid), 100);
 }
 
 describe('the runner against hostile tools', () => {
   it('a tool that exits but leaves a child holding stdout ends at the deadline, child included, and the error names the tool', async () => {
     const runner = await runnerWith({ smartctl: [{ stdout: '{}', backgroundHoldsStdout: true }] });
-    const error = await failure(runner.run({ tool: 'smartctl', args: ['-j', '-x', '/dev/sda'], timeoutMs: 1500 }));
+    const error = await failure(
+      runner.run({ tool: 'smartctl', args: ['-j', '-x', '/dev/sda'], timeoutMs: 1500 }),
+    );
     expect(error.code).toBe('TOOL_TIMED_OUT');
     expect(error.message).toMatch(/^smartctl /);
     expect(error.details).toMatchObject({ tool: 'smartctl' });
@@ -102,7 +87,9 @@ describe('the runner against hostile tools', () => {
 
   it('a flood on stderr counts against the output cap as well', async () => {
     const runner = await runnerWith({ nvme: [{ floodBytes: 2 * 1024 * 1024 }] });
-    const error = await failure(runner.run({ tool: 'nvme', args: [], timeoutMs: 60_000, maxOutputBytes: 128 * 1024 }));
+    const error = await failure(
+      runner.run({ tool: 'nvme', args: [], timeoutMs: 60_000, maxOutputBytes: 128 * 1024 }),
+    );
     expect(error.code).toBe('TOOL_OUTPUT_TOO_LARGE');
     expect(error.details).toMatchObject({ tool: 'nvme' });
   });

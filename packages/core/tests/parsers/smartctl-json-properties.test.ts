@@ -71,22 +71,28 @@ describe('parseSmartctlJson on bad input', () => {
   });
 });
 
+/** The parts of a smartctl NVMe document these tests edit. */
+interface NvmeDocument {
+  smartctl: Record<string, unknown>;
+  nvme_smart_health_information_log: Record<string, unknown>;
+}
+
 describe('implausible smartctl values (issue 16)', () => {
   const HEALTHY_NVME = readFixture('smartctl/nvme-crucial-p2-ct250p2ssd8-v7.3/stdout.json');
 
-  function judged(edit: (document: Record<string, any>) => void) {
-    const document = JSON.parse(HEALTHY_NVME) as Record<string, any>;
+  function judged(edit: (document: NvmeDocument) => void) {
+    const document = JSON.parse(HEALTHY_NVME) as NvmeDocument;
     edit(document);
     return healthFromSmartctlJson(JSON.stringify(document).replace('"__INF__"', '1e999'));
   }
 
   it.each([
-    ['a non-numeric exit status', (d: Record<string, any>) => (d.smartctl.exit_status = 'bogus'), 'smartctl.exit_status'],
-    ['a temperature of 1e308', (d: Record<string, any>) => (d.nvme_smart_health_information_log.temperature = 1e308), 'nvme_smart_health_information_log.temperature'],
-    ['a negative available spare', (d: Record<string, any>) => (d.nvme_smart_health_information_log.available_spare = -1), 'nvme_smart_health_information_log.available_spare'],
-    ['data units written of 1e308', (d: Record<string, any>) => (d.nvme_smart_health_information_log.data_units_written = 1e308), 'nvme_smart_health_information_log.data_units_written'],
-    ['media errors that overflow to Infinity', (d: Record<string, any>) => (d.nvme_smart_health_information_log.media_errors = '__INF__'), 'nvme_smart_health_information_log.media_errors'],
-    ['a negative unsafe-shutdown counter', (d: Record<string, any>) => (d.nvme_smart_health_information_log.unsafe_shutdowns = -5), 'nvme_smart_health_information_log.unsafe_shutdowns'],
+    ['a non-numeric exit status', (d: NvmeDocument) => (d.smartctl.exit_status = 'bogus'), 'smartctl.exit_status'],
+    ['a temperature of 1e308', (d: NvmeDocument) => (d.nvme_smart_health_information_log.temperature = 1e308), 'nvme_smart_health_information_log.temperature'],
+    ['a negative available spare', (d: NvmeDocument) => (d.nvme_smart_health_information_log.available_spare = -1), 'nvme_smart_health_information_log.available_spare'],
+    ['data units written of 1e308', (d: NvmeDocument) => (d.nvme_smart_health_information_log.data_units_written = 1e308), 'nvme_smart_health_information_log.data_units_written'],
+    ['media errors that overflow to Infinity', (d: NvmeDocument) => (d.nvme_smart_health_information_log.media_errors = '__INF__'), 'nvme_smart_health_information_log.media_errors'],
+    ['a negative unsafe-shutdown counter', (d: NvmeDocument) => (d.nvme_smart_health_information_log.unsafe_shutdowns = -5), 'nvme_smart_health_information_log.unsafe_shutdowns'],
   ])('%s is a DATA_INCONSISTENT warning, left out of the report, and the verdict is not healthy', (_name, edit, field) => {
     expect(healthFromSmartctlJson(HEALTHY_NVME).health.verdict).toBe('healthy');
     const { health, warnings } = judged(edit);

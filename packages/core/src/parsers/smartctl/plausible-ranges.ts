@@ -31,14 +31,30 @@ const U128 = 2n ** 128n - 1n;
 //   and threshold one byte each, raw value 6 bytes (up to 8 with smartctl's raw64 format). ACS-3 §9.5 Device Statistics log: page 07h
 //   "Percentage Used Endurance Indicator" one byte (0..255).
 // - smartctl(8) EXIT STATUS: a bit mask of bits 0..7 (0..255).
-const TEMPERATURE_CELSIUS: Range = { min: -273, max: 65_535 - 273, basis: 'a 16-bit kelvin field (NVMe) or a byte (ATA)' };
-const PERCENT_NORMALISED: Range = { min: 0, max: 100, basis: 'a normalised percentage, 0 to 100 (NVMe Available Spare)' };
-const PERCENT_USED: Range = { min: 0, max: U8, basis: 'one byte (NVMe Percentage Used, ATA Percentage Used Endurance Indicator)' };
+const TEMPERATURE_CELSIUS: Range = {
+  min: -273,
+  max: 65_535 - 273,
+  basis: 'a 16-bit kelvin field (NVMe) or a byte (ATA)',
+};
+const PERCENT_NORMALISED: Range = {
+  min: 0,
+  max: 100,
+  basis: 'a normalised percentage, 0 to 100 (NVMe Available Spare)',
+};
+const PERCENT_USED: Range = {
+  min: 0,
+  max: U8,
+  basis: 'one byte (NVMe Percentage Used, ATA Percentage Used Endurance Indicator)',
+};
 const NVME_COUNTER: Range = { min: 0, max: U128, basis: 'a 128-bit NVMe counter' };
 const ATA_BYTE: Range = { min: 0, max: U8, basis: 'one byte of an ATA SMART attribute' };
 // The raw field is 6 bytes, but smartctl's -v ID,raw56/raw64 formats fold the reserved, value and worst bytes in
 // (smartctl(8) -v; fixture sata-hdd-seagate-exos-x16-v7.1 attribute 240 prints a 52-bit raw value): 64 bits.
-const ATA_RAW: Range = { min: 0, max: 2n ** 64n - 1n, basis: 'the raw value of an ATA SMART attribute, at most 64 bits as smartctl reads it' };
+const ATA_RAW: Range = {
+  min: 0,
+  max: 2n ** 64n - 1n,
+  basis: 'the raw value of an ATA SMART attribute, at most 64 bits as smartctl reads it',
+};
 
 /** Paths into smartctl's JSON (`*` = every element of an array) and the range each field can hold. */
 const SMARTCTL_RANGES: readonly (readonly [string, Range])[] = [
@@ -48,7 +64,10 @@ const SMARTCTL_RANGES: readonly (readonly [string, Range])[] = [
   ['spare_available.current_percent', PERCENT_NORMALISED],
   ['spare_available.threshold_percent', PERCENT_NORMALISED],
   ['endurance_used.current_percent', PERCENT_USED],
-  ['nvme_smart_health_information_log.critical_warning', { min: 0, max: U8, basis: 'the 8-bit NVMe Critical Warning field' }],
+  [
+    'nvme_smart_health_information_log.critical_warning',
+    { min: 0, max: U8, basis: 'the 8-bit NVMe Critical Warning field' },
+  ],
   ['nvme_smart_health_information_log.temperature', TEMPERATURE_CELSIUS],
   ['nvme_smart_health_information_log.available_spare', PERCENT_NORMALISED],
   ['nvme_smart_health_information_log.available_spare_threshold', PERCENT_NORMALISED],
@@ -63,7 +82,14 @@ const SMARTCTL_RANGES: readonly (readonly [string, Range])[] = [
   ['ata_smart_attributes.table.*.worst', ATA_BYTE],
   ['ata_smart_attributes.table.*.thresh', ATA_BYTE],
   ['ata_smart_attributes.table.*.raw.value', ATA_RAW],
-  ['ata_device_statistics.pages.*.table.*.value', { min: 0, max: U56, basis: 'the 56-bit value of an ATA device statistic (ACS-3 §9.5: bits 55:0 of its QWORD)' }],
+  [
+    'ata_device_statistics.pages.*.table.*.value',
+    {
+      min: 0,
+      max: U56,
+      basis: 'the 56-bit value of an ATA device statistic (ACS-3 §9.5: bits 55:0 of its QWORD)',
+    },
+  ],
   ['scsi_grown_defect_list', { min: 0, max: 2 ** 32 - 1, basis: 'a 32-bit SCSI defect count' }],
   ['scsi_percentage_used_endurance_indicator', PERCENT_USED],
 ];
@@ -71,7 +97,12 @@ const SMARTCTL_RANGES: readonly (readonly [string, Range])[] = [
 function inRange(value: unknown, range: Range): boolean {
   if (typeof value === 'number') {
     // Integers only: every field in the table is an integer count, percentage or temperature.
-    return Number.isFinite(value) && Number.isInteger(value) && value >= Number(range.min) && value <= Number(range.max);
+    return (
+      Number.isFinite(value) &&
+      Number.isInteger(value) &&
+      value >= Number(range.min) &&
+      value <= Number(range.max)
+    );
   }
   if (typeof value === 'string' && /^-?\d{1,45}$/.test(value)) {
     // smartctl's `_s` twins and some counters are decimal strings (smartctl(8) `--json=v`).
@@ -93,7 +124,10 @@ function shown(value: unknown): string {
  * those values. The readers then see such a field as absent, so no implausible number reaches a report, a
  * verdict or a plan; the caller turns the list into DATA_INCONSISTENT warnings.
  */
-export function withoutImplausibleValues(document: JsonObject): { document: JsonObject; implausible: ImplausibleValue[] } {
+export function withoutImplausibleValues(document: JsonObject): {
+  document: JsonObject;
+  implausible: ImplausibleValue[];
+} {
   const implausible: ImplausibleValue[] = [];
   const copy = structuredClone(document) as Record<string, unknown>;
   for (const [pattern, range] of SMARTCTL_RANGES) {
@@ -108,7 +142,11 @@ export function withoutImplausibleValues(document: JsonObject): { document: Json
         [`${key}_s`, holder[`${key}_s`]],
       ] as const) {
         if (candidate !== undefined && !inRange(candidate, range)) {
-          implausible.push({ field: name === key ? field : `${field}_s`, value: shown(candidate), expected: `${String(range.min)}..${String(range.max)}, ${range.basis}` });
+          implausible.push({
+            field: name === key ? field : `${field}_s`,
+            value: shown(candidate),
+            expected: `${String(range.min)}..${String(range.max)}, ${range.basis}`,
+          });
           delete holder[key];
           delete holder[`${key}_s`];
           break;
@@ -119,7 +157,12 @@ export function withoutImplausibleValues(document: JsonObject): { document: Json
   return { document: copy, implausible };
 }
 
-function visit(node: unknown, rest: readonly string[], trail: readonly string[], onField: (holder: Record<string, unknown>, key: string, field: string) => void): void {
+function visit(
+  node: unknown,
+  rest: readonly string[],
+  trail: readonly string[],
+  onField: (holder: Record<string, unknown>, key: string, field: string) => void,
+): void {
   const [head, ...tail] = rest;
   if (head === undefined) {
     return;
@@ -136,7 +179,7 @@ function visit(node: unknown, rest: readonly string[], trail: readonly string[],
     return;
   }
   if (tail.length === 0) {
-    onField(node as Record<string, unknown>, head, [...trail, head].join('.'));
+    onField(node, head, [...trail, head].join('.'));
     return;
   }
   visit(node[head], tail, [...trail, head], onField);
