@@ -38,6 +38,30 @@ export const DEBIAN_PACKAGES: Readonly<Record<ToolName, string>> = {
   pkexec: 'pkexec (polkit)',
 };
 
+/**
+ * Process groups of the tools running now. If encplan exits while one runs (process.exit after a signal,
+ * an uncaught error), the tool and everything it started get SIGTERM: their own session does not receive
+ * the terminal's Ctrl-C, so nothing else would stop them.
+ */
+const runningGroups = new Set<number>();
+let exitHookInstalled = false;
+
+function endRunningGroupsOnExit(): void {
+  if (exitHookInstalled || process.platform === 'win32') {
+    return;
+  }
+  exitHookInstalled = true;
+  process.on('exit', () => {
+    for (const group of runningGroups) {
+      try {
+        process.kill(-group, 'SIGTERM');
+      } catch {
+        // already gone
+      }
+    }
+  });
+}
+
 /** How the runner is set up. */
 export interface RunnerOptions {
   /** The PATH to search, before the system directories. */
@@ -139,6 +163,10 @@ export function createRunner(options: RunnerOptions): Runner {
         windowsHide: true,
         detached: process.platform !== 'win32',
       });
+      if (child.pid !== undefined && process.platform !== 'win32') {
+        endRunningGroupsOnExit();
+        runningGroups.add(child.pid);
+      }
       const stdout: Buffer[] = [];
       const stderr: Buffer[] = [];
       let outputBytes = 0;
@@ -170,6 +198,9 @@ export function createRunner(options: RunnerOptions): Runner {
 
       function finish(): void {
         settled = true;
+        if (child.pid !== undefined) {
+          runningGroups.delete(child.pid);
+        }
         clearTimeout(deadline);
         for (const timer of timers) {
           clearTimeout(timer);
