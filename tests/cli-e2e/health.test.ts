@@ -62,7 +62,7 @@ describe('encplan health FILE.json', () => {
   it('refuses a directory with a clear message', () => {
     const { code, stderr } = encplan('health', scratch);
     expect(code).toBe(2);
-    expect(stderr).toContain('is not a regular file');
+    expect(stderr).toContain('is a directory, not a regular file');
   });
 
   it('says whether the drive is an SSD or an HDD and whether it can TRIM', () => {

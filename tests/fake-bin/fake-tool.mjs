@@ -2,9 +2,15 @@
 // A fake executable that replays captured tool output (docs/testing.md "Fake executables").
 // Tests link it under a tool's name (smartctl, fio, …) into a private directory, next to script.json:
 //   { "<tool>": [ { "args": [...] | null, "stdoutFile": "…", "stdout": "…", "stderr": "…", "exitCode": 0,
-//                   "sleepMs": 0, "floodBytes": 0, "writeFiles": { "<path from --output=…>": "fixture" } } ] }
+//                   "sleepMs": 0, "floodBytes": 0, "writeFiles": { "<path from --output=…>": "fixture" },
+//                   "ignoreSigterm": false, "backgroundHoldsStdout": false } ] }
+// Hostile cases: `ignoreSigterm` makes the tool survive SIGTERM (only SIGKILL ends it); `backgroundHoldsStdout`
+// leaves a child in the tool's process group that keeps stdout and stderr open after the tool exits, and
+// writes its pid to background.pid next to the script.
 // The first case whose args equal the real argv (null matches any) answers. Every call is appended to
 // calls.jsonl: the exact argv and stdin the tool received, which is what tests assert on.
+// eslint-disable-next-line no-restricted-imports -- a fake tool that leaves a child behind has to start one
+import { spawn } from 'node:child_process';
 import { appendFileSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 
@@ -28,6 +34,14 @@ const match = cases.find((c) => c.args === null || c.args === undefined || JSON.
 if (!match) {
   process.stderr.write(`fake ${tool}: no case for ${JSON.stringify(argv)}\n`);
   process.exit(127);
+}
+if (match.ignoreSigterm) {
+  process.on('SIGTERM', () => undefined);
+}
+if (match.backgroundHoldsStdout) {
+  const holder = spawn(process.execPath, ['-e', 'setInterval(() => undefined, 1000)'], { stdio: ['ignore', 'inherit', 'inherit'] });
+  writeFileSync(path.join(dir, 'background.pid'), String(holder.pid));
+  holder.unref();
 }
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 if (match.sleepMs) {

@@ -15,6 +15,10 @@ export interface FakeCase {
   readonly floodBytes?: number;
   /** Writes a fixture to the path given by a `--flag=path` argument (fio's --output). */
   readonly writeFiles?: Readonly<Record<string, string>>;
+  /** The tool survives SIGTERM; only SIGKILL ends it. */
+  readonly ignoreSigterm?: boolean;
+  /** The tool leaves a child in its process group that holds stdout open (pid in `<binDir>/background.pid`). */
+  readonly backgroundHoldsStdout?: boolean;
 }
 
 /** A call a fake tool received. */

@@ -1,4 +1,15 @@
 #!/usr/bin/env node
+// Ctrl-C and SIGTERM exit 130 (README "Exit codes") from the first line on: Node's default would be 143 for
+// SIGTERM. While a command has work to stop (withCancellation, `encplan ui`, src/cancellation.ts), it counts
+// itself in this global and handles the signal; other listeners (libraries) do not count.
+const SIGNAL_OWNERS = Symbol.for('encplan.signal-owners');
+for (const signal of ['SIGINT', 'SIGTERM']) {
+  process.on(signal, () => {
+    if ((globalThis[SIGNAL_OWNERS] ?? 0) === 0) {
+      process.exit(130);
+    }
+  });
+}
 // A reader that stops early (`encplan --help | head -1`) closes stdout: that is not an error of encplan's, so
 // leave quietly with 0 instead of a warning about an unsettled await and exit code 13.
 process.stdout.on('error', (error) => {

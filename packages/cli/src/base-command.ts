@@ -1,6 +1,8 @@
 import { Command, Errors, Flags } from '@oclif/core';
+import { fileSystemErrorOf } from '@encplan/core/node';
 import { EncplanError, toErrorBody, type DocumentResult, type JsonDocument, type Warning } from '@encplan/core';
 import { ExitCode, exitCodeFor } from './exit-codes.js';
+import { installTerminalSink } from './terminal-sink.js';
 
 /**
  * The base of every encplan command: `--json` prints exactly one envelope, errors become an error envelope
@@ -16,6 +18,11 @@ export abstract class EncplanCommand extends Command {
 
   protected jsonOutput = false;
 
+  /** Every command's output goes through the sanitising terminal sink (terminal-sink.ts), before anything prints. */
+  override async init(): Promise<void> {
+    installTerminalSink();
+    await super.init();
+  }
 
   protected emitJson(document: unknown): void {
     process.stdout.write(`${JSON.stringify(document, null, 2)}\n`);
@@ -32,7 +39,10 @@ export abstract class EncplanCommand extends Command {
     // oclif's own parse errors (unknown flag, missing argument) are usage errors.
     const isUsage = error instanceof Errors.CLIError && !(error instanceof EncplanError) && error.oclif?.exit !== 0;
     const normalised =
-      isUsage && !(error instanceof EncplanError) ? new EncplanError('INVALID_ARGUMENT', stripAnsi(error.message)) : error;
+      isUsage && !(error instanceof EncplanError)
+        ? new EncplanError('INVALID_ARGUMENT', stripAnsi(error.message))
+        : // A raw ENAMETOOLONG, EACCES, ENOENT… on a path the user gave (an output file) is the user's path, not a bug.
+          (fileSystemErrorOf(error) ?? error);
     if ((error as { code?: string }).code === 'EEXIT') {
       throw error;
     }

@@ -71,3 +71,10 @@ export function toolNotFound(tool: string, debianPackage?: string): EncplanError
 export function cancelled(what = 'The operation'): EncplanError {
   return new EncplanError('CANCELLED', `${what} was cancelled.`);
 }
+
+/** Throws CANCELLED when `signal` has fired: for the checkpoints of work that cannot listen to it. */
+export function throwIfCancelled(signal: AbortSignal | undefined, what?: string): void {
+  if (signal?.aborted === true) {
+    throw cancelled(what);
+  }
+}

@@ -6,7 +6,7 @@
  */
 
 // foundation: typed errors, the tool version, the Host and Clock ports
-export { EncplanError, type ErrorCode, isEncplanError, toolNotFound } from './errors.js';
+export { cancelled, EncplanError, type ErrorCode, isEncplanError, toolNotFound } from './errors.js';
 export { type Host } from './ports.js';
 export { TOOL_VERSION } from './version.js';
 

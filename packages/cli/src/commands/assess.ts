@@ -1,5 +1,5 @@
 import { Args, Flags } from '@oclif/core';
-import { assess, assessBundle, assessmentDocument, renderCommandsScript, renderHtmlReport, renderTextReport, toReportView } from '@encplan/core';
+import { assess, assessBundle, assessmentDocument, EncplanError, renderCommandsScript, renderHtmlReport, renderTextReport, toReportView } from '@encplan/core';
 import { createEnvironment, readBundleDirectory, writeUserFile } from '@encplan/core/node';
 import { EncplanCommand } from '../base-command.js';
 import { withCancellation } from '../cancellation.js';
@@ -17,7 +17,7 @@ export default class Assess extends EncplanCommand {
     device: Args.string({ required: false, description: 'Whole-disk block device, e.g. /dev/nvme0n1 or /dev/sda.' }),
   };
   static override flags = {
-    bundle: Flags.string({ summary: 'Analyse a bundle made by `encplan collect` instead of this machine.', exclusive: ['device'] }),
+    bundle: Flags.string({ summary: 'Analyse a bundle made by `encplan collect` instead of this machine (give no device with it).' }),
     'include-serials': Flags.boolean({ summary: 'Show serial numbers and WWNs instead of their hashes.', default: false }),
     benchmark: Flags.boolean({
       summary: 'Also measure cipher and key-derivation speed, and plain versus encrypted I/O in scratch containers on a mounted filesystem of the disk (never the raw device).',
@@ -32,6 +32,12 @@ export default class Assess extends EncplanCommand {
   async run(): Promise<void> {
     const { args, flags } = await this.parse(Assess);
     this.jsonOutput = flags.json;
+    if (flags.bundle !== undefined && args.device !== undefined) {
+      // oclif's `exclusive` covers flags only: a device next to --bundle would otherwise be ignored in silence.
+      throw new EncplanError('INVALID_ARGUMENT', `Give either a device (${args.device}) or --bundle, not both: a bundle is assessed as captured.`, {
+        hint: 'Run `encplan assess --bundle DIR` for the captured disk, or `encplan assess DEVICE` for a disk of this machine.',
+      });
+    }
     const environment = createEnvironment();
     const planOptions = optionsFromFlags(flags);
     const envelope = await withCancellation((signal) =>
@@ -46,7 +52,7 @@ export default class Assess extends EncplanCommand {
             // Progress only for the long run: a sub-second assessment needs none.
             ...(flags.benchmark ? { onProgress: (step: string) => process.stderr.write(`encplan: ${step}…\n`), onBenchmarkProgress: stderrProgress() } : {}),
           })
-        : readBundleDirectory(flags.bundle).then((bundle) => assessBundle(bundle, environment.clock, { signal, planOptions })),
+        : readBundleDirectory(flags.bundle, signal).then((bundle) => assessBundle(bundle, environment.clock, { signal, planOptions })),
     );
     // One view model for the text report, the HTML report and the script (the CLI has no view logic of its own).
     const view = toReportView(envelope, { includeDestructive: flags.destructive });

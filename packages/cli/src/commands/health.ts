@@ -4,6 +4,7 @@ import { readSavedToolOutput } from '@encplan/core/node';
 import { EncplanCommand } from '../base-command.js';
 import { exitIfVerdictFails, failOnFlags } from '../fail-on.js';
 import { renderHealth } from '../render/health.js';
+import { withCancellation } from '../cancellation.js';
 
 /** `encplan health FILE.json`: judges a saved `smartctl --json` output (smartctl_exporter, Telegraf, by hand). */
 export default class Health extends EncplanCommand {
@@ -24,7 +25,7 @@ export default class Health extends EncplanCommand {
   async run(): Promise<void> {
     const { args, flags } = await this.parse(Health);
     this.jsonOutput = flags.json;
-    const text = await readSavedToolOutput(args.file);
+    const text = await withCancellation((signal) => readSavedToolOutput(args.file, signal));
     const { health, drive, warnings } = healthFromSmartctlJson(text);
     if (flags.json) {
       this.emitOkEnvelope({ ...health, drive }, warnings);

@@ -2,10 +2,12 @@ import { Flags } from '@oclif/core';
 import { createBridgeHandlers, createWizardBackend, RENDERER_DIR, startUiServer } from '@encplan/desktop/server';
 import { uiDocument } from '@encplan/core';
 import { EncplanCommand } from '../base-command.js';
+import { untilStopped } from '../cancellation.js';
+import { ExitCode } from '../exit-codes.js';
 
 /**
  * `encplan ui`: the desktop wizard served to a browser on 127.0.0.1 with a random port and a per-run
- * token, so a headless server can be assessed over an SSH tunnel. Stops on Ctrl-C, cancelling running jobs.
+ * token, so a headless server can be assessed over an SSH tunnel. Stops on Ctrl-C or SIGTERM (exit 130), cancelling running jobs. With --json prints one `encplan.ui` envelope `{url, port}`.
  */
 export default class Ui extends EncplanCommand {
   static override summary = 'Serve the wizard on 127.0.0.1 for a browser (use an SSH tunnel for a remote machine).';
@@ -30,17 +32,18 @@ export default class Ui extends EncplanCommand {
     });
     const server = await startUiServer({ rendererDir: RENDERER_DIR, handlers: createBridgeHandlers(backend.services, backend.jobs), port: flags.port });
     if (flags.json) {
+      // The one envelope of this run; stopping it later prints nothing more on stdout (exit 130 says it).
       this.emitOkEnvelope({ url: server.url, port: server.port });
     } else {
       this.log(`encplan ui is serving the wizard at ${server.url}`);
       this.log(`From another machine: ssh -L ${String(server.port)}:127.0.0.1:${String(server.port)} THIS-HOST, then open the URL there.`);
       this.log('Press Ctrl-C to stop.');
     }
-    await new Promise<void>((resolve) => {
-      process.once('SIGINT', resolve);
-      process.once('SIGTERM', resolve);
-    });
+    const signal = await untilStopped();
+    process.stderr.write(`encplan: ${signal} received, stopping the wizard…\n`);
     await backend.jobs.cancelAll();
     await server.close();
+    // Stopped by a signal, as README "Exit codes" documents: 130, like every cancelled command.
+    this.exit(ExitCode.cancelled);
   }
 }

@@ -4,6 +4,7 @@ import type { FindingSeverity, Health, HealthFinding, HealthVerdict, SmartUnavai
 import type { AtaAttribute, SmartFacts, Sourced } from '../domain/smart-facts.js';
 import { sourceOf } from '../domain/source.js';
 import type { Warning } from '../domain/warning.js';
+import type { ImplausibleValue } from '../parsers/smartctl/plausible-ranges.js';
 
 /** Who set each threshold; every finding cites one (reference-facts sections). */
 export const THRESHOLD_SOURCES = {
@@ -408,11 +409,16 @@ function powerOnHours(facts: SmartFacts): number | null {
   return hours !== null && Number.isSafeInteger(hours) && hours >= 0 ? hours : null;
 }
 
-function verdictOf(findings: readonly HealthFinding[]): HealthVerdict {
+function verdictOf(findings: readonly HealthFinding[], implausibleFields: readonly string[]): HealthVerdict {
   if (findings.some((finding) => finding.severity === 'failing')) {
     return 'failing';
   }
-  return findings.some((finding) => finding.severity === 'warning') ? 'warning' : 'healthy';
+  if (findings.some((finding) => finding.severity === 'warning')) {
+    return 'warning';
+  }
+  // A drive that printed values its fields cannot hold is not known to be healthy: what was left out might
+  // have been the failing figure (e.g. a temperature or an error count that overflowed).
+  return implausibleFields.length > 0 ? 'unknown' : 'healthy';
 }
 
 function exactOrNull(counter: Counter | bigint | null): string | null {
@@ -473,7 +479,7 @@ export function assessHealth(facts: SmartFacts): Health {
   const days = hours === null || hours === 0 ? null : hours / 24;
   return {
     ...base,
-    verdict: verdictOf(draft.findings),
+    verdict: verdictOf(draft.findings, facts.implausibleFields ?? []),
     unavailable: null,
     selfAssessmentPassed: facts.selfAssessmentPassed?.value ?? null,
     percentageUsed: used?.value ?? null,
@@ -555,6 +561,15 @@ export function unavailableHealth(reason: SmartUnavailableReason, detail: string
     exitStatus: null,
     ...NO_MEASUREMENTS,
   };
+}
+
+/** One DATA_INCONSISTENT warning per value a field cannot hold (the value was left out of the report). */
+export function implausibleValueWarnings(values: readonly ImplausibleValue[], source: string): Warning[] {
+  return values.map((value) => ({
+    code: 'DATA_INCONSISTENT',
+    message: `${source} printed ${value.field} = ${value.value}, which that field cannot hold (expected ${value.expected}); the value was ignored and the drive is not judged healthy on this data.`,
+    source,
+  }));
 }
 
 /** The DATA_INCONSISTENT warning for `smartctl.exit_status` disagreeing with the process exit code. */

@@ -75,6 +75,12 @@ export function parseBundle(document: unknown): Bundle {
   if (parsed.data.schemaVersion[0] !== BUNDLE_SCHEMA_VERSION[0]) {
     throw new EncplanError('BUNDLE_INVALID', `The bundle has format version ${parsed.data.schemaVersion.join('.')}; this encplan reads ${BUNDLE_SCHEMA_VERSION[0]}.x.`);
   }
+  if (parsed.data.captures.length === 0) {
+    // Without captures every probe would see an empty machine and report the disk as missing.
+    throw new EncplanError('BUNDLE_INVALID', 'The bundle holds no captures: nothing was recorded to assess.', {
+      hint: 'Make bundles with encplan collect; do not edit them by hand.',
+    });
+  }
   return parsed.data;
 }
 

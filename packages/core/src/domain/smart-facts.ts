@@ -100,4 +100,6 @@ export interface SmartFacts {
   readonly userCapacityBytes: number | null;
   /** smartctl's `in_smartctl_database`: attribute names (and so their units) come from its drive database. */
   readonly inDriveDatabase: boolean | null;
+  /** Fields whose printed value the field cannot hold (left out above); any makes a good verdict impossible. */
+  readonly implausibleFields?: readonly string[];
 }

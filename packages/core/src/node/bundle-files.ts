@@ -1,7 +1,7 @@
-import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { parseBundle, type Bundle } from '../capture/bundle.js';
-import { EncplanError } from '../errors.js';
+import { EncplanError, isEncplanError } from '../errors.js';
+import { inspectUserPath, MAX_BUNDLE_BYTES, readUserFile } from './user-files.js';
 import { writeUserFile } from './write-user-file.js';
 
 const BUNDLE_FILE = 'bundle.json';
@@ -18,17 +18,22 @@ export async function writeBundleDirectory(directory: string, bundle: Bundle): P
   return file;
 }
 
-/** Reads and validates a bundle directory (or a bundle.json file). Throws BUNDLE_INVALID or DEVICE_NOT_FOUND. */
-export async function readBundleDirectory(location: string): Promise<Bundle> {
-  const info = await stat(location).catch(() => null);
-  if (info === null) {
-    throw new EncplanError('INVALID_ARGUMENT', `${location} does not exist.`, { hint: 'Give a directory made by encplan collect.' });
-  }
-  const file = info.isDirectory() ? path.join(location, BUNDLE_FILE) : location;
-  const text = await readFile(file, 'utf8').catch(() => null);
-  if (text === null) {
-    throw new EncplanError('BUNDLE_INVALID', `${file} cannot be read.`, { hint: 'Give a directory made by encplan collect.' });
-  }
+/**
+ * Reads and validates a bundle directory (or a bundle.json file), cancellable and within MAX_BUNDLE_BYTES; a
+ * FIFO, a device or a socket is refused before it is opened. Throws INVALID_ARGUMENT or BUNDLE_INVALID.
+ */
+export async function readBundleDirectory(location: string, signal?: AbortSignal): Promise<Bundle> {
+  const hint = 'Give a directory made by encplan collect.';
+  const kind = await inspectUserPath(location, 'bundle', 'file-or-directory', hint);
+  const file = kind === 'directory' ? path.join(location, BUNDLE_FILE) : location;
+  const text = await readUserFile(file, { what: 'bundle', maxBytes: MAX_BUNDLE_BYTES, hint, ...(signal === undefined ? {} : { signal }) }).catch(
+    (error: unknown) => {
+      if (kind === 'directory' && isEncplanError(error, 'INVALID_ARGUMENT')) {
+        throw new EncplanError('BUNDLE_INVALID', `${location} holds no readable ${BUNDLE_FILE}: ${error.message}`, { hint, cause: error });
+      }
+      throw error;
+    },
+  );
   let document: unknown;
   try {
     document = JSON.parse(text);

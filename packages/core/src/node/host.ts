@@ -3,6 +3,7 @@ import { access, readFile, readdir, realpath, stat } from 'node:fs/promises';
 import { EncplanError } from '../errors.js';
 import type { Host, PathKind, PathStat, SystemInfoSnapshot } from '../ports.js';
 import type { Runner } from './process/run-command.js';
+import { userPathError } from './user-files.js';
 
 function isMissing(error: unknown): boolean {
   const code = (error as NodeJS.ErrnoException).code;
@@ -13,6 +14,10 @@ function rethrow(error: unknown, path: string): never {
   const code = (error as NodeJS.ErrnoException).code;
   if (code === 'EACCES' || code === 'EPERM') {
     throw new EncplanError('PERMISSION_DENIED', `Permission denied reading ${path}.`, { cause: error, details: { path } });
+  }
+  if (code === 'ENAMETOOLONG' || code === 'ELOOP') {
+    // A path the user typed (a device, a target) that Linux refuses: the user's error, not encplan's.
+    throw userPathError(error, path, 'path');
   }
   throw new EncplanError('INTERNAL_ERROR', `Could not read ${path}: ${(error as Error).message}`, { cause: error });
 }

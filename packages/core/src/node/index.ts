@@ -12,5 +12,5 @@ export { createEnvironment, type NodeEnvironment } from './create-environment.js
 export { createNodeHost } from './host.js';
 export { detectPrivilege } from './privilege/pkexec.js';
 export { createRunner } from './process/run-command.js';
-export { readSavedToolOutput } from './saved-output.js';
+export { fileSystemErrorOf, MAX_BUNDLE_BYTES, readSavedToolOutput, readUserFile } from './user-files.js';
 export { writeUserFile } from './write-user-file.js';

@@ -1,5 +1,5 @@
 import { summariseDrive, type DriveSummary } from '../analyses/drive-summary.js';
-import { assessHealth, exitStatusMismatchWarning, smartUnavailableWarning } from '../analyses/health.js';
+import { assessHealth, exitStatusMismatchWarning, implausibleValueWarnings, smartUnavailableWarning } from '../analyses/health.js';
 import type { Health } from '../domain/health.js';
 import type { Warning } from '../domain/warning.js';
 import { parseSmartctlJson } from '../parsers/smartctl/smartctl-json.js';
@@ -27,5 +27,6 @@ export function healthFromSmartctlJson(text: string, processExitCode: number | n
   if (report.exitStatusMismatch !== null) {
     warnings.push(exitStatusMismatchWarning(report.exitStatusMismatch));
   }
+  warnings.push(...implausibleValueWarnings(report.implausible, 'smartctl'));
   return { health, drive: summariseDrive(report), warnings };
 }

@@ -1,5 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import { readFile } from 'node:fs/promises';
 import {
   EncplanError,
   assess,
@@ -11,7 +10,7 @@ import {
   type PrivilegeStatus,
   type UiServices,
 } from '@encplan/core';
-import { createEnvironment, createRunner, detectPrivilege, type NodeEnvironment } from '@encplan/core/node';
+import { createEnvironment, createRunner, detectPrivilege, MAX_BUNDLE_BYTES, readUserFile, type NodeEnvironment } from '@encplan/core/node';
 
 /** How the wizard's back end is put together. */
 export interface WizardServicesOptions {
@@ -74,10 +73,12 @@ function liveServices(environment: NodeEnvironment, privilege: PrivilegeStatus):
 async function readAssessments(files: readonly string[]): Promise<unknown[]> {
   return Promise.all(
     files.map(async (file) => {
+      const hint = 'Pass a file written by encplan assess --json.';
+      const text = await readUserFile(file, { what: 'assessment', maxBytes: MAX_BUNDLE_BYTES, hint });
       try {
-        return JSON.parse(await readFile(file, 'utf8')) as unknown;
+        return JSON.parse(text) as unknown;
       } catch (error) {
-        throw new EncplanError('INVALID_ARGUMENT', `Cannot read the assessment ${file}.`, { hint: 'Pass a file written by encplan assess --json.', cause: error });
+        throw new EncplanError('INVALID_ARGUMENT', `The assessment ${file} is not JSON.`, { hint, cause: error });
       }
     }),
   );

@@ -74,17 +74,43 @@ function refuse(response: ServerResponse, status: number, code: 'PERMISSION_DENI
   response.end(JSON.stringify(body));
 }
 
+/** A request the server answers with a 4xx status rather than handling it. */
+class RequestRefused extends Error {
+  constructor(
+    readonly status: 400 | 413,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+const BODY_TOO_LARGE = `Request body larger than ${MAX_BODY_BYTES} bytes.`;
+
+/** Reads the body up to MAX_BODY_BYTES; a declared or actual larger body is refused with 413 (RFC 9110 §15.5.14). */
 async function readBody(request: IncomingMessage): Promise<string> {
+  const declared = Number(request.headers['content-length'] ?? '0');
+  if (!Number.isFinite(declared) || declared > MAX_BODY_BYTES) {
+    throw new RequestRefused(413, BODY_TOO_LARGE);
+  }
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of request as AsyncIterable<Buffer>) {
     size += chunk.length;
     if (size > MAX_BODY_BYTES) {
-      throw new EncplanError('INVALID_ARGUMENT', 'Request body too large.');
+      throw new RequestRefused(413, BODY_TOO_LARGE);
     }
     chunks.push(chunk);
   }
   return Buffer.concat(chunks).toString('utf8');
+}
+
+/** Decodes a URL path; malformed percent-encoding (`%E0%A4%A`, `%zz`) is the client's error: 400. */
+function decodePath(pathname: string): string {
+  try {
+    return decodeURIComponent(pathname);
+  } catch {
+    throw new RequestRefused(400, 'Malformed percent-encoding in the URL.');
+  }
 }
 
 /**
@@ -99,11 +125,15 @@ export async function startUiServer(options: UiServerOptions): Promise<UiServer>
 
   const server = createServer((request, response) => {
     securityHeaders(response);
-    void handle(request, response).catch(() => {
-      if (!response.headersSent) {
-        refuse(response, 500, 'INVALID_ARGUMENT', 'The request could not be handled.');
-      } else {
+    void handle(request, response).catch((error: unknown) => {
+      if (response.headersSent) {
         response.end();
+      } else if (error instanceof RequestRefused) {
+        // Stop reading what is left of an oversized body: answer, then close the connection.
+        response.setHeader('Connection', 'close');
+        refuse(response, error.status, 'INVALID_ARGUMENT', error.message);
+      } else {
+        refuse(response, 500, 'INVALID_ARGUMENT', 'The request could not be handled.');
       }
     });
   });
@@ -119,7 +149,12 @@ export async function startUiServer(options: UiServerOptions): Promise<UiServer>
       refuse(response, 403, 'PERMISSION_DENIED', 'Requests from other origins are refused.');
       return;
     }
-    const url = new URL(request.url ?? '/', `http://${host}`);
+    let url: URL;
+    try {
+      url = new URL(request.url ?? '/', `http://${host}`);
+    } catch {
+      throw new RequestRefused(400, 'Malformed URL.');
+    }
     const method = METHOD_BY_PATH.get(url.pathname);
     if (url.pathname.startsWith('/api/')) {
       if (method === undefined || request.method !== 'POST') {
@@ -156,7 +191,7 @@ export async function startUiServer(options: UiServerOptions): Promise<UiServer>
   }
 
   async function serveStatic(pathname: string, response: ServerResponse): Promise<void> {
-    const relative = pathname === '/' ? 'index.html' : decodeURIComponent(pathname).replace(/^\/+/, '');
+    const relative = pathname === '/' ? 'index.html' : decodePath(pathname).replace(/^\/+/, '');
     const candidate = path.resolve(rendererRoot, relative);
     let file: string;
     try {

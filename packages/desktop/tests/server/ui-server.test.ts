@@ -120,4 +120,44 @@ describe('the encplan ui server', () => {
     expect(reply.status).toBe(404);
     expect(reply.body).not.toContain('secret');
   });
+
+  it('answers a 10 MB body with a valid token with 413, whether its length is declared or streamed', async () => {
+    const huge = 'x'.repeat(10 * 1024 * 1024);
+    const headers = { Host: `127.0.0.1:${String(server.port)}`, 'Content-Type': 'application/json', 'X-Encplan-Token': server.token };
+    for (const transfer of [{ 'Content-Length': String(huge.length) }, { 'Transfer-Encoding': 'chunked' }]) {
+      const reply = await sendIgnoringWriteErrors(server.port, { method: 'POST', path: '/api/listDevices', headers: { ...headers, ...transfer }, body: huge });
+      expect(reply.status).toBe(413);
+      expect(JSON.parse(reply.body)).toMatchObject({ status: 'error', error: { code: 'INVALID_ARGUMENT' } });
+    }
+    // The server still answers afterwards.
+    expect((await api('listDevices', undefined)).status).toBe(200);
+  });
+
+  it('answers malformed percent-encoding with 400, not 500', async () => {
+    for (const bad of ['/%E0%A4%A', '/%zz', '/assets/%']) {
+      const reply = await send(server.port, { path: bad, headers: { Host: `127.0.0.1:${String(server.port)}` } });
+      expect(reply.status, bad).toBe(400);
+      expect(JSON.parse(reply.body)).toMatchObject({ status: 'error', error: { code: 'INVALID_ARGUMENT' } });
+    }
+  });
 });
+
+/** Like send, but a server that answers early and closes may make the rest of the upload fail: that is fine. */
+function sendIgnoringWriteErrors(port: number, options: { method: string; path: string; headers: Record<string, string>; body: string }): Promise<Reply> {
+  return new Promise((resolve, reject) => {
+    const outgoing = request({ host: '127.0.0.1', port, method: options.method, path: options.path, headers: options.headers }, (response) => {
+      let body = '';
+      response.setEncoding('utf8');
+      response.on('data', (chunk: string) => (body += chunk));
+      response.on('end', () => {
+        resolve({ status: response.statusCode ?? 0, headers: response.headers, body });
+      });
+    });
+    outgoing.on('error', (error: NodeJS.ErrnoException) => {
+      if (error.code !== 'EPIPE' && error.code !== 'ECONNRESET') {
+        reject(error);
+      }
+    });
+    outgoing.end(options.body);
+  });
+}

@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import { constants as fsConstants } from 'node:fs';
 import { access } from 'node:fs/promises';
 import path from 'node:path';
-import { EncplanError, cancelled, toolNotFound } from '../../errors.js';
+import { EncplanError, cancelled, throwIfCancelled, toolNotFound } from '../../errors.js';
 import type { CommandOutput, CommandSpec, RunCommand, ToolName } from '../../ports.js';
 
 /** Directories searched for tools after the user's PATH: smartctl, hdparm and friends live in sbin. */
@@ -37,6 +37,30 @@ export const DEBIAN_PACKAGES: Readonly<Record<ToolName, string>> = {
   hdiutil: 'macOS',
   pkexec: 'pkexec (polkit)',
 };
+
+/**
+ * Process groups of the tools running now. If encplan exits while one runs (process.exit after a signal,
+ * an uncaught error), the tool and everything it started get SIGTERM: their own session does not receive
+ * the terminal's Ctrl-C, so nothing else would stop them.
+ */
+const runningGroups = new Set<number>();
+let exitHookInstalled = false;
+
+function endRunningGroupsOnExit(): void {
+  if (exitHookInstalled || process.platform === 'win32') {
+    return;
+  }
+  exitHookInstalled = true;
+  process.on('exit', () => {
+    for (const group of runningGroups) {
+      try {
+        process.kill(-group, 'SIGTERM');
+      } catch {
+        // already gone
+      }
+    }
+  });
+}
 
 /** How the runner is set up. */
 export interface RunnerOptions {
@@ -118,54 +142,127 @@ export function createRunner(options: RunnerOptions): Runner {
     if (!Number.isFinite(spec.timeoutMs) || spec.timeoutMs <= 0) {
       throw new EncplanError('INTERNAL_ERROR', `A timeout is required to run ${spec.tool}.`);
     }
-    if (signal?.aborted === true) {
-      throw cancelled(`Running ${spec.tool}`);
-    }
+    throwIfCancelled(signal, `Running ${spec.tool}`);
     const executable = await resolveTool(spec.tool);
     if (executable === null) {
       throw toolNotFound(spec.tool, DEBIAN_PACKAGES[spec.tool]);
     }
+    // The signal may have fired during the lookup.
+    throwIfCancelled(signal, `Running ${spec.tool}`);
     const maxOutputBytes = spec.maxOutputBytes ?? options.defaultMaxOutputBytes ?? DEFAULT_MAX_OUTPUT_BYTES;
     const killGraceMs = options.killGraceMs ?? 2000;
     const started = performance.now();
 
     return new Promise<CommandOutput>((resolve, reject) => {
+      // Each tool runs as the leader of its own process group (setsid), so a deadline or a cancel can end
+      // the tool *and* whatever it started: a child that keeps stdout open must not keep us waiting.
       const child = spawn(executable, [...spec.args], {
         shell: false,
         stdio: ['pipe', 'pipe', 'pipe'],
         env: { PATH: childPath, LC_ALL: 'C', LANG: 'C', ...spec.env },
         windowsHide: true,
+        detached: process.platform !== 'win32',
       });
+      if (child.pid !== undefined && process.platform !== 'win32') {
+        endRunningGroupsOnExit();
+        runningGroups.add(child.pid);
+      }
       const stdout: Buffer[] = [];
       const stderr: Buffer[] = [];
       let outputBytes = 0;
       let failure: EncplanError | null = null;
-      let killTimer: NodeJS.Timeout | undefined;
+      let settled = false;
+      let leaderExited = false;
+      const timers: NodeJS.Timeout[] = [];
+
+      function signalGroup(signal: NodeJS.Signals): void {
+        if (child.pid === undefined) {
+          return;
+        }
+        try {
+          if (process.platform === 'win32') {
+            child.kill(signal);
+          } else {
+            process.kill(-child.pid, signal);
+          }
+        } catch {
+          // ESRCH: the whole group is already gone.
+        }
+      }
+
+      function later(ms: number, action: () => void): void {
+        const timer = setTimeout(action, ms);
+        timer.unref();
+        timers.push(timer);
+      }
+
+      function finish(): void {
+        settled = true;
+        if (child.pid !== undefined) {
+          runningGroups.delete(child.pid);
+        }
+        clearTimeout(deadline);
+        for (const timer of timers) {
+          clearTimeout(timer);
+        }
+        signal?.removeEventListener('abort', onAbort);
+      }
+
+      /** Stops reading: whatever still holds the pipes (a child that escaped the group) is not waited for. */
+      function abandon(): void {
+        if (settled || failure === null) {
+          return;
+        }
+        finish();
+        child.stdout.destroy();
+        child.stderr.destroy();
+        child.unref();
+        reject(failure);
+      }
 
       function stop(reason: EncplanError): void {
-        if (failure !== null) {
+        if (failure !== null || settled) {
           return;
         }
         failure = reason;
-        child.kill('SIGTERM');
-        killTimer = setTimeout(() => child.kill('SIGKILL'), killGraceMs);
-        killTimer.unref();
+        signalGroup('SIGTERM');
+        later(killGraceMs, () => {
+          signalGroup('SIGKILL');
+          // After SIGKILL only a process that left the group can hold the pipes; stop waiting for it.
+          later(killGraceMs, abandon);
+        });
+        if (leaderExited) {
+          // The tool itself is gone; only its leftovers held the pipes, and they were just signalled.
+          later(Math.min(killGraceMs, 200), abandon);
+        }
       }
 
-      const timer = setTimeout(() => {
+      const deadline = setTimeout(() => {
         stop(
-          new EncplanError('TOOL_TIMED_OUT', `${spec.tool} did not finish within ${spec.timeoutMs} ms.`, {
-            details: { tool: spec.tool, timeoutMs: spec.timeoutMs },
-          }),
+          new EncplanError(
+            'TOOL_TIMED_OUT',
+            leaderExited
+              ? `${spec.tool} exited, but a process it started kept its output open past the ${spec.timeoutMs} ms limit.`
+              : `${spec.tool} did not finish within ${spec.timeoutMs} ms.`,
+            { details: { tool: spec.tool, timeoutMs: spec.timeoutMs } },
+          ),
         );
       }, spec.timeoutMs);
       const onAbort = (): void => {
         stop(cancelled(`Running ${spec.tool}`));
       };
-      signal?.addEventListener('abort', onAbort, { once: true });
+      // The signal may have fired while the tool was being looked up: the listener would never hear it.
+      if (signal?.aborted === true) {
+        onAbort();
+      } else {
+        signal?.addEventListener('abort', onAbort, { once: true });
+      }
 
       function collect(into: Buffer[]) {
         return (chunk: Buffer) => {
+          if (failure !== null) {
+            return;
+          }
           outputBytes += chunk.length;
           if (outputBytes > maxOutputBytes) {
             stop(
@@ -188,15 +285,17 @@ export function createRunner(options: RunnerOptions): Runner {
         child.stdin.end();
       }
 
-      function finish(): void {
-        clearTimeout(timer);
-        if (killTimer !== undefined) {
-          clearTimeout(killTimer);
+      child.on('exit', () => {
+        leaderExited = true;
+        if (failure !== null) {
+          // Stopped by us: the leader is gone, give its group a moment to close the pipes, then stop reading.
+          later(Math.min(killGraceMs, 200), abandon);
         }
-        signal?.removeEventListener('abort', onAbort);
-      }
-
+      });
       child.on('error', (error: NodeJS.ErrnoException) => {
+        if (settled) {
+          return;
+        }
         finish();
         if (error.code === 'ENOENT') {
           reject(toolNotFound(spec.tool, DEBIAN_PACKAGES[spec.tool]));
@@ -212,6 +311,9 @@ export function createRunner(options: RunnerOptions): Runner {
         }
       });
       child.on('close', (code, killedBy) => {
+        if (settled) {
+          return;
+        }
         finish();
         if (failure !== null) {
           reject(failure);

@@ -47,6 +47,15 @@ const UNIT_POWERS: Readonly<Record<string, number>> = { B: 0, K: 1, M: 2, G: 3, 
  * size such as "33.3G" or "0B" when --bytes was not given (binary units, as lsblk prints them).
  */
 function toBytes(value: unknown): number | null {
+  const bytes = toBytesUnchecked(value);
+  // lsblk prints the kernel's u64 byte counts (util-linux lsblk.c, SIZE via ul_path_read_u64): anything
+  // negative, fractional-infinite or above 2^64 − 1 did not come from a real device.
+  return bytes !== null && bytes >= 0 && bytes <= MAX_U64 ? bytes : null;
+}
+
+const MAX_U64 = 2 ** 64 - 1;
+
+function toBytesUnchecked(value: unknown): number | null {
   if (typeof value === 'number' && Number.isFinite(value)) {
     return Math.round(value);
   }
@@ -112,7 +121,7 @@ function parseDevice(entry: unknown): LsblkDevice {
   const name = toText(entry.name);
   const sizeBytes = toBytes(entry.size);
   if (name === null || sizeBytes === null) {
-    throw unrecognized('lsblk', 'a block device has no name or size');
+    throw unrecognized('lsblk', `a block device has no name or no plausible size (${JSON.stringify(entry.size) ?? 'none'}; lsblk prints a byte count from 0 to 2^64 − 1)`);
   }
   const kernelName = toText(entry.kname) ?? name;
   const children = Array.isArray(entry.children) ? entry.children.map(parseDevice) : [];

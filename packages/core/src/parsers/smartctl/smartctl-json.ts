@@ -15,6 +15,7 @@ import {
   type JsonObject,
 } from '../json-reader.js';
 import { decodeSmartctlExitStatus } from './exit-status.js';
+import { withoutImplausibleValues, type ImplausibleValue } from './plausible-ranges.js';
 
 const TOOL = 'smartctl';
 
@@ -24,6 +25,8 @@ export interface SmartctlReport {
   readonly facts: SmartFacts;
   readonly trim: TrimCapability | null;
   readonly security: SecurityCapability | null;
+  /** Values their fields cannot hold, left out of `facts` (each becomes a DATA_INCONSISTENT warning). */
+  readonly implausible: readonly ImplausibleValue[];
   /** Set when `smartctl.exit_status` and the process exit code disagree (both values kept). */
   readonly exitStatusMismatch: { readonly json: number; readonly process: number } | null;
 }
@@ -292,8 +295,9 @@ function readSecurity(document: JsonObject): SecurityCapability | null {
  * json_format_version; a device without SMART data is not an error but `facts.unavailable`.
  */
 export function parseSmartctlJson(text: string, processExitCode: number | null = null): SmartctlReport {
-  const document = parseJsonObject(TOOL, text);
-  const jsonFormatVersion = readFormatVersion(document);
+  const parsed = parseJsonObject(TOOL, text);
+  const jsonFormatVersion = readFormatVersion(parsed);
+  const { document, implausible } = withoutImplausibleValues(parsed);
   const smartctl = objectAt(document, 'smartctl');
   const jsonExit = numberAt(smartctl, 'exit_status');
   const exitValue = jsonExit ?? processExitCode;
@@ -336,9 +340,10 @@ export function parseSmartctlJson(text: string, processExitCode: number | null =
     userCapacityBytes: numberAt(objectAt(document, 'user_capacity'), 'bytes'),
     inDriveDatabase: booleanAt(document, 'in_smartctl_database'),
   };
-  const facts: SmartFacts = { ...partial, unavailable: unavailableReason(partial, objectAt(document, 'smart_support')) };
+  const facts: SmartFacts = { ...partial, unavailable: unavailableReason(partial, objectAt(document, 'smart_support')), implausibleFields: implausible.map((value) => value.field) };
   return {
     jsonFormatVersion,
+    implausible,
     facts,
     trim: readTrim(document, partial),
     security: readSecurity(document),

@@ -1,4 +1,4 @@
-import { assessHealth, exitStatusMismatchWarning, smartUnavailableWarning, unavailableHealth } from '../../analyses/health.js';
+import { assessHealth, exitStatusMismatchWarning, implausibleValueWarnings, smartUnavailableWarning, unavailableHealth } from '../../analyses/health.js';
 import { readProvisioningMode } from './sysfs-stack.js';
 import type { Health } from '../../domain/health.js';
 import type { DriveHealthFacts } from '../../analyses/drive-sections.js';
@@ -69,6 +69,19 @@ async function runJson<T>(context: ProbeContext, tool: 'nvme' | 'hdparm' | 'sedu
 }
 
 /**
+ * Whether `path` is there: its node exists and, for a device the kernel lists in sysfs, its size is not 0 (a
+ * loop device after `losetup -d` keeps its /dev node but has size 0). Compared before and after smartctl.
+ */
+async function attached(host: Host, path: string): Promise<boolean> {
+  if ((await host.stat(path).catch(() => null)) === null) {
+    return false;
+  }
+  const name = path.split('/').pop() ?? '';
+  const size = await host.readText(`/sys/class/block/${name}/size`).catch(() => null);
+  return size === null || size.trim() !== '0';
+}
+
+/**
  * Reads the drive's health, TRIM and security facts: `smartctl --json=v -x --nocheck=standby` (retrying USB
  * bridge types when smartctl cannot tell the device type), else `nvme smart-log -o json`; NVMe Identify
  * (ONCS/OACS/DLFEAT) through nvme-cli, `hdparm -I` for ATA drives, and `sedutil-cli --scan` when installed.
@@ -84,6 +97,7 @@ export async function probeHealth(host: Host, target: HealthProbeTarget, signal?
     host.whichTool('hdparm'),
     host.whichTool('sedutil-cli'),
   ]);
+  const attachedBefore = hasSmartctl !== null && (await attached(host, target.path));
   const smartctl = hasSmartctl === null ? null : await readSmartctl(context, target);
   let health: Health;
   const smartctlUsable = smartctl !== null && smartctl.report.facts.unavailable === null;
@@ -95,6 +109,10 @@ export async function probeHealth(host: Host, target: HealthProbeTarget, signal?
   } else {
     health = unavailableHealth('tool-missing', hasSmartctl === null ? 'smartctl is not installed (apt-get install smartmontools).' : 'smartctl gave no usable output.');
   }
+  if (smartctl !== null && attachedBefore && !(await attached(host, target.path))) {
+    // What smartctl printed may describe a device that is no longer there (or another one in its place).
+    health = unavailableHealth('open-failed', `${target.path} was detached while smartctl read it; its SMART data is not reported.`);
+  }
   if (health.unavailable !== null) {
     context.warnings.push(smartUnavailableWarning(health.unavailable.reason, health.unavailable.detail, health.source === 'none' ? 'smartctl' : health.source));
   }
@@ -102,6 +120,7 @@ export async function probeHealth(host: Host, target: HealthProbeTarget, signal?
   if (mismatch !== null) {
     context.warnings.push(exitStatusMismatchWarning(mismatch));
   }
+  context.warnings.push(...implausibleValueWarnings(smartctl?.report.implausible ?? [], 'smartctl'));
   const nvmeIdCtrl = nvme && hasNvme !== null ? await runJson(context, 'nvme', ['id-ctrl', '-o', 'json', '--', target.path], `Reading NVMe Identify Controller of ${target.path}`, parseNvmeIdCtrl) : null;
   const nvmeIdNs = nvme && hasNvme !== null ? await runJson(context, 'nvme', ['id-ns', '-o', 'json', '--', target.path], `Reading NVMe Identify Namespace of ${target.path}`, parseNvmeIdNs) : null;
   // smartctl prints `trim` only from 7.3; older versions need hdparm -I for TRIM and deterministic reads.

@@ -146,7 +146,17 @@ export async function probeLinuxInventory(
   const { host } = context;
   const lsblkOutput = await host.run({ tool: 'lsblk', args: ['--json', '--bytes', '-O', '--', target.path], timeoutMs: TIMEOUT_MS }, context.signal);
   if (lsblkOutput.exitCode !== 0) {
-    throw new EncplanError('TOOL_FAILED', `lsblk could not list ${target.path}: ${lsblkOutput.stderr.trim()}`, { details: { tool: 'lsblk' } });
+    const reason = lsblkOutput.stderr.trim();
+    if (reason === '' && (await host.stat(target.path)) === null) {
+      throw new EncplanError('DEVICE_NOT_FOUND', `${target.path} disappeared while lsblk was listing it (detached or removed).`, {
+        hint: 'Attach or reconnect the disk and run encplan again.',
+      });
+    }
+    throw new EncplanError(
+      'TOOL_FAILED',
+      `lsblk could not list ${target.path}: ${reason === '' ? `it exited with status ${String(lsblkOutput.exitCode)} and gave no reason (was the device detached while it was read?)` : reason}`,
+      { details: { tool: 'lsblk', exitCode: lsblkOutput.exitCode } },
+    );
   }
   const [root] = parseLsblkJson(lsblkOutput.stdout);
   if (root === undefined) {

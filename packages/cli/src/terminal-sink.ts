@@ -1,0 +1,65 @@
+/**
+ * The CLI's output sink: every byte encplan prints on stdout or stderr passes through `sanitizeForTerminal`,
+ * so a drive model, a serial number or a tool's message cannot carry terminal control sequences (ESC, CSI,
+ * OSC, BEL, CR, backspace, 8-bit C1 controls, bidirectional overrides) to the user's terminal. Sanitising at
+ * the sink, not in each renderer, means no renderer can forget it.
+ *
+ * Each such character is printed as its JSON escape `\uXXXX`: inert and visible on a terminal, and inside
+ * a `--json` document it is the same string once parsed (JSON.stringify already escapes C0 controls; it
+ * leaves C1 controls and bidi overrides raw, which this catches).
+ */
+
+// C0 controls except TAB (0x09) and LF (0x0a), DEL, the C1 block, and the Unicode bidi embeddings, overrides
+// and isolates (Unicode Standard Annex #9, "Explicit Directional Formatting Characters"; CVE-2021-42574).
+// eslint-disable-next-line no-control-regex -- matching control characters is the point
+const UNSAFE = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/gu;
+
+/** Replaces every character a terminal could act on (except newline and tab) by its visible `\uXXXX` form. */
+export function sanitizeForTerminal(text: string): string {
+  return text.replace(UNSAFE, (character) => `\\u${character.charCodeAt(0).toString(16).padStart(4, '0')}`);
+}
+
+// The one control sequence encplan itself writes: the progress bar's status line, `\r…\x1b[K` (carriage
+// return, the line, erase to end of line), optionally ending the line. Its inner text is sanitised too.
+// eslint-disable-next-line no-control-regex -- the progress bar's own CR and CSI K
+const STATUS_LINE = /^\r([^\r]*)\u001b\[K(\n?)$/su;
+
+/** Sanitises one chunk for the sink, keeping the progress bar's own status-line rewrite. */
+export function sanitizeChunk(text: string): string {
+  const status = STATUS_LINE.exec(text);
+  if (status !== null) {
+    return `\r${sanitizeForTerminal(status[1] ?? '')}\u001b[K${status[2] ?? ''}`;
+  }
+  return sanitizeForTerminal(text);
+}
+
+const installed = new WeakSet<NodeJS.WriteStream>();
+
+function wrap(stream: NodeJS.WriteStream): void {
+  if (installed.has(stream)) {
+    return;
+  }
+  installed.add(stream);
+  const original = stream.write.bind(stream) as (chunk: unknown, ...rest: unknown[]) => boolean;
+  const write = (chunk: unknown, ...rest: unknown[]): boolean => {
+    if (typeof chunk === 'string') {
+      return original(sanitizeChunk(chunk), ...rest);
+    }
+    if (chunk instanceof Uint8Array) {
+      // encplan writes text; a byte chunk is decoded as UTF-8 and sanitised like any other text (its callback,
+      // if any, is kept; an encoding argument means nothing for bytes).
+      return original(
+        sanitizeChunk(Buffer.from(chunk).toString('utf8')),
+        ...rest.filter((argument) => typeof argument !== 'string'),
+      );
+    }
+    return original(chunk, ...rest);
+  };
+  stream.write = write;
+}
+
+/** Routes stdout and stderr of this process through the sanitising sink (idempotent). */
+export function installTerminalSink(): void {
+  wrap(process.stdout);
+  wrap(process.stderr);
+}
