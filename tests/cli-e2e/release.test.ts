@@ -116,15 +116,18 @@ describe('the packed release, installed into an empty prefix', () => {
       stdout += chunk.toString();
     });
     const exited = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
-    const deadline = Date.now() + 60_000;
-    while (!stdout.includes('}') && Date.now() < deadline) {
-      await new Promise((resolve) => setTimeout(resolve, 100));
+    try {
+      const deadline = Date.now() + 60_000;
+      while (!stdout.trimEnd().endsWith('}') && Date.now() < deadline) {
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+      const { result } = JSON.parse(stdout) as { result: { url: string } };
+      const page = await fetch(result.url);
+      expect(page.status).toBe(200);
+      expect(await page.text()).toContain('<!doctype html>');
+    } finally {
+      child.kill('SIGINT');
     }
-    const { url } = JSON.parse(stdout) as { url: string };
-    const page = await fetch(url);
-    expect(page.status).toBe(200);
-    expect(await page.text()).toContain('<!doctype html>');
-    child.kill('SIGINT');
-    await exited;
+    expect(await exited).toBe(130);
   });
 });

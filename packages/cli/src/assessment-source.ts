@@ -1,26 +1,18 @@
-import { readFile } from 'node:fs/promises';
 import { assessBundle, EncplanError } from '@encplan/core';
-import { createEnvironment, readBundleDirectory } from '@encplan/core/node';
+import { createEnvironment, MAX_BUNDLE_BYTES, readBundleDirectory, readUserFile } from '@encplan/core/node';
 
 /** Where `encplan plan` gets its assessment; everything after reading it is the same whatever the source. */
 export type AssessmentSource =
   { readonly kind: 'file'; readonly file: string } | { readonly kind: 'bundle'; readonly directory: string };
 
-async function readJsonFile(file: string): Promise<unknown> {
-  let text: string;
-  try {
-    text = await readFile(file, 'utf8');
-  } catch (cause) {
-    const code = (cause as { code?: string }).code;
-    throw new EncplanError(
-      'INVALID_ARGUMENT',
-      `Cannot read the assessment ${JSON.stringify(file)} (${code ?? 'unknown error'}).`,
-      {
-        hint: 'Check the path; encplan only reads it.',
-        cause,
-      },
-    );
-  }
+/** Reads a user-named JSON file: type-checked (never a FIFO), bounded and cancellable (core/node/user-files.ts). */
+async function readJsonFile(file: string, signal: AbortSignal): Promise<unknown> {
+  const text = await readUserFile(file, {
+    what: 'assessment',
+    maxBytes: MAX_BUNDLE_BYTES,
+    signal,
+    hint: 'Check the path; encplan only reads it.',
+  });
   try {
     return JSON.parse(text);
   } catch (cause) {
@@ -37,8 +29,8 @@ async function readJsonFile(file: string): Promise<unknown> {
 export async function readAssessmentDocument(source: AssessmentSource, signal: AbortSignal): Promise<unknown> {
   switch (source.kind) {
     case 'file':
-      return readJsonFile(source.file);
+      return readJsonFile(source.file, signal);
     case 'bundle':
-      return assessBundle(await readBundleDirectory(source.directory), createEnvironment().clock, { signal });
+      return assessBundle(await readBundleDirectory(source.directory, signal), createEnvironment().clock, { signal });
   }
 }
