@@ -13,6 +13,8 @@ export abstract class EncplanCommand extends Command {
 
   /** The schema name of this command's envelope, for error envelopes. */
   protected abstract readonly schemaName: string;
+  /** The version of this command's document; a command whose result gained a field bumps the minor. */
+  protected readonly schemaVersion: readonly [number, number] = [1, 0];
 
   protected jsonOutput = false;
 
@@ -21,9 +23,9 @@ export abstract class EncplanCommand extends Command {
     process.stdout.write(`${JSON.stringify(document, null, 2)}\n`);
   }
 
-  /** Prints this command's ok (or partial, with warnings) envelope around `result`, schema version 1.0. */
+  /** Prints this command's ok (or partial, with warnings) envelope around `result`, at this command's schema version. */
   protected emitOkEnvelope(result: unknown, warnings: readonly Warning[]): void {
-    this.emitJson(okEnvelope({ schema: this.schemaName, schemaVersion: [1, 0], toolVersion: TOOL_VERSION, generatedAt: new Date() }, result, warnings));
+    this.emitJson(okEnvelope({ schema: this.schemaName, schemaVersion: [this.schemaVersion[0], this.schemaVersion[1]], toolVersion: TOOL_VERSION, generatedAt: new Date() }, result, warnings));
   }
 
   // eslint-disable-next-line @typescript-eslint/require-await -- oclif's catch hook must return a promise
@@ -40,7 +42,7 @@ export abstract class EncplanCommand extends Command {
     const exitCode = normalised instanceof EncplanError ? exitCodeFor(normalised.code) : ExitCode.internal;
     if (jsonWanted) {
       this.emitJson(
-        errorEnvelope({ schema: this.schemaName, schemaVersion: [1, 0], toolVersion: TOOL_VERSION, generatedAt: new Date() }, normalised),
+        errorEnvelope({ schema: this.schemaName, schemaVersion: [this.schemaVersion[0], this.schemaVersion[1]], toolVersion: TOOL_VERSION, generatedAt: new Date() }, normalised),
       );
     } else {
       process.stderr.write(`encplan: ${body.message}\n${body.hint === null ? '' : `hint: ${body.hint}\n`}`);

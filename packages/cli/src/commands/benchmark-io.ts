@@ -14,6 +14,8 @@ export default class BenchmarkIo extends EncplanCommand {
   static override description =
     "Without a device, everything happens in a scratch directory on TARGET's filesystem (default: the current directory): a sparse ext4 image for the plain run and fscrypt, and container files for LUKS2, VeraCrypt or APFS. A block device is erased and needs --destructive.";
   protected readonly schemaName = 'encplan.benchmark-io';
+  /** 1.1: `verification` on every encrypted target. */
+  protected override readonly schemaVersion = [1, 1] as const;
 
   static override args = {
     target: Args.string({

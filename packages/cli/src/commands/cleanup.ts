@@ -6,6 +6,8 @@ export default class Cleanup extends EncplanCommand {
   static override summary =
     'Remove what an interrupted or killed benchmark left behind (mounts, loop devices, mappings, files).';
   protected readonly schemaName = 'encplan.cleanup';
+  /** 1.1: outcome `kept`. */
+  protected override readonly schemaVersion = [1, 1] as const;
 
   async run(): Promise<void> {
     const { flags } = await this.parse(Cleanup);
@@ -23,10 +25,11 @@ export default class Cleanup extends EncplanCommand {
       return;
     }
     const removed = report.outcomes.filter((outcome) => outcome.outcome === 'removed');
-    if (removed.length === 0 && failed.length === 0) {
+    const kept = report.outcomes.filter((outcome) => outcome.outcome === 'kept');
+    if (removed.length === 0 && failed.length === 0 && kept.length === 0) {
       this.log('Nothing to clean up.');
     }
-    for (const outcome of [...removed, ...failed]) {
+    for (const outcome of [...removed, ...kept, ...failed]) {
       this.log(
         `${outcome.outcome}: ${outcome.resource.kind} ${Object.values(outcome.resource).slice(1).join(' ')}${outcome.message === null ? '' : ` (${outcome.message})`}`,
       );

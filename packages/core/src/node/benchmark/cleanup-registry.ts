@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -7,6 +8,7 @@ import type { Host } from '../../ports.js';
 import {
   cryptsetupArgs,
   fscryptArgs,
+  fscryptEnvironment,
   hdiutilArgs,
   losetupArgs,
   mountArgs,
@@ -42,9 +44,15 @@ async function runQuiet(
   host: Host,
   tool: Parameters<Host['run']>[0]['tool'],
   args: string[],
+  env?: Readonly<Record<string, string>>,
 ): Promise<{ ok: boolean; message: string }> {
   try {
-    const output = await host.run({ tool, args, timeoutMs: COMMAND_TIMEOUT_MS });
+    const output = await host.run({
+      tool,
+      args,
+      timeoutMs: COMMAND_TIMEOUT_MS,
+      ...(env === undefined ? {} : { env }),
+    });
     return { ok: output.exitCode === 0, message: output.stderr.trim() };
   } catch (error) {
     return { ok: false, message: error instanceof Error ? error.message : String(error) };
@@ -63,9 +71,18 @@ export async function removeResource(host: Host, resource: Resource): Promise<Re
   });
   try {
     switch (resource.kind) {
+      case 'global-path':
+        // Old runs recorded fscrypt's /etc/fscrypt.conf and /.fscrypt and deleted them recursively, destroying
+        // any fscrypt setup the user made since (issue 16). They are never removed now: encplan cannot tell
+        // what in them is its own, and current runs keep fscrypt's state in their private directory instead.
+        return (await host.stat(resource.path)) === null
+          ? done('absent')
+          : done(
+              'kept',
+              `${resource.path} is fscrypt's global state and may hold the user's protectors; encplan leaves it alone (remove it yourself if you never use fscrypt).`,
+            );
       case 'directory':
-      case 'file':
-      case 'global-path': {
+      case 'file': {
         if ((await host.stat(resource.path)) === null) {
           return done('absent');
         }
@@ -125,7 +142,14 @@ export async function removeResource(host: Host, resource: Resource): Promise<Re
         }
         // Unmounting the filesystem also removes a v2 policy's key from its keyring (fscrypt README); locking
         // first drops it as soon as the measurement ends. A lock that fails here is therefore not fatal.
-        const result = await runQuiet(host, 'fscrypt', fscryptArgs.lock(resource.directory));
+        const result = await runQuiet(
+          host,
+          'fscrypt',
+          fscryptArgs.lock(resource.directory),
+          resource.configFile === undefined || resource.rootMount === undefined
+            ? undefined
+            : fscryptEnvironment({ configFile: resource.configFile, rootMount: resource.rootMount }),
+        );
         return done(result.ok ? 'removed' : 'absent', result.ok ? null : result.message);
       }
       case 'veracrypt-volume': {
@@ -160,7 +184,11 @@ export class CleanupRegistry {
     stateDirectory: string,
     private readonly startedAt: Date,
   ) {
-    this.stateFile = path.join(stateDirectory, `${process.pid}-${startedAt.getTime()}.json`);
+    // The random part keeps two runs of one process that start in the same millisecond apart (issue 16).
+    this.stateFile = path.join(
+      stateDirectory,
+      `${process.pid}-${startedAt.getTime()}-${randomBytes(4).toString('hex')}.json`,
+    );
   }
 
   /** Creates a registry whose state file lives in `stateDirectory` (created 0700 if missing). */

@@ -297,6 +297,7 @@ async function measureTarget(
     fileSizeBytes: settings.fileSizeBytes,
     notes: [...target.notes, ...(access.note === null ? [] : [access.note])],
     profiles: measured,
+    ...(target.verification === null ? {} : { verification: target.verification }),
   };
 }
 

@@ -8,7 +8,9 @@ import type { Host, ToolName } from '../../ports.js';
 import {
   cryptsetupArgs,
   diskutilArgs,
+  dmsetupArgs,
   fscryptArgs,
+  fscryptEnvironment,
   hdiutilArgs,
   losetupArgs,
   luks2VariantName,
@@ -20,6 +22,11 @@ import {
   type VeracryptVariant,
 } from '../../plan/encrypted-backends.js';
 import { parseDiskutilEncryption } from '../../parsers/diskutil/parse-diskutil-encryption.js';
+import { parseDmsetupTable } from '../../parsers/dmsetup/table.js';
+import { parseFscryptStatus } from '../../parsers/fscrypt/parse-fscrypt-status.js';
+import { parseMountInfo } from '../../parsers/proc/parse-mountinfo.js';
+import { parseVeracryptList } from '../../parsers/veracrypt/parse-veracrypt-list.js';
+import type { BackendVerification } from '../../domain/io-benchmark.js';
 import type { CleanupRegistry } from './cleanup-registry.js';
 
 /** What every backend needs: the host, the registry, the run's private directory and sizes. */
@@ -40,6 +47,8 @@ export interface PreparedTarget {
   readonly variant: string;
   readonly directory: string;
   readonly notes: readonly string[];
+  /** How the target was proven encrypted; null for the plain target only. */
+  readonly verification: BackendVerification | null;
   /** The registry mark before this target was prepared: `releaseTo(mark)` tears it down. */
   readonly mark: number;
 }
@@ -55,7 +64,7 @@ export async function runChecked(
   context: Pick<TargetContext, 'host' | 'signal'>,
   tool: ToolName,
   args: string[],
-  options: { stdin?: string; timeoutMs?: number } = {},
+  options: { stdin?: string; timeoutMs?: number; env?: Readonly<Record<string, string>> } = {},
 ): Promise<string> {
   const output = await context.host.run(
     {
@@ -63,6 +72,7 @@ export async function runChecked(
       args,
       timeoutMs: options.timeoutMs ?? SETUP_TIMEOUT_MS,
       ...(options.stdin === undefined ? {} : { stdin: options.stdin }),
+      ...(options.env === undefined ? {} : { env: options.env }),
     },
     context.signal,
   );
@@ -165,45 +175,88 @@ export async function preparePlain(
   const mark = context.registry.mark();
   const directory = path.join(scratch.mountPoint, 'plain');
   await mkdir(directory, { mode: 0o700 });
-  return { backend: 'plain', variant: 'plain', directory, notes: [`ext4 on ${scratch.device}`], mark };
+  return {
+    backend: 'plain',
+    variant: 'plain',
+    directory,
+    notes: [`ext4 on ${scratch.device}`],
+    verification: null,
+    mark,
+  };
 }
 
-/** fscrypt's global config and metadata directory: created for the run only when missing. */
-const FSCRYPT_GLOBAL_PATHS = ['/etc/fscrypt.conf', '/.fscrypt'];
+/**
+ * Refuses to measure: the backend reported success, but its own status tools do not show an encrypted target.
+ * A lying or broken tool must never turn a measurement of plain storage into an "encrypted" result.
+ */
+function unverified(backend: BackendId, reason: string, details: Record<string, unknown>): EncplanError {
+  return new EncplanError(
+    'TOOL_OUTPUT_UNRECOGNIZED',
+    `The ${backend} target is not proven encrypted: ${reason}`,
+    {
+      hint: 'The backend tool reported success without an encrypted target; encplan does not measure it.',
+      details: { backend, ...details },
+    },
+  );
+}
+
+/** Proves a directory carries an unlocked fscrypt policy with AES-256-XTS contents, via `fscrypt status`. */
+export async function verifyFscrypt(
+  context: Pick<TargetContext, 'host' | 'signal'>,
+  directory: string,
+  env: Readonly<Record<string, string>>,
+): Promise<BackendVerification> {
+  const args = fscryptArgs.status(directory);
+  const output = await context.host.run(
+    { tool: 'fscrypt', args, timeoutMs: SETUP_TIMEOUT_MS, env },
+    context.signal,
+  );
+  const status = parseFscryptStatus(output.exitCode === 0 ? output.stdout : '');
+  if (
+    !status.encrypted ||
+    status.policyId === null ||
+    status.unlocked !== true ||
+    status.contentsMode !== 'AES_256_XTS'
+  ) {
+    throw unverified('fscrypt', `fscrypt status ${directory} shows no unlocked AES_256_XTS policy.`, {
+      directory,
+    });
+  }
+  return {
+    method: `fscrypt ${args.join(' ')}`,
+    identity: `policy ${status.policyId}`,
+    cipher: status.contentsMode,
+  };
+}
 
 /**
  * An fscrypt (v2 policy, raw 256-bit key) directory on the SAME filesystem as the plain run, so the only
- * difference is encryption. The key file is deleted as soon as the kernel holds the key.
+ * difference is encryption. fscrypt's config lives in the run's private directory and its metadata on the
+ * scratch filesystem (`fscryptEnvironment`): nothing of the user's /etc/fscrypt.conf or /.fscrypt is created,
+ * read or removed, and two runs never share fscrypt state. The key file is deleted once the kernel holds the key.
  */
 export async function prepareFscrypt(
   context: TargetContext,
   scratch: ScratchFilesystem,
 ): Promise<PreparedTarget> {
   const mark = context.registry.mark();
-  const missing: string[] = [];
-  for (const global of FSCRYPT_GLOBAL_PATHS) {
-    if ((await context.host.stat(global)) === null) {
-      missing.push(global);
-    }
-  }
-  if (missing.length > 0) {
-    for (const global of missing) {
-      await context.registry.register({ kind: 'global-path', path: global });
-    }
-    await runChecked(context, 'fscrypt', fscryptArgs.setupGlobal(), { stdin: 'y\n' });
-  }
-  await runChecked(context, 'fscrypt', fscryptArgs.setupFilesystem(scratch.mountPoint));
+  const state = { configFile: path.join(context.workDir, 'fscrypt.conf'), rootMount: scratch.mountPoint };
+  const env = fscryptEnvironment(state);
+  await context.registry.register({ kind: 'file', path: state.configFile });
+  await runChecked(context, 'fscrypt', fscryptArgs.setupGlobal(), { stdin: 'y\n', env });
   const directory = path.join(scratch.mountPoint, 'fscrypt');
   await mkdir(directory, { mode: 0o700 });
   // fscrypt raw keys are exactly 32 bytes (fscrypt README, "--source=raw_key").
   const keyFile = await writeKeyFile(context, 'fscrypt', 32);
-  await context.registry.register({ kind: 'fscrypt-policy', directory });
+  await context.registry.register({ kind: 'fscrypt-policy', directory, ...state });
   await runChecked(
     context,
     'fscrypt',
     fscryptArgs.encryptWithRawKey(directory, resourceName(context.pid, 'fscrypt'), keyFile),
+    { env },
   );
   await rm(keyFile, { force: true });
+  const verification = await verifyFscrypt(context, directory, env);
   return {
     backend: 'fscrypt',
     variant: 'fscrypt',
@@ -212,6 +265,7 @@ export async function prepareFscrypt(
       'fscrypt v2 policy, AES-256-XTS contents, same ext4 as the plain run.',
       'Without inline-encryption hardware the kernel serves O_DIRECT on encrypted files through the page cache (kernel fscrypt.rst, "Direct I/O support").',
     ],
+    verification,
     mark,
   };
 }
@@ -271,14 +325,79 @@ export async function prepareLuks2(
     }
     throw error;
   }
+  const verification = await verifyLuks2(context, mapping, container);
   const mountPoint = await makeExt4(context, `/dev/mapper/${mapping}`, tag);
   return {
     backend: 'luks2',
     variant: luks2VariantName(variant),
     directory: mountPoint,
     notes: ['aes-xts-plain64, 512-bit key, ext4 on the mapping.'],
+    verification,
     mark,
   };
+}
+
+/**
+ * Proves the mapping exists as a dm-crypt target with aes-xts-plain64 (`dmsetup table NAME`; dm-crypt.rst
+ * gives the table format). The key column is dropped by the parser and never recorded.
+ */
+export async function verifyLuks2(
+  context: Pick<TargetContext, 'host' | 'signal'>,
+  mapping: string,
+  container: string,
+): Promise<BackendVerification> {
+  const args = dmsetupArgs.table(mapping);
+  const output = await context.host.run(
+    { tool: 'dmsetup', args, timeoutMs: SETUP_TIMEOUT_MS },
+    context.signal,
+  );
+  const lines = output.exitCode === 0 ? parseDmsetupTable(output.stdout) : [];
+  const crypt = lines.length === 1 ? lines[0]?.crypt : null;
+  if (crypt === null || crypt === undefined || crypt.cipher !== 'aes-xts-plain64') {
+    throw unverified('luks2', `dmsetup shows no aes-xts-plain64 crypt mapping ${mapping}.`, {
+      mapping,
+      container,
+    });
+  }
+  return { method: `dmsetup ${args.join(' ')}`, identity: `/dev/mapper/${mapping}`, cipher: crypt.cipher };
+}
+
+/**
+ * Proves the container is mounted by VeraCrypt at the mount point (`veracrypt --list`), with AES, kernel crypto
+ * through a device-mapper device when asked for, and that the mount point really is a mount (mountinfo).
+ */
+export async function verifyVeracrypt(
+  context: Pick<TargetContext, 'host' | 'signal'>,
+  container: string,
+  mountPoint: string,
+  variant: VeracryptVariant,
+): Promise<BackendVerification> {
+  const args = veracryptArgs.list();
+  const output = await context.host.run(
+    { tool: 'veracrypt', args, timeoutMs: SETUP_TIMEOUT_MS },
+    context.signal,
+  );
+  const volume = (output.exitCode === 0 ? parseVeracryptList(output.stdout) : []).find(
+    (entry) => entry.volume === container && entry.mountDirectory === mountPoint,
+  );
+  const mounted = parseMountInfo((await context.host.readText('/proc/self/mountinfo')) ?? '').some(
+    (entry) => entry.mountPoint === mountPoint,
+  );
+  const cipher = volume?.encryptionAlgorithm ?? null;
+  const device = volume?.virtualDevice ?? null;
+  // veracrypt's kernel crypto is a dm-crypt mapping (/dev/mapper/veracryptN); nokernelcrypto uses a loop device.
+  const deviceMatches = device !== null && device.startsWith('/dev/mapper/') === variant.kernelCrypto;
+  if (volume === undefined || !mounted || cipher === null || !/^AES\b/.test(cipher) || !deviceMatches) {
+    throw unverified(
+      'veracrypt',
+      `veracrypt --list shows no AES volume ${container} mounted at ${mountPoint}.`,
+      {
+        container,
+        mountPoint,
+      },
+    );
+  }
+  return { method: `veracrypt ${args.join(' ')}`, identity: device, cipher };
 }
 
 function randomPassword(): string {
@@ -309,11 +428,13 @@ export async function prepareVeracrypt(
   await runChecked(context, 'veracrypt', veracryptArgs.mount(container, mountPoint, variant), {
     stdin: `${password}\n`,
   });
+  const verification = await verifyVeracrypt(context, container, mountPoint, variant);
   return {
     backend: 'veracrypt',
     variant: variant.kernelCrypto ? 'veracrypt kernel crypto' : 'veracrypt userspace crypto',
     directory: mountPoint,
     notes: ['AES, SHA-512, ext4 inside the container.'],
+    verification,
     mark,
   };
 }
@@ -339,21 +460,25 @@ export async function prepareApfs(context: TargetContext): Promise<PreparedTarge
   const mountPoint = await makeMountPoint(context, 'apfs');
   await context.registry.register({ kind: 'disk-image', mountPoint });
   await runChecked(context, 'hdiutil', hdiutilArgs.attach(image, mountPoint), { stdin: passphrase });
-  const info = parseDiskutilEncryption(await runChecked(context, 'diskutil', diskutilArgs.info(mountPoint)));
+  const infoArgs = diskutilArgs.info(mountPoint);
+  const info = parseDiskutilEncryption(await runChecked(context, 'diskutil', infoArgs));
   if (info.encrypted !== true) {
-    throw new EncplanError(
-      'TOOL_OUTPUT_UNRECOGNIZED',
-      'diskutil does not report the benchmark image as encrypted.',
-      {
-        details: { tool: 'diskutil', mountPoint },
-      },
-    );
+    throw unverified('apfs', 'diskutil does not report the benchmark image as encrypted.', {
+      tool: 'diskutil',
+      mountPoint,
+    });
   }
+  const verification: BackendVerification = {
+    method: `diskutil ${infoArgs.join(' ')}`,
+    identity: mountPoint,
+    cipher: 'AES-256',
+  };
   return {
     backend: 'apfs',
     variant: 'apfs',
     directory: mountPoint,
     notes: ['AES-256 encrypted APFS disk image (hdiutil).'],
+    verification,
     mark,
   };
 }
