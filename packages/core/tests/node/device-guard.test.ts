@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { isEncplanError, type Host, type PathStat } from '@encplan/core';
 import { assertDeviceMayBeOverwritten, type DestructiveConfirmation } from '@encplan/core/node';
+import { refusedEffects } from '../../../../tests/support/directory-host.js';
 
 /** A host whose files and directories are given as maps: enough for the guard, which only reads. */
 function hostWith(
@@ -12,6 +13,7 @@ function hostWith(
     platform: 'linux',
     privileged: true,
     cwd: '/',
+    effects: refusedEffects('the guard only reads'),
     run: () => Promise.reject(new Error('the guard runs no process')),
     readText: (path) => Promise.resolve(files[path] ?? null),
     listDir: (path) => Promise.resolve(dirs[path] ?? null),

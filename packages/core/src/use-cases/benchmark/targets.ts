@@ -1,7 +1,4 @@
-import { randomBytes } from 'node:crypto';
-import { constants as fsConstants } from 'node:fs';
-import { mkdir, open, rm, writeFile } from 'node:fs/promises';
-import path from 'node:path';
+import { joinPath, randomToken } from './paths.js';
 import { EncplanError } from '../../errors.js';
 import type { BackendId } from '../../domain/io-benchmark.js';
 import type { Host, ToolName } from '../../ports.js';
@@ -88,27 +85,27 @@ export async function runChecked(
   return output.stdout;
 }
 
-async function createSparseFile(file: string, sizeBytes: number): Promise<void> {
-  const handle = await open(file, 'wx', 0o600);
-  try {
-    await handle.truncate(sizeBytes);
-  } finally {
-    await handle.close();
-  }
+function createSparseFile(
+  context: Pick<TargetContext, 'host'>,
+  file: string,
+  sizeBytes: number,
+): Promise<void> {
+  return context.host.effects.createFile(file, { mode: 0o600, content: { kind: 'sparse', sizeBytes } });
 }
 
 /** Writes random key material to a 0600 file in the private work directory, registered before it exists. */
 async function writeKeyFile(context: TargetContext, name: string, sizeBytes: number): Promise<string> {
-  const file = path.join(context.workDir, `${name}.key`);
+  const file = joinPath(context.workDir, `${name}.key`);
   await context.registry.register({ kind: 'file', path: file });
-  await writeFile(file, randomBytes(sizeBytes), { mode: 0o600, flag: 'wx' });
+  // The key is made on the host and never passes through encplan's memory or a bundle.
+  await context.host.effects.createFile(file, { mode: 0o600, content: { kind: 'random', sizeBytes } });
   return file;
 }
 
 async function makeMountPoint(context: TargetContext, name: string): Promise<string> {
-  const mountPoint = path.join(context.workDir, name);
+  const mountPoint = joinPath(context.workDir, name);
   await context.registry.register({ kind: 'directory', path: mountPoint });
-  await mkdir(mountPoint, { mode: 0o700 });
+  await context.host.effects.makeDirectory(mountPoint, { mode: 0o700 });
   return mountPoint;
 }
 
@@ -119,25 +116,6 @@ async function makeExt4(context: TargetContext, device: string, name: string): P
   await context.registry.register({ kind: 'mount', mountPoint });
   await runChecked(context, 'mount', mountArgs.mount(device, mountPoint));
   return mountPoint;
-}
-
-/** Whether the kernel accepts O_DIRECT on files in `directory` (tmpfs does not, for example). */
-export async function directIoAllowed(directory: string): Promise<boolean> {
-  const direct = (fsConstants as Record<string, number | undefined>).O_DIRECT;
-  if (direct === undefined) {
-    // macOS has no O_DIRECT flag; fio's direct=1 uses fcntl(F_NOCACHE) there (fio HOWTO "direct").
-    return true;
-  }
-  const probe = path.join(directory, '.encplan-direct-probe');
-  try {
-    const handle = await open(probe, fsConstants.O_CREAT | fsConstants.O_WRONLY | direct, 0o600);
-    await handle.close();
-    return true;
-  } catch {
-    return false;
-  } finally {
-    await rm(probe, { force: true });
-  }
 }
 
 /** The filesystem the plain run (and fscrypt) uses: ext4 on a loop device over a sparse file, or on a raw device. */
@@ -158,9 +136,9 @@ export async function prepareScratchFilesystem(
 ): Promise<ScratchFilesystem> {
   let device = rawDevice;
   if (device === null) {
-    const image = path.join(context.workDir, 'plain.img');
+    const image = joinPath(context.workDir, 'plain.img');
     await context.registry.register({ kind: 'file', path: image });
-    await createSparseFile(image, scratchImageBytes(context.fileSizeBytes));
+    await createSparseFile(context, image, scratchImageBytes(context.fileSizeBytes));
     await context.registry.register({ kind: 'loop-device', backingFile: image });
     device = (await runChecked(context, 'losetup', losetupArgs.attach(image))).trim();
   }
@@ -173,8 +151,8 @@ export async function preparePlain(
   scratch: ScratchFilesystem,
 ): Promise<PreparedTarget> {
   const mark = context.registry.mark();
-  const directory = path.join(scratch.mountPoint, 'plain');
-  await mkdir(directory, { mode: 0o700 });
+  const directory = joinPath(scratch.mountPoint, 'plain');
+  await context.host.effects.makeDirectory(directory, { mode: 0o700 });
   return {
     backend: 'plain',
     variant: 'plain',
@@ -240,12 +218,12 @@ export async function prepareFscrypt(
   scratch: ScratchFilesystem,
 ): Promise<PreparedTarget> {
   const mark = context.registry.mark();
-  const state = { configFile: path.join(context.workDir, 'fscrypt.conf'), rootMount: scratch.mountPoint };
+  const state = { configFile: joinPath(context.workDir, 'fscrypt.conf'), rootMount: scratch.mountPoint };
   const env = fscryptEnvironment(state);
   await context.registry.register({ kind: 'file', path: state.configFile });
   await runChecked(context, 'fscrypt', fscryptArgs.setupGlobal(), { stdin: 'y\n', env });
-  const directory = path.join(scratch.mountPoint, 'fscrypt');
-  await mkdir(directory, { mode: 0o700 });
+  const directory = joinPath(scratch.mountPoint, 'fscrypt');
+  await context.host.effects.makeDirectory(directory, { mode: 0o700 });
   // fscrypt raw keys are exactly 32 bytes (fscrypt README, "--source=raw_key").
   const keyFile = await writeKeyFile(context, 'fscrypt', 32);
   await context.registry.register({ kind: 'fscrypt-policy', directory, ...state });
@@ -255,7 +233,7 @@ export async function prepareFscrypt(
     fscryptArgs.encryptWithRawKey(directory, resourceName(context.pid, 'fscrypt'), keyFile),
     { env },
   );
-  await rm(keyFile, { force: true });
+  await context.host.effects.remove(keyFile, { recursive: false });
   const verification = await verifyFscrypt(context, directory, env);
   return {
     backend: 'fscrypt',
@@ -288,10 +266,10 @@ export async function prepareLuks2(
   const tag = `luks2-s${variant.sectorSizeBytes}${variant.noWorkqueues ? '-nowq' : ''}`;
   let container = rawDevice;
   if (container === null) {
-    container = path.join(context.workDir, `${tag}.img`);
+    container = joinPath(context.workDir, `${tag}.img`);
     await context.registry.register({ kind: 'file', path: container });
     // LUKS2's default header takes 16 MiB (cryptsetup(8) "--luks2-metadata-size"); the rest holds ext4.
-    await createSparseFile(container, context.fileSizeBytes + FILESYSTEM_OVERHEAD_BYTES + 16 * MIB);
+    await createSparseFile(context, container, context.fileSizeBytes + FILESYSTEM_OVERHEAD_BYTES + 16 * MIB);
   }
   const keyFile = await writeKeyFile(context, tag, 64);
   await runChecked(
@@ -401,7 +379,7 @@ export async function verifyVeracrypt(
 }
 
 function randomPassword(): string {
-  return randomBytes(24).toString('base64url');
+  return randomToken(24);
 }
 
 /** A VeraCrypt container file, mounted with kernel crypto (dm-crypt) or VeraCrypt's own (FUSE). */
@@ -411,7 +389,7 @@ export async function prepareVeracrypt(
 ): Promise<PreparedTarget> {
   const mark = context.registry.mark();
   const tag = variant.kernelCrypto ? 'veracrypt-kernel' : 'veracrypt-fuse';
-  const container = path.join(context.workDir, `${tag}.hc`);
+  const container = joinPath(context.workDir, `${tag}.hc`);
   const password = randomPassword();
   await context.registry.register({ kind: 'file', path: container });
   await runChecked(
@@ -442,7 +420,7 @@ export async function prepareVeracrypt(
 /** An AES-256 encrypted APFS disk image (macOS), attached at a private mount point. */
 export async function prepareApfs(context: TargetContext): Promise<PreparedTarget> {
   const mark = context.registry.mark();
-  const image = path.join(context.workDir, 'apfs.dmg');
+  const image = joinPath(context.workDir, 'apfs.dmg');
   const passphrase = randomPassword();
   await context.registry.register({ kind: 'file', path: image });
   await runChecked(
