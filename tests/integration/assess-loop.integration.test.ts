@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -77,6 +77,38 @@ describe.skipIf(skipReason !== null)('encplan assess on a real loop device (root
     expect(comparable(fromBundle)).toEqual(comparable(live));
     expect(fromBundle.result.provenance.mode).toBe('bundle');
   });
+
+  it('collect --benchmark --quick records the benchmark; assess --bundle replays it offline, touching nothing', () => {
+    // Its own, larger disk: the quick benchmark needs about 736 MiB free for its containers and margin.
+    const benchStack = createLoopStack({ sizeBytes: 2 * SIZE, partitionPercent: 90, mount: true });
+    try {
+      benchmarkRoundTrip(benchStack);
+    } finally {
+      benchStack.remove();
+    }
+  }, 600_000);
+
+  function benchmarkRoundTrip(stack: LoopStack): void {
+    const out = mkdtempSync(path.join(tmpdir(), 'encplan-test-bundle-'));
+    scratch.push(out);
+    const bundleDir = path.join(out, 'bundle');
+    const collected = runCli(['collect', stack.device, '--benchmark', '--quick', '--out', bundleDir, '--json'], { timeoutMs: 400_000 });
+    expect(collected.status, collected.stderr).toBe(0);
+    const live = JSON.parse(collected.stdout) as Envelope;
+    expect(live.result.ioBenchmark, JSON.stringify(live.warnings)).not.toBeNull();
+    expect(live.result.ioBenchmark.encrypted.map((target: { backend: string }) => target.backend)).toContain('fscrypt');
+    expect(readdirSync(stack.mountpoint!).filter((entry) => entry.startsWith('encplan-bench-'))).toEqual([]);
+    const mountsBefore = readFileSync('/proc/self/mountinfo', 'utf8');
+    // No tool can run: the replay must answer every process and file change from the bundle.
+    const replayed = runCli(['assess', '--bundle', bundleDir, '--json'], { env: { PATH: '/nonexistent' } });
+    expect(replayed.status, replayed.stderr).toBe(0);
+    const fromBundle = JSON.parse(replayed.stdout) as Envelope;
+    expect(assessmentSchemaErrors(fromBundle)).toBeNull();
+    expect(fromBundle.result.ioBenchmark).toEqual(live.result.ioBenchmark);
+    expect(fromBundle.result.cipherBenchmark).toEqual(live.result.cipherBenchmark);
+    expect(readFileSync('/proc/self/mountinfo', 'utf8')).toBe(mountsBefore);
+    expect(readdirSync(stack.mountpoint!).filter((entry) => entry.startsWith('encplan-bench-'))).toEqual([]);
+  }
 
   it('without a device argument assesses the disk holding the current directory', () => {
     const run = runCli(['assess', '--json'], { cwd: stack.mountpoint! });

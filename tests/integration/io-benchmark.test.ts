@@ -1,6 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { mkdir, open, readdir, readFile } from 'node:fs/promises';
+import { mkdir, open, readdir, readFile, rm, rmdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { isEncplanError, parseLosetupList, parseMountInfo } from '@encplan/core';
@@ -59,6 +59,7 @@ async function leftoversUnder(
 
 const NOTHING = { mounts: [], loops: [], entries: [] };
 const fscryptGlobalBefore = existsSync('/etc/fscrypt.conf');
+const fscryptRootBefore = existsSync('/.fscrypt');
 
 function startCli(args: string[]): {
   child: ChildProcess;
@@ -87,6 +88,21 @@ async function waitFor(condition: () => boolean, timeoutMs: number): Promise<voi
 
 /** True once the CLI's progress shows an fscrypt fio run in flight (so mount, loop and policy exist). */
 const measuringFscrypt = (stderr: string): boolean => /fscrypt: \S+ \S+ \S+ \(run 1/.test(stderr);
+
+interface CleanupEnvelope {
+  schema: string;
+  result: { outcomes: { outcome: string; resource: Record<string, string> }[] };
+}
+
+async function runCleanupCli(): Promise<CleanupEnvelope> {
+  const cleanup = startCli(['cleanup', '--json']);
+  let stdout = '';
+  cleanup.child.stdout!.on('data', (chunk: Buffer) => {
+    stdout += chunk.toString();
+  });
+  expect(await cleanup.exit).toBe(0);
+  return JSON.parse(stdout) as CleanupEnvelope;
+}
 
 describe.skipIf(reason !== null)('I/O benchmark on real loop devices', () => {
   let children: ChildProcess[] = [];
@@ -157,20 +173,108 @@ describe.skipIf(reason !== null)('I/O benchmark on real loop devices', () => {
     const states = await readdir(defaultStateDirectory());
     expect(states.some((name) => name.startsWith(`${run.child.pid}-`))).toBe(true);
 
-    const cleanup = startCli(['cleanup', '--json']);
-    let stdout = '';
-    cleanup.child.stdout!.on('data', (chunk: Buffer) => {
-      stdout += chunk.toString();
-    });
-    expect(await cleanup.exit).toBe(0);
-    const envelope = JSON.parse(stdout);
+    const envelope = await runCleanupCli();
     expect(envelope.schema).toBe('encplan.cleanup');
-    expect(envelope.result.outcomes.some((o: { outcome: string }) => o.outcome === 'removed')).toBe(true);
+    expect(envelope.result.outcomes.some((o) => o.outcome === 'removed')).toBe(true);
     expect(await leftoversUnder(target)).toEqual(NOTHING);
     expect(existsSync('/etc/fscrypt.conf')).toBe(fscryptGlobalBefore);
   });
+
+  // Issue 16: fscrypt state and overlapping runs.
+  it("never deletes the user's fscrypt setup: SIGKILL in the fscrypt phase, a protector added, then cleanup", async () => {
+    const target = await tempDir('encplan-it-fscrypt-keep-');
+    const run = startCli(['benchmark', 'io', target, '--backend', 'fscrypt']);
+    children.push(run.child);
+    await waitFor(() => measuringFscrypt(run.stderr()), 60_000);
+    // The run keeps fscrypt's config and metadata to itself: neither global path appeared.
+    expect(existsSync('/etc/fscrypt.conf')).toBe(fscryptGlobalBefore);
+    expect(existsSync('/.fscrypt')).toBe(fscryptRootBefore);
+    run.child.kill('SIGKILL');
+    await run.exit;
+
+    // The user sets fscrypt up meanwhile. An old encplan's state file (dead pid) still lists the global paths.
+    const protectors = '/.fscrypt/protectors';
+    const madeRoot = !existsSync('/.fscrypt');
+    const madeProtectors = !existsSync(protectors);
+    await mkdir(protectors, { recursive: true, mode: 0o755 });
+    const userProtector = path.join(protectors, `encplan-it-user-${process.pid}`);
+    await writeFile(userProtector, 'a protector the user made\n', { flag: 'wx' });
+    const legacyState = path.join(defaultStateDirectory(), `999999999-${Date.now()}.json`);
+    await mkdir(defaultStateDirectory(), { recursive: true, mode: 0o700 });
+    await writeFile(
+      legacyState,
+      JSON.stringify({
+        pid: 999_999_999,
+        startedAt: new Date().toISOString(),
+        resources: [{ kind: 'global-path', path: '/.fscrypt' }],
+      }),
+      { mode: 0o600 },
+    );
+    try {
+      const envelope = await runCleanupCli();
+      expect(await readFile(userProtector, 'utf8')).toBe('a protector the user made\n');
+      const kept = envelope.result.outcomes.filter((o) => o.outcome === 'kept');
+      expect(kept.map((o) => o.resource)).toEqual([{ kind: 'global-path', path: '/.fscrypt' }]);
+      expect(await leftoversUnder(target)).toEqual(NOTHING);
+      expect(existsSync(legacyState)).toBe(false);
+    } finally {
+      // Only what this test made: its file, then the directories if it created them (never recursively).
+      await rm(userProtector, { force: true });
+      await rm(legacyState, { force: true });
+      if (madeProtectors) {
+        await rmdir(protectors).catch(() => undefined);
+      }
+      if (madeRoot) {
+        await rmdir('/.fscrypt').catch(() => undefined);
+      }
+    }
+  });
+
+  it('two benchmarks and a cleanup at once: both finish verified, cleanup touches neither, nothing is left', async () => {
+    const targets = [await tempDir('encplan-it-overlap-a-'), await tempDir('encplan-it-overlap-b-')];
+    const measuring = [false, false];
+    const runs = targets.map((target, index) =>
+      runIoBenchmark(host, {
+        target,
+        backends: ['fscrypt'],
+        mode: 'quick',
+        sweep: false,
+        profileIds: ['seq1m-q8t1-read'],
+        destructive: { allowDestructive: false, typedDevice: null, yes: false },
+        cipherBytesPerSecondPerCore: null,
+        onProgress: (event) => {
+          if (event.phase === 'measure') {
+            measuring[index] = true;
+          }
+        },
+      }),
+    );
+    await waitFor(() => measuring.every(Boolean), 60_000);
+    // A third process cleans up while both runs hold mounts, loop devices and fscrypt keys.
+    const envelope = await runCleanupCli();
+    const touched = envelope.result.outcomes.filter((o) =>
+      targets.some((target) => JSON.stringify(o.resource).includes(target)),
+    );
+    expect(touched).toEqual([]);
+    const results = await Promise.all(runs);
+    for (const { result, warnings } of results) {
+      expect(warnings).toEqual([]);
+      expect(result.encrypted.map((m) => m.backend)).toEqual(['fscrypt']);
+      expect(result.encrypted[0]!.verification?.cipher).toBe('AES_256_XTS');
+      expect(result.overhead[0]!.encryptedBytesPerSecond).toBeGreaterThan(0);
+    }
+    // Each run had its own policy.
+    const policies = results.map(({ result }) => result.encrypted[0]!.verification?.identity);
+    expect(new Set(policies).size).toBe(2);
+    for (const target of targets) {
+      expect(await leftoversUnder(target)).toEqual(NOTHING);
+    }
+    expect(existsSync('/etc/fscrypt.conf')).toBe(fscryptGlobalBefore);
+    expect(existsSync('/.fscrypt')).toBe(fscryptRootBefore);
+  });
 });
 
+/** Runs `encplan cleanup --json` and returns its envelope. */
 /** A loop device over a 512 MiB sparse file in a private temp dir, detached after the test. */
 async function scratchLoopDevice(): Promise<{ device: string; dir: string }> {
   const dir = await tempDir('encplan-it-raw-');

@@ -1,6 +1,22 @@
 import { readFile, readdir, realpath } from 'node:fs/promises';
 import path from 'node:path';
-import { toolNotFound, type Host } from '@encplan/core';
+import { EncplanError, toolNotFound, type Host, type HostEffects } from '@encplan/core';
+
+/** Effects of a host that may change nothing: every call is refused (a read-only snapshot, a guard test). */
+export function refusedEffects(reason: string): HostEffects {
+  const refuse = (): Promise<never> => Promise.reject(new EncplanError('INTERNAL_ERROR', `This test host changes nothing: ${reason}.`));
+  return {
+    runIdentity: refuse,
+    monotonicMs: refuse,
+    makeDirectory: refuse,
+    createFile: refuse,
+    writeTextAtomic: refuse,
+    remove: refuse,
+    freeBytes: refuse,
+    directIoAllowed: refuse,
+    processAlive: refuse,
+  };
+}
 
 /**
  * A read-only host over a snapshot directory: `/sys/...`, `/proc/...` and `/etc/...` are read from
@@ -13,6 +29,7 @@ export function createDirectoryHost(root: string): Host {
     platform: 'linux',
     cwd: '/',
     privileged: true,
+    effects: refusedEffects('a snapshot directory'),
     run: (spec) => Promise.reject(toolNotFound(spec.tool)),
     async readText(file) {
       try {

@@ -7,7 +7,7 @@
 
 // foundation: typed errors, the tool version, the Host and Clock ports
 export { cancelled, EncplanError, type ErrorCode, isEncplanError, toolNotFound } from './errors.js';
-export { type Host } from './ports.js';
+export { type Host, type HostEffects } from './ports.js';
 export { TOOL_VERSION } from './version.js';
 
 // domain: zod schemas of every fact; the JSON contract is generated from them

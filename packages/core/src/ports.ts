@@ -36,6 +36,36 @@ export const TOOL_NAMES = [
 /** A tool encplan knows how to run. */
 export type ToolName = (typeof TOOL_NAMES)[number];
 
+/** Debian packages that provide each tool, for the hint of TOOL_NOT_FOUND. */
+export const DEBIAN_PACKAGES: Readonly<Record<ToolName, string>> = {
+  lsblk: 'util-linux',
+  blkid: 'util-linux',
+  findmnt: 'util-linux',
+  smartctl: 'smartmontools',
+  nvme: 'nvme-cli',
+  hdparm: 'hdparm',
+  cryptsetup: 'cryptsetup-bin',
+  dmsetup: 'dmsetup',
+  fio: 'fio',
+  openssl: 'openssl',
+  veracrypt: 'veracrypt (from veracrypt.fr)',
+  fscrypt: 'fscrypt',
+  'sedutil-cli': 'sedutil (from the Drive Trust Alliance)',
+  systemctl: 'systemd',
+  losetup: 'mount',
+  mount: 'mount',
+  umount: 'mount',
+  'mkfs.ext4': 'e2fsprogs',
+  tune2fs: 'e2fsprogs',
+  sgdisk: 'gdisk',
+  sfdisk: 'fdisk',
+  blkdiscard: 'util-linux',
+  fstrim: 'util-linux',
+  diskutil: 'macOS',
+  hdiutil: 'macOS',
+  pkexec: 'pkexec (polkit)',
+};
+
 /** One process to run: an argument array, never a command string. */
 export interface CommandSpec {
   readonly tool: ToolName;
@@ -112,6 +142,48 @@ export interface Host {
   readonly cwd: string;
   /** Whether encplan runs as root (or Administrator): raw device reads, SMART and LUKS headers need it. */
   readonly privileged: boolean;
+  /** What changes the benchmark makes and the facts it needs; recorded when collecting, answered (never done) on replay. */
+  readonly effects: HostEffects;
+}
+
+/** Who this run is, for naming what it creates: `encplan-bench-<pid>-<nonce>`. */
+export interface RunIdentity {
+  readonly pid: number;
+  /** Random hex, so two runs of one process never share a name. */
+  readonly nonce: string;
+  /** The system temp directory (for work directories of raw-device runs). */
+  readonly tempDirectory: string;
+  /** Where state files of runs go: /run/encplan for root, else under the temp directory. */
+  readonly stateDirectory: string;
+  readonly startedAt: string;
+}
+
+/** How a new file is filled. Random content is made on the host and never leaves it (keys). */
+export type NewFileContent = { readonly kind: 'sparse'; readonly sizeBytes: number } | { readonly kind: 'random'; readonly sizeBytes: number };
+
+/**
+ * The host operations that change things, plus the few facts only the live system knows (free space, whether
+ * O_DIRECT works, whether a pid lives, the monotonic clock). Every call is recorded by the recording host;
+ * the replay host answers from the record and performs nothing. Errors are `EncplanError`s.
+ */
+export interface HostEffects {
+  runIdentity(): Promise<RunIdentity>;
+  /** Milliseconds on a monotonic clock (for durations). */
+  monotonicMs(): Promise<number>;
+  /** mkdir; `recursive` also makes parents and accepts an existing directory. */
+  makeDirectory(path: string, options: { readonly mode: number; readonly recursive?: boolean }): Promise<void>;
+  /** Creates a new file (fails when it exists) with the given mode and content. */
+  createFile(path: string, options: { readonly mode: number; readonly content: NewFileContent }): Promise<void>;
+  /** Replaces a file's text atomically (write a temporary file, rename). */
+  writeTextAtomic(path: string, text: string, mode: number): Promise<void>;
+  /** Removes a file, or a directory with everything in it when `recursive`. Missing is not an error. */
+  remove(path: string, options: { readonly recursive: boolean }): Promise<void>;
+  /** Bytes available to unprivileged writers on the filesystem holding `path` (statfs bavail × bsize). */
+  freeBytes(path: string): Promise<number>;
+  /** Whether files in `directory` can be opened with O_DIRECT (tmpfs cannot). */
+  directIoAllowed(directory: string): Promise<boolean>;
+  /** Whether a process with this pid exists. */
+  processAlive(pid: number): Promise<boolean>;
 }
 
 /** The clock, injected so that reports and snapshots are deterministic in tests. */

@@ -24,10 +24,11 @@ export default class Cleanup extends EncplanCommand {
       return;
     }
     const removed = report.outcomes.filter((outcome) => outcome.outcome === 'removed');
-    if (removed.length === 0 && failed.length === 0) {
+    const kept = report.outcomes.filter((outcome) => outcome.outcome === 'kept');
+    if (removed.length === 0 && failed.length === 0 && kept.length === 0) {
       this.log('Nothing to clean up.');
     }
-    for (const outcome of [...removed, ...failed]) {
+    for (const outcome of [...removed, ...kept, ...failed]) {
       this.log(
         `${outcome.outcome}: ${outcome.resource.kind} ${Object.values(outcome.resource).slice(1).join(' ')}${outcome.message === null ? '' : ` (${outcome.message})`}`,
       );

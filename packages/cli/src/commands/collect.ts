@@ -3,6 +3,7 @@ import { assessmentDocument, collect } from '@encplan/core';
 import { createEnvironment, writeBundleDirectory } from '@encplan/core/node';
 import { EncplanCommand } from '../base-command.js';
 import { withCancellation } from '../cancellation.js';
+import { stderrProgress } from '../render/progress-bar.js';
 
 /** `encplan collect [device] --out DIR`: saves every capture of an assessment as a bundle. */
 export default class Collect extends EncplanCommand {
@@ -14,6 +15,12 @@ export default class Collect extends EncplanCommand {
   static override flags = {
     out: Flags.string({ summary: 'Directory to write the bundle to (created; must not already hold a bundle).', required: true }),
     'include-serials': Flags.boolean({ summary: 'Keep serial numbers and WWNs in the bundle.', default: false }),
+    benchmark: Flags.boolean({
+      summary:
+        'Also run and record the cipher and I/O benchmarks (as assess --benchmark: scratch containers on a mounted filesystem of the disk, removed afterwards). The bundle replays them.',
+      default: false,
+    }),
+    quick: Flags.boolean({ summary: 'With --benchmark: shorter runs (less precise).', default: false, dependsOn: ['benchmark'] }),
   };
   readonly document = assessmentDocument;
 
@@ -21,7 +28,13 @@ export default class Collect extends EncplanCommand {
     const { args, flags } = await this.parse(Collect);
     this.jsonOutput = flags.json;
     const { envelope, bundle } = await withCancellation((signal) =>
-      collect(createEnvironment(), { device: args.device ?? null, includeSerials: flags['include-serials'], signal }),
+      collect(createEnvironment(), {
+        device: args.device ?? null,
+        includeSerials: flags['include-serials'],
+        signal,
+        benchmark: flags.benchmark ? { quick: flags.quick } : null,
+        ...(flags.benchmark ? { onProgress: (step: string) => process.stderr.write(`encplan: ${step}…\n`), onBenchmarkProgress: stderrProgress() } : {}),
+      }),
     );
     const file = await writeBundleDirectory(flags.out, bundle);
     if (flags.json) {

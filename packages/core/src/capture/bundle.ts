@@ -2,11 +2,12 @@ import { z } from 'zod';
 import { EncplanError } from '../errors.js';
 import { TOOL_NAMES } from '../ports.js';
 import { ERROR_CODES } from '../errors.js';
-import type { Capture } from './capture.js';
+import { EFFECT_OPS, type Capture } from './capture.js';
 
 /** The bundle format's name and version (docs/json-contract.md, "Bundles"). */
 export const BUNDLE_SCHEMA = 'encplan.bundle' as const;
-export const BUNDLE_SCHEMA_VERSION = [1, 0] as const;
+/** 1.1: `effect` captures and `benchmark` (a benchmarked collection replays its benchmark). */
+export const BUNDLE_SCHEMA_VERSION = [1, 1] as const;
 
 const capturedErrorSchema = z.object({ code: z.enum(ERROR_CODES), message: z.string() }).nullable();
 const pathStatSchema = z.object({
@@ -32,6 +33,14 @@ export const captureSchema = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('real-path'), path: z.string(), result: z.string().nullable(), error: capturedErrorSchema }),
   z.object({ kind: z.literal('stat'), path: z.string(), result: pathStatSchema.nullable(), error: capturedErrorSchema }),
   z.object({ kind: z.literal('which-tool'), tool: z.enum(TOOL_NAMES), result: z.string().nullable(), error: capturedErrorSchema }),
+  z.object({
+    kind: z.literal('effect'),
+    op: z.enum(EFFECT_OPS),
+    target: z.string().nullable(),
+    args: z.record(z.string(), z.union([z.string(), z.number(), z.boolean()])),
+    result: z.unknown(),
+    error: capturedErrorSchema,
+  }),
   z.object({
     kind: z.literal('system-info'),
     result: z
@@ -59,6 +68,8 @@ export const bundleSchema = z.object({
   /** The device argument the collection was made for (null: the disk holding cwd). */
   device: z.string().nullable(),
   serialsIncluded: z.boolean(),
+  /** The benchmark the collection ran (`collect --benchmark [--quick]`), replayed with the bundle; absent: none. */
+  benchmark: z.object({ quick: z.boolean() }).nullable().optional(),
   captures: z.array(captureSchema),
 });
 export type Bundle = z.infer<typeof bundleSchema>;

@@ -26,8 +26,36 @@ export type HostReadCapture =
   | { readonly kind: 'which-tool'; readonly tool: ToolName; readonly result: string | null; readonly error: CapturedError | null }
   | { readonly kind: 'system-info'; readonly result: SystemInfoSnapshot | null; readonly error: CapturedError | null };
 
+/** The host effects a capture can record (the methods of `HostEffects`). */
+export const EFFECT_OPS = [
+  'run-identity',
+  'monotonic-ms',
+  'make-directory',
+  'create-file',
+  'write-text-atomic',
+  'remove',
+  'free-bytes',
+  'direct-io-allowed',
+  'process-alive',
+] as const;
+export type EffectOp = (typeof EFFECT_OPS)[number];
+
+/**
+ * One host effect: what was asked (op, the path or pid it acted on, non-secret arguments) and what came back.
+ * File contents made on the host (keys) are never recorded, only their size.
+ */
+export interface EffectCapture {
+  readonly kind: 'effect';
+  readonly op: EffectOp;
+  /** The path acted on, the pid asked about, or null for run-identity and monotonic-ms. */
+  readonly target: string | null;
+  readonly args: Readonly<Record<string, string | number | boolean>>;
+  readonly result: unknown;
+  readonly error: CapturedError | null;
+}
+
 /** Anything a probe recorded. */
-export type Capture = CommandCapture | HostReadCapture;
+export type Capture = CommandCapture | HostReadCapture | EffectCapture;
 
 /** The lookup key of a capture: the same request replays the same answer. */
 export function captureKey(capture: Capture): string {
@@ -43,10 +71,17 @@ export function captureKey(capture: Capture): string {
       return `which-tool\u0000${capture.tool}`;
     case 'system-info':
       return 'system-info';
+    case 'effect':
+      return effectKey(capture.op, capture.target);
   }
 }
 
 /** The key of a command capture: the tool and its exact argv. */
 export function commandKey(tool: ToolName, argv: readonly string[]): string {
   return ['command', tool, ...argv].join('\u0000');
+}
+
+/** The key of an effect capture: the operation and what it acted on. */
+export function effectKey(op: EffectOp, target: string | null): string {
+  return ['effect', op, target ?? ''].join('\u0000');
 }

@@ -1,6 +1,6 @@
 import { EncplanError, isEncplanError } from '../errors.js';
-import type { CommandSpec, Host, ToolName } from '../ports.js';
-import type { CapturedError, Capture } from './capture.js';
+import type { CommandSpec, Host, HostEffects, ToolName } from '../ports.js';
+import type { CapturedError, Capture, EffectOp } from './capture.js';
 
 /** A host that forwards to another and records every answer, for bundles and reports. */
 export interface RecordingHost extends Host {
@@ -17,11 +17,13 @@ function toCapturedError(error: unknown): CapturedError {
 
 /**
  * Wraps `inner` so that everything it answers is recorded. Errors are recorded too, then rethrown, so a
- * replay meets the same failure. Identical requests after the first are answered from the record.
+ * replay meets the same failure. Identical reads after the first are answered from the record until the host
+ * performs an effect (the world may have changed: a mount, a file); the replay host mirrors this.
  */
 export function createRecordingHost(inner: Host): RecordingHost {
   const log: Capture[] = [];
   const memo = new Map<string, Promise<unknown>>();
+  let changing = false;
 
   function remember<T>(key: string, produce: () => Promise<T>, record: (result: T | null, error: CapturedError | null) => Capture): Promise<T> {
     const existing = memo.get(key);
@@ -47,7 +49,11 @@ export function createRecordingHost(inner: Host): RecordingHost {
     cwd: inner.cwd,
     privileged: inner.privileged,
     async run(spec: CommandSpec, signal?: AbortSignal) {
-      // Commands are not memoised: a benchmark may run the same job twice on purpose.
+      // Commands are not memoised: a benchmark may run the same job twice on purpose. Once the run changes
+      // things (the first effect), a command may change them too (mount, losetup): reads are asked again.
+      if (changing) {
+        memo.clear();
+      }
       const base = { kind: 'command' as const, tool: spec.tool, argv: [...spec.args], stdinBytes: spec.stdin?.length ?? 0 };
       try {
         const output = await inner.run(spec, signal);
@@ -64,7 +70,46 @@ export function createRecordingHost(inner: Host): RecordingHost {
     stat: (path) => remember(`stat:${path}`, () => inner.stat(path), (result, error) => ({ kind: 'stat', path, result, error })),
     whichTool: (tool: ToolName) => remember(`which:${tool}`, () => inner.whichTool(tool), (result, error) => ({ kind: 'which-tool', tool, result, error })),
     systemInfo: () => remember('system-info', () => inner.systemInfo(), (result, error) => ({ kind: 'system-info', result, error })),
+    effects: recordEffects(inner.effects, log, () => {
+      changing = true;
+      memo.clear();
+    }),
     captures: () => [...log],
+  };
+}
+
+function recordEffects(inner: HostEffects, log: Capture[], changed: () => void): HostEffects {
+  async function record<T>(
+    op: EffectOp,
+    target: string | null,
+    args: Record<string, string | number | boolean>,
+    perform: () => Promise<T>,
+  ): Promise<T> {
+    changed();
+    try {
+      const result = await perform();
+      log.push({ kind: 'effect', op, target, args, result: result ?? null, error: null });
+      return result;
+    } catch (error) {
+      log.push({ kind: 'effect', op, target, args, result: null, error: toCapturedError(error) });
+      throw error;
+    }
+  }
+  return {
+    runIdentity: () => record('run-identity', null, {}, () => inner.runIdentity()),
+    monotonicMs: () => record('monotonic-ms', null, {}, () => inner.monotonicMs()),
+    makeDirectory: (path, options) =>
+      record('make-directory', path, { mode: options.mode, recursive: options.recursive === true }, () => inner.makeDirectory(path, options)),
+    // Only the kind and size of the content: random content (keys) stays on the host.
+    createFile: (path, options) =>
+      record('create-file', path, { mode: options.mode, content: options.content.kind, sizeBytes: options.content.sizeBytes }, () =>
+        inner.createFile(path, options),
+      ),
+    writeTextAtomic: (path, text, mode) => record('write-text-atomic', path, { mode, bytes: text.length }, () => inner.writeTextAtomic(path, text, mode)),
+    remove: (path, options) => record('remove', path, { recursive: options.recursive }, () => inner.remove(path, options)),
+    freeBytes: (path) => record('free-bytes', path, {}, () => inner.freeBytes(path)),
+    directIoAllowed: (directory) => record('direct-io-allowed', directory, {}, () => inner.directIoAllowed(directory)),
+    processAlive: (pid) => record('process-alive', String(pid), {}, () => inner.processAlive(pid)),
   };
 }
 

@@ -28,10 +28,10 @@ export const cipherBenchmarkDocument = defineDocument({
 });
 
 /** `encplan benchmark io --json`: plain versus encrypted fio profiles and the overhead of each. */
-export const ioBenchmarkDocument = defineDocument({ name: 'encplan.benchmark-io', version: [1, 0], title: 'encplan benchmark io envelope', result: ioBenchmarkSchema });
+export const ioBenchmarkDocument = defineDocument({ name: 'encplan.benchmark-io', version: [1, 1], title: 'encplan benchmark io envelope', result: ioBenchmarkSchema });
 
 /** `encplan cleanup --json`: what was removed of what interrupted benchmarks left. */
-export const cleanupDocument = defineDocument({ name: 'encplan.cleanup', version: [1, 0], title: 'encplan cleanup envelope', result: cleanupReportSchema });
+export const cleanupDocument = defineDocument({ name: 'encplan.cleanup', version: [1, 1], title: 'encplan cleanup envelope', result: cleanupReportSchema });
 
 /** `encplan doctor --json`: the tools and kernel features encplan uses, and what a missing one costs. */
 export const doctorDocument = defineDocument({

@@ -4,12 +4,21 @@ import { z } from 'zod';
 export const resourceSchema = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('directory'), path: z.string() }),
   z.object({ kind: z.literal('file'), path: z.string() }),
-  /** A system path encplan had to create (fscrypt's /etc/fscrypt.conf, /.fscrypt) because it was missing. */
+  /**
+   * Written by encplan before 0.2 for fscrypt's /etc/fscrypt.conf and /.fscrypt. Read from old state files only,
+   * and never deleted: the user may have set fscrypt up there since (issue 16).
+   */
   z.object({ kind: z.literal('global-path'), path: z.string() }),
   z.object({ kind: z.literal('loop-device'), backingFile: z.string() }),
   z.object({ kind: z.literal('mount'), mountPoint: z.string() }),
   z.object({ kind: z.literal('dm-mapping'), name: z.string() }),
-  z.object({ kind: z.literal('fscrypt-policy'), directory: z.string() }),
+  /** An fscrypt policy on a run's scratch filesystem, with the run's own fscrypt config and metadata root. */
+  z.object({
+    kind: z.literal('fscrypt-policy'),
+    directory: z.string(),
+    configFile: z.string().optional(),
+    rootMount: z.string().optional(),
+  }),
   z.object({ kind: z.literal('veracrypt-volume'), container: z.string() }),
   z.object({ kind: z.literal('disk-image'), mountPoint: z.string() }),
 ]);
@@ -18,7 +27,8 @@ export type Resource = z.infer<typeof resourceSchema>;
 /** What happened when encplan tried to remove a resource. */
 export const removalOutcomeSchema = z.object({
   resource: resourceSchema,
-  outcome: z.enum(['removed', 'absent', 'failed']),
+  /** `kept`: deliberately left in place because it may hold the user's data (since cleanup 1.1). */
+  outcome: z.enum(['removed', 'absent', 'failed', 'kept']),
   message: z.string().nullable(),
 });
 export type RemovalOutcome = z.infer<typeof removalOutcomeSchema>;

@@ -124,6 +124,20 @@ export const ioEngineSchema = z.enum(['libaio', 'psync', 'posixaio']);
 export type IoEngine = z.infer<typeof ioEngineSchema>;
 
 /** Every profile measured on one prepared target (plain or one encrypted variant). */
+/**
+ * How an encrypted target was proven to be encrypted before it was measured: the tool asked, what it reported
+ * (the mapping, policy or volume and its cipher). encplan refuses to measure a target it cannot verify.
+ */
+export const backendVerificationSchema = z.object({
+  /** The command whose output proved it, e.g. "dmsetup table encplan-bench-…", "fscrypt status DIR". */
+  method: z.string(),
+  /** The encrypted object: dm mapping name, fscrypt policy id, VeraCrypt virtual device, APFS mount point. */
+  identity: z.string(),
+  /** The cipher the tool reported, e.g. "aes-xts-plain64", "AES_256_XTS", "AES". */
+  cipher: z.string(),
+});
+export type BackendVerification = z.infer<typeof backendVerificationSchema>;
+
 export const targetMeasurementSchema = z.object({
   backend: backendIdSchema,
   /** The variant, e.g. "luks2 sector 4096, no workqueues"; equals the backend id when there is one variant. */
@@ -134,6 +148,8 @@ export const targetMeasurementSchema = z.object({
   /** Facts about how this target was set up that affect the numbers (engine fallback, filesystem). */
   notes: z.array(z.string()),
   profiles: z.array(profileMeasurementSchema),
+  /** For encrypted targets: the proof that the target was encrypted (since 1.1; absent for plain). */
+  verification: backendVerificationSchema.optional(),
 });
 /** A validated {@link targetMeasurementSchema} value. */
 export type TargetMeasurement = z.infer<typeof targetMeasurementSchema>;

@@ -1,7 +1,10 @@
+import { randomBytes } from 'node:crypto';
 import { constants as fsConstants } from 'node:fs';
-import { access, readFile, readdir, realpath, stat } from 'node:fs/promises';
+import { access, mkdir, open, readFile, readdir, realpath, rename, rm, stat, statfs, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { EncplanError } from '../errors.js';
-import type { Host, PathKind, PathStat, SystemInfoSnapshot } from '../ports.js';
+import type { Host, HostEffects, PathKind, PathStat, SystemInfoSnapshot } from '../ports.js';
 import type { Runner } from './process/run-command.js';
 import { userPathError } from './user-files.js';
 
@@ -39,13 +42,106 @@ async function readableBy(path: string): Promise<boolean> {
   }
 }
 
+function writeFailed(error: unknown, target: string): never {
+  const code = (error as NodeJS.ErrnoException).code;
+  if (code === 'EACCES' || code === 'EPERM') {
+    throw new EncplanError('PERMISSION_DENIED', `Permission denied writing ${target}.`, { cause: error, details: { path: target } });
+  }
+  throw new EncplanError('INTERNAL_ERROR', `Could not change ${target}: ${(error as Error).message}`, { cause: error, details: { path: target } });
+}
+
+async function guarded<T>(target: string, action: () => Promise<T>): Promise<T> {
+  try {
+    return await action();
+  } catch (error) {
+    return writeFailed(error, target);
+  }
+}
+
+/** Where state files live: /run/encplan for root (tmpfs, gone after reboot like the mounts), else the temp dir. */
+export function defaultStateDirectory(): string {
+  return process.getuid?.() === 0 ? '/run/encplan' : path.join(tmpdir(), 'encplan-state');
+}
+
+/** The real effects: node:fs, the process table, the monotonic clock. */
+export function createNodeEffects(): HostEffects {
+  return {
+    runIdentity: () =>
+      Promise.resolve({
+        pid: process.pid,
+        nonce: randomBytes(4).toString('hex'),
+        tempDirectory: tmpdir(),
+        stateDirectory: defaultStateDirectory(),
+        startedAt: new Date().toISOString(),
+      }),
+    monotonicMs: () => Promise.resolve(Math.round(performance.now())),
+    makeDirectory: (target, options) =>
+      guarded(target, async () => {
+        await mkdir(target, { mode: options.mode, recursive: options.recursive === true });
+      }),
+    createFile: (target, options) =>
+      guarded(target, async () => {
+        if (options.content.kind === 'random') {
+          await writeFile(target, randomBytes(options.content.sizeBytes), { mode: options.mode, flag: 'wx' });
+          return;
+        }
+        const handle = await open(target, 'wx', options.mode);
+        try {
+          await handle.truncate(options.content.sizeBytes);
+        } finally {
+          await handle.close();
+        }
+      }),
+    writeTextAtomic: (target, text, mode) =>
+      guarded(target, async () => {
+        const temporary = `${target}.tmp`;
+        await writeFile(temporary, text, { mode });
+        await rename(temporary, target);
+      }),
+    remove: (target, options) => guarded(target, () => rm(target, { recursive: options.recursive, force: true })),
+    freeBytes: (target) =>
+      guarded(target, async () => {
+        const info = await statfs(target);
+        return info.bavail * info.bsize;
+      }),
+    async directIoAllowed(directory) {
+      const direct = (fsConstants as Record<string, number | undefined>).O_DIRECT;
+      if (direct === undefined) {
+        // macOS has no O_DIRECT flag; fio's direct=1 uses fcntl(F_NOCACHE) there (fio HOWTO "direct").
+        return true;
+      }
+      const probe = path.join(directory, '.encplan-direct-probe');
+      try {
+        const handle = await open(probe, fsConstants.O_CREAT | fsConstants.O_WRONLY | direct, 0o600);
+        await handle.close();
+        return true;
+      } catch {
+        return false;
+      } finally {
+        await rm(probe, { force: true });
+      }
+    },
+    processAlive(pid) {
+      try {
+        process.kill(pid, 0);
+        return Promise.resolve(true);
+      } catch (error) {
+        // EPERM: it exists but belongs to someone else.
+        return Promise.resolve((error as NodeJS.ErrnoException).code === 'EPERM');
+      }
+    },
+  };
+}
+
 /** The real host: files through node:fs, processes through the one runner, facts from systeminformation. */
 export function createNodeHost(runner: Runner, cwd: string = process.cwd()): Host {
+  const privileged = process.getuid?.() === 0;
   const platform = process.platform === 'linux' || process.platform === 'darwin' || process.platform === 'win32' ? process.platform : 'other';
   return {
     platform,
     cwd,
-    privileged: process.getuid?.() === 0,
+    privileged,
+    effects: createNodeEffects(),
     run: runner.run,
     async readText(path) {
       try {

@@ -4,12 +4,12 @@
  */
 
 // node: @encplan/core/node, the adapters that touch the world (Node, processes, files)
-export { cleanupLeftovers } from './benchmark/cleanup-leftovers.js';
-export { defaultStateDirectory } from './benchmark/cleanup-registry.js';
-export { runIoBenchmark } from './benchmark/run-io-benchmark.js';
+export { cleanupLeftovers } from '../use-cases/benchmark/cleanup-leftovers.js';
+
+export { runIoBenchmark } from '../use-cases/benchmark/run-io-benchmark.js';
 export { readBundleDirectory, writeBundleDirectory } from './bundle-files.js';
 export { createEnvironment, type NodeEnvironment } from './create-environment.js';
-export { createNodeHost } from './host.js';
+export { createNodeHost, defaultStateDirectory } from './host.js';
 export { detectPrivilege } from './privilege/pkexec.js';
 export { createRunner } from './process/run-command.js';
 export { fileSystemErrorOf, MAX_BUNDLE_BYTES, readSavedToolOutput, readUserFile } from './user-files.js';

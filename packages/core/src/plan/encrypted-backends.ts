@@ -42,13 +42,29 @@ export const mountArgs = {
   unmount: (mountPoint: string): string[] => ['--', mountPoint],
 };
 
+/**
+ * Where one run's fscrypt keeps its global state. fscrypt reads its config file from `FSCRYPT_CONF` and puts
+ * the "root" metadata directory on `FSCRYPT_ROOT_MNT` (fscrypt v0.3 cmd/fscrypt: both override
+ * /etc/fscrypt.conf and /.fscrypt), so a benchmark never creates or deletes anything of the user's fscrypt
+ * setup: the config goes in the run's private directory, the metadata on the run's scratch filesystem.
+ */
+export interface FscryptState {
+  readonly configFile: string;
+  readonly rootMount: string;
+}
+
+/** The environment that points fscrypt at a run's own state. */
+export function fscryptEnvironment(state: FscryptState): Record<string, string> {
+  return { FSCRYPT_CONF: state.configFile, FSCRYPT_ROOT_MNT: state.rootMount };
+}
+
 export const fscryptArgs = {
   /**
-   * Global setup (writes /etc/fscrypt.conf and /.fscrypt); only run when they are missing, and removed
-   * again. `--time=1ms` because the passphrase hashing cost it calibrates is unused with raw keys.
+   * Global setup, run with `fscryptEnvironment`: writes the run's config file and the metadata directory of
+   * its scratch filesystem (which is also the "root" one, so no separate filesystem setup is needed).
+   * `--time=1ms` because the passphrase hashing cost it calibrates is unused with raw keys.
    */
   setupGlobal: (): string[] => ['setup', '--time=1ms', '--quiet'],
-  setupFilesystem: (mountPoint: string): string[] => ['setup', mountPoint, '--quiet'],
   encryptWithRawKey: (directory: string, protectorName: string, keyFile: string): string[] => [
     'encrypt',
     directory,
@@ -57,6 +73,8 @@ export const fscryptArgs = {
     `--key=${keyFile}`,
     '--quiet',
   ],
+  /** Prints the directory's policy id, options, unlocked state and protectors (fixture fscrypt/status-*). */
+  status: (directory: string): string[] => ['status', directory],
   lock: (directory: string): string[] => ['lock', directory, '--quiet'],
 };
 
@@ -142,6 +160,11 @@ export const veracryptArgs = {
   ],
   dismount: (container: string): string[] => ['--text', '--dismount', container, '--non-interactive'],
   list: (): string[] => ['--text', '--list', '--verbose', '--non-interactive'],
+};
+
+export const dmsetupArgs = {
+  /** One mapping's table; dmsetup prints crypt keys only with --showkeys (dmsetup(8)), and the parser drops them. */
+  table: (mappingName: string): string[] => ['table', mappingName],
 };
 
 export const hdiutilArgs = {

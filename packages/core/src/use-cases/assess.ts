@@ -10,7 +10,6 @@ import { resolveTarget } from '../probes/linux/resolve-target.js';
 import { crossCheckDiskType, probeMachine } from '../probes/machine.js';
 import type { IoBenchmark, ProgressEvent } from '../domain/io-benchmark.js';
 import type { StackNode } from '../domain/device.js';
-import type { Warning } from '../domain/warning.js';
 import type { CipherBenchmark } from '../domain/cipher.js';
 import {
   addWarning,
@@ -27,23 +26,13 @@ import { probeHealth } from '../probes/linux/health.js';
 import { probeDiscardStack } from '../probes/linux/discard-stack.js';
 import { probeKernelCrypto } from '../probes/kernel-crypto.js';
 import { runCipherBenchmark } from './cipher-benchmark.js';
+import { runIoBenchmark } from './benchmark/run-io-benchmark.js';
 import { findKernelCipherBottleneck } from '../rules/kernel-cipher-bottleneck.js';
-
-/** Runs plain versus encrypted fio profiles in a scratch directory (core/src/node/benchmark). */
-export type IoBenchmarkPort = (request: {
-  readonly directory: string;
-  readonly quick: boolean;
-  readonly cipherBytesPerSecondPerCore: number | null;
-  readonly signal?: AbortSignal;
-  readonly onProgress?: (event: ProgressEvent) => void;
-}) => Promise<{ readonly result: IoBenchmark; readonly warnings: readonly Warning[] }>;
 
 /** What the assess use case needs from the world. */
 export interface AssessEnvironment {
   readonly host: Host;
   readonly clock: Clock;
-  /** Present where I/O benchmarks can run (not when replaying a bundle). */
-  readonly ioBenchmark?: IoBenchmarkPort;
 }
 
 /** One assessment request, as the CLI or the desktop builds it. */
@@ -95,17 +84,12 @@ function kernelCipherSpeed(benchmark: CipherBenchmark | null): number | null {
 }
 
 async function runIoStep(
-  environment: AssessEnvironment,
   context: ProbeContext,
   request: AssessRequest,
   stack: StackNode,
   cipherBenchmark: CipherBenchmark | null,
 ): Promise<IoBenchmark | null> {
-  if (
-    environment.ioBenchmark === undefined ||
-    request.benchmark === undefined ||
-    request.benchmark === null
-  ) {
+  if (request.benchmark === undefined || request.benchmark === null) {
     return null;
   }
   const directory = scratchDirectoryOf(stack);
@@ -119,13 +103,17 @@ async function runIoStep(
     return null;
   }
   request.onProgress?.(`Measuring plain versus encrypted I/O in ${directory}`);
-  const port = environment.ioBenchmark;
   const quick = request.benchmark.quick;
-  // A benchmark that cannot run (no space, no fio) costs its section, not the whole assessment.
+  // A benchmark that cannot run (no space, no fio) costs its section, not the whole assessment. It runs over
+  // the host like every probe: recorded by `collect --benchmark`, replayed by `assess --bundle`. assess measures
+  // only in a scratch directory of a mounted filesystem: never destructive.
   const outcome = await attempt(context, 'fio', 'Measuring plain versus encrypted I/O', () =>
-    port({
-      directory,
-      quick,
+    runIoBenchmark(context.host, {
+      target: directory,
+      backends: 'auto',
+      mode: quick ? 'quick' : 'full',
+      sweep: false,
+      destructive: { allowDestructive: false, typedDevice: null, yes: false },
       cipherBytesPerSecondPerCore: kernelCipherSpeed(cipherBenchmark),
       ...(request.signal === undefined ? {} : { signal: request.signal }),
       ...(request.onBenchmarkProgress === undefined ? {} : { onProgress: request.onBenchmarkProgress }),
@@ -202,7 +190,7 @@ export async function assess(
     request.onProgress?.('Measuring cipher and key-derivation speed');
     cipherBenchmark = await runCipherBenchmark(context, { quick: request.benchmark.quick });
   }
-  const ioBenchmark = await runIoStep(environment, context, request, inventory.stack, cipherBenchmark);
+  const ioBenchmark = await runIoStep(context, request, inventory.stack, cipherBenchmark);
   const kernelFinding =
     kernelCrypto === null || machine === null
       ? null

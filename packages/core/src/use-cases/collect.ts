@@ -7,7 +7,7 @@ import { protectIdentifier } from '../domain/identifier.js';
 import { parseLsblkJson, type LsblkDevice } from '../parsers/lsblk/parse-lsblk-json.js';
 import { TOOL_VERSION } from '../version.js';
 import type { PlanOptions } from '../rules/plan-options.js';
-import { assess, type AssessEnvironment } from './assess.js';
+import { assess, type AssessEnvironment, type AssessRequest } from './assess.js';
 
 function identifiersIn(captures: readonly Capture[]): string[] {
   const found: string[] = [];
@@ -31,13 +31,26 @@ function identifiersIn(captures: readonly Capture[]): string[] {
   return found;
 }
 
+/** What `encplan collect` was asked to record. */
+export interface CollectRequest {
+  readonly device: string | null;
+  readonly includeSerials: boolean;
+  readonly signal?: AbortSignal;
+  /** Also run (and record) the cipher and I/O benchmarks, as `assess --benchmark [--quick]` does. */
+  readonly benchmark?: { readonly quick: boolean } | null;
+  readonly onProgress?: NonNullable<AssessRequest['onProgress']>;
+  readonly onBenchmarkProgress?: NonNullable<AssessRequest['onBenchmarkProgress']>;
+}
+
 /**
  * Runs a live assessment while recording every capture, and returns it with the bundle that replays it.
- * Serial numbers and WWNs in the captures are replaced by their hashes unless `includeSerials`.
+ * Serial numbers and WWNs in the captures are replaced by their hashes unless `includeSerials`. With
+ * `benchmark`, the benchmarks run over the recording host too: every process, file change and fact they use is
+ * in the bundle (key contents and passwords never are), so `assess --bundle` replays them.
  */
 export async function collect(
   environment: AssessEnvironment,
-  request: { device: string | null; includeSerials: boolean; signal?: AbortSignal },
+  request: CollectRequest,
 ): Promise<{ envelope: AssessmentEnvelope; bundle: Bundle }> {
   const host = createRecordingHost(environment.host);
   const collectedAt = environment.clock.now();
@@ -61,6 +74,7 @@ export async function collect(
       privileged: host.privileged,
       device: request.device,
       serialsIncluded: request.includeSerials,
+      benchmark: request.benchmark ?? null,
       captures: redactCaptures(captures, replacements),
     },
   };
@@ -80,6 +94,7 @@ export function assessBundle(
       includeSerials: bundle.serialsIncluded,
       mode: 'bundle',
       collectedAt: new Date(bundle.collectedAt),
+      benchmark: bundle.benchmark ?? null,
       ...(options.signal === undefined ? {} : { signal: options.signal }),
       ...(options.planOptions === undefined ? {} : { planOptions: options.planOptions }),
     },

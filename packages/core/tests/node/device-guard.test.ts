@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { isEncplanError, type Host } from '@encplan/core';
 import { type PathStat } from '../../src/ports.js';
-import { assertDeviceMayBeOverwritten, type DestructiveConfirmation } from '../../src/node/benchmark/device-guard.js';
+import { assertDeviceMayBeOverwritten, type DestructiveConfirmation } from '../../src/use-cases/benchmark/device-guard.js';
+import { refusedEffects } from '../../../../tests/support/directory-host.js';
 
 /** A host whose files and directories are given as maps: enough for the guard, which only reads. */
 function hostWith(
@@ -13,6 +14,7 @@ function hostWith(
     platform: 'linux',
     privileged: true,
     cwd: '/',
+    effects: refusedEffects('the guard only reads'),
     run: () => Promise.reject(new Error('the guard runs no process')),
     readText: (path) => Promise.resolve(files[path] ?? null),
     listDir: (path) => Promise.resolve(dirs[path] ?? null),

@@ -4,8 +4,16 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { isEncplanError } from '@encplan/core';
 import { resourceName } from '../../src/plan/encrypted-backends.js';
 import { createNodeHost, createRunner } from '@encplan/core/node';
-import { CleanupRegistry } from '../../src/node/benchmark/cleanup-registry.js';
-import { prepareApfs, prepareLuks2, prepareVeracrypt, type TargetContext } from '../../src/node/benchmark/targets.js';
+import { CleanupRegistry } from '../../src/use-cases/benchmark/cleanup-registry.js';
+import {
+  prepareApfs,
+  prepareFscrypt,
+  prepareLuks2,
+  prepareVeracrypt,
+  verifyFscrypt,
+  verifyLuks2,
+  type TargetContext,
+} from '../../src/use-cases/benchmark/targets.js';
 import {
   REPO_ROOT,
   createFakeTools,
@@ -157,17 +165,30 @@ describe('VeraCrypt target with a fake veracrypt', () => {
         '--stdin',
       ];
       const dismountArgs = ['--text', '--dismount', container, '--non-interactive'];
+      const listArgs = ['--text', '--list', '--verbose', '--non-interactive'];
+      const device = kernelCrypto ? '/dev/mapper/veracrypt1' : '/dev/loop7';
       const context = await contextWith(
-        { veracrypt: [{ args: createArgs }, { args: mountArgs }, { args: dismountArgs }] },
+        {
+          veracrypt: [
+            { args: createArgs },
+            { args: mountArgs },
+            { args: listArgs, stdout: await veracryptListFor(container, mountPoint, device) },
+            { args: dismountArgs },
+          ],
+        },
         workDir,
       );
 
-      const target = await prepareVeracrypt(context, { kernelCrypto });
-      expect(target).toMatchObject({ backend: 'veracrypt', directory: mountPoint });
+      const target = await prepareVeracrypt(withMounted(context, mountPoint), { kernelCrypto });
+      expect(target).toMatchObject({
+        backend: 'veracrypt',
+        directory: mountPoint,
+        verification: { method: `veracrypt ${listArgs.join(' ')}`, identity: device, cipher: 'AES' },
+      });
       await context.registry.releaseAll();
 
       const calls = await fakes!.calls();
-      expect(calls.map((call) => call.argv)).toEqual([createArgs, mountArgs, dismountArgs]);
+      expect(calls.map((call) => call.argv)).toEqual([createArgs, mountArgs, listArgs, dismountArgs]);
       const password = calls[0]!.stdin.trimEnd();
       expect(password).toMatch(/^[A-Za-z0-9_-]{32}$/);
       expect(calls[1]!.stdin).toBe(`${password}\n`);
@@ -175,6 +196,171 @@ describe('VeraCrypt target with a fake veracrypt', () => {
       expect(await readdir(workDir)).toEqual([]);
     },
   );
+
+  it.each([
+    {
+      name: 'lists no volume (exit 0 without mounting)',
+      list: { stdout: '', stderr: 'Error: No volumes mounted.\n', exitCode: 1 },
+      mounted: false,
+    },
+    { name: 'lists the volume, but nothing is mounted there', list: 'listed', mounted: false },
+    { name: 'lists the volume at another mount point', list: 'elsewhere', mounted: true },
+  ] as const)('refuses a lying veracrypt that $name, and removes what it made', async ({ list, mounted }) => {
+    const workDir = await newWorkDir();
+    const container = path.join(workDir, 'veracrypt-kernel.hc');
+    const mountPoint = path.join(workDir, 'veracrypt-kernel');
+    const listCase =
+      list === 'listed'
+        ? { stdout: await veracryptListFor(container, mountPoint, '/dev/mapper/veracrypt1') }
+        : list === 'elsewhere'
+          ? { stdout: await veracryptListFor(container, '/media/veracrypt1', '/dev/mapper/veracrypt1') }
+          : list;
+    const context = await contextWith(
+      {
+        veracrypt: [
+          { args: ['--text', '--list', '--verbose', '--non-interactive'], ...listCase },
+          { args: null },
+        ],
+      },
+      workDir,
+    );
+    const error = await prepareVeracrypt(mounted ? withMounted(context, mountPoint) : context, {
+      kernelCrypto: true,
+    }).catch((e: unknown) => e);
+    expect(isEncplanError(error, 'TOOL_OUTPUT_UNRECOGNIZED')).toBe(true);
+    expect((error as Error).message).toContain('not proven encrypted');
+    await context.registry.releaseAll();
+    expect(await readdir(workDir)).toEqual([]);
+  });
+});
+
+/** The captured `veracrypt --list --verbose` block, for a volume at this run's paths. */
+async function veracryptListFor(container: string, mountPoint: string, device: string): Promise<string> {
+  const captured = await readFile(
+    path.join(REPO_ROOT, 'fixtures/veracrypt/list-verbose-two-aes-volumes/stdout.txt'),
+    'utf8',
+  );
+  const first = captured.split(/\n\s*\n/)[0]!;
+  return `${first
+    .replace('Volume: /dev/sdb1', `Volume: ${container}`)
+    .replace('Virtual Device: /dev/mapper/veracrypt1', `Virtual Device: ${device}`)
+    .replace('Mount Directory: /home/bob/mount/encrypt/sdb1', `Mount Directory: ${mountPoint}`)}\n`;
+}
+
+/** The context with a host whose mountinfo shows `mountPoint` mounted (the fake tools mount nothing). */
+function withMounted(context: TargetContext, mountPoint: string): TargetContext {
+  const mountinfo = `36 35 7:7 / ${mountPoint} rw,relatime shared:1 - ext4 /dev/mapper/veracrypt1 rw\n`;
+  const host = context.host;
+  return {
+    ...context,
+    host: {
+      ...host,
+      readText: (file) =>
+        file === '/proc/self/mountinfo' ? Promise.resolve(mountinfo) : host.readText(file),
+    },
+  };
+}
+
+describe('LUKS2 and fscrypt verification: a target is measured only when the tools show it encrypted', () => {
+  it('accepts a dm-crypt aes-xts-plain64 mapping from dmsetup table', async () => {
+    const context = await contextWith(
+      {
+        dmsetup: [
+          {
+            args: ['table', 'encplan-bench-1-x'],
+            stdoutFixture: 'fixtures/dmsetup/crypt-luks2-keyring-allow-discards-sata-ssd/stdout.txt',
+          },
+        ],
+      },
+      await newWorkDir(),
+    );
+    await expect(verifyLuks2(context, 'encplan-bench-1-x', '/c.img')).resolves.toEqual({
+      method: 'dmsetup table encplan-bench-1-x',
+      identity: '/dev/mapper/encplan-bench-1-x',
+      cipher: 'aes-xts-plain64',
+    });
+  });
+
+  it.each([
+    { name: 'no mapping', dmsetup: { stderr: 'Device does not exist.\nCommand failed.\n', exitCode: 1 } },
+    { name: 'a linear (plain) mapping', dmsetup: { stdout: '0 463583232 linear 8:19 32768\n' } },
+    {
+      name: 'a crypt mapping with another cipher',
+      dmsetup: { stdout: '0 463583232 crypt cipher_null-ecb - 0 8:19 32768\n' },
+    },
+  ])('refuses a lying cryptsetup: open exits 0, dmsetup shows $name', async ({ dmsetup }) => {
+    const workDir = await newWorkDir();
+    const context = await contextWith(
+      {
+        cryptsetup: [{ args: null }],
+        dmsetup: [{ args: null, ...dmsetup }],
+        losetup: [{ args: null, stdout: '' }],
+      },
+      workDir,
+    );
+    const error = await prepareLuks2(context, { sectorSizeBytes: 4096, noWorkqueues: true }, null).catch(
+      (e: unknown) => e,
+    );
+    expect(isEncplanError(error, 'TOOL_OUTPUT_UNRECOGNIZED')).toBe(true);
+    const calls = await fakes!.calls();
+    // Refused before anything was measured or even formatted: no mkfs, no mount.
+    expect(calls.map((call) => call.tool)).toEqual(['cryptsetup', 'cryptsetup', 'dmsetup']);
+    await context.registry.releaseAll();
+    expect(await readdir(workDir)).toEqual([]);
+  });
+
+  it('accepts an unlocked AES_256_XTS fscrypt policy and names its policy id', async () => {
+    const context = await contextWith(
+      {
+        fscrypt: [
+          {
+            args: ['status', '/mnt/encplan-bench/fscrypt'],
+            stdoutFixture: 'fixtures/fscrypt/status-raw-key-unlocked-debian12-v0.3.3/stdout.txt',
+          },
+        ],
+      },
+      await newWorkDir(),
+    );
+    await expect(verifyFscrypt(context, '/mnt/encplan-bench/fscrypt', {})).resolves.toEqual({
+      method: 'fscrypt status /mnt/encplan-bench/fscrypt',
+      identity: 'policy acb43f320d33ab770fb4f3375be29b96',
+      cipher: 'AES_256_XTS',
+    });
+  });
+
+  it.each([
+    {
+      name: 'a locked policy',
+      fscryptStatus: { stdoutFixture: 'fixtures/fscrypt/status-raw-key-locked-debian12-v0.3.3/stdout.txt' },
+    },
+    {
+      name: 'a plain directory',
+      fscryptStatus: { stdout: '', stderr: 'fscrypt status: not encrypted', exitCode: 1 },
+    },
+  ])('refuses a lying fscrypt: encrypt exits 0, status shows $name', async ({ fscryptStatus }) => {
+    const workDir = await newWorkDir();
+    const scratch = await tempDir('encplan-test-scratch-');
+    const context = await contextWith(
+      {
+        fscrypt: [
+          { args: ['status', path.join(scratch, 'fscrypt')], ...fscryptStatus },
+          { args: ['lock', path.join(scratch, 'fscrypt'), '--quiet'] },
+          { args: null },
+        ],
+      },
+      workDir,
+    );
+    const error = await prepareFscrypt(context, { mountPoint: scratch, device: '/dev/loop99' }).catch(
+      (e: unknown) => e,
+    );
+    expect(isEncplanError(error, 'TOOL_OUTPUT_UNRECOGNIZED')).toBe(true);
+    const calls = await fakes!.calls();
+    expect(calls.map((call) => call.argv[0])).toEqual(['setup', 'encrypt', 'status']);
+    // fscrypt's global state stays in the run's private directory: no /etc/fscrypt.conf, no /.fscrypt.
+    expect(calls[0]!.argv).toEqual(['setup', '--time=1ms', '--quiet']);
+    await context.registry.releaseAll();
+    expect(await readdir(workDir)).toEqual([]);
+  });
 });
 
 describe('APFS encrypted image with fake hdiutil and diskutil', () => {

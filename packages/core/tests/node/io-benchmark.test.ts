@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { isEncplanError, type ProgressEvent } from '@encplan/core';
 import { ioBenchmarkSchema } from '../../src/domain/io-benchmark.js';
 import { cleanupLeftovers, createNodeHost, createRunner, runIoBenchmark } from '@encplan/core/node';
-import { type IoBenchmarkOptions } from '../../src/node/benchmark/run-io-benchmark.js';
+import { type IoBenchmarkOptions } from '../../src/use-cases/benchmark/run-io-benchmark.js';
 import {
   REPO_ROOT,
   createFakeTools,
@@ -30,6 +30,13 @@ function tools(fio: FakeCase): Record<string, FakeCase[]> {
     mount: [{ args: null }],
     umount: [{ args: null }],
     cryptsetup: [{ args: null }],
+    // The mapping the fake cryptsetup "opened", as dmsetup shows a real LUKS2 mapping (captured table line).
+    dmsetup: [
+      {
+        args: null,
+        stdoutFixture: 'fixtures/dmsetup/crypt-luks2-keyring-allow-discards-sata-ssd/stdout.txt',
+      },
+    ],
   };
 }
 
@@ -66,6 +73,11 @@ describe('runIoBenchmark with fake tools', () => {
     expect(ioBenchmarkSchema.parse(result)).toEqual(result);
     expect(warnings).toEqual([]);
     expect(result.encrypted.map((m) => m.variant)).toEqual(['luks2 sector 4096, no workqueues']);
+    expect(result.encrypted[0]!.verification).toMatchObject({
+      method: expect.stringMatching(/^dmsetup table encplan-bench-/),
+      cipher: 'aes-xts-plain64',
+    });
+    expect(result.plain.verification).toBeUndefined();
     expect(result.overhead).toHaveLength(2);
     expect(result.overhead.every((row) => row.throughputRatio === 1 && row.bound === 'device')).toBe(true);
     const calls = await fakes!.calls();

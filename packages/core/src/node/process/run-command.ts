@@ -3,40 +3,13 @@ import { constants as fsConstants } from 'node:fs';
 import { access } from 'node:fs/promises';
 import path from 'node:path';
 import { EncplanError, cancelled, throwIfCancelled, toolNotFound } from '../../errors.js';
-import type { CommandOutput, CommandSpec, RunCommand, ToolName } from '../../ports.js';
+import { DEBIAN_PACKAGES, type CommandOutput, type CommandSpec, type RunCommand, type ToolName } from '../../ports.js';
 
 /** Directories searched for tools after the user's PATH: smartctl, hdparm and friends live in sbin. */
 const SYSTEM_DIRECTORIES = ['/usr/local/sbin', '/usr/local/bin', '/usr/sbin', '/usr/bin', '/sbin', '/bin'];
 
-/** Debian packages that provide each tool, for the hint of TOOL_NOT_FOUND. */
-export const DEBIAN_PACKAGES: Readonly<Record<ToolName, string>> = {
-  lsblk: 'util-linux',
-  blkid: 'util-linux',
-  findmnt: 'util-linux',
-  smartctl: 'smartmontools',
-  nvme: 'nvme-cli',
-  hdparm: 'hdparm',
-  cryptsetup: 'cryptsetup-bin',
-  dmsetup: 'dmsetup',
-  fio: 'fio',
-  openssl: 'openssl',
-  veracrypt: 'veracrypt (from veracrypt.fr)',
-  fscrypt: 'fscrypt',
-  'sedutil-cli': 'sedutil (from the Drive Trust Alliance)',
-  systemctl: 'systemd',
-  losetup: 'mount',
-  mount: 'mount',
-  umount: 'mount',
-  'mkfs.ext4': 'e2fsprogs',
-  tune2fs: 'e2fsprogs',
-  sgdisk: 'gdisk',
-  sfdisk: 'fdisk',
-  blkdiscard: 'util-linux',
-  fstrim: 'util-linux',
-  diskutil: 'macOS',
-  hdiutil: 'macOS',
-  pkexec: 'pkexec (polkit)',
-};
+// The map lives beside the tool names (pure core); re-exported for existing importers.
+export { DEBIAN_PACKAGES };
 
 /**
  * Process groups of the tools running now. If encplan exits while one runs (process.exit after a signal,

@@ -1,12 +1,11 @@
-import { mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
+import { joinPath, PATH_SEPARATOR } from './paths.js';
 import { z } from 'zod';
 import { resourceSchema, type RemovalOutcome, type Resource } from '../../domain/cleanup.js';
-import type { Host } from '../../ports.js';
+import type { Host, RunIdentity } from '../../ports.js';
 import {
   cryptsetupArgs,
   fscryptArgs,
+  fscryptEnvironment,
   hdiutilArgs,
   losetupArgs,
   mountArgs,
@@ -21,11 +20,6 @@ const stateFileSchema = z.object({
   resources: z.array(resourceSchema),
 });
 type StateFile = z.infer<typeof stateFileSchema>;
-
-/** Where state files live: /run/encplan for root (tmpfs, gone after reboot like the mounts), else the temp dir. */
-export function defaultStateDirectory(): string {
-  return process.getuid?.() === 0 ? '/run/encplan' : path.join(tmpdir(), 'encplan-state');
-}
 
 const COMMAND_TIMEOUT_MS = 60_000;
 
@@ -42,9 +36,15 @@ async function runQuiet(
   host: Host,
   tool: Parameters<Host['run']>[0]['tool'],
   args: string[],
+  env?: Readonly<Record<string, string>>,
 ): Promise<{ ok: boolean; message: string }> {
   try {
-    const output = await host.run({ tool, args, timeoutMs: COMMAND_TIMEOUT_MS });
+    const output = await host.run({
+      tool,
+      args,
+      timeoutMs: COMMAND_TIMEOUT_MS,
+      ...(env === undefined ? {} : { env }),
+    });
     return { ok: output.exitCode === 0, message: output.stderr.trim() };
   } catch (error) {
     return { ok: false, message: error instanceof Error ? error.message : String(error) };
@@ -63,20 +63,29 @@ export async function removeResource(host: Host, resource: Resource): Promise<Re
   });
   try {
     switch (resource.kind) {
+      case 'global-path':
+        // Old runs recorded fscrypt's /etc/fscrypt.conf and /.fscrypt and deleted them recursively, destroying
+        // any fscrypt setup the user made since (issue 16). They are never removed now: encplan cannot tell
+        // what in them is its own, and current runs keep fscrypt's state in their private directory instead.
+        return (await host.stat(resource.path)) === null
+          ? done('absent')
+          : done(
+              'kept',
+              `${resource.path} is fscrypt's global state and may hold the user's protectors; encplan leaves it alone (remove it yourself if you never use fscrypt).`,
+            );
       case 'directory':
-      case 'file':
-      case 'global-path': {
+      case 'file': {
         if ((await host.stat(resource.path)) === null) {
           return done('absent');
         }
-        const prefix = `${resource.path}${path.sep}`;
+        const prefix = `${resource.path}${PATH_SEPARATOR}`;
         const busy = [...(await mountPoints(host))].find(
           (point) => point === resource.path || point.startsWith(prefix),
         );
         if (busy !== undefined) {
           return done('failed', `${busy} is still mounted inside it.`);
         }
-        await rm(resource.path, { recursive: true, force: true });
+        await host.effects.remove(resource.path, { recursive: resource.kind === 'directory' });
         return done('removed');
       }
       case 'mount': {
@@ -125,7 +134,14 @@ export async function removeResource(host: Host, resource: Resource): Promise<Re
         }
         // Unmounting the filesystem also removes a v2 policy's key from its keyring (fscrypt README); locking
         // first drops it as soon as the measurement ends. A lock that fails here is therefore not fatal.
-        const result = await runQuiet(host, 'fscrypt', fscryptArgs.lock(resource.directory));
+        const result = await runQuiet(
+          host,
+          'fscrypt',
+          fscryptArgs.lock(resource.directory),
+          resource.configFile === undefined || resource.rootMount === undefined
+            ? undefined
+            : fscryptEnvironment({ configFile: resource.configFile, rootMount: resource.rootMount }),
+        );
         return done(result.ok ? 'removed' : 'absent', result.ok ? null : result.message);
       }
       case 'veracrypt-volume': {
@@ -158,19 +174,24 @@ export class CleanupRegistry {
   private constructor(
     private readonly host: Host,
     stateDirectory: string,
-    private readonly startedAt: Date,
+    private readonly identity: RunIdentity,
   ) {
-    this.stateFile = path.join(stateDirectory, `${process.pid}-${startedAt.getTime()}.json`);
+    // The nonce keeps two runs of one process that start in the same millisecond apart (issue 16).
+    this.stateFile = joinPath(
+      stateDirectory,
+      `${identity.pid}-${Date.parse(identity.startedAt)}-${identity.nonce}.json`,
+    );
   }
 
-  /** Creates a registry whose state file lives in `stateDirectory` (created 0700 if missing). */
-  static async create(
-    host: Host,
-    stateDirectory: string = defaultStateDirectory(),
-    now: Date = new Date(),
-  ): Promise<CleanupRegistry> {
-    await mkdir(stateDirectory, { recursive: true, mode: 0o700 });
-    const registry = new CleanupRegistry(host, stateDirectory, now);
+  /**
+   * Creates a registry for the run `identity` (default: a new one from the host) whose state file lives in
+   * `stateDirectory` (default: the host's; created 0700 if missing).
+   */
+  static async create(host: Host, stateDirectory?: string, identity?: RunIdentity): Promise<CleanupRegistry> {
+    const run = identity ?? (await host.effects.runIdentity());
+    const directory = stateDirectory ?? run.stateDirectory;
+    await host.effects.makeDirectory(directory, { mode: 0o700, recursive: true });
+    const registry = new CleanupRegistry(host, directory, run);
     await registry.persist();
     return registry;
   }
@@ -209,20 +230,18 @@ export class CleanupRegistry {
   async releaseAll(): Promise<RemovalOutcome[]> {
     const outcomes = await this.releaseTo(0);
     if (this.leftovers.length === 0) {
-      await rm(this.stateFile, { force: true });
+      await this.host.effects.remove(this.stateFile, { recursive: false });
     }
     return outcomes;
   }
 
   private async persist(): Promise<void> {
     const state: StateFile = {
-      pid: process.pid,
-      startedAt: this.startedAt.toISOString(),
+      pid: this.identity.pid,
+      startedAt: this.identity.startedAt,
       resources: [...this.leftovers.slice().reverse(), ...this.resources],
     };
-    const temporary = `${this.stateFile}.tmp`;
-    await writeFile(temporary, `${JSON.stringify(state, null, 2)}\n`, { mode: 0o600 });
-    await rename(temporary, this.stateFile);
+    await this.host.effects.writeTextAtomic(this.stateFile, `${JSON.stringify(state, null, 2)}\n`, 0o600);
   }
 }
 
@@ -233,26 +252,21 @@ export interface LeftoverState {
   readonly resources: readonly Resource[];
 }
 
-/** Whether a process with this pid exists (EPERM: it exists but belongs to someone else). */
-export function processAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
-
 /** State files in `stateDirectory` whose process is gone (it crashed or was killed). Unreadable files are skipped. */
-export async function findLeftoverStates(
-  stateDirectory: string = defaultStateDirectory(),
-): Promise<LeftoverState[]> {
-  const names = await readdir(stateDirectory).catch(() => [] as string[]);
+export async function findLeftoverStates(host: Host, stateDirectory: string): Promise<LeftoverState[]> {
+  const names = (await host.listDir(stateDirectory).catch(() => null)) ?? [];
   const states: LeftoverState[] = [];
   for (const name of names.filter((entry) => entry.endsWith('.json')).sort()) {
-    const file = path.join(stateDirectory, name);
-    const parsed = stateFileSchema.safeParse(JSON.parse(await readFile(file, 'utf8').catch(() => 'null')));
-    if (parsed.success && !processAlive(parsed.data.pid)) {
+    const file = joinPath(stateDirectory, name);
+    const text = await host.readText(file).catch(() => null);
+    let document: unknown;
+    try {
+      document = JSON.parse(text ?? 'null');
+    } catch {
+      document = null;
+    }
+    const parsed = stateFileSchema.safeParse(document);
+    if (parsed.success && !(await host.effects.processAlive(parsed.data.pid))) {
       states.push({ file, pid: parsed.data.pid, resources: parsed.data.resources });
     }
   }

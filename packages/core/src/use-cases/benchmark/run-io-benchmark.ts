@@ -1,9 +1,6 @@
-import { mkdir, rm, statfs } from 'node:fs/promises';
-import { randomBytes } from 'node:crypto';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
+import { joinPath } from './paths.js';
 import { EncplanError, cancelled, isEncplanError, toolNotFound } from '../../errors.js';
-import type { Host } from '../../ports.js';
+import { DEBIAN_PACKAGES, type Host } from '../../ports.js';
 import type {
   BackendId,
   FioRun,
@@ -35,12 +32,10 @@ import {
 import { parseFioJson } from '../../parsers/fio/parse-fio-json.js';
 import { summarizeRuns } from '../../analyses/run-summary.js';
 import { computeOverhead } from '../../analyses/io-overhead.js';
-import { DEBIAN_PACKAGES } from '../process/run-command.js';
 import type { RemovalOutcome } from '../../domain/cleanup.js';
 import { CleanupRegistry } from './cleanup-registry.js';
 import { assertDeviceMayBeOverwritten, type DestructiveConfirmation } from './device-guard.js';
 import {
-  directIoAllowed,
   prepareApfs,
   prepareFscrypt,
   prepareLuks2,
@@ -226,10 +221,10 @@ export async function runFioProfile(
   },
   signal?: AbortSignal,
 ): Promise<FioProfileRun> {
-  const outputPath = path.join(job.workDir, `fio-${job.tag}-${job.profile.id}.json`);
+  const outputPath = joinPath(job.workDir, `fio-${job.tag}-${job.profile.id}.json`);
   const fioArgv = buildFioArgs({
     profile: job.profile,
-    filePath: path.join(job.directory, 'encplan.fio'),
+    filePath: joinPath(job.directory, 'encplan.fio'),
     outputPath,
     access: job.access,
     settings: job.settings,
@@ -239,7 +234,7 @@ export async function runFioProfile(
     signal,
   );
   const text = await host.readText(outputPath);
-  await rm(outputPath, { force: true });
+  await host.effects.remove(outputPath, { recursive: false });
   if (text === null || text.trim() === '') {
     throw new EncplanError(
       'TOOL_FAILED',
@@ -261,7 +256,10 @@ async function measureTarget(
   progress: ProgressTracker,
 ): Promise<TargetMeasurement> {
   const settings = FIO_MODES[mode];
-  const access = chooseFioAccess(context.host.platform, await directIoAllowed(target.directory));
+  const access = chooseFioAccess(
+    context.host.platform,
+    await context.host.effects.directIoAllowed(target.directory),
+  );
   const measured: ProfileMeasurement[] = [];
   for (const profile of profiles) {
     const runs: FioRun[] = [];
@@ -297,12 +295,12 @@ async function measureTarget(
     fileSizeBytes: settings.fileSizeBytes,
     notes: [...target.notes, ...(access.note === null ? [] : [access.note])],
     profiles: measured,
+    ...(target.verification === null ? {} : { verification: target.verification }),
   };
 }
 
-async function assertFreeSpace(directory: string, neededBytes: number): Promise<void> {
-  const info = await statfs(directory);
-  const freeBytes = info.bavail * info.bsize;
+async function assertFreeSpace(host: Host, directory: string, neededBytes: number): Promise<void> {
+  const freeBytes = await host.effects.freeBytes(directory);
   // The margin keeps the filesystem usable for everyone else while the containers exist.
   const requiredBytes = neededBytes + FREE_SPACE_MARGIN_BYTES;
   if (freeBytes < requiredBytes) {
@@ -337,7 +335,7 @@ function skippable(error: unknown): error is EncplanError {
  * only requested backend cannot run (in auto mode such backends are listed in `skipped` instead).
  */
 export async function runIoBenchmark(host: Host, options: IoBenchmarkOptions): Promise<IoBenchmarkOutcome> {
-  const started = performance.now();
+  const started = await host.effects.monotonicMs();
   const targetInfo = await host.stat(options.target);
   if (targetInfo === null) {
     throw new EncplanError('DEVICE_NOT_FOUND', `${options.target} does not exist.`, {
@@ -372,18 +370,20 @@ export async function runIoBenchmark(host: Host, options: IoBenchmarkOptions): P
   );
   const encryptedPlan = planEncrypted(backends, options.mode, settings.fileSizeBytes);
   // On a raw device the mount points and key files live in a private directory under the temp dir.
-  const workParent = rawDevice === null ? options.target : tmpdir();
+  const identity = await host.effects.runIdentity();
+  const workParent = rawDevice === null ? options.target : identity.tempDirectory;
   if (rawDevice === null) {
     await assertFreeSpace(
+      host,
       workParent,
       scratchImageBytes(settings.fileSizeBytes) +
         encryptedPlan.reduce((sum, item) => sum + item.sizeBytes, 0),
     );
   }
 
-  const registry = await CleanupRegistry.create(host, options.stateDirectory);
-  const pid = process.pid;
-  const workDir = path.join(workParent, resourceName(pid, randomBytes(4).toString('hex')));
+  const registry = await CleanupRegistry.create(host, options.stateDirectory, identity);
+  const pid = identity.pid;
+  const workDir = joinPath(workParent, resourceName(pid, identity.nonce));
   const context: TargetContext = {
     host,
     registry,
@@ -399,7 +399,7 @@ export async function runIoBenchmark(host: Host, options: IoBenchmarkOptions): P
   const encrypted: TargetMeasurement[] = [];
   try {
     await registry.register({ kind: 'directory', path: workDir });
-    await mkdir(workDir, { mode: 0o700 });
+    await host.effects.makeDirectory(workDir, { mode: 0o700 });
     progress.report('prepare', 'Preparing the plain filesystem');
     const scratchMark = registry.mark();
     const scratch = await prepareScratchFilesystem(context, rawDevice);
@@ -492,7 +492,7 @@ export async function runIoBenchmark(host: Host, options: IoBenchmarkOptions): P
         ),
         skipped,
         cipherBytesPerSecondPerCore: options.cipherBytesPerSecondPerCore,
-        wallTimeMs: Math.round(performance.now() - started),
+        wallTimeMs: Math.max(0, (await host.effects.monotonicMs()) - started),
       },
       warnings,
       cleanup,

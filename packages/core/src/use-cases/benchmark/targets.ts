@@ -1,14 +1,13 @@
-import { randomBytes } from 'node:crypto';
-import { constants as fsConstants } from 'node:fs';
-import { mkdir, open, rm, writeFile } from 'node:fs/promises';
-import path from 'node:path';
+import { joinPath, randomToken } from './paths.js';
 import { EncplanError } from '../../errors.js';
 import type { BackendId } from '../../domain/io-benchmark.js';
 import type { Host, ToolName } from '../../ports.js';
 import {
   cryptsetupArgs,
   diskutilArgs,
+  dmsetupArgs,
   fscryptArgs,
+  fscryptEnvironment,
   hdiutilArgs,
   losetupArgs,
   luks2VariantName,
@@ -20,6 +19,11 @@ import {
   type VeracryptVariant,
 } from '../../plan/encrypted-backends.js';
 import { parseDiskutilEncryption } from '../../parsers/diskutil/parse-diskutil-encryption.js';
+import { parseDmsetupTable } from '../../parsers/dmsetup/table.js';
+import { parseFscryptStatus } from '../../parsers/fscrypt/parse-fscrypt-status.js';
+import { parseMountInfo } from '../../parsers/proc/parse-mountinfo.js';
+import { parseVeracryptList } from '../../parsers/veracrypt/parse-veracrypt-list.js';
+import type { BackendVerification } from '../../domain/io-benchmark.js';
 import type { CleanupRegistry } from './cleanup-registry.js';
 
 /** What every backend needs: the host, the registry, the run's private directory and sizes. */
@@ -40,6 +44,8 @@ export interface PreparedTarget {
   readonly variant: string;
   readonly directory: string;
   readonly notes: readonly string[];
+  /** How the target was proven encrypted; null for the plain target only. */
+  readonly verification: BackendVerification | null;
   /** The registry mark before this target was prepared: `releaseTo(mark)` tears it down. */
   readonly mark: number;
 }
@@ -55,7 +61,7 @@ export async function runChecked(
   context: Pick<TargetContext, 'host' | 'signal'>,
   tool: ToolName,
   args: string[],
-  options: { stdin?: string; timeoutMs?: number } = {},
+  options: { stdin?: string; timeoutMs?: number; env?: Readonly<Record<string, string>> } = {},
 ): Promise<string> {
   const output = await context.host.run(
     {
@@ -63,6 +69,7 @@ export async function runChecked(
       args,
       timeoutMs: options.timeoutMs ?? SETUP_TIMEOUT_MS,
       ...(options.stdin === undefined ? {} : { stdin: options.stdin }),
+      ...(options.env === undefined ? {} : { env: options.env }),
     },
     context.signal,
   );
@@ -78,27 +85,27 @@ export async function runChecked(
   return output.stdout;
 }
 
-async function createSparseFile(file: string, sizeBytes: number): Promise<void> {
-  const handle = await open(file, 'wx', 0o600);
-  try {
-    await handle.truncate(sizeBytes);
-  } finally {
-    await handle.close();
-  }
+function createSparseFile(
+  context: Pick<TargetContext, 'host'>,
+  file: string,
+  sizeBytes: number,
+): Promise<void> {
+  return context.host.effects.createFile(file, { mode: 0o600, content: { kind: 'sparse', sizeBytes } });
 }
 
 /** Writes random key material to a 0600 file in the private work directory, registered before it exists. */
 async function writeKeyFile(context: TargetContext, name: string, sizeBytes: number): Promise<string> {
-  const file = path.join(context.workDir, `${name}.key`);
+  const file = joinPath(context.workDir, `${name}.key`);
   await context.registry.register({ kind: 'file', path: file });
-  await writeFile(file, randomBytes(sizeBytes), { mode: 0o600, flag: 'wx' });
+  // The key is made on the host and never passes through encplan's memory or a bundle.
+  await context.host.effects.createFile(file, { mode: 0o600, content: { kind: 'random', sizeBytes } });
   return file;
 }
 
 async function makeMountPoint(context: TargetContext, name: string): Promise<string> {
-  const mountPoint = path.join(context.workDir, name);
+  const mountPoint = joinPath(context.workDir, name);
   await context.registry.register({ kind: 'directory', path: mountPoint });
-  await mkdir(mountPoint, { mode: 0o700 });
+  await context.host.effects.makeDirectory(mountPoint, { mode: 0o700 });
   return mountPoint;
 }
 
@@ -109,25 +116,6 @@ async function makeExt4(context: TargetContext, device: string, name: string): P
   await context.registry.register({ kind: 'mount', mountPoint });
   await runChecked(context, 'mount', mountArgs.mount(device, mountPoint));
   return mountPoint;
-}
-
-/** Whether the kernel accepts O_DIRECT on files in `directory` (tmpfs does not, for example). */
-export async function directIoAllowed(directory: string): Promise<boolean> {
-  const direct = (fsConstants as Record<string, number | undefined>).O_DIRECT;
-  if (direct === undefined) {
-    // macOS has no O_DIRECT flag; fio's direct=1 uses fcntl(F_NOCACHE) there (fio HOWTO "direct").
-    return true;
-  }
-  const probe = path.join(directory, '.encplan-direct-probe');
-  try {
-    const handle = await open(probe, fsConstants.O_CREAT | fsConstants.O_WRONLY | direct, 0o600);
-    await handle.close();
-    return true;
-  } catch {
-    return false;
-  } finally {
-    await rm(probe, { force: true });
-  }
 }
 
 /** The filesystem the plain run (and fscrypt) uses: ext4 on a loop device over a sparse file, or on a raw device. */
@@ -148,9 +136,9 @@ export async function prepareScratchFilesystem(
 ): Promise<ScratchFilesystem> {
   let device = rawDevice;
   if (device === null) {
-    const image = path.join(context.workDir, 'plain.img');
+    const image = joinPath(context.workDir, 'plain.img');
     await context.registry.register({ kind: 'file', path: image });
-    await createSparseFile(image, scratchImageBytes(context.fileSizeBytes));
+    await createSparseFile(context, image, scratchImageBytes(context.fileSizeBytes));
     await context.registry.register({ kind: 'loop-device', backingFile: image });
     device = (await runChecked(context, 'losetup', losetupArgs.attach(image))).trim();
   }
@@ -163,47 +151,90 @@ export async function preparePlain(
   scratch: ScratchFilesystem,
 ): Promise<PreparedTarget> {
   const mark = context.registry.mark();
-  const directory = path.join(scratch.mountPoint, 'plain');
-  await mkdir(directory, { mode: 0o700 });
-  return { backend: 'plain', variant: 'plain', directory, notes: [`ext4 on ${scratch.device}`], mark };
+  const directory = joinPath(scratch.mountPoint, 'plain');
+  await context.host.effects.makeDirectory(directory, { mode: 0o700 });
+  return {
+    backend: 'plain',
+    variant: 'plain',
+    directory,
+    notes: [`ext4 on ${scratch.device}`],
+    verification: null,
+    mark,
+  };
 }
 
-/** fscrypt's global config and metadata directory: created for the run only when missing. */
-const FSCRYPT_GLOBAL_PATHS = ['/etc/fscrypt.conf', '/.fscrypt'];
+/**
+ * Refuses to measure: the backend reported success, but its own status tools do not show an encrypted target.
+ * A lying or broken tool must never turn a measurement of plain storage into an "encrypted" result.
+ */
+function unverified(backend: BackendId, reason: string, details: Record<string, unknown>): EncplanError {
+  return new EncplanError(
+    'TOOL_OUTPUT_UNRECOGNIZED',
+    `The ${backend} target is not proven encrypted: ${reason}`,
+    {
+      hint: 'The backend tool reported success without an encrypted target; encplan does not measure it.',
+      details: { backend, ...details },
+    },
+  );
+}
+
+/** Proves a directory carries an unlocked fscrypt policy with AES-256-XTS contents, via `fscrypt status`. */
+export async function verifyFscrypt(
+  context: Pick<TargetContext, 'host' | 'signal'>,
+  directory: string,
+  env: Readonly<Record<string, string>>,
+): Promise<BackendVerification> {
+  const args = fscryptArgs.status(directory);
+  const output = await context.host.run(
+    { tool: 'fscrypt', args, timeoutMs: SETUP_TIMEOUT_MS, env },
+    context.signal,
+  );
+  const status = parseFscryptStatus(output.exitCode === 0 ? output.stdout : '');
+  if (
+    !status.encrypted ||
+    status.policyId === null ||
+    status.unlocked !== true ||
+    status.contentsMode !== 'AES_256_XTS'
+  ) {
+    throw unverified('fscrypt', `fscrypt status ${directory} shows no unlocked AES_256_XTS policy.`, {
+      directory,
+    });
+  }
+  return {
+    method: `fscrypt ${args.join(' ')}`,
+    identity: `policy ${status.policyId}`,
+    cipher: status.contentsMode,
+  };
+}
 
 /**
  * An fscrypt (v2 policy, raw 256-bit key) directory on the SAME filesystem as the plain run, so the only
- * difference is encryption. The key file is deleted as soon as the kernel holds the key.
+ * difference is encryption. fscrypt's config lives in the run's private directory and its metadata on the
+ * scratch filesystem (`fscryptEnvironment`): nothing of the user's /etc/fscrypt.conf or /.fscrypt is created,
+ * read or removed, and two runs never share fscrypt state. The key file is deleted once the kernel holds the key.
  */
 export async function prepareFscrypt(
   context: TargetContext,
   scratch: ScratchFilesystem,
 ): Promise<PreparedTarget> {
   const mark = context.registry.mark();
-  const missing: string[] = [];
-  for (const global of FSCRYPT_GLOBAL_PATHS) {
-    if ((await context.host.stat(global)) === null) {
-      missing.push(global);
-    }
-  }
-  if (missing.length > 0) {
-    for (const global of missing) {
-      await context.registry.register({ kind: 'global-path', path: global });
-    }
-    await runChecked(context, 'fscrypt', fscryptArgs.setupGlobal(), { stdin: 'y\n' });
-  }
-  await runChecked(context, 'fscrypt', fscryptArgs.setupFilesystem(scratch.mountPoint));
-  const directory = path.join(scratch.mountPoint, 'fscrypt');
-  await mkdir(directory, { mode: 0o700 });
+  const state = { configFile: joinPath(context.workDir, 'fscrypt.conf'), rootMount: scratch.mountPoint };
+  const env = fscryptEnvironment(state);
+  await context.registry.register({ kind: 'file', path: state.configFile });
+  await runChecked(context, 'fscrypt', fscryptArgs.setupGlobal(), { stdin: 'y\n', env });
+  const directory = joinPath(scratch.mountPoint, 'fscrypt');
+  await context.host.effects.makeDirectory(directory, { mode: 0o700 });
   // fscrypt raw keys are exactly 32 bytes (fscrypt README, "--source=raw_key").
   const keyFile = await writeKeyFile(context, 'fscrypt', 32);
-  await context.registry.register({ kind: 'fscrypt-policy', directory });
+  await context.registry.register({ kind: 'fscrypt-policy', directory, ...state });
   await runChecked(
     context,
     'fscrypt',
     fscryptArgs.encryptWithRawKey(directory, resourceName(context.pid, 'fscrypt'), keyFile),
+    { env },
   );
-  await rm(keyFile, { force: true });
+  await context.host.effects.remove(keyFile, { recursive: false });
+  const verification = await verifyFscrypt(context, directory, env);
   return {
     backend: 'fscrypt',
     variant: 'fscrypt',
@@ -212,6 +243,7 @@ export async function prepareFscrypt(
       'fscrypt v2 policy, AES-256-XTS contents, same ext4 as the plain run.',
       'Without inline-encryption hardware the kernel serves O_DIRECT on encrypted files through the page cache (kernel fscrypt.rst, "Direct I/O support").',
     ],
+    verification,
     mark,
   };
 }
@@ -234,10 +266,10 @@ export async function prepareLuks2(
   const tag = `luks2-s${variant.sectorSizeBytes}${variant.noWorkqueues ? '-nowq' : ''}`;
   let container = rawDevice;
   if (container === null) {
-    container = path.join(context.workDir, `${tag}.img`);
+    container = joinPath(context.workDir, `${tag}.img`);
     await context.registry.register({ kind: 'file', path: container });
     // LUKS2's default header takes 16 MiB (cryptsetup(8) "--luks2-metadata-size"); the rest holds ext4.
-    await createSparseFile(container, context.fileSizeBytes + FILESYSTEM_OVERHEAD_BYTES + 16 * MIB);
+    await createSparseFile(context, container, context.fileSizeBytes + FILESYSTEM_OVERHEAD_BYTES + 16 * MIB);
   }
   const keyFile = await writeKeyFile(context, tag, 64);
   await runChecked(
@@ -271,18 +303,83 @@ export async function prepareLuks2(
     }
     throw error;
   }
+  const verification = await verifyLuks2(context, mapping, container);
   const mountPoint = await makeExt4(context, `/dev/mapper/${mapping}`, tag);
   return {
     backend: 'luks2',
     variant: luks2VariantName(variant),
     directory: mountPoint,
     notes: ['aes-xts-plain64, 512-bit key, ext4 on the mapping.'],
+    verification,
     mark,
   };
 }
 
+/**
+ * Proves the mapping exists as a dm-crypt target with aes-xts-plain64 (`dmsetup table NAME`; dm-crypt.rst
+ * gives the table format). The key column is dropped by the parser and never recorded.
+ */
+export async function verifyLuks2(
+  context: Pick<TargetContext, 'host' | 'signal'>,
+  mapping: string,
+  container: string,
+): Promise<BackendVerification> {
+  const args = dmsetupArgs.table(mapping);
+  const output = await context.host.run(
+    { tool: 'dmsetup', args, timeoutMs: SETUP_TIMEOUT_MS },
+    context.signal,
+  );
+  const lines = output.exitCode === 0 ? parseDmsetupTable(output.stdout) : [];
+  const crypt = lines.length === 1 ? lines[0]?.crypt : null;
+  if (crypt === null || crypt === undefined || crypt.cipher !== 'aes-xts-plain64') {
+    throw unverified('luks2', `dmsetup shows no aes-xts-plain64 crypt mapping ${mapping}.`, {
+      mapping,
+      container,
+    });
+  }
+  return { method: `dmsetup ${args.join(' ')}`, identity: `/dev/mapper/${mapping}`, cipher: crypt.cipher };
+}
+
+/**
+ * Proves the container is mounted by VeraCrypt at the mount point (`veracrypt --list`), with AES, kernel crypto
+ * through a device-mapper device when asked for, and that the mount point really is a mount (mountinfo).
+ */
+export async function verifyVeracrypt(
+  context: Pick<TargetContext, 'host' | 'signal'>,
+  container: string,
+  mountPoint: string,
+  variant: VeracryptVariant,
+): Promise<BackendVerification> {
+  const args = veracryptArgs.list();
+  const output = await context.host.run(
+    { tool: 'veracrypt', args, timeoutMs: SETUP_TIMEOUT_MS },
+    context.signal,
+  );
+  const volume = (output.exitCode === 0 ? parseVeracryptList(output.stdout) : []).find(
+    (entry) => entry.volume === container && entry.mountDirectory === mountPoint,
+  );
+  const mounted = parseMountInfo((await context.host.readText('/proc/self/mountinfo')) ?? '').some(
+    (entry) => entry.mountPoint === mountPoint,
+  );
+  const cipher = volume?.encryptionAlgorithm ?? null;
+  const device = volume?.virtualDevice ?? null;
+  // veracrypt's kernel crypto is a dm-crypt mapping (/dev/mapper/veracryptN); nokernelcrypto uses a loop device.
+  const deviceMatches = device !== null && device.startsWith('/dev/mapper/') === variant.kernelCrypto;
+  if (volume === undefined || !mounted || cipher === null || !/^AES\b/.test(cipher) || !deviceMatches) {
+    throw unverified(
+      'veracrypt',
+      `veracrypt --list shows no AES volume ${container} mounted at ${mountPoint}.`,
+      {
+        container,
+        mountPoint,
+      },
+    );
+  }
+  return { method: `veracrypt ${args.join(' ')}`, identity: device, cipher };
+}
+
 function randomPassword(): string {
-  return randomBytes(24).toString('base64url');
+  return randomToken(24);
 }
 
 /** A VeraCrypt container file, mounted with kernel crypto (dm-crypt) or VeraCrypt's own (FUSE). */
@@ -292,7 +389,7 @@ export async function prepareVeracrypt(
 ): Promise<PreparedTarget> {
   const mark = context.registry.mark();
   const tag = variant.kernelCrypto ? 'veracrypt-kernel' : 'veracrypt-fuse';
-  const container = path.join(context.workDir, `${tag}.hc`);
+  const container = joinPath(context.workDir, `${tag}.hc`);
   const password = randomPassword();
   await context.registry.register({ kind: 'file', path: container });
   await runChecked(
@@ -309,11 +406,13 @@ export async function prepareVeracrypt(
   await runChecked(context, 'veracrypt', veracryptArgs.mount(container, mountPoint, variant), {
     stdin: `${password}\n`,
   });
+  const verification = await verifyVeracrypt(context, container, mountPoint, variant);
   return {
     backend: 'veracrypt',
     variant: variant.kernelCrypto ? 'veracrypt kernel crypto' : 'veracrypt userspace crypto',
     directory: mountPoint,
     notes: ['AES, SHA-512, ext4 inside the container.'],
+    verification,
     mark,
   };
 }
@@ -321,7 +420,7 @@ export async function prepareVeracrypt(
 /** An AES-256 encrypted APFS disk image (macOS), attached at a private mount point. */
 export async function prepareApfs(context: TargetContext): Promise<PreparedTarget> {
   const mark = context.registry.mark();
-  const image = path.join(context.workDir, 'apfs.dmg');
+  const image = joinPath(context.workDir, 'apfs.dmg');
   const passphrase = randomPassword();
   await context.registry.register({ kind: 'file', path: image });
   await runChecked(
@@ -339,21 +438,25 @@ export async function prepareApfs(context: TargetContext): Promise<PreparedTarge
   const mountPoint = await makeMountPoint(context, 'apfs');
   await context.registry.register({ kind: 'disk-image', mountPoint });
   await runChecked(context, 'hdiutil', hdiutilArgs.attach(image, mountPoint), { stdin: passphrase });
-  const info = parseDiskutilEncryption(await runChecked(context, 'diskutil', diskutilArgs.info(mountPoint)));
+  const infoArgs = diskutilArgs.info(mountPoint);
+  const info = parseDiskutilEncryption(await runChecked(context, 'diskutil', infoArgs));
   if (info.encrypted !== true) {
-    throw new EncplanError(
-      'TOOL_OUTPUT_UNRECOGNIZED',
-      'diskutil does not report the benchmark image as encrypted.',
-      {
-        details: { tool: 'diskutil', mountPoint },
-      },
-    );
+    throw unverified('apfs', 'diskutil does not report the benchmark image as encrypted.', {
+      tool: 'diskutil',
+      mountPoint,
+    });
   }
+  const verification: BackendVerification = {
+    method: `diskutil ${infoArgs.join(' ')}`,
+    identity: mountPoint,
+    cipher: 'AES-256',
+  };
   return {
     backend: 'apfs',
     variant: 'apfs',
     directory: mountPoint,
     notes: ['AES-256 encrypted APFS disk image (hdiutil).'],
+    verification,
     mark,
   };
 }

@@ -1,4 +1,4 @@
-import path from 'node:path';
+import { baseName } from './paths.js';
 import { EncplanError } from '../../errors.js';
 import type { Host } from '../../ports.js';
 import { parseMountInfo } from '../../parsers/proc/parse-mountinfo.js';
@@ -44,9 +44,7 @@ export async function assertDeviceMayBeOverwritten(
     );
   }
   const typedOk =
-    confirmation.yes ||
-    confirmation.typedDevice === device ||
-    confirmation.typedDevice === path.basename(device);
+    confirmation.yes || confirmation.typedDevice === device || confirmation.typedDevice === baseName(device);
   if (!typedOk) {
     throw refuse(
       device,
@@ -54,7 +52,7 @@ export async function assertDeviceMayBeOverwritten(
       `Type ${device} when asked, or pass --yes in scripts.`,
     );
   }
-  const name = path.basename((await host.realPath(device)) ?? device);
+  const name = baseName((await host.realPath(device)) ?? device);
   const entries = (await host.listDir(`/sys/class/block/${name}`)) ?? [];
   const partitions = entries.filter((entry) => entry.startsWith(name) && entry !== name);
   const deviceNumbers = new Set([info.deviceNumber]);

@@ -1,6 +1,4 @@
-import { rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
+import { joinPath, PATH_SEPARATOR } from './paths.js';
 import type { CleanupReport, RemovalOutcome, Resource } from '../../domain/cleanup.js';
 import type { Host } from '../../ports.js';
 import {
@@ -12,12 +10,7 @@ import {
 import { parseLosetupList } from '../../parsers/losetup/parse-losetup-list.js';
 import { parseMountInfo } from '../../parsers/proc/parse-mountinfo.js';
 import { parseVeracryptList } from '../../parsers/veracrypt/parse-veracrypt-list.js';
-import {
-  defaultStateDirectory,
-  findLeftoverStates,
-  processAlive,
-  removeResource,
-} from './cleanup-registry.js';
+import { findLeftoverStates, removeResource } from './cleanup-registry.js';
 
 /** Where to look for leftovers. */
 export interface CleanupOptions {
@@ -30,34 +23,57 @@ export interface CleanupOptions {
   readonly scanDirectories?: readonly string[];
 }
 
-/** True for a path or name made by an encplan run whose process is gone. */
-function ofDeadRun(name: string): boolean {
-  const pid = pidOfResourceName(name);
-  return pid !== null && pid !== process.pid && !processAlive(pid);
+/** A test for "a path or name made by an encplan run whose process is gone", asking the host once per pid. */
+function deadRunTest(host: Host, ownPid: number): (name: string) => Promise<boolean> {
+  const known = new Map<number, Promise<boolean>>();
+  return (name) => {
+    const pid = pidOfResourceName(name);
+    if (pid === null || pid === ownPid) {
+      return Promise.resolve(false);
+    }
+    const alive = known.get(pid) ?? host.effects.processAlive(pid);
+    known.set(pid, alive);
+    return alive.then((isAlive) => !isAlive);
+  };
+}
+
+async function filterAsync<T>(items: readonly T[], keep: (item: T) => Promise<boolean>): Promise<T[]> {
+  const kept: T[] = [];
+  for (const item of items) {
+    if (await keep(item)) {
+      kept.push(item);
+    }
+  }
+  return kept;
 }
 
 /** The `…/encplan-bench-<pid>-<suffix>` work directory a path lies in, or null. */
 function workDirectoryOf(file: string): string | null {
-  const parts = file.split(path.sep);
+  const parts = file.split(PATH_SEPARATOR);
   const index = parts.findIndex(
     (part) => part.startsWith(ENCPLAN_RESOURCE_PREFIX) && pidOfResourceName(part) !== null,
   );
-  return index < 1 ? null : parts.slice(0, index + 1).join(path.sep);
+  return index < 1 ? null : parts.slice(0, index + 1).join(PATH_SEPARATOR);
 }
 
 async function scanForResources(
   host: Host,
+  ofDeadRun: (name: string) => Promise<boolean>,
   scanDirectories: readonly string[],
   restrictToScanDirectories: boolean,
 ): Promise<Resource[]> {
   const found: Resource[] = [];
-  const inScope = (file: string): boolean =>
+  const inScope = async (file: string): Promise<boolean> =>
     file.includes(ENCPLAN_RESOURCE_PREFIX) &&
-    ofDeadRun(file) &&
-    (!restrictToScanDirectories || scanDirectories.some((dir) => file.startsWith(`${dir}${path.sep}`)));
-  const mounts = parseMountInfo((await host.readText('/proc/self/mountinfo')) ?? '')
-    .map((entry) => entry.mountPoint)
-    .filter(inScope)
+    (!restrictToScanDirectories ||
+      scanDirectories.some((dir) => file.startsWith(`${dir}${PATH_SEPARATOR}`))) &&
+    (await ofDeadRun(file));
+  const mounts = (
+    await filterAsync(
+      parseMountInfo((await host.readText('/proc/self/mountinfo')) ?? '').map((entry) => entry.mountPoint),
+      inScope,
+    )
+  )
     // Deepest first, so nested mounts come off before their parents.
     .sort((a, b) => b.length - a.length);
   found.push(...mounts.map((mountPoint): Resource => ({ kind: 'mount', mountPoint })));
@@ -66,14 +82,14 @@ async function scanForResources(
     // veracrypt exits non-zero with "No volumes mounted"; only a zero exit has a list to read.
     if (listed.exitCode === 0) {
       for (const volume of parseVeracryptList(listed.stdout)) {
-        if (inScope(volume.volume)) {
+        if (await inScope(volume.volume)) {
           found.push({ kind: 'veracrypt-volume', container: volume.volume });
         }
       }
     }
   }
   for (const name of (await host.listDir('/dev/mapper')) ?? []) {
-    if (name.startsWith(ENCPLAN_RESOURCE_PREFIX) && ofDeadRun(name) && !restrictToScanDirectories) {
+    if (name.startsWith(ENCPLAN_RESOURCE_PREFIX) && !restrictToScanDirectories && (await ofDeadRun(name))) {
       found.push({ kind: 'dm-mapping', name });
     }
   }
@@ -81,7 +97,7 @@ async function scanForResources(
     const listed = await host.run({ tool: 'losetup', args: losetupArgs.list(), timeoutMs: 30_000 });
     if (listed.exitCode === 0) {
       for (const loop of parseLosetupList(listed.stdout)) {
-        if (loop.backingFile !== null && inScope(loop.backingFile)) {
+        if (loop.backingFile !== null && (await inScope(loop.backingFile))) {
           found.push({ kind: 'loop-device', backingFile: loop.backingFile });
         }
       }
@@ -104,8 +120,8 @@ async function scanForResources(
   }
   for (const directory of scanDirectories) {
     for (const entry of (await host.listDir(directory)) ?? []) {
-      if (entry.startsWith(ENCPLAN_RESOURCE_PREFIX) && ofDeadRun(entry)) {
-        directories.add(path.join(directory, entry));
+      if (entry.startsWith(ENCPLAN_RESOURCE_PREFIX) && (await ofDeadRun(entry))) {
+        directories.add(joinPath(directory, entry));
       }
     }
   }
@@ -125,9 +141,10 @@ function sameResource(a: Resource, b: Resource): boolean {
  * mappings, loop devices over encplan files, scratch directories). Runs still alive are never touched.
  */
 export async function cleanupLeftovers(host: Host, options: CleanupOptions = {}): Promise<CleanupReport> {
-  const stateDirectory = options.stateDirectory ?? defaultStateDirectory();
+  const identity = await host.effects.runIdentity();
+  const stateDirectory = options.stateDirectory ?? identity.stateDirectory;
   const outcomes: RemovalOutcome[] = [];
-  const states = await findLeftoverStates(stateDirectory);
+  const states = await findLeftoverStates(host, stateDirectory);
   for (const state of states) {
     const results: RemovalOutcome[] = [];
     for (const resource of [...state.resources].reverse()) {
@@ -135,12 +152,13 @@ export async function cleanupLeftovers(host: Host, options: CleanupOptions = {})
     }
     outcomes.push(...results);
     if (results.every((result) => result.outcome !== 'failed')) {
-      await rm(state.file, { force: true });
+      await host.effects.remove(state.file, { recursive: false });
     }
   }
   const scanned = await scanForResources(
     host,
-    options.scanDirectories ?? [tmpdir()],
+    deadRunTest(host, identity.pid),
+    options.scanDirectories ?? [identity.tempDirectory],
     options.scanDirectories !== undefined,
   );
   for (const resource of scanned) {
