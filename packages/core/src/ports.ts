@@ -31,6 +31,15 @@ export const TOOL_NAMES = [
   'diskutil',
   'hdiutil',
   'pkexec',
+  // macOS (issue 13)
+  'system_profiler',
+  'sysctl',
+  'fdesetup',
+  // Windows (issue 13)
+  'powershell',
+  'fsutil',
+  'manage-bde',
+  'diskspd',
 ] as const;
 
 /** A tool encplan knows how to run. */

@@ -16,7 +16,7 @@ import { cipherBenchmarkSchema, kernelCipherFindingSchema, kernelCryptoSchema } 
 
 /** The schema name and version of `encplan assess --json`. See docs/json-contract.md for the changelog. */
 export const ASSESSMENT_SCHEMA = 'encplan.assessment' as const;
-export const ASSESSMENT_SCHEMA_VERSION = [1, 0] as const;
+export const ASSESSMENT_SCHEMA_VERSION = [1, 1] as const;
 
 /** Which disk was assessed and why that one. */
 export const targetSchema = z.object({

@@ -12,3 +12,5 @@ export * from './manage-bde/parse-manage-bde-status.js';
 export * from './powershell/parse-storage-json.js';
 export * from './diskspd/parse-diskspd-text.js';
 export * from './crystaldiskmark/parse-crystaldiskmark-text.js';
+export * from '../benchmark-commands/darwin.js';
+export * from '../benchmark-commands/windows.js';

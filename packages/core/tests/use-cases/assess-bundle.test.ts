@@ -8,7 +8,7 @@ const bundle: Bundle = parseBundle(JSON.parse(fixture('bundles/loop-gpt-ext4-78p
 describe('assessBundle on a real loop-device bundle', () => {
   it('reports the disk, its GPT partition with ext4 and the never-allocated tail', async () => {
     const envelope = assessmentEnvelopeSchema.parse(await assessBundle(bundle, clock));
-    expect(envelope).toMatchObject({ schema: 'encplan.assessment', schemaVersion: [1, 0], generatedAt: '2026-11-21T12:00:00.000Z' });
+    expect(envelope).toMatchObject({ schema: 'encplan.assessment', schemaVersion: [1, 1], generatedAt: '2026-11-21T12:00:00.000Z' });
     const result = envelope.result!;
     expect(result.target).toEqual({ path: '/dev/loop0', kernelName: 'loop0', requested: '/dev/loop0', resolvedFrom: 'bundle' });
     expect(result.provenance.mode).toBe('bundle');

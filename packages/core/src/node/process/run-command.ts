@@ -36,6 +36,13 @@ export const DEBIAN_PACKAGES: Readonly<Record<ToolName, string>> = {
   diskutil: 'macOS',
   hdiutil: 'macOS',
   pkexec: 'pkexec (polkit)',
+  system_profiler: 'macOS',
+  sysctl: 'macOS',
+  fdesetup: 'macOS',
+  powershell: 'Windows',
+  fsutil: 'Windows',
+  'manage-bde': 'Windows',
+  diskspd: 'DiskSpd (from github.com/microsoft/diskspd)',
 };
 
 /** How the runner is set up. */
