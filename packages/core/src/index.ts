@@ -85,7 +85,7 @@ export * from './analyses/io-overhead.js';
 export * from './parsers/losetup/parse-losetup-list.js';
 export * from './parsers/veracrypt/parse-veracrypt-list.js';
 export * from './parsers/diskutil/parse-diskutil-encryption.js';
-export * from './parsers/platform-parsers.js';
+export * from './platforms.js';
 export * from './plan/encrypted-backends.js';
 export * from './parsers/proc/parse-mountinfo.js';
 export * from './domain/cleanup.js';
