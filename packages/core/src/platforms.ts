@@ -18,3 +18,4 @@ export * from './domain/platform-storage.js';
 export * from './probes/platform-health.js';
 export * from './probes/darwin/probe-darwin-storage.js';
 export * from './probes/windows/probe-windows-storage.js';
+export * from './use-cases/collect-platform.js';
