@@ -12,6 +12,7 @@ export * from './parsers/manage-bde/parse-manage-bde-status.js';
 export * from './parsers/powershell/parse-storage-json.js';
 export * from './parsers/diskspd/parse-diskspd-text.js';
 export * from './parsers/crystaldiskmark/parse-crystaldiskmark-text.js';
+export * from './parsers/wmic/parse-wmic-list.js';
 export * from './benchmark-commands/darwin.js';
 export * from './benchmark-commands/windows.js';
 export * from './domain/platform-storage.js';
