@@ -86,7 +86,8 @@ const CASES: readonly { name: string; parse: (text: string) => unknown; captures
   },
 ];
 
-describe.each(CASES)('$name parser on arbitrary input', ({ parse, captures }) => {
+// Hundreds of generated inputs per parser: a generous timeout so a loaded CI machine does not fail them.
+describe.each(CASES)('$name parser on arbitrary input', { timeout: 60_000 }, ({ parse, captures }) => {
   it('never crashes on hostile strings and JSON: a result or TOOL_OUTPUT_UNRECOGNIZED / _TOO_LARGE', () => {
     checkHostileInputs(parse);
   });

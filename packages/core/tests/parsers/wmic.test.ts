@@ -8,7 +8,7 @@ import { FIXTURES } from '../support/fixtures.js';
 const wmi = (name: string): string =>
   decodeWmicOutput(readFileSync(path.join(FIXTURES, 'wmic', name, 'stdout.wmi')));
 
-describe('wmic /format:list (UTF-16LE with BOM, CRLF) on real captures', () => {
+describe('wmic /format:list (UTF-16LE with BOM, CRLF) on real captures', { timeout: 60_000 }, () => {
   it('reads MSFT_PhysicalDisk of the Latitude 7480: NVMe (BusType 17), SSD (MediaType 4), 4096-byte sectors', () => {
     const [disk] = parseWmicList(wmi('latitude-7480-nvme-skhynix-pc300-msft-physicaldisk-list-utf16'));
     expect(disk).toMatchObject({
