@@ -31,6 +31,15 @@ export const TOOL_NAMES = [
   'diskutil',
   'hdiutil',
   'pkexec',
+  // macOS (issue 13)
+  'system_profiler',
+  'sysctl',
+  'fdesetup',
+  // Windows (issue 13)
+  'powershell',
+  'fsutil',
+  'manage-bde',
+  'diskspd',
 ] as const;
 
 /** A tool encplan knows how to run. */
@@ -64,6 +73,14 @@ export const DEBIAN_PACKAGES: Readonly<Record<ToolName, string>> = {
   diskutil: 'macOS',
   hdiutil: 'macOS',
   pkexec: 'pkexec (polkit)',
+  // Not Debian packages: the platform's own tools (the hint names where they come from).
+  system_profiler: 'macOS',
+  sysctl: 'macOS',
+  fdesetup: 'macOS',
+  powershell: 'Windows',
+  fsutil: 'Windows',
+  'manage-bde': 'Windows',
+  diskspd: 'DiskSpd (from github.com/microsoft/diskspd)',
 };
 
 /** One process to run: an argument array, never a command string. */

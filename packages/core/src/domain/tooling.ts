@@ -28,6 +28,7 @@ export const VERSION_ARGUMENTS: Partial<Record<(typeof TOOL_NAMES)[number], read
   sgdisk: ['--version'],
   systemctl: ['--version'],
   'mkfs.ext4': ['-V'],
+  diskspd: ['-?'],
 };
 
 /** The version number in a tool's version banner ("smartctl 7.3 2022-02-28 r5338 …" → "7.3"). */

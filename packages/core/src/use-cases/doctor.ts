@@ -32,15 +32,41 @@ export const TOOL_PURPOSES: Readonly<Record<ToolName, string>> = {
   diskutil: 'macOS disks and APFS volumes',
   hdiutil: 'macOS encrypted disk images',
   pkexec: 'administrator rights for the desktop wizard\'s helper, through polkit (never the whole app as root)',
+  system_profiler: 'macOS drives: TRIM support, internal or external, link, SMART status',
+  sysctl: 'macOS CPU features (AES instructions)',
+  fdesetup: 'whether FileVault is on or converting',
+  powershell: 'Windows disks, partitions, volumes, wear and temperature, BitLocker (Get-PhysicalDisk, Get-BitLockerVolume, …)',
+  fsutil: 'whether Windows sends TRIM (DisableDeleteNotify)',
+  'manage-bde': 'BitLocker method and conversion state when PowerShell\'s BitLocker module is missing',
+  diskspd: 'Windows I/O benchmarks with the four CrystalDiskMark profiles',
 };
 
-const LINUX_ONLY_IRRELEVANT: readonly ToolName[] = ['diskutil', 'hdiutil'];
+type Platform = Host['platform'];
+const EVERYWHERE: readonly Platform[] = ['linux', 'darwin', 'win32', 'other'];
+
+/** Where each tool is any use: doctor lists only these, so a Mac is not told it lacks lsblk. */
+export const TOOL_PLATFORMS: Readonly<Record<ToolName, readonly Platform[]>> = {
+  ...(Object.fromEntries(TOOL_NAMES.map((tool) => [tool, ['linux']])) as unknown as Record<ToolName, readonly Platform[]>),
+  smartctl: EVERYWHERE,
+  fio: EVERYWHERE,
+  openssl: ['linux', 'darwin', 'other'],
+  veracrypt: EVERYWHERE,
+  diskutil: ['darwin'],
+  hdiutil: ['darwin'],
+  system_profiler: ['darwin'],
+  sysctl: ['darwin'],
+  fdesetup: ['darwin'],
+  powershell: ['win32'],
+  fsutil: ['win32'],
+  'manage-bde': ['win32'],
+  diskspd: ['win32'],
+};
 
 /** Lists which tools and kernel features are present and what each missing one costs. */
 export async function doctor(environment: { host: Host; clock: Clock }): Promise<DoctorEnvelope> {
   const { host } = environment;
   const context = createProbeContext(host);
-  const relevant = TOOL_NAMES.filter((tool) => host.platform === 'darwin' || !LINUX_ONLY_IRRELEVANT.includes(tool));
+  const relevant = TOOL_NAMES.filter((tool) => TOOL_PLATFORMS[tool].includes(host.platform));
   const tools = [];
   for (const tool of relevant) {
     const path = await host.whichTool(tool);

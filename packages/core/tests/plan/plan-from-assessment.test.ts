@@ -11,15 +11,16 @@ import { FIXTURES, fixture } from '../support/fixtures.js';
 
 const clock = { now: () => new Date('2026-11-21T12:00:00.000Z') };
 
-/** Every bundle under fixtures/bundles, replayed through the assess use case. */
+/**
+ * Every Linux bundle under fixtures/bundles, replayed through the assess use case (the macOS and Windows bundles
+ * hold a platform probe set's captures, which `assess` does not take yet: issue 13).
+ */
 async function assessedBundles(): Promise<{ name: string; envelope: AssessmentEnvelope }[]> {
-  const names = readdirSync(path.join(FIXTURES, 'bundles'));
-  return Promise.all(
-    names.map(async (name) => ({
-      name,
-      envelope: await assessBundle(parseBundle(JSON.parse(fixture(`bundles/${name}/bundle.json`))), clock),
-    })),
-  );
+  const bundles = readdirSync(path.join(FIXTURES, 'bundles'), { withFileTypes: true })
+    .filter((entry) => entry.isDirectory())
+    .map((entry) => ({ name: entry.name, bundle: parseBundle(JSON.parse(fixture(`bundles/${entry.name}/bundle.json`))) }))
+    .filter(({ bundle }) => bundle.platform === 'linux');
+  return Promise.all(bundles.map(async ({ name, bundle }) => ({ name, envelope: await assessBundle(bundle, clock) })));
 }
 
 /** Every committed `assess --json` document with a result (fixtures/assessments). */

@@ -1,0 +1,104 @@
+import { z } from 'zod';
+import { healthVerdictSchema } from './health.js';
+
+/** Which tool a platform fact came from, so a report can say how strong it is. */
+export const platformSourceSchema = z.enum([
+  'diskutil info',
+  'diskutil list',
+  'diskutil apfs list',
+  'system_profiler',
+  'fdesetup',
+  'sysctl',
+  'smartctl',
+  'Get-Disk',
+  'Get-PhysicalDisk',
+  'Get-Partition',
+  'Get-StorageReliabilityCounter',
+  'Get-BitLockerVolume',
+  'manage-bde',
+  'fsutil',
+]);
+
+/** The assessed disk as macOS or Windows describes it. */
+export const platformDiskSchema = z.object({
+  /** "disk0" on macOS, "\\\\.\\PhysicalDrive0" on Windows. */
+  identifier: z.string(),
+  model: z.string().nullable(),
+  /** As the platform names the bus: "PCI", "Apple Fabric", "USB", "NVMe", "SATA", "SAS", … */
+  bus: z.string().nullable(),
+  internal: z.boolean().nullable(),
+  medium: z.enum(['ssd', 'hdd', 'unknown']),
+  sizeBytes: z.number().int().nullable(),
+  logicalSectorBytes: z.number().int().nullable(),
+  partitionStyle: z.string().nullable(),
+  source: platformSourceSchema,
+});
+
+/** A partition of the disk (APFS physical store, EFI, NTFS, …). */
+export const platformPartitionSchema = z.object({
+  identifier: z.string(),
+  /** Partition type as the platform names it: "Apple_APFS", "EFI", "Basic", … */
+  type: z.string().nullable(),
+  sizeBytes: z.number().int().nullable(),
+  label: z.string().nullable(),
+  mountPoint: z.string().nullable(),
+});
+
+/** An encrypted (or explicitly unencrypted) volume on the disk. */
+export const platformEncryptionSchema = z.object({
+  volume: z.string(),
+  name: z.string().nullable(),
+  format: z.enum(['filevault', 'apfs-encrypted', 'apfs-unencrypted', 'bitlocker', 'bitlocker-off']),
+  /** BitLocker: xts-aes / aes-cbc (software) or hardware (the drive's own encryption, eDrive). */
+  method: z.enum(['xts-aes', 'aes-cbc', 'hardware', 'none', 'unknown']).nullable(),
+  keyBits: z.number().int().nullable(),
+  /** True when the drive's controller does the encryption (BitLocker hardware mode, Apple AESHardware). */
+  hardware: z.boolean().nullable(),
+  /** "fully-encrypted", "encryption-in-progress", … (BitLocker); "converting" for APFS CryptoMigrationOn. */
+  conversion: z.string().nullable(),
+  percentEncrypted: z.number().nullable(),
+  protectionOn: z.boolean().nullable(),
+  roles: z.array(z.string()),
+  source: platformSourceSchema,
+});
+
+/** What the platform says about the drive's health, with how strong that source is. */
+export const platformHealthSchema = z.object({
+  verdict: healthVerdictSchema,
+  /** smartctl reads the drive's logs; the others only relay the drive's pass/fail status. */
+  source: platformSourceSchema.nullable(),
+  /** True when only a SMART status (Verified/Failing, Healthy/Warning) is known: a weaker source than smartctl. */
+  statusOnly: z.boolean(),
+  status: z.string().nullable(),
+  wearPercent: z.number().nullable(),
+  temperatureCelsius: z.number().nullable(),
+  powerOnHours: z.number().nullable(),
+  mediaErrors: z.number().nullable(),
+  note: z.string(),
+});
+
+/** Everything a macOS or Windows probe set found about one disk. */
+export const platformStorageSchema = z.object({
+  platform: z.enum(['darwin', 'win32']),
+  disk: platformDiskSchema,
+  partitions: z.array(platformPartitionSchema),
+  encryption: z.array(platformEncryptionSchema),
+  /** FileVault for the whole Mac (fdesetup status), null on Windows or when unknown. */
+  fileVault: z.enum(['on', 'off', 'encrypting', 'decrypting']).nullable(),
+  trim: z.object({
+    /** The drive supports TRIM (system_profiler) or is an SSD Windows trims. */
+    driveSupports: z.boolean().nullable(),
+    /** The OS sends TRIM (Windows DisableDeleteNotify = 0; macOS: TRIM Yes means it is enabled). */
+    osSends: z.boolean().nullable(),
+    source: platformSourceSchema.nullable(),
+  }),
+  health: platformHealthSchema,
+  cpu: z.object({
+    aes: z.boolean().nullable(),
+    appleSilicon: z.boolean(),
+    source: platformSourceSchema.nullable(),
+  }),
+});
+export type PlatformStorage = z.infer<typeof platformStorageSchema>;
+export type PlatformEncryption = z.infer<typeof platformEncryptionSchema>;
+export type PlatformHealth = z.infer<typeof platformHealthSchema>;

@@ -1,0 +1,213 @@
+import type { PlatformEncryption, PlatformStorage } from '../../domain/platform-storage.js';
+import { EncplanError } from '../../errors.js';
+import { parseDisableDeleteNotify } from '../../parsers/fsutil/parse-disable-delete-notify.js';
+import {
+  parseManageBdeStatus,
+  type BitLockerVolume,
+} from '../../parsers/manage-bde/parse-manage-bde-status.js';
+import {
+  parseWindowsStorageJson,
+  type WindowsBitLocker,
+} from '../../parsers/powershell/parse-storage-json.js';
+import type { CommandSpec } from '../../ports.js';
+import { smartctlHealth, statusOnlyHealth } from '../platform-health.js';
+import { addWarning, attempt, tryRun, type ProbeContext } from '../probe-context.js';
+
+/**
+ * One PowerShell pipeline for the storage cmdlets. Enums are written as names ([string]) so the JSON does
+ * not depend on numeric enumerations; of BitLocker's key protectors only the type is selected — recovery
+ * passwords never leave the machine.
+ */
+export const WINDOWS_STORAGE_SCRIPT = [
+  "$ErrorActionPreference = 'Continue'",
+  '$admin = ([Security.Principal.WindowsPrincipal][Security.Principal.WindowsIdentity]::GetCurrent()).IsInRole([Security.Principal.WindowsBuiltInRole]::Administrator)',
+  "$bitlocker = @(try { Get-BitLockerVolume -ErrorAction Stop | Select-Object MountPoint, @{n='EncryptionMethod';e={[string]$_.EncryptionMethod}}, @{n='VolumeStatus';e={[string]$_.VolumeStatus}}, @{n='ProtectionStatus';e={[string]$_.ProtectionStatus}}, EncryptionPercentage, @{n='KeyProtector';e={@($_.KeyProtector | ForEach-Object { @{ KeyProtectorType = [string]$_.KeyProtectorType } })}} } catch { })",
+  '[ordered]@{',
+  '  Administrator = $admin',
+  "  PhysicalDisks = @(Get-PhysicalDisk | Select-Object DeviceId, FriendlyName, SerialNumber, @{n='BusType';e={[string]$_.BusType}}, @{n='MediaType';e={[string]$_.MediaType}}, @{n='HealthStatus';e={[string]$_.HealthStatus}}, Size, LogicalSectorSize, PhysicalSectorSize)",
+  "  Disks = @(Get-Disk | Select-Object Number, FriendlyName, SerialNumber, @{n='BusType';e={[string]$_.BusType}}, Size, LogicalSectorSize, PhysicalSectorSize, @{n='PartitionStyle';e={[string]$_.PartitionStyle}}, IsBoot, IsSystem, IsReadOnly, IsOffline)",
+  "  Partitions = @(Get-Partition | Select-Object DiskNumber, PartitionNumber, @{n='DriveLetter';e={[string]$_.DriveLetter}}, AccessPaths, Size, Offset, @{n='Type';e={[string]$_.Type}})",
+  "  Volumes = @(Get-Volume | Select-Object @{n='DriveLetter';e={[string]$_.DriveLetter}}, Path, FileSystem, FileSystemLabel, Size, SizeRemaining, @{n='HealthStatus';e={[string]$_.HealthStatus}})",
+  '  ReliabilityCounters = @(Get-PhysicalDisk | Get-StorageReliabilityCounter | Select-Object DeviceId, Temperature, TemperatureMax, Wear, PowerOnHours, ReadErrorsTotal, WriteErrorsTotal)',
+  '  BitLockerVolumes = $bitlocker',
+  '} | ConvertTo-Json -Depth 5 -Compress',
+].join('\n');
+
+/** The commands of the Windows probe set, exactly as run (bundles replay them by these argv). */
+export const WINDOWS_COMMANDS = {
+  storage: (): CommandSpec => ({
+    tool: 'powershell',
+    args: ['-NoProfile', '-NonInteractive', '-Command', WINDOWS_STORAGE_SCRIPT],
+    timeoutMs: 60_000,
+  }),
+  fsutil: (): CommandSpec => ({
+    tool: 'fsutil',
+    args: ['behavior', 'query', 'DisableDeleteNotify'],
+    timeoutMs: 15_000,
+  }),
+  manageBde: (): CommandSpec => ({ tool: 'manage-bde', args: ['-status'], timeoutMs: 30_000 }),
+} as const;
+
+function fromManageBde(volume: BitLockerVolume): PlatformEncryption {
+  return {
+    volume: volume.volume,
+    name: volume.label,
+    format:
+      volume.method.kind === 'none' || volume.conversion === 'fully-decrypted'
+        ? 'bitlocker-off'
+        : 'bitlocker',
+    method: volume.method.kind,
+    keyBits: volume.method.keyBits,
+    hardware: volume.method.kind === 'unknown' ? null : volume.method.kind === 'hardware',
+    conversion: volume.conversion,
+    percentEncrypted: volume.percentEncrypted,
+    protectionOn: volume.protectionOn,
+    roles: [],
+    source: 'manage-bde',
+  };
+}
+
+function fromCmdlet(volume: WindowsBitLocker): PlatformEncryption {
+  return {
+    volume: volume.mountPoint,
+    name: null,
+    format:
+      volume.method.kind === 'none' || volume.volumeStatus === 'FullyDecrypted'
+        ? 'bitlocker-off'
+        : 'bitlocker',
+    method: volume.method.kind,
+    keyBits: volume.method.keyBits,
+    hardware: volume.method.kind === 'unknown' ? null : volume.method.kind === 'hardware',
+    conversion: volume.volumeStatus,
+    percentEncrypted: volume.encryptionPercentage,
+    protectionOn: volume.protectionOn,
+    roles: [],
+    source: 'Get-BitLockerVolume',
+  };
+}
+
+/** "0", "PhysicalDrive0", "\\.\PhysicalDrive0" → 0. */
+function diskNumberOf(identifier: string): number {
+  const match = /^(?:\\\\\.\\)?(?:PhysicalDrive)?(\d{1,3})$/i.exec(identifier.trim());
+  if (match === null) {
+    throw new EncplanError('INVALID_ARGUMENT', `${identifier} is not a Windows disk number.`, {
+      hint: 'Give the disk number Get-Disk shows, e.g. 0 or \\\\.\\PhysicalDrive0.',
+    });
+  }
+  return Number(match[1]);
+}
+
+/**
+ * The Windows probe set: one PowerShell storage pipeline, fsutil for TRIM, manage-bde -status for
+ * BitLocker (the cmdlet's answer is preferred, manage-bde covers machines without the BitLocker module),
+ * smartctl where installed. BitLocker volumes are kept when a partition of this disk has their drive
+ * letter, or all of them (with a warning) when the partitions are unknown.
+ */
+export async function probeWindowsStorage(
+  context: ProbeContext,
+  identifier: string,
+): Promise<PlatformStorage> {
+  const number = diskNumberOf(identifier);
+  const storageOutput = await tryRun(
+    context,
+    WINDOWS_COMMANDS.storage(),
+    'Reading disks, partitions, volumes and BitLocker from PowerShell',
+  );
+  const storage =
+    storageOutput === null
+      ? null
+      : await attempt(context, 'powershell', 'Reading the PowerShell storage document', () =>
+          Promise.resolve(parseWindowsStorageJson(storageOutput.stdout)),
+        );
+  const fsutilOutput = await tryRun(context, WINDOWS_COMMANDS.fsutil(), 'Asking fsutil whether TRIM is sent');
+  const trim =
+    fsutilOutput === null
+      ? null
+      : await attempt(context, 'fsutil', 'Reading DisableDeleteNotify', () =>
+          Promise.resolve(parseDisableDeleteNotify(fsutilOutput.stdout)),
+        );
+  const bdeOutput = await tryRun(
+    context,
+    WINDOWS_COMMANDS.manageBde(),
+    'Asking manage-bde for BitLocker status',
+  );
+  const bde =
+    bdeOutput === null
+      ? null
+      : await attempt(context, 'manage-bde', 'Reading manage-bde -status', () =>
+          Promise.resolve(parseManageBdeStatus(bdeOutput.stdout)),
+        );
+  const disk = storage?.disks.find((candidate) => candidate.number === number) ?? null;
+  if (storage !== null && storage.disks.length > 0 && disk === null) {
+    throw new EncplanError('DEVICE_NOT_FOUND', `Windows has no disk number ${String(number)}.`, {
+      hint: `Disks present: ${storage.disks.map((d) => d.number).join(', ')}.`,
+    });
+  }
+  const partitions = storage?.partitions.filter((partition) => partition.diskNumber === number) ?? [];
+  const letters = new Set(
+    partitions.flatMap((partition) => (partition.driveLetter === null ? [] : [`${partition.driveLetter}:`])),
+  );
+  const allBitLocker =
+    storage !== null && storage.bitLocker.length > 0
+      ? storage.bitLocker.map(fromCmdlet)
+      : (bde ?? []).map(fromManageBde);
+  if (partitions.length === 0 && allBitLocker.length > 0) {
+    addWarning(context, {
+      code: 'PLATFORM_LIMITED',
+      message:
+        "The partitions of this disk are unknown, so every BitLocker volume of the machine is listed, not only this disk's.",
+      source: 'manage-bde',
+    });
+  }
+  const encryption =
+    partitions.length === 0
+      ? allBitLocker
+      : allBitLocker.filter((volume) => letters.has(volume.volume.toUpperCase()));
+  const reliability = storage?.reliability.find((counter) => counter.deviceId === String(number)) ?? null;
+  const health =
+    (await smartctlHealth(context, `/dev/pd${String(number)}`)) ??
+    statusOnlyHealth(disk?.healthStatus ?? null, 'Get-PhysicalDisk', {
+      wearPercent: reliability?.wearPercent ?? null,
+      temperatureCelsius: reliability?.temperatureCelsius ?? null,
+      powerOnHours: reliability?.powerOnHours ?? null,
+      mediaErrors:
+        reliability === null || reliability.readErrorsTotal === null || reliability.writeErrorsTotal === null
+          ? null
+          : reliability.readErrorsTotal + reliability.writeErrorsTotal,
+    });
+  const medium = disk?.mediaType === 'SSD' ? 'ssd' : disk?.mediaType === 'HDD' ? 'hdd' : 'unknown';
+  return {
+    platform: 'win32',
+    disk: {
+      identifier: `\\\\.\\PhysicalDrive${String(number)}`,
+      model: disk?.friendlyName ?? null,
+      bus: disk?.busType ?? null,
+      internal:
+        disk?.busType === null || disk === null ? null : !['USB', 'SD', 'MMC', '1394'].includes(disk.busType),
+      medium,
+      sizeBytes: disk?.sizeBytes ?? null,
+      logicalSectorBytes: disk?.logicalSectorBytes ?? null,
+      partitionStyle: disk?.partitionStyle ?? null,
+      source: 'Get-Disk',
+    },
+    partitions: partitions.map((partition) => ({
+      identifier: `${String(partition.diskNumber)}:${String(partition.partitionNumber)}`,
+      type: partition.type,
+      sizeBytes: partition.sizeBytes,
+      label: partition.label,
+      mountPoint:
+        partition.driveLetter === null ? (partition.accessPaths[0] ?? null) : `${partition.driveLetter}:`,
+    })),
+    encryption,
+    fileVault: null,
+    // Windows sends TRIM for NTFS when DisableDeleteNotify is 0 (Microsoft Learn, "fsutil behavior"); whether
+    // the drive takes it is the drive's media type: Windows trims SSDs (MediaType SSD).
+    trim: {
+      driveSupports: medium === 'ssd' ? true : medium === 'hdd' ? false : null,
+      osSends: trim?.ntfsTrimEnabled ?? null,
+      source: trim === null ? null : 'fsutil',
+    },
+    health,
+    cpu: { aes: null, appleSilicon: false, source: null },
+  };
+}

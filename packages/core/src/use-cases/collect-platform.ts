@@ -1,0 +1,102 @@
+import { BUNDLE_SCHEMA, BUNDLE_SCHEMA_VERSION, redactCaptures, type Bundle } from '../capture/bundle.js';
+import type { Capture } from '../capture/capture.js';
+import { createRecordingHost } from '../capture/recording-host.js';
+import { createReplayHost } from '../capture/replay-host.js';
+import { protectIdentifier } from '../domain/identifier.js';
+import type { PlatformStorage } from '../domain/platform-storage.js';
+import { EncplanError } from '../errors.js';
+import type { Clock, Host } from '../ports.js';
+import { probeDarwinStorage } from '../probes/darwin/probe-darwin-storage.js';
+import { createProbeContext } from '../probes/probe-context.js';
+import { probeWindowsStorage } from '../probes/windows/probe-windows-storage.js';
+import type { Warning } from '../domain/warning.js';
+import { TOOL_VERSION } from '../version.js';
+
+/** Serial numbers in what the macOS/Windows tools print: system_profiler, PowerShell, smartctl. */
+const SERIAL_PATTERNS: readonly RegExp[] = [
+  /"device_serial"\s*:\s*"([^"]+)"/g,
+  /"SerialNumber"\s*:\s*"([^"]+)"/g,
+  /"serial_number"\s*:\s*"([^"]+)"/g,
+];
+
+function serialsIn(captures: readonly Capture[]): string[] {
+  return captures.flatMap((capture) =>
+    capture.kind === 'command' && capture.output !== null
+      ? SERIAL_PATTERNS.flatMap((pattern) =>
+          [...capture.output!.stdout.matchAll(pattern)].map((match) => (match[1] ?? '').trim()),
+        )
+      : [],
+  );
+}
+
+/** Runs the platform's probe set for one disk (macOS: diskN; Windows: the disk number). */
+export async function probePlatformStorage(
+  host: Host,
+  device: string,
+  signal?: AbortSignal,
+): Promise<{ facts: PlatformStorage; warnings: readonly Warning[] }> {
+  const context = createProbeContext(host, signal);
+  if (host.platform === 'darwin') {
+    return { facts: await probeDarwinStorage(context, device), warnings: context.warnings };
+  }
+  if (host.platform === 'win32') {
+    return { facts: await probeWindowsStorage(context, device), warnings: context.warnings };
+  }
+  throw new EncplanError(
+    'DEVICE_UNSUPPORTED',
+    `The macOS/Windows probe set does not run on ${host.platform}.`,
+  );
+}
+
+/**
+ * `encplan collect` on macOS and Windows: runs the platform probe set (no root-only Linux tool assumed —
+ * the probe set decides what to run) while recording, and returns its facts with the bundle that replays
+ * them. Serial numbers are replaced by their hashes unless `includeSerials`.
+ */
+export async function collectPlatform(
+  environment: { readonly host: Host; readonly clock: Clock },
+  request: { readonly device: string; readonly includeSerials: boolean; readonly signal?: AbortSignal },
+): Promise<{ facts: PlatformStorage; warnings: readonly Warning[]; bundle: Bundle }> {
+  const host = createRecordingHost(environment.host);
+  const collectedAt = environment.clock.now();
+  const { facts, warnings } = await probePlatformStorage(host, request.device, request.signal);
+  const captures = host.captures();
+  const replacements = new Map<string, string>();
+  if (!request.includeSerials) {
+    for (const raw of serialsIn(captures)) {
+      replacements.set(raw, (await protectIdentifier(raw, false)) ?? raw);
+    }
+  }
+  return {
+    facts,
+    warnings,
+    bundle: {
+      schema: BUNDLE_SCHEMA,
+      schemaVersion: [...BUNDLE_SCHEMA_VERSION],
+      toolVersion: TOOL_VERSION,
+      collectedAt: collectedAt.toISOString(),
+      platform: host.platform,
+      cwd: host.cwd,
+      privileged: host.privileged,
+      device: request.device,
+      serialsIncluded: request.includeSerials,
+      captures: redactCaptures(captures, replacements),
+    },
+  };
+}
+
+/** Replays a macOS or Windows bundle through the same probe set, touching nothing on this machine. */
+export function replayPlatformBundle(
+  bundle: Bundle,
+): Promise<{ facts: PlatformStorage; warnings: readonly Warning[] }> {
+  if (bundle.device === null) {
+    throw new EncplanError('BUNDLE_INVALID', 'A macOS or Windows bundle names its disk.');
+  }
+  const host = createReplayHost({
+    platform: bundle.platform,
+    cwd: bundle.cwd,
+    privileged: bundle.privileged,
+    captures: bundle.captures,
+  });
+  return probePlatformStorage(host, bundle.device);
+}

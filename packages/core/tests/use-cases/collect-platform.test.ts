@@ -1,0 +1,76 @@
+import { describe, expect, it } from 'vitest';
+import { type Host } from '@encplan/core';
+import { parseBundle } from '../../src/capture/bundle.js';
+import { type Capture } from '../../src/capture/capture.js';
+import { createReplayHost } from '../../src/capture/replay-host.js';
+import { collectPlatform, replayPlatformBundle } from '../../src/use-cases/collect-platform.js';
+import { fixture } from '../support/fixtures.js';
+
+const clock = { now: () => new Date('2026-11-23T20:00:00Z') };
+
+/** A Mac that answers with the real system_profiler and (optionally) smartctl captures. */
+function appleSiliconMac(withSmartctl: boolean): Host {
+  const bundle = parseBundle(
+    JSON.parse(fixture('bundles/darwin-apple-silicon-ap0256z-system-profiler/bundle.json')),
+  );
+  const captures: Capture[] = bundle.captures.filter((capture) => capture.kind !== 'which-tool');
+  if (withSmartctl) {
+    captures.push(
+      { kind: 'which-tool', tool: 'smartctl', result: '/opt/homebrew/bin/smartctl', error: null },
+      {
+        kind: 'command',
+        tool: 'smartctl',
+        argv: ['--json=v', '-x', '--', '/dev/disk0'],
+        stdinBytes: 0,
+        // A different Apple-silicon Mac's smartctl 7.5 (fixture smartctl/macos-apple-ssd-ap0512z…), exit status 4.
+        output: {
+          exitCode: 4,
+          stdout: fixture('smartctl/macos-apple-ssd-ap0512z-nvme-exit4-v7.5/stdout.json'),
+          stderr: '',
+          durationMs: 1,
+        },
+        error: null,
+      },
+    );
+  } else {
+    captures.push({ kind: 'which-tool', tool: 'smartctl', result: null, error: null });
+  }
+  return createReplayHost({ platform: 'darwin', cwd: '/', privileged: false, captures });
+}
+
+describe('collectPlatform on macOS', () => {
+  it('records a bundle that replays to the same facts, with the drive serial hashed', async () => {
+    const { facts, bundle } = await collectPlatform(
+      { host: appleSiliconMac(false), clock },
+      { device: 'disk0', includeSerials: false },
+    );
+    expect(bundle.platform).toBe('darwin');
+    expect(JSON.stringify(bundle)).not.toContain('0ba018e4045c5e3e');
+    const replayed = await replayPlatformBundle(parseBundle(JSON.parse(JSON.stringify(bundle))));
+    expect(replayed.facts).toEqual(facts);
+  });
+
+  it('keeps the serial when asked to', async () => {
+    const { bundle } = await collectPlatform(
+      { host: appleSiliconMac(false), clock },
+      { device: 'disk0', includeSerials: true },
+    );
+    expect(JSON.stringify(bundle)).toContain('0ba018e4045c5e3e');
+  });
+
+  it('prefers smartctl over the SMART status when it is installed (the stronger source)', async () => {
+    const { facts } = await collectPlatform(
+      { host: appleSiliconMac(true), clock },
+      { device: 'disk0', includeSerials: false },
+    );
+    expect(facts.health).toMatchObject({ source: 'smartctl', statusOnly: false, powerOnHours: 4961 });
+    expect(facts.health.wearPercent).toBe(3);
+  });
+
+  it('refuses Linux: the Linux probe set is assess itself', async () => {
+    const linux = createReplayHost({ platform: 'linux', cwd: '/', privileged: false, captures: [] });
+    await expect(
+      collectPlatform({ host: linux, clock }, { device: 'sda', includeSerials: false }),
+    ).rejects.toMatchObject({ code: 'DEVICE_UNSUPPORTED' });
+  });
+});
