@@ -118,3 +118,6 @@ export * from './use-cases/device-list.js';
 export * from './use-cases/ui-services.js';
 export * from './use-cases/saved-assessments.js';
 export * from './use-cases/list-disks.js';
+export * from './fleet/fleet-report.js';
+export * from './fleet/fleet-csv.js';
+export * from './fleet/fleet-html.js';

@@ -3,7 +3,8 @@ import path from 'node:path';
 import { parseBundle, type Bundle } from '../capture/bundle.js';
 import { EncplanError } from '../errors.js';
 
-const BUNDLE_FILE = 'bundle.json';
+/** The file inside a bundle directory. */
+export const BUNDLE_FILE = 'bundle.json';
 
 /** Writes a bundle directory (created if needed; an existing bundle.json is not overwritten). */
 export async function writeBundleDirectory(directory: string, bundle: Bundle): Promise<string> {

@@ -4,6 +4,7 @@ export * from './host.js';
 export * from './bundle-files.js';
 export * from './create-environment.js';
 export * from './saved-output.js';
+export * from './fleet-documents.js';
 // The health and discard probes run through the Host port, so they live in core/src/probes (like the
 // inventory); re-exported here because adapters are where callers look for things that touch the world.
 export { probeHealth, probeDiscardStack, readSysfsStack } from '../index.js';
