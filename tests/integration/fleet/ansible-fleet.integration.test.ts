@@ -6,10 +6,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { REPO_ROOT } from '../../support/fake-tools.js';
 
 /*
- * The Ansible collection for real: three managed hosts, each a network namespace with its own sshd on its own
+ * The Ansible collection for real: four managed hosts, each a network namespace with its own sshd on its own
  * address (10.231.N.2, reached over a veth pair this test creates) and its own loop disk; Debian's ansible-core
  * and collections drive them over SSH. h1 assesses its loop disk live, h2 replays a bundle whose drive is
- * failing, h3 replays a real loop bundle. Everything is torn down in afterAll, also after a failure.
+ * failing, h3 and h4 replay real bundles (a loop disk; a virtio system disk without spare area). Everything is torn down in afterAll, also after a failure.
  */
 
 const SBIN_PATH = `/usr/sbin:/sbin:${process.env.PATH ?? ''}`;
@@ -57,7 +57,7 @@ interface Run {
   readonly output: string;
 }
 
-describe.skipIf(reason !== null)('the encplan.fleet collection over SSH on three namespace hosts', () => {
+describe.skipIf(reason !== null)('the encplan.fleet collection over SSH on four namespace hosts', () => {
   // Short: ssh control sockets must fit in 108 bytes.
   const state = mkdtempSync(path.join(tmpdir(), 'epf-'));
   const env = {
@@ -76,6 +76,7 @@ describe.skipIf(reason !== null)('the encplan.fleet collection over SSH on three
   const fetched = path.join(state, 'fetched');
   const reportDir = path.join(state, 'report');
   const loops = new Map<string, string>();
+  const mountpoint = path.join(state, 'h1-mounted');
   let assessRun: Run = { status: -1, output: '' };
 
   const run = (command: string, args: readonly string[]): Run => {
@@ -85,6 +86,17 @@ describe.skipIf(reason !== null)('the encplan.fleet collection over SSH on three
   const playbook = (name: string, ...extra: string[]) =>
     run('ansible-playbook', ['-i', path.join(state, 'inventory.ini'), `encplan.fleet.${name}`, ...extra]);
 
+  const onHost = (host: string, command: string) =>
+    run('ansible', [
+      '-i',
+      path.join(state, 'inventory.ini'),
+      host,
+      '-m',
+      'ansible.builtin.command',
+      '-a',
+      command,
+    ]);
+
   beforeAll(() => {
     const packed = run('bash', [
       path.join(REPO_ROOT, 'scripts/pack-release.sh'),
@@ -92,7 +104,7 @@ describe.skipIf(reason !== null)('the encplan.fleet collection over SSH on three
     ]);
     expect(packed.status, packed.output).toBe(0);
     const tarball = packed.output.trim().split('\n').at(-1) ?? '';
-    const up = run('bash', [HOSTS_SCRIPT, 'up', state, '3']);
+    const up = run('bash', [HOSTS_SCRIPT, 'up', state, '4']);
     expect(up.status, up.output).toBe(0);
     for (const line of readFileSync(path.join(state, 'inventory.ini'), 'utf8').split('\n')) {
       const match = /^(h\d) .*encplan_test_loop=(\S+)/.exec(line);
@@ -110,6 +122,10 @@ describe.skipIf(reason !== null)('the encplan.fleet collection over SSH on three
       path.join(state, 'host_vars/h3.yml'),
       `encplan_bundle: ${path.join(REPO_ROOT, 'fixtures/bundles/loop-gpt-ext4-78pct-debian12')}\n`,
     );
+    writeFileSync(
+      path.join(state, 'host_vars/h4.yml'),
+      `encplan_bundle: ${path.join(REPO_ROOT, 'fixtures/bundles/virtio-root-no-table-blkid-eperm-debian12')}\n`,
+    );
     assessRun = playbook(
       'assess',
       '-e',
@@ -126,6 +142,7 @@ describe.skipIf(reason !== null)('the encplan.fleet collection over SSH on three
   }, 900_000);
 
   afterAll(() => {
+    onHost('h1', `umount ${mountpoint}`);
     const down = spawnSync('bash', [HOSTS_SCRIPT, 'down', state], { env, encoding: 'utf8' });
     rmSync(state, { recursive: true, force: true });
     if (down.status !== 0) {
@@ -138,11 +155,12 @@ describe.skipIf(reason !== null)('the encplan.fleet collection over SSH on three
     expect(assessRun.output).toMatch(/h1\s+: ok=\d+ .*failed=0/);
     expect(assessRun.output).toMatch(/h2\s+: ok=\d+ .*failed=0/);
     expect(assessRun.output).toMatch(/h3\s+: ok=\d+ .*failed=0/);
+    expect(assessRun.output).toMatch(/h4\s+: ok=\d+ .*failed=0/);
   });
 
   it('publishes each assessment as ansible_local.encplan, read back over SSH by the setup module', () => {
     const seen: Record<string, string> = {};
-    for (const host of ['h1', 'h2', 'h3']) {
+    for (const host of ['h1', 'h2', 'h3', 'h4']) {
       const facts = run('ansible', [
         '-i',
         path.join(state, 'inventory.ini'),
@@ -173,6 +191,7 @@ describe.skipIf(reason !== null)('the encplan.fleet collection over SSH on three
       h1: `live ${loops.get('h1') ?? ''}`,
       h2: 'bundle /dev/loop0',
       h3: 'bundle /dev/loop0',
+      h4: 'bundle /dev/vda',
     });
   });
 
@@ -182,18 +201,26 @@ describe.skipIf(reason !== null)('the encplan.fleet collection over SSH on three
       result: {
         summary: Record<string, number>;
         issueCounts: { issue: string; count: number }[];
-        rows: { machine: string; disk: string; readiness: string; issues: string; driveFailing: boolean }[];
+        rows: {
+          machine: string;
+          disk: string;
+          readiness: string;
+          issues: string;
+          driveFailing: boolean;
+          noSpareArea: boolean;
+        }[];
       };
     };
     expect(report.schema).toBe('encplan.fleet-report');
     const { summary, rows, issueCounts } = report.result;
-    expect(summary).toMatchObject({ documents: 3, machines: 3, notAssessed: 0, unusable: 0 });
-    expect(summary.ready! + summary.fixFirst!).toBe(3);
+    expect(summary).toMatchObject({ documents: 4, machines: 4, notAssessed: 0, unusable: 0 });
+    expect(summary.ready! + summary.fixFirst!).toBe(4);
     const byMachine = Object.fromEntries(rows.map((row) => [row.machine, row]));
     // h2's bundle carries a Seagate with 304 reallocated sectors; h3's was collected on a kernel with the
     // generic AES driver (fixtures/bundles/*/PROVENANCE.md).
     expect(byMachine.h2).toMatchObject({ readiness: 'fix-first', driveFailing: true });
     expect(byMachine.h3).toMatchObject({ readiness: 'fix-first', issues: 'aes-unaccelerated' });
+    expect(byMachine.h4).toMatchObject({ readiness: 'fix-first', noSpareArea: true });
     expect(byMachine.h1?.disk).toBe(loops.get('h1'));
     expect(issueCounts.find((entry) => entry.issue === 'drive-failing')?.count).toBe(1);
     expect(readFileSync(path.join(reportDir, 'fleet-report.html'), 'utf8')).toContain('<svg role="img"');
@@ -234,5 +261,22 @@ describe.skipIf(reason !== null)('the encplan.fleet collection over SSH on three
     expect(refused.status).not.toBe(0);
     expect(refused.output).toContain('Refusing /dev/loop0: The drive is failing');
     expect(refused.output).not.toContain('Create the planned partition');
+  });
+
+  it('refuses a disk that is in use now (mounted on the host), checked on the host at apply time', () => {
+    const loop = loops.get('h1') ?? '';
+    mkdirSync(mountpoint);
+    expect(spawnSync('mkfs.ext4', ['-q', '-F', loop], { env }).status).toBe(0);
+    // Mounted by the host itself, over SSH: each namespace host has its own mount namespace (ip netns exec).
+    const mounted = onHost('h1', `mount ${loop} ${mountpoint}`);
+    expect(mounted.status, mounted.output).toBe(0);
+    try {
+      const refused = playbook('apply', '-e', 'encplan_hosts=h1', '-e', `encplan_apply_device=${loop}`);
+      expect(refused.status).not.toBe(0);
+      expect(refused.output).toContain(`Refusing ${loop}: it is in use (mounted: ${mountpoint}`);
+      expect(refused.output).not.toContain('Create the planned partition');
+    } finally {
+      onHost('h1', `umount ${mountpoint}`);
+    }
   });
 });
