@@ -18,8 +18,14 @@ if (!hasAnsible) {
   console.warn('skipping the Ansible collection checks: needs ansible-playbook (apt-get install ansible)');
 }
 
+// Ansible's own state (~/.ansible) goes to a temp dir of this test, removed afterwards.
+const ansibleHome = mkdtempSync(path.join(tmpdir(), 'encplan-e2e-ansible-'));
+afterAll(() => rmSync(ansibleHome, { recursive: true, force: true }));
 const env = {
   ...process.env,
+  ANSIBLE_HOME: ansibleHome,
+  ANSIBLE_LOCAL_TEMP: path.join(ansibleHome, 'tmp'),
+  ANSIBLE_REMOTE_TEMP: path.join(ansibleHome, 'remote-tmp'),
   ANSIBLE_COLLECTIONS_PATH: path.join(REPO_ROOT, 'ansible'),
   ANSIBLE_NOCOLOR: '1',
   ANSIBLE_LOCALHOST_WARNING: 'False',
