@@ -66,6 +66,8 @@ describe.skipIf(reason !== null)('the encplan.fleet collection over SSH on four 
     ANSIBLE_COLLECTIONS_PATH: path.join(REPO_ROOT, 'ansible'),
     ANSIBLE_HOME: path.join(state, 'ansible-home'),
     ANSIBLE_LOCAL_TEMP: path.join(state, 'ansible-local'),
+    // The localhost play's remote temp too, or Ansible creates ~/.ansible/tmp.
+    ANSIBLE_REMOTE_TEMP: path.join(state, 'ansible-remote'),
     ANSIBLE_SSH_CONTROL_PATH_DIR: path.join(state, 'cp'),
     ANSIBLE_HOST_KEY_CHECKING: 'False',
     ANSIBLE_NOCOLOR: '1',
