@@ -48,6 +48,8 @@ const cases: readonly { args: string[]; schema: string; status: 'ok-or-partial' 
   { args: ['schema', 'plan', '--json'], schema: 'encplan.schema', status: 'ok-or-partial' },
   { args: ['schema', 'no-such-document', '--json'], schema: 'encplan.schema', status: 'error' },
   { args: ['ui', '--port', '70000', '--json'], schema: 'encplan.ui', status: 'error' },
+  { args: ['fleet', 'report', 'fixtures/assessments', '--json'], schema: 'encplan.fleet-report', status: 'ok-or-partial' },
+  { args: ['fleet', 'report', 'fixtures/no-such-folder', '--json'], schema: 'encplan.fleet-report', status: 'error' },
   { args: ['help', '--json'], schema: 'encplan.help', status: 'ok-or-partial' },
   { args: ['help', '--no-such-flag', '--json'], schema: 'encplan.help', status: 'error' },
   { args: ['completion', 'bash', '--json'], schema: 'encplan.completion', status: 'ok-or-partial' },

@@ -56,7 +56,7 @@ export { type Plan } from './plan/plan.js';
 // contract: the versioned JSON documents (envelopes) and their schemas
 export { assessmentDocument } from './contract/assessment.js';
 export { type DocumentResult, type JsonDocument } from './contract/document.js';
-export { bridgeDocument, cipherBenchmarkDocument, cleanupDocument, completionDocument, doctorDocument, DOCUMENTS, findDocument, healthDocument, helpDocument, ioBenchmarkDocument, manDocument, schemaListDocument, uiDocument, versionDocument } from './contract/documents.js';
+export { bridgeDocument, cipherBenchmarkDocument, cleanupDocument, completionDocument, doctorDocument, DOCUMENTS, findDocument, fleetReportDocument, healthDocument, helpDocument, ioBenchmarkDocument, manDocument, schemaListDocument, uiDocument, versionDocument } from './contract/documents.js';
 export { type Envelope, type ErrorBody, toErrorBody } from './contract/envelope.js';
 export { planDocument } from './contract/plan-document.js';
 
@@ -82,3 +82,9 @@ export { type Capabilities, capabilitiesSchema, type PrivilegeStatus, type UiSer
 export { renderPlanScript } from './report/command-script.js';
 export { formatEvidence, formatRecommendationValue, UNKNOWN } from './report/labels.js';
 export { renderTextReport } from './report/text-report.js';
+
+// added while merging: names the shells import
+export { FLEET_ISSUE_LABELS, fleetIssueSchema, type FleetReport, type FleetRow } from './domain/fleet-report.js';
+export { renderFleetCsv } from './fleet/fleet-csv.js';
+export { renderFleetHtml } from './fleet/fleet-html.js';
+export { buildFleetReport } from './fleet/fleet-report.js';

@@ -3,6 +3,7 @@ import BenchmarkIo from './benchmark-io.js';
 import Cleanup from './cleanup.js';
 import Collect from './collect.js';
 import Doctor from './doctor.js';
+import FleetReport from './fleet/report.js';
 import Health from './health.js';
 import Schema from './schema.js';
 import BenchmarkCiphers from './benchmark/ciphers.js';
@@ -20,6 +21,7 @@ export const COMMANDS = {
   cleanup: Cleanup,
   collect: Collect,
   doctor: Doctor,
+  'fleet:report': FleetReport,
   health: Health,
   schema: Schema,
   'benchmark:ciphers': BenchmarkCiphers,

@@ -3,6 +3,7 @@ import { capabilitySchema } from '../domain/capabilities.js';
 import { cipherBenchmarkSchema } from '../domain/cipher.js';
 import { cleanupReportSchema } from '../domain/cleanup.js';
 import { driveSummarySchema } from '../analyses/drive-summary.js';
+import { fleetReportResultSchema } from '../domain/fleet-report.js';
 import { healthSchema } from '../domain/health.js';
 import { ioBenchmarkSchema } from '../domain/io-benchmark.js';
 import { toolRecordSchema } from '../domain/tooling.js';
@@ -77,6 +78,14 @@ export const manDocument = defineDocument({
   result: z.object({ roff: z.string() }),
 });
 
+/** `encplan fleet report --json`: many machines' assessments in one view, a flat row per machine and disk. */
+export const fleetReportDocument = defineDocument({
+  name: 'encplan.fleet-report',
+  version: [1, 0],
+  title: 'encplan fleet report envelope',
+  result: fleetReportResultSchema,
+});
+
 /** `encplan ui --json`: where the wizard is served (the URL carries the per-run token). */
 export const uiDocument = defineDocument({
   name: 'encplan.ui',
@@ -121,6 +130,7 @@ export const DOCUMENTS: readonly JsonDocument[] = [
   helpDocument,
   completionDocument,
   manDocument,
+  fleetReportDocument,
   uiDocument,
   schemaListDocument,
   bridgeDocument,

@@ -4,7 +4,8 @@ import { EncplanError, isEncplanError } from '../errors.js';
 import { inspectUserPath, MAX_BUNDLE_BYTES, readUserFile } from './user-files.js';
 import { writeUserFile } from './write-user-file.js';
 
-const BUNDLE_FILE = 'bundle.json';
+/** The file inside a bundle directory. */
+export const BUNDLE_FILE = 'bundle.json';
 
 /** Writes a bundle directory (created if needed; an existing bundle.json is not overwritten). */
 export async function writeBundleDirectory(directory: string, bundle: Bundle): Promise<string> {

@@ -14,3 +14,4 @@ export { detectPrivilege } from './privilege/pkexec.js';
 export { createRunner } from './process/run-command.js';
 export { fileSystemErrorOf, MAX_BUNDLE_BYTES, readSavedToolOutput, readUserFile } from './user-files.js';
 export { writeUserFile } from './write-user-file.js';
+export { readFleetDocuments } from './fleet-documents.js';

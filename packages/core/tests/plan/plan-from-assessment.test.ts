@@ -264,13 +264,9 @@ const NEVER_FILLED_YET: Readonly<Record<string, string>> = {
     'no probe reads the factory spare yet (analyses/drive-sections.ts sets null)',
   'space.nvme': 'the fixtures are virtio and loop disks: no NVMe capacity facts',
   'space.hostProtectedArea': 'the fixtures are virtio and loop disks: hdparm -N has no HPA to read',
-  'trim.deviceSupportsTrim':
-    'the fixtures are virtio and loop disks: the drive-level TRIM fact needs SMART/hdparm',
   'cipherBenchmark.cipherSpeed.measurements[].decryptBytesPerSecond':
     'decryption is measured only by cryptsetup benchmark, which needs AF_ALG (absent on the capture hosts); openssl speed -evp measures encryption only',
   'trim.readsZeroesAfterTrim': 'needs ATA RZAT or NVMe DLFEAT from the drive; the fixture disks are virtual',
-  'trim.evidence[].field':
-    'evidence metadata, not a fact: the TRIM evidence names sysfs files without a field',
 };
 
 /** Records every field path read through the proxy ("a.b[].c"); array methods and lengths are not facts. */

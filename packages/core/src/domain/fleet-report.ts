@@ -1,0 +1,140 @@
+import { z } from 'zod';
+import { TOOL_VERSION } from '../version.js';
+
+/**
+ * encplan releases whose assessment documents this version understands. A document from any other version is
+ * still read when it validates, but its row says `unknown-tool-version` and the version table flags it, so a
+ * fleet of mixed releases is never merged silently.
+ */
+export const KNOWN_TOOL_VERSIONS: readonly string[] = [TOOL_VERSION];
+
+/**
+ * Wear (SMART percentage used) from which a drive counts as worn out: GSmartControl warns at ≥ 90 and
+ * CrystalDiskInfo cautions at ≤ 10 % life left (gsmartcontrol: src/applib/storage_property_descr.cpp;
+ * CrystalDiskInfo's health thresholds). The plan's health gate uses the same figure.
+ */
+export const WORN_PERCENT_USED = 90;
+
+/** What must be fixed before a machine is encrypted as planned. Ids are stable; never renamed. */
+export const FLEET_ISSUES = [
+  'drive-failing',
+  'drive-worn',
+  'aes-unaccelerated',
+  'discards-blocked',
+  'no-spare-area',
+  'encrypted-weaker',
+] as const;
+/** One of FLEET_ISSUES, as a zod schema. */
+export const fleetIssueSchema = z.enum(FLEET_ISSUES);
+/** One of FLEET_ISSUES. */
+export type FleetIssue = z.infer<typeof fleetIssueSchema>;
+
+/** People's words for each issue (text, CSV header notes, HTML). */
+export const FLEET_ISSUE_LABELS: Readonly<Record<FleetIssue, string>> = {
+  'drive-failing': 'failing drive',
+  'drive-worn': 'worn drive',
+  'aes-unaccelerated': 'AES not accelerated in the kernel',
+  'discards-blocked': 'discards blocked by a layer',
+  'no-spare-area': 'no spare area',
+  'encrypted-weaker': 'already encrypted with weaker settings',
+};
+
+/** What a document is, before anything is read from it. */
+export const documentStatusSchema = z.enum([
+  'valid',
+  'unknown-tool-version',
+  'unsupported-schema-version',
+  'not-an-assessment',
+  'invalid',
+]);
+
+/**
+ * ready: encrypt as planned. fix-first: at least one issue. already-encrypted: encrypted with settings at least
+ * as strong as the plan's. no-plan: the assessment made no plan. not-assessed: the assessment itself failed, or
+ * the document could not be used (see documentStatus and error).
+ */
+export const readinessSchema = z.enum(['ready', 'fix-first', 'already-encrypted', 'no-plan', 'not-assessed']);
+/** Where a machine stands: ready, fix-first, already-encrypted, no-plan or not-assessed. */
+export type Readiness = z.infer<typeof readinessSchema>;
+
+/** One flat row per document (machine and disk): scalars only, so it loads into a spreadsheet or SQL as is. */
+export const fleetRowSchema = z.object({
+  /** The file (or bundle directory) the row was read from, as given on the command line. */
+  source: z.string(),
+  /** The machine: the first folder below a PATH argument, else the file's name without `.json`. */
+  machine: z.string(),
+  disk: z.string().nullable(),
+  documentStatus: documentStatusSchema,
+  /** Why the document could not be used, or the assessment's own error code. */
+  errorCode: z.string().nullable(),
+  errorMessage: z.string().nullable(),
+  schemaVersion: z.string().nullable(),
+  toolVersion: z.string().nullable(),
+  generatedAt: z.string().nullable(),
+  assessmentStatus: z.enum(['ok', 'partial', 'error']).nullable(),
+  readiness: readinessSchema,
+  /** The issue ids, separated by ";" (the booleans below say the same per column). */
+  issues: z.string(),
+  driveFailing: z.boolean(),
+  driveWorn: z.boolean(),
+  aesUnaccelerated: z.boolean(),
+  discardsBlocked: z.boolean(),
+  noSpareArea: z.boolean(),
+  encryptedWeaker: z.boolean(),
+  /** One sentence per issue, separated by " | ". */
+  issueDetails: z.string(),
+  model: z.string().nullable(),
+  transport: z.string().nullable(),
+  sizeBytes: z.number().int().nullable(),
+  healthVerdict: z.string().nullable(),
+  wearPercentUsed: z.number().nullable(),
+  healthGate: z.string().nullable(),
+  cpuModel: z.string().nullable(),
+  cpuHasAes: z.boolean().nullable(),
+  existingEncryption: z.string().nullable(),
+  spareAreaStatus: z.string().nullable(),
+  planCipher: z.string().nullable(),
+  planKeySizeBits: z.number().int().nullable(),
+  planSectorSizeBytes: z.number().int().nullable(),
+  planAllowDiscards: z.boolean().nullable(),
+  planWorkqueueBypass: z.boolean().nullable(),
+  planPbkdfMemoryKiB: z.number().int().nullable(),
+  planPbkdfParallel: z.number().int().nullable(),
+  planUnallocatedBytes: z.number().int().nullable(),
+  planCommands: z.number().int().nullable(),
+  /** The plan in one line (the commands are `jq .result.plan.commands` on the source). */
+  planSummary: z.string().nullable(),
+});
+/** One flat row of the fleet report (a machine and disk). */
+export type FleetRow = z.infer<typeof fleetRowSchema>;
+
+/** The result of `encplan fleet report --json`: rows, counts by readiness and issue, versions seen. */
+export const fleetReportResultSchema = z.object({
+  summary: z.object({
+    documents: z.number().int(),
+    machines: z.number().int(),
+    ready: z.number().int(),
+    fixFirst: z.number().int(),
+    alreadyEncrypted: z.number().int(),
+    noPlan: z.number().int(),
+    notAssessed: z.number().int(),
+    /** Documents that could not be read, validated, or are of another schema major version. */
+    unusable: z.number().int(),
+  }),
+  /** How many rows have each issue (a row can have several). */
+  issueCounts: z.array(z.object({ issue: fleetIssueSchema, label: z.string(), count: z.number().int() })),
+  /** Every schema and tool version seen, so mixed fleets are visible. */
+  versions: z.array(
+    z.object({
+      schema: z.string(),
+      schemaVersion: z.string(),
+      toolVersion: z.string(),
+      documents: z.number().int(),
+      supported: z.boolean(),
+    }),
+  ),
+  rows: z.array(fleetRowSchema),
+});
+/** The fleet report: what `encplan fleet report` prints as text, CSV, HTML or JSON. */
+export type FleetReport = z.infer<typeof fleetReportResultSchema>;
+

@@ -1,0 +1,98 @@
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import addFormats from 'ajv-formats';
+import { afterAll, describe, expect, it } from 'vitest';
+import { runCli } from '../support/cli.js';
+import { REPO_ROOT } from '../support/fake-tools.js';
+
+const scratch = mkdtempSync(path.join(tmpdir(), 'encplan-e2e-fleet-'));
+afterAll(() => rmSync(scratch, { recursive: true, force: true }));
+
+// A fetched tree as the Ansible playbook leaves it: one folder per inventory host.
+const fetched = path.join(scratch, 'fetched');
+for (const [machine, name] of [
+  ['web1', 'loop-gpt-ext4-luks2-unallocated-debian12'],
+  ['db1', 'virtio-system-disk-whole-ext4-debian12'],
+  ['gone', 'error-device-not-found'],
+] as const) {
+  mkdirSync(path.join(fetched, machine), { recursive: true });
+  copyFileSync(
+    path.join(REPO_ROOT, 'fixtures/assessments', `${name}.json`),
+    path.join(fetched, machine, 'assessment.json'),
+  );
+}
+mkdirSync(path.join(fetched, 'broken'));
+writeFileSync(path.join(fetched, 'broken', 'assessment.json'), '{"schema": "encplan.assessment", ');
+const bundle = path.join(REPO_ROOT, 'fixtures/bundles/loop-gpt-ext4-78pct-debian12');
+
+function fleetSchemaErrors(document: unknown): string | null {
+  const ajv = new Ajv2020({ allErrors: true, strict: false });
+  (addFormats as unknown as (ajv: Ajv2020) => void)(ajv);
+  const validate = ajv.compile(
+    JSON.parse(readFileSync(path.join(REPO_ROOT, 'schemas/fleet-report.v1.json'), 'utf8')) as object,
+  );
+  return validate(document) ? null : ajv.errorsText(validate.errors);
+}
+
+describe('encplan fleet report', () => {
+  it('prints one fleet envelope over folders and a bundle, valid against the committed schema', () => {
+    const { status, stdout } = runCli(['fleet', 'report', fetched, bundle, '--json']);
+    expect(status).toBe(0);
+    const envelope = JSON.parse(stdout) as {
+      schema: string;
+      result: {
+        summary: Record<string, number>;
+        rows: { machine: string; readiness: string; documentStatus: string; disk: string | null }[];
+      };
+    };
+    expect(fleetSchemaErrors(envelope)).toBeNull();
+    expect(envelope.schema).toBe('encplan.fleet-report');
+    expect(envelope.result.summary).toMatchObject({
+      documents: 5,
+      machines: 5,
+      fixFirst: 3,
+      notAssessed: 2,
+      unusable: 1,
+    });
+    const byMachine = Object.fromEntries(envelope.result.rows.map((row) => [row.machine, row]));
+    expect(byMachine['loop-gpt-ext4-78pct-debian12']).toMatchObject({
+      disk: '/dev/loop0',
+      documentStatus: 'valid',
+    });
+    expect(byMachine.broken).toMatchObject({ documentStatus: 'invalid', readiness: 'not-assessed' });
+    expect(byMachine.gone).toMatchObject({ readiness: 'not-assessed' });
+  });
+
+  it('prints people text with the counts first and each plan one line below its disk', () => {
+    const { status, stdout } = runCli(['fleet', 'report', fetched]);
+    expect(status).toBe(0);
+    expect(stdout.split('\n')[0]).toBe(
+      '4 documents, 4 machines: 0 ready, 2 must fix first, 0 already encrypted, 0 without a plan, 2 not assessed.',
+    );
+    const lines = stdout.split('\n');
+    const web1 = lines.findIndex((line) => line.startsWith('  web1  /dev/loop2'));
+    expect(lines.slice(web1 + 1).find((line) => line.trimStart().startsWith('plan:'))).toContain(
+      'aes-xts-plain64 512-bit',
+    );
+  });
+
+  it('prints CSV and writes a self-contained HTML report', () => {
+    const html = path.join(scratch, 'fleet.html');
+    const { status, stdout } = runCli(['fleet', 'report', fetched, '--csv', '--html', html]);
+    expect(status).toBe(0);
+    expect(stdout.split('\r\n').filter((line) => line !== '')).toHaveLength(5);
+    expect(readFileSync(html, 'utf8')).toContain('<svg role="img"');
+  });
+
+  it('refuses a path that does not exist with INVALID_ARGUMENT', () => {
+    const { status, stdout } = runCli(['fleet', 'report', path.join(scratch, 'nope'), '--json']);
+    expect(status).toBe(2);
+    expect(JSON.parse(stdout)).toMatchObject({
+      schema: 'encplan.fleet-report',
+      status: 'error',
+      error: { code: 'INVALID_ARGUMENT' },
+    });
+  });
+});
