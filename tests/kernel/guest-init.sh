@@ -23,6 +23,8 @@ mount -t 9p -o trans=virtio,version=9p2000.L,ro,msize=524288,cache=loose hostroo
 # Module requests from the kernel run the initramfs's busybox modprobe against the full unpacked tree.
 mount --bind "$root$work/kernel/lib/modules/$version" "/lib/modules/$version"
 echo /bin/modprobe >/proc/sys/kernel/modprobe
+# Loop devices (encplan benchmark containers) and device-mapper are modules in Debian's kernel.
+for module in loop dm_mod dm_crypt; do modprobe "$module"; done
 mount -t proc proc "$root/proc"
 mount -t sysfs sys "$root/sys"
 mount -t devtmpfs dev "$root/dev"

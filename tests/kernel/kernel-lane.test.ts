@@ -33,13 +33,20 @@ function run(script: string, args: string[], timeoutMs: number): { ok: boolean; 
     killSignal: 'SIGKILL',
     env: { ...process.env, DEADLINE_SECONDS: String(GUEST_DEADLINE_SECONDS) },
   });
-  return { ok: result.status === 0, output: `${result.stdout}${result.stderr}`.trim().split('\n').slice(-8).join('\n') };
+  return {
+    ok: result.status === 0,
+    output: `${result.stdout}${result.stderr}`.trim().split('\n').slice(-8).join('\n'),
+  };
 }
 
 /** Fails in CI and skips (with the reason) elsewhere when the lane could not boot. */
 function requireLane(context: TestContext): void {
-  if (unavailable === null) return;
-  if (process.env.CI === 'true') throw new Error(`kernel lane could not run: ${unavailable}`);
+  if (unavailable === null) {
+    return;
+  }
+  if (process.env.CI === 'true') {
+    throw new Error(`kernel lane could not run: ${unavailable}`);
+  }
   context.skip(`kernel lane skipped: ${unavailable}`);
 }
 
@@ -50,8 +57,12 @@ function capture(test: string, file: string): string {
 function guestStatus(test: string): { status: number | null; log: string } {
   const statusFile = path.join(OUT, 'results', `${test}.status`);
   const logFile = path.join(OUT, test, 'log.txt');
-  const log = existsSync(logFile) ? readFileSync(logFile, 'utf8').split('\n').slice(-15).join('\n') : '(no log)';
-  if (!existsSync(statusFile)) return { status: null, log };
+  const log = existsSync(logFile)
+    ? readFileSync(logFile, 'utf8').split('\n').slice(-15).join('\n')
+    : '(no log)';
+  if (!existsSync(statusFile)) {
+    return { status: null, log };
+  }
   const match = /^status=(\d+)$/m.exec(readFileSync(statusFile, 'utf8'));
   return { status: match ? Number(match[1]) : null, log };
 }

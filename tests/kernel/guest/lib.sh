@@ -19,3 +19,9 @@ wait_for_mapping() {
   done
   return 1
 }
+# A fresh ext4 on the scratch disk mounted at /mnt/bench (tmpfs has no O_DIRECT, which the loop devices of
+# encplan's benchmark containers use); prints the directory to benchmark in.
+bench_directory() {
+  wipefs -qa /dev/vda && mkfs.ext4 -q -F /dev/vda && mkdir -p /mnt/bench && mount /dev/vda /mnt/bench
+  mkdir -p "/mnt/bench/$1" && echo "/mnt/bench/$1"
+}
