@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Runs in the guest, chrooted into the host root: runs each guest test (tests/kernel/guest/tests/NAME.sh, or
-# only the one named) with its own folder /tmp/out/NAME for captures, and records its exit status and the
+# only those named, comma-separated) with its own folder /tmp/out/NAME for captures, and records its exit status and the
 # last lines of its log in /tmp/out/results/NAME.status for the host-side vitest file to report.
 set -u
 here="$(cd "$(dirname "$0")" && pwd)"
@@ -11,7 +11,7 @@ mkdir -p "$HOME" /tmp/out/results
 selected="${1:-all}"
 for file in "$here"/tests/*.sh; do
   name="$(basename "$file" .sh)"
-  [ "$selected" = all ] || [ "$selected" = "$name" ] || continue
+  case ",$selected," in ,all, | *",$name,"*) ;; *) continue ;; esac
   mkdir -p "/tmp/out/$name"
   start=$(date +%s)
   echo "== $name"

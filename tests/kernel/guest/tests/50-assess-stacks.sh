@@ -5,6 +5,12 @@
 source "$(dirname "$0")/../lib.sh"
 disk=/dev/vda
 key=/tmp/stack-key && head -c 32 /dev/urandom >"$key"
+# Tear down exactly what this test made, also when a step fails (later tests reuse the scratch disk).
+teardown() {
+  lvm vgchange -q -an lanevg 2>/dev/null || true
+  for m in lane-tcrypt lane-lvm-crypt lane-nodiscards lane-discards; do cryptsetup close "$m" 2>/dev/null || true; done
+}
+trap teardown EXIT
 printf 'label: gpt\n,200M\n,200M\n,200M\n,200M\n' | sfdisk -q "$disk"
 partx -u "$disk" 2>/dev/null || true; sleep 1
 cryptsetup luksFormat -q --type luks2 --pbkdf pbkdf2 --pbkdf-force-iterations 1000 --key-file "$key" "${disk}1"
@@ -15,7 +21,8 @@ cryptsetup open --key-file "$key" "${disk}2" lane-nodiscards
 cryptsetup open --allow-discards --key-file "$key" "${disk}3" lane-lvm-crypt
 lvm pvcreate -q /dev/mapper/lane-lvm-crypt
 lvm vgcreate -q lanevg /dev/mapper/lane-lvm-crypt
-lvm lvcreate -q -y -L 64M -n lanelv lanevg
+# No udev in the guest: lvcreate cannot find the new LV node to wipe, so zeroing and signature wiping are off.
+lvm lvcreate -q -y -Z n -W n -L 64M -n lanelv lanevg
 lvm vgchange -q -ay --mknodes lanevg
 # tcplay reads the passphrase from the terminal only; a pty from script(1) feeds it. The key file is a
 # random 32-byte file used as a TrueCrypt keyfile, with an empty passphrase.
@@ -33,7 +40,5 @@ for dev in /sys/block/*; do
 done >"$OUT/sysfs-discard-max-bytes.txt"
 cat "$OUT/sysfs-discard-max-bytes.txt"
 encplan assess "$disk" --json >"$OUT/assess.json" || echo "assess exit status $?"
-# Tear down exactly what this test made.
-lvm vgchange -q -an lanevg
-for m in lane-tcrypt lane-lvm-crypt lane-nodiscards lane-discards; do cryptsetup close "$m"; done
+teardown
 dmsetup ls | grep -q 'No devices found'
