@@ -23,7 +23,7 @@ lvm pvcreate -q /dev/mapper/lane-lvm-crypt
 lvm vgcreate -q lanevg /dev/mapper/lane-lvm-crypt
 # No udev in the guest: lvcreate cannot find the new LV node to wipe, so zeroing and signature wiping are off.
 lvm lvcreate -q -y -Z n -W n -L 64M -n lanelv lanevg
-lvm vgchange -q -ay --mknodes lanevg
+lvm vgchange -q -ay lanevg && lvm vgmknodes lanevg
 # tcplay reads the passphrase from the terminal only; a pty from script(1) feeds it. The key file is a
 # random 32-byte file used as a TrueCrypt keyfile, with an empty passphrase.
 tcplay --create --device="${disk}4" --cipher=AES-256-XTS --pbkdf-prf=SHA512 --keyfile="$key" --insecure-erase <<<"$(printf '\n\ny\n')" \
