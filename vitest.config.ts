@@ -51,6 +51,18 @@ export default defineConfig({
           fileParallelism: false,
         },
       },
+      {
+        // The kernel lane (tests/kernel): one QEMU boot runs every guest test; its own deadline kills QEMU.
+        resolve: { alias },
+        test: {
+          name: 'kernel',
+          environment: 'node',
+          include: ['tests/kernel/**/*.test.ts'],
+          testTimeout: 60_000,
+          hookTimeout: 20 * 60_000,
+          fileParallelism: false,
+        },
+      },
     ],
   },
 });

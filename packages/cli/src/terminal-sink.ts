@@ -11,8 +11,8 @@
 
 // C0 controls except TAB (0x09) and LF (0x0a), DEL, the C1 block, and the Unicode bidi embeddings, overrides
 // and isolates (Unicode Standard Annex #9, "Explicit Directional Formatting Characters"; CVE-2021-42574).
-// eslint-disable-next-line no-control-regex -- matching control characters is the point
 // A CR right before LF is a line ending (CSV's CRLF, RFC 4180) and cannot rewrite a line, so it is kept.
+// eslint-disable-next-line no-control-regex -- matching control characters is the point
 const UNSAFE = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]|\r(?!\n)/gu;
 
 /** Replaces every character a terminal could act on (except newline and tab) by its visible `\uXXXX` form. */

@@ -137,6 +137,20 @@ describe('parseDmsetupTable', () => {
     expect(JSON.stringify(line)).not.toContain('logon');
   });
 
+  it('decodes a real kernel’s LUKS2 mapping with 4096-byte sectors and no workqueues (kernel lane, QEMU)', () => {
+    const [line] = parseDmsetupTable(fixture('dmsetup/qemu-debian12-kernel6.1-luks2-s4096-no-workqueues/stdout.txt'));
+    expect(line).toMatchObject({ name: 'encplan-bench-817-luks2-s4096-nowq', startSector: 0, lengthSectors: 393216, target: 'crypt' });
+    expect(line?.crypt).toEqual({
+      cipher: 'aes-xts-plain64',
+      keyKind: 'keyring',
+      device: '7:1',
+      offsetSectors: 32768,
+      options: ['no_read_workqueue', 'no_write_workqueue', 'sector_size:4096'],
+      allowDiscards: false,
+      sectorSizeBytes: 4096,
+    });
+  });
+
   it('survives truncated, hostile and huge input with typed errors', () => {
     checkTruncations(DMSETUP, parseDmsetupTable);
     checkHostileInputs(parseDmsetupTable, (lines) => {

@@ -39,6 +39,17 @@ describe('parseCryptsetupBenchmark on real outputs', () => {
     expect(result.cipherTestUnavailable).toBe(false);
   });
 
+  it('reads every row of a real kernel’s benchmark (kernel lane, QEMU TCG: emulated figures)', () => {
+    const result = parse('qemu-tcg-debian12-kernel6.1-emulated-default');
+    expect(result.pbkdf2.map((row) => row.hash)).toEqual(['sha1', 'sha256', 'sha512', 'ripemd160', 'whirlpool']);
+    expect(result.argon2.map((row) => row.variant)).toEqual(['argon2i', 'argon2id']);
+    expect(result.ciphers).toHaveLength(12);
+    expect(result.ciphers).toContainEqual({ cipher: 'aes-xts', keyBits: 512, encryptBytesPerSecond: mib(31.4), decryptBytesPerSecond: mib(18) });
+    expect(result.cipherTestUnavailable).toBe(false);
+    const adiantum = parse('qemu-tcg-debian12-kernel6.1-emulated-adiantum');
+    expect(adiantum.ciphers).toEqual([{ cipher: 'xchacha12,aes-adiantum', keyBits: 256, encryptBytesPerSecond: mib(0.4), decryptBytesPerSecond: mib(5.7) }]);
+  });
+
   it('reads the cryptsetup 1.7 narrow header without argon2 lines', () => {
     const result = parse('x86-no-aesni-parabola-cryptsetup1.7-oldformat-full');
     expect(result.argon2).toEqual([]);

@@ -43,6 +43,13 @@ describe('parseProcCrypto on real /proc/crypto contents', () => {
     expect(facts.xtsAesImplementation).toBe('cpu-instructions');
   });
 
+  it('reads a full Debian 6.1 kernel (kernel lane, QEMU): AES-NI XTS and an instantiated Adiantum', () => {
+    const facts = deriveKernelCryptoFacts(parse('qemu-tcg-debian12-kernel6.1-af-alg'), noModules);
+    expect(facts.xtsAes).toMatchObject({ algorithm: 'xts(aes)', driver: 'xts-aes-aesni', module: 'aesni_intel', inferred: false });
+    expect(facts.xtsAesImplementation).toBe('cpu-instructions');
+    expect(facts.adiantumDrivers).toContain('adiantum(xchacha12-simd,aes-aesni,nhpoly1305-avx2)');
+  });
+
   it('recognises the ARMv8 Crypto Extensions driver', () => {
     const facts = deriveKernelCryptoFacts(parse('arm64-aes-ce-excerpt-pureswift-cryptolinux'), noModules);
     expect(facts.xtsAes?.driver).toBe('xts-aes-ce');

@@ -1,0 +1,27 @@
+# Shared helpers of the guest tests (sourced; not a test itself).
+encplan() { node "$ENCPLAN_REPO/packages/cli/bin/run.js" "$@"; }
+# Fails unless no dm mapping, no loop device, no encplan mount and no encplan-bench-* entry in DIR is left.
+assert_nothing_left() {
+  local dir="$1"
+  dmsetup ls | tee "$OUT/dmsetup-ls-after.txt"
+  grep -q 'No devices found' "$OUT/dmsetup-ls-after.txt" || { echo "LEFT: dm mappings"; return 1; }
+  [ -z "$(losetup -a)" ] || { echo "LEFT: loop devices: $(losetup -a)"; return 1; }
+  ! grep -q 'encplan' /proc/mounts || { echo "LEFT: mounts: $(grep encplan /proc/mounts)"; return 1; }
+  [ -z "$(ls -A "$dir")" ] || { echo "LEFT: files in $dir: $(ls -A "$dir")"; return 1; }
+  ! keyctl show @u 2>/dev/null | grep -qi 'encplan\|cryptsetup' || { echo 'LEFT: keys'; return 1; }
+}
+# Waits (up to $2 s) until a dm-crypt mapping exists.
+wait_for_mapping() {
+  local i
+  for ((i = 0; i < $1; i++)); do
+    dmsetup ls --target crypt 2>/dev/null | grep -q encplan && return 0
+    sleep 1
+  done
+  return 1
+}
+# A fresh ext4 on the scratch disk mounted at /mnt/bench (tmpfs has no O_DIRECT, which the loop devices of
+# encplan's benchmark containers use); prints the directory to benchmark in.
+bench_directory() {
+  wipefs -qa /dev/vda && mkfs.ext4 -q -F /dev/vda && mkdir -p /mnt/bench && mount /dev/vda /mnt/bench
+  mkdir -p "/mnt/bench/$1" && echo "/mnt/bench/$1"
+}
