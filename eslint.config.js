@@ -14,11 +14,20 @@ const nodeBuiltins = {
 // The core's layers, lowest first (packages/core/layers.json): each layer's files may import only from
 // their own layer and the ones before it. Known violations (issue 9) are allowed per source, nothing else.
 const coreLayers = JSON.parse(readFileSync(new URL('packages/core/layers.json', import.meta.url), 'utf8'));
-const coreGlobs = (paths) => paths.map((entry) => (entry.endsWith('.ts') ? `packages/core/src/${entry}` : `packages/core/src/${entry}/**/*.ts`));
-const importGroups = (paths) => paths.flatMap((entry) => (entry.endsWith('.ts') ? [`**/${entry.replace(/\.ts$/, '.js')}`] : [`**/${entry}/*`, `**/${entry}/**`]));
+const coreGlobs = (paths) =>
+  paths.map((entry) =>
+    entry.endsWith('.ts') ? `packages/core/src/${entry}` : `packages/core/src/${entry}/**/*.ts`,
+  );
+const importGroups = (paths) =>
+  paths.flatMap((entry) =>
+    entry.endsWith('.ts') ? [`**/${entry.replace(/\.ts$/, '.js')}`] : [`**/${entry}/*`, `**/${entry}/**`],
+  );
 const coreBase = {
   paths: [
-    { name: 'node:child_process', message: `Processes start only in core/src/node/process/run-command.ts (${LAYERS}).` },
+    {
+      name: 'node:child_process',
+      message: `Processes start only in core/src/node/process/run-command.ts (${LAYERS}).`,
+    },
     { name: 'electron', message: `Core never imports electron (${LAYERS}).` },
   ],
 };
@@ -30,20 +39,45 @@ function layerRule(index, allowed) {
     message: `core/src ${coreLayers.layers[index].name} sits below ${layer.name} in packages/core/layers.json; move the code or the import (${LAYERS}).`,
   }));
   const pure = coreLayers.layers[index].name !== 'node';
-  return ['error', { paths: coreBase.paths, patterns: pure ? [{ group: ['node:*'], message: `The pure core must not touch Node; put I/O in core/src/node (${LAYERS}).` }, ...patterns] : patterns }];
+  return [
+    'error',
+    {
+      paths: coreBase.paths,
+      patterns: pure
+        ? [
+            {
+              group: ['node:*'],
+              message: `The pure core must not touch Node; put I/O in core/src/node (${LAYERS}).`,
+            },
+            ...patterns,
+          ]
+        : patterns,
+    },
+  ];
 }
-const layerOf = (from) => coreLayers.layers.findIndex((layer) => layer.name === from || layer.paths.includes(from));
+const layerOf = (from) =>
+  coreLayers.layers.findIndex((layer) => layer.name === from || layer.paths.includes(from));
 const layerZones = coreLayers.layers
   .filter((layer) => layer.name !== 'node')
   .map((layer, index) => ({
     files: coreGlobs(layer.paths),
-    rules: { 'no-restricted-imports': layerRule(index, coreLayers.knownViolations.filter((known) => known.from === layer.name).map((known) => known.to)) },
+    rules: {
+      'no-restricted-imports': layerRule(
+        index,
+        coreLayers.knownViolations.filter((known) => known.from === layer.name).map((known) => known.to),
+      ),
+    },
   }));
 const knownViolationZones = coreLayers.knownViolations
   .filter((known) => layerOf(known.from) === -1)
   .map((known) => {
-    const index = coreLayers.layers.findIndex((layer) => layer.paths.some((entry) => known.from.startsWith(`${entry}/`)));
-    return { files: [`packages/core/src/${known.from}`], rules: { 'no-restricted-imports': layerRule(index, [known.to]) } };
+    const index = coreLayers.layers.findIndex((layer) =>
+      layer.paths.some((entry) => known.from.startsWith(`${entry}/`)),
+    );
+    return {
+      files: [`packages/core/src/${known.from}`],
+      rules: { 'no-restricted-imports': layerRule(index, [known.to]) },
+    };
   });
 
 const childProcess = {
@@ -53,13 +87,26 @@ const childProcess = {
 
 export default tseslint.config(
   {
-    ignores: ['**/dist/**', '**/node_modules/**', 'fixtures/**', 'schemas/**', '**/*.d.ts', '.tools/**', 'test-artifacts/**', 'packages/desktop/out/**'],
+    ignores: [
+      '**/dist/**',
+      '**/node_modules/**',
+      'fixtures/**',
+      'schemas/**',
+      '**/*.d.ts',
+      '.tools/**',
+      'test-artifacts/**',
+      'packages/desktop/out/**',
+    ],
   },
   js.configs.recommended,
   ...tseslint.configs.recommendedTypeChecked,
   {
     languageOptions: {
-      parserOptions: { projectService: { allowDefaultProject: ['*.js', '*.mjs', '*.ts', 'scripts/*.mjs', 'packages/cli/bin/*.js'] } },
+      parserOptions: {
+        projectService: {
+          allowDefaultProject: ['*.js', '*.mjs', '*.ts', 'scripts/*.mjs', 'packages/cli/bin/*.js'],
+        },
+      },
     },
     plugins: { unicorn },
     rules: {
@@ -67,7 +114,10 @@ export default tseslint.config(
       eqeqeq: ['error', 'always'],
       'unicorn/filename-case': ['error', { case: 'kebabCase' }],
       '@typescript-eslint/consistent-type-imports': 'error',
-      '@typescript-eslint/switch-exhaustiveness-check': ['error', { considerDefaultExhaustiveForUnions: true }],
+      '@typescript-eslint/switch-exhaustiveness-check': [
+        'error',
+        { considerDefaultExhaustiveForUnions: true },
+      ],
       '@typescript-eslint/no-floating-promises': 'error',
       '@typescript-eslint/ban-ts-comment': ['error', { minimumDescriptionLength: 10 }],
       'no-restricted-imports': ['error', { paths: [childProcess] }],
@@ -82,7 +132,10 @@ export default tseslint.config(
     files: ['packages/core/src/node/**/*.ts'],
     ignores: ['packages/core/src/node/process/**'],
     rules: {
-      'no-restricted-imports': ['error', { paths: [childProcess, { name: 'electron', message: `Core never imports electron (${LAYERS}).` }] }],
+      'no-restricted-imports': [
+        'error',
+        { paths: [childProcess, { name: 'electron', message: `Core never imports electron (${LAYERS}).` }] },
+      ],
     },
   },
   {
@@ -96,7 +149,12 @@ export default tseslint.config(
         'error',
         {
           paths: [childProcess, { name: 'electron', message: `The CLI never imports electron (${LAYERS}).` }],
-          patterns: [{ group: ['@encplan/core/src/*', '**/core/src/**'], message: `Use @encplan/core or @encplan/core/node, not deep paths (${LAYERS}).` }],
+          patterns: [
+            {
+              group: ['@encplan/core/src/*', '**/core/src/**'],
+              message: `Use @encplan/core or @encplan/core/node, not deep paths (${LAYERS}).`,
+            },
+          ],
         },
       ],
     },
@@ -107,7 +165,13 @@ export default tseslint.config(
       'no-restricted-imports': [
         'error',
         {
-          paths: [{ name: '@encplan/core/node', message: `The renderer uses only the neutral core entry (${LAYERS}).` }, { name: 'electron', message: `The renderer never sees Electron (${LAYERS}).` }],
+          paths: [
+            {
+              name: '@encplan/core/node',
+              message: `The renderer uses only the neutral core entry (${LAYERS}).`,
+            },
+            { name: 'electron', message: `The renderer never sees Electron (${LAYERS}).` },
+          ],
           patterns: [nodeBuiltins],
         },
       ],
@@ -118,7 +182,12 @@ export default tseslint.config(
     rules: {
       'no-restricted-imports': [
         'error',
-        { paths: [childProcess], patterns: [{ group: ['**/renderer/**'], message: `Main and preload never import the renderer (${LAYERS}).` }] },
+        {
+          paths: [childProcess],
+          patterns: [
+            { group: ['**/renderer/**'], message: `Main and preload never import the renderer (${LAYERS}).` },
+          ],
+        },
       ],
     },
   },
@@ -127,7 +196,18 @@ export default tseslint.config(
     rules: {
       'no-restricted-imports': [
         'error',
-        { paths: [childProcess, { name: 'electron', message: `The wizard back end and encplan ui run without Electron (${LAYERS}).` }], patterns: [{ group: ['**/renderer/**'], message: `Back end code never imports the renderer (${LAYERS}).` }] },
+        {
+          paths: [
+            childProcess,
+            {
+              name: 'electron',
+              message: `The wizard back end and encplan ui run without Electron (${LAYERS}).`,
+            },
+          ],
+          patterns: [
+            { group: ['**/renderer/**'], message: `Back end code never imports the renderer (${LAYERS}).` },
+          ],
+        },
       ],
     },
   },
@@ -137,7 +217,17 @@ export default tseslint.config(
     rules: {
       'no-restricted-imports': [
         'error',
-        { paths: [childProcess, { name: 'electron', message: `Shared bridge code never imports electron (${LAYERS}).` }, { name: '@encplan/core/node', message: `Shared bridge code uses only the neutral core entry (${LAYERS}).` }], patterns: [nodeBuiltins] },
+        {
+          paths: [
+            childProcess,
+            { name: 'electron', message: `Shared bridge code never imports electron (${LAYERS}).` },
+            {
+              name: '@encplan/core/node',
+              message: `Shared bridge code uses only the neutral core entry (${LAYERS}).`,
+            },
+          ],
+          patterns: [nodeBuiltins],
+        },
       ],
     },
   },

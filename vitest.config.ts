@@ -13,7 +13,14 @@ export default defineConfig({
     projects: [
       {
         // electron resolves to a module that throws: a test must vi.mock it (architecture 2.12).
-        resolve: { alias: { ...alias, electron: fileURLToPath(new URL('./packages/desktop/tests/mocks/electron-unmocked.ts', import.meta.url)) } },
+        resolve: {
+          alias: {
+            ...alias,
+            electron: fileURLToPath(
+              new URL('./packages/desktop/tests/mocks/electron-unmocked.ts', import.meta.url),
+            ),
+          },
+        },
         test: {
           name: 'unit',
           environment: 'node',
@@ -26,7 +33,12 @@ export default defineConfig({
       },
       {
         resolve: { alias },
-        test: { name: 'e2e', environment: 'node', include: ['tests/cli-e2e/**/*.test.ts'], testTimeout: 60_000 },
+        test: {
+          name: 'e2e',
+          environment: 'node',
+          include: ['tests/cli-e2e/**/*.test.ts'],
+          testTimeout: 60_000,
+        },
       },
       {
         resolve: { alias },

@@ -39,7 +39,10 @@ try {
     directory = mkdtempSync(path.join(tmpdir(), 'encplan-bench-assess-'));
     const image = path.join(directory, 'disk.img');
     execFileSync('truncate', ['-s', '1G', image], { env });
-    device = execFileSync('losetup', ['--find', '--show', '--partscan', image], { env, encoding: 'utf8' }).trim();
+    device = execFileSync('losetup', ['--find', '--show', '--partscan', image], {
+      env,
+      encoding: 'utf8',
+    }).trim();
     execFileSync('sgdisk', ['-n', '1:2048:+798M', '-t', '1:8300', device], { env });
     execFileSync('partx', ['-u', device], { env });
     execFileSync('mkfs.ext4', ['-q', '-F', `${device}p1`], { env });
@@ -56,8 +59,12 @@ try {
   }
   const assessMedian = median(assessMs);
   const ratio = median(versionMs) / median(nodeMs);
-  console.log(`encplan assess --json ${device ?? '(disk of the current directory)'}: median ${assessMedian.toFixed(0)} ms over ${ROUNDS} runs (goal < 1000 ms) ${assessMedian < 1000 ? 'OK' : 'SLOW'}`);
-  console.log(`encplan --version: median ${median(versionMs).toFixed(0)} ms; node -e 0: median ${median(nodeMs).toFixed(0)} ms; ratio ${ratio.toFixed(2)}× (goal < 3×) ${ratio < 3 ? 'OK' : 'SLOW'}`);
+  console.log(
+    `encplan assess --json ${device ?? '(disk of the current directory)'}: median ${assessMedian.toFixed(0)} ms over ${ROUNDS} runs (goal < 1000 ms) ${assessMedian < 1000 ? 'OK' : 'SLOW'}`,
+  );
+  console.log(
+    `encplan --version: median ${median(versionMs).toFixed(0)} ms; node -e 0: median ${median(nodeMs).toFixed(0)} ms; ratio ${ratio.toFixed(2)}× (goal < 3×) ${ratio < 3 ? 'OK' : 'SLOW'}`,
+  );
 } finally {
   if (device !== null) {
     spawnSync('losetup', ['--detach', device], { env });
@@ -67,9 +74,14 @@ try {
   }
 }
 
-for (const extra of readdirSync(path.join(root, 'scripts')).filter((name) => /^bench-.+\.mjs$/.test(name)).sort()) {
+for (const extra of readdirSync(path.join(root, 'scripts'))
+  .filter((name) => /^bench-.+\.mjs$/.test(name))
+  .sort()) {
   if (existsSync(path.join(root, 'scripts', extra))) {
-    const result = spawnSync(process.execPath, [path.join(root, 'scripts', extra)], { stdio: 'inherit', env });
+    const result = spawnSync(process.execPath, [path.join(root, 'scripts', extra)], {
+      stdio: 'inherit',
+      env,
+    });
     if (result.status !== 0) {
       process.exitCode = result.status ?? 1;
     }

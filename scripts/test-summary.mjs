@@ -6,7 +6,9 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const directory = fileURLToPath(new URL('../test-artifacts/', import.meta.url));
-const reports = existsSync(directory) ? readdirSync(directory).filter((name) => /^vitest-.+\.json$/.test(name)) : [];
+const reports = existsSync(directory)
+  ? readdirSync(directory).filter((name) => /^vitest-.+\.json$/.test(name))
+  : [];
 let passed = 0;
 let failed = 0;
 let skipped = 0;
@@ -15,7 +17,9 @@ for (const name of reports.sort()) {
   passed += report.numPassedTests;
   failed += report.numFailedTests;
   skipped += report.numPendingTests + report.numTodoTests;
-  console.log(`${name.replace(/^vitest-|\.json$/g, '')}: ${report.numPassedTests} passed, ${report.numFailedTests} failed, ${report.numPendingTests} skipped`);
+  console.log(
+    `${name.replace(/^vitest-|\.json$/g, '')}: ${report.numPassedTests} passed, ${report.numFailedTests} failed, ${report.numPendingTests} skipped`,
+  );
 }
 console.log(`tests: ${passed} passed, ${failed} failed, ${skipped} skipped`);
 process.exitCode = failed > 0 || passed === 0 ? 1 : 0;

@@ -11,7 +11,11 @@ export default defineConfig({
     emptyOutDir: true,
     minify: false,
     target: 'node22',
-    lib: { entry: fileURLToPath(new URL('./src/preload/index.ts', import.meta.url)), formats: ['cjs'], fileName: () => 'index.cjs' },
+    lib: {
+      entry: fileURLToPath(new URL('./src/preload/index.ts', import.meta.url)),
+      formats: ['cjs'],
+      fileName: () => 'index.cjs',
+    },
     rollupOptions: { external: ['electron'] },
   },
 });

@@ -4,7 +4,10 @@ import { CONTENT_SECURITY_POLICY_META } from './src/shared/content-security-poli
 
 /** Writes the one CSP (src/shared/content-security-policy.ts) into index.html's meta tag. */
 function contentSecurityPolicy(): Plugin {
-  return { name: 'encplan-csp', transformIndexHtml: (html) => html.replace('%ENCPLAN_CSP%', CONTENT_SECURITY_POLICY_META) };
+  return {
+    name: 'encplan-csp',
+    transformIndexHtml: (html) => html.replace('%ENCPLAN_CSP%', CONTENT_SECURITY_POLICY_META),
+  };
 }
 
 /**
@@ -19,7 +22,9 @@ export default defineConfig({
     alias: { '@encplan/core': fileURLToPath(new URL('../core/src/index.ts', import.meta.url)) },
   },
   build: {
-    outDir: fileURLToPath(new URL(process.env.VITE_BRIDGE === 'fake' ? './out/renderer-fake' : './out/renderer', import.meta.url)),
+    outDir: fileURLToPath(
+      new URL(process.env.VITE_BRIDGE === 'fake' ? './out/renderer-fake' : './out/renderer', import.meta.url),
+    ),
     emptyOutDir: true,
     target: 'chrome130',
     modulePreload: { polyfill: false },

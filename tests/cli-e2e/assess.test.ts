@@ -19,7 +19,9 @@ describe('encplan assess --bundle (built binary)', () => {
     const document = json(run.stdout);
     expect(assessmentSchemaErrors(document)).toBeNull();
     expect(document).toMatchObject({ schema: 'encplan.assessment', status: 'partial', error: null });
-    expect(document.warnings).toEqual([expect.objectContaining({ code: 'SMART_UNAVAILABLE', source: 'smartctl' })]);
+    expect(document.warnings).toEqual([
+      expect.objectContaining({ code: 'SMART_UNAVAILABLE', source: 'smartctl' }),
+    ]);
   });
 
   it('prints a readable report with the partition, the space and the stack', () => {
@@ -63,7 +65,11 @@ describe('encplan assess with bad input (built binary)', () => {
     expect(machine.status).toBe(exit);
     const document = json(machine.stdout);
     expect(assessmentSchemaErrors(document)).toBeNull();
-    expect(document).toMatchObject({ status: 'error', result: null, error: { code, message: expect.stringContaining(says) } });
+    expect(document).toMatchObject({
+      status: 'error',
+      result: null,
+      error: { code, message: expect.stringContaining(says) },
+    });
   });
 
   it('an unknown flag is a usage error (exit 2) with an error envelope under --json', () => {
@@ -77,10 +83,17 @@ describe('encplan doctor and schema (built binary)', () => {
   it('doctor --json lists every tool with its purpose and the kernel capabilities', () => {
     const run = runCli(['doctor', '--json']);
     expect(run.status, run.stderr).toBe(0);
-    const document = json(run.stdout) as { schema: string; result: { tools: { tool: string; purpose: string }[]; capabilities: { id: string }[] } };
+    const document = json(run.stdout) as {
+      schema: string;
+      result: { tools: { tool: string; purpose: string }[]; capabilities: { id: string }[] };
+    };
     expect(document.schema).toBe('encplan.doctor');
-    expect(document.result.tools.map((tool) => tool.tool)).toEqual(expect.arrayContaining(['lsblk', 'smartctl', 'cryptsetup', 'fio']));
-    expect(document.result.capabilities.map((capability) => capability.id)).toEqual(expect.arrayContaining(['root', 'device-mapper', 'kernel-crypto-user-api']));
+    expect(document.result.tools.map((tool) => tool.tool)).toEqual(
+      expect.arrayContaining(['lsblk', 'smartctl', 'cryptsetup', 'fio']),
+    );
+    expect(document.result.capabilities.map((capability) => capability.id)).toEqual(
+      expect.arrayContaining(['root', 'device-mapper', 'kernel-crypto-user-api']),
+    );
   });
 
   it('schema NAME prints the committed JSON Schema of that document', () => {
@@ -117,7 +130,9 @@ describe('encplan assess: the plan, --commands, --html and --fail-on (built bina
     const script = runCli(['assess', '--bundle', BUNDLE, '--commands']);
     expect(script.status, script.stderr).toBe(0);
     expect(script.stdout).toMatch(/^#!\/bin\/sh\n/);
-    expect(script.stdout).toContain('# cryptsetup luksFormat --type luks2 --cipher aes-xts-plain64 --key-size 512 --sector-size 4096');
+    expect(script.stdout).toContain(
+      '# cryptsetup luksFormat --type luks2 --cipher aes-xts-plain64 --key-size 512 --sector-size 4096',
+    );
     // The lines that depend on the commented-out luksFormat are commented out with it; the same script is in the report.
     expect(script.stdout).toContain('\n# cryptsetup open --allow-discards');
     expect(script.stdout).not.toMatch(/^cryptsetup /m);
@@ -146,20 +161,29 @@ describe('encplan assess: the plan, --commands, --html and --fail-on (built bina
     // The real loop bundle, with smartctl answering as the captured Seagate with 304 reallocated sectors did.
     const directory = mkdtempSync(path.join(tmpdir(), 'encplan-test-failing-'));
     try {
-      const bundle = JSON.parse(readFileSync(path.join(REPO_ROOT, BUNDLE, 'bundle.json'), 'utf8')) as { captures: Record<string, unknown>[] };
+      const bundle = JSON.parse(readFileSync(path.join(REPO_ROOT, BUNDLE, 'bundle.json'), 'utf8')) as {
+        captures: Record<string, unknown>[];
+      };
       const failing = path.join(REPO_ROOT, 'fixtures/smartctl/sata-hdd-seagate-st3500418as-realloc304-v7.3');
       const stdout = readFileSync(path.join(failing, 'stdout.json'), 'utf8');
       // The capture has no process exit code beside it; smartctl's own JSON records it.
       const exitCode = (JSON.parse(stdout) as { smartctl: { exit_status: number } }).smartctl.exit_status;
       for (const capture of bundle.captures) {
-        if (capture.kind === 'command' && capture.tool === 'smartctl' && (capture.argv as string[]).includes('-x')) {
+        if (
+          capture.kind === 'command' &&
+          capture.tool === 'smartctl' &&
+          (capture.argv as string[]).includes('-x')
+        ) {
           capture.output = { exitCode, stdout, stderr: '', durationMs: 10 };
         }
       }
       writeFileSync(path.join(directory, 'bundle.json'), JSON.stringify(bundle));
       const gated = runCli(['assess', '--bundle', directory, '--fail-on', 'failing', '--json']);
       expect(gated.status, gated.stderr).toBe(5);
-      const envelope = JSON.parse(gated.stdout) as { status: string; result: { health: { verdict: string }; plan: { healthGate: { effectiveVerdict: string } } } };
+      const envelope = JSON.parse(gated.stdout) as {
+        status: string;
+        result: { health: { verdict: string }; plan: { healthGate: { effectiveVerdict: string } } };
+      };
       expect(envelope.result.health.verdict).toBe('failing');
       expect(envelope.result.plan.healthGate.effectiveVerdict).toBe('failing');
       expect(runCli(['assess', '--bundle', directory]).status).toBe(0);

@@ -20,14 +20,18 @@ function replay(tool: string, name: string, args: readonly string[] = fixtureArg
   return {
     args,
     stdoutFixture: `fixtures/${tool}/${name}/stdout`,
-    stderr: existsSync(path.join(REPO_ROOT, 'fixtures', tool, name, 'stderr')) ? readFixture(tool, name, 'stderr') : '',
+    stderr: existsSync(path.join(REPO_ROOT, 'fixtures', tool, name, 'stderr'))
+      ? readFixture(tool, name, 'stderr')
+      : '',
     exitCode: command.exitCode,
   };
 }
 
 // systeminformation's cpu().cores counts logical CPUs, as os.cpus() does; -multi uses that count.
 const cores = os.cpus().length;
-const KDF = ['sha256', 'sha512', 'whirlpool', 'blake2s-256', 'streebog512'].map((hash) => `linux-debian12-pbkdf2-${hash}`);
+const KDF = ['sha256', 'sha512', 'whirlpool', 'blake2s-256', 'streebog512'].map(
+  (hash) => `linux-debian12-pbkdf2-${hash}`,
+);
 
 async function fakePath(): Promise<string> {
   const openssl = ['aes-128-xts', 'aes-256-xts', 'chacha20'].flatMap((evp) => {
@@ -53,13 +57,26 @@ describe('encplan benchmark ciphers (built binary)', () => {
     const document = cipherBenchmarkDocument.envelope.parse(JSON.parse(run.stdout));
     expect(document.status).toBe('partial');
     expect(document.warnings.map((w) => w.code)).toContain('KERNEL_FEATURE_MISSING');
-    const aes512 = document.result?.cipherSpeed.measurements.find((m) => m.cipher === 'aes-xts' && m.keyBits === 512);
-    expect(aes512).toMatchObject({ source: 'openssl', encryptBytesPerSecond: 6245421056, messageBytes: 4096 });
-    expect(document.result?.kdfSpeed.pbkdf2.map((p) => p.hash)).toEqual(['sha256', 'sha512', 'whirlpool', 'blake2s-256']);
+    const aes512 = document.result?.cipherSpeed.measurements.find(
+      (m) => m.cipher === 'aes-xts' && m.keyBits === 512,
+    );
+    expect(aes512).toMatchObject({
+      source: 'openssl',
+      encryptBytesPerSecond: 6245421056,
+      messageBytes: 4096,
+    });
+    expect(document.result?.kdfSpeed.pbkdf2.map((p) => p.hash)).toEqual([
+      'sha256',
+      'sha512',
+      'whirlpool',
+      'blake2s-256',
+    ]);
     const calls = await fakes!.calls();
     expect(calls.filter((call) => call.tool === 'cryptsetup').map((call) => call.argv.join(' '))).toEqual([
       'benchmark -c aes-xts -s 512',
-      ...['sha256', 'sha512', 'whirlpool', 'blake2s-256', 'streebog512'].map((hash) => `benchmark --pbkdf pbkdf2 --hash ${hash}`),
+      ...['sha256', 'sha512', 'whirlpool', 'blake2s-256', 'streebog512'].map(
+        (hash) => `benchmark --pbkdf pbkdf2 --hash ${hash}`,
+      ),
       'benchmark --pbkdf argon2id',
     ]);
     expect(calls.filter((call) => call.tool === 'openssl')).toHaveLength(cores > 1 ? 6 : 3);

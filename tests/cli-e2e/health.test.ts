@@ -11,7 +11,10 @@ const scratch = mkdtempSync(path.join(tmpdir(), 'encplan-e2e-health-'));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 
 function encplan(...args: string[]) {
-  const result = spawnSync(process.execPath, [BIN, ...args], { encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' } });
+  const result = spawnSync(process.execPath, [BIN, ...args], {
+    encoding: 'utf8',
+    env: { ...process.env, NO_COLOR: '1' },
+  });
   return { code: result.status, stdout: result.stdout, stderr: result.stderr };
 }
 
@@ -30,12 +33,25 @@ describe('encplan health FILE.json', () => {
   });
 
   it('prints one JSON envelope whose result validates against the health schema', () => {
-    const { code, stdout } = encplan('health', fixture('nvme-intel-dc-p4500-2tb-ssdpe2kx020t7-worn75pct-v7.3'), '--json');
+    const { code, stdout } = encplan(
+      'health',
+      fixture('nvme-intel-dc-p4500-2tb-ssdpe2kx020t7-worn75pct-v7.3'),
+      '--json',
+    );
     expect(code).toBe(0);
     const envelope = JSON.parse(stdout);
-    expect(envelope).toMatchObject({ schema: 'encplan.health', schemaVersion: [1, 1], status: 'ok', error: null });
+    expect(envelope).toMatchObject({
+      schema: 'encplan.health',
+      schemaVersion: [1, 1],
+      status: 'ok',
+      error: null,
+    });
     expect(healthSchema.parse(envelope.result)).toMatchObject({ verdict: 'healthy', percentageUsed: 75 });
-    expect(driveSummarySchema.parse(envelope.result.drive)).toMatchObject({ media: 'ssd', mediaReason: 'NVMe', trim: { supported: null, mechanism: 'unknown' } });
+    expect(driveSummarySchema.parse(envelope.result.drive)).toMatchObject({
+      media: 'ssd',
+      mediaReason: 'NVMe',
+      trim: { supported: null, mechanism: 'unknown' },
+    });
   });
 
   it('reports an open failure as partial with a SMART_UNAVAILABLE warning and exit 0', () => {
@@ -73,12 +89,42 @@ describe('encplan health FILE.json', () => {
   });
 
   it.each([
-    { name: 'a failing drive with --fail-on warning exits 5', file: 'sata-hdd-seagate-st3500418as-realloc304-v7.3', flags: ['--fail-on', 'warning'], code: 5 },
-    { name: 'a failing drive with --fail-on failing exits 5', file: 'sata-hdd-seagate-st3500418as-realloc304-v7.3', flags: ['--fail-on', 'failing'], code: 5 },
-    { name: 'a healthy drive with --fail-on warning exits 0', file: 'nvme-sabrent-rocket4-1tb-v7.4', flags: ['--fail-on', 'warning'], code: 0 },
-    { name: 'an unknown verdict with --fail-on warning exits 0', file: 'error-open-failed-windows-exit2-v7.0', flags: ['--fail-on', 'warning'], code: 0 },
-    { name: 'an unknown verdict with --fail-on-unknown exits 5', file: 'error-open-failed-windows-exit2-v7.0', flags: ['--fail-on-unknown'], code: 5 },
-    { name: 'a healthy drive with --fail-on-unknown exits 0', file: 'nvme-sabrent-rocket4-1tb-v7.4', flags: ['--fail-on-unknown'], code: 0 },
+    {
+      name: 'a failing drive with --fail-on warning exits 5',
+      file: 'sata-hdd-seagate-st3500418as-realloc304-v7.3',
+      flags: ['--fail-on', 'warning'],
+      code: 5,
+    },
+    {
+      name: 'a failing drive with --fail-on failing exits 5',
+      file: 'sata-hdd-seagate-st3500418as-realloc304-v7.3',
+      flags: ['--fail-on', 'failing'],
+      code: 5,
+    },
+    {
+      name: 'a healthy drive with --fail-on warning exits 0',
+      file: 'nvme-sabrent-rocket4-1tb-v7.4',
+      flags: ['--fail-on', 'warning'],
+      code: 0,
+    },
+    {
+      name: 'an unknown verdict with --fail-on warning exits 0',
+      file: 'error-open-failed-windows-exit2-v7.0',
+      flags: ['--fail-on', 'warning'],
+      code: 0,
+    },
+    {
+      name: 'an unknown verdict with --fail-on-unknown exits 5',
+      file: 'error-open-failed-windows-exit2-v7.0',
+      flags: ['--fail-on-unknown'],
+      code: 5,
+    },
+    {
+      name: 'a healthy drive with --fail-on-unknown exits 0',
+      file: 'nvme-sabrent-rocket4-1tb-v7.4',
+      flags: ['--fail-on-unknown'],
+      code: 0,
+    },
   ])('$name', ({ file, flags, code }) => {
     const run = encplan('health', fixture(file), '--json', ...flags);
     expect(run.code).toBe(code);

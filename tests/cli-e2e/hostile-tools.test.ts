@@ -89,19 +89,24 @@ describe.skipIf(process.platform !== 'linux')(
     });
 
     it('SIGTERM during a command without cleanup of its own still ends the running tool and its child (exit 130)', async () => {
-    fakes = await createFakeTools({ cryptsetup: [HANGING], openssl: [HANGING] });
-    const run = start(['benchmark', 'ciphers', '--quick'], { PATH: `${fakes.binDir}${path.delimiter}${process.env.PATH ?? ''}` });
-    const pidFile = path.join(fakes.binDir, 'background.pid');
-    expect(await until(() => existsSync(pidFile) && readFileSync(pidFile, 'utf8') !== ''), run.stderr()).toBe(true);
-    const holder = Number(readFileSync(pidFile, 'utf8'));
-    strays.push(holder);
-    run.child.kill('SIGTERM');
-    const [code] = await run.exited;
-    expect(code, run.stderr()).toBe(130);
-    expect(await until(() => !alive(holder))).toBe(true);
-  });
+      fakes = await createFakeTools({ cryptsetup: [HANGING], openssl: [HANGING] });
+      const run = start(['benchmark', 'ciphers', '--quick'], {
+        PATH: `${fakes.binDir}${path.delimiter}${process.env.PATH ?? ''}`,
+      });
+      const pidFile = path.join(fakes.binDir, 'background.pid');
+      expect(
+        await until(() => existsSync(pidFile) && readFileSync(pidFile, 'utf8') !== ''),
+        run.stderr(),
+      ).toBe(true);
+      const holder = Number(readFileSync(pidFile, 'utf8'));
+      strays.push(holder);
+      run.child.kill('SIGTERM');
+      const [code] = await run.exited;
+      expect(code, run.stderr()).toBe(130);
+      expect(await until(() => !alive(holder))).toBe(true);
+    });
 
-  it('SIGTERM before any command has installed its handler exits 130, not 143', async () => {
+    it('SIGTERM before any command has installed its handler exits 130, not 143', async () => {
       // A test preload holds the loading of oclif, so the signal lands after bin/run.js's first lines and
       // before any command (see tests/support/hold-import).
       const marker = path.join(temporary(), 'held');

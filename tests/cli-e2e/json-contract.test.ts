@@ -30,14 +30,30 @@ function check(envelope: unknown, schema: string, status: 'ok-or-partial' | 'err
 
 const cases: readonly { args: string[]; schema: string; status: 'ok-or-partial' | 'error' }[] = [
   { args: ['assess', '--bundle', BUNDLE, '--json'], schema: 'encplan.assessment', status: 'ok-or-partial' },
-  { args: ['assess', '--bundle', 'fixtures/no-such-bundle', '--json'], schema: 'encplan.assessment', status: 'error' },
+  {
+    args: ['assess', '--bundle', 'fixtures/no-such-bundle', '--json'],
+    schema: 'encplan.assessment',
+    status: 'error',
+  },
   { args: ['collect', '--json'], schema: 'encplan.assessment', status: 'error' },
   { args: ['plan', '--bundle', BUNDLE, '--json'], schema: 'encplan.plan', status: 'ok-or-partial' },
-  { args: ['plan', '--report', 'fixtures/no-such-report.json', '--json'], schema: 'encplan.plan', status: 'error' },
+  {
+    args: ['plan', '--report', 'fixtures/no-such-report.json', '--json'],
+    schema: 'encplan.plan',
+    status: 'error',
+  },
   { args: ['health', SMART, '--json'], schema: 'encplan.health', status: 'ok-or-partial' },
   { args: ['health', 'fixtures/no-such-file.json', '--json'], schema: 'encplan.health', status: 'error' },
-  { args: ['benchmark', 'ciphers', '--no-such-flag', '--json'], schema: 'encplan.cipher-benchmark', status: 'error' },
-  { args: ['benchmark', 'io', '/nonexistent/encplan-target', '--json'], schema: 'encplan.benchmark-io', status: 'error' },
+  {
+    args: ['benchmark', 'ciphers', '--no-such-flag', '--json'],
+    schema: 'encplan.cipher-benchmark',
+    status: 'error',
+  },
+  {
+    args: ['benchmark', 'io', '/nonexistent/encplan-target', '--json'],
+    schema: 'encplan.benchmark-io',
+    status: 'error',
+  },
   { args: ['cleanup', '--json'], schema: 'encplan.cleanup', status: 'ok-or-partial' },
   { args: ['cleanup', '--no-such-flag', '--json'], schema: 'encplan.cleanup', status: 'error' },
   { args: ['doctor', '--json'], schema: 'encplan.doctor', status: 'ok-or-partial' },
@@ -48,8 +64,16 @@ const cases: readonly { args: string[]; schema: string; status: 'ok-or-partial' 
   { args: ['schema', 'plan', '--json'], schema: 'encplan.schema', status: 'ok-or-partial' },
   { args: ['schema', 'no-such-document', '--json'], schema: 'encplan.schema', status: 'error' },
   { args: ['ui', '--port', '70000', '--json'], schema: 'encplan.ui', status: 'error' },
-  { args: ['fleet', 'report', 'fixtures/assessments', '--json'], schema: 'encplan.fleet-report', status: 'ok-or-partial' },
-  { args: ['fleet', 'report', 'fixtures/no-such-folder', '--json'], schema: 'encplan.fleet-report', status: 'error' },
+  {
+    args: ['fleet', 'report', 'fixtures/assessments', '--json'],
+    schema: 'encplan.fleet-report',
+    status: 'ok-or-partial',
+  },
+  {
+    args: ['fleet', 'report', 'fixtures/no-such-folder', '--json'],
+    schema: 'encplan.fleet-report',
+    status: 'error',
+  },
   { args: ['help', '--json'], schema: 'encplan.help', status: 'ok-or-partial' },
   { args: ['help', '--no-such-flag', '--json'], schema: 'encplan.help', status: 'error' },
   { args: ['completion', 'bash', '--json'], schema: 'encplan.completion', status: 'ok-or-partial' },
@@ -67,7 +91,9 @@ describe('every --json output validates against its committed JSON Schema (built
   });
 
   it('encplan ui --json prints its URL as one envelope, then serves until stopped', async () => {
-    const child = spawn(process.execPath, [path.join(REPO_ROOT, 'packages/cli/bin/run.js'), 'ui', '--json'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [path.join(REPO_ROOT, 'packages/cli/bin/run.js'), 'ui', '--json'], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     const stdout = await new Promise<string>((resolve, reject) => {
       let text = '';
       child.stdout.on('data', (chunk: Buffer) => {
@@ -87,7 +113,11 @@ describe('every --json output validates against its committed JSON Schema (built
   });
 
   // Real ok outputs captured on a real machine (fixtures/*/PROVENANCE.md): the long-running benchmarks.
-  const captured = ['fixtures/encplan-benchmark-io', 'fixtures/encplan-benchmark-ciphers', 'fixtures/encplan-health'].flatMap((directory) =>
+  const captured = [
+    'fixtures/encplan-benchmark-io',
+    'fixtures/encplan-benchmark-ciphers',
+    'fixtures/encplan-health',
+  ].flatMap((directory) =>
     readdirSync(path.join(REPO_ROOT, directory)).map((name) => path.join(directory, name, 'stdout.json')),
   );
   it.each(captured)('the captured output %s', (file) => {
@@ -100,7 +130,9 @@ afterAll(() => {
   // The wizard's bridge envelopes never reach stdout; desktop tests cover them.
   const notPrinted = new Set(['encplan.bridge']);
   const missing = DOCUMENTS.filter((document) => !notPrinted.has(document.name)).flatMap((document) =>
-    ['ok-or-partial', 'error'].filter((status) => !(seen.get(document.name)?.has(status) ?? false)).map((status) => `${document.name} ${status}`),
+    ['ok-or-partial', 'error']
+      .filter((status) => !(seen.get(document.name)?.has(status) ?? false))
+      .map((status) => `${document.name} ${status}`),
   );
   expect(missing, 'a document without an e2e case here').toEqual([]);
 });

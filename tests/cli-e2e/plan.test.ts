@@ -64,9 +64,23 @@ describe('encplan plan (built binary)', () => {
       status: 0,
     },
     { name: 'exits 0 when health is unknown', input: 'arm64-aes-rpi5', threshold: 'warning', status: 0 },
-    { name: 'exits 5 when health is unknown and --fail-on-unknown is given', input: 'arm64-aes-rpi5', threshold: 'warning', status: 5, unknownFails: true },
+    {
+      name: 'exits 5 when health is unknown and --fail-on-unknown is given',
+      input: 'arm64-aes-rpi5',
+      threshold: 'warning',
+      status: 5,
+      unknownFails: true,
+    },
   ])('$name', ({ input, threshold, status, unknownFails }) => {
-    const run = encplan('plan', '--input', fixture(input), '--fail-on', threshold, '--json', ...(unknownFails === true ? ['--fail-on-unknown'] : []));
+    const run = encplan(
+      'plan',
+      '--input',
+      fixture(input),
+      '--fail-on',
+      threshold,
+      '--json',
+      ...(unknownFails === true ? ['--fail-on-unknown'] : []),
+    );
     expect(run.status).toBe(status);
     expect(planDocument.envelope.safeParse(JSON.parse(run.stdout)).success).toBe(true);
   });

@@ -8,7 +8,9 @@ import { REPO_ROOT } from '../support/fake-tools.js';
 export const CHROMIUM_PATH = process.env.ENCPLAN_CHROMIUM ?? '/usr/bin/chromium';
 
 /** Why the browser suites cannot run here, or null when they can. */
-export const chromiumMissing: string | null = existsSync(CHROMIUM_PATH) ? null : `${CHROMIUM_PATH} not found (apt-get install chromium)`;
+export const chromiumMissing: string | null = existsSync(CHROMIUM_PATH)
+  ? null
+  : `${CHROMIUM_PATH} not found (apt-get install chromium)`;
 
 if (chromiumMissing !== null) {
   process.stderr.write(`desktop-web: skipped: ${chromiumMissing}\n`);
@@ -18,7 +20,15 @@ if (chromiumMissing !== null) {
 export function launchChromium(): Promise<Browser> {
   return chromium.launch({
     executablePath: CHROMIUM_PATH,
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--no-first-run',
+    ],
   });
 }
 
@@ -32,7 +42,12 @@ export async function screenshot(page: Page, name: string): Promise<void> {
 }
 
 interface AxeResult {
-  readonly violations: readonly { readonly id: string; readonly impact: string | null; readonly help: string; readonly nodes: readonly { readonly target: readonly string[] }[] }[];
+  readonly violations: readonly {
+    readonly id: string;
+    readonly impact: string | null;
+    readonly help: string;
+    readonly nodes: readonly { readonly target: readonly string[] }[];
+  }[];
   readonly passes: readonly { readonly id: string }[];
 }
 
@@ -43,14 +58,18 @@ interface AxeResult {
 export async function axeViolations(page: Page): Promise<{ violations: string[]; passedRules: string[] }> {
   const source = await readFile(path.join(REPO_ROOT, 'node_modules/axe-core/axe.min.js'), 'utf8');
   await page.evaluate(source);
-  const result = await page.evaluate(
-    () =>
-      (window as unknown as { axe: { run: (context: Document, options: unknown) => Promise<AxeResult> } }).axe.run(document, {
-        runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'] },
-      }),
+  const result = await page.evaluate(() =>
+    (
+      window as unknown as { axe: { run: (context: Document, options: unknown) => Promise<AxeResult> } }
+    ).axe.run(document, {
+      runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'] },
+    }),
   );
   return {
-    violations: result.violations.map((violation) => `${violation.id} (${violation.impact ?? 'n/a'}): ${violation.help} at ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`),
+    violations: result.violations.map(
+      (violation) =>
+        `${violation.id} (${violation.impact ?? 'n/a'}): ${violation.help} at ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`,
+    ),
     passedRules: result.passes.map((pass) => pass.id),
   };
 }

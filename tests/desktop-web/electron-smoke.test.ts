@@ -9,14 +9,21 @@ import { REPO_ROOT } from '../support/fake-tools.js';
  */
 const ELECTRON_BINARY = process.env.ENCPLAN_ELECTRON_BINARY;
 if (ELECTRON_BINARY === undefined) {
-  process.stderr.write('desktop-web: Electron smoke test skipped: set ENCPLAN_ELECTRON_BINARY to an Electron 45 binary to run it\n');
+  process.stderr.write(
+    'desktop-web: Electron smoke test skipped: set ENCPLAN_ELECTRON_BINARY to an Electron 45 binary to run it\n',
+  );
 }
 
 describe.skipIf(ELECTRON_BINARY === undefined)('the Electron app (real binary)', () => {
   it('opens a sandboxed window whose page sees only window.encplan, and lists drives over real IPC', async () => {
     const app = await electron.launch({
       executablePath: ELECTRON_BINARY ?? '',
-      args: ['--no-sandbox', path.join(REPO_ROOT, 'packages/desktop'), '--assessment', path.join(REPO_ROOT, 'fixtures/assessments/loop-gpt-ext4-luks2-unallocated-debian12.json')],
+      args: [
+        '--no-sandbox',
+        path.join(REPO_ROOT, 'packages/desktop'),
+        '--assessment',
+        path.join(REPO_ROOT, 'fixtures/assessments/loop-gpt-ext4-luks2-unallocated-debian12.json'),
+      ],
     });
     try {
       const page = await app.firstWindow();
@@ -26,7 +33,11 @@ describe.skipIf(ELECTRON_BINARY === undefined)('the Electron app (real binary)',
         hasRequire: typeof (globalThis as { require?: unknown }).require !== 'undefined',
         hasProcess: typeof (globalThis as { process?: unknown }).process !== 'undefined',
       }));
-      expect(exposure).toEqual({ bridgeKeys: ['cancel', 'capabilities', 'jobStatus', 'listDevices', 'startAssessment'], hasRequire: false, hasProcess: false });
+      expect(exposure).toEqual({
+        bridgeKeys: ['cancel', 'capabilities', 'jobStatus', 'listDevices', 'startAssessment'],
+        hasRequire: false,
+        hasProcess: false,
+      });
       await page.getByRole('radio', { name: /loop2/ }).check();
       await page.getByRole('button', { name: 'Check this drive' }).click();
       await page.getByRole('heading', { name: /^Drive health/ }).waitFor();

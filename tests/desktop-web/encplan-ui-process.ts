@@ -16,7 +16,10 @@ export interface EncplanUiProcess {
 
 /** Spawns the built CLI's `ui` command and waits for the URL it prints (needs `npx tsc -b` first). */
 export async function startEncplanUi(args: readonly string[]): Promise<EncplanUiProcess> {
-  const child = spawn(process.execPath, [CLI, 'ui', ...args], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, NO_COLOR: '1' } });
+  const child = spawn(process.execPath, [CLI, 'ui', ...args], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: { ...process.env, NO_COLOR: '1' },
+  });
   let output = '';
   child.stdout.setEncoding('utf8').on('data', (chunk: string) => (output += chunk));
   child.stderr.setEncoding('utf8').on('data', (chunk: string) => (output += chunk));

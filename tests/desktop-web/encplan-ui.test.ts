@@ -56,7 +56,9 @@ describe.skipIf(chromiumMissing !== null)('encplan ui in Chromium over saved ass
     await screenshot(page, 'ui-4-plan');
     expect((await axeViolations(page)).violations).toEqual([]);
     await page.getByRole('button', { name: 'Next' }).click();
-    await expect(page.getByRole('textbox', { name: 'Commands' }).inputValue()).resolves.toContain('# cryptsetup open');
+    await expect(page.getByRole('textbox', { name: 'Commands' }).inputValue()).resolves.toContain(
+      '# cryptsetup open',
+    );
     await screenshot(page, 'ui-5-export');
     // A reload keeps working: the token lives in sessionStorage for this tab only.
     await page.reload();
@@ -68,12 +70,23 @@ describe.skipIf(chromiumMissing !== null)('encplan ui in Chromium over saved ass
     const endpoint = new URL('/api/listDevices', url);
     const headers = { 'Content-Type': 'application/json' };
     const token = url.searchParams.get('token') ?? '';
-    const withToken = await fetch(endpoint, { method: 'POST', headers: { ...headers, 'X-Encplan-Token': token }, body: '{}' });
+    const withToken = await fetch(endpoint, {
+      method: 'POST',
+      headers: { ...headers, 'X-Encplan-Token': token },
+      body: '{}',
+    });
     expect(withToken.status).toBe(200);
     const withoutToken = await fetch(endpoint, { method: 'POST', headers, body: '{}' });
     expect(withoutToken.status).toBe(403);
-    await expect(withoutToken.json()).resolves.toMatchObject({ status: 'error', error: { code: 'PERMISSION_DENIED' } });
-    const foreign = await fetch(endpoint, { method: 'POST', headers: { ...headers, 'X-Encplan-Token': token, Origin: 'http://evil.example' }, body: '{}' });
+    await expect(withoutToken.json()).resolves.toMatchObject({
+      status: 'error',
+      error: { code: 'PERMISSION_DENIED' },
+    });
+    const foreign = await fetch(endpoint, {
+      method: 'POST',
+      headers: { ...headers, 'X-Encplan-Token': token, Origin: 'http://evil.example' },
+      body: '{}',
+    });
     expect(foreign.status).toBe(403);
   });
 
@@ -84,7 +97,11 @@ describe.skipIf(chromiumMissing !== null)('encplan ui in Chromium over saved ass
     await page.goto('about:blank');
     const status = await page.evaluate(async (target) => {
       try {
-        const response = await fetch(target, { method: 'POST', headers: { 'Content-Type': 'application/json', 'X-Encplan-Token': 'guess' }, body: '{}' });
+        const response = await fetch(target, {
+          method: 'POST',
+          headers: { 'Content-Type': 'application/json', 'X-Encplan-Token': 'guess' },
+          body: '{}',
+        });
         return response.status;
       } catch {
         return 'blocked';

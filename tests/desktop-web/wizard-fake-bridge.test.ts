@@ -18,8 +18,15 @@ describe.skipIf(chromiumMissing !== null)('the wizard over the fake bridge in Ch
 
   beforeAll(async () => {
     // The fake build talks to no API; the server only serves its files on 127.0.0.1 like `encplan ui` does.
-    const backend = await createWizardBackend({ assessmentFiles: [path.join(FIXTURES, 'loop-gpt-ext4-luks2-unallocated-debian12.json')], searchPath: '', userId: 1000 });
-    server = await startUiServer({ rendererDir: path.join(REPO_ROOT, 'packages/desktop/out/renderer-fake'), handlers: createBridgeHandlers(backend.services, backend.jobs) });
+    const backend = await createWizardBackend({
+      assessmentFiles: [path.join(FIXTURES, 'loop-gpt-ext4-luks2-unallocated-debian12.json')],
+      searchPath: '',
+      userId: 1000,
+    });
+    server = await startUiServer({
+      rendererDir: path.join(REPO_ROOT, 'packages/desktop/out/renderer-fake'),
+      handlers: createBridgeHandlers(backend.services, backend.jobs),
+    });
     browser = await launchChromium();
   });
 
@@ -30,7 +37,9 @@ describe.skipIf(chromiumMissing !== null)('the wizard over the fake bridge in Ch
 
   async function openWizard(): Promise<Page> {
     context = await browser.newContext({ viewport: { width: 1100, height: 900 }, acceptDownloads: true });
-    await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: `http://127.0.0.1:${String(server.port)}` });
+    await context.grantPermissions(['clipboard-read', 'clipboard-write'], {
+      origin: `http://127.0.0.1:${String(server.port)}`,
+    });
     const opened = await context.newPage();
     const errors: string[] = [];
     opened.on('pageerror', (error) => errors.push(error.message));
@@ -48,8 +57,12 @@ describe.skipIf(chromiumMissing !== null)('the wizard over the fake bridge in Ch
   it('walks all five steps for a benchmarked virtual disk, with no accessibility violations on any step', async () => {
     page = await openWizard();
     // Step 1: drives with model, size, transport, health badge; the system disk is marked.
-    await expect(page.locator('li.device', { hasText: '/dev/vda' }).textContent()).resolves.toMatch(/\/dev\/vda · 256\.0 GiB · VIRTIO.*Health unknown.*System disk/s);
-    await expect(page.locator('li.device', { hasText: '/dev/loop2' }).textContent()).resolves.toMatch(/\/dev\/loop2 · 1\.0 GiB · LOOP/s);
+    await expect(page.locator('li.device', { hasText: '/dev/vda' }).textContent()).resolves.toMatch(
+      /\/dev\/vda · 256\.0 GiB · VIRTIO.*Health unknown.*System disk/s,
+    );
+    await expect(page.locator('li.device', { hasText: '/dev/loop2' }).textContent()).resolves.toMatch(
+      /\/dev\/loop2 · 1\.0 GiB · LOOP/s,
+    );
     await expect(page.getByRole('button', { name: 'Check this drive' }).isDisabled()).resolves.toBe(true);
     await screenshot(page, '1-drive');
     expect((await axeViolations(page)).violations).toEqual([]);
@@ -59,13 +72,24 @@ describe.skipIf(chromiumMissing !== null)('the wizard over the fake bridge in Ch
 
     // Step 2: verdicts in plain words, details with sources on demand.
     await page.getByRole('heading', { name: /^Drive health/ }).waitFor();
-    await expect(page.getByRole('heading', { level: 1 }).textContent()).resolves.toBe('Health, TRIM and space');
-    await expect(page.locator('article', { hasText: 'Drive health' }).textContent()).resolves.toContain('The drive did not tell us how healthy it is');
-    await page.locator('article', { hasText: 'Drive health' }).getByText(/Details and sources/).click();
+    await expect(page.getByRole('heading', { level: 1 }).textContent()).resolves.toBe(
+      'Health, TRIM and space',
+    );
+    await expect(page.locator('article', { hasText: 'Drive health' }).textContent()).resolves.toContain(
+      'The drive did not tell us how healthy it is',
+    );
+    await page
+      .locator('article', { hasText: 'Drive health' })
+      .getByText(/Details and sources/)
+      .click();
     // Labels are written by people, and an unknown value says "unknown" (never a blank cell).
-    const endurance = page.locator('article', { hasText: 'Drive health' }).getByRole('row', { name: /Endurance used/ });
+    const endurance = page
+      .locator('article', { hasText: 'Drive health' })
+      .getByRole('row', { name: /Endurance used/ });
     await expect(endurance.textContent()).resolves.toMatch(/Endurance used\s*unknown/);
-    await expect(page.locator('article', { hasText: 'Space and spare area' }).textContent()).resolves.toContain('used whole');
+    await expect(
+      page.locator('article', { hasText: 'Space and spare area' }).textContent(),
+    ).resolves.toContain('used whole');
     await screenshot(page, '2-health');
     expect((await axeViolations(page)).violations).toEqual([]);
 
@@ -89,15 +113,24 @@ describe.skipIf(chromiumMissing !== null)('the wizard over the fake bridge in Ch
     await page.getByRole('button', { name: 'See the plan' }).click();
     await expect(page.getByRole('heading', { name: /^Cipher/ }).isVisible()).resolves.toBe(true);
     await expect(page.getByRole('img', { name: /plain vs encrypted/ }).count()).resolves.toBe(1);
-    await expect(page.getByRole('table', { name: 'Measured with fio' }).textContent()).resolves.toMatch(/SEQ1M Q8T1 read.*plain.*\d+\.\d MiB\/s/s);
+    await expect(page.getByRole('table', { name: 'Measured with fio' }).textContent()).resolves.toMatch(
+      /SEQ1M Q8T1 read.*plain.*\d+\.\d MiB\/s/s,
+    );
     // Predicted encrypted next to measured plain throughput, per profile ("unknown" where the plan has none).
-    await expect(page.getByRole('table', { name: 'Predicted encrypted throughput next to measured plain throughput' }).textContent()).resolves.toMatch(/SEQ1M Q8T1 read\d+\.\d MiB\/s(\d+\.\d MiB\/s|unknown)/);
+    await expect(
+      page
+        .getByRole('table', { name: 'Predicted encrypted throughput next to measured plain throughput' })
+        .textContent(),
+    ).resolves.toMatch(/SEQ1M Q8T1 read\d+\.\d MiB\/s(\d+\.\d MiB\/s|unknown)/);
     await screenshot(page, '4-plan');
     expect((await axeViolations(page)).violations).toEqual([]);
 
     // Step 5: JSON, self-contained HTML, the script, the clipboard.
     await page.getByRole('button', { name: 'Next' }).click();
-    const [htmlDownload] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Save HTML report' }).click()]);
+    const [htmlDownload] = await Promise.all([
+      page.waitForEvent('download'),
+      page.getByRole('button', { name: 'Save HTML report' }).click(),
+    ]);
     const html = await readFile(await htmlDownload.path(), 'utf8');
     expect(htmlDownload.suggestedFilename()).toBe('encplan-vda.html');
     expect(html).toMatch(/^<!doctype html>/);
@@ -106,15 +139,23 @@ describe.skipIf(chromiumMissing !== null)('the wizard over the fake bridge in Ch
     // The saved report itself: readable and accessible on its own, offline.
     const reportPage = await context.newPage();
     await reportPage.setContent(html);
-    await expect(reportPage.getByRole('heading', { level: 1 }).textContent()).resolves.toBe('encplan assessment of /dev/vda (Virtual disk)');
+    await expect(reportPage.getByRole('heading', { level: 1 }).textContent()).resolves.toBe(
+      'encplan assessment of /dev/vda (Virtual disk)',
+    );
     await screenshot(reportPage, '5-export-html-report');
     expect((await axeViolations(reportPage)).violations).toEqual([]);
     await reportPage.close();
-    const [jsonDownload] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Save JSON report' }).click()]);
+    const [jsonDownload] = await Promise.all([
+      page.waitForEvent('download'),
+      page.getByRole('button', { name: 'Save JSON report' }).click(),
+    ]);
     const saved = JSON.parse(await readFile(await jsonDownload.path(), 'utf8'));
     expect(saved.schema).toBe('encplan.assessment');
     expect(saved.result.disk.path).toBe('/dev/vda');
-    const [scriptDownload] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Save commands as a script' }).click()]);
+    const [scriptDownload] = await Promise.all([
+      page.waitForEvent('download'),
+      page.getByRole('button', { name: 'Save commands as a script' }).click(),
+    ]);
     const script = await readFile(await scriptDownload.path(), 'utf8');
     // Destructive lines and the lines that depend on them are commented out in the wizard's script too.
     expect(script).toContain('# DESTROYS DATA');
@@ -146,10 +187,14 @@ describe.skipIf(chromiumMissing !== null)('the wizard over the fake bridge in Ch
   it('is usable with the keyboard alone: choose a drive and move to the next step', async () => {
     page = await openWizard();
     await page.keyboard.press('Tab');
-    await expect(page.evaluate(() => document.activeElement?.textContent)).resolves.toBe('Skip to the current step');
+    await expect(page.evaluate(() => document.activeElement?.textContent)).resolves.toBe(
+      'Skip to the current step',
+    );
     // Tab reaches the first radio of the group; arrow keys move within it, as for any native radio group.
     await page.keyboard.press('Tab');
-    await expect(page.evaluate(() => (document.activeElement as HTMLInputElement).type)).resolves.toBe('radio');
+    await expect(page.evaluate(() => (document.activeElement as HTMLInputElement).type)).resolves.toBe(
+      'radio',
+    );
     await page.keyboard.press('Space');
     await page.keyboard.press('Tab');
     await expect(page.evaluate(() => document.activeElement?.textContent)).resolves.toBe('Check this drive');
@@ -166,17 +211,31 @@ describe.skipIf(chromiumMissing !== null)('the wizard over the fake bridge in Ch
     await page.getByRole('button', { name: 'Check this drive' }).click();
     const encryption = page.locator('article', { hasText: 'Existing encryption' });
     await encryption.waitFor();
-    await expect(encryption.textContent()).resolves.toMatch(/LUKS2 on \/dev\/loop2p2 \(aes-xts-plain64, 512-bit key, key slots: pbkdf2\)\./);
-    await expect(page.locator('article', { hasText: 'Space and spare area' }).textContent()).resolves.toContain('(31.5 %) of the disk is in no partition');
-    await expect(page.locator('article', { hasText: 'Drive health' }).textContent()).resolves.toContain('/dev/loop2: Unable to detect device type');
-    await expect(page.locator('article', { hasText: 'What this machine can measure' }).textContent()).resolves.toContain('Device-mapper (dm-crypt) in the kernel: cryptsetup open fails');
+    await expect(encryption.textContent()).resolves.toMatch(
+      /LUKS2 on \/dev\/loop2p2 \(aes-xts-plain64, 512-bit key, key slots: pbkdf2\)\./,
+    );
+    await expect(
+      page.locator('article', { hasText: 'Space and spare area' }).textContent(),
+    ).resolves.toContain('(31.5 %) of the disk is in no partition');
+    await expect(page.locator('article', { hasText: 'Drive health' }).textContent()).resolves.toContain(
+      '/dev/loop2: Unable to detect device type',
+    );
+    await expect(
+      page.locator('article', { hasText: 'What this machine can measure' }).textContent(),
+    ).resolves.toContain('Device-mapper (dm-crypt) in the kernel: cryptsetup open fails');
     await screenshot(page, '2-health-real-loop');
     expect((await axeViolations(page)).violations).toEqual([]);
     await page.getByRole('button', { name: 'Next' }).click();
     await page.getByRole('button', { name: 'Skip to the plan' }).click();
-    await expect(page.getByText(/^Not measured: No I\/O benchmark was run in this assessment/).isVisible()).resolves.toBe(true);
+    await expect(
+      page.getByText(/^Not measured: No I\/O benchmark was run in this assessment/).isVisible(),
+    ).resolves.toBe(true);
     // No measured I/O and no prediction: the predictions table says "unknown", never a blank cell.
-    await expect(page.getByRole('table', { name: 'Predicted encrypted throughput next to measured plain throughput' }).textContent()).resolves.toMatch(/SEQ1M Q8T1 readunknownunknownunknownunknown/);
+    await expect(
+      page
+        .getByRole('table', { name: 'Predicted encrypted throughput next to measured plain throughput' })
+        .textContent(),
+    ).resolves.toMatch(/SEQ1M Q8T1 readunknownunknownunknownunknown/);
     await screenshot(page, '4-plan-real-loop');
     await context.close();
   });

@@ -27,10 +27,15 @@ try {
 } catch {
   stdin = '';
 }
-appendFileSync(path.join(dir, 'calls.jsonl'), `${JSON.stringify({ tool, argv, stdin, cwd: process.cwd() })}\n`);
+appendFileSync(
+  path.join(dir, 'calls.jsonl'),
+  `${JSON.stringify({ tool, argv, stdin, cwd: process.cwd() })}\n`,
+);
 
 const cases = script[tool] ?? [];
-const match = cases.find((c) => c.args === null || c.args === undefined || JSON.stringify(c.args) === JSON.stringify(argv));
+const match = cases.find(
+  (c) => c.args === null || c.args === undefined || JSON.stringify(c.args) === JSON.stringify(argv),
+);
 if (!match) {
   process.stderr.write(`fake ${tool}: no case for ${JSON.stringify(argv)}\n`);
   process.exit(127);
@@ -39,7 +44,9 @@ if (match.ignoreSigterm) {
   process.on('SIGTERM', () => undefined);
 }
 if (match.backgroundHoldsStdout) {
-  const holder = spawn(process.execPath, ['-e', 'setInterval(() => undefined, 1000)'], { stdio: ['ignore', 'inherit', 'inherit'] });
+  const holder = spawn(process.execPath, ['-e', 'setInterval(() => undefined, 1000)'], {
+    stdio: ['ignore', 'inherit', 'inherit'],
+  });
   writeFileSync(path.join(dir, 'background.pid'), String(holder.pid));
   holder.unref();
 }

@@ -49,13 +49,23 @@ describe.skipIf(skipReason !== null)('encplan assess on a real loop device (root
     expect(Math.abs(tailPercent - 22)).toBeLessThan(0.5);
     expect(result.space.regions).toEqual([expect.objectContaining({ location: 'tail' })]);
     expect(result.partitions).toHaveLength(1);
-    expect(result.partitions[0]).toMatchObject({ path: stack.partition, startBytes: 1024 * 1024, filesystem: { type: 'ext4' }, mountpoints: [stack.mountpoint] });
+    expect(result.partitions[0]).toMatchObject({
+      path: stack.partition,
+      startBytes: 1024 * 1024,
+      filesystem: { type: 'ext4' },
+      mountpoints: [stack.mountpoint],
+    });
     expect(result.stack.backingFile).toBe(path.join(stack.directory, 'disk.img'));
     // A loop device has no SMART: a warning, a partial status and an unknown verdict, never a crash.
     expect(envelope.status).toBe('partial');
-    expect(envelope.warnings).toContainEqual(expect.objectContaining({ code: 'SMART_UNAVAILABLE', source: 'smartctl' }));
+    expect(envelope.warnings).toContainEqual(
+      expect.objectContaining({ code: 'SMART_UNAVAILABLE', source: 'smartctl' }),
+    );
     expect(result.health.verdict).toBe('unknown');
-    expect(result.discardPassthrough.paths[0]).toMatchObject({ topPath: stack.partition, passesToDisk: true });
+    expect(result.discardPassthrough.paths[0]).toMatchObject({
+      topPath: stack.partition,
+      passesToDisk: true,
+    });
   });
 
   it('collect then assess --bundle gives the same result', () => {
@@ -72,7 +82,12 @@ describe.skipIf(skipReason !== null)('encplan assess on a real loop device (root
     const comparable = (envelope: Envelope) => {
       const rest: Record<string, unknown> = { ...envelope.result };
       delete rest.provenance;
-      return { status: envelope.status, warnings: envelope.warnings, ...rest, target: { ...envelope.result.target, resolvedFrom: null } };
+      return {
+        status: envelope.status,
+        warnings: envelope.warnings,
+        ...rest,
+        target: { ...envelope.result.target, resolvedFrom: null },
+      };
     };
     expect(comparable(fromBundle)).toEqual(comparable(live));
     expect(fromBundle.result.provenance.mode).toBe('bundle');
@@ -92,11 +107,16 @@ describe.skipIf(skipReason !== null)('encplan assess on a real loop device (root
     const out = mkdtempSync(path.join(tmpdir(), 'encplan-test-bundle-'));
     scratch.push(out);
     const bundleDir = path.join(out, 'bundle');
-    const collected = runCli(['collect', stack.device, '--benchmark', '--quick', '--out', bundleDir, '--json'], { timeoutMs: 400_000 });
+    const collected = runCli(
+      ['collect', stack.device, '--benchmark', '--quick', '--out', bundleDir, '--json'],
+      { timeoutMs: 400_000 },
+    );
     expect(collected.status, collected.stderr).toBe(0);
     const live = JSON.parse(collected.stdout) as Envelope;
     expect(live.result.ioBenchmark, JSON.stringify(live.warnings)).not.toBeNull();
-    expect(live.result.ioBenchmark.encrypted.map((target: { backend: string }) => target.backend)).toContain('fscrypt');
+    expect(live.result.ioBenchmark.encrypted.map((target: { backend: string }) => target.backend)).toContain(
+      'fscrypt',
+    );
     expect(readdirSync(stack.mountpoint!).filter((entry) => entry.startsWith('encplan-bench-'))).toEqual([]);
     const mountsBefore = readFileSync('/proc/self/mountinfo', 'utf8');
     // No tool can run: the replay must answer every process and file change from the bundle.
@@ -114,20 +134,42 @@ describe.skipIf(skipReason !== null)('encplan assess on a real loop device (root
     const run = runCli(['assess', '--json'], { cwd: stack.mountpoint! });
     expect(run.status, run.stderr).toBe(0);
     const envelope = JSON.parse(run.stdout) as Envelope;
-    expect(envelope.result.target).toMatchObject({ path: stack.device, resolvedFrom: 'working-directory', requested: null });
+    expect(envelope.result.target).toMatchObject({
+      path: stack.device,
+      resolvedFrom: 'working-directory',
+      requested: null,
+    });
   });
 
   it('refuses a partition and names the disk to assess instead', () => {
     const run = runCli(['assess', stack.partition, '--json']);
     expect(run.status).toBe(4);
-    expect(JSON.parse(run.stdout)).toMatchObject({ error: { code: 'DEVICE_UNSUPPORTED', hint: `Assess the disk it belongs to: encplan assess ${stack.device}` } });
+    expect(JSON.parse(run.stdout)).toMatchObject({
+      error: {
+        code: 'DEVICE_UNSUPPORTED',
+        hint: `Assess the disk it belongs to: encplan assess ${stack.device}`,
+      },
+    });
   });
 
   it('tells a user who cannot read the device what needs root and what runs without it', () => {
-    const setpriv = spawnSync('setpriv', ['--reuid=65534', '--regid=65534', '--clear-groups', process.execPath, path.join(REPO_ROOT, 'packages/cli/bin/run.js'), 'assess', stack.device, '--json'], {
-      encoding: 'utf8',
-      cwd: '/',
-    });
+    const setpriv = spawnSync(
+      'setpriv',
+      [
+        '--reuid=65534',
+        '--regid=65534',
+        '--clear-groups',
+        process.execPath,
+        path.join(REPO_ROOT, 'packages/cli/bin/run.js'),
+        'assess',
+        stack.device,
+        '--json',
+      ],
+      {
+        encoding: 'utf8',
+        cwd: '/',
+      },
+    );
     expect(setpriv.status, setpriv.stderr).toBe(3);
     const document = JSON.parse(setpriv.stdout) as { error: { code: string; hint: string } };
     expect(document.error.code).toBe('PERMISSION_DENIED');

@@ -26,7 +26,9 @@ if (opensslPath === null) {
   console.log('cipher-speed integration: skipped, openssl is not installed (apt-get install openssl).');
 }
 if (cryptsetupPath === null) {
-  console.log('cipher-speed integration: KDF part skipped, cryptsetup is not installed (apt-get install cryptsetup-bin).');
+  console.log(
+    'cipher-speed integration: KDF part skipped, cryptsetup is not installed (apt-get install cryptsetup-bin).',
+  );
 }
 
 describe.skipIf(opensslPath === null)('probeCipherSpeed on this machine', () => {
@@ -36,7 +38,11 @@ describe.skipIf(opensslPath === null)('probeCipherSpeed on this machine', () => 
     const warnings = context.warnings;
     expect(() => cipherSpeedSchema.parse(facts)).not.toThrow();
     const openssl = facts.measurements.filter((m) => m.source === 'openssl');
-    expect(openssl.map((m) => `${m.cipher} ${String(m.keyBits)}`)).toEqual(['aes-xts 256', 'aes-xts 512', 'chacha20 256']);
+    expect(openssl.map((m) => `${m.cipher} ${String(m.keyBits)}`)).toEqual([
+      'aes-xts 256',
+      'aes-xts 512',
+      'chacha20 256',
+    ]);
     for (const m of openssl) {
       // More than 1 MiB/s: even a Cortex-A7 without acceleration does ~10 MiB/s (reference-facts §2.6–2.7).
       expect(m.encryptBytesPerSecond).toBeGreaterThan(1024 * 1024);
@@ -74,11 +80,16 @@ describe.skipIf(host.platform !== 'linux')('probeKernelCrypto on this machine', 
   });
 });
 
-describe.skipIf(opensslPath === null || host.platform !== 'linux')('runCipherBenchmark on this machine', () => {
-  it('returns a result that matches the published schema, with the kernel finding when the driver is generic', async () => {
-    const facts = await runCipherBenchmark(createProbeContext(host), { quick: true });
-    expect(() => cipherBenchmarkSchema.parse(facts)).not.toThrow();
-    const generic = facts.kernelCrypto?.xtsAesImplementation === 'generic' && facts.cpuHasAes === true;
-    expect(facts.findings.map((finding) => finding.id)).toEqual(generic ? ['kernel-aes-unaccelerated'] : []);
-  });
-});
+describe.skipIf(opensslPath === null || host.platform !== 'linux')(
+  'runCipherBenchmark on this machine',
+  () => {
+    it('returns a result that matches the published schema, with the kernel finding when the driver is generic', async () => {
+      const facts = await runCipherBenchmark(createProbeContext(host), { quick: true });
+      expect(() => cipherBenchmarkSchema.parse(facts)).not.toThrow();
+      const generic = facts.kernelCrypto?.xtsAesImplementation === 'generic' && facts.cpuHasAes === true;
+      expect(facts.findings.map((finding) => finding.id)).toEqual(
+        generic ? ['kernel-aes-unaccelerated'] : [],
+      );
+    });
+  },
+);

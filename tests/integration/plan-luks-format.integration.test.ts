@@ -15,7 +15,9 @@ const cryptsetupPath = await runner.resolveTool('cryptsetup');
 if (cryptsetupPath === null) {
   // Same policy as the loop-device suites: CI (CI=true, root) must run this, so a missing tool is an error there.
   if (process.env.CI === 'true' && process.getuid?.() === 0) {
-    throw new Error('Integration prerequisites are missing in CI: cryptsetup (installed by scripts/setup.sh)');
+    throw new Error(
+      'Integration prerequisites are missing in CI: cryptsetup (installed by scripts/setup.sh)',
+    );
   }
   console.warn('[plan-luks-format] skipped: cryptsetup is not installed (apt-get install cryptsetup-bin).');
 }

@@ -10,7 +10,10 @@ export interface CliRun {
 }
 
 /** Runs the BUILT encplan binary (packages/cli/bin/run.js → dist) with this Node, no shell. */
-export function runCli(args: readonly string[], options: { env?: NodeJS.ProcessEnv; cwd?: string; timeoutMs?: number } = {}): CliRun {
+export function runCli(
+  args: readonly string[],
+  options: { env?: NodeJS.ProcessEnv; cwd?: string; timeoutMs?: number } = {},
+): CliRun {
   const result = spawnSync(process.execPath, [path.join(REPO_ROOT, 'packages/cli/bin/run.js'), ...args], {
     cwd: options.cwd ?? REPO_ROOT,
     env: { ...process.env, ...options.env },

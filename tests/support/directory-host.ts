@@ -4,7 +4,8 @@ import { EncplanError, toolNotFound, type Host, type HostEffects } from '@encpla
 
 /** Effects of a host that may change nothing: every call is refused (a read-only snapshot, a guard test). */
 export function refusedEffects(reason: string): HostEffects {
-  const refuse = (): Promise<never> => Promise.reject(new EncplanError('INTERNAL_ERROR', `This test host changes nothing: ${reason}.`));
+  const refuse = (): Promise<never> =>
+    Promise.reject(new EncplanError('INTERNAL_ERROR', `This test host changes nothing: ${reason}.`));
   return {
     runIdentity: refuse,
     monotonicMs: refuse,
@@ -24,7 +25,8 @@ export function refusedEffects(reason: string): HostEffects {
  */
 export function createDirectoryHost(root: string): Host {
   const inside = (file: string): string => path.join(root, file);
-  const missing = (error: unknown): boolean => ['ENOENT', 'ENOTDIR'].includes((error as NodeJS.ErrnoException).code ?? '');
+  const missing = (error: unknown): boolean =>
+    ['ENOENT', 'ENOTDIR'].includes((error as NodeJS.ErrnoException).code ?? '');
   return {
     platform: 'linux',
     cwd: '/',

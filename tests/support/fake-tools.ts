@@ -54,7 +54,11 @@ export async function createFakeTools(
       ...(stdoutFixture === undefined ? {} : { stdoutFile: path.join(REPO_ROOT, stdoutFixture) }),
       ...(writeFiles === undefined
         ? {}
-        : { writeFiles: Object.fromEntries(Object.entries(writeFiles).map(([flag, file]) => [flag, path.join(REPO_ROOT, file)])) }),
+        : {
+            writeFiles: Object.fromEntries(
+              Object.entries(writeFiles).map(([flag, file]) => [flag, path.join(REPO_ROOT, file)]),
+            ),
+          }),
     }));
     const target = path.join(binDir, tool);
     if (options.nonExecutable?.includes(tool)) {

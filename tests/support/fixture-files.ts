@@ -23,5 +23,8 @@ export function fixtureArgv(tool: string, name: string): string[] {
 
 /** Kernel crypto facts of a fixtures/proc-crypto case, without module lists (Adiantum then reads "unknown"). */
 export function kernelCryptoOfFixture(name: string): KernelCryptoFacts {
-  return deriveKernelCryptoFacts(parseProcCrypto(readFixture('proc-crypto', name)), { builtin: null, dep: null });
+  return deriveKernelCryptoFacts(parseProcCrypto(readFixture('proc-crypto', name)), {
+    builtin: null,
+    dep: null,
+  });
 }

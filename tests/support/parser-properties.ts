@@ -10,13 +10,20 @@ export function parseOrTypedError<T>(parse: () => T): T | null {
   try {
     return parse();
   } catch (error) {
-    expect(isEncplanError(error, ...PARSER_ERROR_CODES), `expected a typed parser error, got ${String(error)}`).toBe(true);
+    expect(
+      isEncplanError(error, ...PARSER_ERROR_CODES),
+      `expected a typed parser error, got ${String(error)}`,
+    ).toBe(true);
     return null;
   }
 }
 
 /** Every prefix of `text` (truncated output) either parses or gives a typed error. */
-export function checkTruncations<T>(text: string, parse: (input: string) => T, check: (result: T) => void = () => undefined): void {
+export function checkTruncations<T>(
+  text: string,
+  parse: (input: string) => T,
+  check: (result: T) => void = () => undefined,
+): void {
   fc.assert(
     fc.property(fc.integer({ min: 0, max: Math.max(0, text.length - 1) }), (cut) => {
       const result = parseOrTypedError(() => parse(text.slice(0, cut)));
@@ -29,7 +36,10 @@ export function checkTruncations<T>(text: string, parse: (input: string) => T, c
 }
 
 /** Arbitrary strings, JSON-ish values and byte soup never crash the parser. */
-export function checkHostileInputs<T>(parse: (input: string) => T, check: (result: T) => void = () => undefined): void {
+export function checkHostileInputs<T>(
+  parse: (input: string) => T,
+  check: (result: T) => void = () => undefined,
+): void {
   const hostile = fc.oneof(
     fc.string(),
     fc.string({ unit: 'binary' }),

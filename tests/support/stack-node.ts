@@ -1,7 +1,11 @@
 import type { StackNode } from '@encplan/core';
 
 /** A StackNode for rule tests over hand-built stacks: defaults for everything not given. */
-export function stackNode(kernelName: string, type: StackNode['type'], extra: Partial<StackNode> = {}): StackNode {
+export function stackNode(
+  kernelName: string,
+  type: StackNode['type'],
+  extra: Partial<StackNode> = {},
+): StackNode {
   return {
     kernelName,
     path: `/dev/${kernelName}`,

@@ -26,11 +26,16 @@ async function readJsonFile(file: string, signal: AbortSignal): Promise<unknown>
  * Reads the assessment document to plan from: a JSON file (the envelope `assess --json` emits, its bare
  * `result`, or either with sections left out), or a bundle assessed offline. planFromAssessment validates it.
  */
-export async function readAssessmentDocument(source: AssessmentSource, signal: AbortSignal): Promise<unknown> {
+export async function readAssessmentDocument(
+  source: AssessmentSource,
+  signal: AbortSignal,
+): Promise<unknown> {
   switch (source.kind) {
     case 'file':
       return readJsonFile(source.file, signal);
     case 'bundle':
-      return assessBundle(await readBundleDirectory(source.directory, signal), createEnvironment().clock, { signal });
+      return assessBundle(await readBundleDirectory(source.directory, signal), createEnvironment().clock, {
+        signal,
+      });
   }
 }

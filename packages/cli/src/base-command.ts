@@ -1,6 +1,12 @@
 import { Command, Errors, Flags } from '@oclif/core';
 import { fileSystemErrorOf } from '@encplan/core/node';
-import { EncplanError, toErrorBody, type DocumentResult, type JsonDocument, type Warning } from '@encplan/core';
+import {
+  EncplanError,
+  toErrorBody,
+  type DocumentResult,
+  type JsonDocument,
+  type Warning,
+} from '@encplan/core';
 import { ExitCode, exitCodeFor } from './exit-codes.js';
 import { installTerminalSink } from './terminal-sink.js';
 
@@ -10,7 +16,10 @@ import { installTerminalSink } from './terminal-sink.js';
  */
 export abstract class EncplanCommand extends Command {
   static override baseFlags = {
-    json: Flags.boolean({ summary: 'Print exactly one JSON document (a versioned envelope) on stdout.', default: false }),
+    json: Flags.boolean({
+      summary: 'Print exactly one JSON document (a versioned envelope) on stdout.',
+      default: false,
+    }),
   };
 
   /** The JSON document this command prints with --json (contract/documents.ts); errors use its name too. */
@@ -29,15 +38,21 @@ export abstract class EncplanCommand extends Command {
   }
 
   /** Prints this command's ok (or partial, with warnings) envelope around `result`. */
-  protected emitOkEnvelope(result: DocumentResult<this['document']>, warnings: readonly Warning[] = []): void {
+  protected emitOkEnvelope(
+    result: DocumentResult<this['document']>,
+    warnings: readonly Warning[] = [],
+  ): void {
     this.emitJson(this.document.ok(result, warnings));
   }
 
   // eslint-disable-next-line @typescript-eslint/require-await -- oclif's catch hook must return a promise
-  protected override async catch(error: Error & { exitCode?: number; oclif?: { exit?: number } }): Promise<never> {
+  protected override async catch(
+    error: Error & { exitCode?: number; oclif?: { exit?: number } },
+  ): Promise<never> {
     const jsonWanted = this.jsonOutput || this.argv.includes('--json');
     // oclif's own parse errors (unknown flag, missing argument) are usage errors.
-    const isUsage = error instanceof Errors.CLIError && !(error instanceof EncplanError) && error.oclif?.exit !== 0;
+    const isUsage =
+      error instanceof Errors.CLIError && !(error instanceof EncplanError) && error.oclif?.exit !== 0;
     const normalised =
       isUsage && !(error instanceof EncplanError)
         ? new EncplanError('INVALID_ARGUMENT', stripAnsi(error.message))

@@ -4,52 +4,52 @@ import { EncplanError, parseByteSize, type PlanOptions } from '@encplan/core';
 
 /** The flags that shape a plan, shared by `encplan plan` and `encplan assess`. */
 export const planOptionFlags = {
-    commands: Flags.boolean({ summary: 'Print only the commands, as a POSIX shell script.', default: false }),
-    ...failOnFlags,
-    target: Flags.string({
-      summary: 'Encryption tool to plan for (default: luks2 on Linux, apfs on macOS, veracrypt on Windows).',
-      options: ['luks2', 'veracrypt', 'apfs'],
-    }),
-    'threat-model': Flags.string({
-      summary: 'Who you defend against; decides discards.',
-      options: ['lost-device', 'targeted', 'deniability'],
-      default: 'lost-device',
-    }),
-    workload: Flags.string({
-      summary: 'How hard the volume is written; decides the spare area.',
-      options: ['desktop', 'server', 'write-heavy'],
-      default: 'desktop',
-    }),
-    'unlock-memory': Flags.string({
-      summary: 'RAM of the weakest machine that must unlock, e.g. 2GiB (default: this machine).',
-    }),
-    'unlock-cores': Flags.integer({
-      summary: 'CPU cores of the weakest machine that must unlock (default: this machine).',
-      min: 1,
-    }),
-    'unlock-time': Flags.integer({ summary: 'Target unlock time in milliseconds.', min: 1, default: 2000 }),
-    'password-length': Flags.integer({
-      summary: 'Passphrase length in characters (VeraCrypt allows a low PIM only from 20).',
-      min: 1,
-    }),
-    'entropy-bits': Flags.string({
-      summary:
-        'Password entropy in bits for the attacker-cost table (repeatable; default 8 and 10 random a-z0-9 characters, 5 Diceware words).',
-      multiple: true,
-    }),
-    'speed-over-security': Flags.boolean({
-      summary: 'Accept AES-128-XTS when the cipher limits the device.',
-      default: false,
-    }),
-    destructive: Flags.boolean({
-      summary: 'Leave data-destroying commands uncommented in the script.',
-      default: false,
-    }),
-    'mapping-name': Flags.string({
-      summary: 'dm-crypt mapping name for commands and crypttab.',
-      default: 'cryptdata',
-    }),
-    label: Flags.string({ summary: 'Partition and LUKS2 label.', default: 'encplan' }),
+  commands: Flags.boolean({ summary: 'Print only the commands, as a POSIX shell script.', default: false }),
+  ...failOnFlags,
+  target: Flags.string({
+    summary: 'Encryption tool to plan for (default: luks2 on Linux, apfs on macOS, veracrypt on Windows).',
+    options: ['luks2', 'veracrypt', 'apfs'],
+  }),
+  'threat-model': Flags.string({
+    summary: 'Who you defend against; decides discards.',
+    options: ['lost-device', 'targeted', 'deniability'],
+    default: 'lost-device',
+  }),
+  workload: Flags.string({
+    summary: 'How hard the volume is written; decides the spare area.',
+    options: ['desktop', 'server', 'write-heavy'],
+    default: 'desktop',
+  }),
+  'unlock-memory': Flags.string({
+    summary: 'RAM of the weakest machine that must unlock, e.g. 2GiB (default: this machine).',
+  }),
+  'unlock-cores': Flags.integer({
+    summary: 'CPU cores of the weakest machine that must unlock (default: this machine).',
+    min: 1,
+  }),
+  'unlock-time': Flags.integer({ summary: 'Target unlock time in milliseconds.', min: 1, default: 2000 }),
+  'password-length': Flags.integer({
+    summary: 'Passphrase length in characters (VeraCrypt allows a low PIM only from 20).',
+    min: 1,
+  }),
+  'entropy-bits': Flags.string({
+    summary:
+      'Password entropy in bits for the attacker-cost table (repeatable; default 8 and 10 random a-z0-9 characters, 5 Diceware words).',
+    multiple: true,
+  }),
+  'speed-over-security': Flags.boolean({
+    summary: 'Accept AES-128-XTS when the cipher limits the device.',
+    default: false,
+  }),
+  destructive: Flags.boolean({
+    summary: 'Leave data-destroying commands uncommented in the script.',
+    default: false,
+  }),
+  'mapping-name': Flags.string({
+    summary: 'dm-crypt mapping name for commands and crypttab.',
+    default: 'cryptdata',
+  }),
+  label: Flags.string({ summary: 'Partition and LUKS2 label.', default: 'encplan' }),
 };
 
 /** The parsed values of {@link planOptionFlags}. */

@@ -11,13 +11,40 @@ export { type Host, type HostEffects } from './ports.js';
 export { TOOL_VERSION } from './version.js';
 
 // domain: zod schemas of every fact; the JSON contract is generated from them
-export { type CipherBenchmark, cipherBenchmarkSchema, type CipherSpeedMeasurement, cipherSpeedSchema, type KernelCryptoFacts, kernelCryptoSchema } from './domain/cipher.js';
+export {
+  type CipherBenchmark,
+  cipherBenchmarkSchema,
+  type CipherSpeedMeasurement,
+  cipherSpeedSchema,
+  type KernelCryptoFacts,
+  kernelCryptoSchema,
+} from './domain/cipher.js';
 export { type StackNode } from './domain/device.js';
-export { type Health, type HealthFinding, healthSchema, type HealthVerdict, verdictMeetsThreshold } from './domain/health.js';
-export { type BackendId, type FioRun, type IoBenchmark, type Overhead, type ProgressEvent, type TargetMeasurement } from './domain/io-benchmark.js';
+export {
+  type Health,
+  type HealthFinding,
+  healthSchema,
+  type HealthVerdict,
+  verdictMeetsThreshold,
+} from './domain/health.js';
+export {
+  type BackendId,
+  type FioRun,
+  type IoBenchmark,
+  type Overhead,
+  type ProgressEvent,
+  type TargetMeasurement,
+} from './domain/io-benchmark.js';
 export { kdfSpeedSchema } from './domain/kdf.js';
 export { type Evidence } from './domain/recommendation.js';
-export { formatBytes, formatDuration, formatPercent, formatRate, parseByteSize, toMebibytesPerSecond } from './domain/units.js';
+export {
+  formatBytes,
+  formatDuration,
+  formatPercent,
+  formatRate,
+  parseByteSize,
+  toMebibytesPerSecond,
+} from './domain/units.js';
 export { type Warning } from './domain/warning.js';
 
 // parsers: tool output bytes to typed values, failing closed
@@ -56,18 +83,48 @@ export { type Plan } from './plan/plan.js';
 // contract: the versioned JSON documents (envelopes) and their schemas
 export { assessmentDocument } from './contract/assessment.js';
 export { type DocumentResult, type JsonDocument } from './contract/document.js';
-export { bridgeDocument, cipherBenchmarkDocument, cleanupDocument, completionDocument, doctorDocument, DOCUMENTS, findDocument, fleetReportDocument, healthDocument, helpDocument, ioBenchmarkDocument, manDocument, schemaListDocument, uiDocument, versionDocument } from './contract/documents.js';
+export {
+  bridgeDocument,
+  cipherBenchmarkDocument,
+  cleanupDocument,
+  completionDocument,
+  doctorDocument,
+  DOCUMENTS,
+  findDocument,
+  fleetReportDocument,
+  healthDocument,
+  helpDocument,
+  ioBenchmarkDocument,
+  manDocument,
+  schemaListDocument,
+  uiDocument,
+  versionDocument,
+} from './contract/documents.js';
 export { type Envelope, type ErrorBody, toErrorBody } from './contract/envelope.js';
 export { planDocument } from './contract/plan-document.js';
 
 // report: view models and HTML from the typed envelopes
 export { renderBarChartSvg } from './report/bar-chart-svg.js';
 export { renderHtmlReport } from './report/html-report.js';
-export { type RecommendationView, renderCommandsScript, type ReportView, type SectionView, type Tone, toReportView, toReportViewFromJson } from './report/report-view.js';
+export {
+  type RecommendationView,
+  renderCommandsScript,
+  type ReportView,
+  type SectionView,
+  type Tone,
+  toReportView,
+  toReportViewFromJson,
+} from './report/report-view.js';
 
 // use-cases: assess, collect, doctor, benchmarks: probes, analyses, plan and envelope in order
 export { assess } from './use-cases/assess.js';
-export { type AssessmentJobs, createAssessmentJobs, type JobSnapshot, type WizardAssessRequest, wizardAssessRequestSchema } from './use-cases/assessment-jobs.js';
+export {
+  type AssessmentJobs,
+  createAssessmentJobs,
+  type JobSnapshot,
+  type WizardAssessRequest,
+  wizardAssessRequestSchema,
+} from './use-cases/assessment-jobs.js';
 export { runCipherBenchmark } from './use-cases/cipher-benchmark.js';
 export { assessBundle, collect } from './use-cases/collect.js';
 export { type DeviceSummary, deviceSummarySchema } from './use-cases/device-list.js';
@@ -76,7 +133,12 @@ export { healthFromSmartctlJson } from './use-cases/health-from-smartctl.js';
 export { planFromAssessment } from './use-cases/plan-from-assessment.js';
 export { listDisks } from './use-cases/list-disks.js';
 export { createSavedAssessmentServices } from './use-cases/saved-assessments.js';
-export { type Capabilities, capabilitiesSchema, type PrivilegeStatus, type UiServices } from './use-cases/ui-services.js';
+export {
+  type Capabilities,
+  capabilitiesSchema,
+  type PrivilegeStatus,
+  type UiServices,
+} from './use-cases/ui-services.js';
 
 // added while merging: names the shells import
 export { renderPlanScript } from './report/command-script.js';
@@ -84,7 +146,12 @@ export { formatEvidence, formatRecommendationValue, UNKNOWN } from './report/lab
 export { renderTextReport } from './report/text-report.js';
 
 // added while merging: names the shells import
-export { FLEET_ISSUE_LABELS, fleetIssueSchema, type FleetReport, type FleetRow } from './domain/fleet-report.js';
+export {
+  FLEET_ISSUE_LABELS,
+  fleetIssueSchema,
+  type FleetReport,
+  type FleetRow,
+} from './domain/fleet-report.js';
 export { renderFleetCsv } from './fleet/fleet-csv.js';
 export { renderFleetHtml } from './fleet/fleet-html.js';
 export { buildFleetReport } from './fleet/fleet-report.js';

@@ -176,7 +176,9 @@ export interface RunIdentity {
 }
 
 /** How a new file is filled. Random content is made on the host and never leaves it (keys). */
-export type NewFileContent = { readonly kind: 'sparse'; readonly sizeBytes: number } | { readonly kind: 'random'; readonly sizeBytes: number };
+export type NewFileContent =
+  | { readonly kind: 'sparse'; readonly sizeBytes: number }
+  | { readonly kind: 'random'; readonly sizeBytes: number };
 
 /**
  * The host operations that change things, plus the few facts only the live system knows (free space, whether
@@ -188,9 +190,15 @@ export interface HostEffects {
   /** Milliseconds on a monotonic clock (for durations). */
   monotonicMs(): Promise<number>;
   /** mkdir; `recursive` also makes parents and accepts an existing directory. */
-  makeDirectory(path: string, options: { readonly mode: number; readonly recursive?: boolean }): Promise<void>;
+  makeDirectory(
+    path: string,
+    options: { readonly mode: number; readonly recursive?: boolean },
+  ): Promise<void>;
   /** Creates a new file (fails when it exists) with the given mode and content. */
-  createFile(path: string, options: { readonly mode: number; readonly content: NewFileContent }): Promise<void>;
+  createFile(
+    path: string,
+    options: { readonly mode: number; readonly content: NewFileContent },
+  ): Promise<void>;
   /** Replaces a file's text atomically (write a temporary file, rename). */
   writeTextAtomic(path: string, text: string, mode: number): Promise<void>;
   /** Removes a file, or a directory with everything in it when `recursive`. Missing is not an error. */

@@ -25,7 +25,9 @@ function findSkipReason(tools: readonly string[]): string | null {
  * Why integration tests cannot run here, or null when they can (root, loop devices, the tools). In CI
  * (CI=true, as root) a missing prerequisite is an error, not a skip: CI must run them.
  */
-export function loopDeviceSkipReason(tools: readonly string[] = ['losetup', 'sgdisk', 'mkfs.ext4', 'blkid', 'partx']): string | null {
+export function loopDeviceSkipReason(
+  tools: readonly string[] = ['losetup', 'sgdisk', 'mkfs.ext4', 'blkid', 'partx'],
+): string | null {
   const reason = findSkipReason(tools);
   if (reason !== null && process.env.CI === 'true' && process.getuid?.() === 0) {
     throw new Error(`Integration prerequisites are missing in CI: ${reason}`);
@@ -48,13 +50,20 @@ export interface LoopStack {
  * from 1 MiB covering `partitionPercent` of it, ext4 on the partition, optionally mounted. Everything it
  * creates is registered before it is created, so `remove()` works after a failure half-way.
  */
-export function createLoopStack(options: { sizeBytes: number; partitionPercent: number; mount?: boolean }): LoopStack {
+export function createLoopStack(options: {
+  sizeBytes: number;
+  partitionPercent: number;
+  mount?: boolean;
+}): LoopStack {
   const directory = mkdtempSync(path.join(tmpdir(), 'encplan-test-loop-'));
   const image = path.join(directory, 'disk.img');
   let device: string | null = null;
   let mountpoint: string | null = null;
   const run = (command: string, args: readonly string[]): string =>
-    execFileSync(command, [...args], { encoding: 'utf8', env: { ...process.env, PATH: SBIN_PATH, LC_ALL: 'C' } });
+    execFileSync(command, [...args], {
+      encoding: 'utf8',
+      env: { ...process.env, PATH: SBIN_PATH, LC_ALL: 'C' },
+    });
   const remove = (): void => {
     if (mountpoint !== null) {
       spawnSync('umount', [mountpoint], { env: { PATH: SBIN_PATH } });

@@ -1,5 +1,14 @@
 import { Args, Flags } from '@oclif/core';
-import { assess, assessBundle, assessmentDocument, EncplanError, renderCommandsScript, renderHtmlReport, renderTextReport, toReportView } from '@encplan/core';
+import {
+  assess,
+  assessBundle,
+  assessmentDocument,
+  EncplanError,
+  renderCommandsScript,
+  renderHtmlReport,
+  renderTextReport,
+  toReportView,
+} from '@encplan/core';
 import { createEnvironment, readBundleDirectory, writeUserFile } from '@encplan/core/node';
 import { EncplanCommand } from '../base-command.js';
 import { withCancellation } from '../cancellation.js';
@@ -12,18 +21,35 @@ export default class Assess extends EncplanCommand {
   static override summary = 'Inspect a disk and its stack before you encrypt it.';
   static override description =
     'Reads the drive, its partitions and everything stacked on it, never-allocated space, existing encryption and the machine. Read-only: nothing is ever written. Without a device, assesses the disk that holds the current directory.';
-  static override examples = ['<%= config.bin %> assess /dev/nvme0n1', '<%= config.bin %> assess --json', '<%= config.bin %> assess --bundle ./bundle'];
+  static override examples = [
+    '<%= config.bin %> assess /dev/nvme0n1',
+    '<%= config.bin %> assess --json',
+    '<%= config.bin %> assess --bundle ./bundle',
+  ];
   static override args = {
-    device: Args.string({ required: false, description: 'Whole-disk block device, e.g. /dev/nvme0n1 or /dev/sda.' }),
+    device: Args.string({
+      required: false,
+      description: 'Whole-disk block device, e.g. /dev/nvme0n1 or /dev/sda.',
+    }),
   };
   static override flags = {
-    bundle: Flags.string({ summary: 'Analyse a bundle made by `encplan collect` instead of this machine (give no device with it).' }),
-    'include-serials': Flags.boolean({ summary: 'Show serial numbers and WWNs instead of their hashes.', default: false }),
-    benchmark: Flags.boolean({
-      summary: 'Also measure cipher and key-derivation speed, and plain versus encrypted I/O in scratch containers on a mounted filesystem of the disk (never the raw device).',
+    bundle: Flags.string({
+      summary: 'Analyse a bundle made by `encplan collect` instead of this machine (give no device with it).',
+    }),
+    'include-serials': Flags.boolean({
+      summary: 'Show serial numbers and WWNs instead of their hashes.',
       default: false,
     }),
-    quick: Flags.boolean({ summary: 'With --benchmark: shorter runs (less precise).', default: false, dependsOn: ['benchmark'] }),
+    benchmark: Flags.boolean({
+      summary:
+        'Also measure cipher and key-derivation speed, and plain versus encrypted I/O in scratch containers on a mounted filesystem of the disk (never the raw device).',
+      default: false,
+    }),
+    quick: Flags.boolean({
+      summary: 'With --benchmark: shorter runs (less precise).',
+      default: false,
+      dependsOn: ['benchmark'],
+    }),
     html: Flags.string({ summary: 'Also write a self-contained HTML report to this file.' }),
     ...planOptionFlags,
   };
@@ -34,9 +60,13 @@ export default class Assess extends EncplanCommand {
     this.jsonOutput = flags.json;
     if (flags.bundle !== undefined && args.device !== undefined) {
       // oclif's `exclusive` covers flags only: a device next to --bundle would otherwise be ignored in silence.
-      throw new EncplanError('INVALID_ARGUMENT', `Give either a device (${args.device}) or --bundle, not both: a bundle is assessed as captured.`, {
-        hint: 'Run `encplan assess --bundle DIR` for the captured disk, or `encplan assess DEVICE` for a disk of this machine.',
-      });
+      throw new EncplanError(
+        'INVALID_ARGUMENT',
+        `Give either a device (${args.device}) or --bundle, not both: a bundle is assessed as captured.`,
+        {
+          hint: 'Run `encplan assess --bundle DIR` for the captured disk, or `encplan assess DEVICE` for a disk of this machine.',
+        },
+      );
     }
     const environment = createEnvironment();
     const planOptions = optionsFromFlags(flags);
@@ -50,9 +80,16 @@ export default class Assess extends EncplanCommand {
             planOptions,
             benchmark: flags.benchmark ? { quick: flags.quick } : null,
             // Progress only for the long run: a sub-second assessment needs none.
-            ...(flags.benchmark ? { onProgress: (step: string) => process.stderr.write(`encplan: ${step}…\n`), onBenchmarkProgress: stderrProgress() } : {}),
+            ...(flags.benchmark
+              ? {
+                  onProgress: (step: string) => process.stderr.write(`encplan: ${step}…\n`),
+                  onBenchmarkProgress: stderrProgress(),
+                }
+              : {}),
           })
-        : readBundleDirectory(flags.bundle, signal).then((bundle) => assessBundle(bundle, environment.clock, { signal, planOptions })),
+        : readBundleDirectory(flags.bundle, signal).then((bundle) =>
+            assessBundle(bundle, environment.clock, { signal, planOptions }),
+          ),
     );
     // One view model for the text report, the HTML report and the script (the CLI has no view logic of its own).
     const view = toReportView(envelope, { includeDestructive: flags.destructive });
@@ -63,7 +100,11 @@ export default class Assess extends EncplanCommand {
     if (flags.json) {
       this.emitJson(envelope);
     } else if (flags.commands) {
-      this.log(plan === null ? '# encplan could not make a plan; see the warnings of `encplan assess`.' : renderCommandsScript(view));
+      this.log(
+        plan === null
+          ? '# encplan could not make a plan; see the warnings of `encplan assess`.'
+          : renderCommandsScript(view),
+      );
     } else {
       this.log(renderTextReport(view));
     }

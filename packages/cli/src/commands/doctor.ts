@@ -17,7 +17,12 @@ export default class Doctor extends EncplanCommand {
       return;
     }
     const result = envelope.result ?? { tools: [], capabilities: [] };
-    const rows = result.tools.map((tool) => [tool.path === null ? 'missing' : 'ok', tool.tool, tool.version ?? '', tool.path === null ? `no ${tool.purpose}` : tool.purpose]);
+    const rows = result.tools.map((tool) => [
+      tool.path === null ? 'missing' : 'ok',
+      tool.tool,
+      tool.version ?? '',
+      tool.path === null ? `no ${tool.purpose}` : tool.purpose,
+    ]);
     this.log('Tools');
     this.log(formatTable(['', 'tool', 'version', 'gives encplan'], rows));
     this.log('');

@@ -9,7 +9,12 @@ export default class Help extends EncplanCommand {
   static override args = {
     command: Args.string({ required: false, description: 'A command, e.g. assess or "benchmark io".' }),
   };
-  static override examples = ['encplan help', 'encplan help assess', 'encplan help benchmark io', 'encplan help --json'];
+  static override examples = [
+    'encplan help',
+    'encplan help assess',
+    'encplan help benchmark io',
+    'encplan help --json',
+  ];
   readonly document = helpDocument;
 
   async run(): Promise<void> {

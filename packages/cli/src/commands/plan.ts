@@ -1,9 +1,5 @@
 import { Flags, type Interfaces } from '@oclif/core';
-import {
-  planDocument,
-  planFromAssessment,
-  renderPlanScript,
-} from '@encplan/core';
+import { planDocument, planFromAssessment, renderPlanScript } from '@encplan/core';
 import { EncplanCommand } from '../base-command.js';
 import { withCancellation } from '../cancellation.js';
 import { exitIfVerdictFails } from '../fail-on.js';
@@ -36,7 +32,9 @@ export default class Plan extends EncplanCommand {
   async run(): Promise<void> {
     const { flags } = await this.parse(Plan);
     this.jsonOutput = flags.json;
-    const document = await withCancellation((signal) => readAssessmentDocument(sourceFromFlags(flags), signal));
+    const document = await withCancellation((signal) =>
+      readAssessmentDocument(sourceFromFlags(flags), signal),
+    );
     const plan = planFromAssessment(document, optionsFromFlags(flags));
     if (flags.json) {
       this.emitOkEnvelope(plan);
@@ -58,4 +56,3 @@ function sourceFromFlags(flags: PlanFlags): AssessmentSource {
   // oclif's exactlyOne guarantees one of the three; --report and --input read the same documents.
   return { kind: 'file', file: flags.report ?? flags.input ?? '' };
 }
-

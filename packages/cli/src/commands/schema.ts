@@ -14,9 +14,14 @@ export default class Schema extends EncplanCommand {
   static override summary = 'List the JSON documents encplan prints, or print the JSON Schema of one.';
   static override description =
     'Without NAME, lists every document (schema name, version, committed file). With NAME (e.g. `plan` or `encplan.plan`), prints its JSON Schema, generated from the code.';
-  static override args = { name: Args.string({ required: false, description: 'A document name, e.g. assessment, plan, doctor.' }) };
+  static override args = {
+    name: Args.string({ required: false, description: 'A document name, e.g. assessment, plan, doctor.' }),
+  };
   static override flags = {
-    write: Flags.boolean({ summary: 'Write every schema to schemas/<name>.v<major>.json under the current directory.', default: false }),
+    write: Flags.boolean({
+      summary: 'Write every schema to schemas/<name>.v<major>.json under the current directory.',
+      default: false,
+    }),
   };
   static override examples = ['<%= config.bin %> schema', '<%= config.bin %> schema plan'];
   readonly document = schemaListDocument;
@@ -51,7 +56,12 @@ export default class Schema extends EncplanCommand {
     } else if (chosen !== null) {
       process.stdout.write(schemaText(chosen));
     } else {
-      this.log(formatTable(['schema', 'version', 'file'], DOCUMENTS.map((document) => [document.name, document.version.join('.'), document.schemaFile])));
+      this.log(
+        formatTable(
+          ['schema', 'version', 'file'],
+          DOCUMENTS.map((document) => [document.name, document.version.join('.'), document.schemaFile]),
+        ),
+      );
     }
   }
 }

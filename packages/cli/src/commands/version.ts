@@ -11,7 +11,12 @@ export default class Version extends EncplanCommand {
   async run(): Promise<void> {
     const { flags } = await this.parse(Version);
     if (flags.json) {
-      this.emitOkEnvelope({ version: TOOL_VERSION, platform: process.platform, arch: process.arch, node: process.version });
+      this.emitOkEnvelope({
+        version: TOOL_VERSION,
+        platform: process.platform,
+        arch: process.arch,
+        node: process.version,
+      });
     } else {
       this.log(versionLine(TOOL_VERSION));
     }

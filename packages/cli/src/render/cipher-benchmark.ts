@@ -35,18 +35,39 @@ export function renderCipherBenchmark(result: CipherBenchmark, warnings: readonl
     m.source,
   ]);
   out.push('Cipher speed (MiB/s = 2^20 bytes per second; "-" = not measured)');
-  out.push(formatTable(['cipher', 'key bits', '1-core enc', '1-core dec', 'all-core enc', 'all-core dec', 'cores', 'source'], speedRows));
+  out.push(
+    formatTable(
+      ['cipher', 'key bits', '1-core enc', '1-core dec', 'all-core enc', 'all-core dec', 'cores', 'source'],
+      speedRows,
+    ),
+  );
   const slower = result.cipherSpeed.measurements.filter(
-    (m) => m.allCoresEncryptBytesPerSecond !== null && m.encryptBytesPerSecond !== null && m.allCoresEncryptBytesPerSecond < m.encryptBytesPerSecond,
+    (m) =>
+      m.allCoresEncryptBytesPerSecond !== null &&
+      m.encryptBytesPerSecond !== null &&
+      m.allCoresEncryptBytesPerSecond < m.encryptBytesPerSecond,
   );
   if (slower.length > 0) {
-    out.push(`  note: all cores measured slower than one core for ${slower.map((m) => `${m.cipher} ${String(m.keyBits)}`).join(', ')}: the CPUs are shared or throttled (a busy host or VM).`);
+    out.push(
+      `  note: all cores measured slower than one core for ${slower.map((m) => `${m.cipher} ${String(m.keyBits)}`).join(', ')}: the CPUs are shared or throttled (a busy host or VM).`,
+    );
   }
   for (const unmeasured of result.cipherSpeed.unmeasured) {
-    out.push(`  not measured (${unmeasured.source}): ${unmeasured.cipher}${unmeasured.keyBits === null ? '' : ` ${String(unmeasured.keyBits)}b`}: ${unmeasured.reason}`);
+    out.push(
+      `  not measured (${unmeasured.source}): ${unmeasured.cipher}${unmeasured.keyBits === null ? '' : ` ${String(unmeasured.keyBits)}b`}: ${unmeasured.reason}`,
+    );
   }
   out.push('', 'Key derivation (one core, cryptsetup)');
-  out.push(formatTable(['hash', 'key bits', 'PBKDF2 iterations/s'], result.kdfSpeed.pbkdf2.map((p) => [p.hash, String(p.derivedKeyBits ?? '-'), String(p.iterationsPerSecond)])));
+  out.push(
+    formatTable(
+      ['hash', 'key bits', 'PBKDF2 iterations/s'],
+      result.kdfSpeed.pbkdf2.map((p) => [
+        p.hash,
+        String(p.derivedKeyBits ?? '-'),
+        String(p.iterationsPerSecond),
+      ]),
+    ),
+  );
   for (const argon of result.kdfSpeed.argon2) {
     out.push(
       `${argon.variant}: time cost ${String(argon.timeCost)}, memory ${String(argon.memoryKibibytes)} KiB, ${String(argon.threads)} threads for ${String(argon.requestedDurationMs)} ms`,

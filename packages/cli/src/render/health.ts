@@ -7,7 +7,11 @@ const VERDICT_LINES: Readonly<Record<Health['verdict'], string>> = {
   unknown: 'UNKNOWN: SMART data could not be read.',
 };
 
-const SEVERITY_MARKS: Readonly<Record<HealthFinding['severity'], string>> = { failing: '!!', warning: ' !', info: '  ' };
+const SEVERITY_MARKS: Readonly<Record<HealthFinding['severity'], string>> = {
+  failing: '!!',
+  warning: ' !',
+  info: '  ',
+};
 
 function formatBytes(bytes: number): string {
   const units = ['B', 'kB', 'MB', 'GB', 'TB', 'PB', 'EB'];
@@ -21,19 +25,31 @@ function formatBytes(bytes: number): string {
 }
 
 function formatSource(finding: HealthFinding): string {
-  const where = finding.source.field === null ? finding.source.origin : `${finding.source.origin} ${finding.source.field}`;
-  const rule = finding.threshold === null ? '' : `; rule ${finding.threshold}${finding.thresholdSource === null ? '' : ` (${finding.thresholdSource})`}`;
+  const where =
+    finding.source.field === null
+      ? finding.source.origin
+      : `${finding.source.origin} ${finding.source.field}`;
+  const rule =
+    finding.threshold === null
+      ? ''
+      : `; rule ${finding.threshold}${finding.thresholdSource === null ? '' : ` (${finding.thresholdSource})`}`;
   return `from ${where}${rule}`;
 }
 
 /** The health section as human text: the verdict first, then the key figures, then each finding with its source. */
 export function renderHealth(health: Health): string {
   const lines: string[] = [`Health: ${VERDICT_LINES[health.verdict]}`];
-  const identity = [health.model, health.protocol === 'unknown' ? null : health.protocol.toUpperCase(), health.smartctlDeviceType === null ? null : `-d ${health.smartctlDeviceType}`]
+  const identity = [
+    health.model,
+    health.protocol === 'unknown' ? null : health.protocol.toUpperCase(),
+    health.smartctlDeviceType === null ? null : `-d ${health.smartctlDeviceType}`,
+  ]
     .filter((part) => part !== null)
     .join(', ');
   if (identity !== '') {
-    lines.push(`  Drive: ${identity}${health.toolVersion === null ? '' : ` (${health.source} ${health.toolVersion})`}`);
+    lines.push(
+      `  Drive: ${identity}${health.toolVersion === null ? '' : ` (${health.source} ${health.toolVersion})`}`,
+    );
   }
   if (health.unavailable !== null) {
     lines.push(`  Why: ${health.unavailable.reason}: ${health.unavailable.detail}`);
@@ -47,7 +63,9 @@ export function renderHealth(health: Health): string {
     figures.push(`~${health.estimatedRemainingLifeYears} years left at the wear rate so far`);
   }
   if (health.availableSparePercent !== null) {
-    figures.push(`spare ${health.availableSparePercent} %${health.availableSpareThresholdPercent === null ? '' : ` (threshold ${health.availableSpareThresholdPercent} %)`}`);
+    figures.push(
+      `spare ${health.availableSparePercent} %${health.availableSpareThresholdPercent === null ? '' : ` (threshold ${health.availableSpareThresholdPercent} %)`}`,
+    );
   }
   if (health.dataWrittenBytes !== null) {
     figures.push(`written ${formatBytes(health.dataWrittenBytes)}`);

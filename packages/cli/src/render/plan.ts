@@ -19,7 +19,8 @@ export interface PlanRenderOptions {
 
 /** Evidence through the shared label table (the same labels as the reports and the wizard). */
 function formatEvidenceLine(item: Evidence): string {
-  const where = item.source.field === null ? item.source.origin : `${item.source.origin}: ${item.source.field}`;
+  const where =
+    item.source.field === null ? item.source.origin : `${item.source.origin}: ${item.source.field}`;
   const { label, value } = formatEvidence(item);
   return `${label}: ${value} (${where})`;
 }

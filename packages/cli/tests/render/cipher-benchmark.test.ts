@@ -20,14 +20,23 @@ const result: CipherBenchmark = {
   cpuHasAes: true,
   kernelCrypto: kernel,
   cipherSpeed: { measurements: [row], unmeasured: [], kernelCipherBenchmarkAvailable: false },
-  kdfSpeed: { pbkdf2: [{ hash: 'sha512', iterationsPerSecond: 1738932, derivedKeyBits: 256 }], argon2: [], unmeasured: [] },
+  kdfSpeed: {
+    pbkdf2: [{ hash: 'sha512', iterationsPerSecond: 1738932, derivedKeyBits: 256 }],
+    argon2: [],
+    unmeasured: [],
+  },
   findings: [
     {
       id: 'kernel-aes-unaccelerated',
       severity: 'warning',
       message: 'The kernel would encrypt disks with xts(ecb(aes-fixed-time)).',
       hint: 'Load the accelerated driver.',
-      evidence: { xtsAesDriver: 'xts(ecb(aes-fixed-time))', inferred: false, cpuHasAes: true, opensslAesXtsBytesPerSecond: 6245421056 },
+      evidence: {
+        xtsAesDriver: 'xts(ecb(aes-fixed-time))',
+        inferred: false,
+        cpuHasAes: true,
+        opensslAesXtsBytesPerSecond: 6245421056,
+      },
     },
   ],
 };
@@ -45,12 +54,17 @@ describe('renderCipherBenchmark', () => {
 
   it('notes when all cores measured slower than one core, as on a shared virtual CPU', () => {
     const noisy = { ...row, allCoresEncryptBytesPerSecond: 3726180000 };
-    const text = renderCipherBenchmark({ ...result, cipherSpeed: { ...result.cipherSpeed, measurements: [noisy] } }, []);
+    const text = renderCipherBenchmark(
+      { ...result, cipherSpeed: { ...result.cipherSpeed, measurements: [noisy] } },
+      [],
+    );
     expect(text).toContain('all cores measured slower than one core for aes-xts 512');
   });
 
   it('prints no finding line when the kernel driver is accelerated', () => {
-    const text = renderCipherBenchmark({ ...result, findings: [] }, [{ code: 'TOOL_MISSING', message: 'cryptsetup is not installed', source: 'cryptsetup' }]);
+    const text = renderCipherBenchmark({ ...result, findings: [] }, [
+      { code: 'TOOL_MISSING', message: 'cryptsetup is not installed', source: 'cryptsetup' },
+    ]);
     expect(text.startsWith('Kernel AES-XTS driver')).toBe(true);
     expect(text).toContain('TOOL_MISSING: cryptsetup is not installed');
   });

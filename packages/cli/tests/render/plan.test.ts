@@ -26,12 +26,12 @@ describe('renderPlan', () => {
   });
 
   it('shows each recommendation with its value, reason and evidence, rates in MiB/s', () => {
-    const text = renderPlan(planFromAssessment(input('x64-aesni-laptop-nvme')), { includeDestructive: false });
+    const text = renderPlan(planFromAssessment(input('x64-aesni-laptop-nvme')), {
+      includeDestructive: false,
+    });
     expect(text).toContain('cipher-mode: aes-xts-plain64  (confidence high)');
     expect(text).toMatch(/why: The CPU has AES instructions/);
-    expect(text).toContain(
-      'aes-xts 512b encrypt, one core: 2334.9 MiB/s (cryptsetup: cryptsetup benchmark)',
-    );
+    expect(text).toContain('aes-xts 512b encrypt, one core: 2334.9 MiB/s (cryptsetup: cryptsetup benchmark)');
   });
 
   it('states the regime and assumption of every prediction', () => {
@@ -41,7 +41,9 @@ describe('renderPlan', () => {
   });
 
   it('says where GPU figures do not transfer', () => {
-    const text = renderPlan(planFromAssessment(input('x64-aesni-laptop-nvme')), { includeDestructive: false });
+    const text = renderPlan(planFromAssessment(input('x64-aesni-laptop-nvme')), {
+      includeDestructive: false,
+    });
     expect(text).toContain('luks2-argon2id on rtx-4090, 41.4-bit password: no published figure applies');
   });
 

@@ -37,7 +37,11 @@ function kindOf(node: StackNode): Kind {
     case 'loop':
       return 'loop';
     case 'dm':
-      return node.dmUuid?.startsWith('LVM-') === true ? 'lvm' : node.dmUuid?.startsWith('CRYPT-') === true ? 'dm-crypt' : 'device-mapper';
+      return node.dmUuid?.startsWith('LVM-') === true
+        ? 'lvm'
+        : node.dmUuid?.startsWith('CRYPT-') === true
+          ? 'dm-crypt'
+          : 'device-mapper';
     case 'rom':
     case 'other':
       return 'other';
@@ -55,7 +59,9 @@ function cryptFix(node: StackNode, facts: DiscardStackFacts): string {
   const uuid = node.dmUuid ?? '';
   const crypttabEntry = facts.crypttab?.find((entry) => entry.name === name) ?? null;
   const crypttabNote =
-    crypttabEntry !== null && !crypttabEntry.discard ? ` and add "discard" to the options of ${name} in /etc/crypttab` : '';
+    crypttabEntry !== null && !crypttabEntry.discard
+      ? ` and add "discard" to the options of ${name} in /etc/crypttab`
+      : '';
   if (uuid.startsWith('CRYPT-TCRYPT')) {
     return `cryptsetup close ${name} && cryptsetup open --type tcrypt --allow-discards <device> ${name} (never for hidden volumes; reference-facts §3.4)`;
   }
@@ -72,7 +78,8 @@ function localVerdict(node: StackNode, kind: Kind, facts: DiscardStackFacts): Lo
   if (kind === 'veracrypt') {
     return {
       passes: false,
-      reason: 'VeraCrypt maps its volumes without allow_discards on Linux, whatever its documentation says (CoreLinux.cpp, VeraCrypt#1186; reference-facts §3.4).',
+      reason:
+        'VeraCrypt maps its volumes without allow_discards on Linux, whatever its documentation says (CoreLinux.cpp, VeraCrypt#1186; reference-facts §3.4).',
       fix: `close it in VeraCrypt, then: cryptsetup open --type tcrypt --allow-discards <device> ${name} (never for hidden volumes)`,
     };
   }
@@ -83,20 +90,28 @@ function localVerdict(node: StackNode, kind: Kind, facts: DiscardStackFacts): Lo
   switch (kind) {
     case 'dm-crypt': {
       const table = facts.dmTables[name]?.find((line) => line.crypt !== null)?.crypt ?? null;
-      const persistent = (facts.luksFlags[name] ?? []).includes('allow-discards') || (facts.crypttab?.find((entry) => entry.name === name)?.discard ?? false);
+      const persistent =
+        (facts.luksFlags[name] ?? []).includes('allow-discards') ||
+        (facts.crypttab?.find((entry) => entry.name === name)?.discard ?? false);
       if (passes) {
         const persistence = persistent
           ? ''
           : node.dmUuid?.startsWith('CRYPT-LUKS2') === true
             ? ` Not persistent (no LUKS2 flag or crypttab "discard"): make it so with cryptsetup refresh ${name} --allow-discards --persistent.`
             : '';
-        return { passes, reason: `dm-crypt passes discards (${table?.allowDiscards === true ? 'table option allow_discards' : `discard_max_bytes ${maxBytes}`}).${persistence}`, fix: null };
+        return {
+          passes,
+          reason: `dm-crypt passes discards (${table?.allowDiscards === true ? 'table option allow_discards' : `discard_max_bytes ${maxBytes}`}).${persistence}`,
+          fix: null,
+        };
       }
       const why =
         table === null
           ? 'dm-crypt passes no discards (discard_max_bytes 0): it is never enabled by default (reference-facts §3.1)'
           : 'the dm-crypt table has no allow_discards option: discards are never enabled by default (reference-facts §3.1)';
-      const header = (facts.luksFlags[name] ?? []).includes('allow-discards') ? ' The LUKS2 header has allow-discards, but this mapping was opened without it.' : '';
+      const header = (facts.luksFlags[name] ?? []).includes('allow-discards')
+        ? ' The LUKS2 header has allow-discards, but this mapping was opened without it.'
+        : '';
       return { passes, reason: `${why}.${header}`, fix: cryptFix(node, facts) };
     }
     case 'md-raid': {
@@ -104,11 +119,18 @@ function localVerdict(node: StackNode, kind: Kind, facts: DiscardStackFacts): Lo
       if (!passes && parity && facts.raid456DiscardSafe !== true) {
         return {
           passes,
-          reason: 'md RAID 4/5/6 drops discards unless raid456.devices_handle_discard_safely=Y, because parity needs discarded blocks to read back as zeros (reference-facts §3.2).',
+          reason:
+            'md RAID 4/5/6 drops discards unless raid456.devices_handle_discard_safely=Y, because parity needs discarded blocks to read back as zeros (reference-facts §3.2).',
           fix: 'only if every member reads zeros after TRIM: echo Y > /sys/module/raid456/parameters/devices_handle_discard_safely, and add "options raid456 devices_handle_discard_safely=Y" to /etc/modprobe.d/raid456.conf',
         };
       }
-      return { passes, reason: passes ? `md RAID passes discards (discard_max_bytes ${maxBytes}).` : 'md RAID passes no discards (discard_max_bytes 0).', fix: null };
+      return {
+        passes,
+        reason: passes
+          ? `md RAID passes discards (discard_max_bytes ${maxBytes}).`
+          : 'md RAID passes no discards (discard_max_bytes 0).',
+        fix: null,
+      };
     }
     case 'lvm':
       return {
@@ -121,26 +143,38 @@ function localVerdict(node: StackNode, kind: Kind, facts: DiscardStackFacts): Lo
     case 'loop':
       return {
         passes,
-        reason: passes ? `The loop device punches holes in its backing file (discard_max_bytes ${maxBytes}).` : "The loop device's backing file or filesystem does not support discard.",
+        reason: passes
+          ? `The loop device punches holes in its backing file (discard_max_bytes ${maxBytes}).`
+          : "The loop device's backing file or filesystem does not support discard.",
         fix: null,
       };
     case 'disk':
       return {
         passes,
-        reason: passes ? `The disk accepts discards (discard_max_bytes ${maxBytes}).` : 'The disk accepts no discards (discard_max_bytes 0): see the TRIM section.',
+        reason: passes
+          ? `The disk accepts discards (discard_max_bytes ${maxBytes}).`
+          : 'The disk accepts no discards (discard_max_bytes 0): see the TRIM section.',
         fix: null,
       };
     case 'partition':
     case 'device-mapper':
     case 'other':
-      return { passes, reason: passes ? `Passes discards (discard_max_bytes ${maxBytes}).` : 'Passes no discards (discard_max_bytes 0).', fix: null };
+      return {
+        passes,
+        reason: passes
+          ? `Passes discards (discard_max_bytes ${maxBytes}).`
+          : 'Passes no discards (discard_max_bytes 0).',
+        fix: null,
+      };
   }
 }
 
 function issuingOf(top: StackNode, facts: DiscardStackFacts): DiscardPath['issuing'] {
   const mounts = facts.mounts?.filter((mount) => mount.deviceNumber === top.deviceNumber) ?? [];
   // ext4/xfs "discard", btrfs "discard" or "discard=async" (mount(8), btrfs(5)).
-  const mountOptionDiscard = mounts.some((mount) => mount.options.some((option) => option === 'discard' || option.startsWith('discard=')));
+  const mountOptionDiscard = mounts.some((mount) =>
+    mount.options.some((option) => option === 'discard' || option.startsWith('discard=')),
+  );
   const timer = facts.fstrimTimer?.enabled ?? null;
   let how: DiscardPath['issuing']['how'];
   if (mountOptionDiscard && timer === true) {
@@ -152,12 +186,18 @@ function issuingOf(top: StackNode, facts: DiscardStackFacts): DiscardPath['issui
   } else {
     how = timer === false ? 'none' : 'unknown';
   }
-  return { mountOptionDiscard, fstrimTimerEnabled: timer, fstrimTimerLastRunAt: facts.fstrimTimer?.lastRunAt ?? null, how };
+  return {
+    mountOptionDiscard,
+    fstrimTimerEnabled: timer,
+    fstrimTimerLastRunAt: facts.fstrimTimer?.lastRunAt ?? null,
+    how,
+  };
 }
 
 function pathsOf(node: StackNode, below: readonly StackNode[]): StackNode[][] {
   const chain = [...below, node];
-  const here = node.children.length === 0 || node.mountpoints.length > 0 || node.filesystem !== null ? [chain] : [];
+  const here =
+    node.children.length === 0 || node.mountpoints.length > 0 || node.filesystem !== null ? [chain] : [];
   return [...here, ...node.children.flatMap((child) => pathsOf(child, chain))];
 }
 
@@ -187,7 +227,10 @@ function analysePath(chain: readonly StackNode[], facts: DiscardStackFacts): Dis
       // Queue limits stack: once a lower layer takes no discards, every layer above reports 0 too.
       reason: blockedBelow ? `Blocked below, at ${blocker?.path ?? 'a lower layer'}.` : local.reason,
       fix: blocking ? local.fix : null,
-      source: kind === 'veracrypt' ? sourceOf('dmsetup', 'name') : sourceOf(`/sys/class/block/${node.kernelName}/queue/discard_max_bytes`, null),
+      source:
+        kind === 'veracrypt'
+          ? sourceOf('dmsetup', 'name')
+          : sourceOf(`/sys/class/block/${node.kernelName}/queue/discard_max_bytes`, null),
     };
   });
   layers.reverse();
@@ -205,7 +248,12 @@ function analysePath(chain: readonly StackNode[], facts: DiscardStackFacts): Dis
     firstBlockingLayer: blockingLayer?.path ?? null,
     fix: blockingLayer?.fix ?? null,
     issuing,
-    discardsReachDrive: passesToDisk === false || issued === false ? false : passesToDisk === true && issued === true ? true : null,
+    discardsReachDrive:
+      passesToDisk === false || issued === false
+        ? false
+        : passesToDisk === true && issued === true
+          ? true
+          : null,
     leaks: encrypted ? [...LEAKS, ...(facts.readsZeroesAfterTrim === true ? [ZEROES_LEAK] : [])] : [],
   };
 }
@@ -222,7 +270,10 @@ function blocked(blockingIndex: number, index: number): boolean {
  */
 export function analyseDiscardPassthrough(root: StackNode, facts: DiscardStackFacts): DiscardPassthrough {
   const hasParityRaid = (node: StackNode): boolean =>
-    node.type === 'raid4' || node.type === 'raid5' || node.type === 'raid6' || node.children.some(hasParityRaid);
+    node.type === 'raid4' ||
+    node.type === 'raid5' ||
+    node.type === 'raid6' ||
+    node.children.some(hasParityRaid);
   return {
     paths: pathsOf(root, []).map((chain) => analysePath(chain, facts)),
     raid456DiscardSafe: hasParityRaid(root) ? facts.raid456DiscardSafe : null,

@@ -61,7 +61,9 @@ function mountedFilesystems(node: StackNode, passthrough: DiscardPassthrough): F
  */
 export function assessDriveSections(input: {
   /** `rotational` null: the media is unknown (virtual and loop disks), whatever sysfs's flag says. */
-  readonly disk: Pick<Disk, 'path' | 'kernelName' | 'transport' | 'sizeBytes'> & { readonly rotational: boolean | null };
+  readonly disk: Pick<Disk, 'path' | 'kernelName' | 'transport' | 'sizeBytes'> & {
+    readonly rotational: boolean | null;
+  };
   readonly stack: StackNode;
   readonly space: Pick<Space, 'unallocatedBytes' | 'regions' | 'nvme'> | null;
   readonly drive: DriveHealthFacts;
@@ -74,7 +76,10 @@ export function assessDriveSections(input: {
     provisioningMode: input.drive.provisioningMode,
     transport: input.disk.transport,
   });
-  const discardPassthrough = analyseDiscardPassthrough(input.stack, { ...input.discard, readsZeroesAfterTrim: trim.readsZeroesAfterTrim });
+  const discardPassthrough = analyseDiscardPassthrough(input.stack, {
+    ...input.discard,
+    readsZeroesAfterTrim: trim.readsZeroesAfterTrim,
+  });
   const overProvisioning = assessOverProvisioning({
     diskPath: input.disk.path,
     diskSizeBytes: input.disk.sizeBytes,
@@ -83,7 +88,8 @@ export function assessDriveSections(input: {
     unallocatedKnownTrimmed: null,
     trimSupported: trim.status === 'supported' ? true : trim.status === 'unknown' ? null : false,
     rotational: input.drive.health.rotational ?? input.disk.rotational,
-    nvmeUnallocatedCapacityBytes: input.space?.nvme?.unallocatedCapacityBytes ?? input.drive.nvmeIdCtrl?.unallocatedCapacityBytes ?? null,
+    nvmeUnallocatedCapacityBytes:
+      input.space?.nvme?.unallocatedCapacityBytes ?? input.drive.nvmeIdCtrl?.unallocatedCapacityBytes ?? null,
     factorySpareBytes: null,
     filesystems: mountedFilesystems(input.stack, discardPassthrough),
   });
@@ -100,12 +106,15 @@ export function assessDriveSections(input: {
  * The NVMe capacity part of the space section (TNVMCAP, UNVMCAP, namespace size, OACS bit 3) from the Identify
  * data probeHealth read; null when the drive is not NVMe or nvme-cli did not answer (reference-facts §3.7).
  */
-export function nvmeCapacityOf(drive: Pick<DriveHealthFacts, 'nvmeIdCtrl' | 'nvmeIdNs'>): z.infer<typeof nvmeCapacitySchema> | null {
+export function nvmeCapacityOf(
+  drive: Pick<DriveHealthFacts, 'nvmeIdCtrl' | 'nvmeIdNs'>,
+): z.infer<typeof nvmeCapacitySchema> | null {
   const ctrl = drive.nvmeIdCtrl;
   if (ctrl === null) {
     return null;
   }
-  const safe = (value: number | null): number | null => (value !== null && Number.isSafeInteger(value) ? value : null);
+  const safe = (value: number | null): number | null =>
+    value !== null && Number.isSafeInteger(value) ? value : null;
   return {
     totalCapacityBytes: safe(ctrl.totalCapacityBytes),
     unallocatedCapacityBytes: safe(ctrl.unallocatedCapacityBytes),

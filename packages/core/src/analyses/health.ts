@@ -1,6 +1,12 @@
 import type { Counter } from '../domain/counter.js';
 import { ENDURANCE_NEARLY_EXHAUSTED } from '../domain/health.js';
-import type { FindingSeverity, Health, HealthFinding, HealthVerdict, SmartUnavailableReason } from '../domain/health.js';
+import type {
+  FindingSeverity,
+  Health,
+  HealthFinding,
+  HealthVerdict,
+  SmartUnavailableReason,
+} from '../domain/health.js';
 import type { AtaAttribute, SmartFacts, Sourced } from '../domain/smart-facts.js';
 import { sourceOf } from '../domain/source.js';
 import type { Warning } from '../domain/warning.js';
@@ -9,13 +15,15 @@ import type { ImplausibleValue } from '../parsers/smartctl/plausible-ranges.js';
 /** Who set each threshold; every finding cites one (reference-facts sections). */
 export const THRESHOLD_SOURCES = {
   scrutinyNvme: 'AnalogJ/scrutiny webapp/backend/pkg/thresholds/nvme_attributes.go',
-  scrutinyAta: 'AnalogJ/scrutiny webapp/backend/pkg/thresholds/ata_attributes.go (Backblaze-derived failure-rate buckets)',
+  scrutinyAta:
+    'AnalogJ/scrutiny webapp/backend/pkg/thresholds/ata_attributes.go (Backblaze-derived failure-rate buckets)',
   crystalDiskInfo: 'CrystalDiskInfo AtaSmart.cpp CheckDiskStatus',
   gsmartcontrol: 'GSmartControl src/applib/storage_property_descr_*.cpp',
   backblaze: 'Backblaze, "What SMART Stats Tell Us About Hard Drives" (2016)',
   smartctlExit: 'smartctl(8), EXIT STATUS',
   nvmeSpec: 'NVM Express Base Specification 2.0, SMART / Health Information log page 02h',
-  jedecEndurance: 'JEDEC JESD218B (SSD endurance: rated TBW is where the retention requirement is still met) and JESD219A',
+  jedecEndurance:
+    'JEDEC JESD218B (SSD endurance: rated TBW is where the retention requirement is still met) and JESD219A',
   encplanWear: 'encplan wear tiers, docs/health-and-discard.md',
 } as const;
 
@@ -88,7 +96,16 @@ function add(
   origin: string,
   field: string | null,
 ): void {
-  draft.findings.push({ id, severity, attribute, value, threshold, thresholdSource, message, source: sourceOf(origin, field) });
+  draft.findings.push({
+    id,
+    severity,
+    attribute,
+    value,
+    threshold,
+    thresholdSource,
+    message,
+    source: sourceOf(origin, field),
+  });
 }
 
 function attributeLabel(attribute: AtaAttribute): string {
@@ -107,37 +124,97 @@ function analyseNvme(facts: SmartFacts, draft: Draft): void {
   const origin = facts.tool;
   const warning = log.criticalWarning;
   if (warning !== null && warning.value !== 0) {
-    const bits = CRITICAL_WARNING_BITS.filter(([bit]) => (warning.value & (1 << bit)) !== 0).map(([, name]) => name);
-    add(draft, 'nvme-critical-warning', 'failing', 'critical_warning', warning.value, '!= 0', THRESHOLD_SOURCES.scrutinyNvme,
-      `The drive raises a critical warning: ${bits.join(', ') || 'reserved bits set'}.`, origin, warning.field);
+    const bits = CRITICAL_WARNING_BITS.filter(([bit]) => (warning.value & (1 << bit)) !== 0).map(
+      ([, name]) => name,
+    );
+    add(
+      draft,
+      'nvme-critical-warning',
+      'failing',
+      'critical_warning',
+      warning.value,
+      '!= 0',
+      THRESHOLD_SOURCES.scrutinyNvme,
+      `The drive raises a critical warning: ${bits.join(', ') || 'reserved bits set'}.`,
+      origin,
+      warning.field,
+    );
   }
   const spare = log.availableSparePercent;
   const spareThreshold = log.availableSpareThresholdPercent;
   if (spare !== null && spareThreshold !== null) {
     if (spare.value < spareThreshold.value) {
-      add(draft, 'nvme-available-spare-below-threshold', 'failing', 'available_spare', spare.value,
-        `< available_spare_threshold (${spareThreshold.value})`, THRESHOLD_SOURCES.scrutinyNvme,
-        `Available spare ${spare.value} % is below the drive's threshold of ${spareThreshold.value} %.`, origin, spare.field);
+      add(
+        draft,
+        'nvme-available-spare-below-threshold',
+        'failing',
+        'available_spare',
+        spare.value,
+        `< available_spare_threshold (${spareThreshold.value})`,
+        THRESHOLD_SOURCES.scrutinyNvme,
+        `Available spare ${spare.value} % is below the drive's threshold of ${spareThreshold.value} %.`,
+        origin,
+        spare.field,
+      );
     } else if (spare.value === spareThreshold.value) {
-      add(draft, 'nvme-available-spare-at-threshold', 'warning', 'available_spare', spare.value,
-        `== available_spare_threshold (${spareThreshold.value})`, THRESHOLD_SOURCES.crystalDiskInfo,
-        `Available spare ${spare.value} % has reached the drive's threshold.`, origin, spare.field);
+      add(
+        draft,
+        'nvme-available-spare-at-threshold',
+        'warning',
+        'available_spare',
+        spare.value,
+        `== available_spare_threshold (${spareThreshold.value})`,
+        THRESHOLD_SOURCES.crystalDiskInfo,
+        `Available spare ${spare.value} % has reached the drive's threshold.`,
+        origin,
+        spare.field,
+      );
     }
   }
   const mediaErrors = log.mediaErrors;
   if (mediaErrors !== null && mediaErrors.value.exact > 0n) {
-    add(draft, 'nvme-media-errors', 'failing', 'media_errors', mediaErrors.value.value, '> 0', THRESHOLD_SOURCES.scrutinyNvme,
-      `The drive reports ${mediaErrors.value.exact.toString()} unrecovered media/data integrity errors.`, origin, mediaErrors.field);
+    add(
+      draft,
+      'nvme-media-errors',
+      'failing',
+      'media_errors',
+      mediaErrors.value.value,
+      '> 0',
+      THRESHOLD_SOURCES.scrutinyNvme,
+      `The drive reports ${mediaErrors.value.exact.toString()} unrecovered media/data integrity errors.`,
+      origin,
+      mediaErrors.field,
+    );
   }
   const errorLog = log.errorLogEntries;
   if (errorLog !== null && errorLog.value.exact > 0n) {
-    add(draft, 'nvme-error-log-entries', 'info', 'num_err_log_entries', errorLog.value.value, null, null,
-      `${errorLog.value.exact.toString()} entries in the controller's error log (often harmless, e.g. unsupported commands).`, origin, errorLog.field);
+    add(
+      draft,
+      'nvme-error-log-entries',
+      'info',
+      'num_err_log_entries',
+      errorLog.value.value,
+      null,
+      null,
+      `${errorLog.value.exact.toString()} entries in the controller's error log (often harmless, e.g. unsupported commands).`,
+      origin,
+      errorLog.field,
+    );
   }
   const unsafe = log.unsafeShutdowns;
   if (unsafe !== null && unsafe.value.exact > 0n) {
-    add(draft, 'unsafe-shutdowns', 'info', 'unsafe_shutdowns', unsafe.value.value, null, null,
-      `${unsafe.value.exact.toString()} unsafe shutdowns (power lost without a flush).`, origin, unsafe.field);
+    add(
+      draft,
+      'unsafe-shutdowns',
+      'info',
+      'unsafe_shutdowns',
+      unsafe.value.value,
+      null,
+      null,
+      `${unsafe.value.exact.toString()} unsafe shutdowns (power lost without a flush).`,
+      origin,
+      unsafe.field,
+    );
   }
 }
 
@@ -154,23 +231,65 @@ const ATA_RAW_RULES: readonly {
 }[] = [
   // Scrutiny: attr 5 raw 16–70 has a 23.6 % annual failure rate, above its 10 % "failed" line; smaller
   // non-zero counts get CrystalDiskInfo's Caution (default threshold 1).
-  { id: 5, rule: 'reallocated-sectors', failingAt: 16, warningAt: 1, infoAt: null,
-    source: `${THRESHOLD_SOURCES.scrutinyAta}; ${THRESHOLD_SOURCES.crystalDiskInfo}`, meaning: 'sectors were reallocated to spare area' },
+  {
+    id: 5,
+    rule: 'reallocated-sectors',
+    failingAt: 16,
+    warningAt: 1,
+    infoAt: null,
+    source: `${THRESHOLD_SOURCES.scrutinyAta}; ${THRESHOLD_SOURCES.crystalDiskInfo}`,
+    meaning: 'sectors were reallocated to spare area',
+  },
   // Scrutiny: attr 187 raw 1 → 33.9 % annual failure rate (≥ 10 %: failed).
-  { id: 187, rule: 'reported-uncorrectable', failingAt: 1, warningAt: null, infoAt: null,
-    source: THRESHOLD_SOURCES.scrutinyAta, meaning: 'errors could not be corrected by ECC' },
+  {
+    id: 187,
+    rule: 'reported-uncorrectable',
+    failingAt: 1,
+    warningAt: null,
+    infoAt: null,
+    source: THRESHOLD_SOURCES.scrutinyAta,
+    meaning: 'errors could not be corrected by ECC',
+  },
   // GSmartControl flags raw > 0 of 196; Scrutiny lists it as critical without a cited bucket.
-  { id: 196, rule: 'reallocation-events', failingAt: null, warningAt: 1, infoAt: null,
-    source: THRESHOLD_SOURCES.gsmartcontrol, meaning: 'reallocation events happened' },
+  {
+    id: 196,
+    rule: 'reallocation-events',
+    failingAt: null,
+    warningAt: 1,
+    infoAt: null,
+    source: THRESHOLD_SOURCES.gsmartcontrol,
+    meaning: 'reallocation events happened',
+  },
   // Scrutiny: attr 197 raw 1–2 → 34 % annual failure rate (≥ 10 %: failed).
-  { id: 197, rule: 'pending-sectors', failingAt: 1, warningAt: null, infoAt: null,
-    source: THRESHOLD_SOURCES.scrutinyAta, meaning: 'sectors are waiting to be reallocated (unreadable)' },
+  {
+    id: 197,
+    rule: 'pending-sectors',
+    failingAt: 1,
+    warningAt: null,
+    infoAt: null,
+    source: THRESHOLD_SOURCES.scrutinyAta,
+    meaning: 'sectors are waiting to be reallocated (unreadable)',
+  },
   // CrystalDiskInfo: raw of 0xC6 ≥ 1 → Caution; Backblaze watches 198.
-  { id: 198, rule: 'offline-uncorrectable', failingAt: null, warningAt: 1, infoAt: null,
-    source: `${THRESHOLD_SOURCES.crystalDiskInfo}; ${THRESHOLD_SOURCES.backblaze}`, meaning: 'sectors failed the offline scan' },
+  {
+    id: 198,
+    rule: 'offline-uncorrectable',
+    failingAt: null,
+    warningAt: 1,
+    infoAt: null,
+    source: `${THRESHOLD_SOURCES.crystalDiskInfo}; ${THRESHOLD_SOURCES.backblaze}`,
+    meaning: 'sectors failed the offline scan',
+  },
   // Not among Backblaze's five failure predictors: interface CRC errors point at the cable or connector.
-  { id: 199, rule: 'interface-crc-errors', failingAt: null, warningAt: null, infoAt: 1,
-    source: THRESHOLD_SOURCES.backblaze, meaning: 'transfers failed their CRC (usually the cable or connector)' },
+  {
+    id: 199,
+    rule: 'interface-crc-errors',
+    failingAt: null,
+    warningAt: null,
+    infoAt: 1,
+    source: THRESHOLD_SOURCES.backblaze,
+    meaning: 'transfers failed their CRC (usually the cable or connector)',
+  },
 ];
 
 function analyseAta(facts: SmartFacts, draft: Draft): void {
@@ -178,13 +297,31 @@ function analyseAta(facts: SmartFacts, draft: Draft): void {
   for (const attribute of facts.ataAttributes) {
     const field = `ata_smart_attributes.table[id=${attribute.id}]`;
     if (attribute.whenFailed === 'now') {
-      add(draft, 'ata-attribute-failing-now', 'failing', attributeLabel(attribute), attribute.value,
-        `normalised value <= threshold (${attribute.threshold ?? '?'})`, `${THRESHOLD_SOURCES.gsmartcontrol}; drive vendor threshold`,
-        `${attribute.name} is at or below the vendor's failure threshold now.`, origin, field);
+      add(
+        draft,
+        'ata-attribute-failing-now',
+        'failing',
+        attributeLabel(attribute),
+        attribute.value,
+        `normalised value <= threshold (${attribute.threshold ?? '?'})`,
+        `${THRESHOLD_SOURCES.gsmartcontrol}; drive vendor threshold`,
+        `${attribute.name} is at or below the vendor's failure threshold now.`,
+        origin,
+        field,
+      );
     } else if (attribute.whenFailed === 'past') {
-      add(draft, 'ata-attribute-failed-in-past', 'warning', attributeLabel(attribute), attribute.worst,
-        `worst <= threshold (${attribute.threshold ?? '?'})`, THRESHOLD_SOURCES.smartctlExit,
-        `${attribute.name} was at or below the vendor's failure threshold in the past.`, origin, field);
+      add(
+        draft,
+        'ata-attribute-failed-in-past',
+        'warning',
+        attributeLabel(attribute),
+        attribute.worst,
+        `worst <= threshold (${attribute.threshold ?? '?'})`,
+        THRESHOLD_SOURCES.smartctlExit,
+        `${attribute.name} was at or below the vendor's failure threshold in the past.`,
+        origin,
+        field,
+      );
     }
     const rule = ATA_RAW_RULES.find((candidate) => candidate.id === attribute.id);
     const raw = rawNumber(attribute);
@@ -193,13 +330,44 @@ function analyseAta(facts: SmartFacts, draft: Draft): void {
     }
     const label = attributeLabel(attribute);
     if (rule.failingAt !== null && raw >= rule.failingAt) {
-      add(draft, `ata-${rule.rule}`, 'failing', label, raw, `raw >= ${rule.failingAt}`, rule.source,
-        `${raw} ${rule.meaning}.`, origin, `${field}.raw.value`);
+      add(
+        draft,
+        `ata-${rule.rule}`,
+        'failing',
+        label,
+        raw,
+        `raw >= ${rule.failingAt}`,
+        rule.source,
+        `${raw} ${rule.meaning}.`,
+        origin,
+        `${field}.raw.value`,
+      );
     } else if (rule.warningAt !== null && raw >= rule.warningAt) {
-      add(draft, `ata-${rule.rule}`, 'warning', label, raw, `raw >= ${rule.warningAt}`, rule.source,
-        `${raw} ${rule.meaning}.`, origin, `${field}.raw.value`);
+      add(
+        draft,
+        `ata-${rule.rule}`,
+        'warning',
+        label,
+        raw,
+        `raw >= ${rule.warningAt}`,
+        rule.source,
+        `${raw} ${rule.meaning}.`,
+        origin,
+        `${field}.raw.value`,
+      );
     } else if (rule.infoAt !== null && raw >= rule.infoAt) {
-      add(draft, `ata-${rule.rule}`, 'info', label, raw, null, rule.source, `${raw} ${rule.meaning}.`, origin, `${field}.raw.value`);
+      add(
+        draft,
+        `ata-${rule.rule}`,
+        'info',
+        label,
+        raw,
+        null,
+        rule.source,
+        `${raw} ${rule.meaning}.`,
+        origin,
+        `${field}.raw.value`,
+      );
     }
   }
 }
@@ -211,13 +379,33 @@ function analyseScsi(facts: SmartFacts, draft: Draft): void {
   }
   // Grown defects are SCSI's reallocated sectors; Backblaze investigates any raw > 0 of the ATA equivalent.
   if (scsi.grownDefects !== null && scsi.grownDefects.value > 0) {
-    add(draft, 'scsi-grown-defects', 'warning', 'scsi_grown_defect_list', scsi.grownDefects.value, '> 0', THRESHOLD_SOURCES.backblaze,
-      `${scsi.grownDefects.value} blocks were added to the grown defect list.`, facts.tool, scsi.grownDefects.field);
+    add(
+      draft,
+      'scsi-grown-defects',
+      'warning',
+      'scsi_grown_defect_list',
+      scsi.grownDefects.value,
+      '> 0',
+      THRESHOLD_SOURCES.backblaze,
+      `${scsi.grownDefects.value} blocks were added to the grown defect list.`,
+      facts.tool,
+      scsi.grownDefects.field,
+    );
   }
   for (const errors of scsi.uncorrectedErrors) {
     if (errors.value > 0) {
-      add(draft, 'scsi-uncorrected-errors', 'warning', errors.field.replace('scsi_error_counter_log.', ''), errors.value, '> 0',
-        THRESHOLD_SOURCES.backblaze, `${errors.value} errors could not be corrected.`, facts.tool, errors.field);
+      add(
+        draft,
+        'scsi-uncorrected-errors',
+        'warning',
+        errors.field.replace('scsi_error_counter_log.', ''),
+        errors.value,
+        '> 0',
+        THRESHOLD_SOURCES.backblaze,
+        `${errors.value} errors could not be corrected.`,
+        facts.tool,
+        errors.field,
+      );
     }
   }
 }
@@ -232,35 +420,104 @@ function analyseExitStatus(facts: SmartFacts, draft: Draft): void {
   for (const finding of status.findings) {
     switch (finding) {
       case 'disk-failing':
-        add(draft, 'smartctl-disk-failing', 'failing', 'exit status bit 3', status.value, 'bit 3 set', source,
-          'The drive\'s own SMART health check says the disk is failing.', 'smartctl', field);
+        add(
+          draft,
+          'smartctl-disk-failing',
+          'failing',
+          'exit status bit 3',
+          status.value,
+          'bit 3 set',
+          source,
+          "The drive's own SMART health check says the disk is failing.",
+          'smartctl',
+          field,
+        );
         break;
       case 'prefail-below-threshold':
-        add(draft, 'smartctl-prefail-below-threshold', 'failing', 'exit status bit 4', status.value, 'bit 4 set', source,
-          'A pre-failure attribute is at or below its threshold now.', 'smartctl', field);
+        add(
+          draft,
+          'smartctl-prefail-below-threshold',
+          'failing',
+          'exit status bit 4',
+          status.value,
+          'bit 4 set',
+          source,
+          'A pre-failure attribute is at or below its threshold now.',
+          'smartctl',
+          field,
+        );
         break;
       case 'past-below-threshold':
-        add(draft, 'smartctl-past-below-threshold', 'warning', 'exit status bit 5', status.value, 'bit 5 set', source,
-          'An attribute was at or below its threshold in the past.', 'smartctl', field);
+        add(
+          draft,
+          'smartctl-past-below-threshold',
+          'warning',
+          'exit status bit 5',
+          status.value,
+          'bit 5 set',
+          source,
+          'An attribute was at or below its threshold in the past.',
+          'smartctl',
+          field,
+        );
         break;
       case 'error-log-has-errors':
-        add(draft, 'smartctl-error-log-has-errors', 'info', 'exit status bit 6', status.value, null, source,
-          'The device error log has entries (see `smartctl -l error`); old entries are common.', 'smartctl', field);
+        add(
+          draft,
+          'smartctl-error-log-has-errors',
+          'info',
+          'exit status bit 6',
+          status.value,
+          null,
+          source,
+          'The device error log has entries (see `smartctl -l error`); old entries are common.',
+          'smartctl',
+          field,
+        );
         break;
       case 'self-test-log-has-errors':
-        add(draft, 'smartctl-self-test-log-has-errors', 'failing', 'exit status bit 7', status.value, 'bit 7 set', source,
-          'A recent self-test found errors (outdated failures are ignored by smartctl).', 'smartctl', field);
+        add(
+          draft,
+          'smartctl-self-test-log-has-errors',
+          'failing',
+          'exit status bit 7',
+          status.value,
+          'bit 7 set',
+          source,
+          'A recent self-test found errors (outdated failures are ignored by smartctl).',
+          'smartctl',
+          field,
+        );
         break;
     }
   }
   if (status.dataUsable && status.problems.includes('smart-command-failed')) {
-    add(draft, 'smartctl-command-failed', 'info', 'exit status bit 2', status.value, null, source,
+    add(
+      draft,
+      'smartctl-command-failed',
+      'info',
+      'exit status bit 2',
+      status.value,
+      null,
+      source,
       `Some SMART command failed, so part of the data may be missing${facts.messages.length > 0 ? `: ${facts.messages.map((m) => m.text).join(' ')}` : '.'}`,
-      'smartctl', field);
+      'smartctl',
+      field,
+    );
   }
   if (facts.selfAssessmentPassed?.value === false && !status.findings.includes('disk-failing')) {
-    add(draft, 'smart-self-assessment-failed', 'failing', 'smart_status.passed', false, '== false', source,
-      'The drive\'s own SMART health check did not pass.', facts.tool, facts.selfAssessmentPassed.field);
+    add(
+      draft,
+      'smart-self-assessment-failed',
+      'failing',
+      'smart_status.passed',
+      false,
+      '== false',
+      source,
+      "The drive's own SMART health check did not pass.",
+      facts.tool,
+      facts.selfAssessmentPassed.field,
+    );
   }
 }
 
@@ -276,7 +533,9 @@ function isSolidState(facts: SmartFacts): boolean | null {
 
 function wearAttribute(facts: SmartFacts): AtaAttribute | null {
   for (const id of WEAR_ATTRIBUTE_IDS) {
-    const attribute = facts.ataAttributes.find((candidate) => candidate.id === id && WEAR_NAME.test(candidate.name));
+    const attribute = facts.ataAttributes.find(
+      (candidate) => candidate.id === id && WEAR_NAME.test(candidate.name),
+    );
     const value = attribute?.value ?? null;
     if (attribute !== undefined && value !== null && value <= 100) {
       return attribute;
@@ -295,57 +554,140 @@ function percentageUsed(facts: SmartFacts): { value: number; field: string; attr
   ];
   for (const candidate of direct) {
     if (candidate !== null) {
-      return { value: candidate.value, field: candidate.field, attribute: candidate.field.split('.').pop() ?? candidate.field };
+      return {
+        value: candidate.value,
+        field: candidate.field,
+        attribute: candidate.field.split('.').pop() ?? candidate.field,
+      };
     }
   }
   if (isSolidState(facts) === true) {
     const wear = wearAttribute(facts);
     if (wear !== null && wear.value !== null) {
-      return { value: 100 - wear.value, field: `ata_smart_attributes.table[id=${wear.id}].value`, attribute: attributeLabel(wear) };
+      return {
+        value: 100 - wear.value,
+        field: `ata_smart_attributes.table[id=${wear.id}].value`,
+        attribute: attributeLabel(wear),
+      };
     }
   }
   return null;
 }
 
-function analyseWear(facts: SmartFacts, draft: Draft, used: { value: number; field: string; attribute: string } | null): void {
+function analyseWear(
+  facts: SmartFacts,
+  draft: Draft,
+  used: { value: number; field: string; attribute: string } | null,
+): void {
   if (used === null) {
     return;
   }
   const origin = facts.tool;
   if (used.value > 100) {
-    add(draft, 'endurance-exceeded', 'failing', used.attribute, used.value, '> 100 %', THRESHOLD_SOURCES.scrutinyNvme,
-      `The drive has used ${used.value} % of its rated endurance.`, origin, used.field);
+    add(
+      draft,
+      'endurance-exceeded',
+      'failing',
+      used.attribute,
+      used.value,
+      '> 100 %',
+      THRESHOLD_SOURCES.scrutinyNvme,
+      `The drive has used ${used.value} % of its rated endurance.`,
+      origin,
+      used.field,
+    );
   } else if (used.value >= 100) {
     // CrystalDiskInfo: remaining life 0 → Bad.
-    add(draft, 'endurance-exhausted', 'failing', used.attribute, used.value, 'remaining life 0 %', THRESHOLD_SOURCES.crystalDiskInfo,
-      'The drive has used all of its rated endurance.', origin, used.field);
+    add(
+      draft,
+      'endurance-exhausted',
+      'failing',
+      used.attribute,
+      used.value,
+      'remaining life 0 %',
+      THRESHOLD_SOURCES.crystalDiskInfo,
+      'The drive has used all of its rated endurance.',
+      origin,
+      used.field,
+    );
   } else if (used.value >= 90) {
     // GSmartControl: percentage_used ≥ 90 → warning; CrystalDiskInfo: remaining life ≤ 10 → Caution.
-    add(draft, ENDURANCE_NEARLY_EXHAUSTED, 'warning', used.attribute, used.value, '>= 90 %',
+    add(
+      draft,
+      ENDURANCE_NEARLY_EXHAUSTED,
+      'warning',
+      used.attribute,
+      used.value,
+      '>= 90 %',
       `${THRESHOLD_SOURCES.gsmartcontrol}; ${THRESHOLD_SOURCES.crystalDiskInfo}`,
-      `The drive has used ${used.value} % of its rated endurance.`, origin, used.field);
+      `The drive has used ${used.value} % of its rated endurance.`,
+      origin,
+      used.field,
+    );
   } else if (used.value >= WEAR_LOW_PERCENT) {
     // The last fifth of the rated endurance: JESD218 rates endurance as the writes after which the drive still
     // keeps data for its retention period (client: 1 year at 30 °C), so a drive near its rating has little margin
     // left for a whole-drive rewrite (in-place encryption) and years of service. Tier documented in
     // docs/health-and-discard.md.
-    add(draft, 'endurance-low', 'warning', used.attribute, used.value, `>= ${WEAR_LOW_PERCENT} %`,
+    add(
+      draft,
+      'endurance-low',
+      'warning',
+      used.attribute,
+      used.value,
+      `>= ${WEAR_LOW_PERCENT} %`,
       `${THRESHOLD_SOURCES.encplanWear}; ${THRESHOLD_SOURCES.jedecEndurance}`,
       `The drive has used ${used.value} % of its rated endurance; ${100 - used.value} % is left. Plan its replacement and keep a backup before a whole-drive rewrite.`,
-      origin, used.field);
+      origin,
+      used.field,
+    );
   } else if (used.value >= WEAR_HALF_PERCENT) {
     // GSmartControl: SSD "life left" < 50 → notice.
-    add(draft, 'endurance-half-used', 'info', used.attribute, used.value, `>= ${WEAR_HALF_PERCENT} %`,
-      THRESHOLD_SOURCES.gsmartcontrol, `The drive has used ${used.value} % of its rated endurance.`, origin, used.field);
+    add(
+      draft,
+      'endurance-half-used',
+      'info',
+      used.attribute,
+      used.value,
+      `>= ${WEAR_HALF_PERCENT} %`,
+      THRESHOLD_SOURCES.gsmartcontrol,
+      `The drive has used ${used.value} % of its rated endurance.`,
+      origin,
+      used.field,
+    );
   } else {
-    add(draft, 'endurance-used', 'info', used.attribute, used.value, null, null,
-      `The drive has used ${used.value} % of its rated endurance.`, origin, used.field);
+    add(
+      draft,
+      'endurance-used',
+      'info',
+      used.attribute,
+      used.value,
+      null,
+      null,
+      `The drive has used ${used.value} % of its rated endurance.`,
+      origin,
+      used.field,
+    );
   }
   const spare = facts.spareAvailable;
-  if (spare !== null && spare.thresholdPercent !== null && facts.nvme === null && spare.currentPercent.value < spare.thresholdPercent) {
-    add(draft, 'available-spare-below-threshold', 'failing', 'spare_available.current_percent', spare.currentPercent.value,
-      `< threshold_percent (${spare.thresholdPercent})`, THRESHOLD_SOURCES.scrutinyNvme,
-      `Available spare ${spare.currentPercent.value} % is below the drive's threshold.`, origin, spare.currentPercent.field);
+  if (
+    spare !== null &&
+    spare.thresholdPercent !== null &&
+    facts.nvme === null &&
+    spare.currentPercent.value < spare.thresholdPercent
+  ) {
+    add(
+      draft,
+      'available-spare-below-threshold',
+      'failing',
+      'spare_available.current_percent',
+      spare.currentPercent.value,
+      `< threshold_percent (${spare.thresholdPercent})`,
+      THRESHOLD_SOURCES.scrutinyNvme,
+      `Available spare ${spare.currentPercent.value} % is below the drive's threshold.`,
+      origin,
+      spare.currentPercent.field,
+    );
   }
 }
 
@@ -353,8 +695,18 @@ function analyseTemperature(facts: SmartFacts, draft: Draft): void {
   const temperature = facts.temperatureCelsius ?? facts.nvme?.temperatureCelsius ?? null;
   // GSmartControl: NVMe temperature above 50 °C is worth a notice.
   if (temperature !== null && temperature.value > 50) {
-    add(draft, 'temperature-high', 'info', 'temperature', temperature.value, '> 50 °C', THRESHOLD_SOURCES.gsmartcontrol,
-      `The drive is at ${temperature.value} °C.`, facts.tool, temperature.field);
+    add(
+      draft,
+      'temperature-high',
+      'info',
+      'temperature',
+      temperature.value,
+      '> 50 °C',
+      THRESHOLD_SOURCES.gsmartcontrol,
+      `The drive is at ${temperature.value} °C.`,
+      facts.tool,
+      temperature.field,
+    );
   }
 }
 
@@ -392,15 +744,39 @@ function dataWritten(facts: SmartFacts): { bytes: bigint; field: string } | null
   return null;
 }
 
-function analyseUsage(facts: SmartFacts, draft: Draft, hours: number | null, written: { bytes: bigint; field: string } | null): void {
+function analyseUsage(
+  facts: SmartFacts,
+  draft: Draft,
+  hours: number | null,
+  written: { bytes: bigint; field: string } | null,
+): void {
   if (hours !== null) {
-    add(draft, 'power-on-hours', 'info', 'power_on_hours', hours, null, null,
-      `Powered on for ${hours} hours (${(hours / HOURS_PER_YEAR).toFixed(1)} years).`, facts.tool,
-      facts.powerOnHours?.field ?? facts.nvme?.powerOnHours?.field ?? null);
+    add(
+      draft,
+      'power-on-hours',
+      'info',
+      'power_on_hours',
+      hours,
+      null,
+      null,
+      `Powered on for ${hours} hours (${(hours / HOURS_PER_YEAR).toFixed(1)} years).`,
+      facts.tool,
+      facts.powerOnHours?.field ?? facts.nvme?.powerOnHours?.field ?? null,
+    );
   }
   if (written !== null) {
-    add(draft, 'data-written', 'info', written.field.split('.').slice(-3).join('.'), written.bytes.toString(), null, null,
-      `The host has written ${(Number(written.bytes) / 1e12).toFixed(2)} TB.`, facts.tool, written.field);
+    add(
+      draft,
+      'data-written',
+      'info',
+      written.field.split('.').slice(-3).join('.'),
+      written.bytes.toString(),
+      null,
+      null,
+      `The host has written ${(Number(written.bytes) / 1e12).toFixed(2)} TB.`,
+      facts.tool,
+      written.field,
+    );
   }
 }
 
@@ -444,7 +820,11 @@ export function assessHealth(facts: SmartFacts): Health {
     exitStatus:
       facts.exitStatus === null
         ? null
-        : { value: facts.exitStatus.value, problems: [...facts.exitStatus.problems], findings: [...facts.exitStatus.findings] },
+        : {
+            value: facts.exitStatus.value,
+            problems: [...facts.exitStatus.problems],
+            findings: [...facts.exitStatus.findings],
+          },
   };
   if (facts.unavailable !== null) {
     return {
@@ -466,15 +846,25 @@ export function assessHealth(facts: SmartFacts): Health {
   const written = dataWritten(facts);
   analyseUsage(facts, draft, hours, written);
   const unsafe = facts.nvme?.unsafeShutdowns?.value.value ?? unsafeFromAta(facts);
-  const spare = facts.nvme?.availableSparePercent?.value ?? facts.spareAvailable?.currentPercent.value ?? null;
-  const spareThreshold = facts.nvme?.availableSpareThresholdPercent?.value ?? facts.spareAvailable?.thresholdPercent ?? null;
+  const spare =
+    facts.nvme?.availableSparePercent?.value ?? facts.spareAvailable?.currentPercent.value ?? null;
+  const spareThreshold =
+    facts.nvme?.availableSpareThresholdPercent?.value ?? facts.spareAvailable?.thresholdPercent ?? null;
   const age = driveAge(facts, draft, hours, written);
   const remainingYears = remainingLifeYears(used?.value ?? null, age?.hours ?? null);
   if (remainingYears !== null && remainingYears < REMAINING_LIFE_WARNING_YEARS && used !== null) {
-    add(draft, 'endurance-runs-out-soon', 'warning', used.attribute, remainingYears, `< ${REMAINING_LIFE_WARNING_YEARS} year`,
+    add(
+      draft,
+      'endurance-runs-out-soon',
+      'warning',
+      used.attribute,
+      remainingYears,
+      `< ${REMAINING_LIFE_WARNING_YEARS} year`,
       THRESHOLD_SOURCES.encplanWear,
       `At the wear rate seen so far (${used.value} % in ${Math.round(age?.hours ?? 0)} hours), the rated endurance is used up in about ${remainingYears} years.`,
-      facts.tool, used.field);
+      facts.tool,
+      used.field,
+    );
   }
   const days = hours === null || hours === 0 ? null : hours / 24;
   return {
@@ -522,19 +912,35 @@ function driveAge(
   const busyHours = busyMinutes === null ? null : busyMinutes.value.value / 60;
   const hoursField = facts.powerOnHours?.field ?? facts.nvme?.powerOnHours?.field ?? null;
   if (hours !== null && busyHours !== null && busyMinutes !== null && busyHours > hours + 1) {
-    add(draft, 'counters-inconsistent', 'warning', 'controller_busy_time', busyMinutes.value.value,
-      '<= power_on_hours × 60', THRESHOLD_SOURCES.nvmeSpec,
+    add(
+      draft,
+      'counters-inconsistent',
+      'warning',
+      'controller_busy_time',
+      busyMinutes.value.value,
+      '<= power_on_hours × 60',
+      THRESHOLD_SOURCES.nvmeSpec,
       `The controller reports ${Math.round(busyHours)} hours busy but only ${hours} hours powered on, which cannot both be true; the power-on hours are wrong. The life estimate uses the busy time, a lower bound of the drive's age.`,
-      facts.tool, busyMinutes.field);
+      facts.tool,
+      busyMinutes.field,
+    );
     return { hours: busyHours, basis: 'controller-busy-time' };
   }
   if (hours !== null && written !== null) {
     const averageBytesPerSecond = Number(written.bytes) / Math.max(hours, 1) / 3600;
     if (averageBytesPerSecond > MAX_PLAUSIBLE_WRITE_BYTES_PER_SECOND) {
-      add(draft, 'counters-inconsistent', 'warning', 'power_on_hours', hours, 'writes <= 15.75 GB/s on average',
+      add(
+        draft,
+        'counters-inconsistent',
+        'warning',
+        'power_on_hours',
+        hours,
+        'writes <= 15.75 GB/s on average',
         'PCI Express Base Specification 5.0 (32 GT/s, 128b/130b) × 4 lanes',
         `${(Number(written.bytes) / 1e12).toFixed(2)} TB written in ${hours} powered-on hours would be ${(averageBytesPerSecond / 1e9).toFixed(1)} GB/s on average, faster than any drive interface; the power-on hours are wrong, so no remaining life is estimated.`,
-        facts.tool, hoursField);
+        facts.tool,
+        hoursField,
+      );
       return null;
     }
   }
@@ -543,7 +949,9 @@ function driveAge(
 
 function unsafeFromAta(facts: SmartFacts): number | null {
   // 174 Unexpect_Power_Loss_Ct (Micron/Crucial/SanDisk) and 192 Unsafe_Shutdown_Count (Phison) by name.
-  const attribute = facts.ataAttributes.find((candidate) => /Power_Loss|Unsafe_Shutdown/i.test(candidate.name));
+  const attribute = facts.ataAttributes.find((candidate) =>
+    /Power_Loss|Unsafe_Shutdown/i.test(candidate.name),
+  );
   return attribute?.raw?.value ?? null;
 }
 
@@ -573,7 +981,10 @@ export function implausibleValueWarnings(values: readonly ImplausibleValue[], so
 }
 
 /** The DATA_INCONSISTENT warning for `smartctl.exit_status` disagreeing with the process exit code. */
-export function exitStatusMismatchWarning(mismatch: { readonly json: number; readonly process: number }): Warning {
+export function exitStatusMismatchWarning(mismatch: {
+  readonly json: number;
+  readonly process: number;
+}): Warning {
   return {
     code: 'DATA_INCONSISTENT',
     message: `smartctl.exit_status is ${mismatch.json} but the process exited with ${mismatch.process}; the JSON value was used.`,
@@ -582,6 +993,10 @@ export function exitStatusMismatchWarning(mismatch: { readonly json: number; rea
 }
 
 /** The SMART_UNAVAILABLE warning for a reason (a loop device, a RAID volume, a bridge, no permission). */
-export function smartUnavailableWarning(reason: SmartUnavailableReason, detail: string, source: string | null): Warning {
+export function smartUnavailableWarning(
+  reason: SmartUnavailableReason,
+  detail: string,
+  source: string | null,
+): Warning {
   return { code: 'SMART_UNAVAILABLE', message: `SMART data unavailable (${reason}): ${detail}`, source };
 }

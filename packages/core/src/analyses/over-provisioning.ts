@@ -51,7 +51,8 @@ export function assessOverProvisioning(input: OverProvisioningInput): OverProvis
     usedPercent: fs.sizeBytes === 0 ? 0 : Math.round((fs.usedBytes / fs.sizeBytes) * 1000) / 10,
     discardsReachDrive: fs.discardsReachDrive,
   }));
-  const unallocatedPercent = input.diskSizeBytes === 0 ? 0 : Math.round((input.unallocatedBytes / input.diskSizeBytes) * 1000) / 10;
+  const unallocatedPercent =
+    input.diskSizeBytes === 0 ? 0 : Math.round((input.unallocatedBytes / input.diskSizeBytes) * 1000) / 10;
   const base = {
     diskSizeBytes: input.diskSizeBytes,
     unallocatedBytes: input.unallocatedBytes,
@@ -73,11 +74,20 @@ export function assessOverProvisioning(input: OverProvisioningInput): OverProvis
     };
   }
   const counts: OverProvisioning['unallocatedCountsAsSpare'] =
-    input.unallocatedBytes === 0 ? 'no' : input.unallocatedKnownTrimmed === true ? 'yes' : input.trimSupported === false ? 'no' : 'only-if-trimmed';
+    input.unallocatedBytes === 0
+      ? 'no'
+      : input.unallocatedKnownTrimmed === true
+        ? 'yes'
+        : input.trimSupported === false
+          ? 'no'
+          : 'only-if-trimmed';
   const trimmedFreeBytes = filesystems
     .filter((fs) => fs.discardsReachDrive === true)
     .reduce((sum, fs) => sum + Math.max(0, fs.sizeBytes - fs.usedBytes), 0);
-  const effectiveSpareBytes = (counts === 'yes' ? input.unallocatedBytes : 0) + (input.nvmeUnallocatedCapacityBytes ?? 0) + trimmedFreeBytes;
+  const effectiveSpareBytes =
+    (counts === 'yes' ? input.unallocatedBytes : 0) +
+    (input.nvmeUnallocatedCapacityBytes ?? 0) +
+    trimmedFreeBytes;
   const userBytes = input.diskSizeBytes - effectiveSpareBytes;
   const spareFactor = effectiveSpareBytes > 0 && userBytes > 0 ? effectiveSpareBytes / userBytes : null;
   const advice: string[] = [];
@@ -89,10 +99,14 @@ export function assessOverProvisioning(input: OverProvisioningInput): OverProvis
     }
   }
   if (counts === 'no' && input.unallocatedBytes > 0) {
-    advice.push('The drive does not accept TRIM, so unallocated space that was ever written cannot become spare area.');
+    advice.push(
+      'The drive does not accept TRIM, so unallocated space that was ever written cannot become spare area.',
+    );
   }
   if (filesystems.some((fs) => fs.discardsReachDrive === false)) {
-    advice.push('Free space inside filesystems whose discards do not reach the drive is not spare area once written; fix discard passthrough first.');
+    advice.push(
+      'Free space inside filesystems whose discards do not reach the drive is not spare area once written; fix discard passthrough first.',
+    );
   }
   const sparePercent = input.diskSizeBytes === 0 ? 0 : (effectiveSpareBytes / input.diskSizeBytes) * 100;
   let status: OverProvisioning['status'];
@@ -112,7 +126,8 @@ export function assessOverProvisioning(input: OverProvisioningInput): OverProvis
     trimmedFreeBytes,
     effectiveSpareBytes,
     spareFactor: spareFactor === null ? null : Math.round(spareFactor * 1000) / 1000,
-    worstCaseWriteAmplification: spareFactor === null ? null : Math.round(((1 + spareFactor) / (2 * spareFactor)) * 100) / 100,
+    worstCaseWriteAmplification:
+      spareFactor === null ? null : Math.round(((1 + spareFactor) / (2 * spareFactor)) * 100) / 100,
     advice,
   };
 }

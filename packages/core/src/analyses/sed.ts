@@ -7,7 +7,10 @@ import type { SedutilScanEntry } from '../parsers/sedutil/scan.js';
 const SOFTWARE_FIRST =
   'encplan recommends software encryption (optionally on top of Opal): SED firmware has been broken before (Meijer & van Gastel 2019; ADV180028), reference-facts §5.2.';
 
-function firstBoolean(capabilities: readonly SecurityCapability[], pick: (capability: SecurityCapability) => boolean | null): boolean | null {
+function firstBoolean(
+  capabilities: readonly SecurityCapability[],
+  pick: (capability: SecurityCapability) => boolean | null,
+): boolean | null {
   for (const capability of capabilities) {
     const value = pick(capability);
     if (value !== null) {
@@ -21,7 +24,10 @@ function firstBoolean(capabilities: readonly SecurityCapability[], pick: (capabi
  * Judges self-encrypting-drive capability from sedutil-cli --scan (when present) and the prerequisites the
  * drive reports: NVMe OACS bit 0, ATA Trusted Computing and the ATA Security feature set (reference-facts §5.1).
  */
-export function assessSed(capabilities: readonly SecurityCapability[], sedutil: SedutilScanEntry | null): Sed {
+export function assessSed(
+  capabilities: readonly SecurityCapability[],
+  sedutil: SedutilScanEntry | null,
+): Sed {
   const evidence: FactSource[] = capabilities.map((capability) => sourceOf(capability.origin, null));
   const nvmeSecuritySendReceive = firstBoolean(capabilities, (c) => c.nvmeSecuritySendReceive);
   const ataTrustedComputing = firstBoolean(capabilities, (c) => c.ataTrustedComputing);
@@ -38,7 +44,8 @@ export function assessSed(capabilities: readonly SecurityCapability[], sedutil: 
       explanation = `sedutil-cli reports TCG Enterprise SSC (flags "${sedutil.flags}"). ${SOFTWARE_FIRST}`;
     } else if (sedutil.pyrite) {
       status = 'pyrite-only';
-      explanation = 'sedutil-cli reports only TCG Pyrite: the drive can lock but does not encrypt (cryptsetup 2.7 notes, reference-facts §5.2).';
+      explanation =
+        'sedutil-cli reports only TCG Pyrite: the drive can lock but does not encrypt (cryptsetup 2.7 notes, reference-facts §5.2).';
     } else {
       status = 'not-sed';
       explanation = 'sedutil-cli reports no TCG security subsystem on this drive.';
@@ -48,10 +55,11 @@ export function assessSed(capabilities: readonly SecurityCapability[], sedutil: 
     explanation = `The drive supports ${nvmeSecuritySendReceive === true ? 'NVMe Security Send/Receive (OACS bit 0)' : 'ATA Trusted Computing'}, the transport Opal needs; run \`sedutil-cli --scan\` to know whether it is an Opal SED. ${SOFTWARE_FIRST}`;
   } else if (nvmeSecuritySendReceive === false || ataTrustedComputing === false) {
     status = 'not-sed';
-    explanation = 'The drive lacks the security transport Opal needs (no Security Send/Receive / Trusted Computing).';
+    explanation =
+      'The drive lacks the security transport Opal needs (no Security Send/Receive / Trusted Computing).';
   } else {
     status = 'unknown';
-    explanation = 'No tool reported the drive\'s security features.';
+    explanation = "No tool reported the drive's security features.";
   }
   return {
     status,
@@ -61,7 +69,15 @@ export function assessSed(capabilities: readonly SecurityCapability[], sedutil: 
     pyrite: sedutil?.pyrite ?? null,
     nvmeSecuritySendReceive,
     ataTrustedComputing,
-    ataSecurity: security === null ? null : { supported: security.supported, enabled: security.enabled, locked: security.locked, frozen: security.frozen },
+    ataSecurity:
+      security === null
+        ? null
+        : {
+            supported: security.supported,
+            enabled: security.enabled,
+            locked: security.locked,
+            frozen: security.frozen,
+          },
     explanation,
     evidence,
   };

@@ -10,14 +10,17 @@ const MINIMUM_REGION_BYTES = 1024 * 1024;
 export function computeSpace(input: SpaceInput): Omit<Space, 'nvme' | 'hostProtectedArea'> {
   const size = input.diskSizeBytes;
   if (input.table === null) {
-    const regions: UnallocatedRegion[] = input.wholeDiskInUse || size === 0 ? [] : [{ startBytes: 0, sizeBytes: size, location: 'whole-disk' }];
+    const regions: UnallocatedRegion[] =
+      input.wholeDiskInUse || size === 0 ? [] : [{ startBytes: 0, sizeBytes: size, location: 'whole-disk' }];
     return summarise(size, regions, 0);
   }
   const sector = input.table.sectorBytes;
   // GPT: LBA 0-33 and the backup header and entries at the end are the table's (UEFI spec §5.3);
   // sfdisk reports the usable LBAs. MBR: only sector 0 is the table's.
-  const usableStart = input.table.firstUsableSector === null ? sector : input.table.firstUsableSector * sector;
-  const usableEnd = input.table.lastUsableSector === null ? size : (input.table.lastUsableSector + 1) * sector;
+  const usableStart =
+    input.table.firstUsableSector === null ? sector : input.table.firstUsableSector * sector;
+  const usableEnd =
+    input.table.lastUsableSector === null ? size : (input.table.lastUsableSector + 1) * sector;
   const overhead = Math.max(0, usableStart) + Math.max(0, size - usableEnd);
 
   const covered = [...input.partitions]
@@ -51,7 +54,11 @@ export function computeSpace(input: SpaceInput): Omit<Space, 'nvme' | 'hostProte
   return summarise(size, regions, overhead);
 }
 
-function summarise(size: number, regions: UnallocatedRegion[], overhead: number): Omit<Space, 'nvme' | 'hostProtectedArea'> {
+function summarise(
+  size: number,
+  regions: UnallocatedRegion[],
+  overhead: number,
+): Omit<Space, 'nvme' | 'hostProtectedArea'> {
   const unallocated = regions.reduce((sum, region) => sum + region.sizeBytes, 0);
   return {
     diskSizeBytes: size,

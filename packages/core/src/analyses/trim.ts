@@ -13,7 +13,10 @@ export interface TrimInput {
   readonly transport: string | null;
 }
 
-function firstKnown(capabilities: readonly TrimCapability[], key: 'supported' | 'deterministic' | 'zeroed'): { value: boolean; from: TrimCapability } | null {
+function firstKnown(
+  capabilities: readonly TrimCapability[],
+  key: 'supported' | 'deterministic' | 'zeroed',
+): { value: boolean; from: TrimCapability } | null {
   for (const capability of capabilities) {
     const value = capability[key];
     if (value !== null) {
@@ -34,7 +37,10 @@ export function assessTrim(input: TrimInput): Trim {
   const evidence: FactSource[] = [supported, deterministic, zeroed]
     .filter((known) => known !== null)
     .map((known) => sourceOf(known.from.origin, known.from.field))
-    .filter((source, index, all) => all.findIndex((other) => other.origin === source.origin && other.field === source.field) === index);
+    .filter(
+      (source, index, all) =>
+        all.findIndex((other) => other.origin === source.origin && other.field === source.field) === index,
+    );
   const queue = `/sys/block/${input.diskKernelName}/queue/discard_max_bytes`;
   const maxBytes = input.diskDiscard?.maxBytes ?? null;
   if (maxBytes !== null) {

@@ -25,14 +25,41 @@ export const captureSchema = z.discriminatedUnion('kind', [
     tool: z.enum(TOOL_NAMES),
     argv: z.array(z.string()),
     stdinBytes: z.number().int(),
-    output: z.object({ exitCode: z.number().int(), stdout: z.string(), stderr: z.string(), durationMs: z.number() }).nullable(),
+    output: z
+      .object({ exitCode: z.number().int(), stdout: z.string(), stderr: z.string(), durationMs: z.number() })
+      .nullable(),
     error: capturedErrorSchema,
   }),
-  z.object({ kind: z.literal('read-text'), path: z.string(), result: z.string().nullable(), error: capturedErrorSchema }),
-  z.object({ kind: z.literal('list-dir'), path: z.string(), result: z.array(z.string()).nullable(), error: capturedErrorSchema }),
-  z.object({ kind: z.literal('real-path'), path: z.string(), result: z.string().nullable(), error: capturedErrorSchema }),
-  z.object({ kind: z.literal('stat'), path: z.string(), result: pathStatSchema.nullable(), error: capturedErrorSchema }),
-  z.object({ kind: z.literal('which-tool'), tool: z.enum(TOOL_NAMES), result: z.string().nullable(), error: capturedErrorSchema }),
+  z.object({
+    kind: z.literal('read-text'),
+    path: z.string(),
+    result: z.string().nullable(),
+    error: capturedErrorSchema,
+  }),
+  z.object({
+    kind: z.literal('list-dir'),
+    path: z.string(),
+    result: z.array(z.string()).nullable(),
+    error: capturedErrorSchema,
+  }),
+  z.object({
+    kind: z.literal('real-path'),
+    path: z.string(),
+    result: z.string().nullable(),
+    error: capturedErrorSchema,
+  }),
+  z.object({
+    kind: z.literal('stat'),
+    path: z.string(),
+    result: pathStatSchema.nullable(),
+    error: capturedErrorSchema,
+  }),
+  z.object({
+    kind: z.literal('which-tool'),
+    tool: z.enum(TOOL_NAMES),
+    result: z.string().nullable(),
+    error: capturedErrorSchema,
+  }),
   z.object({
     kind: z.literal('effect'),
     op: z.enum(EFFECT_OPS),
@@ -79,18 +106,29 @@ export function parseBundle(document: unknown): Bundle {
   const parsed = bundleSchema.safeParse(document);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
-    throw new EncplanError('BUNDLE_INVALID', `The bundle is not valid: ${issue === undefined ? 'unknown problem' : `${issue.path.join('.')}: ${issue.message}`}.`, {
-      hint: 'Make bundles with encplan collect; do not edit them by hand.',
-    });
+    throw new EncplanError(
+      'BUNDLE_INVALID',
+      `The bundle is not valid: ${issue === undefined ? 'unknown problem' : `${issue.path.join('.')}: ${issue.message}`}.`,
+      {
+        hint: 'Make bundles with encplan collect; do not edit them by hand.',
+      },
+    );
   }
   if (parsed.data.schemaVersion[0] !== BUNDLE_SCHEMA_VERSION[0]) {
-    throw new EncplanError('BUNDLE_INVALID', `The bundle has format version ${parsed.data.schemaVersion.join('.')}; this encplan reads ${BUNDLE_SCHEMA_VERSION[0]}.x.`);
+    throw new EncplanError(
+      'BUNDLE_INVALID',
+      `The bundle has format version ${parsed.data.schemaVersion.join('.')}; this encplan reads ${BUNDLE_SCHEMA_VERSION[0]}.x.`,
+    );
   }
   if (parsed.data.captures.length === 0) {
     // Without captures every probe would see an empty machine and report the disk as missing.
-    throw new EncplanError('BUNDLE_INVALID', 'The bundle holds no captures: nothing was recorded to assess.', {
-      hint: 'Make bundles with encplan collect; do not edit them by hand.',
-    });
+    throw new EncplanError(
+      'BUNDLE_INVALID',
+      'The bundle holds no captures: nothing was recorded to assess.',
+      {
+        hint: 'Make bundles with encplan collect; do not edit them by hand.',
+      },
+    );
   }
   return parsed.data;
 }
@@ -99,9 +137,13 @@ export function parseBundle(document: unknown): Bundle {
  * Replaces every occurrence of the given identifiers (serials, WWNs) in the captures by their protected
  * form, so a bundle shared in a ticket carries no serial numbers. Pure.
  */
-export function redactCaptures(captures: readonly Capture[], replacements: ReadonlyMap<string, string>): Bundle['captures'] {
+export function redactCaptures(
+  captures: readonly Capture[],
+  replacements: ReadonlyMap<string, string>,
+): Bundle['captures'] {
   // Identifiers shorter than 4 characters would match unrelated text; none real are that short.
   const pairs = [...replacements].filter(([raw]) => raw.length >= 4);
-  const redact = (text: string): string => pairs.reduce((acc, [raw, safe]) => acc.split(raw).join(safe), text);
+  const redact = (text: string): string =>
+    pairs.reduce((acc, [raw, safe]) => acc.split(raw).join(safe), text);
   return JSON.parse(redact(JSON.stringify(captures))) as Bundle['captures'];
 }

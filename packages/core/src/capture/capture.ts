@@ -19,12 +19,41 @@ export interface CommandCapture {
 
 /** One read of the host's files or state. */
 export type HostReadCapture =
-  | { readonly kind: 'read-text'; readonly path: string; readonly result: string | null; readonly error: CapturedError | null }
-  | { readonly kind: 'list-dir'; readonly path: string; readonly result: readonly string[] | null; readonly error: CapturedError | null }
-  | { readonly kind: 'real-path'; readonly path: string; readonly result: string | null; readonly error: CapturedError | null }
-  | { readonly kind: 'stat'; readonly path: string; readonly result: PathStat | null; readonly error: CapturedError | null }
-  | { readonly kind: 'which-tool'; readonly tool: ToolName; readonly result: string | null; readonly error: CapturedError | null }
-  | { readonly kind: 'system-info'; readonly result: SystemInfoSnapshot | null; readonly error: CapturedError | null };
+  | {
+      readonly kind: 'read-text';
+      readonly path: string;
+      readonly result: string | null;
+      readonly error: CapturedError | null;
+    }
+  | {
+      readonly kind: 'list-dir';
+      readonly path: string;
+      readonly result: readonly string[] | null;
+      readonly error: CapturedError | null;
+    }
+  | {
+      readonly kind: 'real-path';
+      readonly path: string;
+      readonly result: string | null;
+      readonly error: CapturedError | null;
+    }
+  | {
+      readonly kind: 'stat';
+      readonly path: string;
+      readonly result: PathStat | null;
+      readonly error: CapturedError | null;
+    }
+  | {
+      readonly kind: 'which-tool';
+      readonly tool: ToolName;
+      readonly result: string | null;
+      readonly error: CapturedError | null;
+    }
+  | {
+      readonly kind: 'system-info';
+      readonly result: SystemInfoSnapshot | null;
+      readonly error: CapturedError | null;
+    };
 
 /** The host effects a capture can record (the methods of `HostEffects`). */
 export const EFFECT_OPS = [

@@ -25,7 +25,11 @@ export function createRecordingHost(inner: Host): RecordingHost {
   const memo = new Map<string, Promise<unknown>>();
   let changing = false;
 
-  function remember<T>(key: string, produce: () => Promise<T>, record: (result: T | null, error: CapturedError | null) => Capture): Promise<T> {
+  function remember<T>(
+    key: string,
+    produce: () => Promise<T>,
+    record: (result: T | null, error: CapturedError | null) => Capture,
+  ): Promise<T> {
     const existing = memo.get(key);
     if (existing !== undefined) {
       return existing as Promise<T>;
@@ -54,7 +58,12 @@ export function createRecordingHost(inner: Host): RecordingHost {
       if (changing) {
         memo.clear();
       }
-      const base = { kind: 'command' as const, tool: spec.tool, argv: [...spec.args], stdinBytes: spec.stdin?.length ?? 0 };
+      const base = {
+        kind: 'command' as const,
+        tool: spec.tool,
+        argv: [...spec.args],
+        stdinBytes: spec.stdin?.length ?? 0,
+      };
       try {
         const output = await inner.run(spec, signal);
         log.push({ ...base, output, error: null });
@@ -64,12 +73,42 @@ export function createRecordingHost(inner: Host): RecordingHost {
         throw error;
       }
     },
-    readText: (path) => remember(`read-text:${path}`, () => inner.readText(path), (result, error) => ({ kind: 'read-text', path, result, error })),
-    listDir: (path) => remember(`list-dir:${path}`, () => inner.listDir(path), (result, error) => ({ kind: 'list-dir', path, result, error })),
-    realPath: (path) => remember(`real-path:${path}`, () => inner.realPath(path), (result, error) => ({ kind: 'real-path', path, result, error })),
-    stat: (path) => remember(`stat:${path}`, () => inner.stat(path), (result, error) => ({ kind: 'stat', path, result, error })),
-    whichTool: (tool: ToolName) => remember(`which:${tool}`, () => inner.whichTool(tool), (result, error) => ({ kind: 'which-tool', tool, result, error })),
-    systemInfo: () => remember('system-info', () => inner.systemInfo(), (result, error) => ({ kind: 'system-info', result, error })),
+    readText: (path) =>
+      remember(
+        `read-text:${path}`,
+        () => inner.readText(path),
+        (result, error) => ({ kind: 'read-text', path, result, error }),
+      ),
+    listDir: (path) =>
+      remember(
+        `list-dir:${path}`,
+        () => inner.listDir(path),
+        (result, error) => ({ kind: 'list-dir', path, result, error }),
+      ),
+    realPath: (path) =>
+      remember(
+        `real-path:${path}`,
+        () => inner.realPath(path),
+        (result, error) => ({ kind: 'real-path', path, result, error }),
+      ),
+    stat: (path) =>
+      remember(
+        `stat:${path}`,
+        () => inner.stat(path),
+        (result, error) => ({ kind: 'stat', path, result, error }),
+      ),
+    whichTool: (tool: ToolName) =>
+      remember(
+        `which:${tool}`,
+        () => inner.whichTool(tool),
+        (result, error) => ({ kind: 'which-tool', tool, result, error }),
+      ),
+    systemInfo: () =>
+      remember(
+        'system-info',
+        () => inner.systemInfo(),
+        (result, error) => ({ kind: 'system-info', result, error }),
+      ),
     effects: recordEffects(inner.effects, log, () => {
       changing = true;
       memo.clear();
@@ -99,16 +138,26 @@ function recordEffects(inner: HostEffects, log: Capture[], changed: () => void):
     runIdentity: () => record('run-identity', null, {}, () => inner.runIdentity()),
     monotonicMs: () => record('monotonic-ms', null, {}, () => inner.monotonicMs()),
     makeDirectory: (path, options) =>
-      record('make-directory', path, { mode: options.mode, recursive: options.recursive === true }, () => inner.makeDirectory(path, options)),
+      record('make-directory', path, { mode: options.mode, recursive: options.recursive === true }, () =>
+        inner.makeDirectory(path, options),
+      ),
     // Only the kind and size of the content: random content (keys) stays on the host.
     createFile: (path, options) =>
-      record('create-file', path, { mode: options.mode, content: options.content.kind, sizeBytes: options.content.sizeBytes }, () =>
-        inner.createFile(path, options),
+      record(
+        'create-file',
+        path,
+        { mode: options.mode, content: options.content.kind, sizeBytes: options.content.sizeBytes },
+        () => inner.createFile(path, options),
       ),
-    writeTextAtomic: (path, text, mode) => record('write-text-atomic', path, { mode, bytes: text.length }, () => inner.writeTextAtomic(path, text, mode)),
-    remove: (path, options) => record('remove', path, { recursive: options.recursive }, () => inner.remove(path, options)),
+    writeTextAtomic: (path, text, mode) =>
+      record('write-text-atomic', path, { mode, bytes: text.length }, () =>
+        inner.writeTextAtomic(path, text, mode),
+      ),
+    remove: (path, options) =>
+      record('remove', path, { recursive: options.recursive }, () => inner.remove(path, options)),
     freeBytes: (path) => record('free-bytes', path, {}, () => inner.freeBytes(path)),
-    directIoAllowed: (directory) => record('direct-io-allowed', directory, {}, () => inner.directIoAllowed(directory)),
+    directIoAllowed: (directory) =>
+      record('direct-io-allowed', directory, {}, () => inner.directIoAllowed(directory)),
     processAlive: (pid) => record('process-alive', String(pid), {}, () => inner.processAlive(pid)),
   };
 }

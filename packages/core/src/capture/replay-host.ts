@@ -1,6 +1,22 @@
 import { EncplanError } from '../errors.js';
-import type { CommandOutput, Host, HostEffects, PathStat, RunIdentity, SystemInfoSnapshot, ToolName } from '../ports.js';
-import { captureKey, commandKey, effectKey, type Capture, type CommandCapture, type EffectCapture, type EffectOp } from './capture.js';
+import type {
+  CommandOutput,
+  Host,
+  HostEffects,
+  PathStat,
+  RunIdentity,
+  SystemInfoSnapshot,
+  ToolName,
+} from '../ports.js';
+import {
+  captureKey,
+  commandKey,
+  effectKey,
+  type Capture,
+  type CommandCapture,
+  type EffectCapture,
+  type EffectOp,
+} from './capture.js';
 import { rethrowCaptured } from './recording-host.js';
 
 /** Where a replay host gets its answers: the captures of a bundle and the context they were made in. */
@@ -47,8 +63,7 @@ export function createReplayHost(source: ReplaySource): Host {
     served.set(key, index);
     readEpoch.set(key, epoch);
     const capture = list[Math.min(index, list.length - 1)] as
-      | (Capture & { result: T | null; error: { code: never; message: string } | null })
-      | undefined;
+      (Capture & { result: T | null; error: { code: never; message: string } | null }) | undefined;
     if (capture === undefined) {
       return null;
     }
@@ -68,13 +83,19 @@ export function createReplayHost(source: ReplaySource): Host {
     const capture = list[Math.min(index, list.length - 1)];
     if (capture === undefined) {
       return Promise.reject(
-        new EncplanError('BUNDLE_INVALID', `The bundle holds no record of ${op}${target === null ? '' : ` ${target}`}; it was collected without this step.`, {
-          details: { op, target, replayed: true },
-        }),
+        new EncplanError(
+          'BUNDLE_INVALID',
+          `The bundle holds no record of ${op}${target === null ? '' : ` ${target}`}; it was collected without this step.`,
+          {
+            details: { op, target, replayed: true },
+          },
+        ),
       );
     }
     if (capture.error !== null) {
-      return Promise.reject(new EncplanError(capture.error.code, capture.error.message, { details: { replayed: true } }));
+      return Promise.reject(
+        new EncplanError(capture.error.code, capture.error.message, { details: { replayed: true } }),
+      );
     }
     return Promise.resolve(capture.result as T);
   }
@@ -108,13 +129,19 @@ export function createReplayHost(source: ReplaySource): Host {
       served.set(key, index + 1);
       if (capture === undefined) {
         return Promise.reject(
-          new EncplanError('TOOL_NOT_FOUND', `The bundle holds no output of: ${spec.tool} ${spec.args.join(' ')}`, {
-            details: { tool: spec.tool, replayed: true },
-          }),
+          new EncplanError(
+            'TOOL_NOT_FOUND',
+            `The bundle holds no output of: ${spec.tool} ${spec.args.join(' ')}`,
+            {
+              details: { tool: spec.tool, replayed: true },
+            },
+          ),
         );
       }
       if (capture.error !== null) {
-        return Promise.reject(new EncplanError(capture.error.code, capture.error.message, { details: { replayed: true } }));
+        return Promise.reject(
+          new EncplanError(capture.error.code, capture.error.message, { details: { replayed: true } }),
+        );
       }
       return Promise.resolve(capture.output as CommandOutput);
     },

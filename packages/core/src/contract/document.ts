@@ -16,15 +16,26 @@ export interface DocumentSpec<Name extends string, Result extends z.ZodType> {
 }
 
 /** One JSON document encplan prints: its zod schemas, envelope builders and committed JSON Schema. */
-export interface JsonDocument<Name extends string = string, Result extends z.ZodType = z.ZodType> extends DocumentSpec<Name, Result> {
+export interface JsonDocument<
+  Name extends string = string,
+  Result extends z.ZodType = z.ZodType,
+> extends DocumentSpec<Name, Result> {
   /** The zod schema of the whole envelope. */
   readonly envelope: ReturnType<typeof envelopeSchema<Name, Result>>;
   /** The committed JSON Schema's path from the repository root: `schemas/<name>.v<major>.json`. */
   readonly schemaFile: string;
   /** The ok envelope (`partial` when there are warnings) around `result`. */
-  ok(result: z.output<Result>, warnings?: readonly Warning[], generatedAt?: Date): ReturnType<typeof okEnvelope<Name, z.output<Result>>>;
+  ok(
+    result: z.output<Result>,
+    warnings?: readonly Warning[],
+    generatedAt?: Date,
+  ): ReturnType<typeof okEnvelope<Name, z.output<Result>>>;
   /** The error envelope: `result` null, `error` from any thrown value. */
-  error(error: unknown, warnings?: readonly Warning[], generatedAt?: Date): ReturnType<typeof errorEnvelope<Name>>;
+  error(
+    error: unknown,
+    warnings?: readonly Warning[],
+    generatedAt?: Date,
+  ): ReturnType<typeof errorEnvelope<Name>>;
   /** The JSON Schema (draft 2020-12) of the envelope, generated from the zod schemas. */
   jsonSchema(): Record<string, unknown>;
 }
@@ -38,8 +49,15 @@ function schemaFileOf(name: string, major: number): string {
  * Defines a JSON document once. Add the result to `DOCUMENTS` (contract/documents.ts) and run
  * `npm run schema`; the drift test and the CLI e2e tests then cover it.
  */
-export function defineDocument<Name extends string, Result extends z.ZodType>(spec: DocumentSpec<Name, Result>): JsonDocument<Name, Result> {
-  const meta = (generatedAt: Date) => ({ schema: spec.name, schemaVersion: spec.version, toolVersion: TOOL_VERSION, generatedAt });
+export function defineDocument<Name extends string, Result extends z.ZodType>(
+  spec: DocumentSpec<Name, Result>,
+): JsonDocument<Name, Result> {
+  const meta = (generatedAt: Date) => ({
+    schema: spec.name,
+    schemaVersion: spec.version,
+    toolVersion: TOOL_VERSION,
+    generatedAt,
+  });
   const envelope = envelopeSchema(spec.name, spec.result);
   const schemaFile = schemaFileOf(spec.name, spec.version[0]);
   return {
@@ -47,7 +65,8 @@ export function defineDocument<Name extends string, Result extends z.ZodType>(sp
     envelope,
     schemaFile,
     ok: (result, warnings = [], generatedAt = new Date()) => okEnvelope(meta(generatedAt), result, warnings),
-    error: (error, warnings = [], generatedAt = new Date()) => errorEnvelope(meta(generatedAt), error, warnings),
+    error: (error, warnings = [], generatedAt = new Date()) =>
+      errorEnvelope(meta(generatedAt), error, warnings),
     jsonSchema: () => ({
       ...z.toJSONSchema(envelope, { target: 'draft-2020-12', io: 'output' }),
       $id: `https://encplan.dev/${schemaFile}`,

@@ -29,10 +29,20 @@ export const cipherBenchmarkDocument = defineDocument({
 });
 
 /** `encplan benchmark io --json`: plain versus encrypted fio profiles and the overhead of each. */
-export const ioBenchmarkDocument = defineDocument({ name: 'encplan.benchmark-io', version: [1, 1], title: 'encplan benchmark io envelope', result: ioBenchmarkSchema });
+export const ioBenchmarkDocument = defineDocument({
+  name: 'encplan.benchmark-io',
+  version: [1, 1],
+  title: 'encplan benchmark io envelope',
+  result: ioBenchmarkSchema,
+});
 
 /** `encplan cleanup --json`: what was removed of what interrupted benchmarks left. */
-export const cleanupDocument = defineDocument({ name: 'encplan.cleanup', version: [1, 1], title: 'encplan cleanup envelope', result: cleanupReportSchema });
+export const cleanupDocument = defineDocument({
+  name: 'encplan.cleanup',
+  version: [1, 1],
+  title: 'encplan cleanup envelope',
+  result: cleanupReportSchema,
+});
 
 /** `encplan doctor --json`: the tools and kernel features encplan uses, and what a missing one costs. */
 export const doctorDocument = defineDocument({
@@ -59,7 +69,9 @@ export const helpDocument = defineDocument({
   name: 'encplan.help',
   version: [1, 0],
   title: 'encplan help envelope',
-  result: z.object({ commands: z.array(z.object({ command: z.string(), usage: z.string(), summary: z.string() })) }),
+  result: z.object({
+    commands: z.array(z.object({ command: z.string(), usage: z.string(), summary: z.string() })),
+  }),
 });
 
 /** `encplan completion SHELL --json`: the completion script as text. */
@@ -112,7 +124,12 @@ export const schemaListDocument = defineDocument({
 });
 
 /** The wizard's bridge (IPC and `encplan ui`'s HTTP API): every answer is one of these; `result` depends on the method. */
-export const bridgeDocument = defineDocument({ name: 'encplan.bridge', version: [1, 0], title: 'encplan wizard bridge envelope', result: z.unknown() });
+export const bridgeDocument = defineDocument({
+  name: 'encplan.bridge',
+  version: [1, 0],
+  title: 'encplan wizard bridge envelope',
+  result: z.unknown(),
+});
 
 /**
  * Every JSON document encplan prints. A new document is one `defineDocument` and one line here; then

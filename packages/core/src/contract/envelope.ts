@@ -37,10 +37,20 @@ export function envelopeSchema<Name extends string, Result extends z.ZodType>(na
 /** Turns any thrown value into the error body of an envelope. Unknown throws become INTERNAL_ERROR. */
 export function toErrorBody(error: unknown): ErrorBody {
   if (error instanceof EncplanError) {
-    return { code: error.code, message: error.message, hint: error.hint ?? null, details: error.details ? { ...error.details } : null };
+    return {
+      code: error.code,
+      message: error.message,
+      hint: error.hint ?? null,
+      details: error.details ? { ...error.details } : null,
+    };
   }
   const message = error instanceof Error ? error.message : String(error);
-  return { code: 'INTERNAL_ERROR' satisfies ErrorCode, message: `Internal error: ${message}`, hint: 'This is a bug in encplan; please report it with the output of --json.', details: null };
+  return {
+    code: 'INTERNAL_ERROR' satisfies ErrorCode,
+    message: `Internal error: ${message}`,
+    hint: 'This is a bug in encplan; please report it with the output of --json.',
+    details: null,
+  };
 }
 
 /** Common fields of every envelope. */
@@ -52,7 +62,11 @@ export interface EnvelopeMeta<Name extends string> {
 }
 
 /** A successful envelope: `partial` when there are warnings. */
-export function okEnvelope<Name extends string, Result>(meta: EnvelopeMeta<Name>, result: Result, warnings: readonly Warning[]) {
+export function okEnvelope<Name extends string, Result>(
+  meta: EnvelopeMeta<Name>,
+  result: Result,
+  warnings: readonly Warning[],
+) {
   return {
     schema: meta.schema,
     schemaVersion: [meta.schemaVersion[0], meta.schemaVersion[1]] as [number, number],
@@ -66,7 +80,11 @@ export function okEnvelope<Name extends string, Result>(meta: EnvelopeMeta<Name>
 }
 
 /** An error envelope: `result` is null and `error` says what went wrong. */
-export function errorEnvelope<Name extends string>(meta: EnvelopeMeta<Name>, error: unknown, warnings: readonly Warning[] = []) {
+export function errorEnvelope<Name extends string>(
+  meta: EnvelopeMeta<Name>,
+  error: unknown,
+  warnings: readonly Warning[] = [],
+) {
   return {
     schema: meta.schema,
     schemaVersion: [meta.schemaVersion[0], meta.schemaVersion[1]] as [number, number],

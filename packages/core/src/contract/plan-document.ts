@@ -2,4 +2,9 @@ import { planSchema } from '../plan/plan.js';
 import { defineDocument } from './document.js';
 
 /** `encplan plan --json`: the {@link planSchema} result (docs/json-contract.md). */
-export const planDocument = defineDocument({ name: 'encplan.plan', version: [1, 0], title: 'encplan plan envelope', result: planSchema });
+export const planDocument = defineDocument({
+  name: 'encplan.plan',
+  version: [1, 0],
+  title: 'encplan plan envelope',
+  result: planSchema,
+});

@@ -1,11 +1,40 @@
 import { z } from 'zod';
 
 /** How a disk is attached. `unknown` when neither lsblk nor sysfs can tell. */
-export const transportSchema = z.enum(['nvme', 'sata', 'sas', 'usb', 'mmc', 'virtio', 'loop', 'scsi', 'ata', 'md', 'dm', 'unknown']);
+export const transportSchema = z.enum([
+  'nvme',
+  'sata',
+  'sas',
+  'usb',
+  'mmc',
+  'virtio',
+  'loop',
+  'scsi',
+  'ata',
+  'md',
+  'dm',
+  'unknown',
+]);
 export type Transport = z.infer<typeof transportSchema>;
 
 /** The kind of a node in the block-device stack, as lsblk's TYPE column names it. */
-export const stackNodeTypeSchema = z.enum(['disk', 'part', 'crypt', 'lvm', 'raid0', 'raid1', 'raid4', 'raid5', 'raid6', 'raid10', 'md', 'loop', 'dm', 'rom', 'other']);
+export const stackNodeTypeSchema = z.enum([
+  'disk',
+  'part',
+  'crypt',
+  'lvm',
+  'raid0',
+  'raid1',
+  'raid4',
+  'raid5',
+  'raid6',
+  'raid10',
+  'md',
+  'loop',
+  'dm',
+  'rom',
+  'other',
+]);
 export type StackNodeType = z.infer<typeof stackNodeTypeSchema>;
 
 /** A filesystem or other signature found on a block device (blkid / lsblk). */

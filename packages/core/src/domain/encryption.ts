@@ -8,7 +8,17 @@ export const existingEncryptionSchema = z.object({
   cipher: z.string().nullable(),
   keyBits: z.number().int().nullable(),
   sectorBytes: z.number().int().nullable(),
-  pbkdf: z.array(z.object({ keyslot: z.string(), type: z.string(), hash: z.string().nullable(), iterations: z.number().int().nullable(), timeCost: z.number().int().nullable(), memoryKibibytes: z.number().int().nullable(), parallelThreads: z.number().int().nullable() })),
+  pbkdf: z.array(
+    z.object({
+      keyslot: z.string(),
+      type: z.string(),
+      hash: z.string().nullable(),
+      iterations: z.number().int().nullable(),
+      timeCost: z.number().int().nullable(),
+      memoryKibibytes: z.number().int().nullable(),
+      parallelThreads: z.number().int().nullable(),
+    }),
+  ),
   flags: z.array(z.string()),
   /** Source of these facts, e.g. "cryptsetup luksDump --dump-json-metadata" or "blkid". */
   source: z.string(),

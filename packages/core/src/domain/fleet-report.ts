@@ -137,4 +137,3 @@ export const fleetReportResultSchema = z.object({
 });
 /** The fleet report: what `encplan fleet report` prints as text, CSV, HTML or JSON. */
 export type FleetReport = z.infer<typeof fleetReportResultSchema>;
-

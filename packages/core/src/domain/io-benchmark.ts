@@ -47,7 +47,10 @@ export type StandardProfileId = z.infer<typeof standardProfileIdSchema>;
 
 /** Block size and queue depth of each standard profile (one thread each). */
 export const STANDARD_PROFILE_SHAPES: Readonly<
-  Record<StandardProfileId, { readonly pattern: IoPattern; readonly blockBytes: number; readonly queueDepth: number }>
+  Record<
+    StandardProfileId,
+    { readonly pattern: IoPattern; readonly blockBytes: number; readonly queueDepth: number }
+  >
 > = {
   'seq1m-q8t1': { pattern: 'sequential', blockBytes: 1_048_576, queueDepth: 8 },
   'seq1m-q1t1': { pattern: 'sequential', blockBytes: 1_048_576, queueDepth: 1 },

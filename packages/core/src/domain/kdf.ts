@@ -1,7 +1,15 @@
 import { z } from 'zod';
 
 /** PBKDF2 hashes as cryptsetup benchmark prints them, without the "-256" output-size suffix (cryptsetup(8) BENCHMARK). */
-export const pbkdf2HashSchema = z.enum(['sha1', 'sha256', 'sha512', 'ripemd160', 'whirlpool', 'blake2s', 'streebog']);
+export const pbkdf2HashSchema = z.enum([
+  'sha1',
+  'sha256',
+  'sha512',
+  'ripemd160',
+  'whirlpool',
+  'blake2s',
+  'streebog',
+]);
 export type Pbkdf2Hash = z.infer<typeof pbkdf2HashSchema>;
 
 /** PBKDF2 speed for one hash, as `cryptsetup benchmark` reports it ("iterations per second for 256-bit key"). */

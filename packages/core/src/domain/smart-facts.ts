@@ -92,7 +92,10 @@ export interface SmartFacts {
   /** smartctl 7.5's unified `endurance_used.current_percent`. */
   readonly enduranceUsedPercent: Sourced<number> | null;
   /** smartctl 7.5's unified `spare_available`. */
-  readonly spareAvailable: { readonly currentPercent: Sourced<number>; readonly thresholdPercent: number | null } | null;
+  readonly spareAvailable: {
+    readonly currentPercent: Sourced<number>;
+    readonly thresholdPercent: number | null;
+  } | null;
   readonly scsi: ScsiHealth | null;
   readonly powerOnHours: Sourced<number> | null;
   readonly temperatureCelsius: Sourced<number> | null;

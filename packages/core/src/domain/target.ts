@@ -10,20 +10,32 @@ const SHELL_METACHARACTERS = /[\s;&|`$<>()\\'"*?[\]{}!#~\u0000-\u001f]/;
  */
 export function validateDeviceArgument(argument: string): string {
   if (argument.length === 0) {
-    throw new EncplanError('INVALID_ARGUMENT', 'The device argument is empty.', { hint: 'Give a block device such as /dev/nvme0n1.' });
+    throw new EncplanError('INVALID_ARGUMENT', 'The device argument is empty.', {
+      hint: 'Give a block device such as /dev/nvme0n1.',
+    });
   }
   if (argument.startsWith('-')) {
-    throw new EncplanError('INVALID_ARGUMENT', `"${argument}" starts with a dash and would be read as an option.`, {
-      hint: 'Give a block device path such as /dev/sda.',
-    });
+    throw new EncplanError(
+      'INVALID_ARGUMENT',
+      `"${argument}" starts with a dash and would be read as an option.`,
+      {
+        hint: 'Give a block device path such as /dev/sda.',
+      },
+    );
   }
   if (SHELL_METACHARACTERS.test(argument)) {
-    throw new EncplanError('INVALID_ARGUMENT', `"${printable(argument)}" contains characters that never appear in a device path.`, {
-      hint: 'Give a plain block device path such as /dev/sda or /dev/disk/by-id/….',
-    });
+    throw new EncplanError(
+      'INVALID_ARGUMENT',
+      `"${printable(argument)}" contains characters that never appear in a device path.`,
+      {
+        hint: 'Give a plain block device path such as /dev/sda or /dev/disk/by-id/….',
+      },
+    );
   }
   if (!argument.startsWith('/')) {
-    throw new EncplanError('INVALID_ARGUMENT', `"${argument}" is not an absolute path.`, { hint: `Did you mean /dev/${argument}?` });
+    throw new EncplanError('INVALID_ARGUMENT', `"${argument}" is not an absolute path.`, {
+      hint: `Did you mean /dev/${argument}?`,
+    });
   }
   return argument;
 }

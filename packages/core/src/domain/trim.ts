@@ -27,7 +27,17 @@ export type Trim = z.infer<typeof trimSchema>;
 export const discardLayerSchema = z.object({
   kernelName: z.string(),
   path: z.string(),
-  kind: z.enum(['disk', 'partition', 'dm-crypt', 'veracrypt', 'lvm', 'md-raid', 'loop', 'device-mapper', 'other']),
+  kind: z.enum([
+    'disk',
+    'partition',
+    'dm-crypt',
+    'veracrypt',
+    'lvm',
+    'md-raid',
+    'loop',
+    'device-mapper',
+    'other',
+  ]),
   /** dm name for device-mapper layers, md name for arrays. */
   name: z.string().nullable(),
   /** True when discards pass this layer, false when they stop here or below, null when unknown. */

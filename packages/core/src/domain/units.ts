@@ -36,7 +36,9 @@ export function formatBytes(bytes: number): string {
 
 /** "931.5 GiB (1000204886016 bytes)": the rounded size and the exact integer a script can read back. */
 export function formatBytesExact(bytes: number): string {
-  return Number.isSafeInteger(bytes) && Math.abs(bytes) >= 1024 ? `${formatBytes(bytes)} (${String(bytes)} bytes)` : formatBytes(bytes);
+  return Number.isSafeInteger(bytes) && Math.abs(bytes) >= 1024
+    ? `${formatBytes(bytes)} (${String(bytes)} bytes)`
+    : formatBytes(bytes);
 }
 
 /** "2334.9 MiB/s" for a rate in bytes/s (cryptsetup benchmark and fio print MiB/s); "512.0 KiB/s" below 1 MiB/s. */
@@ -44,7 +46,9 @@ export function formatRate(bytesPerSecond: number): string {
   if (!Number.isFinite(bytesPerSecond)) {
     return 'unknown';
   }
-  return Math.abs(bytesPerSecond) < MIB ? `${formatBytes(bytesPerSecond)}/s` : `${(bytesPerSecond / MIB).toFixed(1)} MiB/s`;
+  return Math.abs(bytesPerSecond) < MIB
+    ? `${formatBytes(bytesPerSecond)}/s`
+    : `${(bytesPerSecond / MIB).toFixed(1)} MiB/s`;
 }
 
 /** bytes/s to MiB/s (chart values). */

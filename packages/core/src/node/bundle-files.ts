@@ -27,14 +27,21 @@ export async function readBundleDirectory(location: string, signal?: AbortSignal
   const hint = 'Give a directory made by encplan collect.';
   const kind = await inspectUserPath(location, 'bundle', 'file-or-directory', hint);
   const file = kind === 'directory' ? path.join(location, BUNDLE_FILE) : location;
-  const text = await readUserFile(file, { what: 'bundle', maxBytes: MAX_BUNDLE_BYTES, hint, ...(signal === undefined ? {} : { signal }) }).catch(
-    (error: unknown) => {
-      if (kind === 'directory' && isEncplanError(error, 'INVALID_ARGUMENT')) {
-        throw new EncplanError('BUNDLE_INVALID', `${location} holds no readable ${BUNDLE_FILE}: ${error.message}`, { hint, cause: error });
-      }
-      throw error;
-    },
-  );
+  const text = await readUserFile(file, {
+    what: 'bundle',
+    maxBytes: MAX_BUNDLE_BYTES,
+    hint,
+    ...(signal === undefined ? {} : { signal }),
+  }).catch((error: unknown) => {
+    if (kind === 'directory' && isEncplanError(error, 'INVALID_ARGUMENT')) {
+      throw new EncplanError(
+        'BUNDLE_INVALID',
+        `${location} holds no readable ${BUNDLE_FILE}: ${error.message}`,
+        { hint, cause: error },
+      );
+    }
+    throw error;
+  });
   let document: unknown;
   try {
     document = JSON.parse(text);

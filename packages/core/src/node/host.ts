@@ -1,6 +1,18 @@
 import { randomBytes } from 'node:crypto';
 import { constants as fsConstants } from 'node:fs';
-import { access, mkdir, open, readFile, readdir, realpath, rename, rm, stat, statfs, writeFile } from 'node:fs/promises';
+import {
+  access,
+  mkdir,
+  open,
+  readFile,
+  readdir,
+  realpath,
+  rename,
+  rm,
+  stat,
+  statfs,
+  writeFile,
+} from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { EncplanError } from '../errors.js';
@@ -16,13 +28,18 @@ function isMissing(error: unknown): boolean {
 function rethrow(error: unknown, path: string): never {
   const code = (error as NodeJS.ErrnoException).code;
   if (code === 'EACCES' || code === 'EPERM') {
-    throw new EncplanError('PERMISSION_DENIED', `Permission denied reading ${path}.`, { cause: error, details: { path } });
+    throw new EncplanError('PERMISSION_DENIED', `Permission denied reading ${path}.`, {
+      cause: error,
+      details: { path },
+    });
   }
   if (code === 'ENAMETOOLONG' || code === 'ELOOP') {
     // A path the user typed (a device, a target) that Linux refuses: the user's error, not encplan's.
     throw userPathError(error, path, 'path');
   }
-  throw new EncplanError('INTERNAL_ERROR', `Could not read ${path}: ${(error as Error).message}`, { cause: error });
+  throw new EncplanError('INTERNAL_ERROR', `Could not read ${path}: ${(error as Error).message}`, {
+    cause: error,
+  });
 }
 
 function deviceNumber(value: number | bigint): string {
@@ -45,9 +62,15 @@ async function readableBy(path: string): Promise<boolean> {
 function writeFailed(error: unknown, target: string): never {
   const code = (error as NodeJS.ErrnoException).code;
   if (code === 'EACCES' || code === 'EPERM') {
-    throw new EncplanError('PERMISSION_DENIED', `Permission denied writing ${target}.`, { cause: error, details: { path: target } });
+    throw new EncplanError('PERMISSION_DENIED', `Permission denied writing ${target}.`, {
+      cause: error,
+      details: { path: target },
+    });
   }
-  throw new EncplanError('INTERNAL_ERROR', `Could not change ${target}: ${(error as Error).message}`, { cause: error, details: { path: target } });
+  throw new EncplanError('INTERNAL_ERROR', `Could not change ${target}: ${(error as Error).message}`, {
+    cause: error,
+    details: { path: target },
+  });
 }
 
 async function guarded<T>(target: string, action: () => Promise<T>): Promise<T> {
@@ -98,7 +121,8 @@ export function createNodeEffects(): HostEffects {
         await writeFile(temporary, text, { mode });
         await rename(temporary, target);
       }),
-    remove: (target, options) => guarded(target, () => rm(target, { recursive: options.recursive, force: true })),
+    remove: (target, options) =>
+      guarded(target, () => rm(target, { recursive: options.recursive, force: true })),
     freeBytes: (target) =>
       guarded(target, async () => {
         const info = await statfs(target);
@@ -136,7 +160,10 @@ export function createNodeEffects(): HostEffects {
 /** The real host: files through node:fs, processes through the one runner, facts from systeminformation. */
 export function createNodeHost(runner: Runner, cwd: string = process.cwd()): Host {
   const privileged = process.getuid?.() === 0;
-  const platform = process.platform === 'linux' || process.platform === 'darwin' || process.platform === 'win32' ? process.platform : 'other';
+  const platform =
+    process.platform === 'linux' || process.platform === 'darwin' || process.platform === 'win32'
+      ? process.platform
+      : 'other';
   return {
     platform,
     cwd,
@@ -207,12 +234,25 @@ export function createNodeHost(runner: Runner, cwd: string = process.cwd()): Hos
       // single runner (docs/architecture.md). Its disk guesses are cross-checked against sysfs, not trusted.
       // Loaded on first use: it is a large module, and most commands never need it.
       const { default: si } = await import('systeminformation');
-      const [cpu, cpuFlags, mem, os, disks] = await Promise.all([si.cpu(), si.cpuFlags(), si.mem(), si.osInfo(), si.diskLayout()]);
+      const [cpu, cpuFlags, mem, os, disks] = await Promise.all([
+        si.cpu(),
+        si.cpuFlags(),
+        si.mem(),
+        si.osInfo(),
+        si.diskLayout(),
+      ]);
       return {
         cpu: { ...cpu },
         cpuFlags,
         mem: { total: mem.total, available: mem.available },
-        os: { platform: os.platform, distro: os.distro, release: os.release, kernel: os.kernel, arch: os.arch, hostname: 'REDACTED' },
+        os: {
+          platform: os.platform,
+          distro: os.distro,
+          release: os.release,
+          kernel: os.kernel,
+          arch: os.arch,
+          hostname: 'REDACTED',
+        },
         diskLayout: disks.map((disk) => ({
           device: disk.device,
           type: disk.type,

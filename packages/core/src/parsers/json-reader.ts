@@ -12,20 +12,28 @@ export type JsonObject = Readonly<Record<string, unknown>>;
 
 /** Throws TOOL_OUTPUT_UNRECOGNIZED for `tool` with `why`. */
 export function unrecognized(tool: string, why: string, cause?: unknown): EncplanError {
-  return new EncplanError('TOOL_OUTPUT_UNRECOGNIZED', `${tool} printed output encplan does not understand: ${why}`, {
-    hint: `Run ${tool} by hand and report its output; encplan reads only formats it was tested on.`,
-    details: { tool },
-    ...(cause === undefined ? {} : { cause }),
-  });
+  return new EncplanError(
+    'TOOL_OUTPUT_UNRECOGNIZED',
+    `${tool} printed output encplan does not understand: ${why}`,
+    {
+      hint: `Run ${tool} by hand and report its output; encplan reads only formats it was tested on.`,
+      details: { tool },
+      ...(cause === undefined ? {} : { cause }),
+    },
+  );
 }
 
 /** Refuses input over {@link MAX_PARSER_INPUT_BYTES} with TOOL_OUTPUT_TOO_LARGE. */
 export function assertInputSize(tool: string, text: string): void {
   // String length counts UTF-16 units, never fewer than a third of the UTF-8 bytes: a cheap upper bound test.
   if (text.length > MAX_PARSER_INPUT_BYTES) {
-    throw new EncplanError('TOOL_OUTPUT_TOO_LARGE', `${tool} output is larger than ${MAX_PARSER_INPUT_BYTES} bytes.`, {
-      details: { tool, maxBytes: MAX_PARSER_INPUT_BYTES },
-    });
+    throw new EncplanError(
+      'TOOL_OUTPUT_TOO_LARGE',
+      `${tool} output is larger than ${MAX_PARSER_INPUT_BYTES} bytes.`,
+      {
+        details: { tool, maxBytes: MAX_PARSER_INPUT_BYTES },
+      },
+    );
   }
 }
 

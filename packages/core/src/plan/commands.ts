@@ -307,7 +307,9 @@ function encryptionTarget(
     return partitionPathFor(options.label);
   }
   const table = facts.disk?.partitionTable;
-  return table === 'none' || table === undefined || facts.disk?.path === undefined ? settings.devicePath : null;
+  return table === 'none' || table === undefined || facts.disk?.path === undefined
+    ? settings.devicePath
+    : null;
 }
 
 /** The exact commands that apply the plan, in order. Building them executes nothing. */

@@ -206,7 +206,11 @@ export function buildPlan(facts: PlanFacts, rawOptions: PlanOptions = {}): Plan 
       message: `The disk already has partitions encplan cannot extend exactly; create one ending at sector ${String(space.space?.partitionEndSector ?? 'unknown')} (or pick an existing one) and encrypt that partition with the settings above.`,
       evidence: [
         evidence('disk.partitionTable', facts.disk?.partitionTable ?? null, sourceOf('lsblk', 'pttype')),
-        evidence('last partition end (sector)', lastPartitionEndSectorOf(facts), sourceOf('lsblk', 'partitions')),
+        evidence(
+          'last partition end (sector)',
+          lastPartitionEndSectorOf(facts),
+          sourceOf('lsblk', 'partitions'),
+        ),
       ],
     });
   }

@@ -32,37 +32,47 @@ export async function probeCapabilities(host: Host): Promise<Capability[]> {
       id: 'root',
       present: host.privileged,
       evidence: host.privileged ? 'effective uid 0' : 'not uid 0',
-      costWhenMissing: 'Without root: no partition-table signatures from blkid, no SMART, no LUKS headers, no loop devices or encrypted test volumes.',
+      costWhenMissing:
+        'Without root: no partition-table signatures from blkid, no SMART, no LUKS headers, no loop devices or encrypted test volumes.',
     },
     {
       id: 'device-mapper',
       present: deviceMapper,
       evidence: deviceMapper ? '/proc/misc lists device-mapper' : '/proc/misc has no device-mapper entry',
-      costWhenMissing: 'cryptsetup open fails: no LUKS2 or VeraCrypt kernel-crypto test volume, so no measured dm-crypt overhead (fscrypt is used where available).',
+      costWhenMissing:
+        'cryptsetup open fails: no LUKS2 or VeraCrypt kernel-crypto test volume, so no measured dm-crypt overhead (fscrypt is used where available).',
     },
     {
       id: 'kernel-crypto-user-api',
       present: afAlg,
-      evidence: afAlg ? '/proc/net/protocols lists ALG' : '/proc/net/protocols has no ALG entry (AF_ALG not loaded or not built)',
-      costWhenMissing: 'cryptsetup benchmark prints no cipher rows; cipher speed is measured with openssl speed instead (user-space, an upper bound for the kernel).',
+      evidence: afAlg
+        ? '/proc/net/protocols lists ALG'
+        : '/proc/net/protocols has no ALG entry (AF_ALG not loaded or not built)',
+      costWhenMissing:
+        'cryptsetup benchmark prints no cipher rows; cipher speed is measured with openssl speed instead (user-space, an upper bound for the kernel).',
     },
     {
       id: 'loop-devices',
       present: loopControl !== null,
       evidence: loopControl === null ? '/dev/loop-control is missing' : '/dev/loop-control exists',
-      costWhenMissing: 'No scratch block devices: encrypted-volume benchmarks and the integration tests cannot run.',
+      costWhenMissing:
+        'No scratch block devices: encrypted-volume benchmarks and the integration tests cannot run.',
     },
     {
       id: 'ext4-encryption',
       present: ext4Encryption !== null,
-      evidence: ext4Encryption === null ? '/sys/fs/ext4/features/encryption is missing' : '/sys/fs/ext4/features/encryption exists',
+      evidence:
+        ext4Encryption === null
+          ? '/sys/fs/ext4/features/encryption is missing'
+          : '/sys/fs/ext4/features/encryption exists',
       costWhenMissing: 'No fscrypt benchmark backend (ext4 with the encrypt feature).',
     },
     {
       id: 'udev',
       present: udevData !== null,
       evidence: udevData === null ? '/run/udev/data is missing (no udev database)' : '/run/udev/data exists',
-      costWhenMissing: 'lsblk cannot read filesystem and partition-table types from udev; encplan asks blkid directly instead (needs root).',
+      costWhenMissing:
+        'lsblk cannot read filesystem and partition-table types from udev; encplan asks blkid directly instead (needs root).',
     },
   ];
 }

@@ -7,7 +7,11 @@ import {
   type CryptsetupBenchmarkRun,
 } from '../parsers/cryptsetup-benchmark/cryptsetup-benchmark-facts.js';
 import { parseOpensslSpeed } from '../parsers/openssl-speed/parse-openssl-speed.js';
-import { cipherMeasurementsFromOpenssl, type OpensslCipherName, type OpensslSpeedRun } from '../parsers/openssl-speed/openssl-speed-facts.js';
+import {
+  cipherMeasurementsFromOpenssl,
+  type OpensslCipherName,
+  type OpensslSpeedRun,
+} from '../parsers/openssl-speed/openssl-speed-facts.js';
 import { addWarning, attempt, tryRun, type ProbeContext } from './probe-context.js';
 
 /** Options of the cipher and KDF probes (cancellation comes with the probe context's signal). */
@@ -56,18 +60,28 @@ function displayCipher(cipher: string): string {
 
 /** The first line of a tool's stderr, for warnings. */
 function firstLineOf(text: string): string {
-  return text.split('\n').find((line) => line.trim() !== '')?.trim() ?? '(no message)';
+  return (
+    text
+      .split('\n')
+      .find((line) => line.trim() !== '')
+      ?.trim() ?? '(no message)'
+  );
 }
 
 async function measureWithCryptsetup(context: ProbeContext, options: SpeedProbeOptions) {
   const runs: CryptsetupBenchmarkRun[] = [];
   const unmeasured: UnmeasuredCipher[] = [];
   let available: boolean | null = null;
-  const list = options.quick === true ? CRYPTSETUP_CIPHERS : [...CRYPTSETUP_CIPHERS, ...CRYPTSETUP_CIPHERS_FULL];
+  const list =
+    options.quick === true ? CRYPTSETUP_CIPHERS : [...CRYPTSETUP_CIPHERS, ...CRYPTSETUP_CIPHERS_FULL];
   for (const [cipher, keyBits] of list) {
     const args = ['benchmark', '-c', cipher, '-s', keyBits];
     options.onProgress?.(`cryptsetup benchmark ${cipher} ${keyBits}b`);
-    const output = await tryRun(context, { tool: 'cryptsetup', args, timeoutMs: CRYPTSETUP_CIPHER_TIMEOUT_MS }, 'Measuring kernel cipher speed');
+    const output = await tryRun(
+      context,
+      { tool: 'cryptsetup', args, timeoutMs: CRYPTSETUP_CIPHER_TIMEOUT_MS },
+      'Measuring kernel cipher speed',
+    );
     if (output === null) {
       break;
     }
@@ -88,10 +102,16 @@ async function measureWithCryptsetup(context: ProbeContext, options: SpeedProbeO
       continue;
     }
     if (output.exitCode !== 0) {
-      addWarning(context, { code: 'TOOL_FAILED', message: `cryptsetup ${args.join(' ')} failed: ${firstLineOf(output.stderr)}`, source: 'cryptsetup' });
+      addWarning(context, {
+        code: 'TOOL_FAILED',
+        message: `cryptsetup ${args.join(' ')} failed: ${firstLineOf(output.stderr)}`,
+        source: 'cryptsetup',
+      });
       continue;
     }
-    const benchmark = await attempt(context, 'cryptsetup', 'Reading kernel cipher speed', () => Promise.resolve(parseCryptsetupBenchmark(output.stdout)));
+    const benchmark = await attempt(context, 'cryptsetup', 'Reading kernel cipher speed', () =>
+      Promise.resolve(parseCryptsetupBenchmark(output.stdout)),
+    );
     if (benchmark?.cipherTestUnavailable === true) {
       // Older cryptsetup prints "# Cipher speed test is not available." with N/A rows instead (reference-facts §1.1).
       available = false;
@@ -116,26 +136,55 @@ async function measureWithOpenssl(context: ProbeContext, options: SpeedProbeOpti
     for (const decrypt of options.quick === true ? [false] : [false, true]) {
       for (const processes of cpus > 1 ? [1, cpus] : [1]) {
         // -mr: machine-readable bytes/s; -elapsed: wall-clock time, not CPU time (honest on a busy or virtual CPU).
-        const args = ['speed', '-mr', '-elapsed', '-evp', evp, '-seconds', String(seconds), '-bytes', String(OPENSSL_MESSAGE_BYTES)];
+        const args = [
+          'speed',
+          '-mr',
+          '-elapsed',
+          '-evp',
+          evp,
+          '-seconds',
+          String(seconds),
+          '-bytes',
+          String(OPENSSL_MESSAGE_BYTES),
+        ];
         if (decrypt) {
           args.push('-decrypt');
         }
         if (processes > 1) {
           args.push('-multi', String(processes));
         }
-        options.onProgress?.(`openssl speed ${evp}${decrypt ? ' decrypt' : ''} on ${String(processes)} core(s)`);
+        options.onProgress?.(
+          `openssl speed ${evp}${decrypt ? ' decrypt' : ''} on ${String(processes)} core(s)`,
+        );
         // OpenSSL runs each figure for `seconds`, then forks/joins; 30 s covers start-up on a loaded machine.
-        const output = await tryRun(context, { tool: 'openssl', args, timeoutMs: seconds * 1000 + 30_000 }, 'Measuring userspace cipher speed');
+        const output = await tryRun(
+          context,
+          { tool: 'openssl', args, timeoutMs: seconds * 1000 + 30_000 },
+          'Measuring userspace cipher speed',
+        );
         if (output === null) {
           break outer;
         }
         if (output.exitCode !== 0) {
-          addWarning(context, { code: 'TOOL_FAILED', message: `openssl ${args.join(' ')} failed: ${firstLineOf(output.stderr)}`, source: 'openssl' });
+          addWarning(context, {
+            code: 'TOOL_FAILED',
+            message: `openssl ${args.join(' ')} failed: ${firstLineOf(output.stderr)}`,
+            source: 'openssl',
+          });
           continue;
         }
-        const speed = await attempt(context, 'openssl', 'Reading userspace cipher speed', () => Promise.resolve(parseOpensslSpeed(output.stdout)));
+        const speed = await attempt(context, 'openssl', 'Reading userspace cipher speed', () =>
+          Promise.resolve(parseOpensslSpeed(output.stdout)),
+        );
         if (speed !== null) {
-          runs.push({ evp, decrypt, processes, messageBytes: OPENSSL_MESSAGE_BYTES, argv: ['openssl', ...args], speed });
+          runs.push({
+            evp,
+            decrypt,
+            processes,
+            messageBytes: OPENSSL_MESSAGE_BYTES,
+            argv: ['openssl', ...args],
+            speed,
+          });
         }
       }
     }
@@ -148,14 +197,22 @@ async function measureWithOpenssl(context: ProbeContext, options: SpeedProbeOpti
  * and Twofish too in full mode), then userspace OpenSSL on one core and on all cores (aes-128-xts, aes-256-xts,
  * chacha20). A missing tool or kernel interface becomes a warning; only cancellation throws (CANCELLED).
  */
-export async function probeCipherSpeed(context: ProbeContext, options: SpeedProbeOptions = {}): Promise<CipherSpeedFacts> {
+export async function probeCipherSpeed(
+  context: ProbeContext,
+  options: SpeedProbeOptions = {},
+): Promise<CipherSpeedFacts> {
   const kernel = await measureWithCryptsetup(context, options);
   const openssl = await measureWithOpenssl(context, options);
   const measured = new Set(kernel.measurements.map((m) => m.cipher));
   const unmeasured = [...kernel.unmeasured];
   for (const cipher of ['serpent-xts', 'twofish-xts']) {
     if (!measured.has(cipher)) {
-      unmeasured.push({ cipher, keyBits: null, source: 'openssl', reason: 'OpenSSL has no Serpent or Twofish; only cryptsetup (kernel crypto) can measure them.' });
+      unmeasured.push({
+        cipher,
+        keyBits: null,
+        source: 'openssl',
+        reason: 'OpenSSL has no Serpent or Twofish; only cryptsetup (kernel crypto) can measure them.',
+      });
     }
   }
   if (![...measured].some((cipher) => cipher.includes('adiantum'))) {
@@ -163,10 +220,15 @@ export async function probeCipherSpeed(context: ProbeContext, options: SpeedProb
       cipher: 'xchacha12,aes-adiantum',
       keyBits: 256,
       source: 'openssl',
-      reason: 'OpenSSL has no Adiantum; its chacha20 figure is the closest userspace proxy (Adiantum is XChaCha12/20 plus one AES block per sector).',
+      reason:
+        'OpenSSL has no Adiantum; its chacha20 figure is the closest userspace proxy (Adiantum is XChaCha12/20 plus one AES block per sector).',
     });
   }
-  return { measurements: [...kernel.measurements, ...openssl], unmeasured, kernelCipherBenchmarkAvailable: kernel.available };
+  return {
+    measurements: [...kernel.measurements, ...openssl],
+    unmeasured,
+    kernelCipherBenchmarkAvailable: kernel.available,
+  };
 }
 
 /** PBKDF2 hashes measured: VeraCrypt's SHA-512, Whirlpool, SHA-256, BLAKE2s, Streebog (reference-facts §1.4); LUKS1 uses sha256. */
@@ -178,30 +240,48 @@ const KDF_TIMEOUT_MS = 60_000;
  * Measures key derivation with cryptsetup: PBKDF2 iterations per second per hash and the argon2id parameters it
  * would choose. A hash the crypto backend lacks ("N/A") is listed as unmeasured; a missing cryptsetup is a warning.
  */
-export async function probeKdfSpeed(context: ProbeContext, options: SpeedProbeOptions = {}): Promise<KdfSpeedFacts> {
+export async function probeKdfSpeed(
+  context: ProbeContext,
+  options: SpeedProbeOptions = {},
+): Promise<KdfSpeedFacts> {
   const runs: CryptsetupBenchmarkRun[] = [];
-  const commands = [...PBKDF2_HASHES.map((hash) => ['benchmark', '--pbkdf', 'pbkdf2', '--hash', hash]), ['benchmark', '--pbkdf', 'argon2id']];
+  const commands = [
+    ...PBKDF2_HASHES.map((hash) => ['benchmark', '--pbkdf', 'pbkdf2', '--hash', hash]),
+    ['benchmark', '--pbkdf', 'argon2id'],
+  ];
   for (const args of commands) {
     options.onProgress?.(`cryptsetup ${args.slice(1).join(' ')}`);
-    const output = await tryRun(context, { tool: 'cryptsetup', args, timeoutMs: KDF_TIMEOUT_MS }, 'Measuring key-derivation speed');
+    const output = await tryRun(
+      context,
+      { tool: 'cryptsetup', args, timeoutMs: KDF_TIMEOUT_MS },
+      'Measuring key-derivation speed',
+    );
     if (output === null) {
       break;
     }
     // An unknown hash exits 1 after printing "PBKDF2-<hash> N/A" (fixtures/…/linux-debian12-pbkdf2-streebog512).
-    const benchmark = await attempt(context, 'cryptsetup', 'Reading key-derivation speed', () => Promise.resolve(parseCryptsetupBenchmark(output.stdout)));
+    const benchmark = await attempt(context, 'cryptsetup', 'Reading key-derivation speed', () =>
+      Promise.resolve(parseCryptsetupBenchmark(output.stdout)),
+    );
     if (benchmark === null) {
       continue;
     }
     const reportedNotAvailable = benchmark.pbkdf2.some((line) => line.iterationsPerSecond === null);
     if (output.exitCode !== 0 && !reportedNotAvailable) {
-      addWarning(context, { code: 'TOOL_FAILED', message: `cryptsetup ${args.join(' ')} failed: ${firstLineOf(output.stderr)}`, source: 'cryptsetup' });
+      addWarning(context, {
+        code: 'TOOL_FAILED',
+        message: `cryptsetup ${args.join(' ')} failed: ${firstLineOf(output.stderr)}`,
+        source: 'cryptsetup',
+      });
       continue;
     }
     runs.push({ argv: ['cryptsetup', ...args], benchmark });
   }
   const facts = kdfFactsFromCryptsetup(runs);
   const known = new Set([...facts.pbkdf2.map((p) => p.hash), ...facts.unmeasured.map((u) => u.hash)]);
-  const notRun = PBKDF2_HASHES.filter((hash) => !known.has(hash)).map((hash) => ({ hash, reason: 'cryptsetup could not be run (see warnings).' }));
+  const notRun = PBKDF2_HASHES.filter((hash) => !known.has(hash)).map((hash) => ({
+    hash,
+    reason: 'cryptsetup could not be run (see warnings).',
+  }));
   return { ...facts, unmeasured: [...facts.unmeasured, ...notRun] };
 }
-

@@ -9,22 +9,36 @@ import { addWarning, attempt, type ProbeContext } from './probe-context.js';
  */
 export async function probeKernelCrypto(context: ProbeContext): Promise<KernelCryptoFacts | null> {
   const { host } = context;
-  const text = await attempt(context, '/proc/crypto', 'Reading the kernel crypto drivers', () => host.readText('/proc/crypto'));
+  const text = await attempt(context, '/proc/crypto', 'Reading the kernel crypto drivers', () =>
+    host.readText('/proc/crypto'),
+  );
   if (text === null) {
     if (!context.warnings.some((warning) => warning.source === '/proc/crypto')) {
-      addWarning(context, { code: 'PLATFORM_LIMITED', message: 'There is no /proc/crypto (not Linux): kernel crypto drivers are unknown.', source: '/proc/crypto' });
+      addWarning(context, {
+        code: 'PLATFORM_LIMITED',
+        message: 'There is no /proc/crypto (not Linux): kernel crypto drivers are unknown.',
+        source: '/proc/crypto',
+      });
     }
     return null;
   }
-  const entries = await attempt(context, '/proc/crypto', 'Reading the kernel crypto drivers', () => Promise.resolve(parseProcCrypto(text)));
+  const entries = await attempt(context, '/proc/crypto', 'Reading the kernel crypto drivers', () =>
+    Promise.resolve(parseProcCrypto(text)),
+  );
   if (entries === null) {
     return null;
   }
-  const release = (await attempt(context, '/proc/sys/kernel/osrelease', 'Finding the kernel module lists', () => host.readText('/proc/sys/kernel/osrelease')))?.trim();
+  const release = (
+    await attempt(context, '/proc/sys/kernel/osrelease', 'Finding the kernel module lists', () =>
+      host.readText('/proc/sys/kernel/osrelease'),
+    )
+  )?.trim();
   const readModules = async (file: string) =>
     release === undefined || release === ''
       ? null
-      : attempt(context, `/lib/modules/${release}/${file}`, 'Checking whether Adiantum can be loaded', () => host.readText(`/lib/modules/${release}/${file}`));
+      : attempt(context, `/lib/modules/${release}/${file}`, 'Checking whether Adiantum can be loaded', () =>
+          host.readText(`/lib/modules/${release}/${file}`),
+        );
   const modules = { builtin: await readModules('modules.builtin'), dep: await readModules('modules.dep') };
   return deriveKernelCryptoFacts(entries, modules);
 }

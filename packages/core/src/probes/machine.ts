@@ -33,15 +33,24 @@ export function cryptoFlagsFrom(flags: readonly string[]): CpuCryptoFlags {
 /** The first "flags" (x86) or "Features" (ARM) line of /proc/cpuinfo, split into words. */
 export function parseCpuinfoFlags(cpuinfo: string): string[] | null {
   const line = cpuinfo.split('\n').find((candidate) => /^(flags|Features)\s*:/.test(candidate));
-  return line === undefined ? null : line.slice(line.indexOf(':') + 1).trim().split(/\s+/);
+  return line === undefined
+    ? null
+    : line
+        .slice(line.indexOf(':') + 1)
+        .trim()
+        .split(/\s+/);
 }
 
 /**
  * CPU, memory and OS from systeminformation, with the crypto flags checked against /proc/cpuinfo (the
  * kernel's own list wins where they disagree).
  */
-export async function probeMachine(context: ProbeContext): Promise<{ machine: Machine | null; diskLayout: readonly Record<string, unknown>[] }> {
-  const info = await attempt(context, 'systeminformation', 'Reading CPU and memory facts', () => context.host.systemInfo());
+export async function probeMachine(
+  context: ProbeContext,
+): Promise<{ machine: Machine | null; diskLayout: readonly Record<string, unknown>[] }> {
+  const info = await attempt(context, 'systeminformation', 'Reading CPU and memory facts', () =>
+    context.host.systemInfo(),
+  );
   if (info === null) {
     return { machine: null, diskLayout: [] };
   }
@@ -73,7 +82,12 @@ export async function probeMachine(context: ProbeContext): Promise<{ machine: Ma
       cryptoFlags: flags,
       cryptoFlagsSource: source,
       memoryTotalBytes: count(info.mem.total),
-      os: { platform: text(info.os.platform), distro: text(info.os.distro), release: text(info.os.release), kernel: text(info.os.kernel) },
+      os: {
+        platform: text(info.os.platform),
+        distro: text(info.os.distro),
+        release: text(info.os.release),
+        kernel: text(info.os.kernel),
+      },
     },
     diskLayout: info.diskLayout,
   };
@@ -90,13 +104,16 @@ export function crossCheckDiskType(
     return null;
   }
   const guess = text(entry.type, 'unknown');
-  const guessKind = guess === 'SSD' || guess === 'NVMe' ? 'ssd' : guess === 'HD' || guess === 'HDD' ? 'hdd' : 'unknown';
+  const guessKind =
+    guess === 'SSD' || guess === 'NVMe' ? 'ssd' : guess === 'HD' || guess === 'HDD' ? 'hdd' : 'unknown';
   const agrees = guessKind === media.kind;
   return {
     device: devicePath,
     systeminformationType: guess,
     sysfsMediaKind: media.kind,
     agrees,
-    note: agrees ? 'systeminformation agrees with sysfs.' : `systeminformation says "${guess}"; encplan uses ${media.kind}: ${media.reason}`,
+    note: agrees
+      ? 'systeminformation agrees with sysfs.'
+      : `systeminformation says "${guess}"; encplan uses ${media.kind}: ${media.reason}`,
   };
 }

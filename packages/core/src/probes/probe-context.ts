@@ -1,4 +1,4 @@
-import type { EncplanError} from '../errors.js';
+import type { EncplanError } from '../errors.js';
 import { isEncplanError } from '../errors.js';
 import type { Warning, WarningCode } from '../domain/warning.js';
 import type { CommandOutput, CommandSpec, Host } from '../ports.js';
@@ -34,7 +34,11 @@ function warningCodeFor(error: EncplanError): WarningCode {
 
 /** Records a warning once (the same code, source and message are not repeated). */
 export function addWarning(context: ProbeContext, warning: Warning): void {
-  if (!context.warnings.some((w) => w.code === warning.code && w.source === warning.source && w.message === warning.message)) {
+  if (
+    !context.warnings.some(
+      (w) => w.code === warning.code && w.source === warning.source && w.message === warning.message,
+    )
+  ) {
     context.warnings.push(warning);
   }
 }
@@ -43,19 +47,32 @@ export function addWarning(context: ProbeContext, warning: Warning): void {
  * Runs an optional probe step: an expected failure (missing tool, timeout, permission, unreadable
  * output) becomes a warning saying what is lost, and the result is null. Cancellation and bugs propagate.
  */
-export async function attempt<T>(context: ProbeContext, source: string, purpose: string, step: () => Promise<T>): Promise<T | null> {
+export async function attempt<T>(
+  context: ProbeContext,
+  source: string,
+  purpose: string,
+  step: () => Promise<T>,
+): Promise<T | null> {
   try {
     return await step();
   } catch (error) {
     if (!isEncplanError(error) || error.code === 'CANCELLED' || error.code === 'INTERNAL_ERROR') {
       throw error;
     }
-    addWarning(context, { code: warningCodeFor(error), message: `${purpose}: ${error.message}${error.hint === undefined ? '' : ` ${error.hint}`}`, source });
+    addWarning(context, {
+      code: warningCodeFor(error),
+      message: `${purpose}: ${error.message}${error.hint === undefined ? '' : ` ${error.hint}`}`,
+      source,
+    });
     return null;
   }
 }
 
 /** Runs a command through the host; a missing tool or a timeout becomes a warning and null. */
-export function tryRun(context: ProbeContext, spec: CommandSpec, purpose: string): Promise<CommandOutput | null> {
+export function tryRun(
+  context: ProbeContext,
+  spec: CommandSpec,
+  purpose: string,
+): Promise<CommandOutput | null> {
   return attempt(context, spec.tool, purpose, () => context.host.run(spec, context.signal));
 }

@@ -21,7 +21,8 @@ export interface FindingView {
 }
 
 /** The identifier of a section of the report. */
-export type SectionId = 'health' | 'trim' | 'space' | 'sed' | 'cpu' | 'ciphers' | 'encryption' | 'capabilities';
+export type SectionId =
+  'health' | 'trim' | 'space' | 'sed' | 'cpu' | 'ciphers' | 'encryption' | 'capabilities';
 
 /** One section: a verdict in plain language and the details behind it. */
 export interface SectionView {
@@ -37,12 +38,19 @@ export interface SectionView {
   readonly missingReason: string | null;
 }
 
-const fact = (label: string, value: string | null, source: string | null = null): FactView => ({ label, value: value ?? UNKNOWN, source });
-const orUnknown = <T>(value: T | null, format: (value: T) => string): string => (value === null ? UNKNOWN : format(value));
+const fact = (label: string, value: string | null, source: string | null = null): FactView => ({
+  label,
+  value: value ?? UNKNOWN,
+  source,
+});
+const orUnknown = <T>(value: T | null, format: (value: T) => string): string =>
+  value === null ? UNKNOWN : format(value);
 const yesNo = (value: boolean | null): string => formatScalar(value, 'text');
 
 function warningsFrom(warnings: readonly Warning[], origins: readonly string[]): string | null {
-  const related = warnings.filter((warning) => warning.source !== null && origins.some((origin) => warning.source?.startsWith(origin)));
+  const related = warnings.filter(
+    (warning) => warning.source !== null && origins.some((origin) => warning.source?.startsWith(origin)),
+  );
   return related.length === 0 ? null : related.map((warning) => warning.message).join(' ');
 }
 
@@ -64,7 +72,9 @@ function healthSection(result: AssessmentResult, warnings: readonly Warning[]): 
     verdict: health.verdict,
     summary: HEALTH_SUMMARY[health.verdict],
     findings: [
-      ...(health.unavailable === null ? [] : [{ tone: 'unknown' as const, message: health.unavailable.detail, source }]),
+      ...(health.unavailable === null
+        ? []
+        : [{ tone: 'unknown' as const, message: health.unavailable.detail, source }]),
       ...health.findings.map((finding): FindingView => ({
         tone: finding.severity === 'failing' ? 'bad' : finding.severity === 'warning' ? 'attention' : 'info',
         message: finding.message,
@@ -72,24 +82,53 @@ function healthSection(result: AssessmentResult, warnings: readonly Warning[]): 
       })),
     ],
     facts: [
-      fact('SMART overall self-assessment', health.selfAssessmentPassed === null ? null : health.selfAssessmentPassed ? 'passed' : 'failed', source),
+      fact(
+        'SMART overall self-assessment',
+        health.selfAssessmentPassed === null ? null : health.selfAssessmentPassed ? 'passed' : 'failed',
+        source,
+      ),
       fact('Endurance used', orUnknown(health.percentageUsed, formatPercent), source),
       fact('Available spare', orUnknown(health.availableSparePercent, formatPercent), source),
-      fact('Power-on time', orUnknown(health.powerOnHours, (hours) => `${String(hours)} hours`), source),
-      fact('Temperature', orUnknown(health.temperatureCelsius, (celsius) => `${String(celsius)} °C`), source),
+      fact(
+        'Power-on time',
+        orUnknown(health.powerOnHours, (hours) => `${String(hours)} hours`),
+        source,
+      ),
+      fact(
+        'Temperature',
+        orUnknown(health.temperatureCelsius, (celsius) => `${String(celsius)} °C`),
+        source,
+      ),
       fact('Unsafe shutdowns', orUnknown(health.unsafeShutdowns, String), source),
       fact('Data written', orUnknown(health.dataWrittenBytes, formatBytes), source),
-      fact('Writes per day', orUnknown(health.writeBytesPerDay, (bytes) => `${formatBytes(bytes)} per day`), source),
-      fact('Estimated remaining life', orUnknown(health.estimatedRemainingLifeYears, (years) => `${years.toFixed(1)} years`), source),
+      fact(
+        'Writes per day',
+        orUnknown(health.writeBytesPerDay, (bytes) => `${formatBytes(bytes)} per day`),
+        source,
+      ),
+      fact(
+        'Estimated remaining life',
+        orUnknown(health.estimatedRemainingLifeYears, (years) => `${years.toFixed(1)} years`),
+        source,
+      ),
     ],
     // The unavailable detail is already a finding; otherwise the warnings say why.
-    missingReason: health.verdict === 'unknown' && health.unavailable === null ? warningsFrom(warnings, ['smartctl', 'nvme']) : null,
+    missingReason:
+      health.verdict === 'unknown' && health.unavailable === null
+        ? warningsFrom(warnings, ['smartctl', 'nvme'])
+        : null,
   };
 }
 
 const TRIM_STATUS = {
-  supported: { tone: 'good', summary: 'The drive can learn which blocks are free, so it stays fast and wears evenly after encryption.' },
-  'not-supported': { tone: 'attention', summary: 'The drive does not support TRIM: it will treat every block as in use.' },
+  supported: {
+    tone: 'good',
+    summary: 'The drive can learn which blocks are free, so it stays fast and wears evenly after encryption.',
+  },
+  'not-supported': {
+    tone: 'attention',
+    summary: 'The drive does not support TRIM: it will treat every block as in use.',
+  },
   'blocked-by-bridge': { tone: 'attention', summary: 'The USB bridge does not pass TRIM to the drive.' },
   'blocked-by-kernel': { tone: 'attention', summary: 'The kernel does not send discards to this drive.' },
   unknown: { tone: 'unknown', summary: 'We could not tell whether TRIM reaches the drive.' },
@@ -107,7 +146,11 @@ function trimSection(result: AssessmentResult): SectionView {
           message: `Discards from ${path.topPath} ${path.firstBlockingLayer === null ? 'may not reach the drive' : `stop at ${path.firstBlockingLayer}`}.${path.fix === null ? '' : ` Fix: ${path.fix}`}`,
           source,
         },
-    ...path.leaks.map((leak): FindingView => ({ tone: 'info', message: `Passing discards through encryption reveals: ${leak}`, source: null })),
+    ...path.leaks.map((leak): FindingView => ({
+      tone: 'info',
+      message: `Passing discards through encryption reveals: ${leak}`,
+      source: null,
+    })),
   ]);
   return {
     id: 'trim',
@@ -115,20 +158,45 @@ function trimSection(result: AssessmentResult): SectionView {
     tone: status.tone,
     verdict: trim.status,
     summary: status.summary,
-    findings: [{ tone: 'info', message: trim.explanation, source: null }, ...(trim.fix === null ? [] : [{ tone: 'info' as const, message: `To change this: ${trim.fix}`, source: null }]), ...paths],
+    findings: [
+      { tone: 'info', message: trim.explanation, source: null },
+      ...(trim.fix === null
+        ? []
+        : [{ tone: 'info' as const, message: `To change this: ${trim.fix}`, source: null }]),
+      ...paths,
+    ],
     facts: [
       fact('Drive supports TRIM', yesNo(trim.deviceSupportsTrim)),
       fact('TRIM mechanism', trim.mechanism === 'unknown' ? null : trim.mechanism),
       fact('Reads are deterministic after TRIM', yesNo(trim.deterministicReadAfterTrim)),
       fact('Trimmed blocks read back as zeroes', yesNo(trim.readsZeroesAfterTrim)),
-      fact('Largest discard the kernel sends', trim.kernelDiscardMaxBytes === null ? null : trim.kernelDiscardMaxBytes === 0 ? 'none (no discards)' : formatBytes(trim.kernelDiscardMaxBytes), 'sysfs: queue/discard_max_bytes'),
-      fact('Discard granularity', orUnknown(trim.kernelDiscardGranularityBytes, formatBytes), 'sysfs: queue/discard_granularity'),
+      fact(
+        'Largest discard the kernel sends',
+        trim.kernelDiscardMaxBytes === null
+          ? null
+          : trim.kernelDiscardMaxBytes === 0
+            ? 'none (no discards)'
+            : formatBytes(trim.kernelDiscardMaxBytes),
+        'sysfs: queue/discard_max_bytes',
+      ),
+      fact(
+        'Discard granularity',
+        orUnknown(trim.kernelDiscardGranularityBytes, formatBytes),
+        'sysfs: queue/discard_granularity',
+      ),
     ],
     missingReason: null,
   };
 }
 
-const SPARE_TONE = { 'not-applicable': 'info', none: 'attention', low: 'attention', adequate: 'good', generous: 'good', unknown: 'unknown' } as const;
+const SPARE_TONE = {
+  'not-applicable': 'info',
+  none: 'attention',
+  low: 'attention',
+  adequate: 'good',
+  generous: 'good',
+  unknown: 'unknown',
+} as const;
 const COUNTS_AS_SPARE = { yes: 'yes', 'only-if-trimmed': 'only once it has been trimmed', no: 'no' } as const;
 
 function spaceSection(result: AssessmentResult): SectionView {
@@ -155,8 +223,16 @@ function spaceSection(result: AssessmentResult): SectionView {
     verdict: overProvisioning.status.replaceAll('-', ' '),
     summary: `${formatBytes(space.unallocatedBytes)} (${formatPercent(space.unallocatedPercent)}) of the disk is in no partition.`,
     findings: [
-      ...space.regions.map((region): FindingView => ({ tone: 'info', message: `${formatBytes(region.sizeBytes)} never allocated (${region.location}), starting at byte ${String(region.startBytes)}.`, source })),
-      ...overProvisioning.advice.map((advice): FindingView => ({ tone: 'info', message: advice, source: null })),
+      ...space.regions.map((region): FindingView => ({
+        tone: 'info',
+        message: `${formatBytes(region.sizeBytes)} never allocated (${region.location}), starting at byte ${String(region.startBytes)}.`,
+        source,
+      })),
+      ...overProvisioning.advice.map((advice): FindingView => ({
+        tone: 'info',
+        message: advice,
+        source: null,
+      })),
     ],
     facts: [
       fact('Disk size', formatBytesExact(space.diskSizeBytes), 'lsblk: SIZE'),
@@ -164,14 +240,30 @@ function spaceSection(result: AssessmentResult): SectionView {
       fact('Counts as spare area', COUNTS_AS_SPARE[overProvisioning.unallocatedCountsAsSpare]),
       fact('Effective spare area', formatBytes(overProvisioning.effectiveSpareBytes)),
       fact('Factory spare area', orUnknown(overProvisioning.factorySpareBytes, formatBytes)),
-      fact('Worst-case write amplification', orUnknown(overProvisioning.worstCaseWriteAmplification, (value) => value.toFixed(2))),
-      ...overProvisioning.filesystems.map((filesystem) => fact(`Filesystem at ${filesystem.mountpoint}`, `${formatBytes(filesystem.usedBytes)} of ${formatBytes(filesystem.sizeBytes)} used (${formatPercent(filesystem.usedPercent)})`, 'statfs')),
+      fact(
+        'Worst-case write amplification',
+        orUnknown(overProvisioning.worstCaseWriteAmplification, (value) => value.toFixed(2)),
+      ),
+      ...overProvisioning.filesystems.map((filesystem) =>
+        fact(
+          `Filesystem at ${filesystem.mountpoint}`,
+          `${formatBytes(filesystem.usedBytes)} of ${formatBytes(filesystem.sizeBytes)} used (${formatPercent(filesystem.usedPercent)})`,
+          'statfs',
+        ),
+      ),
     ],
     missingReason: null,
   };
 }
 
-const SED_TONE = { opal: 'good', enterprise: 'good', 'pyrite-only': 'info', possible: 'unknown', 'not-sed': 'info', unknown: 'unknown' } as const;
+const SED_TONE = {
+  opal: 'good',
+  enterprise: 'good',
+  'pyrite-only': 'info',
+  possible: 'unknown',
+  'not-sed': 'info',
+  unknown: 'unknown',
+} as const;
 
 function sedSection(result: AssessmentResult): SectionView {
   const { sed } = result;
@@ -182,16 +274,30 @@ function sedSection(result: AssessmentResult): SectionView {
     verdict: sed.status.replaceAll('-', ' '),
     summary: sed.explanation,
     findings: [],
-    facts: [fact('TCG Opal 2', yesNo(sed.opal2)), fact('TCG Enterprise', yesNo(sed.enterprise)), fact('TCG Pyrite (no encryption)', yesNo(sed.pyrite))],
+    facts: [
+      fact('TCG Opal 2', yesNo(sed.opal2)),
+      fact('TCG Enterprise', yesNo(sed.enterprise)),
+      fact('TCG Pyrite (no encryption)', yesNo(sed.pyrite)),
+    ],
     missingReason: null,
   };
 }
 
 function cpuSection(result: AssessmentResult, warnings: readonly Warning[]): SectionView {
   const { machine, kernelCrypto, findings } = result;
-  const kernelFindings = findings.map((finding): FindingView => ({ tone: 'attention', message: `${finding.message} ${finding.hint}`, source: '/proc/crypto' }));
+  const kernelFindings = findings.map((finding): FindingView => ({
+    tone: 'attention',
+    message: `${finding.message} ${finding.hint}`,
+    source: '/proc/crypto',
+  }));
   const kernelFacts = [
-    fact('Kernel AES-XTS driver', kernelCrypto?.xtsAes === null || kernelCrypto === null ? null : `${kernelCrypto.xtsAes.driver}${kernelCrypto.xtsAes.inferred ? ' (inferred)' : ''}`, '/proc/crypto'),
+    fact(
+      'Kernel AES-XTS driver',
+      kernelCrypto?.xtsAes === null || kernelCrypto === null
+        ? null
+        : `${kernelCrypto.xtsAes.driver}${kernelCrypto.xtsAes.inferred ? ' (inferred)' : ''}`,
+      '/proc/crypto',
+    ),
     fact('Kernel has Adiantum', kernelCrypto === null ? null : kernelCrypto.adiantum, '/proc/crypto'),
   ];
   if (machine === null) {
@@ -203,7 +309,9 @@ function cpuSection(result: AssessmentResult, warnings: readonly Warning[]): Sec
       summary: 'We could not tell whether the processor accelerates encryption.',
       findings: kernelFindings,
       facts: kernelFacts,
-      missingReason: warningsFrom(warnings, ['systeminformation', '/proc/cpuinfo']) ?? 'The machine was not read in this assessment.',
+      missingReason:
+        warningsFrom(warnings, ['systeminformation', '/proc/cpuinfo']) ??
+        'The machine was not read in this assessment.',
     };
   }
   const aes = machine.cryptoFlags.aes;
@@ -212,23 +320,37 @@ function cpuSection(result: AssessmentResult, warnings: readonly Warning[]): Sec
     id: 'cpu',
     title: 'Processor',
     tone: kernelFindings.length > 0 ? 'bad' : aes ? 'good' : 'attention',
-    verdict: kernelFindings.length > 0 ? 'kernel AES unaccelerated' : aes ? 'AES instructions' : 'no AES instructions',
-    summary: kernelFindings.length > 0
-      ? 'The kernel would encrypt with a slow, unaccelerated AES driver although the CPU has AES instructions: fix that first.'
-      : aes
-        ? 'The processor has AES instructions, so AES-XTS encryption costs little CPU (if the kernel uses them).'
-        : 'The processor has no AES instructions: AES encryption will cost CPU; Adiantum is the usual alternative.',
+    verdict:
+      kernelFindings.length > 0
+        ? 'kernel AES unaccelerated'
+        : aes
+          ? 'AES instructions'
+          : 'no AES instructions',
+    summary:
+      kernelFindings.length > 0
+        ? 'The kernel would encrypt with a slow, unaccelerated AES driver although the CPU has AES instructions: fix that first.'
+        : aes
+          ? 'The processor has AES instructions, so AES-XTS encryption costs little CPU (if the kernel uses them).'
+          : 'The processor has no AES instructions: AES encryption will cost CPU; Adiantum is the usual alternative.',
     findings: kernelFindings,
     facts: [
       fact('Processor', `${machine.cpuModel} (${machine.architecture})`, 'systeminformation'),
-      fact('Cores', `${String(machine.physicalCores)} cores, ${String(machine.logicalCores)} threads`, 'systeminformation'),
+      fact(
+        'Cores',
+        `${String(machine.physicalCores)} cores, ${String(machine.logicalCores)} threads`,
+        'systeminformation',
+      ),
       fact('AES instructions (AES-NI)', yesNo(aes), flagSource),
       fact('Vector AES (VAES)', yesNo(machine.cryptoFlags.vaes), flagSource),
       fact('Carry-less multiply (PCLMULQDQ)', yesNo(machine.cryptoFlags.carrylessMultiply), flagSource),
       fact('AVX2', yesNo(machine.cryptoFlags.avx2), flagSource),
       fact('AVX-512', yesNo(machine.cryptoFlags.avx512), flagSource),
       fact('Memory', formatBytes(machine.memoryTotalBytes), 'systeminformation'),
-      fact('Operating system', `${machine.os.distro} ${machine.os.release}, kernel ${machine.os.kernel}`, 'systeminformation'),
+      fact(
+        'Operating system',
+        `${machine.os.distro} ${machine.os.release}, kernel ${machine.os.kernel}`,
+        'systeminformation',
+      ),
       ...kernelFacts,
     ],
     missingReason: null,
@@ -256,17 +378,44 @@ function ciphersSection(result: AssessmentResult): SectionView {
     title: 'Cipher speed',
     tone: cipherSpeed.measurements.length > 0 ? 'info' : 'unknown',
     verdict: cipherSpeed.measurements.length > 0 ? 'measured' : 'unknown',
-    summary: cipherSpeed.measurements.length > 0 ? 'Cipher speeds measured on this machine; compare them with the drive’s speed.' : 'Cipher speed was not measured.',
+    summary:
+      cipherSpeed.measurements.length > 0
+        ? 'Cipher speeds measured on this machine; compare them with the drive’s speed.'
+        : 'Cipher speed was not measured.',
     findings: [
-      ...cipherSpeed.unmeasured.map((row): FindingView => ({ tone: 'unknown', message: `${row.cipher} not measured: ${row.reason}`, source: row.source })),
-      ...kdfSpeed.unmeasured.map((row): FindingView => ({ tone: 'unknown', message: `${row.hash} not measured: ${row.reason}`, source: 'cryptsetup' })),
+      ...cipherSpeed.unmeasured.map((row): FindingView => ({
+        tone: 'unknown',
+        message: `${row.cipher} not measured: ${row.reason}`,
+        source: row.source,
+      })),
+      ...kdfSpeed.unmeasured.map((row): FindingView => ({
+        tone: 'unknown',
+        message: `${row.hash} not measured: ${row.reason}`,
+        source: 'cryptsetup',
+      })),
     ],
     facts: [
       ...cipherSpeed.measurements.map((row) =>
-        fact(`${row.cipher}, ${String(row.keyBits)}-bit key`, `encrypt ${rate(row.encryptBytesPerSecond)}, decrypt ${rate(row.decryptBytesPerSecond)}${row.allCoresEncryptBytesPerSecond === null ? '' : `, all cores ${rate(row.allCoresEncryptBytesPerSecond)}`}`, row.source),
+        fact(
+          `${row.cipher}, ${String(row.keyBits)}-bit key`,
+          `encrypt ${rate(row.encryptBytesPerSecond)}, decrypt ${rate(row.decryptBytesPerSecond)}${row.allCoresEncryptBytesPerSecond === null ? '' : `, all cores ${rate(row.allCoresEncryptBytesPerSecond)}`}`,
+          row.source,
+        ),
       ),
-      ...kdfSpeed.pbkdf2.map((row) => fact(`PBKDF2-${row.hash}`, `${row.iterationsPerSecond.toLocaleString('en-US')} iterations per second`, 'cryptsetup benchmark')),
-      ...kdfSpeed.argon2.map((row) => fact(row.variant, `${String(row.timeCost)} passes over ${formatBytes(row.memoryKibibytes * 1024)} with ${String(row.threads)} threads in ${String(row.requestedDurationMs)} ms`, 'cryptsetup benchmark')),
+      ...kdfSpeed.pbkdf2.map((row) =>
+        fact(
+          `PBKDF2-${row.hash}`,
+          `${row.iterationsPerSecond.toLocaleString('en-US')} iterations per second`,
+          'cryptsetup benchmark',
+        ),
+      ),
+      ...kdfSpeed.argon2.map((row) =>
+        fact(
+          row.variant,
+          `${String(row.timeCost)} passes over ${formatBytes(row.memoryKibibytes * 1024)} with ${String(row.threads)} threads in ${String(row.requestedDurationMs)} ms`,
+          'cryptsetup benchmark',
+        ),
+      ),
     ],
     missingReason: null,
   };
@@ -279,7 +428,10 @@ function encryptionSection(result: AssessmentResult): SectionView {
     title: 'Existing encryption',
     tone: 'info',
     verdict: found.length === 0 ? 'none found' : 'found',
-    summary: found.length === 0 ? 'No existing encryption was found on this disk.' : `This disk already holds ${String(found.length)} encrypted volume${found.length === 1 ? '' : 's'}.`,
+    summary:
+      found.length === 0
+        ? 'No existing encryption was found on this disk.'
+        : `This disk already holds ${String(found.length)} encrypted volume${found.length === 1 ? '' : 's'}.`,
     findings: [
       ...found.map((entry): FindingView => ({
         tone: 'info',
@@ -311,9 +463,18 @@ function capabilitiesSection(result: AssessmentResult): SectionView {
     title: 'What this machine can measure',
     tone: missing.length === 0 ? 'good' : 'attention',
     verdict: missing.length === 0 ? 'all present' : `${String(missing.length)} missing`,
-    summary: missing.length === 0 ? 'Everything encplan needs on this machine is available.' : `${String(missing.length)} of ${String(entries.length)} features encplan uses are missing here; some measurements will be replaced or skipped.`,
-    findings: missing.map((entry): FindingView => ({ tone: 'attention', message: `${CAPABILITY_LABELS[entry.id]}: ${entry.costWhenMissing}`, source: entry.evidence })),
-    facts: entries.map((entry) => fact(CAPABILITY_LABELS[entry.id], entry.present ? 'present' : 'missing', entry.evidence)),
+    summary:
+      missing.length === 0
+        ? 'Everything encplan needs on this machine is available.'
+        : `${String(missing.length)} of ${String(entries.length)} features encplan uses are missing here; some measurements will be replaced or skipped.`,
+    findings: missing.map((entry): FindingView => ({
+      tone: 'attention',
+      message: `${CAPABILITY_LABELS[entry.id]}: ${entry.costWhenMissing}`,
+      source: entry.evidence,
+    })),
+    facts: entries.map((entry) =>
+      fact(CAPABILITY_LABELS[entry.id], entry.present ? 'present' : 'missing', entry.evidence),
+    ),
     missingReason: null,
   };
 }

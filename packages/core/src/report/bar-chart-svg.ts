@@ -26,8 +26,13 @@ function formatValue(value: number): string {
  * Presentation attributes only (no <style>, no style=""), so a strict style-src CSP allows it inline.
  */
 export function renderBarChartSvg(chart: ChartView): string {
-  const max = Math.max(1, ...chart.groups.flatMap((group) => group.bars.map((bar) => bar.valueMebibytesPerSecond ?? 0)));
-  const labelWidth = Math.ceil(16 + CHARACTER_WIDTH * Math.max(8, ...chart.groups.map((group) => group.label.length)));
+  const max = Math.max(
+    1,
+    ...chart.groups.flatMap((group) => group.bars.map((bar) => bar.valueMebibytesPerSecond ?? 0)),
+  );
+  const labelWidth = Math.ceil(
+    16 + CHARACTER_WIDTH * Math.max(8, ...chart.groups.map((group) => group.label.length)),
+  );
   const plotWidth = PLOT_WIDTH;
   const chartWidth = Math.max(labelWidth + PLOT_WIDTH + VALUE_WIDTH, labelWidth + 150 * chart.series.length);
   const legendHeight = 24;
@@ -42,7 +47,9 @@ export function renderBarChartSvg(chart: ChartView): string {
       const colour = SERIES_COLOURS[chart.series.indexOf(bar.series) % SERIES_COLOURS.length] ?? '#4d4d4d';
       const top = y + index * ROW_HEIGHT;
       if (bar.valueMebibytesPerSecond === null) {
-        parts.push(`<text x="${String(labelWidth + 4)}" y="${String(top + 13)}" font-family="sans-serif" font-size="11" fill="#1a1a1a">${escapeHtml(bar.series)}: not measured</text>`);
+        parts.push(
+          `<text x="${String(labelWidth + 4)}" y="${String(top + 13)}" font-family="sans-serif" font-size="11" fill="#1a1a1a">${escapeHtml(bar.series)}: not measured</text>`,
+        );
         return;
       }
       const width = Math.max(1, (bar.valueMebibytesPerSecond / max) * plotWidth);

@@ -30,7 +30,10 @@ export const DESTROYS_DATA_MARKER = 'DESTROYS DATA';
  * destructive step is commented out with it: the plan's order is its dependency order, so `cryptsetup open`
  * and the /etc/crypttab line after a commented-out `luksFormat` would act on a volume that does not exist.
  */
-export function toScriptCommands(commands: readonly PlanCommand[], includeDestructive: boolean): ScriptCommandView[] {
+export function toScriptCommands(
+  commands: readonly PlanCommand[],
+  includeDestructive: boolean,
+): ScriptCommandView[] {
   let skippedStep: PlanCommand | null = null;
   return commands.map((command): ScriptCommandView => {
     const destroysData = command.risk === 'destroys-data';
@@ -66,7 +69,10 @@ export interface ScriptHeader {
  * line with the reason above it). The one script renderer of `assess --commands`, `plan`, the HTML report
  * and the wizard's export.
  */
-export function renderCommandScriptText(commands: readonly ScriptCommandView[], header: ScriptHeader): string {
+export function renderCommandScriptText(
+  commands: readonly ScriptCommandView[],
+  header: ScriptHeader,
+): string {
   const lines = ['#!/bin/sh', `# ${header.title}: review every line before running it.`];
   if (header.generated !== null) {
     lines.push(`# ${header.generated}`);
@@ -75,7 +81,9 @@ export function renderCommandScriptText(commands: readonly ScriptCommandView[], 
   for (const command of commands) {
     lines.push(`# ${command.purpose.replaceAll('\n', ' ')}`);
     if (command.destroysData) {
-      lines.push(`# ${DESTROYS_DATA_MARKER}${command.live ? ': this line runs (--destructive was given).' : ''}`);
+      lines.push(
+        `# ${DESTROYS_DATA_MARKER}${command.live ? ': this line runs (--destructive was given).' : ''}`,
+      );
     }
     if (command.readsPassphrase) {
       lines.push('# Asks for the passphrase on the terminal.');
@@ -100,5 +108,8 @@ export function renderCommandScriptText(commands: readonly ScriptCommandView[], 
 
 /** The plan's commands as a script (`encplan plan --commands`, `assess --commands`), through the one renderer. */
 export function renderPlanScript(commands: readonly PlanCommand[], includeDestructive: boolean): string {
-  return renderCommandScriptText(toScriptCommands(commands, includeDestructive), { title: 'encplan plan', generated: null });
+  return renderCommandScriptText(toScriptCommands(commands, includeDestructive), {
+    title: 'encplan plan',
+    generated: null,
+  });
 }

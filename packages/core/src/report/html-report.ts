@@ -1,9 +1,21 @@
 import { renderBarChartSvg } from './bar-chart-svg.js';
 import { escapeHtml } from './escape-html.js';
 import { DESTROYS_DATA_MARKER } from './command-script.js';
-import { renderCommandsScript, type FactView, type ReportView, type SectionView, type Tone } from './report-view.js';
+import {
+  renderCommandsScript,
+  type FactView,
+  type ReportView,
+  type SectionView,
+  type Tone,
+} from './report-view.js';
 
-const TONE_TEXT: Readonly<Record<Tone, string>> = { good: 'Good', attention: 'Attention', bad: 'Problem', unknown: 'Unknown', info: 'Facts' };
+const TONE_TEXT: Readonly<Record<Tone, string>> = {
+  good: 'Good',
+  attention: 'Attention',
+  bad: 'Problem',
+  unknown: 'Unknown',
+  info: 'Facts',
+};
 
 /** Colours meet WCAG 2.1 AA contrast (≥ 4.5:1) for their text on white and on their badge background. */
 const STYLE = `
@@ -27,19 +39,27 @@ function factsTable(facts: readonly FactView[]): string {
     return '';
   }
   const rows = facts
-    .map((fact) => `<tr><th scope="row">${escapeHtml(fact.label)}</th><td>${escapeHtml(fact.value)}</td><td class="source">${escapeHtml(fact.source ?? '')}</td></tr>`)
+    .map(
+      (fact) =>
+        `<tr><th scope="row">${escapeHtml(fact.label)}</th><td>${escapeHtml(fact.value)}</td><td class="source">${escapeHtml(fact.source ?? '')}</td></tr>`,
+    )
     .join('');
   return `<table><thead><tr><th scope="col">Fact</th><th scope="col">Value</th><th scope="col">Source</th></tr></thead><tbody>${rows}</tbody></table>`;
 }
 
 function sectionHtml(section: SectionView): string {
   const findings = section.findings
-    .map((finding) => `<li>${badge(finding.tone)} ${escapeHtml(finding.message)}${finding.source === null ? '' : ` <span class="source">(${escapeHtml(finding.source)})</span>`}</li>`)
+    .map(
+      (finding) =>
+        `<li>${badge(finding.tone)} ${escapeHtml(finding.message)}${finding.source === null ? '' : ` <span class="source">(${escapeHtml(finding.source)})</span>`}</li>`,
+    )
     .join('');
   return [
     `<section class="card" id="section-${section.id}"><h3>${escapeHtml(section.title)} ${badge(section.tone, section.verdict)}</h3>`,
     `<p>${escapeHtml(section.summary)}</p>`,
-    section.missingReason === null ? '' : `<p class="source">Not measured: ${escapeHtml(section.missingReason)}</p>`,
+    section.missingReason === null
+      ? ''
+      : `<p class="source">Not measured: ${escapeHtml(section.missingReason)}</p>`,
     findings === '' ? '' : `<ul>${findings}</ul>`,
     factsTable(section.facts),
     '</section>',
@@ -57,9 +77,13 @@ export function renderHtmlReport(view: ReportView): string {
       ? '<p>No device information.</p>'
       : `<p><strong>${escapeHtml(device.model)}</strong>, ${escapeHtml(device.size)}, ${escapeHtml(device.transport)} ${escapeHtml(device.kind)} at <code>${escapeHtml(device.path)}</code>${device.isSystemDisk ? ` ${badge('attention', 'system disk')}` : ''}</p>${factsTable(device.facts)}`;
   const gate =
-    view.healthGate === null ? '' : `<p>${badge(view.healthGate.tone, `health gate: ${view.healthGate.status}`)} ${escapeHtml(view.healthGate.reason)}</p>`;
+    view.healthGate === null
+      ? ''
+      : `<p>${badge(view.healthGate.tone, `health gate: ${view.healthGate.status}`)} ${escapeHtml(view.healthGate.reason)}</p>`;
   const planFindings =
-    view.planFindings.length === 0 ? '' : `<ul>${view.planFindings.map((finding) => `<li>${badge(finding.tone)} ${escapeHtml(finding.message)}</li>`).join('')}</ul>`;
+    view.planFindings.length === 0
+      ? ''
+      : `<ul>${view.planFindings.map((finding) => `<li>${badge(finding.tone)} ${escapeHtml(finding.message)}</li>`).join('')}</ul>`;
   const recommendations =
     view.recommendations.length === 0
       ? `<p>${escapeHtml(view.planMissingReason ?? '')}</p>`
@@ -73,22 +97,34 @@ export function renderHtmlReport(view: ReportView): string {
     view.benchmarkRows.length === 0
       ? `<p>Not measured: ${escapeHtml(view.benchmarkMissingReason ?? '')}</p>`
       : `${view.charts.map((chart) => `<figure>${renderBarChartSvg(chart)}<figcaption>${escapeHtml(chart.title)} (${escapeHtml(chart.unit)})</figcaption></figure>`).join('')}<table><thead><tr><th scope="col">Profile</th><th scope="col">Target</th><th scope="col">Measured</th><th scope="col">Source</th></tr></thead><tbody>${view.benchmarkRows
-          .map((row) => `<tr><td>${escapeHtml(row.profile)}</td><td>${escapeHtml(row.target)}</td><td>${escapeHtml(row.measured)}</td><td class="source">${escapeHtml(row.source)}</td></tr>`)
+          .map(
+            (row) =>
+              `<tr><td>${escapeHtml(row.profile)}</td><td>${escapeHtml(row.target)}</td><td>${escapeHtml(row.measured)}</td><td class="source">${escapeHtml(row.source)}</td></tr>`,
+          )
           .join('')}</tbody></table>`;
   const predictions =
     view.predictions.length === 0
       ? '<p>No plan, so no prediction.</p>'
       : `<table id="predictions"><caption>Predicted encrypted throughput next to measured plain throughput</caption><thead><tr><th scope="col">Profile</th><th scope="col">Measured plain</th><th scope="col">Predicted encrypted</th><th scope="col">Measured encrypted</th><th scope="col">Limited by</th></tr></thead><tbody>${view.predictions
-          .map((row) => `<tr><td>${escapeHtml(row.profile)}</td><td>${escapeHtml(row.measuredPlain)}</td><td>${escapeHtml(row.predictedEncrypted)}</td><td>${escapeHtml(row.measuredEncrypted)}</td><td>${escapeHtml(row.limitedBy)}</td></tr>`)
+          .map(
+            (row) =>
+              `<tr><td>${escapeHtml(row.profile)}</td><td>${escapeHtml(row.measuredPlain)}</td><td>${escapeHtml(row.predictedEncrypted)}</td><td>${escapeHtml(row.measuredEncrypted)}</td><td>${escapeHtml(row.limitedBy)}</td></tr>`,
+          )
           .join('')}</tbody></table>`;
   // The same script as `assess --commands` and the wizard's export (one renderer), its markers in bold.
   const commands =
     view.commands.length === 0
       ? '<p>The plan has no commands to run.</p>'
-      : `<p>Data-destroying commands, and the commands that depend on them, are commented out${view.includeDestructive ? ' unless --destructive was given (it was)' : ''}.</p><pre>${renderCommandsScript(view)
+      : `<p>Data-destroying commands, and the commands that depend on them, are commented out${view.includeDestructive ? ' unless --destructive was given (it was)' : ''}.</p><pre>${renderCommandsScript(
+          view,
+        )
           .trimEnd()
           .split('\n')
-          .map((line) => (line.startsWith(`# ${DESTROYS_DATA_MARKER}`) ? `<strong class="destroys">${escapeHtml(line)}</strong>` : escapeHtml(line)))
+          .map((line) =>
+            line.startsWith(`# ${DESTROYS_DATA_MARKER}`)
+              ? `<strong class="destroys">${escapeHtml(line)}</strong>`
+              : escapeHtml(line),
+          )
           .join('\n')}</pre>`;
   const warnings =
     view.warnings.length === 0
@@ -113,7 +149,9 @@ export function renderHtmlReport(view: ReportView): string {
     recommendations,
     '<h2>Drive</h2>',
     deviceHtml,
-    view.stack.length === 0 ? '' : `<h3>Stack (from the disk up)</h3><ul class="stack">${view.stack.map((line) => `<li style="margin-left:${String(line.depth * 1.5)}rem">${escapeHtml(line.text)}</li>`).join('')}</ul>`,
+    view.stack.length === 0
+      ? ''
+      : `<h3>Stack (from the disk up)</h3><ul class="stack">${view.stack.map((line) => `<li style="margin-left:${String(line.depth * 1.5)}rem">${escapeHtml(line.text)}</li>`).join('')}</ul>`,
     '<h2>Health, TRIM and space</h2>',
     view.sections.map(sectionHtml).join(''),
     '<h2>Benchmarks</h2>',

@@ -89,7 +89,10 @@ export const EVIDENCE_LABELS: Readonly<Record<string, FieldLabel>> = {
   'disk.sizeBytes': { label: 'Disk size', unit: 'bytes' },
   'media.kind': { label: 'Media', unit: 'text' },
   'overProvisioning.factorySpareBytes': { label: 'Factory spare area', unit: 'bytes' },
-  'space.nvme.namespaceManagementSupported': { label: 'Drive supports NVMe namespace management', unit: 'text' },
+  'space.nvme.namespaceManagementSupported': {
+    label: 'Drive supports NVMe namespace management',
+    unit: 'text',
+  },
   'space.hostProtectedArea': { label: 'Host Protected Area', unit: 'text' },
 };
 
@@ -102,7 +105,13 @@ function labelOfDescriptiveFact(fact: string): FieldLabel | null {
   if (unit === null) {
     return fact.includes(' ') ? { label: fact, unit: 'text' } : null;
   }
-  const units: Readonly<Record<string, ValueUnit>> = { 'bytes/s': 'bytes-per-second', bytes: 'bytes', KiB: 'kibibytes', ms: 'ms', '%': 'percent' };
+  const units: Readonly<Record<string, ValueUnit>> = {
+    'bytes/s': 'bytes-per-second',
+    bytes: 'bytes',
+    KiB: 'kibibytes',
+    ms: 'ms',
+    '%': 'percent',
+  };
   return { label: fact.slice(0, unit.index).trim(), unit: units[unit[1] ?? ''] ?? 'text' };
 }
 

@@ -1,8 +1,18 @@
-import { assessmentDocument, type AssessmentEnvelope, type AssessmentResult } from '../contract/assessment.js';
+import {
+  assessmentDocument,
+  type AssessmentEnvelope,
+  type AssessmentResult,
+} from '../contract/assessment.js';
 import type { StackNode } from '../domain/device.js';
 import type { Warning } from '../domain/warning.js';
 import type { Plan } from '../plan/plan.js';
-import { formatBytes, formatBytesExact, formatPercent, formatRate, toMebibytesPerSecond } from '../domain/units.js';
+import {
+  formatBytes,
+  formatBytesExact,
+  formatPercent,
+  formatRate,
+  toMebibytesPerSecond,
+} from '../domain/units.js';
 import { toSectionViews, type FactView, type SectionView, type Tone } from './assessment-sections.js';
 import { renderCommandScriptText, toScriptCommands, type ScriptCommandView } from './command-script.js';
 import { formatEvidence, formatRecommendationValue, UNKNOWN } from './labels.js';
@@ -116,14 +126,24 @@ export interface ReportViewOptions {
   readonly includeDestructive?: boolean;
 }
 
-const TRANSPORT_KIND: Readonly<Record<AssessmentResult['media']['kind'], string>> = { ssd: 'solid-state', hdd: 'hard disk', unknown: 'disk of unknown media' };
+const TRANSPORT_KIND: Readonly<Record<AssessmentResult['media']['kind'], string>> = {
+  ssd: 'solid-state',
+  hdd: 'hard disk',
+  unknown: 'disk of unknown media',
+};
 
 function toDeviceView(result: AssessmentResult): DeviceView {
   const { disk, media } = result;
   // The vendor alone is no model name (virtio reports its PCI vendor id, 0x1af4): it is listed as a fact.
   return {
     path: disk.path,
-    model: disk.model ?? (disk.transport === 'loop' ? 'Loop device' : disk.transport === 'virtio' ? 'Virtual disk' : 'Unknown model'),
+    model:
+      disk.model ??
+      (disk.transport === 'loop'
+        ? 'Loop device'
+        : disk.transport === 'virtio'
+          ? 'Virtual disk'
+          : 'Unknown model'),
     size: formatBytes(disk.sizeBytes),
     sizeBytes: disk.sizeBytes,
     transport: disk.transport,
@@ -136,8 +156,16 @@ function toDeviceView(result: AssessmentResult): DeviceView {
       { label: 'Serial number', value: disk.serial ?? UNKNOWN, source: 'lsblk: SERIAL' },
       { label: 'Firmware', value: disk.firmware ?? UNKNOWN, source: 'lsblk: REV' },
       { label: 'Partition table', value: disk.partitionTable ?? UNKNOWN, source: 'lsblk: PTTYPE' },
-      { label: 'Sector size (logical / physical)', value: `${formatBytes(disk.logicalSectorBytes)} / ${formatBytes(disk.physicalSectorBytes)}`, source: 'lsblk: LOG-SEC, PHY-SEC' },
-      { label: 'Mounted at', value: disk.mountpoints.length === 0 ? 'nothing mounted' : disk.mountpoints.join(', '), source: 'lsblk: MOUNTPOINTS' },
+      {
+        label: 'Sector size (logical / physical)',
+        value: `${formatBytes(disk.logicalSectorBytes)} / ${formatBytes(disk.physicalSectorBytes)}`,
+        source: 'lsblk: LOG-SEC, PHY-SEC',
+      },
+      {
+        label: 'Mounted at',
+        value: disk.mountpoints.length === 0 ? 'nothing mounted' : disk.mountpoints.join(', '),
+        source: 'lsblk: MOUNTPOINTS',
+      },
       ...result.partitions.map((part) => ({
         label: `Partition ${String(part.number)} (${part.path})`,
         value: `${formatBytes(part.sizeBytes)} at ${formatBytes(part.startBytes)}${part.filesystem === null ? '' : `, ${part.filesystem.type}${part.filesystem.usedPercent === null ? '' : ` ${formatPercent(part.filesystem.usedPercent)} used`}`}${part.mountpoints.length === 0 ? '' : `, mounted at ${part.mountpoints.join(', ')}`}`,
@@ -150,12 +178,21 @@ function toDeviceView(result: AssessmentResult): DeviceView {
 function toStackLines(node: StackNode, depth = 0): StackLineView[] {
   const parts = [
     `${node.kernelName} (${node.type}${node.mapperName === null ? '' : ` ${node.mapperName}`}, ${formatBytes(node.sizeBytes)})`,
-    node.filesystem === null ? null : `${node.filesystem.type}${node.filesystem.version === null ? '' : ` ${node.filesystem.version}`}`,
+    node.filesystem === null
+      ? null
+      : `${node.filesystem.type}${node.filesystem.version === null ? '' : ` ${node.filesystem.version}`}`,
     node.mountpoints.length > 0 ? `mounted at ${node.mountpoints.join(', ')}` : null,
-    node.discard === null ? null : node.discard.maxBytes === 0 ? 'no discards' : `discards in ${formatBytes(node.discard.granularityBytes)} units`,
+    node.discard === null
+      ? null
+      : node.discard.maxBytes === 0
+        ? 'no discards'
+        : `discards in ${formatBytes(node.discard.granularityBytes)} units`,
     node.backingFile === null ? null : `backed by ${node.backingFile}`,
   ];
-  return [{ depth, text: parts.filter((part) => part !== null).join(' · ') }, ...node.children.flatMap((child) => toStackLines(child, depth + 1))];
+  return [
+    { depth, text: parts.filter((part) => part !== null).join(' · ') },
+    ...node.children.flatMap((child) => toStackLines(child, depth + 1)),
+  ];
 }
 
 function toBenchmarks(result: AssessmentResult): { rows: BenchmarkRowView[]; charts: ChartView[] } {
@@ -179,21 +216,50 @@ function toBenchmarks(result: AssessmentResult): { rows: BenchmarkRowView[]; cha
       if (!series.includes(target.variant)) {
         series.push(target.variant);
       }
-      groups.set(profile, (groups.get(profile) ?? new Map<string, number>()).set(target.variant, toMebibytesPerSecond(summary.medianBytesPerSecond)));
+      groups.set(
+        profile,
+        (groups.get(profile) ?? new Map<string, number>()).set(
+          target.variant,
+          toMebibytesPerSecond(summary.medianBytesPerSecond),
+        ),
+      );
     }
   }
   for (const skipped of io.skipped) {
-    rows.push({ profile: 'all profiles', target: skipped.variant, measured: 'not measured', source: `skipped: ${skipped.message}` });
+    rows.push({
+      profile: 'all profiles',
+      target: skipped.variant,
+      measured: 'not measured',
+      source: `skipped: ${skipped.message}`,
+    });
   }
   const charts: ChartView[] =
     groups.size === 0
       ? []
-      : [{ title: 'Throughput per profile: plain vs encrypted', unit: 'MiB/s', series, groups: [...groups.entries()].map(([label, values]) => ({ label, bars: series.map((name) => ({ series: name, valueMebibytesPerSecond: values.get(name) ?? null })) })) }];
+      : [
+          {
+            title: 'Throughput per profile: plain vs encrypted',
+            unit: 'MiB/s',
+            series,
+            groups: [...groups.entries()].map(([label, values]) => ({
+              label,
+              bars: series.map((name) => ({
+                series: name,
+                valueMebibytesPerSecond: values.get(name) ?? null,
+              })),
+            })),
+          },
+        ];
   return { rows, charts };
 }
 
 /** Labels of the plan's performance profiles (CrystalDiskMark/KDiskMark names). */
-const PROFILE_LABELS: Readonly<Record<string, string>> = { 'seq1m-q8t1': 'SEQ1M Q8T1', 'seq1m-q1t1': 'SEQ1M Q1T1', 'rnd4k-q32t1': 'RND4K Q32T1', 'rnd4k-q1t1': 'RND4K Q1T1' };
+const PROFILE_LABELS: Readonly<Record<string, string>> = {
+  'seq1m-q8t1': 'SEQ1M Q8T1',
+  'seq1m-q1t1': 'SEQ1M Q1T1',
+  'rnd4k-q32t1': 'RND4K Q32T1',
+  'rnd4k-q1t1': 'RND4K Q1T1',
+};
 
 /**
  * The plan's predictions per profile and direction. Measured plain throughput is the plan's own input, or,
@@ -202,7 +268,8 @@ const PROFILE_LABELS: Readonly<Record<string, string>> = { 'seq1m-q8t1': 'SEQ1M 
 function toPredictions(plan: Plan, io: AssessmentResult['ioBenchmark']): PredictionRowView[] {
   const rate = (value: number | null): string => (value === null ? UNKNOWN : formatRate(value));
   const measuredPlain = (profileId: string, direction: 'read' | 'write'): number | null =>
-    io?.plain.profiles.find((measurement) => measurement.profile.id === `${profileId}-${direction}`)?.summary.medianBytesPerSecond ?? null;
+    io?.plain.profiles.find((measurement) => measurement.profile.id === `${profileId}-${direction}`)?.summary
+      .medianBytesPerSecond ?? null;
   return plan.predictedPerformance.flatMap((row) =>
     (['read', 'write'] as const).map((direction): PredictionRowView => {
       const read = direction === 'read';
@@ -211,7 +278,10 @@ function toPredictions(plan: Plan, io: AssessmentResult['ioBenchmark']): Predict
       return {
         profile: `${PROFILE_LABELS[row.profile] ?? row.profile} ${direction}`,
         direction,
-        measuredPlain: rate((read ? row.plainReadBytesPerSecond : row.plainWriteBytesPerSecond) ?? measuredPlain(row.profile, direction)),
+        measuredPlain: rate(
+          (read ? row.plainReadBytesPerSecond : row.plainWriteBytesPerSecond) ??
+            measuredPlain(row.profile, direction),
+        ),
         predictedEncrypted: rate(predicted),
         measuredEncrypted: rate(read ? row.measuredReadBytesPerSecond : row.measuredWriteBytesPerSecond),
         limitedBy: limitedBy === null ? UNKNOWN : limitedBy === 'device' ? 'the drive' : 'the cipher',
@@ -222,12 +292,17 @@ function toPredictions(plan: Plan, io: AssessmentResult['ioBenchmark']): Predict
 }
 
 /** Each rule's recommendation, named for people, and how its scalar value reads. */
-const RULES: Readonly<Record<string, { readonly title: string; readonly value?: (value: string) => string }>> = {
+const RULES: Readonly<
+  Record<string, { readonly title: string; readonly value?: (value: string) => string }>
+> = {
   'health-gate': { title: 'Drive health before encrypting' },
   'in-place-write-cost': { title: 'Wear from encrypting in place' },
   'kernel-aes-driver-unaccelerated': { title: 'Kernel AES driver' },
   'cipher-mode': { title: 'Cipher' },
-  'cipher-key-size': { title: 'Key size', value: (bits) => `${bits}-bit XTS key (AES-${String(Number(bits) / 2)})` },
+  'cipher-key-size': {
+    title: 'Key size',
+    value: (bits) => `${bits}-bit XTS key (AES-${String(Number(bits) / 2)})`,
+  },
   'sector-size': { title: 'Encryption sector size', value: (bytes) => `${bytes} bytes` },
   'workqueue-bypass': { title: 'Bypass dm-crypt work queues' },
   'allow-discards': { title: 'Pass discards (TRIM) through encryption' },
@@ -242,11 +317,21 @@ const RULES: Readonly<Record<string, { readonly title: string; readonly value?: 
   'partition-overlaps-spare': { title: 'Partition overlaps the spare area' },
 };
 
-const CONFIDENCE = { high: 'high (measured here)', medium: 'medium (inferred)', low: 'low (defaults or guesses)' } as const;
+const CONFIDENCE = {
+  high: 'high (measured here)',
+  medium: 'medium (inferred)',
+  low: 'low (defaults or guesses)',
+} as const;
 const SEVERITY_TONE = { critical: 'bad', warning: 'attention', info: 'info' } as const;
-const GATE = { proceed: { tone: 'good', status: 'proceed' }, caution: { tone: 'attention', status: 'caution' }, 'back-up-first': { tone: 'bad', status: 'back up first' } } as const;
+const GATE = {
+  proceed: { tone: 'good', status: 'proceed' },
+  caution: { tone: 'attention', status: 'caution' },
+  'back-up-first': { tone: 'bad', status: 'back up first' },
+} as const;
 
-function source(item: { readonly source: { readonly origin: string; readonly field: string | null } }): string {
+function source(item: {
+  readonly source: { readonly origin: string; readonly field: string | null };
+}): string {
   return item.source.field === null ? item.source.origin : `${item.source.origin}: ${item.source.field}`;
 }
 
@@ -255,7 +340,10 @@ function toRecommendations(plan: Plan): RecommendationView[] {
     ruleId: entry.ruleId,
     // A rule without a written title is named by its id, never by a title-cased field name.
     title: RULES[entry.ruleId]?.title ?? entry.ruleId,
-    value: typeof entry.value === 'object' || entry.value === null ? formatRecommendationValue(entry.value) : (RULES[entry.ruleId]?.value ?? String)(formatRecommendationValue(entry.value)),
+    value:
+      typeof entry.value === 'object' || entry.value === null
+        ? formatRecommendationValue(entry.value)
+        : (RULES[entry.ruleId]?.value ?? String)(formatRecommendationValue(entry.value)),
     reason: entry.reason,
     confidence: CONFIDENCE[entry.confidence],
     tone: entry.ruleId === 'health-gate' ? GATE[plan.healthGate.status].tone : 'good',
@@ -282,7 +370,22 @@ export function toReportView(envelope: AssessmentEnvelope, options: ReportViewOp
     error,
   };
   if (result === null) {
-    return { ...base, title: 'encplan assessment', device: null, stack: [], healthGate: null, planFindings: [], sections: [], benchmarkRows: [], charts: [], benchmarkMissingReason: 'The assessment failed.', predictions: [], recommendations: [], commands: [], planMissingReason: 'The assessment failed.' };
+    return {
+      ...base,
+      title: 'encplan assessment',
+      device: null,
+      stack: [],
+      healthGate: null,
+      planFindings: [],
+      sections: [],
+      benchmarkRows: [],
+      charts: [],
+      benchmarkMissingReason: 'The assessment failed.',
+      predictions: [],
+      recommendations: [],
+      commands: [],
+      planMissingReason: 'The assessment failed.',
+    };
   }
   const device = toDeviceView(result);
   const { rows, charts } = toBenchmarks(result);
@@ -293,11 +396,18 @@ export function toReportView(envelope: AssessmentEnvelope, options: ReportViewOp
     device,
     stack: toStackLines(result.stack),
     healthGate: plan === null ? null : { ...GATE[plan.healthGate.status], reason: plan.healthGate.reason },
-    planFindings: plan === null ? [] : plan.findings.map((finding) => ({ tone: SEVERITY_TONE[finding.severity], message: finding.message })),
+    planFindings:
+      plan === null
+        ? []
+        : plan.findings.map((finding) => ({
+            tone: SEVERITY_TONE[finding.severity],
+            message: finding.message,
+          })),
     sections: toSectionViews(result, envelope.warnings),
     benchmarkRows: rows,
     charts,
-    benchmarkMissingReason: rows.length > 0 ? null : 'No I/O benchmark was run in this assessment (run it with --benchmark).',
+    benchmarkMissingReason:
+      rows.length > 0 ? null : 'No I/O benchmark was run in this assessment (run it with --benchmark).',
     predictions: plan === null ? [] : toPredictions(plan, result.ioBenchmark),
     recommendations: plan === null ? [] : toRecommendations(plan),
     commands: plan === null ? [] : toScriptCommands(plan.commands, includeDestructive),
@@ -341,7 +451,11 @@ export function toReportViewFromJson(json: unknown, options: ReportViewOptions =
       includeDestructive: options.includeDestructive ?? false,
       planMissingReason: 'The document is not an encplan assessment.',
       warnings: [],
-      error: { code: 'INVALID_ARGUMENT', message: `This is not an encplan assessment document: ${parsed.invalid}.`, hint: 'Open the output of encplan assess --json.' },
+      error: {
+        code: 'INVALID_ARGUMENT',
+        message: `This is not an encplan assessment document: ${parsed.invalid}.`,
+        hint: 'Open the output of encplan assess --json.',
+      },
     };
   }
   return toReportView(parsed, options);
@@ -349,5 +463,8 @@ export function toReportViewFromJson(json: unknown, options: ReportViewOptions =
 
 /** The commands of a view as a POSIX shell script (the one script renderer, see command-script.ts). */
 export function renderCommandsScript(view: ReportView): string {
-  return renderCommandScriptText(view.commands, { title: view.title, generated: `Generated by encplan ${view.toolVersion} at ${view.generatedAt}.` });
+  return renderCommandScriptText(view.commands, {
+    title: view.title,
+    generated: `Generated by encplan ${view.toolVersion} at ${view.generatedAt}.`,
+  });
 }

@@ -25,14 +25,20 @@ export interface MeasuredCipherSpeed {
  * kernel's code, what dm-crypt runs; cryptsetup(8) BENCHMARK) wins over an OpenSSL row per direction, and the
  * all-cores rate can only come from OpenSSL (`openssl speed -multi`).
  */
-export function findCipherSpeed(facts: PlanFacts, cipher: CipherId, keyBits: number): MeasuredCipherSpeed | null {
+export function findCipherSpeed(
+  facts: PlanFacts,
+  cipher: CipherId,
+  keyBits: number,
+): MeasuredCipherSpeed | null {
   const rows = (facts.cipherBenchmark?.cipherSpeed?.measurements ?? []).filter(
     (row) => cipherIdSchema.safeParse(row.cipher).data === cipher && row.keyBits === keyBits,
   );
   if (rows.length === 0) {
     return null;
   }
-  const ordered = [...rows].sort((a, b) => (a.source === 'cryptsetup' ? -1 : 0) - (b.source === 'cryptsetup' ? -1 : 0));
+  const ordered = [...rows].sort(
+    (a, b) => (a.source === 'cryptsetup' ? -1 : 0) - (b.source === 'cryptsetup' ? -1 : 0),
+  );
   const first = <T>(pick: (row: (typeof ordered)[number]) => T | null | undefined): T | null =>
     ordered.map(pick).find((value) => value !== null && value !== undefined) ?? null;
   const top = ordered[0];
@@ -73,7 +79,8 @@ export function effectiveCipherSpeed(
   }
   if (cipher === 'aes-xts' && keyBits === 512) {
     const aes256 = findCipherSpeed(facts, 'aes-xts', 256);
-    const factor = facts.machine?.cryptoFlags?.vaes === true ? AES_XTS_512_OVER_256_VAES : AES_XTS_512_OVER_256;
+    const factor =
+      facts.machine?.cryptoFlags?.vaes === true ? AES_XTS_512_OVER_256_VAES : AES_XTS_512_OVER_256;
     return aes256 === null ? null : fromMeasurement(cipher, keyBits, aes256, factor, false);
   }
   if (cipher === 'xchacha12,aes-adiantum') {

@@ -96,7 +96,11 @@ export function recommendWorkqueueBypass(
   const atLeast59 = isKernelAtLeast(kernel, 5, 9);
   const reasons: Evidence[] = [
     evidence('machine.os.kernel', kernel, sourceOf('uname', 'release')),
-    evidence('media.kind', rotational === null ? null : rotational ? 'hdd' : 'ssd', sourceOf('/sys/block/*/queue/rotational')),
+    evidence(
+      'media.kind',
+      rotational === null ? null : rotational ? 'hdd' : 'ssd',
+      sourceOf('/sys/block/*/queue/rotational'),
+    ),
   ];
   const luks2 = measuredLuks2Targets(facts);
   const withFlags = luks2.filter((row) => row.noWorkqueues).map((row) => row.target);
@@ -118,11 +122,7 @@ export function recommendWorkqueueBypass(
             : `Bypassing dm-crypt's workqueues measured ${String(-gainPercent)} % slower on this device, so keep the defaults.`,
           evidence: [
             ...reasons,
-            evidence(
-              'mean encrypted throughput with bypass (bytes/s)',
-              measuredWith,
-              fioSource(withFlags),
-            ),
+            evidence('mean encrypted throughput with bypass (bytes/s)', measuredWith, fioSource(withFlags)),
             evidence(
               'mean encrypted throughput without bypass (bytes/s)',
               measuredWithout,
@@ -201,12 +201,7 @@ export function recommendDiscards(
     ),
   ];
   const findings: Finding[] = [];
-  if (
-    stop.known &&
-    blocking !== null &&
-    blocking.kind !== 'dm-crypt' &&
-    blocking.kind !== 'veracrypt'
-  ) {
+  if (stop.known && blocking !== null && blocking.kind !== 'dm-crypt' && blocking.kind !== 'veracrypt') {
     findings.push({
       ruleId: 'discard-blocked-below',
       severity: 'warning',

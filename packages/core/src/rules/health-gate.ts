@@ -2,10 +2,7 @@ import { z } from 'zod';
 import { evidence, type Evidence, type Recommendation } from '../domain/recommendation.js';
 import { sourceOf } from '../domain/source.js';
 import { formatBytes } from '../domain/units.js';
-import {
-  ENDURANCE_NEARLY_EXHAUSTED,
-  healthVerdictSchema,
-} from '../domain/health.js';
+import { ENDURANCE_NEARLY_EXHAUSTED, healthVerdictSchema } from '../domain/health.js';
 import { healthSourceOf, rotationalOf, type PlanFacts } from './facts.js';
 import type { RuleResult } from './rule-result.js';
 

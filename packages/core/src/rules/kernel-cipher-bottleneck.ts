@@ -19,7 +19,11 @@ export function findKernelCipherBottleneck(input: {
   // Quote the figure for the 512-bit key luksFormat uses (reference-facts §1.2), else the best AES-XTS figure.
   const openssl = (input.cipherSpeed?.measurements ?? [])
     .filter((m) => m.source === 'openssl' && m.cipher === 'aes-xts' && m.encryptBytesPerSecond !== null)
-    .sort((a, b) => Number(b.keyBits === 512) - Number(a.keyBits === 512) || (b.encryptBytesPerSecond ?? 0) - (a.encryptBytesPerSecond ?? 0));
+    .sort(
+      (a, b) =>
+        Number(b.keyBits === 512) - Number(a.keyBits === 512) ||
+        (b.encryptBytesPerSecond ?? 0) - (a.encryptBytesPerSecond ?? 0),
+    );
   const quoted = openssl[0];
   const best = quoted?.encryptBytesPerSecond ?? null;
   const comparison =
@@ -35,7 +39,12 @@ export function findKernelCipherBottleneck(input: {
       `instructions: dm-crypt and fscrypt will be far slower than the CPU allows.${comparison}`,
     hint:
       'Load the accelerated driver (x86: modprobe aesni_intel; arm64: modprobe aes-ce-blk) or use a kernel built ' +
-      'with it (CONFIG_CRYPTO_AES_NI_INTEL / CONFIG_CRYPTO_AES_ARM64_CE_BLK); in a VM, pass the host CPU\'s AES flag through.',
-    evidence: { xtsAesDriver: kernel.xtsAes.driver, inferred: kernel.xtsAes.inferred, cpuHasAes, opensslAesXtsBytesPerSecond: best },
+      "with it (CONFIG_CRYPTO_AES_NI_INTEL / CONFIG_CRYPTO_AES_ARM64_CE_BLK); in a VM, pass the host CPU's AES flag through.",
+    evidence: {
+      xtsAesDriver: kernel.xtsAes.driver,
+      inferred: kernel.xtsAes.inferred,
+      cpuHasAes,
+      opensslAesXtsBytesPerSecond: best,
+    },
   };
 }

@@ -98,9 +98,11 @@ function measuredBytesPerSecond(
 }
 
 /** The measured dm-crypt (LUKS2) targets of the I/O benchmark, with the variant each was measured with. */
-export function measuredLuks2Targets(
-  facts: PlanFacts,
-): { readonly target: DeepPartial<TargetMeasurement>; readonly noWorkqueues: boolean; readonly sectorSizeBytes: number }[] {
+export function measuredLuks2Targets(facts: PlanFacts): {
+  readonly target: DeepPartial<TargetMeasurement>;
+  readonly noWorkqueues: boolean;
+  readonly sectorSizeBytes: number;
+}[] {
   return (facts.ioBenchmark?.encrypted ?? []).flatMap((target) => {
     const variant = target.backend === 'luks2' ? luks2VariantOf(target.variant ?? '') : null;
     return variant === null ? [] : [{ target, ...variant }];
@@ -123,7 +125,10 @@ export function predictPerformance(facts: PlanFacts, settings: PerformanceSettin
   const luks2 = measuredLuks2Targets(facts);
   // The dm-crypt run with the planned sector size and workqueue setting, else the closest one measured.
   const measuredTarget =
-    luks2.find((row) => row.noWorkqueues === settings.workqueueBypass && row.sectorSizeBytes === settings.sectorSizeBytes) ??
+    luks2.find(
+      (row) =>
+        row.noWorkqueues === settings.workqueueBypass && row.sectorSizeBytes === settings.sectorSizeBytes,
+    ) ??
     luks2.find((row) => row.noWorkqueues === settings.workqueueBypass) ??
     luks2[0];
   return standardProfileIdSchema.options.map((profile) => {
@@ -142,20 +147,8 @@ export function predictPerformance(facts: PlanFacts, settings: PerformanceSettin
             readBytesPerSecond: measuredBytesPerSecond(measuredTarget.target, profile, 'read'),
             writeBytesPerSecond: measuredBytesPerSecond(measuredTarget.target, profile, 'write'),
           };
-    const read = predictDirection(
-      plain.readBytesPerSecond,
-      decrypt,
-      allCoresEncrypt,
-      parallelism,
-      serial,
-    );
-    const write = predictDirection(
-      plain.writeBytesPerSecond,
-      encrypt,
-      allCoresEncrypt,
-      parallelism,
-      serial,
-    );
+    const read = predictDirection(plain.readBytesPerSecond, decrypt, allCoresEncrypt, parallelism, serial);
+    const write = predictDirection(plain.writeBytesPerSecond, encrypt, allCoresEncrypt, parallelism, serial);
     const queueing = settings.workqueueBypass
       ? 'dm-crypt workqueues bypassed'
       : 'no extra dm-crypt queueing (stock workqueues can fall far below this)';

@@ -90,18 +90,23 @@ export function recommendSpace(
   const trimReachesDrive = allowDiscards && deviceSupportsTrim !== false && stackPasses;
   // A dm-crypt layer that blocks can be fixed by the plan's cryptsetup refresh; say what that would change.
   const fixable =
-    !trimReachesDrive &&
-    allowDiscards &&
-    deviceSupportsTrim !== false &&
-    blocking?.kind === 'dm-crypt';
+    !trimReachesDrive && allowDiscards && deviceSupportsTrim !== false && blocking?.kind === 'dm-crypt';
   const worn = wearPercentUsed !== null && wearPercentUsed >= WORN_PERCENT;
   const reasons: Evidence[] = [
     evidence('disk.sizeBytes', size, sourceOf('lsblk', 'size')),
-    evidence('media.kind', rotational === null ? null : rotational ? 'hdd' : 'ssd', sourceOf('/sys/block/*/queue/rotational')),
+    evidence(
+      'media.kind',
+      rotational === null ? null : rotational ? 'hdd' : 'ssd',
+      sourceOf('/sys/block/*/queue/rotational'),
+    ),
     evidence('trim reaches the drive', trimReachesDrive, trimSource),
     evidence('health.percentageUsed', wearPercentUsed, healthSourceOf(facts)),
     evidence('overProvisioning.factorySpareBytes', factorySpareBytes, sourceOf('nvme', 'tnvmcap')),
-    evidence('space.unallocatedBytes', facts.space?.unallocatedBytes ?? null, sourceOf('lsblk', 'partitions')),
+    evidence(
+      'space.unallocatedBytes',
+      facts.space?.unallocatedBytes ?? null,
+      sourceOf('lsblk', 'partitions'),
+    ),
     evidence('options.workload', options.workload, sourceOf('encplan', 'options.workload')),
   ];
   if (size === null) {
@@ -175,8 +180,7 @@ export function recommendSpace(
         },
         reason: `Leave ${formatBytes(space.unallocatedBytes)} (${space.unallocatedPercent.toFixed(1)} %) unpartitioned: ${why}${fixable ? `; once the refresh below lets discards through, ${formatBytes(neededAfterFix)} is enough` : ''}.`,
         evidence: reasons,
-        confidence:
-          factorySpareBytes === null || !stop.known ? 'medium' : 'high',
+        confidence: factorySpareBytes === null || !stop.known ? 'medium' : 'high',
       },
       {
         ruleId: 'spare-area-method',

@@ -1,5 +1,9 @@
 import { createRecordingHost } from '../capture/recording-host.js';
-import { assessmentDocument, type AssessmentEnvelope, type AssessmentResult } from '../contract/assessment.js';
+import {
+  assessmentDocument,
+  type AssessmentEnvelope,
+  type AssessmentResult,
+} from '../contract/assessment.js';
 import { parseVersionBanner, VERSION_ARGUMENTS, type ToolRecord } from '../domain/tooling.js';
 import { EncplanError } from '../errors.js';
 import type { Clock, Host, ToolName } from '../ports.js';
@@ -174,7 +178,11 @@ export async function assess(
   drive.warnings.forEach((warning) => addWarning(context, warning));
   const discard = await probeDiscardStack(host, inventory.stack, request.signal);
   discard.warnings.forEach((warning) => addWarning(context, warning));
-  const space = { ...computeSpace(inventory.spaceInput), nvme: nvmeCapacityOf(drive.facts), hostProtectedArea };
+  const space = {
+    ...computeSpace(inventory.spaceInput),
+    nvme: nvmeCapacityOf(drive.facts),
+    hostProtectedArea,
+  };
   const rotational = inventory.media.kind === 'unknown' ? null : inventory.media.kind === 'hdd';
   const sections = assessDriveSections({
     disk: { ...inventory.disk, rotational },
@@ -239,7 +247,9 @@ export async function assess(
   };
   // Planning is pure; a plan that cannot be made (e.g. a device path it will not put in a command) is a
   // warning, and the facts still stand.
-  const plan = await attempt(context, 'plan', 'Planning', () => Promise.resolve(planFromAssessment(facts, request.planOptions ?? {})));
+  const plan = await attempt(context, 'plan', 'Planning', () =>
+    Promise.resolve(planFromAssessment(facts, request.planOptions ?? {})),
+  );
   const result: AssessmentResult = { plan, ...facts };
   return assessmentDocument.ok(result, context.warnings, environment.clock.now());
 }

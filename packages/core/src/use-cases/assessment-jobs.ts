@@ -5,7 +5,10 @@ import { EncplanError } from '../errors.js';
 export const wizardAssessRequestSchema = z
   .object({
     /** The block device to assess; absolute, under /dev/, no leading dash (architecture 2.4). */
-    device: z.string().regex(/^\/dev\/[A-Za-z0-9._/-]+$/, 'an absolute path under /dev/').refine((path) => !path.includes('..'), 'no ".."'),
+    device: z
+      .string()
+      .regex(/^\/dev\/[A-Za-z0-9._/-]+$/, 'an absolute path under /dev/')
+      .refine((path) => !path.includes('..'), 'no ".."'),
     /** none: facts only; quick: ≤ 60 s on a small machine (issue 4); full: every profile and backend. */
     benchmark: z.enum(['none', 'quick', 'full']),
     /** Encrypted backends to benchmark (empty = the platform's default choice). */
@@ -77,7 +80,9 @@ export function createAssessmentJobs(
   const get = (jobId: string): Job => {
     const job = jobs.get(jobId);
     if (job === undefined) {
-      throw new EncplanError('INVALID_ARGUMENT', `No assessment job ${jobId}.`, { hint: 'Start an assessment first.' });
+      throw new EncplanError('INVALID_ARGUMENT', `No assessment job ${jobId}.`, {
+        hint: 'Start an assessment first.',
+      });
     }
     return job;
   };
@@ -86,7 +91,13 @@ export function createAssessmentJobs(
     start(request) {
       const jobId = newJobId();
       const controller = new AbortController();
-      const snapshot: JobSnapshot = { jobId, state: 'running', progress: { phase: 'starting', fraction: 0, sample: null }, samples: [], envelope: null };
+      const snapshot: JobSnapshot = {
+        jobId,
+        state: 'running',
+        progress: { phase: 'starting', fraction: 0, sample: null },
+        samples: [],
+        envelope: null,
+      };
       // The job exists before assess starts: a use case may report progress synchronously.
       const job: Job = { snapshot, controller, finished: Promise.resolve() };
       jobs.set(jobId, job);
@@ -99,19 +110,31 @@ export function createAssessmentJobs(
           return assess(request, {
             signal: controller.signal,
             onProgress: (progress) => {
-              const samples = progress.sample === null ? job.snapshot.samples : [...job.snapshot.samples, progress.sample].slice(-MAX_SAMPLES);
+              const samples =
+                progress.sample === null
+                  ? job.snapshot.samples
+                  : [...job.snapshot.samples, progress.sample].slice(-MAX_SAMPLES);
               job.snapshot = { ...job.snapshot, progress, samples };
             },
           });
         })
         .then(
-        (envelope) => {
-          job.snapshot = { ...job.snapshot, state: controller.signal.aborted ? 'cancelled' : 'done', envelope, progress: { ...job.snapshot.progress, fraction: 1 } };
-        },
-        (error: unknown) => {
-          job.snapshot = { ...job.snapshot, state: controller.signal.aborted ? 'cancelled' : 'failed', envelope: makeErrorEnvelope(error) };
-        },
-      );
+          (envelope) => {
+            job.snapshot = {
+              ...job.snapshot,
+              state: controller.signal.aborted ? 'cancelled' : 'done',
+              envelope,
+              progress: { ...job.snapshot.progress, fraction: 1 },
+            };
+          },
+          (error: unknown) => {
+            job.snapshot = {
+              ...job.snapshot,
+              state: controller.signal.aborted ? 'cancelled' : 'failed',
+              envelope: makeErrorEnvelope(error),
+            };
+          },
+        );
       return jobId;
     },
     snapshot(jobId) {

@@ -10,13 +10,22 @@ import type { ProbeContext } from '../probes/probe-context.js';
  * (cryptsetup, then OpenSSL on one and all cores), key-derivation speed, and the "generic kernel AES on a CPU with
  * AES instructions" finding. Expected failures become warnings in the context; only cancellation throws.
  */
-export async function runCipherBenchmark(context: ProbeContext, options: Omit<SpeedProbeOptions, 'logicalCpuCount'> = {}): Promise<CipherBenchmark> {
+export async function runCipherBenchmark(
+  context: ProbeContext,
+  options: Omit<SpeedProbeOptions, 'logicalCpuCount'> = {},
+): Promise<CipherBenchmark> {
   const kernelCrypto = await probeKernelCrypto(context);
   const { machine } = await probeMachine(context);
   const cores = machine?.logicalCores ?? 0;
-  const cipherSpeed = await probeCipherSpeed(context, { ...options, ...(cores > 0 ? { logicalCpuCount: cores } : {}) });
+  const cipherSpeed = await probeCipherSpeed(context, {
+    ...options,
+    ...(cores > 0 ? { logicalCpuCount: cores } : {}),
+  });
   const kdfSpeed = await probeKdfSpeed(context, options);
   const cpuHasAes = machine === null ? null : machine.cryptoFlags.aes;
-  const finding = kernelCrypto === null || cpuHasAes === null ? null : findKernelCipherBottleneck({ kernel: kernelCrypto, cpuHasAes, cipherSpeed });
+  const finding =
+    kernelCrypto === null || cpuHasAes === null
+      ? null
+      : findKernelCipherBottleneck({ kernel: kernelCrypto, cpuHasAes, cipherSpeed });
   return { cpuHasAes, kernelCrypto, cipherSpeed, kdfSpeed, findings: finding === null ? [] : [finding] };
 }

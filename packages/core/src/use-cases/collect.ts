@@ -54,7 +54,10 @@ export async function collect(
 ): Promise<{ envelope: AssessmentEnvelope; bundle: Bundle }> {
   const host = createRecordingHost(environment.host);
   const collectedAt = environment.clock.now();
-  const envelope = await assess({ host, clock: environment.clock }, { ...request, mode: 'live', collectedAt });
+  const envelope = await assess(
+    { host, clock: environment.clock },
+    { ...request, mode: 'live', collectedAt },
+  );
   const captures = host.captures();
   const replacements = new Map<string, string>();
   if (!request.includeSerials) {
@@ -86,7 +89,12 @@ export function assessBundle(
   clock: AssessEnvironment['clock'],
   options: { signal?: AbortSignal; planOptions?: PlanOptions } = {},
 ): Promise<AssessmentEnvelope> {
-  const host = createReplayHost({ platform: bundle.platform, cwd: bundle.cwd, privileged: bundle.privileged, captures: bundle.captures });
+  const host = createReplayHost({
+    platform: bundle.platform,
+    cwd: bundle.cwd,
+    privileged: bundle.privileged,
+    captures: bundle.captures,
+  });
   return assess(
     { host, clock },
     {

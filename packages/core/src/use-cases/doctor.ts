@@ -31,13 +31,15 @@ export const TOOL_PURPOSES: Readonly<Record<ToolName, string>> = {
   fstrim: 'trimming mounted filesystems',
   diskutil: 'macOS disks and APFS volumes',
   hdiutil: 'macOS encrypted disk images',
-  pkexec: 'administrator rights for the desktop wizard\'s helper, through polkit (never the whole app as root)',
+  pkexec:
+    "administrator rights for the desktop wizard's helper, through polkit (never the whole app as root)",
   system_profiler: 'macOS drives: TRIM support, internal or external, link, SMART status',
   sysctl: 'macOS CPU features (AES instructions)',
   fdesetup: 'whether FileVault is on or converting',
-  powershell: 'Windows disks, partitions, volumes, wear and temperature, BitLocker (Get-PhysicalDisk, Get-BitLockerVolume, …)',
+  powershell:
+    'Windows disks, partitions, volumes, wear and temperature, BitLocker (Get-PhysicalDisk, Get-BitLockerVolume, …)',
   fsutil: 'whether Windows sends TRIM (DisableDeleteNotify)',
-  'manage-bde': 'BitLocker method and conversion state when PowerShell\'s BitLocker module is missing',
+  'manage-bde': "BitLocker method and conversion state when PowerShell's BitLocker module is missing",
   diskspd: 'Windows I/O benchmarks with the four CrystalDiskMark profiles',
 };
 
@@ -46,7 +48,10 @@ const EVERYWHERE: readonly Platform[] = ['linux', 'darwin', 'win32', 'other'];
 
 /** Where each tool is any use: doctor lists only these, so a Mac is not told it lacks lsblk. */
 export const TOOL_PLATFORMS: Readonly<Record<ToolName, readonly Platform[]>> = {
-  ...(Object.fromEntries(TOOL_NAMES.map((tool) => [tool, ['linux']])) as unknown as Record<ToolName, readonly Platform[]>),
+  ...(Object.fromEntries(TOOL_NAMES.map((tool) => [tool, ['linux']])) as unknown as Record<
+    ToolName,
+    readonly Platform[]
+  >),
   smartctl: EVERYWHERE,
   fio: EVERYWHERE,
   openssl: ['linux', 'darwin', 'other'],
@@ -71,8 +76,16 @@ export async function doctor(environment: { host: Host; clock: Clock }): Promise
   for (const tool of relevant) {
     const path = await host.whichTool(tool);
     const args = VERSION_ARGUMENTS[tool];
-    const output = path === null || args === undefined ? null : await tryRun(context, { tool, args, timeoutMs: 5000 }, `Asking ${tool} its version`);
-    tools.push({ tool, path, version: output === null ? null : parseVersionBanner(`${output.stdout}\n${output.stderr}`), purpose: TOOL_PURPOSES[tool] });
+    const output =
+      path === null || args === undefined
+        ? null
+        : await tryRun(context, { tool, args, timeoutMs: 5000 }, `Asking ${tool} its version`);
+    tools.push({
+      tool,
+      path,
+      version: output === null ? null : parseVersionBanner(`${output.stdout}\n${output.stderr}`),
+      purpose: TOOL_PURPOSES[tool],
+    });
   }
   const capabilities = await probeCapabilities(host);
   return doctorDocument.ok({ tools, capabilities }, context.warnings, environment.clock.now());

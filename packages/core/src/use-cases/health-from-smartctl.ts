@@ -1,5 +1,10 @@
 import { summariseDrive, type DriveSummary } from '../analyses/drive-summary.js';
-import { assessHealth, exitStatusMismatchWarning, implausibleValueWarnings, smartUnavailableWarning } from '../analyses/health.js';
+import {
+  assessHealth,
+  exitStatusMismatchWarning,
+  implausibleValueWarnings,
+  smartUnavailableWarning,
+} from '../analyses/health.js';
 import type { Health } from '../domain/health.js';
 import type { Warning } from '../domain/warning.js';
 import { parseSmartctlJson } from '../parsers/smartctl/smartctl-json.js';

@@ -17,13 +17,22 @@ function mountpointsBelow(device: LsblkDevice): string[] {
  * read when a drive is assessed.
  */
 export async function listDisks(host: Host, signal?: AbortSignal): Promise<{ devices: DeviceSummary[] }> {
-  const output = await host.run({ tool: 'lsblk', args: ['--json', '--bytes', '-O'], timeoutMs: TIMEOUT_MS }, signal);
+  const output = await host.run(
+    { tool: 'lsblk', args: ['--json', '--bytes', '-O'], timeoutMs: TIMEOUT_MS },
+    signal,
+  );
   if (output.exitCode !== 0) {
-    throw new EncplanError('TOOL_FAILED', `lsblk exited with status ${String(output.exitCode)}: ${output.stderr.trim()}`, {
-      hint: 'Run `lsblk --json` by hand to see what it reports.',
-    });
+    throw new EncplanError(
+      'TOOL_FAILED',
+      `lsblk exited with status ${String(output.exitCode)}: ${output.stderr.trim()}`,
+      {
+        hint: 'Run `lsblk --json` by hand to see what it reports.',
+      },
+    );
   }
-  const devices = parseLsblkJson(output.stdout).filter((device) => (device.type === 'disk' || device.type === 'loop') && device.sizeBytes > 0);
+  const devices = parseLsblkJson(output.stdout).filter(
+    (device) => (device.type === 'disk' || device.type === 'loop') && device.sizeBytes > 0,
+  );
   return {
     devices: devices.map((device) => ({
       path: device.path,

@@ -22,7 +22,9 @@ function summaryOf(envelope: AssessmentEnvelope): DeviceSummary | null {
 }
 
 /** The measured I/O runs of a saved assessment, replayed as progress samples: "SEQ1M Q8T1 read · fscrypt". */
-function benchmarkRunsOf(envelope: AssessmentEnvelope): { readonly label: string; readonly target: string; readonly bytesPerSecond: number }[] {
+function benchmarkRunsOf(
+  envelope: AssessmentEnvelope,
+): { readonly label: string; readonly target: string; readonly bytesPerSecond: number }[] {
   const io = envelope.result?.ioBenchmark ?? null;
   if (io === null) {
     return [];
@@ -85,20 +87,31 @@ export function createSavedAssessmentServices(
     assess: async (request, { signal, onProgress }) => {
       const envelope = byPath.get(request.device);
       if (envelope === undefined) {
-        throw new EncplanError('DEVICE_NOT_FOUND', `No saved assessment for ${request.device}.`, { hint: 'Pick a drive from the list.' });
+        throw new EncplanError('DEVICE_NOT_FOUND', `No saved assessment for ${request.device}.`, {
+          hint: 'Pick a drive from the list.',
+        });
       }
       onProgress({ phase: 'Reading the saved assessment', fraction: 0.05, sample: null });
       await delay(options.stepDelayMs, signal);
       const runs = request.benchmark === 'none' ? [] : benchmarkRunsOf(envelope);
       for (const [index, run] of runs.entries()) {
-        onProgress({ phase: `Benchmark ${run.label}`, fraction: 0.05 + (0.95 * (index + 1)) / runs.length, sample: { label: run.label, bytesPerSecond: run.bytesPerSecond } });
+        onProgress({
+          phase: `Benchmark ${run.label}`,
+          fraction: 0.05 + (0.95 * (index + 1)) / runs.length,
+          sample: { label: run.label, bytesPerSecond: run.bytesPerSecond },
+        });
         await delay(options.stepDelayMs, signal);
       }
       return envelope;
     },
     capabilities: () =>
       Promise.resolve({
-        backends: targets.map((id) => ({ id, label: id === 'plain' ? 'Plain (no encryption)' : id, available: true, reason: null })),
+        backends: targets.map((id) => ({
+          id,
+          label: id === 'plain' ? 'Plain (no encryption)' : id,
+          available: true,
+          reason: null,
+        })),
         privilege: options.privilege,
       }),
   };

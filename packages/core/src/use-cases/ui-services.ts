@@ -14,7 +14,9 @@ export type PrivilegeStatus = z.infer<typeof privilegeStatusSchema>;
 
 /** What the wizard may offer on this machine: benchmark backends and privileged work. */
 export const capabilitiesSchema = z.object({
-  backends: z.array(z.object({ id: z.string(), label: z.string(), available: z.boolean(), reason: z.string().nullable() })),
+  backends: z.array(
+    z.object({ id: z.string(), label: z.string(), available: z.boolean(), reason: z.string().nullable() }),
+  ),
   privilege: privilegeStatusSchema,
 });
 /** A validated {@link capabilitiesSchema} value. */

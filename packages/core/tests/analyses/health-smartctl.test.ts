@@ -4,11 +4,15 @@ import { fixtureCases } from '../../../../tests/support/fixtures.js';
 import { fixture as readFixture } from '../support/fixtures.js';
 
 function healthOf(caseName: string, processExitCode: number | null = null): Health {
-  return assessHealth(parseSmartctlJson(readFixture(`smartctl/${caseName}/stdout.json`), processExitCode).facts);
+  return assessHealth(
+    parseSmartctlJson(readFixture(`smartctl/${caseName}/stdout.json`), processExitCode).facts,
+  );
 }
 
 function ids(health: Health, severity?: string): string[] {
-  return health.findings.filter((finding) => severity === undefined || finding.severity === severity).map((finding) => finding.id);
+  return health.findings
+    .filter((finding) => severity === undefined || finding.severity === severity)
+    .map((finding) => finding.id);
 }
 
 /** Expected verdict per captured file (fixtures/smartctl/<case>). */
@@ -57,18 +61,21 @@ describe('assessHealth over every captured smartctl output', () => {
     expect(fixtureCases('smartctl')).toEqual(Object.keys(EXPECTED_VERDICTS).sort());
   });
 
-  it.each(Object.entries(EXPECTED_VERDICTS))('gives %s the verdict %s, valid against the schema', (caseName, verdict) => {
-    const health = healthOf(caseName);
-    expect(health.verdict).toBe(verdict);
-    expect(healthSchema.parse(health)).toEqual(health);
-    for (const finding of health.findings.filter((f) => f.severity !== 'info')) {
-      expect(finding.threshold, finding.id).not.toBeNull();
-      expect(finding.thresholdSource, finding.id).toMatch(/\S/);
-      // The project stands on its own: thresholds cite their original source, never the team's notes.
-      expect(finding.thresholdSource, finding.id).not.toMatch(/reference-facts/);
-      expect(finding.source.origin).toBe('smartctl');
-    }
-  });
+  it.each(Object.entries(EXPECTED_VERDICTS))(
+    'gives %s the verdict %s, valid against the schema',
+    (caseName, verdict) => {
+      const health = healthOf(caseName);
+      expect(health.verdict).toBe(verdict);
+      expect(healthSchema.parse(health)).toEqual(health);
+      for (const finding of health.findings.filter((f) => f.severity !== 'info')) {
+        expect(finding.threshold, finding.id).not.toBeNull();
+        expect(finding.thresholdSource, finding.id).toMatch(/\S/);
+        // The project stands on its own: thresholds cite their original source, never the team's notes.
+        expect(finding.thresholdSource, finding.id).not.toMatch(/reference-facts/);
+        expect(finding.source.origin).toBe('smartctl');
+      }
+    },
+  );
 });
 
 describe('assessHealth on the files the issue names', () => {
@@ -99,7 +106,12 @@ describe('assessHealth on the files the issue names', () => {
     const health = healthOf('sata-hdd-seagate-st3500418as-realloc304-v7.3');
     expect(health.selfAssessmentPassed).toBe(true);
     const finding = health.findings.find((f) => f.id === 'ata-reallocated-sectors');
-    expect(finding).toMatchObject({ severity: 'failing', attribute: '5 Reallocated_Sector_Ct', value: 304, threshold: 'raw >= 16' });
+    expect(finding).toMatchObject({
+      severity: 'failing',
+      attribute: '5 Reallocated_Sector_Ct',
+      value: 304,
+      threshold: 'raw >= 16',
+    });
     expect(finding?.source.field).toBe('ata_smart_attributes.table[id=5].raw.value');
   });
 
@@ -110,7 +122,11 @@ describe('assessHealth on the files the issue names', () => {
     expect(megaraid.smartctlDeviceType).toBe('sat+megaraid,0');
     expect(ids(megaraid, 'info')).toContain('smartctl-command-failed');
     const kingston = healthOf('sata-ssd-kingston-a400-msata-exit4-v7.3');
-    expect(kingston).toMatchObject({ verdict: 'healthy', percentageUsed: 2, dataWrittenBytesExact: String(398n * 1073741824n) });
+    expect(kingston).toMatchObject({
+      verdict: 'healthy',
+      percentageUsed: 2,
+      dataWrittenBytesExact: String(398n * 1073741824n),
+    });
   });
 
   it('says a RAID volume without SMART is unknown with a reason, not healthy', () => {
@@ -126,11 +142,18 @@ describe('assessHealth on the files the issue names', () => {
   });
 
   it('reads smartctl 6.7 (json_format_version 0.1) with the old SCSI field names', () => {
-    const report = parseSmartctlJson(readFixture('smartctl/sas-hdd-seagate-st1200mm0088-v6.7-jsonfmt0.1/stdout.json'));
+    const report = parseSmartctlJson(
+      readFixture('smartctl/sas-hdd-seagate-st1200mm0088-v6.7-jsonfmt0.1/stdout.json'),
+    );
     expect(report.jsonFormatVersion).toEqual([0, 1]);
     expect(report.facts.model).toBe('SEAGATE ST1200MM0088');
     expect(report.facts.scsi?.grownDefects?.value).toBe(0);
-    expect(assessHealth(report.facts)).toMatchObject({ protocol: 'scsi', powerOnHours: 5675, temperatureCelsius: 31, rotational: true });
+    expect(assessHealth(report.facts)).toMatchObject({
+      protocol: 'scsi',
+      powerOnHours: 5675,
+      temperatureCelsius: 31,
+      rotational: true,
+    });
   });
 
   it('reads the renamed scsi_* fields of smartctl 7.3 and the UNMAP capability', () => {
@@ -143,7 +166,9 @@ describe('assessHealth on the files the issue names', () => {
   });
 
   it('reports the 970 EVO media errors as failing, citing Scrutiny', () => {
-    const finding = healthOf('nvme-samsung-970evo-500gb-v7.0').findings.find((f) => f.id === 'nvme-media-errors');
+    const finding = healthOf('nvme-samsung-970evo-500gb-v7.0').findings.find(
+      (f) => f.id === 'nvme-media-errors',
+    );
     expect(finding).toMatchObject({ severity: 'failing', value: 7, threshold: '> 0' });
     expect(finding?.thresholdSource).toContain('scrutiny');
   });
@@ -164,11 +189,16 @@ describe('assessHealth on the files the issue names', () => {
 
   it('does not guess the unit of attribute 241 on drives missing from the smartctl database', () => {
     expect(healthOf('sata-ssd-wd-red-sa500-4tb-v7.3').dataWrittenBytes).toBeNull();
-    expect(healthOf('sata-ssd-samsung-pm883-1.9tb-v7.3').dataWrittenBytesExact).toBe(String(63180483059n * 512n));
+    expect(healthOf('sata-ssd-samsung-pm883-1.9tb-v7.3').dataWrittenBytesExact).toBe(
+      String(63180483059n * 512n),
+    );
   });
 
   it('says why a loop device and a virtio disk have no SMART: the device type is unknown (exit bit 0)', () => {
-    for (const caseName of ['loop-unsupported-device-type-debian12-v7.3', 'virtio-unsupported-device-type-debian12-v7.3']) {
+    for (const caseName of [
+      'loop-unsupported-device-type-debian12-v7.3',
+      'virtio-unsupported-device-type-debian12-v7.3',
+    ]) {
       const health = healthOf(caseName, 1);
       expect(health.unavailable?.reason).toBe('device-type-unknown');
       expect(health.exitStatus?.problems).toEqual(['command-line-invalid']);
@@ -221,7 +251,11 @@ describe('wear tiers', () => {
 
   it('warns when the rated endurance runs out within a year at the wear rate seen so far', () => {
     // 60 % used in 1,000 hours: the remaining 40 % takes ~667 hours, 0.1 years.
-    const health = healthWithNvmeLog(WORN, { percentage_used: 60, power_on_hours: 1000, data_units_written: 1000 });
+    const health = healthWithNvmeLog(WORN, {
+      percentage_used: 60,
+      power_on_hours: 1000,
+      data_units_written: 1000,
+    });
     expect(health.estimatedRemainingLifeYears).toBe(0.1);
     expect(ids(health, 'warning')).toContain('endurance-runs-out-soon');
     expect(health.verdict).toBe('warning');
@@ -237,7 +271,11 @@ describe('counter cross-checks', () => {
       percentage_used: 10,
     });
     const finding = health.findings.find((f) => f.id === 'counters-inconsistent');
-    expect(finding).toMatchObject({ severity: 'warning', attribute: 'controller_busy_time', value: 1_184_580 });
+    expect(finding).toMatchObject({
+      severity: 'warning',
+      attribute: 'controller_busy_time',
+      value: 1_184_580,
+    });
     expect(finding?.message).toContain('19743 hours busy but only 482 hours powered on');
     expect(health.remainingLifeBasis).toBe('controller-busy-time');
     // 19,743 h × 90 / 10 / 8,766 h per year = 20.3 years, not the 0.5 years that 482 hours would give.

@@ -12,12 +12,17 @@ describe('computeSpace', () => {
     const space = computeSpace({
       diskSizeBytes: GiB,
       table,
-      partitions: table.partitions.map((part) => ({ startBytes: part.startSectors * 512, sizeBytes: part.sizeSectors * 512 })),
+      partitions: table.partitions.map((part) => ({
+        startBytes: part.startSectors * 512,
+        sizeBytes: part.sizeSectors * 512,
+      })),
       wholeDiskInUse: false,
     });
     // Usable area ends at LBA 2097118 (the backup GPT takes the last 33 sectors).
     const tail = (2_097_118 + 1) * 512 - (2048 + 1_634_304) * 512;
-    expect(space.regions).toEqual([{ startBytes: (2048 + 1_634_304) * 512, sizeBytes: tail, location: 'tail' }]);
+    expect(space.regions).toEqual([
+      { startBytes: (2048 + 1_634_304) * 512, sizeBytes: tail, location: 'tail' },
+    ]);
     expect(space.unallocatedBytes).toBe(tail);
     expect(space.unallocatedPercent).toBeCloseTo((tail / GiB) * 100, 1);
     expect(space.partitionTableOverheadBytes).toBe(34 * 512 + 33 * 512);
@@ -48,21 +53,37 @@ describe('computeSpace', () => {
       expected: [{ startBytes: 34 * 512, sizeBytes: GiB - 67 * 512, location: 'whole-disk' }],
     },
   ])('$name', ({ partitions, expected }) => {
-    const space = computeSpace({ diskSizeBytes: GiB, table: { label: 'gpt', sectorBytes: 512, firstUsableSector: 34, lastUsableSector: GiB / 512 - 34 }, partitions, wholeDiskInUse: false });
+    const space = computeSpace({
+      diskSizeBytes: GiB,
+      table: { label: 'gpt', sectorBytes: 512, firstUsableSector: 34, lastUsableSector: GiB / 512 - 34 },
+      partitions,
+      wholeDiskInUse: false,
+    });
     expect(space.regions).toEqual(expected);
   });
 
   it('counts a disk with no partition table and nothing on it as entirely free', () => {
-    expect(computeSpace({ diskSizeBytes: GiB, table: null, partitions: [], wholeDiskInUse: false })).toMatchObject({ unallocatedBytes: GiB, unallocatedPercent: 100 });
+    expect(
+      computeSpace({ diskSizeBytes: GiB, table: null, partitions: [], wholeDiskInUse: false }),
+    ).toMatchObject({ unallocatedBytes: GiB, unallocatedPercent: 100 });
   });
 
   it('counts nothing free on a disk used whole by a filesystem or LUKS without a table', () => {
-    expect(computeSpace({ diskSizeBytes: GiB, table: null, partitions: [], wholeDiskInUse: true })).toMatchObject({ unallocatedBytes: 0, regions: [] });
+    expect(
+      computeSpace({ diskSizeBytes: GiB, table: null, partitions: [], wholeDiskInUse: true }),
+    ).toMatchObject({ unallocatedBytes: 0, regions: [] });
   });
 
   it('for an MBR disk only the first sector belongs to the table', () => {
-    const space = computeSpace({ diskSizeBytes: GiB, table: { label: 'dos', sectorBytes: 512, firstUsableSector: null, lastUsableSector: null }, partitions: [{ startBytes: MiB, sizeBytes: GiB / 2 }], wholeDiskInUse: false });
+    const space = computeSpace({
+      diskSizeBytes: GiB,
+      table: { label: 'dos', sectorBytes: 512, firstUsableSector: null, lastUsableSector: null },
+      partitions: [{ startBytes: MiB, sizeBytes: GiB / 2 }],
+      wholeDiskInUse: false,
+    });
     expect(space.partitionTableOverheadBytes).toBe(512);
-    expect(space.regions).toEqual([{ startBytes: MiB + GiB / 2, sizeBytes: GiB / 2 - MiB, location: 'tail' }]);
+    expect(space.regions).toEqual([
+      { startBytes: MiB + GiB / 2, sizeBytes: GiB / 2 - MiB, location: 'tail' },
+    ]);
   });
 });

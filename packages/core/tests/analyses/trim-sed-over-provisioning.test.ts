@@ -11,29 +11,88 @@ import { trimSchema } from '../../src/domain/trim.js';
 import { parseSystemctlShow, systemdTimestampToIso } from '../../src/parsers/systemctl/show.js';
 import { checkHostileInputs, checkHugeInput } from '../../../../tests/support/parser-properties.js';
 
-const ATA_TRIM: TrimCapability = { supported: true, deterministic: true, zeroed: false, mechanism: 'ata-dsm-trim', origin: 'smartctl', field: 'trim' };
-const limits = (maxBytes: number) => ({ granularityBytes: 512, maxBytes, maxHardwareBytes: maxBytes, alignmentOffsetBytes: 0 });
+const ATA_TRIM: TrimCapability = {
+  supported: true,
+  deterministic: true,
+  zeroed: false,
+  mechanism: 'ata-dsm-trim',
+  origin: 'smartctl',
+  field: 'trim',
+};
+const limits = (maxBytes: number) => ({
+  granularityBytes: 512,
+  maxBytes,
+  maxHardwareBytes: maxBytes,
+  alignmentOffsetBytes: 0,
+});
 
 describe('assessTrim', () => {
   it.each([
     ['the kernel sends discards', [ATA_TRIM], limits(2 ** 31), null, 'sata', 'supported'],
-    ['a USB bridge in provisioning_mode full hides a TRIM-capable SSD', [ATA_TRIM], limits(0), 'full', 'usb', 'blocked-by-bridge'],
+    [
+      'a USB bridge in provisioning_mode full hides a TRIM-capable SSD',
+      [ATA_TRIM],
+      limits(0),
+      'full',
+      'usb',
+      'blocked-by-bridge',
+    ],
     ['a SATA controller hides a TRIM-capable SSD', [ATA_TRIM], limits(0), null, 'sata', 'blocked-by-kernel'],
     ['the drive has no TRIM', [{ ...ATA_TRIM, supported: false }], limits(0), null, 'sata', 'not-supported'],
     ['nothing is known', [], null, null, 'sata', 'unknown'],
   ] as const)('reports %s as %s', (_what, capabilities, diskDiscard, provisioningMode, transport, status) => {
-    const trim = assessTrim({ capabilities, diskKernelName: 'sda', diskDiscard, provisioningMode, transport });
+    const trim = assessTrim({
+      capabilities,
+      diskKernelName: 'sda',
+      diskDiscard,
+      provisioningMode,
+      transport,
+    });
     expect(trim.status).toBe(status);
     expect(trimSchema.parse(trim)).toEqual(trim);
   });
 
   it('takes the first tool that knows each fact and names the bridge fix', () => {
-    const idNs: TrimCapability = { supported: null, deterministic: true, zeroed: true, mechanism: 'nvme-deallocate', origin: 'nvme id-ns', field: 'dlfeat' };
-    const idCtrl: TrimCapability = { supported: true, deterministic: null, zeroed: null, mechanism: 'nvme-deallocate', origin: 'nvme id-ctrl', field: 'oncs' };
-    const trim = assessTrim({ capabilities: [idCtrl, idNs], diskKernelName: 'nvme0n1', diskDiscard: limits(2 ** 41), provisioningMode: null, transport: 'nvme' });
-    expect(trim).toMatchObject({ deviceSupportsTrim: true, readsZeroesAfterTrim: true, mechanism: 'nvme-deallocate' });
-    expect(trim.evidence.map((e) => e.origin)).toEqual(['nvme id-ctrl', 'nvme id-ns', '/sys/block/nvme0n1/queue/discard_max_bytes']);
-    const usb = assessTrim({ capabilities: [ATA_TRIM], diskKernelName: 'sdc', diskDiscard: limits(0), provisioningMode: 'full', transport: 'usb' });
+    const idNs: TrimCapability = {
+      supported: null,
+      deterministic: true,
+      zeroed: true,
+      mechanism: 'nvme-deallocate',
+      origin: 'nvme id-ns',
+      field: 'dlfeat',
+    };
+    const idCtrl: TrimCapability = {
+      supported: true,
+      deterministic: null,
+      zeroed: null,
+      mechanism: 'nvme-deallocate',
+      origin: 'nvme id-ctrl',
+      field: 'oncs',
+    };
+    const trim = assessTrim({
+      capabilities: [idCtrl, idNs],
+      diskKernelName: 'nvme0n1',
+      diskDiscard: limits(2 ** 41),
+      provisioningMode: null,
+      transport: 'nvme',
+    });
+    expect(trim).toMatchObject({
+      deviceSupportsTrim: true,
+      readsZeroesAfterTrim: true,
+      mechanism: 'nvme-deallocate',
+    });
+    expect(trim.evidence.map((e) => e.origin)).toEqual([
+      'nvme id-ctrl',
+      'nvme id-ns',
+      '/sys/block/nvme0n1/queue/discard_max_bytes',
+    ]);
+    const usb = assessTrim({
+      capabilities: [ATA_TRIM],
+      diskKernelName: 'sdc',
+      diskDiscard: limits(0),
+      provisioningMode: 'full',
+      transport: 'usb',
+    });
     expect(usb.fix).toContain('provisioning_mode');
   });
 });
@@ -65,14 +124,17 @@ describe('assessSed', () => {
     ['OACS bit 0 without sedutil', [nvme(true)], null, 'possible'],
     ['no Security Send/Receive', [nvme(false)], null, 'not-sed'],
     ['nothing known', [], null, 'unknown'],
-  ] as const)('reports %s as %s, and never recommends hardware-only encryption', (_what, capabilities, sedutil, status) => {
-    const sed = assessSed(capabilities, sedutil);
-    expect(sed.status).toBe(status);
-    expect(sedSchema.parse(sed)).toEqual(sed);
-    if (status === 'opal' || status === 'enterprise' || status === 'possible') {
-      expect(sed.explanation).toContain('§5.2');
-    }
-  });
+  ] as const)(
+    'reports %s as %s, and never recommends hardware-only encryption',
+    (_what, capabilities, sedutil, status) => {
+      const sed = assessSed(capabilities, sedutil);
+      expect(sed.status).toBe(status);
+      expect(sedSchema.parse(sed)).toEqual(sed);
+      if (status === 'opal' || status === 'enterprise' || status === 'possible') {
+        expect(sed.explanation).toContain('§5.2');
+      }
+    },
+  );
 });
 
 describe('assessOverProvisioning', () => {
@@ -92,11 +154,23 @@ describe('assessOverProvisioning', () => {
 
   it('counts unallocated space only once it is known to be trimmed, and says how to trim it', () => {
     const unknown = assessOverProvisioning(base);
-    expect(unknown).toMatchObject({ status: 'unknown', unallocatedCountsAsSpare: 'only-if-trimmed', effectiveSpareBytes: 0, unallocatedPercent: 10 });
-    expect(unknown.advice[0]).toBe(`Discard the unallocated region once so the drive can use it as spare: blkdiscard --offset ${450 * GB} --length ${50 * GB} /dev/sda (erases only that never-partitioned range).`);
+    expect(unknown).toMatchObject({
+      status: 'unknown',
+      unallocatedCountsAsSpare: 'only-if-trimmed',
+      effectiveSpareBytes: 0,
+      unallocatedPercent: 10,
+    });
+    expect(unknown.advice[0]).toBe(
+      `Discard the unallocated region once so the drive can use it as spare: blkdiscard --offset ${450 * GB} --length ${50 * GB} /dev/sda (erases only that never-partitioned range).`,
+    );
     const trimmed = assessOverProvisioning({ ...base, unallocatedKnownTrimmed: true });
     // ρ = 50 / 450 = 0.111; WA = (1 + ρ) / (2ρ) = 5.0 (reference-facts §3.7).
-    expect(trimmed).toMatchObject({ status: 'adequate', effectiveSpareBytes: 50 * GB, spareFactor: 0.111, worstCaseWriteAmplification: 5 });
+    expect(trimmed).toMatchObject({
+      status: 'adequate',
+      effectiveSpareBytes: 50 * GB,
+      spareFactor: 0.111,
+      worstCaseWriteAmplification: 5,
+    });
     expect(overProvisioningSchema.parse(trimmed)).toEqual(trimmed);
   });
 
@@ -108,36 +182,66 @@ describe('assessOverProvisioning', () => {
       nvmeUnallocatedCapacityBytes: 20 * GB,
       filesystems: [{ mountpoint: '/', sizeBytes: 480 * GB, usedBytes: 300 * GB, discardsReachDrive: true }],
     });
-    expect(result).toMatchObject({ status: 'generous', trimmedFreeBytes: 180 * GB, effectiveSpareBytes: 200 * GB });
+    expect(result).toMatchObject({
+      status: 'generous',
+      trimmedFreeBytes: 180 * GB,
+      effectiveSpareBytes: 200 * GB,
+    });
     expect(result.filesystems[0]?.usedPercent).toBe(62.5);
   });
 
   it('does not apply to spinning disks and says none for a full SSD without TRIM', () => {
     expect(assessOverProvisioning({ ...base, rotational: true }).status).toBe('not-applicable');
-    expect(assessOverProvisioning({ ...base, trimSupported: false })).toMatchObject({ status: 'none', unallocatedCountsAsSpare: 'no' });
+    expect(assessOverProvisioning({ ...base, trimSupported: false })).toMatchObject({
+      status: 'none',
+      unallocatedCountsAsSpare: 'no',
+    });
   });
 
   it('keeps the effective spare between 0 and the disk size for any input', () => {
     fc.assert(
-      fc.property(fc.nat({ max: 10 ** 12 }), fc.nat({ max: 10 ** 12 }), fc.boolean(), (disk, unallocated, trimmed) => {
-        const result = assessOverProvisioning({ ...base, diskSizeBytes: disk + unallocated, unallocatedBytes: unallocated, unallocatedKnownTrimmed: trimmed, filesystems: [] });
-        expect(result.effectiveSpareBytes).toBeGreaterThanOrEqual(0);
-        expect(result.effectiveSpareBytes).toBeLessThanOrEqual(disk + unallocated);
-      }),
+      fc.property(
+        fc.nat({ max: 10 ** 12 }),
+        fc.nat({ max: 10 ** 12 }),
+        fc.boolean(),
+        (disk, unallocated, trimmed) => {
+          const result = assessOverProvisioning({
+            ...base,
+            diskSizeBytes: disk + unallocated,
+            unallocatedBytes: unallocated,
+            unallocatedKnownTrimmed: trimmed,
+            filesystems: [],
+          });
+          expect(result.effectiveSpareBytes).toBeGreaterThanOrEqual(0);
+          expect(result.effectiveSpareBytes).toBeLessThanOrEqual(disk + unallocated);
+        },
+      ),
     );
   });
 });
 
 describe('parseMountinfo and parseSystemctlShow', () => {
   it('reads the proc(5) example line with per-mount and super options', () => {
-    const [entry] = parseMountinfo('36 35 98:0 /mnt1 /mnt/parent rw,noatime master:1 - ext3 /dev/root rw,errors=continue\n');
-    expect(entry).toEqual({ deviceNumber: '98:0', mountpoint: '/mnt/parent', filesystemType: 'ext3', source: '/dev/root', options: ['rw', 'noatime', 'rw', 'errors=continue'] });
+    const [entry] = parseMountinfo(
+      '36 35 98:0 /mnt1 /mnt/parent rw,noatime master:1 - ext3 /dev/root rw,errors=continue\n',
+    );
+    expect(entry).toEqual({
+      deviceNumber: '98:0',
+      mountpoint: '/mnt/parent',
+      filesystemType: 'ext3',
+      source: '/dev/root',
+      options: ['rw', 'noatime', 'rw', 'errors=continue'],
+    });
   });
 
   it('survives hostile and huge input with typed errors', () => {
-    checkHostileInputs(parseMountinfo, (entries) => entries.forEach((entry) => expect(entry.deviceNumber).toMatch(/^\d+:\d+$/)));
+    checkHostileInputs(parseMountinfo, (entries) =>
+      entries.forEach((entry) => expect(entry.deviceNumber).toMatch(/^\d+:\d+$/)),
+    );
     checkHugeInput(parseMountinfo);
-    checkHostileInputs(parseSystemctlShow, (properties) => expect(Object.getPrototypeOf(properties)).toBe(Object.prototype));
+    checkHostileInputs(parseSystemctlShow, (properties) =>
+      expect(Object.getPrototypeOf(properties)).toBe(Object.prototype),
+    );
   });
 
   it('turns systemd UTC timestamps into ISO-8601 and "n/a" into null', () => {

@@ -20,7 +20,9 @@ interface KnownViolation {
   readonly to: string;
   readonly reason: string;
 }
-const { layers, knownViolations } = JSON.parse(readFileSync(path.join(root, 'packages/core/layers.json'), 'utf8')) as {
+const { layers, knownViolations } = JSON.parse(
+  readFileSync(path.join(root, 'packages/core/layers.json'), 'utf8'),
+) as {
   layers: readonly Layer[];
   knownViolations: readonly KnownViolation[];
 };
@@ -51,21 +53,27 @@ const PACKAGE_ENTRIES: Readonly<Record<string, string>> = {
 
 /** Every module of the three packages' sources and the modules it imports (type imports included). */
 function importGraph(): Map<string, string[]> {
-  const files = ['core', 'cli', 'desktop'].flatMap((name) => sourceFiles(path.join(root, 'packages', name, 'src')));
+  const files = ['core', 'cli', 'desktop'].flatMap((name) =>
+    sourceFiles(path.join(root, 'packages', name, 'src')),
+  );
   const known = new Set(files);
   const graph = new Map<string, string[]>();
   for (const file of files) {
-    const imports = ts.preProcessFile(readFileSync(file, 'utf8'), true, true).importedFiles.flatMap(({ fileName }) => {
-      const entry = PACKAGE_ENTRIES[fileName];
-      if (entry !== undefined) {
-        return [path.join(root, entry)];
-      }
-      if (!fileName.startsWith('.')) {
-        return [];
-      }
-      const base = path.resolve(path.dirname(file), fileName).replace(/\.js$/, '');
-      return [`${base}.ts`, `${base}.tsx`, path.join(base, 'index.ts')].filter((candidate) => known.has(candidate)).slice(0, 1);
-    });
+    const imports = ts
+      .preProcessFile(readFileSync(file, 'utf8'), true, true)
+      .importedFiles.flatMap(({ fileName }) => {
+        const entry = PACKAGE_ENTRIES[fileName];
+        if (entry !== undefined) {
+          return [path.join(root, entry)];
+        }
+        if (!fileName.startsWith('.')) {
+          return [];
+        }
+        const base = path.resolve(path.dirname(file), fileName).replace(/\.js$/, '');
+        return [`${base}.ts`, `${base}.tsx`, path.join(base, 'index.ts')]
+          .filter((candidate) => known.has(candidate))
+          .slice(0, 1);
+      });
     graph.set(file, imports);
   }
   return graph;
@@ -116,30 +124,46 @@ function cycles(graph: Map<string, string[]>): string[][] {
 
 /** The layer of a core source file (relative to core/src), or -1. */
 function layerIndex(relative: string): number {
-  return layers.findIndex((layer) => layer.paths.some((entry) => relative === entry || relative.startsWith(`${entry}/`)));
+  return layers.findIndex((layer) =>
+    layer.paths.some((entry) => relative === entry || relative.startsWith(`${entry}/`)),
+  );
 }
 
 function isKnownViolation(from: string, toLayer: string): boolean {
-  return knownViolations.some((known) => known.to === toLayer && (known.from === from || layers[layerIndex(from)]?.name === known.from));
+  return knownViolations.some(
+    (known) => known.to === toLayer && (known.from === from || layers[layerIndex(from)]?.name === known.from),
+  );
 }
 
 describe('the core layer list (packages/core/layers.json)', () => {
   it('places every file of core/src in exactly one layer', () => {
     const unplaced = sourceFiles(coreSrc)
       .map((file) => path.relative(coreSrc, file))
-      .filter((relative) => layers.filter((layer) => layer.paths.some((entry) => relative === entry || relative.startsWith(`${entry}/`))).length !== 1);
+      .filter(
+        (relative) =>
+          layers.filter((layer) =>
+            layer.paths.some((entry) => relative === entry || relative.startsWith(`${entry}/`)),
+          ).length !== 1,
+      );
     expect(unplaced).toEqual([]);
   });
 
   it('is the layer table of docs/architecture.md, in the same order', () => {
     const docs = readFileSync(path.join(root, 'docs/architecture.md'), 'utf8');
-    const table = docs.slice(docs.indexOf('<!-- core-layers:start -->'), docs.indexOf('<!-- core-layers:end -->'));
+    const table = docs.slice(
+      docs.indexOf('<!-- core-layers:start -->'),
+      docs.indexOf('<!-- core-layers:end -->'),
+    );
     const rows = table
       .split('\n')
-      .filter((line) => /^\| \d+ \|/.test(line))
+      .filter((line) => /^\|\s*\d+\s*\|/.test(line))
       .map((line) => line.split('|').map((cell) => cell.trim()));
     expect(rows.map((cells) => [Number(cells[1]), cells[2], cells[3]])).toEqual(
-      layers.map((layer, position) => [position + 1, `\`${layer.name}\``, layer.paths.map((entry) => `\`${entry}\``).join(', ')]),
+      layers.map((layer, position) => [
+        position + 1,
+        `\`${layer.name}\``,
+        layer.paths.map((entry) => `\`${entry}\``).join(', '),
+      ]),
     );
   });
 
@@ -155,9 +179,16 @@ describe('the core layer list (packages/core/layers.json)', () => {
         const to = layerIndex(path.relative(coreSrc, target));
         if (to > layerIndex(from)) {
           const toLayer = layers[to]!.name;
-          const known = knownViolations.find((violation) => violation.to === toLayer && isKnownViolation(from, toLayer) && (violation.from === from || violation.from === layers[layerIndex(from)]!.name));
+          const known = knownViolations.find(
+            (violation) =>
+              violation.to === toLayer &&
+              isKnownViolation(from, toLayer) &&
+              (violation.from === from || violation.from === layers[layerIndex(from)]!.name),
+          );
           if (known === undefined) {
-            upward.push(`${from} → ${path.relative(coreSrc, target)} (${layers[layerIndex(from)]!.name} → ${toLayer})`);
+            upward.push(
+              `${from} → ${path.relative(coreSrc, target)} (${layers[layerIndex(from)]!.name} → ${toLayer})`,
+            );
           } else {
             used.add(known);
           }
@@ -166,7 +197,12 @@ describe('the core layer list (packages/core/layers.json)', () => {
     }
     expect(upward).toEqual([]);
     // A fixed violation leaves the list, so the list only ever shrinks.
-    expect(knownViolations.filter((violation) => !used.has(violation)).map((violation) => `${violation.from} → ${violation.to}`), 'known violations that no longer exist: remove them from layers.json').toEqual([]);
+    expect(
+      knownViolations
+        .filter((violation) => !used.has(violation))
+        .map((violation) => `${violation.from} → ${violation.to}`),
+      'known violations that no longer exist: remove them from layers.json',
+    ).toEqual([]);
   });
 });
 
@@ -174,7 +210,10 @@ describe('the import graph of core, cli and desktop', () => {
   it('has no cycle (but the known ones being removed for issue 9)', () => {
     const found = cycles(importGraph()).map((cycle) => cycle.join(' ↔ '));
     expect(found.filter((cycle) => !KNOWN_CYCLES.some((known) => known.join(' ↔ ') === cycle))).toEqual([]);
-    expect(KNOWN_CYCLES.map((known) => known.join(' ↔ ')).filter((known) => !found.includes(known)), 'known cycles that no longer exist').toEqual([]);
+    expect(
+      KNOWN_CYCLES.map((known) => known.join(' ↔ ')).filter((known) => !found.includes(known)),
+      'known cycles that no longer exist',
+    ).toEqual([]);
   });
 
   it('finds a cycle when there is one (the check itself works)', () => {

@@ -8,7 +8,10 @@ import { describe, expect, it } from 'vitest';
 // by the CLI, the desktop or the end-to-end tests. knip (npm run knip) finds unused exports inside modules;
 // this test holds the two entries to "what the other packages use".
 const root = path.resolve(fileURLToPath(new URL('../../../../', import.meta.url)));
-const ENTRIES = { '@encplan/core': 'packages/core/src/index.ts', '@encplan/core/node': 'packages/core/src/node/index.ts' } as const;
+const ENTRIES = {
+  '@encplan/core': 'packages/core/src/index.ts',
+  '@encplan/core/node': 'packages/core/src/node/index.ts',
+} as const;
 type Entry = keyof typeof ENTRIES;
 
 function files(directory: string): string[] {
@@ -24,20 +27,29 @@ function files(directory: string): string[] {
 /** The names other packages import from each entry (named imports and re-exports). */
 function importedNames(): Record<Entry, Set<string>> {
   const names: Record<Entry, Set<string>> = { '@encplan/core': new Set(), '@encplan/core/node': new Set() };
-  const consumers = ['packages/cli', 'packages/desktop', 'tests'].flatMap((directory) => files(path.join(root, directory)));
+  const consumers = ['packages/cli', 'packages/desktop', 'tests'].flatMap((directory) =>
+    files(path.join(root, directory)),
+  );
   for (const file of consumers) {
     const source = ts.createSourceFile(file, readFileSync(file, 'utf8'), ts.ScriptTarget.Latest, true);
     for (const statement of source.statements) {
       if (!ts.isImportDeclaration(statement) && !ts.isExportDeclaration(statement)) {
         continue;
       }
-      const specifier = statement.moduleSpecifier !== undefined && ts.isStringLiteral(statement.moduleSpecifier) ? statement.moduleSpecifier.text : null;
+      const specifier =
+        statement.moduleSpecifier !== undefined && ts.isStringLiteral(statement.moduleSpecifier)
+          ? statement.moduleSpecifier.text
+          : null;
       if (specifier !== '@encplan/core' && specifier !== '@encplan/core/node') {
         continue;
       }
-      const bindings = ts.isImportDeclaration(statement) ? statement.importClause?.namedBindings : statement.exportClause;
+      const bindings = ts.isImportDeclaration(statement)
+        ? statement.importClause?.namedBindings
+        : statement.exportClause;
       if (bindings !== undefined && (ts.isNamedImports(bindings) || ts.isNamedExports(bindings))) {
-        bindings.elements.forEach((element) => names[specifier].add((element.propertyName ?? element.name).text));
+        bindings.elements.forEach((element) =>
+          names[specifier].add((element.propertyName ?? element.name).text),
+        );
       }
     }
   }
@@ -46,7 +58,13 @@ function importedNames(): Record<Entry, Set<string>> {
 
 const program = ts.createProgram(
   Object.values(ENTRIES).map((entry) => path.join(root, entry)),
-  { module: ts.ModuleKind.NodeNext, moduleResolution: ts.ModuleResolutionKind.NodeNext, target: ts.ScriptTarget.ES2022, strict: true, noEmit: true },
+  {
+    module: ts.ModuleKind.NodeNext,
+    moduleResolution: ts.ModuleResolutionKind.NodeNext,
+    target: ts.ScriptTarget.ES2022,
+    strict: true,
+    noEmit: true,
+  },
 );
 const checker = program.getTypeChecker();
 
@@ -54,7 +72,10 @@ function exportsOf(entry: Entry): { name: string; documented: boolean }[] {
   const source = program.getSourceFile(path.join(root, ENTRIES[entry]))!;
   return checker.getExportsOfModule(checker.getSymbolAtLocation(source)!).map((exported) => {
     const symbol = exported.flags & ts.SymbolFlags.Alias ? checker.getAliasedSymbol(exported) : exported;
-    return { name: exported.name, documented: ts.displayPartsToString(symbol.getDocumentationComment(checker)).trim().length > 0 };
+    return {
+      name: exported.name,
+      documented: ts.displayPartsToString(symbol.getDocumentationComment(checker)).trim().length > 0,
+    };
   });
 }
 
@@ -65,10 +86,18 @@ describe.each(Object.keys(ENTRIES) as Entry[])('the public API %s', (entry) => {
 
   it('exports only what the CLI, the desktop or the e2e tests import', () => {
     const used = importedNames()[entry];
-    expect(exportsOf(entry).map((exported) => exported.name).filter((name) => !used.has(name))).toEqual([]);
+    expect(
+      exportsOf(entry)
+        .map((exported) => exported.name)
+        .filter((name) => !used.has(name)),
+    ).toEqual([]);
   });
 
   it('documents every export (TSDoc where it is declared)', () => {
-    expect(exportsOf(entry).filter((exported) => !exported.documented).map((exported) => exported.name)).toEqual([]);
+    expect(
+      exportsOf(entry)
+        .filter((exported) => !exported.documented)
+        .map((exported) => exported.name),
+    ).toEqual([]);
   });
 });

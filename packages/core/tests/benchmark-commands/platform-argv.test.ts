@@ -1,7 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { diskutilAddScratchVolume, hdiutilCreateEncryptedImage } from '../../src/benchmark-commands/darwin.js';
-import { CRYSTALDISKMARK_PROFILES, diskspdProfileRun, veracryptWindowsCreateContainer } from '../../src/benchmark-commands/windows.js';
+import {
+  diskutilAddScratchVolume,
+  hdiutilCreateEncryptedImage,
+} from '../../src/benchmark-commands/darwin.js';
+import {
+  CRYSTALDISKMARK_PROFILES,
+  diskspdProfileRun,
+  veracryptWindowsCreateContainer,
+} from '../../src/benchmark-commands/windows.js';
 
 // A prefix keeps a generated secret from equalling a fixed word of the command line ("APFS", "-fs").
 const SECRET = fc

@@ -5,13 +5,18 @@ import { DOCUMENTS, findDocument, TOOL_VERSION } from '@encplan/core';
 const root = new URL('../../../../', import.meta.url);
 
 describe('the committed JSON Schemas', () => {
-  it.each(DOCUMENTS.map((document) => [document.name, document] as const))('%s is exactly what the code generates (run `npm run schema` after changing the contract)', (_name, document) => {
-    const committed: unknown = JSON.parse(readFileSync(new URL(document.schemaFile, root), 'utf8'));
-    expect(committed).toEqual(JSON.parse(JSON.stringify(document.jsonSchema())));
-  });
+  it.each(DOCUMENTS.map((document) => [document.name, document] as const))(
+    '%s is exactly what the code generates (run `npm run schema` after changing the contract)',
+    (_name, document) => {
+      const committed: unknown = JSON.parse(readFileSync(new URL(document.schemaFile, root), 'utf8'));
+      expect(committed).toEqual(JSON.parse(JSON.stringify(document.jsonSchema())));
+    },
+  );
 
   it('schemas/ holds exactly one file per document (no stale file of a removed or renamed document)', () => {
-    const files = readdirSync(new URL('schemas/', root)).map((file) => `schemas/${file}`).sort();
+    const files = readdirSync(new URL('schemas/', root))
+      .map((file) => `schemas/${file}`)
+      .sort();
     expect(files).toEqual(DOCUMENTS.map((document) => document.schemaFile).sort());
   });
 
@@ -31,7 +36,11 @@ describe('the envelope builders of a document', () => {
   const version = findDocument('version');
   it('build ok and error envelopes that its own zod schema accepts', () => {
     expect(version).not.toBeNull();
-    const ok = version!.ok({ version: TOOL_VERSION, platform: 'linux', arch: 'x64', node: 'v22.23.3' }, [], new Date('2026-01-02T03:04:05Z'));
+    const ok = version!.ok(
+      { version: TOOL_VERSION, platform: 'linux', arch: 'x64', node: 'v22.23.3' },
+      [],
+      new Date('2026-01-02T03:04:05Z'),
+    );
     expect(version!.envelope.parse(ok)).toEqual({
       schema: 'encplan.version',
       schemaVersion: [1, 0],
@@ -43,14 +52,26 @@ describe('the envelope builders of a document', () => {
       error: null,
     });
     const failed = version!.error(new Error('boom'));
-    expect(version!.envelope.parse(failed)).toMatchObject({ status: 'error', result: null, error: { code: 'INTERNAL_ERROR' } });
+    expect(version!.envelope.parse(failed)).toMatchObject({
+      status: 'error',
+      result: null,
+      error: { code: 'INTERNAL_ERROR' },
+    });
   });
 });
 
 describe('TOOL_VERSION', () => {
   it('matches the version of every package', () => {
-    for (const manifest of ['package.json', 'packages/core/package.json', 'packages/cli/package.json', 'packages/desktop/package.json']) {
-      expect((JSON.parse(readFileSync(new URL(manifest, root), 'utf8')) as { version: string }).version, manifest).toBe(TOOL_VERSION);
+    for (const manifest of [
+      'package.json',
+      'packages/core/package.json',
+      'packages/cli/package.json',
+      'packages/desktop/package.json',
+    ]) {
+      expect(
+        (JSON.parse(readFileSync(new URL(manifest, root), 'utf8')) as { version: string }).version,
+        manifest,
+      ).toBe(TOOL_VERSION);
     }
   });
 });

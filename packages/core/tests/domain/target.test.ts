@@ -3,7 +3,13 @@ import { protectIdentifier } from '../../src/domain/identifier.js';
 import { validateDeviceArgument } from '../../src/domain/target.js';
 
 describe('validateDeviceArgument', () => {
-  it.each(['/dev/sda', '/dev/nvme0n1', '/dev/disk/by-id/nvme-Samsung_SSD_980_1TB_S64ANS0T123456', '/dev/mapper/vg-root', '/dev/mmcblk0'])('accepts %s', (path) => {
+  it.each([
+    '/dev/sda',
+    '/dev/nvme0n1',
+    '/dev/disk/by-id/nvme-Samsung_SSD_980_1TB_S64ANS0T123456',
+    '/dev/mapper/vg-root',
+    '/dev/mmcblk0',
+  ])('accepts %s', (path) => {
     expect(validateDeviceArgument(path)).toBe(path);
   });
 
@@ -19,11 +25,15 @@ describe('validateDeviceArgument', () => {
     ['/dev/sda\nsdb', 'characters'],
     ['sda', 'absolute'],
   ])('refuses %j with INVALID_ARGUMENT', (argument, why) => {
-    expect(() => validateDeviceArgument(argument)).toThrowError(expect.objectContaining({ code: 'INVALID_ARGUMENT', message: expect.stringContaining(why) }));
+    expect(() => validateDeviceArgument(argument)).toThrowError(
+      expect.objectContaining({ code: 'INVALID_ARGUMENT', message: expect.stringContaining(why) }),
+    );
   });
 
   it('suggests the /dev path for a bare device name', () => {
-    expect(() => validateDeviceArgument('nvme0n1')).toThrowError(expect.objectContaining({ hint: 'Did you mean /dev/nvme0n1?' }));
+    expect(() => validateDeviceArgument('nvme0n1')).toThrowError(
+      expect.objectContaining({ hint: 'Did you mean /dev/nvme0n1?' }),
+    );
   });
 });
 

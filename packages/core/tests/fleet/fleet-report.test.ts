@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { buildFleetReport, fleetReportDocument, renderFleetCsv, renderFleetHtml, TOOL_VERSION } from '@encplan/core';
+import {
+  buildFleetReport,
+  fleetReportDocument,
+  renderFleetCsv,
+  renderFleetHtml,
+  TOOL_VERSION,
+} from '@encplan/core';
 import { okEnvelope } from '../../src/contract/envelope.js';
 import { FLEET_CSV_COLUMNS } from '../../src/fleet/fleet-csv.js';
 import { type FleetDocument } from '../../src/fleet/fleet-report.js';

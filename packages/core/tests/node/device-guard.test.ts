@@ -1,7 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { isEncplanError, type Host } from '@encplan/core';
 import { type PathStat } from '../../src/ports.js';
-import { assertDeviceMayBeOverwritten, type DestructiveConfirmation } from '../../src/use-cases/benchmark/device-guard.js';
+import {
+  assertDeviceMayBeOverwritten,
+  type DestructiveConfirmation,
+} from '../../src/use-cases/benchmark/device-guard.js';
 import { refusedEffects } from '../../../../tests/support/directory-host.js';
 
 /** A host whose files and directories are given as maps: enough for the guard, which only reads. */

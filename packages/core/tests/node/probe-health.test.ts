@@ -27,10 +27,22 @@ const SMARTCTL_ARGS = ['--json=v', '-x', '--nocheck=standby'];
 describe('probeHealth', () => {
   it('runs smartctl with --json=v -x --nocheck=standby and the device after --, then NVMe Identify', async () => {
     const host = await hostWith({
-      smartctl: [{ args: [...SMARTCTL_ARGS, '--', '/dev/nvme0n1'], stdoutFixture: 'fixtures/smartctl/nvme-intel-dc-p4500-2tb-ssdpe2kx020t7-worn75pct-v7.3/stdout.json' }],
+      smartctl: [
+        {
+          args: [...SMARTCTL_ARGS, '--', '/dev/nvme0n1'],
+          stdoutFixture: 'fixtures/smartctl/nvme-intel-dc-p4500-2tb-ssdpe2kx020t7-worn75pct-v7.3/stdout.json',
+        },
+      ],
       nvme: [
-        { args: ['id-ctrl', '-o', 'json', '--', '/dev/nvme0n1'], stdoutFixture: 'fixtures/nvme/id-ctrl-wdc-sn730-256g/stdout.json' },
-        { args: ['id-ns', '-o', 'json', '--', '/dev/nvme0n1'], stderr: 'NVMe status: Invalid Field in Command', exitCode: 2 },
+        {
+          args: ['id-ctrl', '-o', 'json', '--', '/dev/nvme0n1'],
+          stdoutFixture: 'fixtures/nvme/id-ctrl-wdc-sn730-256g/stdout.json',
+        },
+        {
+          args: ['id-ns', '-o', 'json', '--', '/dev/nvme0n1'],
+          stderr: 'NVMe status: Invalid Field in Command',
+          exitCode: 2,
+        },
       ],
     });
     const { facts, warnings } = await probeHealth(host, { path: '/dev/nvme0n1', transport: 'nvme' });
@@ -41,21 +53,45 @@ describe('probeHealth', () => {
     ]);
     expect(facts.health).toMatchObject({ verdict: 'healthy', percentageUsed: 75 });
     expect(warnings).toEqual([]);
-    const trim = assessTrim({ capabilities: facts.trimCapabilities, diskKernelName: 'nvme0n1', diskDiscard: null, provisioningMode: null, transport: 'nvme' });
+    const trim = assessTrim({
+      capabilities: facts.trimCapabilities,
+      diskKernelName: 'nvme0n1',
+      diskDiscard: null,
+      provisioningMode: null,
+      transport: 'nvme',
+    });
     expect(trim).toMatchObject({ deviceSupportsTrim: true, mechanism: 'nvme-deallocate', status: 'unknown' });
-    expect(assessSed(facts.securityCapabilities, facts.sedutil)).toMatchObject({ status: 'possible', nvmeSecuritySendReceive: true });
+    expect(assessSed(facts.securityCapabilities, facts.sedutil)).toMatchObject({
+      status: 'possible',
+      nvmeSecuritySendReceive: true,
+    });
   });
 
   it('retries USB bridge types in order when smartctl cannot tell the device type', async () => {
     const host = await hostWith({
       smartctl: [
-        { args: [...SMARTCTL_ARGS, '--', '/dev/sdb'], stdoutFixture: 'fixtures/smartctl/loop-unsupported-device-type-debian12-v7.3/stdout.json', exitCode: 1 },
-        { args: [...SMARTCTL_ARGS, '-d', 'sat', '--', '/dev/sdb'], stdoutFixture: 'fixtures/smartctl/loop-sat-reports-sleep-debian12-v7.3/stdout.json', exitCode: 2 },
-        { args: [...SMARTCTL_ARGS, '-d', 'sntjmicron', '--', '/dev/sdb'], stdoutFixture: 'fixtures/smartctl/usb-sat-sandisk-pssd-v7.4/stdout.json' },
+        {
+          args: [...SMARTCTL_ARGS, '--', '/dev/sdb'],
+          stdoutFixture: 'fixtures/smartctl/loop-unsupported-device-type-debian12-v7.3/stdout.json',
+          exitCode: 1,
+        },
+        {
+          args: [...SMARTCTL_ARGS, '-d', 'sat', '--', '/dev/sdb'],
+          stdoutFixture: 'fixtures/smartctl/loop-sat-reports-sleep-debian12-v7.3/stdout.json',
+          exitCode: 2,
+        },
+        {
+          args: [...SMARTCTL_ARGS, '-d', 'sntjmicron', '--', '/dev/sdb'],
+          stdoutFixture: 'fixtures/smartctl/usb-sat-sandisk-pssd-v7.4/stdout.json',
+        },
       ],
     });
     const { facts, warnings } = await probeHealth(host, { path: '/dev/sdb', transport: 'usb' });
-    expect((await fakes!.calls()).map((call) => call.argv.slice(3, -2))).toEqual([[], ['-d', 'sat'], ['-d', 'sntjmicron']]);
+    expect((await fakes!.calls()).map((call) => call.argv.slice(3, -2))).toEqual([
+      [],
+      ['-d', 'sat'],
+      ['-d', 'sntjmicron'],
+    ]);
     expect(facts.health).toMatchObject({ verdict: 'healthy', model: 'SanDisk pSSD' });
     expect(facts.trimCapabilities[0]).toMatchObject({ supported: true, zeroed: true });
     // smartctl 7.4 printed the trim object, so hdparm is not needed (and is not installed here anyway).
@@ -64,10 +100,19 @@ describe('probeHealth', () => {
 
   it('gives SMART_UNAVAILABLE with the reason, not an error, for a loop device', async () => {
     const host = await hostWith({
-      smartctl: [{ args: null, stdoutFixture: 'fixtures/smartctl/loop-unsupported-device-type-debian12-v7.3/stdout.json', exitCode: 1 }],
+      smartctl: [
+        {
+          args: null,
+          stdoutFixture: 'fixtures/smartctl/loop-unsupported-device-type-debian12-v7.3/stdout.json',
+          exitCode: 1,
+        },
+      ],
     });
     const { facts, warnings } = await probeHealth(host, { path: '/dev/loop1', transport: 'loop' });
-    expect(facts.health).toMatchObject({ verdict: 'unknown', unavailable: { reason: 'device-type-unknown' } });
+    expect(facts.health).toMatchObject({
+      verdict: 'unknown',
+      unavailable: { reason: 'device-type-unknown' },
+    });
     expect(warnings.map((w) => w.code)).toEqual(['SMART_UNAVAILABLE']);
     expect(await fakes!.calls()).toHaveLength(1);
   });
@@ -75,10 +120,18 @@ describe('probeHealth', () => {
   it('falls back to nvme smart-log when smartctl is missing, and to hdparm -I for an ATA drive', async () => {
     const host = await hostWith({
       nvme: [
-        { args: ['smart-log', '-o', 'json', '--', '/dev/nvme0n1'], stdoutFixture: 'fixtures/nvme/smart-log-v2.11-seagate-firecuda530-30pct-used/stdout.json' },
+        {
+          args: ['smart-log', '-o', 'json', '--', '/dev/nvme0n1'],
+          stdoutFixture: 'fixtures/nvme/smart-log-v2.11-seagate-firecuda530-30pct-used/stdout.json',
+        },
         { args: null, exitCode: 1, stderr: 'unsupported' },
       ],
-      hdparm: [{ args: ['-I', '/dev/sda'], stdoutFixture: 'fixtures/hdparm/sata-ssd-intel-545s-ssdsc2kw512g8-rzat/stdout.txt' }],
+      hdparm: [
+        {
+          args: ['-I', '/dev/sda'],
+          stdoutFixture: 'fixtures/hdparm/sata-ssd-intel-545s-ssdsc2kw512g8-rzat/stdout.txt',
+        },
+      ],
     });
     const nvme = await probeHealth(host, { path: '/dev/nvme0n1', transport: 'nvme' });
     expect(nvme.facts.health).toMatchObject({ source: 'nvme-cli', verdict: 'healthy', percentageUsed: 30 });
@@ -91,7 +144,9 @@ describe('probeHealth', () => {
   });
 
   it('turns unreadable smartctl output into a warning instead of a crash', async () => {
-    const host = await hostWith({ smartctl: [{ args: null, stdout: '{"json_format_version":[9,0]}', exitCode: 0 }] });
+    const host = await hostWith({
+      smartctl: [{ args: null, stdout: '{"json_format_version":[9,0]}', exitCode: 0 }],
+    });
     const { facts, warnings } = await probeHealth(host, { path: '/dev/sda', transport: 'sata' });
     expect(facts.health.verdict).toBe('unknown');
     expect(warnings.map((w) => w.code)).toEqual(['TOOL_OUTPUT_UNRECOGNIZED', 'SMART_UNAVAILABLE']);
@@ -105,15 +160,32 @@ describe('probeDiscardStack', () => {
     mapperName: 'debian_crypt',
     dmUuid: 'CRYPT-LUKS2-000etc000-debian_crypt',
   });
-  const stack = stackNode('sdb', 'disk', { deviceNumber: '8:16', children: [stackNode('sdb3', 'part', { deviceNumber: '8:19', children: [crypt] })] });
+  const stack = stackNode('sdb', 'disk', {
+    deviceNumber: '8:16',
+    children: [stackNode('sdb3', 'part', { deviceNumber: '8:19', children: [crypt] })],
+  });
 
   it('asks dmsetup, cryptsetup and systemctl with exact argv and parses what they say', async () => {
     const host = await hostWith({
-      dmsetup: [{ args: ['table', '--', 'debian_crypt'], stdout: '0 463583232 crypt aes-xts-plain64 :64:logon:cryptsetup:x-d0 0 8:19 32768 1 allow_discards\n' }],
-      cryptsetup: [{ args: ['luksDump', '--dump-json-metadata', '--', '/dev/sdb3'], stdoutFixture: 'fixtures/cryptsetup-luksdump/file-luks2-argon2id-sector4096-debian12/stdout' }],
+      dmsetup: [
+        {
+          args: ['table', '--', 'debian_crypt'],
+          stdout:
+            '0 463583232 crypt aes-xts-plain64 :64:logon:cryptsetup:x-d0 0 8:19 32768 1 allow_discards\n',
+        },
+      ],
+      cryptsetup: [
+        {
+          args: ['luksDump', '--dump-json-metadata', '--', '/dev/sdb3'],
+          stdoutFixture: 'fixtures/cryptsetup-luksdump/file-luks2-argon2id-sector4096-debian12/stdout',
+        },
+      ],
       systemctl: [
         { args: ['is-enabled', 'fstrim.timer'], stdout: 'enabled\n' },
-        { args: ['show', 'fstrim.timer', '--property=LastTriggerUSec', '--timestamp=utc'], stdout: 'LastTriggerUSec=Mon 2026-11-16 00:00:01 UTC\n' },
+        {
+          args: ['show', 'fstrim.timer', '--property=LastTriggerUSec', '--timestamp=utc'],
+          stdout: 'LastTriggerUSec=Mon 2026-11-16 00:00:01 UTC\n',
+        },
       ],
     });
     const { facts } = await probeDiscardStack(host, stack);

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import type { EncplanError} from '@encplan/core';
+import type { EncplanError } from '@encplan/core';
 import { isEncplanError } from '@encplan/core';
 import { createRunner } from '@encplan/core/node';
 import { createFakeTools, type FakeTools } from '../../../../tests/support/fake-tools.js';
@@ -10,7 +10,10 @@ afterEach(async () => {
   fakes = undefined;
 });
 
-async function runnerWith(cases: Parameters<typeof createFakeTools>[0], options?: Parameters<typeof createFakeTools>[1]) {
+async function runnerWith(
+  cases: Parameters<typeof createFakeTools>[0],
+  options?: Parameters<typeof createFakeTools>[1],
+) {
   fakes = await createFakeTools(cases, options);
   return createRunner({ searchPath: fakes.binDir, includeSystemDirectories: false, killGraceMs: 200 });
 }
@@ -37,7 +40,9 @@ describe('createRunner', () => {
   });
 
   it('returns a non-zero exit status as data, with stdout and stderr kept apart', async () => {
-    const runner = await runnerWith({ smartctl: [{ stdout: '{"a":1}', stderr: 'warning on stderr', exitCode: 4 }] });
+    const runner = await runnerWith({
+      smartctl: [{ stdout: '{"a":1}', stderr: 'warning on stderr', exitCode: 4 }],
+    });
     const output = await runner.run({ tool: 'smartctl', args: ['-j'], timeoutMs: 10_000 });
     expect(output.exitCode).toBe(4);
     expect(output.stdout).toBe('{"a":1}');
@@ -47,7 +52,12 @@ describe('createRunner', () => {
 
   it('writes stdin to the tool and never puts it in argv', async () => {
     const runner = await runnerWith({ cryptsetup: [{ stdout: '' }] });
-    await runner.run({ tool: 'cryptsetup', args: ['luksFormat', '--key-file=-'], stdin: 'secret passphrase', timeoutMs: 10_000 });
+    await runner.run({
+      tool: 'cryptsetup',
+      args: ['luksFormat', '--key-file=-'],
+      stdin: 'secret passphrase',
+      timeoutMs: 10_000,
+    });
     const [call] = await fakes!.calls();
     expect(call!.stdin).toBe('secret passphrase');
     expect(call!.argv.join(' ')).not.toContain('secret');
@@ -68,7 +78,11 @@ describe('createRunner', () => {
 
   it('reports PERMISSION_DENIED for a tool that cannot be executed', async () => {
     fakes = await createFakeTools({ hdparm: [{}] }, { nonExecutable: ['hdparm'] });
-    const runner = createRunner({ searchPath: fakes.binDir, includeSystemDirectories: false, toolPaths: { hdparm: `${fakes.binDir}/hdparm` } });
+    const runner = createRunner({
+      searchPath: fakes.binDir,
+      includeSystemDirectories: false,
+      toolPaths: { hdparm: `${fakes.binDir}/hdparm` },
+    });
     await expectCode(runner.run({ tool: 'hdparm', args: [], timeoutMs: 1000 }), 'PERMISSION_DENIED');
   });
 
@@ -83,18 +97,27 @@ describe('createRunner', () => {
     const runner = await runnerWith({ fio: [{ sleepMs: 10_000 }] });
     const controller = new AbortController();
     setTimeout(() => controller.abort(), 200);
-    await expectCode(runner.run({ tool: 'fio', args: [], timeoutMs: 20_000 }, controller.signal), 'CANCELLED');
+    await expectCode(
+      runner.run({ tool: 'fio', args: [], timeoutMs: 20_000 }, controller.signal),
+      'CANCELLED',
+    );
   });
 
   it('refuses to start when the signal is already aborted', async () => {
     const runner = await runnerWith({ fio: [{}] });
-    await expectCode(runner.run({ tool: 'fio', args: [], timeoutMs: 1000 }, AbortSignal.abort()), 'CANCELLED');
+    await expectCode(
+      runner.run({ tool: 'fio', args: [], timeoutMs: 1000 }, AbortSignal.abort()),
+      'CANCELLED',
+    );
     expect(await fakes!.calls()).toHaveLength(0);
   });
 
   it('stops a tool that floods its output past the cap with TOOL_OUTPUT_TOO_LARGE', async () => {
     const runner = await runnerWith({ lsblk: [{ floodBytes: 4 * 1024 * 1024 }] });
-    await expectCode(runner.run({ tool: 'lsblk', args: [], timeoutMs: 20_000, maxOutputBytes: 256 * 1024 }), 'TOOL_OUTPUT_TOO_LARGE');
+    await expectCode(
+      runner.run({ tool: 'lsblk', args: [], timeoutMs: 20_000, maxOutputBytes: 256 * 1024 }),
+      'TOOL_OUTPUT_TOO_LARGE',
+    );
   });
 
   it('requires a positive timeout', async () => {

@@ -8,17 +8,28 @@ import { fixture, fixtureCommand } from '../support/fixtures.js';
 describe('parseBlkidExport', () => {
   it('reads an ext4 filesystem inside a GPT partition', () => {
     const probe = parseBlkidExport(fixture('blkid/loop-gpt-partition-ext4/stdout'));
-    expect(probe).toMatchObject({ type: 'ext4', version: '1.0', usage: 'filesystem', uuid: 'f35f9b62-f8ab-48fd-b42d-33bb1790c4a3' });
+    expect(probe).toMatchObject({
+      type: 'ext4',
+      version: '1.0',
+      usage: 'filesystem',
+      uuid: 'f35f9b62-f8ab-48fd-b42d-33bb1790c4a3',
+    });
     expect(probe.values.PART_ENTRY_OFFSET).toBe('2048');
   });
 
   it('reads the partition table type of a whole disk', () => {
-    expect(parseBlkidExport(fixture('blkid/loop-gpt-disk/stdout'))).toMatchObject({ type: null, partitionTableType: 'gpt' });
+    expect(parseBlkidExport(fixture('blkid/loop-gpt-disk/stdout'))).toMatchObject({
+      type: null,
+      partitionTableType: 'gpt',
+    });
   });
 
   it('answers "nothing found" for the empty output of exit status 2', () => {
     expect(fixtureCommand('blkid/loop-empty-nothing-found').exitCode).toBe(2);
-    expect(parseBlkidExport(fixture('blkid/loop-empty-nothing-found/stdout'))).toMatchObject({ type: null, partitionTableType: null });
+    expect(parseBlkidExport(fixture('blkid/loop-empty-nothing-found/stdout'))).toMatchObject({
+      type: null,
+      partitionTableType: null,
+    });
   });
 });
 
@@ -29,13 +40,24 @@ describe('parseSfdiskJson', () => {
       sectorBytes: 512,
       firstUsableSector: 34,
       lastUsableSector: 2_097_118,
-      partitions: [{ node: '/dev/loop0p1', startSectors: 2048, sizeSectors: 1_634_304, type: '0FC63DAF-8483-4772-8E79-3D69D8477DE4', uuid: '238F1784-2E3B-41BC-A414-A9DD44695CFD', name: null }],
+      partitions: [
+        {
+          node: '/dev/loop0p1',
+          startSectors: 2048,
+          sizeSectors: 1_634_304,
+          type: '0FC63DAF-8483-4772-8E79-3D69D8477DE4',
+          uuid: '238F1784-2E3B-41BC-A414-A9DD44695CFD',
+          name: null,
+        },
+      ],
     });
   });
 
   it('rejects the empty output sfdisk gives for a disk without a table', () => {
     expect(fixtureCommand('sfdisk/loop-no-partition-table').exitCode).toBe(1);
-    expect(() => parseSfdiskJson(fixture('sfdisk/loop-no-partition-table/stdout'))).toThrowError(expect.objectContaining({ code: 'TOOL_OUTPUT_UNRECOGNIZED' }));
+    expect(() => parseSfdiskJson(fixture('sfdisk/loop-no-partition-table/stdout'))).toThrowError(
+      expect.objectContaining({ code: 'TOOL_OUTPUT_UNRECOGNIZED' }),
+    );
   });
 
   it('never crashes on arbitrary input', () => {

@@ -9,7 +9,11 @@ import { parseNvmeIdCtrl } from '../../src/parsers/nvme/id-ctrl.js';
 import { parseNvmeIdNs } from '../../src/parsers/nvme/id-ns.js';
 import { parseNvmeList } from '../../src/parsers/nvme/list.js';
 import { parseSedutilScan } from '../../src/parsers/sedutil/scan.js';
-import { checkHostileInputs, checkHugeInput, checkTruncations } from '../../../../tests/support/parser-properties.js';
+import {
+  checkHostileInputs,
+  checkHugeInput,
+  checkTruncations,
+} from '../../../../tests/support/parser-properties.js';
 import { fixture } from '../support/fixtures.js';
 
 const SMART_LOG_211 = fixture('nvme/smart-log-v2.11-seagate-firecuda530-30pct-used/stdout.json');
@@ -26,7 +30,13 @@ describe('parseNvmeSmartLog', () => {
     expect(facts.nvme?.criticalWarning).toEqual({ value: 0, field: 'critical_warning.value' });
     expect(facts.nvme?.temperatureCelsius?.value).toBe(51);
     const health = assessHealth(facts);
-    expect(health).toMatchObject({ source: 'nvme-cli', verdict: 'healthy', percentageUsed: 30, powerOnHours: 24424, unsafeShutdowns: 49 });
+    expect(health).toMatchObject({
+      source: 'nvme-cli',
+      verdict: 'healthy',
+      percentageUsed: 30,
+      powerOnHours: 24424,
+      unsafeShutdowns: 49,
+    });
     expect(health.dataWrittenBytesExact).toBe(String(1928683480n * 512000n));
     // 24424 h for 30 %: the remaining 70 % take 24424 · 70 / 30 h ≈ 6.5 years.
     expect(health.estimatedRemainingLifeYears).toBe(6.5);
@@ -35,7 +45,12 @@ describe('parseNvmeSmartLog', () => {
 
   it('reads nvme-cli 2.3 (flat critical_warning) the same way', () => {
     const health = assessHealth(parseNvmeSmartLog(SMART_LOG_23));
-    expect(health).toMatchObject({ verdict: 'healthy', percentageUsed: 2, temperatureCelsius: 37, powerOnHours: 4974 });
+    expect(health).toMatchObject({
+      verdict: 'healthy',
+      percentageUsed: 2,
+      temperatureCelsius: 37,
+      powerOnHours: 4974,
+    });
   });
 
   it('fails a drive whose critical warning says the spare is gone', () => {
@@ -49,7 +64,9 @@ describe('parseNvmeSmartLog', () => {
   });
 
   it('survives truncated, hostile and huge input with typed errors', () => {
-    checkTruncations(SMART_LOG_211, parseNvmeSmartLog, (facts) => expect(facts.nvme?.percentageUsed?.value).toBe(30));
+    checkTruncations(SMART_LOG_211, parseNvmeSmartLog, (facts) =>
+      expect(facts.nvme?.percentageUsed?.value).toBe(30),
+    );
     checkHostileInputs(parseNvmeSmartLog, (facts) => expect(facts.nvme).not.toBeNull());
     checkHugeInput(parseNvmeSmartLog);
   });
@@ -80,7 +97,9 @@ describe('parseNvmeIdCtrl', () => {
 
 describe('parseNvmeIdNs', () => {
   it('survives hostile and huge input with typed errors (no captured id-ns output exists in the corpus)', () => {
-    checkHostileInputs(parseNvmeIdNs, (ns) => expect(['not-reported', 'zeroes', 'ones', 'reserved']).toContain(ns.deallocatedReads));
+    checkHostileInputs(parseNvmeIdNs, (ns) =>
+      expect(['not-reported', 'zeroes', 'ones', 'reserved']).toContain(ns.deallocatedReads),
+    );
     checkHugeInput(parseNvmeIdNs);
   });
 });
@@ -89,7 +108,12 @@ describe('parseNvmeList', () => {
   it('lists every namespace of the nested nvme-cli 2.11 layout (the file holds three, not the four its name says)', () => {
     const entries = parseNvmeList(LIST);
     expect(entries.map((e) => e.namespacePath)).toEqual(['/dev/nvme0n1', '/dev/nvme1n1', '/dev/nvme2n1']);
-    expect(entries[0]).toMatchObject({ controller: 'nvme0', model: 'Seagate FireCuda 530 ZP4000GM30023', sizeBytes: 4000787030016, sectorBytes: 512 });
+    expect(entries[0]).toMatchObject({
+      controller: 'nvme0',
+      model: 'Seagate FireCuda 530 ZP4000GM30023',
+      sizeBytes: 4000787030016,
+      sectorBytes: 512,
+    });
   });
 
   it('survives truncated, hostile and huge input with typed errors', () => {
@@ -104,7 +128,13 @@ describe('parseHdparmIdentify', () => {
     const identify = parseHdparmIdentify(HDPARM_INTEL);
     expect(identify).toMatchObject({ model: 'INTEL SSDSC2KW512G8', rotational: false, trimLimitBlocks: 8 });
     expect(identify.trim).toMatchObject({ supported: true, deterministic: true, zeroed: true });
-    expect(identify.security.ataSecurity).toMatchObject({ supported: true, enabled: false, locked: false, frozen: true, enhancedErase: true });
+    expect(identify.security.ataSecurity).toMatchObject({
+      supported: true,
+      enabled: false,
+      locked: false,
+      frozen: true,
+      enhancedErase: true,
+    });
   });
 
   it('reads the CRLF, space-indented TESLA dump: TRIM without deterministic reads', () => {
@@ -124,7 +154,12 @@ describe('parseHdparmIdentify', () => {
 describe('parseDmsetupTable', () => {
   it('decodes the LUKS2 mapping with allow_discards and drops the key reference', () => {
     const [line] = parseDmsetupTable(DMSETUP);
-    expect(line).toMatchObject({ name: 'debian_crypt', startSector: 0, lengthSectors: 463583232, target: 'crypt' });
+    expect(line).toMatchObject({
+      name: 'debian_crypt',
+      startSector: 0,
+      lengthSectors: 463583232,
+      target: 'crypt',
+    });
     expect(line?.crypt).toEqual({
       cipher: 'aes-xts-plain64',
       keyKind: 'keyring',
@@ -138,8 +173,15 @@ describe('parseDmsetupTable', () => {
   });
 
   it('decodes a real kernel’s LUKS2 mapping with 4096-byte sectors and no workqueues (kernel lane, QEMU)', () => {
-    const [line] = parseDmsetupTable(fixture('dmsetup/qemu-debian12-kernel6.1-luks2-s4096-no-workqueues/stdout.txt'));
-    expect(line).toMatchObject({ name: 'encplan-bench-817-luks2-s4096-nowq', startSector: 0, lengthSectors: 393216, target: 'crypt' });
+    const [line] = parseDmsetupTable(
+      fixture('dmsetup/qemu-debian12-kernel6.1-luks2-s4096-no-workqueues/stdout.txt'),
+    );
+    expect(line).toMatchObject({
+      name: 'encplan-bench-817-luks2-s4096-nowq',
+      startSector: 0,
+      lengthSectors: 393216,
+      target: 'crypt',
+    });
     expect(line?.crypt).toEqual({
       cipher: 'aes-xts-plain64',
       keyKind: 'keyring',
@@ -166,7 +208,9 @@ describe('parseCrypttab and parseSedutilScan', () => {
   it('never crash on hostile input (no captured crypttab or sedutil output exists in the corpus)', () => {
     checkHostileInputs(parseCrypttab, (entries) => {
       for (const entry of entries) {
-        expect(entry.discard).toBe(entry.options.includes('discard') || entry.options.includes('allow-discards'));
+        expect(entry.discard).toBe(
+          entry.options.includes('discard') || entry.options.includes('allow-discards'),
+        );
       }
     });
     checkHugeInput(parseCrypttab);
@@ -178,15 +222,31 @@ describe('parseCrypttab and parseSedutilScan', () => {
 describe('parseLsblkDiscard', () => {
   it('reads the ASCII tree of util-linux 2.30 with binary suffixes', () => {
     const rows = parseLsblkDiscard(fixture('lsblk/lsblk-discard-sata-ssd-hdd-nvme-utillinux2.30/stdout.txt'));
-    expect(rows.find((r) => r.name === 'nvme0n1p2')).toEqual({ name: 'nvme0n1p2', depth: 1, parent: 'nvme0n1', alignmentBytes: 0, granularityBytes: 512, maxBytes: 2 ** 41 });
+    expect(rows.find((r) => r.name === 'nvme0n1p2')).toEqual({
+      name: 'nvme0n1p2',
+      depth: 1,
+      parent: 'nvme0n1',
+      alignmentBytes: 0,
+      granularityBytes: 512,
+      maxBytes: 2 ** 41,
+    });
     expect(rows.find((r) => r.name === 'sdb1')).toMatchObject({ granularityBytes: 0, maxBytes: 0 });
   });
 
   it('reads the UTF-8 tree and the same LV under four loop parents', () => {
     const lvm = parseLsblkDiscard(fixture('lsblk/lsblk-discard-lvm-on-loop-utillinux2.30/stdout.txt'));
-    expect(lvm.filter((r) => r.name === 'vg_foo.4059-lv_foo.4059').map((r) => r.parent)).toEqual(['loop0', 'loop1', 'loop2', 'loop3']);
+    expect(lvm.filter((r) => r.name === 'vg_foo.4059-lv_foo.4059').map((r) => r.parent)).toEqual([
+      'loop0',
+      'loop1',
+      'loop2',
+      'loop3',
+    ]);
     const luks = parseLsblkDiscard(fixture('lsblk/lsblk-discard-sata-ssd-luks-lvm-after-discard/stdout.txt'));
-    expect(luks.find((r) => r.name === 'goodram_ssd-home')).toMatchObject({ depth: 3, parent: 'debian_crypt', maxBytes: 2 ** 31 });
+    expect(luks.find((r) => r.name === 'goodram_ssd-home')).toMatchObject({
+      depth: 3,
+      parent: 'debian_crypt',
+      maxBytes: 2 ** 31,
+    });
   });
 
   it('survives truncated, hostile and huge input with typed errors', () => {

@@ -21,7 +21,12 @@ describe('parseLsblkJson', () => {
       mountpoints: [],
     });
     expect(loop?.children).toHaveLength(1);
-    expect(loop?.children[0]).toMatchObject({ kernelName: 'loop0p1', type: 'part', sizeBytes: 836_763_648, startSectors: 2048 });
+    expect(loop?.children[0]).toMatchObject({
+      kernelName: 'loop0p1',
+      type: 'part',
+      sizeBytes: 836_763_648,
+      startSectors: 2048,
+    });
   });
 
   it('reads typed JSON without --bytes, turning human sizes into approximate bytes', () => {
@@ -46,20 +51,29 @@ describe('parseLsblkJson', () => {
 
   it('fails closed on output without a blockdevices list', () => {
     for (const text of ['', '{}', '{"blockdevices": 3}', 'lsblk: /dev/x: not a block device', '[1,2]']) {
-      expect(() => parseLsblkJson(text)).toThrowError(expect.objectContaining({ code: 'TOOL_OUTPUT_UNRECOGNIZED' }));
+      expect(() => parseLsblkJson(text)).toThrowError(
+        expect.objectContaining({ code: 'TOOL_OUTPUT_UNRECOGNIZED' }),
+      );
     }
   });
 
   it('never crashes on arbitrary or truncated input: it parses or throws TOOL_OUTPUT_UNRECOGNIZED', () => {
     const real = fixture('lsblk/loop-gpt-ext4-78pct-debian12/stdout');
     fc.assert(
-      fc.property(fc.oneof(fc.string(), fc.json(), fc.nat({ max: real.length }).map((n) => real.slice(0, n))), (text) => {
-        try {
-          parseLsblkJson(text);
-        } catch (error) {
-          expect(isEncplanError(error, 'TOOL_OUTPUT_UNRECOGNIZED')).toBe(true);
-        }
-      }),
+      fc.property(
+        fc.oneof(
+          fc.string(),
+          fc.json(),
+          fc.nat({ max: real.length }).map((n) => real.slice(0, n)),
+        ),
+        (text) => {
+          try {
+            parseLsblkJson(text);
+          } catch (error) {
+            expect(isEncplanError(error, 'TOOL_OUTPUT_UNRECOGNIZED')).toBe(true);
+          }
+        },
+      ),
     );
   });
 });

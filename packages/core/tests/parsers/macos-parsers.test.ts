@@ -6,7 +6,10 @@ import { parseDiskutilList } from '../../src/parsers/diskutil/parse-diskutil-lis
 import { parseFdesetupStatus } from '../../src/parsers/fdesetup/parse-fdesetup-status.js';
 import { parsePlist } from '../../src/parsers/plist/parse-plist.js';
 import { parseSysctlCpu } from '../../src/parsers/sysctl/parse-sysctl-cpu.js';
-import { parseSystemProfilerJson, parseSystemProfilerXml } from '../../src/parsers/system-profiler/parse-system-profiler.js';
+import {
+  parseSystemProfilerJson,
+  parseSystemProfilerXml,
+} from '../../src/parsers/system-profiler/parse-system-profiler.js';
 import { fixture } from '../support/fixtures.js';
 
 const info = (name: string): ReturnType<typeof parseDiskutilInfo> =>

@@ -1,15 +1,18 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { isEncplanError } from '@encplan/core';
-import { kdfFactsFromCryptsetup, cipherFactsFromCryptsetup } from '../../src/parsers/cryptsetup-benchmark/cryptsetup-benchmark-facts.js';
+import {
+  kdfFactsFromCryptsetup,
+  cipherFactsFromCryptsetup,
+} from '../../src/parsers/cryptsetup-benchmark/cryptsetup-benchmark-facts.js';
 import { parseCryptsetupBenchmark } from '../../src/parsers/cryptsetup-benchmark/parse-cryptsetup-benchmark.js';
 import { expectUnrecognized } from './expect-unrecognized.js';
 import { fixtureArgv, fixtureCases, readFixture } from '../../../../tests/support/fixture-files.js';
 
 const TOOL = 'cryptsetup-benchmark';
 const mib = (value: number) => Math.round(value * 1024 * 1024);
-const parse = (name: string, transcript = false) => parseCryptsetupBenchmark(readFixture(TOOL, name), { transcript });
-
+const parse = (name: string, transcript = false) =>
+  parseCryptsetupBenchmark(readFixture(TOOL, name), { transcript });
 
 describe('parseCryptsetupBenchmark on real outputs', () => {
   it.each(fixtureCases(TOOL))('turns every figure line of %s into exactly one parsed figure', (name) => {
@@ -30,24 +33,66 @@ describe('parseCryptsetupBenchmark on real outputs', () => {
       { hash: 'whirlpool', iterationsPerSecond: 678250, derivedKeyBits: 256 },
     ]);
     expect(result.argon2).toEqual([
-      { variant: 'argon2i', timeCost: 5, memoryKibibytes: 1048576, threads: 4, derivedKeyBits: 256, requestedDurationMs: 2000 },
-      { variant: 'argon2id', timeCost: 5, memoryKibibytes: 1048576, threads: 4, derivedKeyBits: 256, requestedDurationMs: 2000 },
+      {
+        variant: 'argon2i',
+        timeCost: 5,
+        memoryKibibytes: 1048576,
+        threads: 4,
+        derivedKeyBits: 256,
+        requestedDurationMs: 2000,
+      },
+      {
+        variant: 'argon2id',
+        timeCost: 5,
+        memoryKibibytes: 1048576,
+        threads: 4,
+        derivedKeyBits: 256,
+        requestedDurationMs: 2000,
+      },
     ]);
     expect(result.ciphers).toHaveLength(11);
-    expect(result.ciphers).toContainEqual({ cipher: 'aes-xts', keyBits: 512, encryptBytesPerSecond: mib(2334.9), decryptBytesPerSecond: mib(2329.1) });
-    expect(result.ciphers[0]).toEqual({ cipher: 'aes-cbc', keyBits: 128, encryptBytesPerSecond: mib(1105.1), decryptBytesPerSecond: mib(3125.5) });
+    expect(result.ciphers).toContainEqual({
+      cipher: 'aes-xts',
+      keyBits: 512,
+      encryptBytesPerSecond: mib(2334.9),
+      decryptBytesPerSecond: mib(2329.1),
+    });
+    expect(result.ciphers[0]).toEqual({
+      cipher: 'aes-cbc',
+      keyBits: 128,
+      encryptBytesPerSecond: mib(1105.1),
+      decryptBytesPerSecond: mib(3125.5),
+    });
     expect(result.cipherTestUnavailable).toBe(false);
   });
 
   it('reads every row of a real kernel’s benchmark (kernel lane, QEMU TCG: emulated figures)', () => {
     const result = parse('qemu-tcg-debian12-kernel6.1-emulated-default');
-    expect(result.pbkdf2.map((row) => row.hash)).toEqual(['sha1', 'sha256', 'sha512', 'ripemd160', 'whirlpool']);
+    expect(result.pbkdf2.map((row) => row.hash)).toEqual([
+      'sha1',
+      'sha256',
+      'sha512',
+      'ripemd160',
+      'whirlpool',
+    ]);
     expect(result.argon2.map((row) => row.variant)).toEqual(['argon2i', 'argon2id']);
     expect(result.ciphers).toHaveLength(12);
-    expect(result.ciphers).toContainEqual({ cipher: 'aes-xts', keyBits: 512, encryptBytesPerSecond: mib(31.4), decryptBytesPerSecond: mib(18) });
+    expect(result.ciphers).toContainEqual({
+      cipher: 'aes-xts',
+      keyBits: 512,
+      encryptBytesPerSecond: mib(31.4),
+      decryptBytesPerSecond: mib(18),
+    });
     expect(result.cipherTestUnavailable).toBe(false);
     const adiantum = parse('qemu-tcg-debian12-kernel6.1-emulated-adiantum');
-    expect(adiantum.ciphers).toEqual([{ cipher: 'xchacha12,aes-adiantum', keyBits: 256, encryptBytesPerSecond: mib(0.4), decryptBytesPerSecond: mib(5.7) }]);
+    expect(adiantum.ciphers).toEqual([
+      {
+        cipher: 'xchacha12,aes-adiantum',
+        keyBits: 256,
+        encryptBytesPerSecond: mib(0.4),
+        decryptBytesPerSecond: mib(5.7),
+      },
+    ]);
   });
 
   it('reads the cryptsetup 1.7 narrow header without argon2 lines', () => {
@@ -55,8 +100,18 @@ describe('parseCryptsetupBenchmark on real outputs', () => {
     expect(result.argon2).toEqual([]);
     expect(result.pbkdf2.map((p) => p.iterationsPerSecond)).toEqual([382134, 479239, 347671, 319687, 221032]);
     expect(result.ciphers).toHaveLength(12);
-    expect(result.ciphers).toContainEqual({ cipher: 'serpent-xts', keyBits: 256, encryptBytesPerSecond: mib(100.3), decryptBytesPerSecond: mib(104.5) });
-    expect(result.ciphers.at(-1)).toEqual({ cipher: 'twofish-xts', keyBits: 512, encryptBytesPerSecond: mib(93.9), decryptBytesPerSecond: mib(94.9) });
+    expect(result.ciphers).toContainEqual({
+      cipher: 'serpent-xts',
+      keyBits: 256,
+      encryptBytesPerSecond: mib(100.3),
+      decryptBytesPerSecond: mib(104.5),
+    });
+    expect(result.ciphers.at(-1)).toEqual({
+      cipher: 'twofish-xts',
+      keyBits: 512,
+      encryptBytesPerSecond: mib(93.9),
+      decryptBytesPerSecond: mib(94.9),
+    });
   });
 
   it('reads a MIPS router board pasted in an issue: every cipher near 10 MiB/s', () => {
@@ -72,28 +127,62 @@ describe('parseCryptsetupBenchmark on real outputs', () => {
 
   it('keeps N/A rows as null rates and turns them into unmeasured ciphers', () => {
     const result = parse('rpi4-arm64-manjaro-no-aes-serpent-NA-full');
-    expect(result.ciphers.filter((row) => row.encryptBytesPerSecond === null).map((row) => `${row.cipher} ${String(row.keyBits)}`)).toEqual([
-      'serpent-cbc 128',
-      'serpent-cbc 256',
-      'serpent-xts 256',
-      'serpent-xts 512',
-    ]);
-    expect(result.ciphers).toContainEqual({ cipher: 'aes-xts', keyBits: 256, encryptBytesPerSecond: mib(85), decryptBytesPerSecond: mib(74.9) });
-    expect(result.argon2[1]).toMatchObject({ variant: 'argon2id', memoryKibibytes: 321984, timeCost: 4, threads: 4 });
+    expect(
+      result.ciphers
+        .filter((row) => row.encryptBytesPerSecond === null)
+        .map((row) => `${row.cipher} ${String(row.keyBits)}`),
+    ).toEqual(['serpent-cbc 128', 'serpent-cbc 256', 'serpent-xts 256', 'serpent-xts 512']);
+    expect(result.ciphers).toContainEqual({
+      cipher: 'aes-xts',
+      keyBits: 256,
+      encryptBytesPerSecond: mib(85),
+      decryptBytesPerSecond: mib(74.9),
+    });
+    expect(result.argon2[1]).toMatchObject({
+      variant: 'argon2id',
+      memoryKibibytes: 321984,
+      timeCost: 4,
+      threads: 4,
+    });
     const facts = cipherFactsFromCryptsetup([{ argv: ['cryptsetup', 'benchmark'], benchmark: result }]);
     expect(facts.measurements).toHaveLength(8);
-    expect(facts.unmeasured.map((u) => u.cipher)).toEqual(['serpent-cbc', 'serpent-cbc', 'serpent-xts', 'serpent-xts']);
+    expect(facts.unmeasured.map((u) => u.cipher)).toEqual([
+      'serpent-cbc',
+      'serpent-cbc',
+      'serpent-xts',
+      'serpent-xts',
+    ]);
   });
 
   it('reads Adiantum rows under the wider header and skips prompts only in transcript mode', () => {
     const pi5 = parse('rpi5-arm64-aes-ce-adiantum-vs-aes-transcript', true);
     expect(pi5.ciphers).toEqual([
-      { cipher: 'xchacha20,aes-adiantum', keyBits: 256, encryptBytesPerSecond: mib(394.4), decryptBytesPerSecond: mib(421.6) },
-      { cipher: 'aes-xts', keyBits: 256, encryptBytesPerSecond: mib(1774.5), decryptBytesPerSecond: mib(1836.1) },
-      { cipher: 'aes-cbc', keyBits: 256, encryptBytesPerSecond: mib(923.4), decryptBytesPerSecond: mib(1895.6) },
+      {
+        cipher: 'xchacha20,aes-adiantum',
+        keyBits: 256,
+        encryptBytesPerSecond: mib(394.4),
+        decryptBytesPerSecond: mib(421.6),
+      },
+      {
+        cipher: 'aes-xts',
+        keyBits: 256,
+        encryptBytesPerSecond: mib(1774.5),
+        decryptBytesPerSecond: mib(1836.1),
+      },
+      {
+        cipher: 'aes-cbc',
+        keyBits: 256,
+        encryptBytesPerSecond: mib(923.4),
+        decryptBytesPerSecond: mib(1895.6),
+      },
     ]);
     const pi4 = parse('rpi4-arm64-no-aes-adiantum-vs-aes-transcript', true);
-    expect(pi4.ciphers[0]).toEqual({ cipher: 'xchacha20,aes-adiantum', keyBits: 256, encryptBytesPerSecond: mib(170.9), decryptBytesPerSecond: mib(180) });
+    expect(pi4.ciphers[0]).toEqual({
+      cipher: 'xchacha20,aes-adiantum',
+      keyBits: 256,
+      encryptBytesPerSecond: mib(170.9),
+      decryptBytesPerSecond: mib(180),
+    });
     expectUnrecognized(() => parse('rpi4-arm64-no-aes-adiantum-vs-aes-transcript'));
   });
 
@@ -101,11 +190,19 @@ describe('parseCryptsetupBenchmark on real outputs', () => {
     const rhel = parse('s390x-rhel74-cpacf-bracket-prompt-transcript', true);
     expect(rhel.pbkdf2.map((p) => p.iterationsPerSecond)).toEqual([265059, 278876, 187245, 182551, 208381]);
     expect(rhel.ciphers).toHaveLength(12);
-    expect(rhel.ciphers).toContainEqual({ cipher: 'aes-xts', keyBits: 512, encryptBytesPerSecond: mib(3766.1), decryptBytesPerSecond: mib(3747.9) });
+    expect(rhel.ciphers).toContainEqual({
+      cipher: 'aes-xts',
+      keyBits: 512,
+      encryptBytesPerSecond: mib(3766.1),
+      decryptBytesPerSecond: mib(3747.9),
+    });
     expectUnrecognized(() => parse('s390x-rhel74-cpacf-bracket-prompt-transcript'));
     const caesar = parse('x86-cryptsetup1.6-root-prompt-transcript', true);
     expect(caesar.pbkdf2[0]).toEqual({ hash: 'sha1', iterationsPerSecond: 789590, derivedKeyBits: null });
-    expect(caesar.ciphers.find((row) => row.cipher === 'twofish-xts' && row.keyBits === 512)?.encryptBytesPerSecond).toBe(mib(221.1));
+    expect(
+      caesar.ciphers.find((row) => row.cipher === 'twofish-xts' && row.keyBits === 512)
+        ?.encryptBytesPerSecond,
+    ).toBe(mib(221.1));
   });
 
   it.each([
@@ -124,8 +221,18 @@ describe('parseCryptsetupBenchmark on real outputs', () => {
     expect(result.pbkdf2.map((p) => p.hash)).toEqual(['sha1', 'sha256', 'sha512', 'ripemd160', 'whirlpool']);
     expect(result.pbkdf2[1]).toEqual({ hash: 'sha256', iterationsPerSecond: 755458, derivedKeyBits: null });
     expect(result.ciphers).toHaveLength(12);
-    expect(result.ciphers[0]).toEqual({ cipher: 'aes-cbc', keyBits: 128, encryptBytesPerSecond: mib(611.1), decryptBytesPerSecond: mib(2632) });
-    expect(result.ciphers.at(-1)).toEqual({ cipher: 'twofish-xts', keyBits: 512, encryptBytesPerSecond: mib(325.7), decryptBytesPerSecond: mib(329.8) });
+    expect(result.ciphers[0]).toEqual({
+      cipher: 'aes-cbc',
+      keyBits: 128,
+      encryptBytesPerSecond: mib(611.1),
+      decryptBytesPerSecond: mib(2632),
+    });
+    expect(result.ciphers.at(-1)).toEqual({
+      cipher: 'twofish-xts',
+      keyBits: 512,
+      encryptBytesPerSecond: mib(325.7),
+      decryptBytesPerSecond: mib(329.8),
+    });
   });
 
   it('reads a run with only two cipher rows and no PBKDF section', () => {
@@ -141,14 +248,33 @@ describe('parseCryptsetupBenchmark on real outputs', () => {
     const result = parse('linux-no-af-alg-debian12-default');
     expect(result.ciphers).toEqual([]);
     expect(result.pbkdf2.find((p) => p.hash === 'whirlpool')?.iterationsPerSecond).toBe(652099);
-    expect(result.argon2[1]).toEqual({ variant: 'argon2id', timeCost: 4, memoryKibibytes: 833463, threads: 4, derivedKeyBits: 256, requestedDurationMs: 2000 });
-    expect(parse('linux-no-af-alg-debian12-aes-xts-512')).toEqual({ pbkdf2: [], argon2: [], ciphers: [], cipherTestUnavailable: false });
-    expect(readFixture(TOOL, 'linux-no-af-alg-debian12-aes-xts-512', 'stderr')).toContain('Required kernel crypto interface not available.');
+    expect(result.argon2[1]).toEqual({
+      variant: 'argon2id',
+      timeCost: 4,
+      memoryKibibytes: 833463,
+      threads: 4,
+      derivedKeyBits: 256,
+      requestedDurationMs: 2000,
+    });
+    expect(parse('linux-no-af-alg-debian12-aes-xts-512')).toEqual({
+      pbkdf2: [],
+      argon2: [],
+      ciphers: [],
+      cipherTestUnavailable: false,
+    });
+    expect(readFixture(TOOL, 'linux-no-af-alg-debian12-aes-xts-512', 'stderr')).toContain(
+      'Required kernel crypto interface not available.',
+    );
   });
 
   it('turns per-hash PBKDF2 runs into KDF facts, with Streebog unmeasured because the backend prints N/A', () => {
-    const names = ['sha256', 'sha512', 'whirlpool', 'blake2s-256', 'streebog512'].map((hash) => `linux-debian12-pbkdf2-${hash}`);
-    const runs = [...names, 'linux-debian12-argon2id'].map((name) => ({ argv: fixtureArgv(TOOL, name), benchmark: parse(name) }));
+    const names = ['sha256', 'sha512', 'whirlpool', 'blake2s-256', 'streebog512'].map(
+      (hash) => `linux-debian12-pbkdf2-${hash}`,
+    );
+    const runs = [...names, 'linux-debian12-argon2id'].map((name) => ({
+      argv: fixtureArgv(TOOL, name),
+      benchmark: parse(name),
+    }));
     const facts = kdfFactsFromCryptsetup(runs);
     expect(facts.pbkdf2).toEqual([
       { hash: 'sha256', iterationsPerSecond: 4161015, derivedKeyBits: 256 },
@@ -157,7 +283,16 @@ describe('parseCryptsetupBenchmark on real outputs', () => {
       { hash: 'blake2s-256', iterationsPerSecond: 1233618, derivedKeyBits: 256 },
     ]);
     expect(facts.unmeasured.map((u) => u.hash)).toEqual(['streebog512']);
-    expect(facts.argon2).toEqual([{ variant: 'argon2id', timeCost: 4, memoryKibibytes: 795258, threads: 4, derivedKeyBits: 256, requestedDurationMs: 2000 }]);
+    expect(facts.argon2).toEqual([
+      {
+        variant: 'argon2id',
+        timeCost: 4,
+        memoryKibibytes: 795258,
+        threads: 4,
+        derivedKeyBits: 256,
+        requestedDurationMs: 2000,
+      },
+    ]);
   });
 });
 
@@ -170,13 +305,21 @@ describe('parseCryptsetupBenchmark on malformed and hostile input', () => {
   });
 
   it('refuses a cipher row that appears before any table header', () => {
-    expectUnrecognized(() => parseCryptsetupBenchmark(`${header}        aes-xts        256b      2734.6 MiB/s      2732.8 MiB/s\n`));
+    expectUnrecognized(() =>
+      parseCryptsetupBenchmark(`${header}        aes-xts        256b      2734.6 MiB/s      2732.8 MiB/s\n`),
+    );
   });
 
   it('refuses rates in units cryptsetup never prints and absurdly long numbers', () => {
     const table = `${header}#     Algorithm |       Key |      Encryption |      Decryption\n`;
-    expectUnrecognized(() => parseCryptsetupBenchmark(`${table}        aes-xts        256b      2734.6 GB/s      2732.8 MiB/s\n`));
-    expectUnrecognized(() => parseCryptsetupBenchmark(`${table}        aes-xts        256b      ${'9'.repeat(400)} MiB/s      1.0 MiB/s\n`));
+    expectUnrecognized(() =>
+      parseCryptsetupBenchmark(`${table}        aes-xts        256b      2734.6 GB/s      2732.8 MiB/s\n`),
+    );
+    expectUnrecognized(() =>
+      parseCryptsetupBenchmark(
+        `${table}        aes-xts        256b      ${'9'.repeat(400)} MiB/s      1.0 MiB/s\n`,
+      ),
+    );
   });
 
   it('refuses input larger than any benchmark output', () => {
@@ -190,7 +333,9 @@ describe('parseCryptsetupBenchmark on malformed and hostile input', () => {
           try {
             const result = parseCryptsetupBenchmark(text, { transcript });
             for (const row of result.ciphers) {
-              expect(row.encryptBytesPerSecond === null || Number.isSafeInteger(row.encryptBytesPerSecond)).toBe(true);
+              expect(
+                row.encryptBytesPerSecond === null || Number.isSafeInteger(row.encryptBytesPerSecond),
+              ).toBe(true);
             }
           } catch (error) {
             expect(isEncplanError(error, 'TOOL_OUTPUT_UNRECOGNIZED')).toBe(true);
@@ -203,22 +348,31 @@ describe('parseCryptsetupBenchmark on malformed and hostile input', () => {
   it('never returns a non-finite or negative figure for lines mutated from a real output', () => {
     const real = readFixture(TOOL, 'x86-aesni-nvme-laptop-cryptsetup2.x-full').split('\n');
     fc.assert(
-      fc.property(fc.nat(real.length - 1), fc.string({ maxLength: 30 }), fc.nat(80), (lineIndex, insert, at) => {
-        const lines = [...real];
-        const line = lines[lineIndex]!;
-        lines[lineIndex] = line.slice(0, at) + insert + line.slice(at);
-        try {
-          const result = parseCryptsetupBenchmark(lines.join('\n'));
-          const numbers = [
-            ...result.ciphers.flatMap((r) => [r.encryptBytesPerSecond ?? 0, r.decryptBytesPerSecond ?? 0, r.keyBits]),
-            ...result.pbkdf2.map((p) => p.iterationsPerSecond ?? 0),
-            ...result.argon2.flatMap((a) => [a.memoryKibibytes, a.timeCost, a.threads]),
-          ];
-          expect(numbers.every((n) => Number.isSafeInteger(n) && n >= 0)).toBe(true);
-        } catch (error) {
-          expect(isEncplanError(error, 'TOOL_OUTPUT_UNRECOGNIZED')).toBe(true);
-        }
-      }),
+      fc.property(
+        fc.nat(real.length - 1),
+        fc.string({ maxLength: 30 }),
+        fc.nat(80),
+        (lineIndex, insert, at) => {
+          const lines = [...real];
+          const line = lines[lineIndex]!;
+          lines[lineIndex] = line.slice(0, at) + insert + line.slice(at);
+          try {
+            const result = parseCryptsetupBenchmark(lines.join('\n'));
+            const numbers = [
+              ...result.ciphers.flatMap((r) => [
+                r.encryptBytesPerSecond ?? 0,
+                r.decryptBytesPerSecond ?? 0,
+                r.keyBits,
+              ]),
+              ...result.pbkdf2.map((p) => p.iterationsPerSecond ?? 0),
+              ...result.argon2.flatMap((a) => [a.memoryKibibytes, a.timeCost, a.threads]),
+            ];
+            expect(numbers.every((n) => Number.isSafeInteger(n) && n >= 0)).toBe(true);
+          } catch (error) {
+            expect(isEncplanError(error, 'TOOL_OUTPUT_UNRECOGNIZED')).toBe(true);
+          }
+        },
+      ),
     );
   });
 });

@@ -9,13 +9,17 @@ import { fixtureArgv, fixtureCases, readFixture } from '../../../../tests/suppor
 const TOOL = 'openssl-speed';
 const parse = (name: string) => parseOpensslSpeed(readFixture(TOOL, name));
 
-
 describe('parseOpensslSpeed on outputs captured on this machine (OpenSSL 3.0, x86 with VAES)', () => {
-  it.each(fixtureCases(TOOL).filter((name) => !name.includes('error')))('finds at least one positive figure in %s', (name) => {
-    const result = parse(name);
-    expect(result.results.length).toBeGreaterThan(0);
-    expect(result.results.every((r) => Number.isSafeInteger(r.bytesPerSecond) && r.bytesPerSecond > 0)).toBe(true);
-  });
+  it.each(fixtureCases(TOOL).filter((name) => !name.includes('error')))(
+    'finds at least one positive figure in %s',
+    (name) => {
+      const result = parse(name);
+      expect(result.results.length).toBeGreaterThan(0);
+      expect(
+        result.results.every((r) => Number.isSafeInteger(r.bytesPerSecond) && r.bytesPerSecond > 0),
+      ).toBe(true);
+    },
+  );
 
   it('reads the machine-readable one-process figure in bytes per second', () => {
     expect(parse('x86-vaes-debian12-aes-256-xts-1core')).toEqual({
@@ -52,7 +56,11 @@ describe('parseOpensslSpeed on outputs captured on this machine (OpenSSL 3.0, x8
   it('reads a human -multi table that has no "type" header, using the children block sizes', () => {
     const result = parse('x86-vaes-debian12-aes-256-xts-human-multi2');
     expect(result.processCount).toBe(2);
-    expect(result.results.at(-1)).toEqual({ algorithm: 'AES-256-XTS', messageBytes: 16384, bytesPerSecond: 13237452800 });
+    expect(result.results.at(-1)).toEqual({
+      algorithm: 'AES-256-XTS',
+      messageBytes: 16384,
+      bytesPerSecond: 13237452800,
+    });
   });
 
   it('reads the five-column table of an older OpenSSL on another machine (a digest run)', () => {
@@ -60,11 +68,17 @@ describe('parseOpensslSpeed on outputs captured on this machine (OpenSSL 3.0, x8
     expect(result.version).toBeNull();
     expect(result.results).toHaveLength(15);
     expect(result.results[4]).toEqual({ algorithm: 'sha1', messageBytes: 8192, bytesPerSecond: 2008976040 });
-    expect(result.results.at(-1)).toEqual({ algorithm: 'sha512', messageBytes: 8192, bytesPerSecond: 689070080 });
+    expect(result.results.at(-1)).toEqual({
+      algorithm: 'sha512',
+      messageBytes: 8192,
+      bytesPerSecond: 689070080,
+    });
   });
 
   it('refuses the empty stdout of an unknown cipher (the error is on stderr)', () => {
-    expect(readFixture(TOOL, 'x86-debian12-unknown-cipher-error', 'stderr')).toContain('serpent-xts is an unknown cipher');
+    expect(readFixture(TOOL, 'x86-debian12-unknown-cipher-error', 'stderr')).toContain(
+      'serpent-xts is an unknown cipher',
+    );
     expectUnrecognized(() => parse('x86-debian12-unknown-cipher-error'));
   });
 
@@ -95,7 +109,18 @@ describe('parseOpensslSpeed on outputs captured on this machine (OpenSSL 3.0, x8
         allCoresDecryptBytesPerSecond: 6344413184,
         allCoresThreads: 2,
         messageBytes: 4096,
-        argv: ['openssl', 'speed', '-mr', '-elapsed', '-evp', 'aes-256-xts', '-seconds', '1', '-bytes', '4096'],
+        argv: [
+          'openssl',
+          'speed',
+          '-mr',
+          '-elapsed',
+          '-evp',
+          'aes-256-xts',
+          '-seconds',
+          '1',
+          '-bytes',
+          '4096',
+        ],
       },
       {
         cipher: 'chacha20',
@@ -119,7 +144,11 @@ describe('parseOpensslSpeed on malformed and hostile input', () => {
   });
 
   it('refuses lines from other openssl commands, such as RSA sign/verify tables', () => {
-    expectUnrecognized(() => parseOpensslSpeed('                  sign    verify    sign/s verify/s\nrsa 2048 bits 0.000598s 0.000017s   1672.2  57736.4\n'));
+    expectUnrecognized(() =>
+      parseOpensslSpeed(
+        '                  sign    verify    sign/s verify/s\nrsa 2048 bits 0.000598s 0.000017s   1672.2  57736.4\n',
+      ),
+    );
   });
 
   it('either parses or throws TOOL_OUTPUT_UNRECOGNIZED for arbitrary text, never anything else', () => {
@@ -128,7 +157,9 @@ describe('parseOpensslSpeed on malformed and hostile input', () => {
         for (const text of [noise, `+H:4096\n${noise}`, `type 16 bytes\n${noise}`]) {
           try {
             const result = parseOpensslSpeed(text);
-            expect(result.results.every((r) => Number.isFinite(r.bytesPerSecond) && r.bytesPerSecond >= 0)).toBe(true);
+            expect(
+              result.results.every((r) => Number.isFinite(r.bytesPerSecond) && r.bytesPerSecond >= 0),
+            ).toBe(true);
           } catch (error) {
             expect(isEncplanError(error, 'TOOL_OUTPUT_UNRECOGNIZED')).toBe(true);
           }

@@ -29,7 +29,13 @@ describe('parseProcCrypto on real /proc/crypto contents', () => {
       selftest: 'passed',
     });
     expect(deriveKernelCryptoFacts(entries, noModules)).toEqual({
-      xtsAes: { algorithm: 'xts(aes)', driver: 'xts(ecb(aes-fixed-time))', module: 'kernel', priority: 101, inferred: false },
+      xtsAes: {
+        algorithm: 'xts(aes)',
+        driver: 'xts(ecb(aes-fixed-time))',
+        module: 'kernel',
+        priority: 101,
+        inferred: false,
+      },
       xtsAesImplementation: 'generic',
       adiantum: 'unknown',
       adiantumDrivers: [],
@@ -39,13 +45,24 @@ describe('parseProcCrypto on real /proc/crypto contents', () => {
 
   it('picks AES-NI (priority 401) over the generic driver (priority 100) and ignores internal helpers', () => {
     const facts = deriveKernelCryptoFacts(parse('x86-aesni-grep-excerpt-cloudflare-2020'), noModules);
-    expect(facts.xtsAes).toEqual({ algorithm: 'xts(aes)', driver: 'xts-aes-aesni', module: 'aesni_intel', priority: 401, inferred: false });
+    expect(facts.xtsAes).toEqual({
+      algorithm: 'xts(aes)',
+      driver: 'xts-aes-aesni',
+      module: 'aesni_intel',
+      priority: 401,
+      inferred: false,
+    });
     expect(facts.xtsAesImplementation).toBe('cpu-instructions');
   });
 
   it('reads a full Debian 6.1 kernel (kernel lane, QEMU): AES-NI XTS and an instantiated Adiantum', () => {
     const facts = deriveKernelCryptoFacts(parse('qemu-tcg-debian12-kernel6.1-af-alg'), noModules);
-    expect(facts.xtsAes).toMatchObject({ algorithm: 'xts(aes)', driver: 'xts-aes-aesni', module: 'aesni_intel', inferred: false });
+    expect(facts.xtsAes).toMatchObject({
+      algorithm: 'xts(aes)',
+      driver: 'xts-aes-aesni',
+      module: 'aesni_intel',
+      inferred: false,
+    });
     expect(facts.xtsAesImplementation).toBe('cpu-instructions');
     expect(facts.adiantumDrivers).toContain('adiantum(xchacha12-simd,aes-aesni,nhpoly1305-avx2)');
   });
@@ -57,16 +74,33 @@ describe('parseProcCrypto on real /proc/crypto contents', () => {
   });
 
   it('predicts xts(ecb(<best aes>)) when xts(aes) has not been instantiated yet', () => {
-    const withoutXts = parse('x86-vm-debian12-aes-fixed-time').filter((entry) => !entry.name.startsWith('xts') && entry.name !== 'ecb(aes)');
+    const withoutXts = parse('x86-vm-debian12-aes-fixed-time').filter(
+      (entry) => !entry.name.startsWith('xts') && entry.name !== 'ecb(aes)',
+    );
     const facts = deriveKernelCryptoFacts(withoutXts, noModules);
-    expect(facts.xtsAes).toEqual({ algorithm: 'xts(aes)', driver: 'xts(ecb(aes-fixed-time))', module: 'kernel', priority: 101, inferred: true });
+    expect(facts.xtsAes).toEqual({
+      algorithm: 'xts(aes)',
+      driver: 'xts(ecb(aes-fixed-time))',
+      module: 'kernel',
+      priority: 101,
+      inferred: true,
+    });
   });
 
   it('tells Adiantum availability from the kernel module lists when /proc/crypto does not list it', () => {
     const entries = parse('x86-vm-debian12-aes-fixed-time');
-    expect(deriveKernelCryptoFacts(entries, { builtin: 'kernel/crypto/adiantum.ko\n', dep: '' }).adiantum).toBe('built-in');
-    expect(deriveKernelCryptoFacts(entries, { builtin: '', dep: 'kernel/crypto/adiantum.ko.zst: kernel/crypto/nhpoly1305.ko.zst\n' }).adiantum).toBe('module');
-    expect(deriveKernelCryptoFacts(entries, { builtin: 'kernel/fs/ext4/ext4.ko\n', dep: '' }).adiantum).toBe('absent');
+    expect(
+      deriveKernelCryptoFacts(entries, { builtin: 'kernel/crypto/adiantum.ko\n', dep: '' }).adiantum,
+    ).toBe('built-in');
+    expect(
+      deriveKernelCryptoFacts(entries, {
+        builtin: '',
+        dep: 'kernel/crypto/adiantum.ko.zst: kernel/crypto/nhpoly1305.ko.zst\n',
+      }).adiantum,
+    ).toBe('module');
+    expect(deriveKernelCryptoFacts(entries, { builtin: 'kernel/fs/ext4/ext4.ko\n', dep: '' }).adiantum).toBe(
+      'absent',
+    );
   });
 });
 
@@ -86,8 +120,15 @@ describe('classifyAesDriver', () => {
 
 describe('parseProcCrypto on malformed and hostile input', () => {
   it('refuses text that is not key : value lines, and an entry without a driver', () => {
-    for (const text of ['', 'hello world\n', 'name         : aes\npriority     : 100\n', 'name : aes\ndriver : x\npriority : high\n']) {
-      expect(() => parseProcCrypto(text)).toThrow(expect.objectContaining({ code: 'TOOL_OUTPUT_UNRECOGNIZED' }) as Error);
+    for (const text of [
+      '',
+      'hello world\n',
+      'name         : aes\npriority     : 100\n',
+      'name : aes\ndriver : x\npriority : high\n',
+    ]) {
+      expect(() => parseProcCrypto(text)).toThrow(
+        expect.objectContaining({ code: 'TOOL_OUTPUT_UNRECOGNIZED' }) as Error,
+      );
     }
   });
 

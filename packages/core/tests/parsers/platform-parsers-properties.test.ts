@@ -9,7 +9,10 @@ import { parseDisableDeleteNotify } from '../../src/parsers/fsutil/parse-disable
 import { parseManageBdeStatus } from '../../src/parsers/manage-bde/parse-manage-bde-status.js';
 import { parseWindowsStorageJson } from '../../src/parsers/powershell/parse-storage-json.js';
 import { parseSysctlCpu } from '../../src/parsers/sysctl/parse-sysctl-cpu.js';
-import { parseSystemProfilerJson, parseSystemProfilerXml } from '../../src/parsers/system-profiler/parse-system-profiler.js';
+import {
+  parseSystemProfilerJson,
+  parseSystemProfilerXml,
+} from '../../src/parsers/system-profiler/parse-system-profiler.js';
 import {
   checkHostileInputs,
   checkHugeInput,

@@ -23,7 +23,11 @@ describe('decodeSmartctlExitStatus', () => {
   });
 
   it('treats exit 4 (a SMART command failed) as usable data, as on healthy drives behind RAID', () => {
-    expect(decodeSmartctlExitStatus(4)).toMatchObject({ dataUsable: true, problems: ['smart-command-failed'], findings: [] });
+    expect(decodeSmartctlExitStatus(4)).toMatchObject({
+      dataUsable: true,
+      problems: ['smart-command-failed'],
+      findings: [],
+    });
   });
 
   it('decodes every byte value into exactly the bits that are set', () => {
@@ -31,7 +35,12 @@ describe('decodeSmartctlExitStatus', () => {
       fc.property(fc.integer({ min: 0, max: 255 }), (value) => {
         const status = decodeSmartctlExitStatus(value);
         const bits = status.problems.length + status.findings.length;
-        expect(bits).toBe(value.toString(2).split('').filter((bit) => bit === '1').length);
+        expect(bits).toBe(
+          value
+            .toString(2)
+            .split('')
+            .filter((bit) => bit === '1').length,
+        );
         expect(status.dataUsable).toBe((value & 3) === 0);
       }),
     );

@@ -1,7 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { assessHealth, healthFromSmartctlJson, isEncplanError, parseSmartctlJson } from '@encplan/core';
-import { checkHostileInputs, checkHugeInput, checkTruncations } from '../../../../tests/support/parser-properties.js';
+import {
+  checkHostileInputs,
+  checkHugeInput,
+  checkTruncations,
+} from '../../../../tests/support/parser-properties.js';
 import { existsSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { FIXTURES, fixture as readFixture } from '../support/fixtures.js';
@@ -11,17 +15,24 @@ const NVME = readFixture('smartctl/nvme-intel-dc-p4500-2tb-ssdpe2kx020t7-worn75p
 
 describe('parseSmartctlJson on bad input', () => {
   it('gives a typed error or a consistent result for every truncation of a real output', () => {
-    checkTruncations(FAILING, (text) => parseSmartctlJson(text), (report) => {
-      // A truncation cannot be valid JSON unless it is the whole document, so a result is the full parse.
-      expect(assessHealth(report.facts).verdict).toBe('failing');
-    });
+    checkTruncations(
+      FAILING,
+      (text) => parseSmartctlJson(text),
+      (report) => {
+        // A truncation cannot be valid JSON unless it is the whole document, so a result is the full parse.
+        expect(assessHealth(report.facts).verdict).toBe('failing');
+      },
+    );
   });
 
   it('never crashes on hostile strings and JSON', () => {
-    checkHostileInputs((text) => parseSmartctlJson(text), (report) => {
-      // Anything that parses has a known format version, so it came with json_format_version [0|1, n].
-      expect([0, 1]).toContain(report.jsonFormatVersion[0]);
-    });
+    checkHostileInputs(
+      (text) => parseSmartctlJson(text),
+      (report) => {
+        // Anything that parses has a known format version, so it came with json_format_version [0|1, n].
+        expect([0, 1]).toContain(report.jsonFormatVersion[0]);
+      },
+    );
     // 300 fast-check runs take ~4 s on a loaded 2-core CI machine: room above vitest's 5 s default.
   }, 30_000);
 
@@ -87,25 +98,60 @@ describe('implausible smartctl values (issue 16)', () => {
   }
 
   it.each([
-    ['a non-numeric exit status', (d: NvmeDocument) => (d.smartctl.exit_status = 'bogus'), 'smartctl.exit_status'],
-    ['a temperature of 1e308', (d: NvmeDocument) => (d.nvme_smart_health_information_log.temperature = 1e308), 'nvme_smart_health_information_log.temperature'],
-    ['a negative available spare', (d: NvmeDocument) => (d.nvme_smart_health_information_log.available_spare = -1), 'nvme_smart_health_information_log.available_spare'],
-    ['data units written of 1e308', (d: NvmeDocument) => (d.nvme_smart_health_information_log.data_units_written = 1e308), 'nvme_smart_health_information_log.data_units_written'],
-    ['media errors that overflow to Infinity', (d: NvmeDocument) => (d.nvme_smart_health_information_log.media_errors = '__INF__'), 'nvme_smart_health_information_log.media_errors'],
-    ['a negative unsafe-shutdown counter', (d: NvmeDocument) => (d.nvme_smart_health_information_log.unsafe_shutdowns = -5), 'nvme_smart_health_information_log.unsafe_shutdowns'],
-  ])('%s is a DATA_INCONSISTENT warning, left out of the report, and the verdict is not healthy', (_name, edit, field) => {
-    expect(healthFromSmartctlJson(HEALTHY_NVME).health.verdict).toBe('healthy');
-    const { health, warnings } = judged(edit);
-    expect(health.verdict).not.toBe('healthy');
-    expect(warnings).toContainEqual(expect.objectContaining({ code: 'DATA_INCONSISTENT', source: 'smartctl', message: expect.stringContaining(field) }));
-    const printed = JSON.stringify(health);
-    expect(printed).not.toMatch(/e\+308|Infinity|null,"availableSparePercent":-1/);
-    expect(health.availableSparePercent === null || health.availableSparePercent >= 0).toBe(true);
-    expect(health.temperatureCelsius === null || health.temperatureCelsius < 1000).toBe(true);
-  });
+    [
+      'a non-numeric exit status',
+      (d: NvmeDocument) => (d.smartctl.exit_status = 'bogus'),
+      'smartctl.exit_status',
+    ],
+    [
+      'a temperature of 1e308',
+      (d: NvmeDocument) => (d.nvme_smart_health_information_log.temperature = 1e308),
+      'nvme_smart_health_information_log.temperature',
+    ],
+    [
+      'a negative available spare',
+      (d: NvmeDocument) => (d.nvme_smart_health_information_log.available_spare = -1),
+      'nvme_smart_health_information_log.available_spare',
+    ],
+    [
+      'data units written of 1e308',
+      (d: NvmeDocument) => (d.nvme_smart_health_information_log.data_units_written = 1e308),
+      'nvme_smart_health_information_log.data_units_written',
+    ],
+    [
+      'media errors that overflow to Infinity',
+      (d: NvmeDocument) => (d.nvme_smart_health_information_log.media_errors = '__INF__'),
+      'nvme_smart_health_information_log.media_errors',
+    ],
+    [
+      'a negative unsafe-shutdown counter',
+      (d: NvmeDocument) => (d.nvme_smart_health_information_log.unsafe_shutdowns = -5),
+      'nvme_smart_health_information_log.unsafe_shutdowns',
+    ],
+  ])(
+    '%s is a DATA_INCONSISTENT warning, left out of the report, and the verdict is not healthy',
+    (_name, edit, field) => {
+      expect(healthFromSmartctlJson(HEALTHY_NVME).health.verdict).toBe('healthy');
+      const { health, warnings } = judged(edit);
+      expect(health.verdict).not.toBe('healthy');
+      expect(warnings).toContainEqual(
+        expect.objectContaining({
+          code: 'DATA_INCONSISTENT',
+          source: 'smartctl',
+          message: expect.stringContaining(field),
+        }),
+      );
+      const printed = JSON.stringify(health);
+      expect(printed).not.toMatch(/e\+308|Infinity|null,"availableSparePercent":-1/);
+      expect(health.availableSparePercent === null || health.availableSparePercent >= 0).toBe(true);
+      expect(health.temperatureCelsius === null || health.temperatureCelsius < 1000).toBe(true);
+    },
+  );
 
   it('reads no captured output as implausible', () => {
-    const cases = readdirSync(path.join(FIXTURES, 'smartctl')).filter((name) => existsSync(path.join(FIXTURES, 'smartctl', name, 'stdout.json')));
+    const cases = readdirSync(path.join(FIXTURES, 'smartctl')).filter((name) =>
+      existsSync(path.join(FIXTURES, 'smartctl', name, 'stdout.json')),
+    );
     expect(cases.length).toBeGreaterThan(20);
     for (const name of cases) {
       expect(parseSmartctlJson(readFixture(`smartctl/${name}/stdout.json`)).implausible, name).toEqual([]);

@@ -2,7 +2,10 @@ import { describe, expect, it } from 'vitest';
 import { parseCrystalDiskMarkText } from '../../src/parsers/crystaldiskmark/parse-crystaldiskmark-text.js';
 import { parseDiskspdText } from '../../src/parsers/diskspd/parse-diskspd-text.js';
 import { parseDisableDeleteNotify } from '../../src/parsers/fsutil/parse-disable-delete-notify.js';
-import { bitLockerMethodOf, parseManageBdeStatus } from '../../src/parsers/manage-bde/parse-manage-bde-status.js';
+import {
+  bitLockerMethodOf,
+  parseManageBdeStatus,
+} from '../../src/parsers/manage-bde/parse-manage-bde-status.js';
 import { parseWindowsStorageJson } from '../../src/parsers/powershell/parse-storage-json.js';
 import { fixture } from '../support/fixtures.js';
 

@@ -1,7 +1,11 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { decodeWmicOutput, parseEncryptableVolumes, parseWmicList } from '../../src/parsers/wmic/parse-wmic-list.js';
+import {
+  decodeWmicOutput,
+  parseEncryptableVolumes,
+  parseWmicList,
+} from '../../src/parsers/wmic/parse-wmic-list.js';
 import { checkHostileInputs } from '../../../../tests/support/parser-properties.js';
 import { FIXTURES } from '../support/fixtures.js';
 

@@ -1,7 +1,13 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { assessBundle, healthFromSmartctlJson, planFromAssessment, type CipherSpeedMeasurement, type PlanOptions } from '@encplan/core';
+import {
+  assessBundle,
+  healthFromSmartctlJson,
+  planFromAssessment,
+  type CipherSpeedMeasurement,
+  type PlanOptions,
+} from '@encplan/core';
 import { type AssessmentEnvelope, type AssessmentResult } from '../../src/contract/assessment.js';
 import { buildPlan } from '../../src/plan/plan.js';
 import { type PlanFacts } from '../../src/rules/facts.js';
@@ -18,9 +24,14 @@ const clock = { now: () => new Date('2026-11-21T12:00:00.000Z') };
 async function assessedBundles(): Promise<{ name: string; envelope: AssessmentEnvelope }[]> {
   const bundles = readdirSync(path.join(FIXTURES, 'bundles'), { withFileTypes: true })
     .filter((entry) => entry.isDirectory())
-    .map((entry) => ({ name: entry.name, bundle: parseBundle(JSON.parse(fixture(`bundles/${entry.name}/bundle.json`))) }))
+    .map((entry) => ({
+      name: entry.name,
+      bundle: parseBundle(JSON.parse(fixture(`bundles/${entry.name}/bundle.json`))),
+    }))
     .filter(({ bundle }) => bundle.platform === 'linux');
-  return Promise.all(bundles.map(async ({ name, bundle }) => ({ name, envelope: await assessBundle(bundle, clock) })));
+  return Promise.all(
+    bundles.map(async ({ name, bundle }) => ({ name, envelope: await assessBundle(bundle, clock) })),
+  );
 }
 
 /** Every committed `assess --json` document with a result (fixtures/assessments). */
@@ -76,7 +87,11 @@ describe('planFromAssessment reads every document `assess --json` emits', () => 
     const example = /```json\n([\s\S]*?)\n```/.exec(docs)?.[1] ?? '';
     const plan = planFromAssessment(JSON.parse(example));
     expect(plan).toMatchObject({ devicePath: '/dev/nvme0n1', devicePlaceholder: false });
-    expect(plan.settings).toMatchObject({ cipher: 'aes-xts-plain64', keySizeBits: 512, sectorSizeBytes: 4096 });
+    expect(plan.settings).toMatchObject({
+      cipher: 'aes-xts-plain64',
+      keySizeBits: 512,
+      sectorSizeBytes: 4096,
+    });
   });
 
   it('refuses a failed assessment with its error message', () => {

@@ -1,9 +1,22 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createProbeContext, probeCipherSpeed, probeKdfSpeed, probeKernelCrypto, runCipherBenchmark, type Host, type Warning } from '@encplan/core';
+import {
+  createProbeContext,
+  probeCipherSpeed,
+  probeKdfSpeed,
+  probeKernelCrypto,
+  runCipherBenchmark,
+  type Host,
+  type Warning,
+} from '@encplan/core';
 import { createNodeHost, createRunner } from '@encplan/core/node';
-import { createFakeTools, REPO_ROOT, type FakeCase, type FakeTools } from '../../../../tests/support/fake-tools.js';
+import {
+  createFakeTools,
+  REPO_ROOT,
+  type FakeCase,
+  type FakeTools,
+} from '../../../../tests/support/fake-tools.js';
 import { fixtureArgv, readFixture } from '../../../../tests/support/fixture-files.js';
 
 let fakes: FakeTools | undefined;
@@ -34,7 +47,9 @@ function replay(tool: string, name: string): FakeCase {
   return {
     args: fixtureArgv(tool, name),
     stdoutFixture: `fixtures/${tool}/${name}/stdout`,
-    stderr: existsSync(path.join(REPO_ROOT, 'fixtures', tool, name, 'stderr')) ? readFixture(tool, name, 'stderr') : '',
+    stderr: existsSync(path.join(REPO_ROOT, 'fixtures', tool, name, 'stderr'))
+      ? readFixture(tool, name, 'stderr')
+      : '',
     exitCode: command.exitCode,
   };
 }
@@ -50,7 +65,10 @@ describe('probeCipherSpeed', () => {
       cryptsetup: [replay('cryptsetup-benchmark', 'linux-no-af-alg-debian12-aes-xts-512')],
       openssl: OPENSSL_QUICK,
     });
-    const { facts, warnings } = await withWarnings(probeCipherSpeed, host, { quick: true, logicalCpuCount: 2 });
+    const { facts, warnings } = await withWarnings(probeCipherSpeed, host, {
+      quick: true,
+      logicalCpuCount: 2,
+    });
     const calls = await fakes!.calls();
     expect(calls.map((call) => [call.tool, ...call.argv].join(' '))).toEqual([
       'cryptsetup benchmark -c aes-xts -s 512',
@@ -62,13 +80,28 @@ describe('probeCipherSpeed', () => {
       'openssl speed -mr -elapsed -evp chacha20 -seconds 1 -bytes 4096 -multi 2',
     ]);
     expect(facts.kernelCipherBenchmarkAvailable).toBe(false);
-    expect(warnings).toEqual([expect.objectContaining({ code: 'KERNEL_FEATURE_MISSING', source: 'cryptsetup' })]);
-    expect(facts.measurements.map((m) => [m.cipher, m.keyBits, m.source, m.encryptBytesPerSecond, m.allCoresEncryptBytesPerSecond, m.allCoresThreads])).toEqual([
+    expect(warnings).toEqual([
+      expect.objectContaining({ code: 'KERNEL_FEATURE_MISSING', source: 'cryptsetup' }),
+    ]);
+    expect(
+      facts.measurements.map((m) => [
+        m.cipher,
+        m.keyBits,
+        m.source,
+        m.encryptBytesPerSecond,
+        m.allCoresEncryptBytesPerSecond,
+        m.allCoresThreads,
+      ]),
+    ).toEqual([
       ['aes-xts', 256, 'openssl', 8777596928, 15730384896, 2],
       ['aes-xts', 512, 'openssl', 6245421056, 7217213440, 2],
       ['chacha20', 256, 'openssl', 5121826816, 6470737920, 2],
     ]);
-    expect(facts.unmeasured.map((u) => u.cipher)).toEqual(['serpent-xts', 'twofish-xts', 'xchacha12,aes-adiantum']);
+    expect(facts.unmeasured.map((u) => u.cipher)).toEqual([
+      'serpent-xts',
+      'twofish-xts',
+      'xchacha12,aes-adiantum',
+    ]);
   });
 
   it('keeps kernel figures from cryptsetup and lists ciphers the kernel lacks', async () => {
@@ -93,17 +126,30 @@ describe('probeCipherSpeed', () => {
       ],
       openssl: OPENSSL_QUICK,
     });
-    const { facts, warnings } = await withWarnings(probeCipherSpeed, host, { quick: true, logicalCpuCount: 2 });
+    const { facts, warnings } = await withWarnings(probeCipherSpeed, host, {
+      quick: true,
+      logicalCpuCount: 2,
+    });
     expect(warnings).toEqual([]);
     expect(facts.kernelCipherBenchmarkAvailable).toBe(true);
     expect(facts.measurements.filter((m) => m.source === 'cryptsetup')).toEqual([
-      expect.objectContaining({ cipher: 'aes-xts', keyBits: 256, encryptBytesPerSecond: Math.round(1774.5 * 1048576), allCoresEncryptBytesPerSecond: null }),
-      expect.objectContaining({ cipher: 'xchacha20,aes-adiantum', keyBits: 256, decryptBytesPerSecond: Math.round(421.6 * 1048576) }),
+      expect.objectContaining({
+        cipher: 'aes-xts',
+        keyBits: 256,
+        encryptBytesPerSecond: Math.round(1774.5 * 1048576),
+        allCoresEncryptBytesPerSecond: null,
+      }),
+      expect.objectContaining({
+        cipher: 'xchacha20,aes-adiantum',
+        keyBits: 256,
+        decryptBytesPerSecond: Math.round(421.6 * 1048576),
+      }),
     ]);
-    expect(facts.unmeasured.filter((u) => u.source === 'cryptsetup').map((u) => `${u.cipher} ${String(u.keyBits)}`)).toEqual([
-      'aes-xts 512',
-      'xchacha12,aes-adiantum 256',
-    ]);
+    expect(
+      facts.unmeasured
+        .filter((u) => u.source === 'cryptsetup')
+        .map((u) => `${u.cipher} ${String(u.keyBits)}`),
+    ).toEqual(['aes-xts 512', 'xchacha12,aes-adiantum 256']);
   });
 
   it('treats "# Cipher speed test is not available." (older cryptsetup) like a missing AF_ALG', async () => {
@@ -111,10 +157,18 @@ describe('probeCipherSpeed', () => {
     // (src/cryptsetup.c, reference-facts §1.1); no capture of that older output exists in the corpus.
     const header = readFixture('cryptsetup-benchmark', 'linux-no-af-alg-debian12-aes-xts-512');
     const host = await hostWith({
-      cryptsetup: [{ args: ['benchmark', '-c', 'aes-xts', '-s', '512'], stdout: `${header}# Cipher speed test is not available.\n` }],
+      cryptsetup: [
+        {
+          args: ['benchmark', '-c', 'aes-xts', '-s', '512'],
+          stdout: `${header}# Cipher speed test is not available.\n`,
+        },
+      ],
       openssl: OPENSSL_QUICK,
     });
-    const { facts, warnings } = await withWarnings(probeCipherSpeed, host, { quick: true, logicalCpuCount: 2 });
+    const { facts, warnings } = await withWarnings(probeCipherSpeed, host, {
+      quick: true,
+      logicalCpuCount: 2,
+    });
     expect(facts.kernelCipherBenchmarkAvailable).toBe(false);
     expect(warnings.map((w) => w.code)).toEqual(['KERNEL_FEATURE_MISSING']);
     expect((await fakes!.calls()).filter((call) => call.tool === 'cryptsetup')).toHaveLength(1);
@@ -122,7 +176,10 @@ describe('probeCipherSpeed', () => {
 
   it('turns missing tools into warnings and still returns facts', async () => {
     const host = await hostWith({});
-    const { facts, warnings } = await withWarnings(probeCipherSpeed, host, { quick: true, logicalCpuCount: 2 });
+    const { facts, warnings } = await withWarnings(probeCipherSpeed, host, {
+      quick: true,
+      logicalCpuCount: 2,
+    });
     expect(facts.measurements).toEqual([]);
     expect(facts.kernelCipherBenchmarkAvailable).toBeNull();
     expect(warnings.map((w) => [w.code, w.source])).toEqual([
@@ -135,7 +192,11 @@ describe('probeCipherSpeed', () => {
     const failing = replay('openssl-speed', 'x86-debian12-unknown-cipher-error');
     const host = await hostWith({ openssl: [{ ...failing, args: null }] });
     const { warnings } = await withWarnings(probeCipherSpeed, host, { quick: true, logicalCpuCount: 1 });
-    expect(warnings.filter((w) => w.source === 'openssl').map((w) => w.code)).toEqual(['TOOL_FAILED', 'TOOL_FAILED', 'TOOL_FAILED']);
+    expect(warnings.filter((w) => w.source === 'openssl').map((w) => w.code)).toEqual([
+      'TOOL_FAILED',
+      'TOOL_FAILED',
+      'TOOL_FAILED',
+    ]);
     expect(warnings.at(-1)?.message).toContain('is an unknown cipher or digest');
   });
 
@@ -145,14 +206,20 @@ describe('probeCipherSpeed', () => {
     setTimeout(() => {
       controller.abort();
     }, 200);
-    await expect(probeCipherSpeed(createProbeContext(host, controller.signal), { quick: true, logicalCpuCount: 1 })).rejects.toMatchObject({ code: 'CANCELLED' });
+    await expect(
+      probeCipherSpeed(createProbeContext(host, controller.signal), { quick: true, logicalCpuCount: 1 }),
+    ).rejects.toMatchObject({ code: 'CANCELLED' });
   });
 });
 
 describe('probeKdfSpeed', () => {
   it('measures PBKDF2 per VeraCrypt hash and argon2id with the exact argv, Streebog unmeasured', async () => {
-    const names = ['sha256', 'sha512', 'whirlpool', 'blake2s-256', 'streebog512'].map((hash) => `linux-debian12-pbkdf2-${hash}`);
-    const host = await hostWith({ cryptsetup: [...names, 'linux-debian12-argon2id'].map((name) => replay('cryptsetup-benchmark', name)) });
+    const names = ['sha256', 'sha512', 'whirlpool', 'blake2s-256', 'streebog512'].map(
+      (hash) => `linux-debian12-pbkdf2-${hash}`,
+    );
+    const host = await hostWith({
+      cryptsetup: [...names, 'linux-debian12-argon2id'].map((name) => replay('cryptsetup-benchmark', name)),
+    });
     const { facts, warnings } = await withWarnings(probeKdfSpeed, host, { quick: true });
     expect((await fakes!.calls()).map((call) => call.argv.join(' '))).toEqual([
       'benchmark --pbkdf pbkdf2 --hash sha256',
@@ -170,14 +237,29 @@ describe('probeKdfSpeed', () => {
       ['blake2s-256', 1233618],
     ]);
     expect(facts.unmeasured.map((u) => u.hash)).toEqual(['streebog512']);
-    expect(facts.argon2).toEqual([{ variant: 'argon2id', timeCost: 4, memoryKibibytes: 795258, threads: 4, derivedKeyBits: 256, requestedDurationMs: 2000 }]);
+    expect(facts.argon2).toEqual([
+      {
+        variant: 'argon2id',
+        timeCost: 4,
+        memoryKibibytes: 795258,
+        threads: 4,
+        derivedKeyBits: 256,
+        requestedDurationMs: 2000,
+      },
+    ]);
   });
 
   it('lists every hash as unmeasured with a warning when cryptsetup is missing', async () => {
     const host = await hostWith({});
     const { facts, warnings } = await withWarnings(probeKdfSpeed, host);
     expect(warnings.map((w) => w.code)).toEqual(['TOOL_MISSING']);
-    expect(facts.unmeasured.map((u) => u.hash)).toEqual(['sha256', 'sha512', 'whirlpool', 'blake2s-256', 'streebog512']);
+    expect(facts.unmeasured.map((u) => u.hash)).toEqual([
+      'sha256',
+      'sha512',
+      'whirlpool',
+      'blake2s-256',
+      'streebog512',
+    ]);
   });
 });
 
@@ -195,7 +277,10 @@ describe('probeKernelCrypto', () => {
       '/lib/modules/6.18.44-fc-v669/modules.builtin': 'kernel/crypto/xts.ko\n',
       '/lib/modules/6.18.44-fc-v669/modules.dep': 'kernel/crypto/adiantum.ko: kernel/crypto/nhpoly1305.ko\n',
     };
-    const host: Host = { ...base, readText: (path) => (requested.push(path), Promise.resolve(files[path] ?? null)) };
+    const host: Host = {
+      ...base,
+      readText: (path) => (requested.push(path), Promise.resolve(files[path] ?? null)),
+    };
     const { facts, warnings } = await withWarnings(probeKernelCrypto, host);
     expect(warnings).toEqual([]);
     expect(requested).toEqual(Object.keys(files));
@@ -214,11 +299,14 @@ describe('probeKernelCrypto', () => {
 
 describe('runCipherBenchmark', () => {
   it('reports the generic kernel AES on a CPU with AES instructions, quoting the OpenSSL figure, and shows progress', async () => {
-    const kdfNames = ['sha256', 'sha512', 'whirlpool', 'blake2s-256', 'streebog512', 'argon2id'].map((hash) =>
-      hash === 'argon2id' ? 'linux-debian12-argon2id' : `linux-debian12-pbkdf2-${hash}`,
+    const kdfNames = ['sha256', 'sha512', 'whirlpool', 'blake2s-256', 'streebog512', 'argon2id'].map(
+      (hash) => (hash === 'argon2id' ? 'linux-debian12-argon2id' : `linux-debian12-pbkdf2-${hash}`),
     );
     const base = await hostWith({
-      cryptsetup: [replay('cryptsetup-benchmark', 'linux-no-af-alg-debian12-aes-xts-512'), ...kdfNames.map((name) => replay('cryptsetup-benchmark', name))],
+      cryptsetup: [
+        replay('cryptsetup-benchmark', 'linux-no-af-alg-debian12-aes-xts-512'),
+        ...kdfNames.map((name) => replay('cryptsetup-benchmark', name)),
+      ],
       openssl: OPENSSL_QUICK,
     });
     const procCrypto = readFixture('proc-crypto', 'x86-vm-debian12-aes-fixed-time');
@@ -226,15 +314,30 @@ describe('runCipherBenchmark', () => {
       ...base,
       readText: (path) => Promise.resolve(path === '/proc/crypto' ? procCrypto : null),
       // This machine's CPU flags include aes and vaes (grep -o -w aes /proc/cpuinfo); 2 logical CPUs.
-      systemInfo: () => Promise.resolve({ cpu: { cores: 2 }, cpuFlags: 'fpu vme sse2 aes avx2 vaes', mem: {}, os: {}, diskLayout: [] }),
+      systemInfo: () =>
+        Promise.resolve({
+          cpu: { cores: 2 },
+          cpuFlags: 'fpu vme sse2 aes avx2 vaes',
+          mem: {},
+          os: {},
+          diskLayout: [],
+        }),
     };
     const steps: string[] = [];
-    const { facts, warnings } = await withWarnings(runCipherBenchmark, host, { quick: true, onProgress: (step) => steps.push(step) });
+    const { facts, warnings } = await withWarnings(runCipherBenchmark, host, {
+      quick: true,
+      onProgress: (step) => steps.push(step),
+    });
     expect(facts.cpuHasAes).toBe(true);
     expect(facts.findings).toHaveLength(1);
     expect(facts.findings[0]).toMatchObject({
       id: 'kernel-aes-unaccelerated',
-      evidence: { xtsAesDriver: 'xts(ecb(aes-fixed-time))', inferred: false, cpuHasAes: true, opensslAesXtsBytesPerSecond: 6245421056 },
+      evidence: {
+        xtsAesDriver: 'xts(ecb(aes-fixed-time))',
+        inferred: false,
+        cpuHasAes: true,
+        opensslAesXtsBytesPerSecond: 6245421056,
+      },
     });
     expect(facts.kdfSpeed.pbkdf2).toHaveLength(4);
     expect(warnings.map((w) => w.code)).toEqual(['KERNEL_FEATURE_MISSING']);

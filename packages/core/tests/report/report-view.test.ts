@@ -2,7 +2,16 @@ import { readFileSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { assessmentDocument, formatRecommendationValue, renderBarChartSvg, renderCommandsScript, renderHtmlReport, renderTextReport, toReportView, toReportViewFromJson } from '@encplan/core';
+import {
+  assessmentDocument,
+  formatRecommendationValue,
+  renderBarChartSvg,
+  renderCommandsScript,
+  renderHtmlReport,
+  renderTextReport,
+  toReportView,
+  toReportViewFromJson,
+} from '@encplan/core';
 import { type AssessmentEnvelope } from '../../src/contract/assessment.js';
 import { EVIDENCE_LABELS } from '../../src/report/labels.js';
 import { REPO_ROOT } from '../../../../tests/support/fake-tools.js';
@@ -10,15 +19,22 @@ import { REPO_ROOT } from '../../../../tests/support/fake-tools.js';
 /** Real `encplan assess --json` outputs (fixtures/assessments/PROVENANCE.md). */
 const FIXTURES = path.join(REPO_ROOT, 'fixtures/assessments');
 const readJson = (file: string): unknown => JSON.parse(readFileSync(path.join(REPO_ROOT, file), 'utf8'));
-const load = (name: string): AssessmentEnvelope => assessmentDocument.envelope.parse(readJson(`fixtures/assessments/${name}.json`));
-const FIXTURE_NAMES = readdirSync(FIXTURES).filter((name) => name.endsWith('.json')).map((name) => name.replace(/\.json$/, ''));
+const load = (name: string): AssessmentEnvelope =>
+  assessmentDocument.envelope.parse(readJson(`fixtures/assessments/${name}.json`));
+const FIXTURE_NAMES = readdirSync(FIXTURES)
+  .filter((name) => name.endsWith('.json'))
+  .map((name) => name.replace(/\.json$/, ''));
 
 describe('toReportView (typed envelope)', () => {
   it('reads every real fixture, and never leaves a fact blank or generated from a field name', () => {
     expect(FIXTURE_NAMES.length).toBeGreaterThanOrEqual(4);
     for (const name of FIXTURE_NAMES) {
       const view = toReportView(load(name));
-      const facts = [...(view.device?.facts ?? []), ...view.sections.flatMap((section) => section.facts), ...view.recommendations.flatMap((item) => item.evidence)];
+      const facts = [
+        ...(view.device?.facts ?? []),
+        ...view.sections.flatMap((section) => section.facts),
+        ...view.recommendations.flatMap((item) => item.evidence),
+      ];
       for (const fact of facts) {
         expect(fact.value, `${name}: ${fact.label}`).not.toBe('');
         expect(fact.value).not.toMatch(/^[{[]/);
@@ -29,23 +45,40 @@ describe('toReportView (typed envelope)', () => {
   });
 
   it('labels every evidence fact the real plans cite', () => {
-    const facts = FIXTURE_NAMES.flatMap((name) => load(name).result?.plan?.recommendations.flatMap((item) => item.evidence.map((entry) => entry.fact)) ?? []);
+    const facts = FIXTURE_NAMES.flatMap(
+      (name) =>
+        load(name).result?.plan?.recommendations.flatMap((item) =>
+          item.evidence.map((entry) => entry.fact),
+        ) ?? [],
+    );
     expect(facts.length).toBeGreaterThan(10);
     // Dotted names are typed fields: each has a written label; descriptive names ("fastest … (bytes/s)") are already prose.
-    const unlabelled = [...new Set(facts)].filter((fact) => /^[a-zA-Z]+\.[a-zA-Z]+$/.test(fact) && EVIDENCE_LABELS[fact] === undefined);
+    const unlabelled = [...new Set(facts)].filter(
+      (fact) => /^[a-zA-Z]+\.[a-zA-Z]+$/.test(fact) && EVIDENCE_LABELS[fact] === undefined,
+    );
     expect(unlabelled).toEqual([]);
   });
 
   it('shows the virtual system disk: unknown health, used whole, fio rows and the kernel findings', () => {
     const view = toReportView(load('virtio-system-disk-whole-ext4-debian12'));
-    expect(view.device).toMatchObject({ path: '/dev/vda', model: 'Virtual disk', size: '256.0 GiB', isSystemDisk: true });
+    expect(view.device).toMatchObject({
+      path: '/dev/vda',
+      model: 'Virtual disk',
+      size: '256.0 GiB',
+      isSystemDisk: true,
+    });
     const health = view.sections.find((section) => section.id === 'health')!;
     expect(health).toMatchObject({ tone: 'unknown', verdict: 'unknown' });
     expect(health.facts).toContainEqual({ label: 'Endurance used', value: 'unknown', source: 'smartctl' });
-    expect(view.sections.find((section) => section.id === 'space')).toMatchObject({ verdict: 'used whole', findings: [] });
+    expect(view.sections.find((section) => section.id === 'space')).toMatchObject({
+      verdict: 'used whole',
+      findings: [],
+    });
     expect(view.charts[0]!.series).toEqual(['plain', 'fscrypt']);
     expect(view.charts[0]!.groups).toHaveLength(8);
-    expect(view.benchmarkRows[0]!.source).toMatch(/^fio \(\w+(, O_DIRECT)?; median of \d+ runs?, spread \d+\.\d %\)$/);
+    expect(view.benchmarkRows[0]!.source).toMatch(
+      /^fio \(\w+(, O_DIRECT)?; median of \d+ runs?, spread \d+\.\d %\)$/,
+    );
     expect(view.benchmarkRows.at(-1)).toMatchObject({ profile: 'all profiles', measured: 'not measured' });
     expect(renderBarChartSvg(view.charts[0]!)).toContain('<svg');
   });
@@ -56,7 +89,10 @@ describe('toReportView (typed envelope)', () => {
     // Today's fixture: the plan did not read the measured I/O, so every prediction is unknown (said, not blank).
     const unknown = toReportView(envelope);
     expect(unknown.predictions.length).toBe(plan.predictedPerformance.length * 2);
-    expect(unknown.predictions[0]).toMatchObject({ profile: 'SEQ1M Q8T1 read', known: plan.predictedPerformance[0]!.predictedReadBytesPerSecond !== null });
+    expect(unknown.predictions[0]).toMatchObject({
+      profile: 'SEQ1M Q8T1 read',
+      known: plan.predictedPerformance[0]!.predictedReadBytesPerSecond !== null,
+    });
     // Filled predictions (what the plan gives once it reads the measured I/O).
     const filled: AssessmentEnvelope = {
       ...envelope,
@@ -64,22 +100,43 @@ describe('toReportView (typed envelope)', () => {
         ...envelope.result!,
         plan: {
           ...plan,
-          predictedPerformance: plan.predictedPerformance.map((row) => ({ ...row, plainReadBytesPerSecond: 992_034_816, predictedReadBytesPerSecond: 524_288_000, readLimitedBy: 'cipher' as const })),
+          predictedPerformance: plan.predictedPerformance.map((row) => ({
+            ...row,
+            plainReadBytesPerSecond: 992_034_816,
+            predictedReadBytesPerSecond: 524_288_000,
+            readLimitedBy: 'cipher' as const,
+          })),
         },
       },
     };
     const view = toReportView(filled);
-    expect(view.predictions[0]).toMatchObject({ profile: 'SEQ1M Q8T1 read', measuredPlain: '946.1 MiB/s', predictedEncrypted: '500.0 MiB/s', limitedBy: 'the cipher', known: true });
+    expect(view.predictions[0]).toMatchObject({
+      profile: 'SEQ1M Q8T1 read',
+      measuredPlain: '946.1 MiB/s',
+      predictedEncrypted: '500.0 MiB/s',
+      limitedBy: 'the cipher',
+      known: true,
+    });
     for (const text of [renderTextReport(view), renderHtmlReport(view)]) {
       expect(text).toMatch(/SEQ1M Q8T1 read.*946\.1 MiB\/s.*500\.0 MiB\/s/s);
     }
     // Measured plain comes from the assessment's own fio run when the plan has no number of its own.
     expect(unknown.predictions[0]).toMatchObject({ measuredPlain: '902.8 MiB/s' });
-    expect(renderTextReport(unknown)).toMatch(/Predicted encrypted throughput[\s\S]*SEQ1M Q8T1 read\s+902\.8 MiB\/s\s+unknown/);
+    expect(renderTextReport(unknown)).toMatch(
+      /Predicted encrypted throughput[\s\S]*SEQ1M Q8T1 read\s+902\.8 MiB\/s\s+unknown/,
+    );
   });
 
   it('renders a typed recommendation value (the luks2-pbkdf object) as people read it', () => {
-    expect(formatRecommendationValue({ type: 'argon2id', memoryKiB: 1_048_576, parallel: 4, iterations: null, iterTimeMs: 2000 })).toBe('type argon2id, memory 1.0 GiB, threads 4, unlock time 2.0 s');
+    expect(
+      formatRecommendationValue({
+        type: 'argon2id',
+        memoryKiB: 1_048_576,
+        parallel: 4,
+        iterations: null,
+        iterTimeMs: 2000,
+      }),
+    ).toBe('type argon2id, memory 1.0 GiB, threads 4, unlock time 2.0 s');
     const view = toReportView(load('loop-gpt-ext4-luks2-unallocated-debian12'));
     const pbkdf = view.recommendations.find((item) => item.ruleId === 'luks2-pbkdf');
     expect(pbkdf?.value).toMatch(/^type argon2id, memory /);
@@ -102,7 +159,12 @@ describe('destructive commands, from one fixture through the script, the HTML re
   const ids = envelope.result!.plan!.commands.map((command) => `${command.id}:${command.risk}`);
 
   it('uses a fixture whose plan formats the disk', () => {
-    expect(ids).toEqual(['partition-layout:destroys-data', 'luks-format:destroys-data', 'luks-open:changes-settings', 'crypttab-entry:changes-settings']);
+    expect(ids).toEqual([
+      'partition-layout:destroys-data',
+      'luks-format:destroys-data',
+      'luks-open:changes-settings',
+      'crypttab-entry:changes-settings',
+    ]);
   });
 
   it('comments out every data-destroying command and everything after it unless --destructive', () => {
@@ -118,23 +180,32 @@ describe('destructive commands, from one fixture through the script, the HTML re
       expect(output).toMatch(/# sh -c/);
       expect(output).not.toMatch(/^\s*(sgdisk|cryptsetup|sh) /m);
     }
-    expect(script).toContain('# Depends on "partition-layout", which is commented out: commented out with it.');
+    expect(script).toContain(
+      '# Depends on "partition-layout", which is commented out: commented out with it.',
+    );
   });
 
   it('leaves them live with --destructive, still marked', () => {
     const view = toReportView(envelope, { includeDestructive: true });
     const script = renderCommandsScript(view);
     expect(view.commands.every((command) => command.live)).toBe(true);
-    expect(script).toMatch(/# DESTROYS DATA: this line runs \(--destructive was given\)\.\n(# Asks for the passphrase on the terminal\.\n)?cryptsetup luksFormat/);
+    expect(script).toMatch(
+      /# DESTROYS DATA: this line runs \(--destructive was given\)\.\n(# Asks for the passphrase on the terminal\.\n)?cryptsetup luksFormat/,
+    );
     expect(script).toMatch(/^cryptsetup open /m);
-    expect(renderHtmlReport(view)).toMatch(/<strong class="destroys"># DESTROYS DATA: this line runs \(--destructive was given\)\.<\/strong>\n(# Asks for the passphrase on the terminal\.\n)?cryptsetup luksFormat/);
+    expect(renderHtmlReport(view)).toMatch(
+      /<strong class="destroys"># DESTROYS DATA: this line runs \(--destructive was given\)\.<\/strong>\n(# Asks for the passphrase on the terminal\.\n)?cryptsetup luksFormat/,
+    );
   });
 });
 
 describe('renderHtmlReport', () => {
   it('is self-contained and escapes every text', () => {
     const envelope = load('loop-gpt-ext4-luks2-unallocated-debian12');
-    const hostile: AssessmentEnvelope = { ...envelope, result: { ...envelope.result!, disk: { ...envelope.result!.disk, model: '<script>alert(1)</script>' } } };
+    const hostile: AssessmentEnvelope = {
+      ...envelope,
+      result: { ...envelope.result!, disk: { ...envelope.result!.disk, model: '<script>alert(1)</script>' } },
+    };
     const html = renderHtmlReport(toReportView(hostile));
     expect(html).toMatch(/^<!doctype html>/);
     expect(html).not.toMatch(/<script|<link|src="http/);

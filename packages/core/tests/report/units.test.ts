@@ -43,12 +43,16 @@ describe('the one unit formatter', () => {
     expect(formatRate(992_034_816)).toBe('946.1 MiB/s');
     expect(formatRate(4096)).toBe('4.0 KiB/s');
     fc.assert(
-      fc.property(fc.integer({ min: 1024 * 1024, max: 2 ** 45 }), fc.integer({ min: 1024 * 1024, max: 2 ** 45 }), (a, b) => {
-        const read = (text: string): number => Number(text.replace(' MiB/s', ''));
-        if (a <= b) {
-          expect(read(formatRate(a))).toBeLessThanOrEqual(read(formatRate(b)));
-        }
-      }),
+      fc.property(
+        fc.integer({ min: 1024 * 1024, max: 2 ** 45 }),
+        fc.integer({ min: 1024 * 1024, max: 2 ** 45 }),
+        (a, b) => {
+          const read = (text: string): number => Number(text.replace(' MiB/s', ''));
+          if (a <= b) {
+            expect(read(formatRate(a))).toBeLessThanOrEqual(read(formatRate(b)));
+          }
+        },
+      ),
     );
   });
 
@@ -57,8 +61,10 @@ describe('the one unit formatter', () => {
     expect(formatPercent(-0.01)).toBe('0.0 %');
     expect(formatDurationMs(850)).toBe('850 ms');
     expect(formatDurationMs(2000)).toBe('2.0 s');
-    fc.assert(fc.property(fc.double({ min: 0, max: 100, noNaN: true }), (percent) => {
+    fc.assert(
+      fc.property(fc.double({ min: 0, max: 100, noNaN: true }), (percent) => {
         expect(formatPercent(percent)).toMatch(/^\d{1,3}\.\d %$/);
-      }));
+      }),
+    );
   });
 });

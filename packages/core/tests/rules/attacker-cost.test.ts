@@ -1,6 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_ENTROPY_BITS } from '../../src/rules/plan-options.js';
-import { estimateLuks2AttackerCost, estimateVeracryptAttackerCost, expectedGuessSeconds } from '../../src/rules/attacker-cost.js';
+import {
+  estimateLuks2AttackerCost,
+  estimateVeracryptAttackerCost,
+  expectedGuessSeconds,
+} from '../../src/rules/attacker-cost.js';
 import { veracryptIterations } from '../../src/rules/key-derivation.js';
 
 const YEAR = 365.25 * 24 * 3600;

@@ -1,6 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { MIB } from '../../src/domain/units.js';
-import { checkKernelAesDriver, recommendCipherMode, recommendKeySize, recommendVeracryptEncryption } from '../../src/rules/cipher.js';
+import {
+  checkKernelAesDriver,
+  recommendCipherMode,
+  recommendKeySize,
+  recommendVeracryptEncryption,
+} from '../../src/rules/cipher.js';
 import { cipherMiB, ciphers, facts, ioBenchmark, machine, optionsWith } from './facts-builder.js';
 
 describe('recommendCipherMode', () => {
@@ -68,10 +73,7 @@ describe('recommendCipherMode', () => {
   });
 
   it('says AES-XTS for APFS whatever the measurements', () => {
-    const result = recommendCipherMode(
-      facts(machine({ aes: false })),
-      optionsWith({ targetTool: 'apfs' }),
-    );
+    const result = recommendCipherMode(facts(machine({ aes: false })), optionsWith({ targetTool: 'apfs' }));
     expect(result.recommendations[0]?.value).toBe('aes-xts');
   });
 });

@@ -2,7 +2,11 @@ import { describe, expect, it } from 'vitest';
 import { type PlanFacts } from '../../src/rules/facts.js';
 import { MIB } from '../../src/domain/units.js';
 import { type CipherChoice } from '../../src/rules/cipher.js';
-import { recommendDiscards, recommendSectorSize, recommendWorkqueueBypass } from '../../src/rules/dm-crypt-parameters.js';
+import {
+  recommendDiscards,
+  recommendSectorSize,
+  recommendWorkqueueBypass,
+} from '../../src/rules/dm-crypt-parameters.js';
 import { facts, ioBenchmark, machine, optionsWith } from './facts-builder.js';
 
 /** The media section for a known rotational flag; left out when unknown. */
@@ -211,7 +215,10 @@ describe('recommendDiscards', () => {
     ({ kind, findings }) => {
       const input = facts(
         {
-          trim: { deviceSupportsTrim: true, ...(kind === 'usb-bridge' ? { status: 'blocked-by-bridge' } : {}) },
+          trim: {
+            deviceSupportsTrim: true,
+            ...(kind === 'usb-bridge' ? { status: 'blocked-by-bridge' } : {}),
+          },
           discardPassthrough: {
             paths: [
               {

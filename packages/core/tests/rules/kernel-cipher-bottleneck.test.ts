@@ -37,7 +37,11 @@ describe('findKernelCipherBottleneck', () => {
   });
 
   it('quotes the driver and the OpenSSL figure measured on the same CPU', () => {
-    const finding = findKernelCipherBottleneck({ kernel: generic, cpuHasAes: true, cipherSpeed: opensslSpeed });
+    const finding = findKernelCipherBottleneck({
+      kernel: generic,
+      cpuHasAes: true,
+      cipherSpeed: opensslSpeed,
+    });
     expect(finding?.id).toBe('kernel-aes-unaccelerated');
     expect(finding?.message).toContain('xts(ecb(aes-fixed-time))');
     expect(finding?.message).toContain('aes-xts with a 512-bit key at 5000 MiB/s per core');
@@ -45,7 +49,11 @@ describe('findKernelCipherBottleneck', () => {
   });
 
   it('quotes the 512-bit key figure luksFormat uses even when the 256-bit key is faster', () => {
-    const faster256 = { ...opensslSpeed.measurements[0]!, keyBits: 256, encryptBytesPerSecond: 8_000 * 1024 * 1024 };
+    const faster256 = {
+      ...opensslSpeed.measurements[0]!,
+      keyBits: 256,
+      encryptBytesPerSecond: 8_000 * 1024 * 1024,
+    };
     const cipherSpeed = { ...opensslSpeed, measurements: [faster256, ...opensslSpeed.measurements] };
     const finding = findKernelCipherBottleneck({ kernel: generic, cpuHasAes: true, cipherSpeed });
     expect(finding?.evidence.opensslAesXtsBytesPerSecond).toBe(5_000 * 1024 * 1024);

@@ -2,7 +2,11 @@ import { describe, expect, it } from 'vitest';
 import { type PlanFacts } from '../../src/rules/facts.js';
 import { type Pbkdf2Hash } from '../../src/domain/kdf.js';
 import { GIB } from '../../src/domain/units.js';
-import { recommendLuks2Pbkdf, recommendVeracryptKdf, veracryptIterations } from '../../src/rules/key-derivation.js';
+import {
+  recommendLuks2Pbkdf,
+  recommendVeracryptKdf,
+  veracryptIterations,
+} from '../../src/rules/key-derivation.js';
 import { facts, machine, optionsWith } from './facts-builder.js';
 
 /** The argon2id row cryptsetup benchmark prints, as the assessment's cipherBenchmark.kdfSpeed holds it. */
@@ -10,7 +14,14 @@ const bench = (timeCost: number, memoryKibibytes: number, threads: number): Plan
   cipherBenchmark: {
     kdfSpeed: {
       argon2: [
-        { variant: 'argon2id', timeCost, memoryKibibytes, threads, derivedKeyBits: 256, requestedDurationMs: 2000 },
+        {
+          variant: 'argon2id',
+          timeCost,
+          memoryKibibytes,
+          threads,
+          derivedKeyBits: 256,
+          requestedDurationMs: 2000,
+        },
       ],
     },
   },
@@ -68,18 +79,24 @@ describe('recommendVeracryptKdf', () => {
   const speeds = (rows: Array<[Pbkdf2Hash, number]>): PlanFacts => ({
     cipherBenchmark: {
       kdfSpeed: {
-        pbkdf2: rows.map(([hash, iterationsPerSecond]) => ({ hash, iterationsPerSecond, derivedKeyBits: 256 })),
+        pbkdf2: rows.map(([hash, iterationsPerSecond]) => ({
+          hash,
+          iterationsPerSecond,
+          derivedKeyBits: 256,
+        })),
       },
     },
   });
   it.each([
     {
       name: 'picks Whirlpool and PIM 1342 for 2 s on the x86 laptop',
-      input: facts(speeds([
+      input: facts(
+        speeds([
           ['sha512', 1_685_813],
           ['whirlpool', 678_250],
           ['sha256', 4_088_015],
-        ])),
+        ]),
+      ),
       options: {},
       hash: 'whirlpool',
       pim: 1342,

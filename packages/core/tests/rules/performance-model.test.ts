@@ -24,11 +24,16 @@ function speed(mib: number): EffectiveCipherSpeed {
   };
 }
 /** Read and write at `mib` MiB/s in one standard profile. */
-const plain = (profile: StandardProfileId, mib: number): ProfileRates => ({ [profile]: [mib * MIB, mib * MIB] });
+const plain = (profile: StandardProfileId, mib: number): ProfileRates => ({
+  [profile]: [mib * MIB, mib * MIB],
+});
 
 describe('predictPerformance', () => {
-  const input = (cores: number, rates: ProfileRates, measured: { variant: string; rates: ProfileRates }[] = []) =>
-    facts(machine({ cores }), ioBenchmark(rates, measured));
+  const input = (
+    cores: number,
+    rates: ProfileRates,
+    measured: { variant: string; rates: ProfileRates }[] = [],
+  ) => facts(machine({ cores }), ioBenchmark(rates, measured));
 
   it.each([
     {

@@ -20,7 +20,13 @@ function ssd(
   const bridge = overrides.blocking?.kind === 'usb-bridge';
   const layer = overrides.blocking?.kind === 'dm-crypt' ? overrides.blocking : null;
   return facts({
-    disk: { sizeBytes: TB, logicalSectorBytes: 512, transport: 'nvme', partitionTable: 'none', kernelName: 'sdb' },
+    disk: {
+      sizeBytes: TB,
+      logicalSectorBytes: 512,
+      transport: 'nvme',
+      partitionTable: 'none',
+      kernelName: 'sdb',
+    },
     media: { kind: 'ssd' },
     trim: { deviceSupportsTrim: overrides.trim ?? true, ...(bridge ? { status: 'blocked-by-bridge' } : {}) },
     ...(overrides.known === false

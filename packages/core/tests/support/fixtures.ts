@@ -12,5 +12,9 @@ export function fixture(relative: string): string {
 
 /** Reads a fixture case's command.json. */
 export function fixtureCommand(caseDirectory: string): { tool: string; argv: string[]; exitCode: number } {
-  return JSON.parse(fixture(`${caseDirectory}/command.json`)) as { tool: string; argv: string[]; exitCode: number };
+  return JSON.parse(fixture(`${caseDirectory}/command.json`)) as {
+    tool: string;
+    argv: string[];
+    exitCode: number;
+  };
 }

@@ -11,13 +11,34 @@ const bundle: Bundle = parseBundle(JSON.parse(fixture('bundles/loop-gpt-ext4-78p
 describe('assessBundle on a real loop-device bundle', () => {
   it('reports the disk, its GPT partition with ext4 and the never-allocated tail', async () => {
     const envelope = assessmentDocument.envelope.parse(await assessBundle(bundle, clock));
-    expect(envelope).toMatchObject({ schema: 'encplan.assessment', schemaVersion: [1, 1], generatedAt: '2026-11-21T12:00:00.000Z' });
+    expect(envelope).toMatchObject({
+      schema: 'encplan.assessment',
+      schemaVersion: [1, 1],
+      generatedAt: '2026-11-21T12:00:00.000Z',
+    });
     const result = envelope.result!;
-    expect(result.target).toEqual({ path: '/dev/loop0', kernelName: 'loop0', requested: '/dev/loop0', resolvedFrom: 'bundle' });
+    expect(result.target).toEqual({
+      path: '/dev/loop0',
+      kernelName: 'loop0',
+      requested: '/dev/loop0',
+      resolvedFrom: 'bundle',
+    });
     expect(result.provenance.mode).toBe('bundle');
-    expect(result.disk).toMatchObject({ sizeBytes: 1_073_741_824, transport: 'loop', partitionTable: 'gpt', isSystemDisk: false, logicalSectorBytes: 512 });
+    expect(result.disk).toMatchObject({
+      sizeBytes: 1_073_741_824,
+      transport: 'loop',
+      partitionTable: 'gpt',
+      isSystemDisk: false,
+      logicalSectorBytes: 512,
+    });
     expect(result.partitions).toEqual([
-      expect.objectContaining({ path: '/dev/loop0p1', number: 1, startBytes: 1_048_576, sizeBytes: 836_763_648, filesystem: expect.objectContaining({ type: 'ext4' }) }),
+      expect.objectContaining({
+        path: '/dev/loop0p1',
+        number: 1,
+        startBytes: 1_048_576,
+        sizeBytes: 836_763_648,
+        filesystem: expect.objectContaining({ type: 'ext4' }),
+      }),
     ]);
     const tailPercent = (result.space.unallocatedBytes / result.disk.sizeBytes) * 100;
     expect(Math.abs(tailPercent - 22)).toBeLessThan(0.5);
@@ -30,22 +51,43 @@ describe('assessBundle on a real loop-device bundle', () => {
   });
 
   it('touches nothing: a request the bundle does not hold answers as absent or TOOL_NOT_FOUND', async () => {
-    const host = createReplayHost({ platform: 'linux', cwd: '/', privileged: true, captures: bundle.captures });
+    const host = createReplayHost({
+      platform: 'linux',
+      cwd: '/',
+      privileged: true,
+      captures: bundle.captures,
+    });
     expect(await host.readText('/etc/shadow')).toBeNull();
-    await expect(host.run({ tool: 'smartctl', args: ['-a', '/dev/sda'], timeoutMs: 1000 })).rejects.toMatchObject({ code: 'TOOL_NOT_FOUND' });
+    await expect(
+      host.run({ tool: 'smartctl', args: ['-a', '/dev/sda'], timeoutMs: 1000 }),
+    ).rejects.toMatchObject({ code: 'TOOL_NOT_FOUND' });
   });
 
   it('replays to the same captures when recorded again, so a bundle of a bundle is the same bundle', async () => {
-    const recording = createRecordingHost(createReplayHost({ platform: bundle.platform, cwd: bundle.cwd, privileged: bundle.privileged, captures: bundle.captures }));
+    const recording = createRecordingHost(
+      createReplayHost({
+        platform: bundle.platform,
+        cwd: bundle.cwd,
+        privileged: bundle.privileged,
+        captures: bundle.captures,
+      }),
+    );
     const { assess } = await import('@encplan/core');
-    await assess({ host: recording, clock }, { device: bundle.device, includeSerials: false, mode: 'bundle' });
+    await assess(
+      { host: recording, clock },
+      { device: bundle.device, includeSerials: false, mode: 'bundle' },
+    );
     const replayedCommands = recording.captures().filter((capture) => capture.kind === 'command');
     const originalCommands = bundle.captures.filter((capture) => capture.kind === 'command');
     expect(replayedCommands).toEqual(originalCommands);
   });
 
   it('refuses a bundle of an unknown major format version', () => {
-    expect(() => parseBundle({ ...bundle, schemaVersion: [2, 0] })).toThrowError(expect.objectContaining({ code: 'BUNDLE_INVALID' }));
-    expect(() => parseBundle({ schema: 'something-else' })).toThrowError(expect.objectContaining({ code: 'BUNDLE_INVALID' }));
+    expect(() => parseBundle({ ...bundle, schemaVersion: [2, 0] })).toThrowError(
+      expect.objectContaining({ code: 'BUNDLE_INVALID' }),
+    );
+    expect(() => parseBundle({ schema: 'something-else' })).toThrowError(
+      expect.objectContaining({ code: 'BUNDLE_INVALID' }),
+    );
   });
 });

@@ -6,10 +6,18 @@ import { errorEnvelope } from '../../src/contract/envelope.js';
 import { type AssessFunction } from '../../src/use-cases/assessment-jobs.js';
 import { REPO_ROOT } from '../../../../tests/support/fake-tools.js';
 
-const errorToEnvelope = (error: unknown) => errorEnvelope({ schema: 'encplan.assessment', schemaVersion: [1, 0], toolVersion: 'test', generatedAt: new Date(0) }, error);
+const errorToEnvelope = (error: unknown) =>
+  errorEnvelope(
+    { schema: 'encplan.assessment', schemaVersion: [1, 0], toolVersion: 'test', generatedAt: new Date(0) },
+    error,
+  );
 let counter = 0;
 const newId = () => `0000000${String((counter += 1))}`;
-const request: { device: string; benchmark: 'none' | 'quick' | 'full'; backends: string[] } = { device: '/dev/sda', benchmark: 'quick', backends: [] };
+const request: { device: string; benchmark: 'none' | 'quick' | 'full'; backends: string[] } = {
+  device: '/dev/sda',
+  benchmark: 'quick',
+  backends: [],
+};
 
 async function settled(jobs: ReturnType<typeof createAssessmentJobs>, jobId: string) {
   for (let i = 0; i < 100 && jobs.snapshot(jobId).state === 'running'; i += 1) {
@@ -27,7 +35,11 @@ describe('createAssessmentJobs', () => {
     };
     const jobs = createAssessmentJobs(assess, errorToEnvelope, newId);
     const snapshot = await settled(jobs, jobs.start(request));
-    expect(snapshot).toMatchObject({ state: 'done', envelope: { status: 'ok' }, samples: [{ label: 'SEQ', bytesPerSecond: 100 }] });
+    expect(snapshot).toMatchObject({
+      state: 'done',
+      envelope: { status: 'ok' },
+      samples: [{ label: 'SEQ', bytesPerSecond: 100 }],
+    });
     expect(snapshot.progress.fraction).toBe(1);
   });
 
@@ -65,7 +77,14 @@ describe('createAssessmentJobs', () => {
 
   it('never starts the use case when cancelled before it began', async () => {
     let called = false;
-    const jobs = createAssessmentJobs(() => { called = true; return Promise.resolve(null); }, errorToEnvelope, newId);
+    const jobs = createAssessmentJobs(
+      () => {
+        called = true;
+        return Promise.resolve(null);
+      },
+      errorToEnvelope,
+      newId,
+    );
     const snapshot = await jobs.cancel(jobs.start(request));
     expect(called).toBe(false);
     expect(snapshot).toMatchObject({ state: 'cancelled', envelope: { error: { code: 'CANCELLED' } } });
@@ -79,16 +98,37 @@ describe('createAssessmentJobs', () => {
 
 describe('createSavedAssessmentServices', () => {
   /** A real benchmarked assessment (fixtures/assessments/PROVENANCE.md): plain and fscrypt, 8 profiles each. */
-  const envelope: unknown = JSON.parse(readFileSync(path.join(REPO_ROOT, 'fixtures/assessments/virtio-system-disk-whole-ext4-debian12.json'), 'utf8'));
+  const envelope: unknown = JSON.parse(
+    readFileSync(
+      path.join(REPO_ROOT, 'fixtures/assessments/virtio-system-disk-whole-ext4-debian12.json'),
+      'utf8',
+    ),
+  );
   const privilege = { method: 'none', available: false, reason: 'no pkexec' } as const;
 
   it('lists the saved drives, skips documents that are not assessments, and replays the measured runs as progress', async () => {
-    const services = createSavedAssessmentServices([envelope, { status: 'error', result: null }, { result: { device: { path: '/dev/sdz' } } }], { stepDelayMs: 0, privilege });
+    const services = createSavedAssessmentServices(
+      [envelope, { status: 'error', result: null }, { result: { device: { path: '/dev/sdz' } } }],
+      { stepDelayMs: 0, privilege },
+    );
     await expect(services.listDevices(new AbortController().signal)).resolves.toEqual({
-      devices: [{ path: '/dev/vda', model: null, sizeBytes: 274_877_906_944, transport: 'virtio', rotational: true, isSystemDisk: true, healthVerdict: 'unknown' }],
+      devices: [
+        {
+          path: '/dev/vda',
+          model: null,
+          sizeBytes: 274_877_906_944,
+          transport: 'virtio',
+          rotational: true,
+          isSystemDisk: true,
+          healthVerdict: 'unknown',
+        },
+      ],
     });
     const progress: { sample: { label: string; bytesPerSecond: number } | null }[] = [];
-    const result = await services.assess({ device: '/dev/vda', benchmark: 'quick', backends: [] }, { signal: new AbortController().signal, onProgress: (event) => progress.push(event) });
+    const result = await services.assess(
+      { device: '/dev/vda', benchmark: 'quick', backends: [] },
+      { signal: new AbortController().signal, onProgress: (event) => progress.push(event) },
+    );
     expect(result).toEqual(envelope);
     const samples = progress.flatMap((event) => (event.sample === null ? [] : [event.sample]));
     expect(samples).toHaveLength(16);
@@ -106,9 +146,14 @@ describe('createSavedAssessmentServices', () => {
   it('answers DEVICE_NOT_FOUND for a drive it has no assessment of, and CANCELLED when aborted', async () => {
     const services = createSavedAssessmentServices([envelope], { stepDelayMs: 1000, privilege });
     const context = { signal: new AbortController().signal, onProgress: () => undefined };
-    await expect(services.assess({ device: '/dev/nope', benchmark: 'none', backends: [] }, context)).rejects.toMatchObject({ code: 'DEVICE_NOT_FOUND' });
+    await expect(
+      services.assess({ device: '/dev/nope', benchmark: 'none', backends: [] }, context),
+    ).rejects.toMatchObject({ code: 'DEVICE_NOT_FOUND' });
     const controller = new AbortController();
-    const running = services.assess({ device: '/dev/vda', benchmark: 'quick', backends: [] }, { signal: controller.signal, onProgress: () => undefined });
+    const running = services.assess(
+      { device: '/dev/vda', benchmark: 'quick', backends: [] },
+      { signal: controller.signal, onProgress: () => undefined },
+    );
     controller.abort();
     await expect(running).rejects.toMatchObject({ code: 'CANCELLED' });
   });

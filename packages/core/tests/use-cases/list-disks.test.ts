@@ -16,9 +16,21 @@ async function hostWith(cases: Parameters<typeof createFakeTools>[0]) {
 
 describe('listDisks', () => {
   it('lists the whole disks and loop devices of a real lsblk capture, marks the system disk and skips empty ones', async () => {
-    const host = await hostWith({ lsblk: [{ args: ['--json', '--bytes', '-O'], stdoutFixture: 'fixtures/lsblk/all-devices-virtio-zram-loops-debian12/stdout' }] });
+    const host = await hostWith({
+      lsblk: [
+        {
+          args: ['--json', '--bytes', '-O'],
+          stdoutFixture: 'fixtures/lsblk/all-devices-virtio-zram-loops-debian12/stdout',
+        },
+      ],
+    });
     const { devices } = await listDisks(host);
-    expect(devices.map((device) => device.path)).toEqual(['/dev/loop0', '/dev/loop1', '/dev/loop2', '/dev/vda']);
+    expect(devices.map((device) => device.path)).toEqual([
+      '/dev/loop0',
+      '/dev/loop1',
+      '/dev/loop2',
+      '/dev/vda',
+    ]);
     expect(devices.find((device) => device.path === '/dev/vda')).toEqual({
       path: '/dev/vda',
       model: null,
@@ -28,11 +40,19 @@ describe('listDisks', () => {
       isSystemDisk: true,
       healthVerdict: 'unknown',
     });
-    expect(devices.find((device) => device.path === '/dev/loop0')).toMatchObject({ transport: 'loop', isSystemDisk: false });
+    expect(devices.find((device) => device.path === '/dev/loop0')).toMatchObject({
+      transport: 'loop',
+      isSystemDisk: false,
+    });
   });
 
-  it('reports TOOL_FAILED with lsblk\'s message when lsblk fails', async () => {
-    const host = await hostWith({ lsblk: [{ exitCode: 1, stderr: 'lsblk: failed to access sysfs directory' }] });
-    await expect(listDisks(host)).rejects.toMatchObject({ code: 'TOOL_FAILED', message: expect.stringContaining('failed to access sysfs') });
+  it("reports TOOL_FAILED with lsblk's message when lsblk fails", async () => {
+    const host = await hostWith({
+      lsblk: [{ exitCode: 1, stderr: 'lsblk: failed to access sysfs directory' }],
+    });
+    await expect(listDisks(host)).rejects.toMatchObject({
+      code: 'TOOL_FAILED',
+      message: expect.stringContaining('failed to access sysfs'),
+    });
   });
 });

@@ -35,7 +35,11 @@ function parseInput<Schema extends z.ZodType>(schema: Schema, input: unknown): z
  * with the contract's zod schema, calls the use case and wraps the answer in an envelope. Never throws:
  * failures become error envelopes, so nothing but data crosses the boundary.
  */
-export function createBridgeHandlers(services: UiServices, jobs: AssessmentJobs, now: () => Date = () => new Date()): BridgeHandlers {
+export function createBridgeHandlers(
+  services: UiServices,
+  jobs: AssessmentJobs,
+  now: () => Date = () => new Date(),
+): BridgeHandlers {
   const wrap =
     <Result>(body: (input: unknown) => Promise<Result>) =>
     async (input: unknown): Promise<BridgeEnvelope<Result>> => {
@@ -49,7 +53,9 @@ export function createBridgeHandlers(services: UiServices, jobs: AssessmentJobs,
   return {
     listDevices: wrap(async () => parseInput(deviceListSchema, await services.listDevices(signalFor()))),
     capabilities: wrap(async () => parseInput(capabilitiesSchema, await services.capabilities())),
-    startAssessment: wrap((input) => Promise.resolve({ jobId: jobs.start(parseInput(wizardAssessRequestSchema, input)) })),
+    startAssessment: wrap((input) =>
+      Promise.resolve({ jobId: jobs.start(parseInput(wizardAssessRequestSchema, input)) }),
+    ),
     jobStatus: wrap((input) => Promise.resolve(jobs.snapshot(parseInput(jobIdSchema, input)))),
     cancel: wrap((input) => jobs.cancel(parseInput(jobIdSchema, input))),
   };

@@ -10,7 +10,14 @@ import {
   type PrivilegeStatus,
   type UiServices,
 } from '@encplan/core';
-import { createEnvironment, createRunner, detectPrivilege, MAX_BUNDLE_BYTES, readUserFile, type NodeEnvironment } from '@encplan/core/node';
+import {
+  createEnvironment,
+  createRunner,
+  detectPrivilege,
+  MAX_BUNDLE_BYTES,
+  readUserFile,
+  type NodeEnvironment,
+} from '@encplan/core/node';
 
 /** How the wizard's back end is put together. */
 export interface WizardServicesOptions {
@@ -44,14 +51,21 @@ function liveServices(environment: NodeEnvironment, privilege: PrivilegeStatus):
   return {
     listDevices: (signal) => listDisks(environment.host, signal),
     assess: (request, { signal, onProgress }) => {
-      onProgress({ phase: 'Reading the drive, its partitions, the stack above it and the machine', fraction: 0.05, sample: null });
+      onProgress({
+        phase: 'Reading the drive, its partitions, the stack above it and the machine',
+        fraction: 0.05,
+        sample: null,
+      });
       let steps = 0;
       return assess(environment, {
         device: request.device,
         includeSerials: false,
         mode: 'live',
         signal,
-        benchmark: request.benchmark === 'none' || !request.backends.includes('ciphers') ? null : { quick: request.benchmark === 'quick' },
+        benchmark:
+          request.benchmark === 'none' || !request.backends.includes('ciphers')
+            ? null
+            : { quick: request.benchmark === 'quick' },
         onProgress: (step) => {
           steps += 1;
           onProgress({ phase: step, fraction: fractionAfter(steps), sample: null });
@@ -61,8 +75,18 @@ function liveServices(environment: NodeEnvironment, privilege: PrivilegeStatus):
     capabilities: () =>
       Promise.resolve({
         backends: [
-          { id: 'ciphers', label: 'Cipher and key-derivation speed (memory only, no disk I/O)', available: true, reason: null },
-          { id: 'plain', label: 'Plain I/O (no encryption)', available: false, reason: NO_LIVE_IO_BENCHMARKS },
+          {
+            id: 'ciphers',
+            label: 'Cipher and key-derivation speed (memory only, no disk I/O)',
+            available: true,
+            reason: null,
+          },
+          {
+            id: 'plain',
+            label: 'Plain I/O (no encryption)',
+            available: false,
+            reason: NO_LIVE_IO_BENCHMARKS,
+          },
           { id: 'luks2', label: 'LUKS2 (dm-crypt) I/O', available: false, reason: NO_LIVE_IO_BENCHMARKS },
         ],
         privilege,
@@ -78,7 +102,10 @@ async function readAssessments(files: readonly string[]): Promise<unknown[]> {
       try {
         return JSON.parse(text) as unknown;
       } catch (error) {
-        throw new EncplanError('INVALID_ARGUMENT', `The assessment ${file} is not JSON.`, { hint, cause: error });
+        throw new EncplanError('INVALID_ARGUMENT', `The assessment ${file} is not JSON.`, {
+          hint,
+          cause: error,
+        });
       }
     }),
   );
@@ -92,12 +119,11 @@ export async function createWizardBackend(options: WizardServicesOptions): Promi
   const privilege = await detectPrivilege(createRunner({ searchPath: options.searchPath }), options.userId);
   const saved = options.assessmentFiles.length > 0;
   const services = saved
-    ? createSavedAssessmentServices(await readAssessments(options.assessmentFiles), { stepDelayMs: options.stepDelayMs ?? 250, privilege })
+    ? createSavedAssessmentServices(await readAssessments(options.assessmentFiles), {
+        stepDelayMs: options.stepDelayMs ?? 250,
+        privilege,
+      })
     : liveServices(createEnvironment({ searchPath: options.searchPath }), privilege);
-  const jobs = createAssessmentJobs(
-    services.assess,
-    (error) => assessmentDocument.error(error),
-    randomUUID,
-  );
+  const jobs = createAssessmentJobs(services.assess, (error) => assessmentDocument.error(error), randomUUID);
   return { services, jobs, mode: saved ? 'saved' : 'live' };
 }

@@ -14,13 +14,17 @@ const rendererUrl = pathToFileURL(path.join(here, '../../out/renderer/index.html
 
 /** `--assessment FILE` arguments (saved `encplan assess --json` outputs) until live assess is wired. */
 function assessmentFiles(argv: readonly string[]): string[] {
-  return argv.flatMap((argument, index) => (argument === '--assessment' && argv[index + 1] !== undefined ? [argv[index + 1] ?? ''] : []));
+  return argv.flatMap((argument, index) =>
+    argument === '--assessment' && argv[index + 1] !== undefined ? [argv[index + 1] ?? ''] : [],
+  );
 }
 
 async function start(): Promise<void> {
   await app.whenReady();
   session.defaultSession.webRequest.onHeadersReceived((details, callback) => {
-    callback({ responseHeaders: { ...details.responseHeaders, 'Content-Security-Policy': [CONTENT_SECURITY_POLICY] } });
+    callback({
+      responseHeaders: { ...details.responseHeaders, 'Content-Security-Policy': [CONTENT_SECURITY_POLICY] },
+    });
   });
   const backend = await createWizardBackend({
     assessmentFiles: assessmentFiles(process.argv),
@@ -31,7 +35,11 @@ async function start(): Promise<void> {
   registerIpcHandlers(
     ipcMain,
     createBridgeHandlers(backend.services, backend.jobs),
-    createSenderCheck((contents) => BrowserWindow.fromWebContents(contents), () => windowId, rendererUrl),
+    createSenderCheck(
+      (contents) => BrowserWindow.fromWebContents(contents),
+      () => windowId,
+      rendererUrl,
+    ),
   );
   const window = await createMainWindow(BrowserWindow, preloadPath, rendererUrl);
   windowId = window.id;
@@ -43,6 +51,8 @@ async function start(): Promise<void> {
 }
 
 start().catch((error: unknown) => {
-  process.stderr.write(`encplan desktop failed to start: ${error instanceof Error ? error.message : String(error)}\n`);
+  process.stderr.write(
+    `encplan desktop failed to start: ${error instanceof Error ? error.message : String(error)}\n`,
+  );
   app.exit(1);
 });

@@ -18,7 +18,12 @@ export function createSenderCheck(
   return (event) => {
     const window = fromWebContents(event.sender);
     const frameUrl = event.senderFrame?.url ?? '';
-    return window !== null && window.id === expectedWindowId() && event.senderFrame?.parent === null && frameUrl.split(/[?#]/)[0] === rendererUrl;
+    return (
+      window !== null &&
+      window.id === expectedWindowId() &&
+      event.senderFrame?.parent === null &&
+      frameUrl.split(/[?#]/)[0] === rendererUrl
+    );
   };
 }
 
@@ -26,11 +31,17 @@ export function createSenderCheck(
  * Registers one `ipcMain.handle` per bridge channel. Unknown senders get a PERMISSION_DENIED envelope and
  * the handler is not called; handlers themselves validate input and never throw (bridge-handlers.ts).
  */
-export function registerIpcHandlers(ipcMain: Pick<IpcMain, 'handle'>, handlers: BridgeHandlers, isTrustedSender: SenderCheck): void {
+export function registerIpcHandlers(
+  ipcMain: Pick<IpcMain, 'handle'>,
+  handlers: BridgeHandlers,
+  isTrustedSender: SenderCheck,
+): void {
   for (const method of Object.keys(channels) as BridgeMethod[]) {
     ipcMain.handle(channels[method], async (event, input: unknown) => {
       if (!isTrustedSender(event)) {
-        return bridgeDocument.error(new EncplanError('PERMISSION_DENIED', 'IPC from an unknown sender was refused.'));
+        return bridgeDocument.error(
+          new EncplanError('PERMISSION_DENIED', 'IPC from an unknown sender was refused.'),
+        );
       }
       return handlers[method](input);
     });

@@ -34,7 +34,11 @@ export type BrowserWindowConstructor = new (options: BrowserWindowConstructorOpt
  * Creates the wizard window and locks it to its own page: new windows are denied and navigation away
  * from `rendererUrl` is prevented.
  */
-export async function createMainWindow(Window: BrowserWindowConstructor, preloadPath: string, rendererUrl: string): Promise<BrowserWindow> {
+export async function createMainWindow(
+  Window: BrowserWindowConstructor,
+  preloadPath: string,
+  rendererUrl: string,
+): Promise<BrowserWindow> {
   const window = new Window(windowOptions(preloadPath));
   window.webContents.setWindowOpenHandler(() => ({ action: 'deny' }));
   window.webContents.on('will-navigate', (event, url) => {

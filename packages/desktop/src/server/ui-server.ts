@@ -68,7 +68,12 @@ function securityHeaders(response: ServerResponse): void {
   response.setHeader('Cross-Origin-Resource-Policy', 'same-origin');
 }
 
-function refuse(response: ServerResponse, status: number, code: 'PERMISSION_DENIED' | 'INVALID_ARGUMENT', message: string): void {
+function refuse(
+  response: ServerResponse,
+  status: number,
+  code: 'PERMISSION_DENIED' | 'INVALID_ARGUMENT',
+  message: string,
+): void {
   const body = bridgeDocument.error(new EncplanError(code, message));
   response.writeHead(status, { 'Content-Type': 'application/json' });
   response.end(JSON.stringify(body));
@@ -141,7 +146,12 @@ export async function startUiServer(options: UiServerOptions): Promise<UiServer>
   async function handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
     const host = request.headers.host ?? '';
     if (!allowedHosts.includes(host)) {
-      refuse(response, 403, 'PERMISSION_DENIED', 'Unknown Host: encplan ui answers only on its loopback address.');
+      refuse(
+        response,
+        403,
+        'PERMISSION_DENIED',
+        'Unknown Host: encplan ui answers only on its loopback address.',
+      );
       return;
     }
     const origin = request.headers.origin;
@@ -205,7 +215,9 @@ export async function startUiServer(options: UiServerOptions): Promise<UiServer>
       return;
     }
     const body = await readFile(file);
-    response.writeHead(200, { 'Content-Type': CONTENT_TYPES[path.extname(file)] ?? 'application/octet-stream' });
+    response.writeHead(200, {
+      'Content-Type': CONTENT_TYPES[path.extname(file)] ?? 'application/octet-stream',
+    });
     response.end(body);
   }
 

@@ -12,8 +12,16 @@ describe('production bundles', () => {
   let outDir: string;
   beforeAll(async () => {
     outDir = await mkdtemp(path.join(tmpdir(), 'encplan-test-bundles-'));
-    await build({ configFile: path.join(DESKTOP, 'vite.preload.config.ts'), logLevel: 'silent', build: { outDir: path.join(outDir, 'preload') } });
-    await build({ configFile: path.join(DESKTOP, 'vite.renderer.config.ts'), logLevel: 'silent', build: { outDir: path.join(outDir, 'renderer') } });
+    await build({
+      configFile: path.join(DESKTOP, 'vite.preload.config.ts'),
+      logLevel: 'silent',
+      build: { outDir: path.join(outDir, 'preload') },
+    });
+    await build({
+      configFile: path.join(DESKTOP, 'vite.renderer.config.ts'),
+      logLevel: 'silent',
+      build: { outDir: path.join(outDir, 'renderer') },
+    });
   }, 60_000);
   afterAll(async () => {
     await rm(outDir, { recursive: true, force: true });
@@ -22,7 +30,9 @@ describe('production bundles', () => {
   it('builds the preload as one CommonJS file that requires only electron', async () => {
     expect(await readdir(path.join(outDir, 'preload'))).toEqual(['index.cjs']);
     const preload = await readFile(path.join(outDir, 'preload/index.cjs'), 'utf8');
-    expect([...preload.matchAll(/require\(\s*["']([^"']+)["']\s*\)/g)].map((match) => match[1])).toEqual(['electron']);
+    expect([...preload.matchAll(/require\(\s*["']([^"']+)["']\s*\)/g)].map((match) => match[1])).toEqual([
+      'electron',
+    ]);
     expect(preload).not.toMatch(/^\s*(import|export)\s/m);
     expect(preload).toContain('exposeInMainWorld("encplan"');
   });
@@ -40,7 +50,9 @@ describe('production bundles', () => {
       expect(code, name).not.toContain('2026-11-21T23:18:56.074Z');
     }
     const html = await readFile(path.join(outDir, 'renderer/index.html'), 'utf8');
-    expect(html).toContain(`<meta http-equiv="Content-Security-Policy" content="${CONTENT_SECURITY_POLICY_META}" />`);
+    expect(html).toContain(
+      `<meta http-equiv="Content-Security-Policy" content="${CONTENT_SECURITY_POLICY_META}" />`,
+    );
     expect(CONTENT_SECURITY_POLICY_META).toContain("script-src 'self'");
     expect(CONTENT_SECURITY_POLICY_META).not.toContain('unsafe');
     expect(html).not.toMatch(/<script>(?!<\/script>)/);

@@ -16,22 +16,43 @@ const FIXTURE = path.join(REPO_ROOT, 'fixtures/assessments/loop-gpt-ext4-luks2-u
 
 async function setUp() {
   recorded.reset();
-  const backend = await createWizardBackend({ assessmentFiles: [FIXTURE], searchPath: '', userId: 1000, stepDelayMs: 0 });
-  const window = await createMainWindow(electron.BrowserWindow, '/opt/encplan/out/preload/index.cjs', RENDERER_URL);
+  const backend = await createWizardBackend({
+    assessmentFiles: [FIXTURE],
+    searchPath: '',
+    userId: 1000,
+    stepDelayMs: 0,
+  });
+  const window = await createMainWindow(
+    electron.BrowserWindow,
+    '/opt/encplan/out/preload/index.cjs',
+    RENDERER_URL,
+  );
   registerIpcHandlers(
     electron.ipcMain,
     createBridgeHandlers(backend.services, backend.jobs),
-    createSenderCheck((contents) => electron.BrowserWindow.fromWebContents(contents), () => window.id, RENDERER_URL),
+    createSenderCheck(
+      (contents) => electron.BrowserWindow.fromWebContents(contents),
+      () => window.id,
+      RENDERER_URL,
+    ),
   );
   return window as unknown as InstanceType<typeof FakeBrowserWindow>;
 }
 
-function invoke(channel: string, event: unknown, input?: unknown): Promise<{ status: string; result: unknown; error: { code: string; message: string } | null }> {
+function invoke(
+  channel: string,
+  event: unknown,
+  input?: unknown,
+): Promise<{ status: string; result: unknown; error: { code: string; message: string } | null }> {
   const handler = recorded.handlers.get(channel);
   if (handler === undefined) {
     throw new Error(`no handler for ${channel}`);
   }
-  return handler(event, input) as Promise<{ status: string; result: unknown; error: { code: string; message: string } | null }>;
+  return handler(event, input) as Promise<{
+    status: string;
+    result: unknown;
+    error: { code: string; message: string } | null;
+  }>;
 }
 
 describe('main process IPC', () => {
@@ -49,11 +70,24 @@ describe('main process IPC', () => {
   it('answers the wizard window with an envelope listing the fixture drive', async () => {
     const envelope = await invoke(channels.listDevices, trusted);
     expect(envelope.status).toBe('ok');
-    expect(envelope.result).toEqual({ devices: [expect.objectContaining({ path: '/dev/loop2', transport: 'loop', isSystemDisk: false, healthVerdict: 'unknown' })] });
+    expect(envelope.result).toEqual({
+      devices: [
+        expect.objectContaining({
+          path: '/dev/loop2',
+          transport: 'loop',
+          isSystemDisk: false,
+          healthVerdict: 'unknown',
+        }),
+      ],
+    });
   });
 
   it('runs an assessment job to its envelope through start and status', async () => {
-    const started = await invoke(channels.startAssessment, trusted, { device: '/dev/loop2', benchmark: 'none', backends: [] });
+    const started = await invoke(channels.startAssessment, trusted, {
+      device: '/dev/loop2',
+      benchmark: 'none',
+      backends: [],
+    });
     const { jobId } = started.result as { jobId: string };
     let snapshot: { state: string; envelope: { result: { disk: { path: string } } } } | undefined;
     for (let i = 0; i < 50; i += 1) {
@@ -69,13 +103,23 @@ describe('main process IPC', () => {
 
   it('refuses a sender that is not the wizard window, without calling the handler', async () => {
     const stranger = new FakeBrowserWindow({});
-    const envelope = await invoke(channels.startAssessment, { sender: stranger.webContents, senderFrame: { url: RENDERER_URL, parent: null } }, { device: '/dev/loop2', benchmark: 'none', backends: [] });
+    const envelope = await invoke(
+      channels.startAssessment,
+      { sender: stranger.webContents, senderFrame: { url: RENDERER_URL, parent: null } },
+      { device: '/dev/loop2', benchmark: 'none', backends: [] },
+    );
     expect(envelope).toMatchObject({ status: 'error', result: null, error: { code: 'PERMISSION_DENIED' } });
   });
 
   it('refuses a sub-frame or another page inside the wizard window', async () => {
-    const fromFrame = await invoke(channels.listDevices, { sender: window.webContents, senderFrame: { url: RENDERER_URL, parent: {} } });
-    const fromOtherPage = await invoke(channels.listDevices, { sender: window.webContents, senderFrame: { url: 'https://evil.example/', parent: null } });
+    const fromFrame = await invoke(channels.listDevices, {
+      sender: window.webContents,
+      senderFrame: { url: RENDERER_URL, parent: {} },
+    });
+    const fromOtherPage = await invoke(channels.listDevices, {
+      sender: window.webContents,
+      senderFrame: { url: 'https://evil.example/', parent: null },
+    });
     expect(fromFrame.error?.code).toBe('PERMISSION_DENIED');
     expect(fromOtherPage.error?.code).toBe('PERMISSION_DENIED');
   });

@@ -9,14 +9,23 @@ describe('preload', () => {
     recorded.reset();
     await import('../../src/preload/index.js');
     expect(recorded.exposed).toHaveLength(1);
-    const [{ key, api }] = recorded.exposed as [{ key: string; api: Record<string, (...args: unknown[]) => Promise<unknown>> }];
+    const [{ key, api }] = recorded.exposed as [
+      { key: string; api: Record<string, (...args: unknown[]) => Promise<unknown>> },
+    ];
     expect(key).toBe(BRIDGE_GLOBAL);
     expect(key).toBe('encplan');
     expect(Object.keys(api).sort()).toEqual(Object.keys(channels).sort());
     for (const [method, channel] of Object.entries(channels)) {
       recorded.invokes.length = 0;
-      const argument = method === 'startAssessment' ? { device: '/dev/sda', benchmark: 'none', backends: [] } : method === 'jobStatus' || method === 'cancel' ? 'abcdef01' : undefined;
-      await expect(argument === undefined ? api[method]!() : api[method]!(argument)).resolves.toEqual({ channel });
+      const argument =
+        method === 'startAssessment'
+          ? { device: '/dev/sda', benchmark: 'none', backends: [] }
+          : method === 'jobStatus' || method === 'cancel'
+            ? 'abcdef01'
+            : undefined;
+      await expect(argument === undefined ? api[method]!() : api[method]!(argument)).resolves.toEqual({
+        channel,
+      });
       expect(recorded.invokes).toEqual([{ channel, args: argument === undefined ? [] : [argument] }]);
     }
   });

@@ -17,16 +17,28 @@ interface Reply {
 }
 
 /** A raw HTTP request, so tests can set Host and Origin as an attacker's page or a rebinding DNS would. */
-function send(port: number, options: { method?: string; path: string; headers?: Record<string, string>; body?: string }): Promise<Reply> {
+function send(
+  port: number,
+  options: { method?: string; path: string; headers?: Record<string, string>; body?: string },
+): Promise<Reply> {
   return new Promise((resolve, reject) => {
-    const outgoing = request({ host: '127.0.0.1', port, method: options.method ?? 'GET', path: options.path, headers: options.headers }, (response) => {
-      let body = '';
-      response.setEncoding('utf8');
-      response.on('data', (chunk: string) => (body += chunk));
-      response.on('end', () => {
-        resolve({ status: response.statusCode ?? 0, headers: response.headers, body });
-      });
-    });
+    const outgoing = request(
+      {
+        host: '127.0.0.1',
+        port,
+        method: options.method ?? 'GET',
+        path: options.path,
+        headers: options.headers,
+      },
+      (response) => {
+        let body = '';
+        response.setEncoding('utf8');
+        response.on('data', (chunk: string) => (body += chunk));
+        response.on('end', () => {
+          resolve({ status: response.statusCode ?? 0, headers: response.headers, body });
+        });
+      },
+    );
     outgoing.on('error', reject);
     outgoing.end(options.body);
   });
@@ -41,13 +53,26 @@ describe('the encplan ui server', () => {
     rendererDir = await mkdtemp(path.join(tmpdir(), 'encplan-test-renderer-'));
     await writeFile(path.join(rendererDir, 'index.html'), '<!doctype html><title>wizard</title>');
     await writeFile(path.join(tmpdir(), 'encplan-test-outside.html'), 'secret');
-    const backend = await createWizardBackend({ assessmentFiles: [FIXTURE], searchPath: '', userId: 1000, stepDelayMs: 0 });
-    server = await startUiServer({ rendererDir, handlers: createBridgeHandlers(backend.services, backend.jobs) });
+    const backend = await createWizardBackend({
+      assessmentFiles: [FIXTURE],
+      searchPath: '',
+      userId: 1000,
+      stepDelayMs: 0,
+    });
+    server = await startUiServer({
+      rendererDir,
+      handlers: createBridgeHandlers(backend.services, backend.jobs),
+    });
     api = (method, input, headers = {}) =>
       send(server.port, {
         method: 'POST',
         path: `/api/${method}`,
-        headers: { Host: `127.0.0.1:${String(server.port)}`, 'Content-Type': 'application/json', 'X-Encplan-Token': server.token, ...headers },
+        headers: {
+          Host: `127.0.0.1:${String(server.port)}`,
+          'Content-Type': 'application/json',
+          'X-Encplan-Token': server.token,
+          ...headers,
+        },
         body: JSON.stringify({ input }),
       });
   });
@@ -64,7 +89,10 @@ describe('the encplan ui server', () => {
   });
 
   it('serves the renderer with a strict CSP and no Referer leak of the token', async () => {
-    const reply = await send(server.port, { path: '/', headers: { Host: `127.0.0.1:${String(server.port)}` } });
+    const reply = await send(server.port, {
+      path: '/',
+      headers: { Host: `127.0.0.1:${String(server.port)}` },
+    });
     expect(reply.status).toBe(200);
     expect(reply.body).toContain('wizard');
     expect(reply.headers['content-security-policy']).toContain("script-src 'self'");
@@ -74,11 +102,20 @@ describe('the encplan ui server', () => {
   it('answers API calls with the token with an envelope', async () => {
     const reply = await api('listDevices', undefined);
     expect(reply.status).toBe(200);
-    expect(JSON.parse(reply.body)).toMatchObject({ schema: 'encplan.bridge', status: 'ok', result: { devices: [{ path: '/dev/loop2' }] } });
+    expect(JSON.parse(reply.body)).toMatchObject({
+      schema: 'encplan.bridge',
+      status: 'ok',
+      result: { devices: [{ path: '/dev/loop2' }] },
+    });
   });
 
   it('refuses API calls without the token or with a wrong one', async () => {
-    const without = await send(server.port, { method: 'POST', path: '/api/listDevices', headers: { Host: `127.0.0.1:${String(server.port)}`, 'Content-Type': 'application/json' }, body: '{}' });
+    const without = await send(server.port, {
+      method: 'POST',
+      path: '/api/listDevices',
+      headers: { Host: `127.0.0.1:${String(server.port)}`, 'Content-Type': 'application/json' },
+      body: '{}',
+    });
     const wrong = await api('listDevices', undefined, { 'X-Encplan-Token': 'f'.repeat(64) });
     for (const reply of [without, wrong]) {
       expect(reply.status).toBe(403);
@@ -101,7 +138,10 @@ describe('the encplan ui server', () => {
 
   it('accepts its own origin and localhost', async () => {
     const reply = await api('capabilities', undefined, { Origin: `http://127.0.0.1:${String(server.port)}` });
-    const local = await api('capabilities', undefined, { Host: `localhost:${String(server.port)}`, Origin: `http://localhost:${String(server.port)}` });
+    const local = await api('capabilities', undefined, {
+      Host: `localhost:${String(server.port)}`,
+      Origin: `http://localhost:${String(server.port)}`,
+    });
     expect(reply.status).toBe(200);
     expect(local.status).toBe(200);
   });
@@ -116,16 +156,28 @@ describe('the encplan ui server', () => {
   });
 
   it('does not serve files outside the renderer directory', async () => {
-    const reply = await send(server.port, { path: '/..%2fencplan-test-outside.html', headers: { Host: `127.0.0.1:${String(server.port)}` } });
+    const reply = await send(server.port, {
+      path: '/..%2fencplan-test-outside.html',
+      headers: { Host: `127.0.0.1:${String(server.port)}` },
+    });
     expect(reply.status).toBe(404);
     expect(reply.body).not.toContain('secret');
   });
 
   it('answers a 10 MB body with a valid token with 413, whether its length is declared or streamed', async () => {
     const huge = 'x'.repeat(10 * 1024 * 1024);
-    const headers = { Host: `127.0.0.1:${String(server.port)}`, 'Content-Type': 'application/json', 'X-Encplan-Token': server.token };
+    const headers = {
+      Host: `127.0.0.1:${String(server.port)}`,
+      'Content-Type': 'application/json',
+      'X-Encplan-Token': server.token,
+    };
     for (const transfer of [{ 'Content-Length': String(huge.length) }, { 'Transfer-Encoding': 'chunked' }]) {
-      const reply = await sendIgnoringWriteErrors(server.port, { method: 'POST', path: '/api/listDevices', headers: { ...headers, ...transfer }, body: huge });
+      const reply = await sendIgnoringWriteErrors(server.port, {
+        method: 'POST',
+        path: '/api/listDevices',
+        headers: { ...headers, ...transfer },
+        body: huge,
+      });
       expect(reply.status).toBe(413);
       expect(JSON.parse(reply.body)).toMatchObject({ status: 'error', error: { code: 'INVALID_ARGUMENT' } });
     }
@@ -135,7 +187,10 @@ describe('the encplan ui server', () => {
 
   it('answers malformed percent-encoding with 400, not 500', async () => {
     for (const bad of ['/%E0%A4%A', '/%zz', '/assets/%']) {
-      const reply = await send(server.port, { path: bad, headers: { Host: `127.0.0.1:${String(server.port)}` } });
+      const reply = await send(server.port, {
+        path: bad,
+        headers: { Host: `127.0.0.1:${String(server.port)}` },
+      });
       expect(reply.status, bad).toBe(400);
       expect(JSON.parse(reply.body)).toMatchObject({ status: 'error', error: { code: 'INVALID_ARGUMENT' } });
     }
@@ -143,16 +198,22 @@ describe('the encplan ui server', () => {
 });
 
 /** Like send, but a server that answers early and closes may make the rest of the upload fail: that is fine. */
-function sendIgnoringWriteErrors(port: number, options: { method: string; path: string; headers: Record<string, string>; body: string }): Promise<Reply> {
+function sendIgnoringWriteErrors(
+  port: number,
+  options: { method: string; path: string; headers: Record<string, string>; body: string },
+): Promise<Reply> {
   return new Promise((resolve, reject) => {
-    const outgoing = request({ host: '127.0.0.1', port, method: options.method, path: options.path, headers: options.headers }, (response) => {
-      let body = '';
-      response.setEncoding('utf8');
-      response.on('data', (chunk: string) => (body += chunk));
-      response.on('end', () => {
-        resolve({ status: response.statusCode ?? 0, headers: response.headers, body });
-      });
-    });
+    const outgoing = request(
+      { host: '127.0.0.1', port, method: options.method, path: options.path, headers: options.headers },
+      (response) => {
+        let body = '';
+        response.setEncoding('utf8');
+        response.on('data', (chunk: string) => (body += chunk));
+        response.on('end', () => {
+          resolve({ status: response.statusCode ?? 0, headers: response.headers, body });
+        });
+      },
+    );
     outgoing.on('error', (error: NodeJS.ErrnoException) => {
       if (error.code !== 'EPIPE' && error.code !== 'ECONNRESET') {
         reject(error);

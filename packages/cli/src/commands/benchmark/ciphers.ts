@@ -12,7 +12,10 @@ export default class BenchmarkCiphers extends EncplanCommand {
     'on all cores (aes-128-xts, aes-256-xts, chacha20), PBKDF2 per hash and argon2id, and reads /proc/crypto. ' +
     'Memory only: no disk is touched.';
   static override flags = {
-    quick: Flags.boolean({ summary: 'Short runs (about 30 s): 1 s per OpenSSL figure, encryption only.', default: false }),
+    quick: Flags.boolean({
+      summary: 'Short runs (about 30 s): 1 s per OpenSSL figure, encryption only.',
+      default: false,
+    }),
   };
   readonly document = cipherBenchmarkDocument;
 

@@ -39,7 +39,9 @@ export default class FleetReport extends EncplanCommand {
     const documents = await readFleetDocuments(argv as string[], createEnvironment().clock);
     const report = buildFleetReport(documents);
     if (flags.html !== undefined) {
-      await writeUserFile(flags.html, renderFleetHtml(report, generatedAt.toISOString()), { what: 'HTML fleet report' });
+      await writeUserFile(flags.html, renderFleetHtml(report, generatedAt.toISOString()), {
+        what: 'HTML fleet report',
+      });
     }
     if (flags.json) {
       this.emitJson(fleetReportDocument.ok(report, [], generatedAt));

@@ -20,19 +20,28 @@ const PKEXEC_DISMISSED = 126;
  * Says how root-needing work can run here: the app itself is root (a server run by root), pkexec is
  * installed, or neither; in that last case the reason is a sentence the wizard shows as is.
  */
-export async function detectPrivilege(runner: Pick<Runner, 'resolveTool'>, userId: number | null): Promise<PrivilegeStatus> {
+export async function detectPrivilege(
+  runner: Pick<Runner, 'resolveTool'>,
+  userId: number | null,
+): Promise<PrivilegeStatus> {
   if (userId === 0) {
     return { method: 'already-root', available: true, reason: null };
   }
   if (userId === null) {
-    return { method: 'none', available: false, reason: 'This platform has no pkexec; run encplan from an administrator shell for SMART and benchmarks.' };
+    return {
+      method: 'none',
+      available: false,
+      reason:
+        'This platform has no pkexec; run encplan from an administrator shell for SMART and benchmarks.',
+    };
   }
   const pkexec = await runner.resolveTool('pkexec');
   return pkexec === null
     ? {
         method: 'none',
         available: false,
-        reason: 'pkexec (polkit) is not installed, so encplan cannot ask for administrator rights. Install it (apt-get install pkexec) or run `sudo encplan assess` in a terminal.',
+        reason:
+          'pkexec (polkit) is not installed, so encplan cannot ask for administrator rights. Install it (apt-get install pkexec) or run `sudo encplan assess` in a terminal.',
       }
     : { method: 'pkexec', available: true, reason: null };
 }
@@ -49,15 +58,25 @@ export async function runPrivilegedHelper(
   options: { readonly timeoutMs: number; readonly signal?: AbortSignal },
 ): Promise<CommandOutput> {
   if (!helperPath.startsWith('/')) {
-    throw new EncplanError('INVALID_ARGUMENT', `The privileged helper path must be absolute, got ${helperPath}.`);
+    throw new EncplanError(
+      'INVALID_ARGUMENT',
+      `The privileged helper path must be absolute, got ${helperPath}.`,
+    );
   }
   // --disable-internal-agent: answer through the desktop's polkit agent, never a text prompt on our stdin.
-  const output = await runner.run({ tool: 'pkexec', args: ['--disable-internal-agent', helperPath, ...args], timeoutMs: options.timeoutMs }, options.signal);
+  const output = await runner.run(
+    { tool: 'pkexec', args: ['--disable-internal-agent', helperPath, ...args], timeoutMs: options.timeoutMs },
+    options.signal,
+  );
   if (output.exitCode === PKEXEC_NOT_AUTHORIZED || output.exitCode === PKEXEC_DISMISSED) {
-    throw new EncplanError('PERMISSION_DENIED', 'Administrator rights were not granted for the encplan helper.', {
-      hint: 'Approve the system password dialog, or run `sudo encplan assess` in a terminal.',
-      details: { exitCode: output.exitCode, stderr: output.stderr.slice(-2000) },
-    });
+    throw new EncplanError(
+      'PERMISSION_DENIED',
+      'Administrator rights were not granted for the encplan helper.',
+      {
+        hint: 'Approve the system password dialog, or run `sudo encplan assess` in a terminal.',
+        details: { exitCode: output.exitCode, stderr: output.stderr.slice(-2000) },
+      },
+    );
   }
   return output;
 }

@@ -3,7 +3,13 @@ import { constants as fsConstants } from 'node:fs';
 import { access } from 'node:fs/promises';
 import path from 'node:path';
 import { EncplanError, cancelled, throwIfCancelled, toolNotFound } from '../../errors.js';
-import { DEBIAN_PACKAGES, type CommandOutput, type CommandSpec, type RunCommand, type ToolName } from '../../ports.js';
+import {
+  DEBIAN_PACKAGES,
+  type CommandOutput,
+  type CommandSpec,
+  type RunCommand,
+  type ToolName,
+} from '../../ports.js';
 
 /** Directories searched for tools after the user's PATH: smartctl, hdparm and friends live in sbin. */
 const SYSTEM_DIRECTORIES = ['/usr/local/sbin', '/usr/local/bin', '/usr/sbin', '/usr/bin', '/sbin', '/bin'];
@@ -239,9 +245,13 @@ export function createRunner(options: RunnerOptions): Runner {
           outputBytes += chunk.length;
           if (outputBytes > maxOutputBytes) {
             stop(
-              new EncplanError('TOOL_OUTPUT_TOO_LARGE', `${spec.tool} printed more than ${maxOutputBytes} bytes.`, {
-                details: { tool: spec.tool, maxOutputBytes },
-              }),
+              new EncplanError(
+                'TOOL_OUTPUT_TOO_LARGE',
+                `${spec.tool} printed more than ${maxOutputBytes} bytes.`,
+                {
+                  details: { tool: spec.tool, maxOutputBytes },
+                },
+              ),
             );
             return;
           }
@@ -280,7 +290,11 @@ export function createRunner(options: RunnerOptions): Runner {
             }),
           );
         } else {
-          reject(new EncplanError('TOOL_FAILED', `${spec.tool} could not be started: ${error.message}`, { cause: error }));
+          reject(
+            new EncplanError('TOOL_FAILED', `${spec.tool} could not be started: ${error.message}`, {
+              cause: error,
+            }),
+          );
         }
       });
       child.on('close', (code, killedBy) => {
@@ -297,7 +311,8 @@ export function createRunner(options: RunnerOptions): Runner {
           // A child killed by a signal it did not get from us reports 128 + signal, as a shell would.
           exitCode: code ?? 128 + signalNumber(killedBy),
           stdout: Buffer.concat(stdout).toString('utf8'),
-          stderr: stderrText.length > STDERR_TAIL_BYTES * 8 ? stderrText.slice(-STDERR_TAIL_BYTES * 8) : stderrText,
+          stderr:
+            stderrText.length > STDERR_TAIL_BYTES * 8 ? stderrText.slice(-STDERR_TAIL_BYTES * 8) : stderrText,
           durationMs: Math.round(performance.now() - started),
         });
       });

@@ -22,7 +22,8 @@ export function cipherFactsFromCryptsetup(runs: readonly CryptsetupBenchmarkRun[
           cipher: row.cipher,
           keyBits: row.keyBits,
           source: 'cryptsetup',
-          reason: 'cryptsetup printed N/A: the kernel lacks this cipher or mode (module not built or not loaded).',
+          reason:
+            'cryptsetup printed N/A: the kernel lacks this cipher or mode (module not built or not loaded).',
         });
         continue;
       }
@@ -54,11 +55,16 @@ export function kdfFactsFromCryptsetup(runs: readonly CryptsetupBenchmarkRun[]):
       if (line.iterationsPerSecond === null) {
         unmeasured.set(line.hash, {
           hash: line.hash,
-          reason: "cryptsetup printed N/A: its crypto backend has no such hash (OpenSSL 3 has no Streebog without the GOST engine).",
+          reason:
+            'cryptsetup printed N/A: its crypto backend has no such hash (OpenSSL 3 has no Streebog without the GOST engine).',
         });
       } else {
         unmeasured.delete(line.hash);
-        pbkdf2.set(line.hash, { hash: line.hash, iterationsPerSecond: line.iterationsPerSecond, derivedKeyBits: line.derivedKeyBits });
+        pbkdf2.set(line.hash, {
+          hash: line.hash,
+          iterationsPerSecond: line.iterationsPerSecond,
+          derivedKeyBits: line.derivedKeyBits,
+        });
       }
     }
     for (const line of benchmark.argon2) {

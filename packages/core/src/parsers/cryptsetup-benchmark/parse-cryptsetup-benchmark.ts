@@ -53,14 +53,16 @@ const NOT_AVAILABLE = /^# Cipher speed test is not available\.$/;
 const TABLE_HEADER = /^#\s*Algorithm\s*\|\s*Key\s*\|\s*Encryption\s*\|\s*Decryption$/;
 const CIPHER_ROW = new RegExp(String.raw`^\s*([a-z0-9][a-z0-9,._-]{0,63})\s+(\d{1,5})b\s+${RATE}\s+${RATE}$`);
 // "PBKDF2-sha256    4088015 iterations per second for 256-bit key"; 1.6 ends after "per second"; "N/A" when missing.
-const PBKDF2 = /^PBKDF2-([a-z0-9._-]{1,32})\s+(?:(\d{1,12}) iterations per second(?: for (\d{1,5})-bit key)?|N\/A)$/;
+const PBKDF2 =
+  /^PBKDF2-([a-z0-9._-]{1,32})\s+(?:(\d{1,12}) iterations per second(?: for (\d{1,5})-bit key)?|N\/A)$/;
 const ARGON2 =
   /^(argon2id|argon2i)\s+(\d{1,6}) iterations, (\d{1,10}) memory, (\d{1,4}) parallel threads \(CPUs\)(?: for (\d{1,5})-bit key)? \(requested (\d{1,7}) ms time\)$/;
 // Pasted transcripts (transcript mode only). A prompt may hold spaces ("user@host:~ $", "[root@host ~]#"), so
 // a line counts as a prompt when it runs the cryptsetup command after a prompt character, or when it is a bare
 // prompt: short, ending in a prompt character. Seen in the fixtures: "p84~$ sudo cryptsetup benchmark -c …",
 // "[root@ghrhel74crypt ~]# cryptsetup benchmark", "root@caesar:/# cryptsetup benchmark", "# cryptsetup benchmark".
-const PROMPT_WITH_COMMAND = /^(?:.{0,120}?[$#%>])?\s*(?:(?:sudo|doas)\s+(?:-\S+\s+)*)?(?:\S*\/)?cryptsetup(?:\s.*)?$/;
+const PROMPT_WITH_COMMAND =
+  /^(?:.{0,120}?[$#%>])?\s*(?:(?:sudo|doas)\s+(?:-\S+\s+)*)?(?:\S*\/)?cryptsetup(?:\s.*)?$/;
 const BARE_PROMPT = /^\S.{0,120}[$#%>]$/;
 
 function rate(text: string): number | null {
@@ -72,7 +74,10 @@ function rate(text: string): number | null {
  * several runs concatenated). Rates become integer bytes per second. Throws TOOL_OUTPUT_UNRECOGNIZED on any line it
  * does not know, and when no benchmark header is present (a translated or foreign output).
  */
-export function parseCryptsetupBenchmark(text: string, options: ParseCryptsetupBenchmarkOptions = {}): CryptsetupBenchmark {
+export function parseCryptsetupBenchmark(
+  text: string,
+  options: ParseCryptsetupBenchmarkOptions = {},
+): CryptsetupBenchmark {
   const pbkdf2: CryptsetupPbkdf2Line[] = [];
   const argon2: CryptsetupArgon2Line[] = [];
   const ciphers: CryptsetupCipherRow[] = [];

@@ -29,7 +29,13 @@ export interface DmCryptTarget {
 
 function parseCrypt(args: readonly string[]): DmCryptTarget | null {
   const [cipher, key, , device, offset, count, ...rest] = args;
-  if (cipher === undefined || key === undefined || device === undefined || offset === undefined || !/^\d+$/.test(offset)) {
+  if (
+    cipher === undefined ||
+    key === undefined ||
+    device === undefined ||
+    offset === undefined ||
+    !/^\d+$/.test(offset)
+  ) {
     return null;
   }
   const optionCount = count === undefined ? 0 : Number(count);
@@ -65,7 +71,13 @@ export function parseDmsetupTable(text: string): DmTableLine[] {
     const named = /^(\S+): (.*)$/.exec(line);
     const body = named?.[2] ?? line;
     const [start, length, target, ...args] = body.split(/\s+/);
-    if (start === undefined || length === undefined || target === undefined || !/^\d+$/.test(start) || !/^\d+$/.test(length)) {
+    if (
+      start === undefined ||
+      length === undefined ||
+      target === undefined ||
+      !/^\d+$/.test(start) ||
+      !/^\d+$/.test(length)
+    ) {
       throw unrecognized(TOOL, `"${line.slice(0, 80)}" is not a device-mapper table line`);
     }
     lines.push({

@@ -1,4 +1,8 @@
-import type { AtaSecurityState, SecurityCapability, TrimCapability } from '../../domain/drive-capabilities.js';
+import type {
+  AtaSecurityState,
+  SecurityCapability,
+  TrimCapability,
+} from '../../domain/drive-capabilities.js';
 import { assertInputSize, unrecognized } from '../json-reader.js';
 
 const TOOL = 'hdparm';
@@ -60,7 +64,10 @@ function readSecurity(lines: readonly string[]): AtaSecurityState | null {
 export function parseHdparmIdentify(text: string): HdparmIdentify {
   assertInputSize(TOOL, text);
   const lines = text.split(/\r?\n/);
-  if (!lines.some((line) => /^ATA device\b/.test(line)) || !lines.some((line) => /^\s*Model Number:/.test(line))) {
+  if (
+    !lines.some((line) => /^ATA device\b/.test(line)) ||
+    !lines.some((line) => /^\s*Model Number:/.test(line))
+  ) {
     throw unrecognized(TOOL, 'not `hdparm -I` output of an ATA device');
   }
   // hdparm -I ends with the IDENTIFY checksum line; without it the output was cut short, and a missing TRIM

@@ -13,7 +13,15 @@ export interface LsblkDiscardRow {
 }
 
 /** lsblk prints sizes with binary suffixes (K = 1024) unless --bytes is given. */
-const SUFFIXES: Readonly<Record<string, number>> = { B: 1, K: 2 ** 10, M: 2 ** 20, G: 2 ** 30, T: 2 ** 40, P: 2 ** 50, E: 2 ** 60 };
+const SUFFIXES: Readonly<Record<string, number>> = {
+  B: 1,
+  K: 2 ** 10,
+  M: 2 ** 20,
+  G: 2 ** 30,
+  T: 2 ** 40,
+  P: 2 ** 50,
+  E: 2 ** 60,
+};
 
 function sizeOf(text: string): number | null {
   const match = /^(\d+(?:\.\d+)?)([BKMGTPE]?)$/.exec(text);

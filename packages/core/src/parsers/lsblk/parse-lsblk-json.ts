@@ -121,7 +121,10 @@ function parseDevice(entry: unknown): LsblkDevice {
   const name = toText(entry.name);
   const sizeBytes = toBytes(entry.size);
   if (name === null || sizeBytes === null) {
-    throw unrecognized('lsblk', `a block device has no name or no plausible size (${JSON.stringify(entry.size) ?? 'none'}; lsblk prints a byte count from 0 to 2^64 − 1)`);
+    throw unrecognized(
+      'lsblk',
+      `a block device has no name or no plausible size (${JSON.stringify(entry.size) ?? 'none'}; lsblk prints a byte count from 0 to 2^64 − 1)`,
+    );
   }
   const kernelName = toText(entry.kname) ?? name;
   const children = Array.isArray(entry.children) ? entry.children.map(parseDevice) : [];

@@ -47,7 +47,14 @@ export function parseNvmeIdCtrl(text: string): NvmeIdCtrl {
     namespaceCount: numberAt(document, 'nn'),
     oacs,
     oncs,
-    trim: { supported: bit(oncs, 2), deterministic: null, zeroed: null, mechanism: 'nvme-deallocate', origin: 'nvme id-ctrl', field: 'oncs' },
+    trim: {
+      supported: bit(oncs, 2),
+      deterministic: null,
+      zeroed: null,
+      mechanism: 'nvme-deallocate',
+      origin: 'nvme id-ctrl',
+      field: 'oncs',
+    },
     writeZeroesSupported: bit(oncs, 3),
     security: {
       nvmeSecuritySendReceive: bit(oacs, 0),

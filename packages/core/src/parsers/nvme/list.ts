@@ -1,4 +1,13 @@
-import { arrayAt, counterAt, isJsonObject, numberAt, parseJsonObject, stringAt, unrecognized, type JsonObject } from '../json-reader.js';
+import {
+  arrayAt,
+  counterAt,
+  isJsonObject,
+  numberAt,
+  parseJsonObject,
+  stringAt,
+  unrecognized,
+  type JsonObject,
+} from '../json-reader.js';
 
 const TOOL = 'nvme';
 

@@ -17,14 +17,21 @@ function field<T>(value: T | null, key: string): Sourced<T> | null {
  */
 export function parseNvmeSmartLog(text: string): SmartFacts {
   const document = parseJsonObject(TOOL, text);
-  const criticalWarning = numberAt(document, 'critical_warning') ?? numberAt(objectAt(document, 'critical_warning'), 'value');
+  const criticalWarning =
+    numberAt(document, 'critical_warning') ?? numberAt(objectAt(document, 'critical_warning'), 'value');
   const percentUsed = numberAt(document, 'percent_used') ?? numberAt(document, 'percentage_used');
   if (criticalWarning === null || percentUsed === null) {
-    throw unrecognized(TOOL, 'not an `nvme smart-log -o json` document (critical_warning / percent_used missing)');
+    throw unrecognized(
+      TOOL,
+      'not an `nvme smart-log -o json` document (critical_warning / percent_used missing)',
+    );
   }
   const kelvin = numberAt(document, 'temperature');
   const nvme: NvmeHealthLog = {
-    criticalWarning: field(criticalWarning, typeof document.critical_warning === 'number' ? 'critical_warning' : 'critical_warning.value'),
+    criticalWarning: field(
+      criticalWarning,
+      typeof document.critical_warning === 'number' ? 'critical_warning' : 'critical_warning.value',
+    ),
     temperatureCelsius: field(kelvin === null || kelvin === 0 ? null : kelvin - KELVIN_OFFSET, 'temperature'),
     availableSparePercent: field(numberAt(document, 'avail_spare'), 'avail_spare'),
     availableSpareThresholdPercent: field(numberAt(document, 'spare_thresh'), 'spare_thresh'),
@@ -47,7 +54,10 @@ export function parseNvmeSmartLog(text: string): SmartFacts {
     unavailable: null,
     messages: [],
     // The overall NVMe self-assessment is "no critical warning" (smartctl prints the same as smart_status).
-    selfAssessmentPassed: { value: criticalWarning === 0, field: nvme.criticalWarning?.field ?? 'critical_warning' },
+    selfAssessmentPassed: {
+      value: criticalWarning === 0,
+      field: nvme.criticalWarning?.field ?? 'critical_warning',
+    },
     nvme,
     ataAttributes: [],
     ataPercentageUsed: null,

@@ -37,7 +37,8 @@ export function cipherMeasurementsFromOpenssl(runs: readonly OpensslSpeedRun[]):
   const ciphers = [...new Set(runs.map((run) => run.evp))];
   return ciphers.map((evp) => {
     const of = runs.filter((run) => run.evp === evp);
-    const pick = (decrypt: boolean, multi: boolean) => of.find((run) => run.decrypt === decrypt && run.processes > 1 === multi);
+    const pick = (decrypt: boolean, multi: boolean) =>
+      of.find((run) => run.decrypt === decrypt && run.processes > 1 === multi);
     const multiRun = pick(false, true) ?? pick(true, true);
     return {
       ...OPENSSL_CIPHERS[evp],

@@ -37,7 +37,9 @@ const UNITS = /^The 'numbers' are in 1000s of bytes per second processed\.$/;
 const TYPE_HEADER = /^type((?:\s+\d{1,10} bytes){1,16})$/;
 const HUMAN_ROW = new RegExp(String.raw`^(\S(?:.{0,62}?\S)?)((?:\s+${NUMBER}k){1,16})$`);
 const MACHINE_SIZES = /^(?:Got: )?\+H((?::\d{1,10}){1,16})(?: from \d{1,4})?$/;
-const MACHINE_ROW = new RegExp(String.raw`^(Got: )?\+F:\d{1,4}:([^:]{1,64})((?::${NUMBER}){1,16})(?: from \d{1,4})?$`);
+const MACHINE_ROW = new RegExp(
+  String.raw`^(Got: )?\+F:\d{1,4}:([^:]{1,64})((?::${NUMBER}){1,16})(?: from \d{1,4})?$`,
+);
 
 function numbersOf(text: string, separator: RegExp): number[] {
   return text
@@ -46,11 +48,24 @@ function numbersOf(text: string, separator: RegExp): number[] {
     .map((part) => Number.parseFloat(part));
 }
 
-function pair(algorithm: string, sizes: readonly number[], values: readonly number[], line: string): OpensslSpeedResult[] {
+function pair(
+  algorithm: string,
+  sizes: readonly number[],
+  values: readonly number[],
+  line: string,
+): OpensslSpeedResult[] {
   if (sizes.length !== values.length) {
-    throw unrecognizedOutput(TOOL, `${String(values.length)} figures for ${String(sizes.length)} block sizes`, line);
+    throw unrecognizedOutput(
+      TOOL,
+      `${String(values.length)} figures for ${String(sizes.length)} block sizes`,
+      line,
+    );
   }
-  return values.map((value, index) => ({ algorithm, messageBytes: sizes[index]!, bytesPerSecond: Math.round(value) }));
+  return values.map((value, index) => ({
+    algorithm,
+    messageBytes: sizes[index]!,
+    bytesPerSecond: Math.round(value),
+  }));
 }
 
 /**
@@ -103,7 +118,9 @@ export function parseOpensslSpeed(text: string): OpensslSpeed {
     if (machineRow) {
       if (machineRow[1] === undefined) {
         format = 'machine';
-        results.push(...pair(machineRow[2]!, sizes ?? childSizes ?? [], numbersOf(machineRow[3]!, /:/), line));
+        results.push(
+          ...pair(machineRow[2]!, sizes ?? childSizes ?? [], numbersOf(machineRow[3]!, /:/), line),
+        );
       }
       return;
     }

@@ -1,4 +1,9 @@
-import type { AdiantumAvailability, AesImplementation, KernelCryptoFacts, KernelDriver } from '../../domain/cipher.js';
+import type {
+  AdiantumAvailability,
+  AesImplementation,
+  KernelCryptoFacts,
+  KernelDriver,
+} from '../../domain/cipher.js';
 import type { ProcCryptoEntry } from './parse-proc-crypto.js';
 
 /** Module lists of the running kernel: /lib/modules/<release>/modules.builtin and modules.dep, null if unreadable. */
@@ -27,30 +32,57 @@ export function classifyAesDriver(driver: string): AesImplementation {
 }
 
 /** The entry the kernel's crypto API would pick for `name`: the highest priority among non-internal entries. */
-export function selectKernelDriver(entries: readonly ProcCryptoEntry[], name: string): ProcCryptoEntry | null {
+export function selectKernelDriver(
+  entries: readonly ProcCryptoEntry[],
+  name: string,
+): ProcCryptoEntry | null {
   const candidates = entries.filter((entry) => entry.name === name && !entry.internal);
-  return candidates.reduce<ProcCryptoEntry | null>((best, entry) => (best === null || entry.priority > best.priority ? entry : best), null);
+  return candidates.reduce<ProcCryptoEntry | null>(
+    (best, entry) => (best === null || entry.priority > best.priority ? entry : best),
+    null,
+  );
 }
 
 function xtsAesDriver(entries: readonly ProcCryptoEntry[]): KernelDriver | null {
   const listed = selectKernelDriver(entries, 'xts(aes)');
   if (listed !== null) {
-    return { algorithm: 'xts(aes)', driver: listed.driver, module: listed.module, priority: listed.priority, inferred: false };
+    return {
+      algorithm: 'xts(aes)',
+      driver: listed.driver,
+      module: listed.module,
+      priority: listed.priority,
+      inferred: false,
+    };
   }
   // /proc/crypto shows templates only once instantiated; until then the xts template would wrap the best ecb(aes)
   // or plain aes cipher (crypto/xts.c builds "xts(ecb(<cipher>))").
   const ecb = selectKernelDriver(entries, 'ecb(aes)');
   if (ecb !== null) {
-    return { algorithm: 'xts(aes)', driver: `xts(${ecb.driver})`, module: ecb.module, priority: ecb.priority, inferred: true };
+    return {
+      algorithm: 'xts(aes)',
+      driver: `xts(${ecb.driver})`,
+      module: ecb.module,
+      priority: ecb.priority,
+      inferred: true,
+    };
   }
   const aes = selectKernelDriver(entries, 'aes');
   if (aes !== null) {
-    return { algorithm: 'xts(aes)', driver: `xts(ecb(${aes.driver}))`, module: aes.module, priority: aes.priority, inferred: true };
+    return {
+      algorithm: 'xts(aes)',
+      driver: `xts(ecb(${aes.driver}))`,
+      module: aes.module,
+      priority: aes.priority,
+      inferred: true,
+    };
   }
   return null;
 }
 
-function adiantumAvailability(listed: readonly ProcCryptoEntry[], modules: KernelModuleLists): AdiantumAvailability {
+function adiantumAvailability(
+  listed: readonly ProcCryptoEntry[],
+  modules: KernelModuleLists,
+): AdiantumAvailability {
   if (listed.length > 0) {
     return 'instantiated';
   }
@@ -66,7 +98,10 @@ function adiantumAvailability(listed: readonly ProcCryptoEntry[], modules: Kerne
 }
 
 /** Derives what dm-crypt and fscrypt would use from /proc/crypto entries and the kernel's module lists. */
-export function deriveKernelCryptoFacts(entries: readonly ProcCryptoEntry[], modules: KernelModuleLists): KernelCryptoFacts {
+export function deriveKernelCryptoFacts(
+  entries: readonly ProcCryptoEntry[],
+  modules: KernelModuleLists,
+): KernelCryptoFacts {
   const xtsAes = xtsAesDriver(entries);
   const adiantum = entries.filter((entry) => entry.name.startsWith('adiantum(') && !entry.internal);
   return {

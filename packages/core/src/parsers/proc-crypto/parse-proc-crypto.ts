@@ -24,7 +24,10 @@ function finish(fields: Map<string, string>, lineNumber: number): ProcCryptoEntr
   const driver = fields.get('driver');
   const priority = fields.get('priority');
   if (name === undefined || driver === undefined || priority === undefined || !/^-?\d{1,9}$/.test(priority)) {
-    throw unrecognizedOutput(TOOL, `the entry ending at line ${String(lineNumber)} lacks a name, driver or numeric priority`);
+    throw unrecognizedOutput(
+      TOOL,
+      `the entry ending at line ${String(lineNumber)} lacks a name, driver or numeric priority`,
+    );
   }
   const async = fields.get('async');
   return {

@@ -30,7 +30,13 @@ export function parseMountinfo(text: string): MountEntry[] {
     const fields = line.split(' ');
     const separator = fields.indexOf('-', 6);
     const [, , deviceNumber, , mountpoint, options] = fields;
-    if (separator < 0 || deviceNumber === undefined || mountpoint === undefined || options === undefined || !/^\d+:\d+$/.test(deviceNumber)) {
+    if (
+      separator < 0 ||
+      deviceNumber === undefined ||
+      mountpoint === undefined ||
+      options === undefined ||
+      !/^\d+:\d+$/.test(deviceNumber)
+    ) {
       throw unrecognized('/proc/self/mountinfo', `"${line.slice(0, 80)}" is not a mountinfo line`);
     }
     const [filesystemType = '', source = '', superOptions = ''] = fields.slice(separator + 1);

@@ -27,7 +27,9 @@ export function parseSedutilScan(text: string): SedutilScanEntry[] {
   }
   const entries: SedutilScanEntry[] = [];
   for (const line of lines) {
-    const match = /^(\/dev\/\S+|\\\\\.\\\S+)\s+(No|[12ELpPr ]+?)\s{2,}(.*?)\s*$/.exec(line) ?? /^(\/dev\/\S+)\s+(No|[12ELpPr]+)\s*(.*?)\s*$/.exec(line);
+    const match =
+      /^(\/dev\/\S+|\\\\\.\\\S+)\s+(No|[12ELpPr ]+?)\s{2,}(.*?)\s*$/.exec(line) ??
+      /^(\/dev\/\S+)\s+(No|[12ELpPr]+)\s*(.*?)\s*$/.exec(line);
     if (match === null) {
       continue;
     }

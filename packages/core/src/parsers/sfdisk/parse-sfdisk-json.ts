@@ -34,24 +34,26 @@ export function parseSfdiskJson(text: string): SfdiskTable {
   const label = table.label === 'gpt' || table.label === 'dos' ? table.label : 'other';
   // sfdisk before 2.38 printed no sectorsize; the unit was always 512-byte sectors then.
   const sectorBytes = integer(table.sectorsize) ?? 512;
-  const partitions = (Array.isArray(table.partitions) ? table.partitions : []).map((entry): SfdiskPartition => {
-    if (!isJsonObject(entry) || typeof entry.node !== 'string') {
-      throw unrecognized('sfdisk', 'a partition has no node');
-    }
-    const start = integer(entry.start);
-    const size = integer(entry.size);
-    if (start === null || size === null) {
-      throw unrecognized('sfdisk', `partition ${entry.node} has no start or size`);
-    }
-    return {
-      node: entry.node,
-      startSectors: start,
-      sizeSectors: size,
-      type: typeof entry.type === 'string' ? entry.type : null,
-      uuid: typeof entry.uuid === 'string' ? entry.uuid : null,
-      name: typeof entry.name === 'string' ? entry.name : null,
-    };
-  });
+  const partitions = (Array.isArray(table.partitions) ? table.partitions : []).map(
+    (entry): SfdiskPartition => {
+      if (!isJsonObject(entry) || typeof entry.node !== 'string') {
+        throw unrecognized('sfdisk', 'a partition has no node');
+      }
+      const start = integer(entry.start);
+      const size = integer(entry.size);
+      if (start === null || size === null) {
+        throw unrecognized('sfdisk', `partition ${entry.node} has no start or size`);
+      }
+      return {
+        node: entry.node,
+        startSectors: start,
+        sizeSectors: size,
+        type: typeof entry.type === 'string' ? entry.type : null,
+        uuid: typeof entry.uuid === 'string' ? entry.uuid : null,
+        name: typeof entry.name === 'string' ? entry.name : null,
+      };
+    },
+  );
   return {
     label,
     sectorBytes,

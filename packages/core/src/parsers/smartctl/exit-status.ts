@@ -1,4 +1,8 @@
-import type { SmartctlExitFinding, SmartctlExitProblem, SmartctlExitStatus } from '../../domain/smart-facts.js';
+import type {
+  SmartctlExitFinding,
+  SmartctlExitProblem,
+  SmartctlExitStatus,
+} from '../../domain/smart-facts.js';
 
 /** Bits of smartctl's exit status, from smartctl(8) "EXIT STATUS" (reference-facts §1.9). */
 export const SmartctlExitBit = {

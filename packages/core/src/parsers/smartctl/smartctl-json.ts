@@ -1,6 +1,16 @@
-import type { AtaSecurityState, SecurityCapability, TrimCapability } from '../../domain/drive-capabilities.js';
+import type {
+  AtaSecurityState,
+  SecurityCapability,
+  TrimCapability,
+} from '../../domain/drive-capabilities.js';
 import type { SmartUnavailableReason } from '../../domain/health.js';
-import type { AtaAttribute, NvmeHealthLog, ScsiHealth, SmartFacts, Sourced } from '../../domain/smart-facts.js';
+import type {
+  AtaAttribute,
+  NvmeHealthLog,
+  ScsiHealth,
+  SmartFacts,
+  Sourced,
+} from '../../domain/smart-facts.js';
 import { EncplanError } from '../../errors.js';
 import {
   arrayAt,
@@ -45,10 +55,14 @@ function readFormatVersion(document: JsonObject): readonly [number, number] {
   }
   const [major, minor] = version as [number, number];
   if (!KNOWN_FORMAT_MAJORS.has(major)) {
-    throw new EncplanError('TOOL_OUTPUT_UNRECOGNIZED', `smartctl JSON format version ${major}.${minor} is not supported.`, {
-      hint: 'encplan reads json_format_version 0.x and 1.x (smartctl 6.7 to 7.5); update encplan.',
-      details: { tool: TOOL, jsonFormatVersion: [major, minor] },
-    });
+    throw new EncplanError(
+      'TOOL_OUTPUT_UNRECOGNIZED',
+      `smartctl JSON format version ${major}.${minor} is not supported.`,
+      {
+        hint: 'encplan reads json_format_version 0.x and 1.x (smartctl 6.7 to 7.5); update encplan.',
+        details: { tool: TOOL, jsonFormatVersion: [major, minor] },
+      },
+    );
   }
   return [major, minor];
 }
@@ -64,7 +78,10 @@ function readNvmeLog(document: JsonObject): NvmeHealthLog | null {
     criticalWarning: sourced(numberAt(log, 'critical_warning'), f('critical_warning')),
     temperatureCelsius: sourced(numberAt(log, 'temperature'), f('temperature')),
     availableSparePercent: sourced(numberAt(log, 'available_spare'), f('available_spare')),
-    availableSpareThresholdPercent: sourced(numberAt(log, 'available_spare_threshold'), f('available_spare_threshold')),
+    availableSpareThresholdPercent: sourced(
+      numberAt(log, 'available_spare_threshold'),
+      f('available_spare_threshold'),
+    ),
     percentageUsed: sourced(numberAt(log, 'percentage_used'), f('percentage_used')),
     dataUnitsWritten: sourced(counterAt(log, 'data_units_written'), f('data_units_written')),
     powerOnHours: sourced(counterAt(log, 'power_on_hours'), f('power_on_hours')),
@@ -133,7 +150,9 @@ function readScsi(document: JsonObject): ScsiHealth {
   const processed = stringAt(objectAt(errorLog, 'write'), 'gigabytes_processed');
   const decimal = processed === null ? null : /^(\d{1,15})(?:\.(\d{1,9}))?$/.exec(processed);
   const bytesWritten =
-    decimal === null || decimal[1] === undefined ? null : BigInt(decimal[1]) * 1_000_000_000n + BigInt((decimal[2] ?? '').padEnd(9, '0'));
+    decimal === null || decimal[1] === undefined
+      ? null
+      : BigInt(decimal[1]) * 1_000_000_000n + BigInt((decimal[2] ?? '').padEnd(9, '0'));
   const provisioning = objectAt(document, 'scsi_lb_provisioning');
   const lbpme = numberAt(objectAt(provisioning, 'management_enabled'), 'value');
   const lbprz = numberAt(objectAt(provisioning, 'read_zeros'), 'value');
@@ -173,7 +192,12 @@ function modelOf(document: JsonObject): string | null {
   }
   const vendor = stringAt(document, 'vendor') ?? stringAt(document, 'scsi_vendor');
   const product = stringAt(document, 'product') ?? stringAt(document, 'scsi_product');
-  return product === null ? null : [vendor, product].filter((part) => part !== null).join(' ').trim();
+  return product === null
+    ? null
+    : [vendor, product]
+        .filter((part) => part !== null)
+        .join(' ')
+        .trim();
 }
 
 function hasSmartData(facts: Omit<SmartFacts, 'unavailable'>): boolean {
@@ -194,7 +218,10 @@ function unavailableReason(
   const status = facts.exitStatus;
   if (status !== null && !status.dataUsable) {
     if (/permission denied|Error=5\b|Operation not permitted/i.test(text)) {
-      return { reason: 'permission-denied', detail: text || 'smartctl could not open the device: permission denied.' };
+      return {
+        reason: 'permission-denied',
+        detail: text || 'smartctl could not open the device: permission denied.',
+      };
     }
     if (/STANDBY|SLEEP/i.test(text)) {
       return { reason: 'device-in-standby', detail: text };
@@ -203,9 +230,15 @@ function unavailableReason(
       return { reason: 'unsupported-bridge', detail: text };
     }
     if (status.problems.includes('command-line-invalid')) {
-      return { reason: 'device-type-unknown', detail: text || 'smartctl could not tell the device type (exit status bit 0).' };
+      return {
+        reason: 'device-type-unknown',
+        detail: text || 'smartctl could not tell the device type (exit status bit 0).',
+      };
     }
-    return { reason: 'open-failed', detail: text || 'smartctl could not open the device (exit status bit 1).' };
+    return {
+      reason: 'open-failed',
+      detail: text || 'smartctl could not open the device (exit status bit 1).',
+    };
   }
   if (hasSmartData(facts)) {
     return null;
@@ -215,8 +248,14 @@ function unavailableReason(
   }
   // A hardware RAID volume answers INQUIRY with its own name and has no SMART of its own (fixture
   // scsi-intel-raid1-volume-windows-exit4-v7.0: "Intel Raid 1 Volume", exit status 4, no SMART objects).
-  if (/raid|volume/i.test(facts.model ?? '') || /megaraid|cciss|areca|3ware|aacraid/i.test(facts.deviceType ?? '')) {
-    return { reason: 'raid-volume', detail: `"${facts.model ?? 'device'}" looks like a RAID volume; query its member disks (smartctl -d megaraid,N / cciss,N).` };
+  if (
+    /raid|volume/i.test(facts.model ?? '') ||
+    /megaraid|cciss|areca|3ware|aacraid/i.test(facts.deviceType ?? '')
+  ) {
+    return {
+      reason: 'raid-volume',
+      detail: `"${facts.model ?? 'device'}" looks like a RAID volume; query its member disks (smartctl -d megaraid,N / cciss,N).`,
+    };
   }
   return { reason: 'no-smart-data', detail: text || 'smartctl printed no SMART data for this device.' };
 }
@@ -238,8 +277,16 @@ function readTrim(document: JsonObject, facts: Omit<SmartFacts, 'unavailable'>):
   if (nvmCommands !== null) {
     const value = numberAt(nvmCommands, 'value');
     // ONCS bit 2 = Dataset Management (deallocate) (NVMe Base Spec; reference-facts §3.6).
-    const supported = booleanAt(nvmCommands, 'dataset_management') ?? (value === null ? null : (value & 0b100) !== 0);
-    return { supported, deterministic: null, zeroed: null, mechanism: 'nvme-deallocate', origin: TOOL, field: 'nvme_optional_nvm_commands' };
+    const supported =
+      booleanAt(nvmCommands, 'dataset_management') ?? (value === null ? null : (value & 0b100) !== 0);
+    return {
+      supported,
+      deterministic: null,
+      zeroed: null,
+      mechanism: 'nvme-deallocate',
+      origin: TOOL,
+      field: 'nvme_optional_nvm_commands',
+    };
   }
   if (facts.scsi !== null && facts.scsi.unmapSupported !== null) {
     return {
@@ -282,7 +329,8 @@ function readSecurity(document: JsonObject): SecurityCapability | null {
   const bit = (mask: number): boolean | null => (oacs === null ? null : (oacs & mask) !== 0);
   return {
     nvmeSecuritySendReceive: admin === null ? null : (booleanAt(admin, 'security_send_receive') ?? bit(0b1)),
-    nvmeNamespaceManagement: admin === null ? null : (booleanAt(admin, 'namespace_management') ?? bit(0b1000)),
+    nvmeNamespaceManagement:
+      admin === null ? null : (booleanAt(admin, 'namespace_management') ?? bit(0b1000)),
     ataTrustedComputing: null,
     ataSecurity,
     origin: TOOL,
@@ -304,7 +352,10 @@ export function parseSmartctlJson(text: string, processExitCode: number | null =
   const version = arrayAt(smartctl, 'version').filter((part): part is number => typeof part === 'number');
   const messages = arrayAt(smartctl, 'messages')
     .filter(isJsonObject)
-    .map((message) => ({ text: stringAt(message, 'string') ?? '', severity: stringAt(message, 'severity') ?? 'information' }));
+    .map((message) => ({
+      text: stringAt(message, 'string') ?? '',
+      severity: stringAt(message, 'severity') ?? 'information',
+    }));
   const device = objectAt(document, 'device');
   const smartStatus = objectAt(document, 'smart_status');
   const passed = booleanAt(smartStatus, 'passed');
@@ -331,16 +382,24 @@ export function parseSmartctlJson(text: string, processExitCode: number | null =
     spareAvailable:
       spareCurrent === null
         ? null
-        : { currentPercent: { value: spareCurrent, field: 'spare_available.current_percent' }, thresholdPercent: numberAt(spare, 'threshold_percent') },
+        : {
+            currentPercent: { value: spareCurrent, field: 'spare_available.current_percent' },
+            thresholdPercent: numberAt(spare, 'threshold_percent'),
+          },
     scsi: protocol === 'scsi' ? readScsi(document) : null,
     powerOnHours: sourced(numberAt(objectAt(document, 'power_on_time'), 'hours'), 'power_on_time.hours'),
     // 0 °C means "no sensor" (fixtures scsi-intel-raid1-volume, sata-ssd-crucial-m4: 194 raw 0), not a reading.
-    temperatureCelsius: temperature === null || temperature === 0 ? null : { value: temperature, field: 'temperature.current' },
+    temperatureCelsius:
+      temperature === null || temperature === 0 ? null : { value: temperature, field: 'temperature.current' },
     logicalBlockSizeBytes: numberAt(document, 'logical_block_size'),
     userCapacityBytes: numberAt(objectAt(document, 'user_capacity'), 'bytes'),
     inDriveDatabase: booleanAt(document, 'in_smartctl_database'),
   };
-  const facts: SmartFacts = { ...partial, unavailable: unavailableReason(partial, objectAt(document, 'smart_support')), implausibleFields: implausible.map((value) => value.field) };
+  const facts: SmartFacts = {
+    ...partial,
+    unavailable: unavailableReason(partial, objectAt(document, 'smart_support')),
+    implausibleFields: implausible.map((value) => value.field),
+  };
   return {
     jsonFormatVersion,
     implausible,

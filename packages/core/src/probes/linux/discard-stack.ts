@@ -29,7 +29,11 @@ const TIMEOUT_MS = 10_000;
 /** A dm name we pass as an argument: what dm allows in names, never starting with "-". */
 const SAFE_DM_NAME = /^[A-Za-z0-9_.+:@][A-Za-z0-9_.+:@-]*$/;
 
-function walk(node: StackNode, parent: StackNode | null, visit: (node: StackNode, parent: StackNode | null) => void): void {
+function walk(
+  node: StackNode,
+  parent: StackNode | null,
+  visit: (node: StackNode, parent: StackNode | null) => void,
+): void {
   visit(node, parent);
   for (const child of node.children) {
     walk(child, node, visit);
@@ -37,32 +41,52 @@ function walk(node: StackNode, parent: StackNode | null, visit: (node: StackNode
 }
 
 async function readDmTable(context: ProbeContext, name: string): Promise<readonly DmTableLine[] | null> {
-  const output = await tryRun(context, { tool: 'dmsetup', args: ['table', '--', name], timeoutMs: TIMEOUT_MS }, `Reading the device-mapper table of ${name}`);
+  const output = await tryRun(
+    context,
+    { tool: 'dmsetup', args: ['table', '--', name], timeoutMs: TIMEOUT_MS },
+    `Reading the device-mapper table of ${name}`,
+  );
   if (output === null) {
     return null;
   }
   if (output.exitCode !== 0) {
-    addWarning(context, { code: 'PERMISSION_LIMITED', message: `dmsetup table ${name} failed (root is needed): ${output.stderr.trim().split('\n')[0] ?? ''}`, source: 'dmsetup' });
+    addWarning(context, {
+      code: 'PERMISSION_LIMITED',
+      message: `dmsetup table ${name} failed (root is needed): ${output.stderr.trim().split('\n')[0] ?? ''}`,
+      source: 'dmsetup',
+    });
     return null;
   }
-  return attempt(context, 'dmsetup', `Reading the table of ${name}`, () => Promise.resolve(parseDmsetupTable(output.stdout)));
+  return attempt(context, 'dmsetup', `Reading the table of ${name}`, () =>
+    Promise.resolve(parseDmsetupTable(output.stdout)),
+  );
 }
 
 async function readLuksFlags(context: ProbeContext, backingPath: string): Promise<readonly string[] | null> {
   const output = await tryRun(
     context,
-    { tool: 'cryptsetup', args: ['luksDump', '--dump-json-metadata', '--', backingPath], timeoutMs: TIMEOUT_MS },
+    {
+      tool: 'cryptsetup',
+      args: ['luksDump', '--dump-json-metadata', '--', backingPath],
+      timeoutMs: TIMEOUT_MS,
+    },
     `Reading the LUKS2 flags of ${backingPath}`,
   );
   if (output === null || output.exitCode !== 0) {
     return null;
   }
-  const header = await attempt(context, 'cryptsetup', `Reading the LUKS2 header of ${backingPath}`, () => Promise.resolve(parseLuks2JsonMetadata(output.stdout)));
+  const header = await attempt(context, 'cryptsetup', `Reading the LUKS2 header of ${backingPath}`, () =>
+    Promise.resolve(parseLuks2JsonMetadata(output.stdout)),
+  );
   return header?.flags ?? null;
 }
 
 async function readFstrimTimer(context: ProbeContext): Promise<DiscardStackFacts['fstrimTimer']> {
-  const enabled = await tryRun(context, { tool: 'systemctl', args: ['is-enabled', 'fstrim.timer'], timeoutMs: TIMEOUT_MS }, 'Checking fstrim.timer');
+  const enabled = await tryRun(
+    context,
+    { tool: 'systemctl', args: ['is-enabled', 'fstrim.timer'], timeoutMs: TIMEOUT_MS },
+    'Checking fstrim.timer',
+  );
   if (enabled === null) {
     return null;
   }
@@ -70,12 +94,21 @@ async function readFstrimTimer(context: ProbeContext): Promise<DiscardStackFacts
   const state = enabled.stdout.trim();
   const show = await tryRun(
     context,
-    { tool: 'systemctl', args: ['show', 'fstrim.timer', '--property=LastTriggerUSec', '--timestamp=utc'], timeoutMs: TIMEOUT_MS },
+    {
+      tool: 'systemctl',
+      args: ['show', 'fstrim.timer', '--property=LastTriggerUSec', '--timestamp=utc'],
+      timeoutMs: TIMEOUT_MS,
+    },
     'Reading when fstrim.timer last ran',
   );
   const properties = show === null || show.exitCode !== 0 ? {} : parseSystemctlShow(show.stdout);
   return {
-    enabled: state === '' || state === 'not-found' ? (state === 'not-found' ? false : null) : state.startsWith('enabled'),
+    enabled:
+      state === '' || state === 'not-found'
+        ? state === 'not-found'
+          ? false
+          : null
+        : state.startsWith('enabled'),
     lastRunAt: systemdTimestampToIso(properties.LastTriggerUSec),
   };
 }
@@ -113,12 +146,21 @@ export async function probeDiscardStack(
       }
     }
   }
-  const crypttabText = await attempt(context, '/etc/crypttab', 'Reading /etc/crypttab', () => host.readText('/etc/crypttab'));
+  const crypttabText = await attempt(context, '/etc/crypttab', 'Reading /etc/crypttab', () =>
+    host.readText('/etc/crypttab'),
+  );
   const raid = await attempt(context, '/sys/module/raid456', 'Reading raid456 parameters', () =>
     host.readText('/sys/module/raid456/parameters/devices_handle_discard_safely'),
   );
-  const mountinfo = await attempt(context, '/proc/self/mountinfo', 'Reading mount options', () => host.readText('/proc/self/mountinfo'));
-  const mounts = mountinfo === null ? null : await attempt(context, '/proc/self/mountinfo', 'Reading mount options', () => Promise.resolve(parseMountinfo(mountinfo)));
+  const mountinfo = await attempt(context, '/proc/self/mountinfo', 'Reading mount options', () =>
+    host.readText('/proc/self/mountinfo'),
+  );
+  const mounts =
+    mountinfo === null
+      ? null
+      : await attempt(context, '/proc/self/mountinfo', 'Reading mount options', () =>
+          Promise.resolve(parseMountinfo(mountinfo)),
+        );
   return {
     facts: {
       dmTables,

@@ -1,4 +1,10 @@
-import { assessHealth, exitStatusMismatchWarning, implausibleValueWarnings, smartUnavailableWarning, unavailableHealth } from '../../analyses/health.js';
+import {
+  assessHealth,
+  exitStatusMismatchWarning,
+  implausibleValueWarnings,
+  smartUnavailableWarning,
+  unavailableHealth,
+} from '../../analyses/health.js';
 import { readProvisioningMode } from './sysfs-stack.js';
 import type { Health } from '../../domain/health.js';
 import type { DriveHealthFacts } from '../../analyses/drive-sections.js';
@@ -31,22 +37,45 @@ interface SmartctlAnswer {
   readonly deviceType: string | null;
 }
 
-async function runSmartctl(context: ProbeContext, path: string, deviceType: string | null): Promise<SmartctlAnswer | null> {
-  const args = ['--json=v', '-x', '--nocheck=standby', ...(deviceType === null ? [] : ['-d', deviceType]), '--', path];
-  const output = await tryRun(context, { tool: 'smartctl', args, timeoutMs: SMARTCTL_TIMEOUT_MS }, `Reading SMART data of ${path}`);
+async function runSmartctl(
+  context: ProbeContext,
+  path: string,
+  deviceType: string | null,
+): Promise<SmartctlAnswer | null> {
+  const args = [
+    '--json=v',
+    '-x',
+    '--nocheck=standby',
+    ...(deviceType === null ? [] : ['-d', deviceType]),
+    '--',
+    path,
+  ];
+  const output = await tryRun(
+    context,
+    { tool: 'smartctl', args, timeoutMs: SMARTCTL_TIMEOUT_MS },
+    `Reading SMART data of ${path}`,
+  );
   if (output === null) {
     return null;
   }
-  const report = await attempt(context, 'smartctl', `Reading SMART data of ${path}`, () => Promise.resolve(parseSmartctlJson(output.stdout, output.exitCode)));
+  const report = await attempt(context, 'smartctl', `Reading SMART data of ${path}`, () =>
+    Promise.resolve(parseSmartctlJson(output.stdout, output.exitCode)),
+  );
   return report === null ? null : { report, deviceType };
 }
 
 function needsBridgeRetry(answer: SmartctlAnswer, transport: string): boolean {
   const reason = answer.report.facts.unavailable?.reason;
-  return (reason === 'device-type-unknown' || reason === 'unsupported-bridge') && (transport === 'usb' || transport === 'unknown');
+  return (
+    (reason === 'device-type-unknown' || reason === 'unsupported-bridge') &&
+    (transport === 'usb' || transport === 'unknown')
+  );
 }
 
-async function readSmartctl(context: ProbeContext, target: HealthProbeTarget): Promise<SmartctlAnswer | null> {
+async function readSmartctl(
+  context: ProbeContext,
+  target: HealthProbeTarget,
+): Promise<SmartctlAnswer | null> {
   const first = await runSmartctl(context, target.path, null);
   if (first === null || !needsBridgeRetry(first, target.transport)) {
     return first;
@@ -60,7 +89,13 @@ async function readSmartctl(context: ProbeContext, target: HealthProbeTarget): P
   return first;
 }
 
-async function runJson<T>(context: ProbeContext, tool: 'nvme' | 'hdparm' | 'sedutil-cli', args: string[], purpose: string, parse: (text: string) => T): Promise<T | null> {
+async function runJson<T>(
+  context: ProbeContext,
+  tool: 'nvme' | 'hdparm' | 'sedutil-cli',
+  args: string[],
+  purpose: string,
+  parse: (text: string) => T,
+): Promise<T | null> {
   const output = await tryRun(context, { tool, args, timeoutMs: TOOL_TIMEOUT_MS }, purpose);
   if (output === null || output.exitCode !== 0) {
     return null;
@@ -87,7 +122,11 @@ async function attached(host: Host, path: string): Promise<boolean> {
  * (ONCS/OACS/DLFEAT) through nvme-cli, `hdparm -I` for ATA drives, and `sedutil-cli --scan` when installed.
  * Never throws for a missing tool: every gap becomes a warning, and an unreadable SMART a SMART_UNAVAILABLE.
  */
-export async function probeHealth(host: Host, target: HealthProbeTarget, signal?: AbortSignal): Promise<{ facts: DriveHealthFacts; warnings: Warning[] }> {
+export async function probeHealth(
+  host: Host,
+  target: HealthProbeTarget,
+  signal?: AbortSignal,
+): Promise<{ facts: DriveHealthFacts; warnings: Warning[] }> {
   const context = createProbeContext(host, signal);
   const nvme = target.transport === 'nvme' || /^\/dev\/nvme\d+/.test(target.path);
   const ata = target.transport === 'sata' || target.transport === 'ata' || target.transport === 'usb';
@@ -102,32 +141,96 @@ export async function probeHealth(host: Host, target: HealthProbeTarget, signal?
   let health: Health;
   const smartctlUsable = smartctl !== null && smartctl.report.facts.unavailable === null;
   if (!smartctlUsable && nvme && hasNvme !== null) {
-    const facts = await runJson(context, 'nvme', ['smart-log', '-o', 'json', '--', target.path], `Reading the NVMe SMART log of ${target.path}`, parseNvmeSmartLog);
-    health = facts === null ? (smartctl === null ? unavailableHealth('no-smart-data', 'nvme smart-log gave no usable output.') : assessHealth(smartctl.report.facts)) : assessHealth(facts);
+    const facts = await runJson(
+      context,
+      'nvme',
+      ['smart-log', '-o', 'json', '--', target.path],
+      `Reading the NVMe SMART log of ${target.path}`,
+      parseNvmeSmartLog,
+    );
+    health =
+      facts === null
+        ? smartctl === null
+          ? unavailableHealth('no-smart-data', 'nvme smart-log gave no usable output.')
+          : assessHealth(smartctl.report.facts)
+        : assessHealth(facts);
   } else if (smartctl !== null) {
     health = assessHealth(smartctl.report.facts);
   } else {
-    health = unavailableHealth('tool-missing', hasSmartctl === null ? 'smartctl is not installed (apt-get install smartmontools).' : 'smartctl gave no usable output.');
+    health = unavailableHealth(
+      'tool-missing',
+      hasSmartctl === null
+        ? 'smartctl is not installed (apt-get install smartmontools).'
+        : 'smartctl gave no usable output.',
+    );
   }
   if (smartctl !== null && attachedBefore && !(await attached(host, target.path))) {
     // What smartctl printed may describe a device that is no longer there (or another one in its place).
-    health = unavailableHealth('open-failed', `${target.path} was detached while smartctl read it; its SMART data is not reported.`);
+    health = unavailableHealth(
+      'open-failed',
+      `${target.path} was detached while smartctl read it; its SMART data is not reported.`,
+    );
   }
   if (health.unavailable !== null) {
-    context.warnings.push(smartUnavailableWarning(health.unavailable.reason, health.unavailable.detail, health.source === 'none' ? 'smartctl' : health.source));
+    context.warnings.push(
+      smartUnavailableWarning(
+        health.unavailable.reason,
+        health.unavailable.detail,
+        health.source === 'none' ? 'smartctl' : health.source,
+      ),
+    );
   }
   const mismatch = smartctl?.report.exitStatusMismatch ?? null;
   if (mismatch !== null) {
     context.warnings.push(exitStatusMismatchWarning(mismatch));
   }
   context.warnings.push(...implausibleValueWarnings(smartctl?.report.implausible ?? [], 'smartctl'));
-  const nvmeIdCtrl = nvme && hasNvme !== null ? await runJson(context, 'nvme', ['id-ctrl', '-o', 'json', '--', target.path], `Reading NVMe Identify Controller of ${target.path}`, parseNvmeIdCtrl) : null;
-  const nvmeIdNs = nvme && hasNvme !== null ? await runJson(context, 'nvme', ['id-ns', '-o', 'json', '--', target.path], `Reading NVMe Identify Namespace of ${target.path}`, parseNvmeIdNs) : null;
+  const nvmeIdCtrl =
+    nvme && hasNvme !== null
+      ? await runJson(
+          context,
+          'nvme',
+          ['id-ctrl', '-o', 'json', '--', target.path],
+          `Reading NVMe Identify Controller of ${target.path}`,
+          parseNvmeIdCtrl,
+        )
+      : null;
+  const nvmeIdNs =
+    nvme && hasNvme !== null
+      ? await runJson(
+          context,
+          'nvme',
+          ['id-ns', '-o', 'json', '--', target.path],
+          `Reading NVMe Identify Namespace of ${target.path}`,
+          parseNvmeIdNs,
+        )
+      : null;
   // smartctl prints `trim` only from 7.3; older versions need hdparm -I for TRIM and deterministic reads.
-  const hdparm = ata && hasHdparm !== null && (smartctl?.report.trim ?? null) === null ? await runJson(context, 'hdparm', ['-I', target.path], `Reading ATA IDENTIFY of ${target.path}`, parseHdparmIdentify) : null;
-  const scan = hasSedutil === null ? null : await runJson(context, 'sedutil-cli', ['--scan'], 'Scanning for Opal drives', parseSedutilScan);
-  const trimCapabilities = [smartctl?.report.trim ?? null, nvmeIdCtrl?.trim ?? null, nvmeIdNs?.trim ?? null, hdparm?.trim ?? null].filter((c) => c !== null);
-  const securityCapabilities = [smartctl?.report.security ?? null, nvmeIdCtrl?.security ?? null, hdparm?.security ?? null].filter((c) => c !== null);
+  const hdparm =
+    ata && hasHdparm !== null && (smartctl?.report.trim ?? null) === null
+      ? await runJson(
+          context,
+          'hdparm',
+          ['-I', target.path],
+          `Reading ATA IDENTIFY of ${target.path}`,
+          parseHdparmIdentify,
+        )
+      : null;
+  const scan =
+    hasSedutil === null
+      ? null
+      : await runJson(context, 'sedutil-cli', ['--scan'], 'Scanning for Opal drives', parseSedutilScan);
+  const trimCapabilities = [
+    smartctl?.report.trim ?? null,
+    nvmeIdCtrl?.trim ?? null,
+    nvmeIdNs?.trim ?? null,
+    hdparm?.trim ?? null,
+  ].filter((c) => c !== null);
+  const securityCapabilities = [
+    smartctl?.report.security ?? null,
+    nvmeIdCtrl?.security ?? null,
+    hdparm?.security ?? null,
+  ].filter((c) => c !== null);
   return {
     facts: {
       health,

@@ -10,17 +10,30 @@ const ATA_TRANSPORTS: ReadonlySet<Disk['transport']> = new Set(['sata', 'ata', '
  * Reads an ATA host protected area with `hdparm -N` (reference-facts §3.7: one way to reserve spare area).
  * Only for ATA-like transports; null when hdparm is missing, refuses, or the device does not answer.
  */
-export async function probeHostProtectedArea(context: ProbeContext, disk: Disk): Promise<HostProtectedArea | null> {
+export async function probeHostProtectedArea(
+  context: ProbeContext,
+  disk: Disk,
+): Promise<HostProtectedArea | null> {
   if (!ATA_TRANSPORTS.has(disk.transport)) {
     return null;
   }
-  const output = await tryRun(context, { tool: 'hdparm', args: ['-N', '--', disk.path], timeoutMs: 15_000 }, 'Reading the host protected area');
+  const output = await tryRun(
+    context,
+    { tool: 'hdparm', args: ['-N', '--', disk.path], timeoutMs: 15_000 },
+    'Reading the host protected area',
+  );
   if (output === null) {
     return null;
   }
   if (output.exitCode !== 0) {
-    addWarning(context, { code: 'TOOL_FAILED', message: `hdparm -N ${disk.path} failed (${output.stderr.trim() || `exit ${output.exitCode}`}); the host protected area is unknown.`, source: 'hdparm' });
+    addWarning(context, {
+      code: 'TOOL_FAILED',
+      message: `hdparm -N ${disk.path} failed (${output.stderr.trim() || `exit ${output.exitCode}`}); the host protected area is unknown.`,
+      source: 'hdparm',
+    });
     return null;
   }
-  return attempt(context, 'hdparm', 'Reading the host protected area', () => Promise.resolve(parseHdparmNativeMax(output.stdout, disk.logicalSectorBytes)));
+  return attempt(context, 'hdparm', 'Reading the host protected area', () =>
+    Promise.resolve(parseHdparmNativeMax(output.stdout, disk.logicalSectorBytes)),
+  );
 }

@@ -1,5 +1,12 @@
 import { EncplanError } from '../../errors.js';
-import type { Disk, Filesystem, Partition, StackNode, StackNodeType, Transport } from '../../domain/device.js';
+import type {
+  Disk,
+  Filesystem,
+  Partition,
+  StackNode,
+  StackNodeType,
+  Transport,
+} from '../../domain/device.js';
 import type { EncryptionInventory, ExistingEncryption } from '../../domain/encryption.js';
 import { protectIdentifier } from '../../domain/identifier.js';
 import type { SpaceInput } from '../../domain/space.js';
@@ -24,7 +31,16 @@ export interface LinuxInventory {
 }
 
 /** Mount points that make a disk the system disk: refusing destructive work on it depends on this. */
-export const SYSTEM_MOUNTPOINTS = new Set(['/', '/boot', '/boot/efi', '/efi', '/usr', '/var', '/home', '[SWAP]']);
+export const SYSTEM_MOUNTPOINTS = new Set([
+  '/',
+  '/boot',
+  '/boot/efi',
+  '/efi',
+  '/usr',
+  '/var',
+  '/home',
+  '[SWAP]',
+]);
 
 const TIMEOUT_MS = 15_000;
 
@@ -58,7 +74,22 @@ export function transportOf(device: LsblkDevice): Transport {
 }
 
 function stackTypeOf(lsblkType: string): StackNodeType {
-  const known: readonly StackNodeType[] = ['disk', 'part', 'crypt', 'lvm', 'raid0', 'raid1', 'raid4', 'raid5', 'raid6', 'raid10', 'md', 'loop', 'dm', 'rom'];
+  const known: readonly StackNodeType[] = [
+    'disk',
+    'part',
+    'crypt',
+    'lvm',
+    'raid0',
+    'raid1',
+    'raid4',
+    'raid5',
+    'raid6',
+    'raid10',
+    'md',
+    'loop',
+    'dm',
+    'rom',
+  ];
   return (known as readonly string[]).includes(lsblkType) ? (lsblkType as StackNodeType) : 'other';
 }
 
@@ -83,7 +114,11 @@ function mediaOf(transport: Transport, rotational: boolean): LinuxInventory['med
 }
 
 async function probeBlkid(context: ProbeContext, path: string): Promise<BlkidProbe | null> {
-  const output = await tryRun(context, { tool: 'blkid', args: ['-p', '-o', 'export', '--', path], timeoutMs: TIMEOUT_MS }, `Reading signatures on ${path}`);
+  const output = await tryRun(
+    context,
+    { tool: 'blkid', args: ['-p', '-o', 'export', '--', path], timeoutMs: TIMEOUT_MS },
+    `Reading signatures on ${path}`,
+  );
   if (output === null) {
     return null;
   }
@@ -116,15 +151,27 @@ function filesystemOf(device: LsblkDevice, blkid: BlkidProbe | null): Filesystem
   };
 }
 
-async function probeLuks(context: ProbeContext, path: string, version: string | null): Promise<ExistingEncryption | null> {
+async function probeLuks(
+  context: ProbeContext,
+  path: string,
+  version: string | null,
+): Promise<ExistingEncryption | null> {
   const json = version === '2';
   const args = json ? ['luksDump', '--dump-json-metadata', '--', path] : ['luksDump', '--', path];
-  const output = await tryRun(context, { tool: 'cryptsetup', args, timeoutMs: TIMEOUT_MS }, `Reading the LUKS header of ${path}`);
+  const output = await tryRun(
+    context,
+    { tool: 'cryptsetup', args, timeoutMs: TIMEOUT_MS },
+    `Reading the LUKS header of ${path}`,
+  );
   if (output === null) {
     return null;
   }
   if (output.exitCode !== 0) {
-    addWarning(context, { code: 'TOOL_FAILED', message: `cryptsetup luksDump ${path} failed: ${output.stderr.trim()}`, source: 'cryptsetup' });
+    addWarning(context, {
+      code: 'TOOL_FAILED',
+      message: `cryptsetup luksDump ${path} failed: ${output.stderr.trim()}`,
+      source: 'cryptsetup',
+    });
     return null;
   }
   const header = await attempt(context, 'cryptsetup', `Reading the LUKS header of ${path}`, () =>
@@ -144,13 +191,20 @@ export async function probeLinuxInventory(
   options: { includeSerials: boolean },
 ): Promise<LinuxInventory> {
   const { host } = context;
-  const lsblkOutput = await host.run({ tool: 'lsblk', args: ['--json', '--bytes', '-O', '--', target.path], timeoutMs: TIMEOUT_MS }, context.signal);
+  const lsblkOutput = await host.run(
+    { tool: 'lsblk', args: ['--json', '--bytes', '-O', '--', target.path], timeoutMs: TIMEOUT_MS },
+    context.signal,
+  );
   if (lsblkOutput.exitCode !== 0) {
     const reason = lsblkOutput.stderr.trim();
     if (reason === '' && (await host.stat(target.path)) === null) {
-      throw new EncplanError('DEVICE_NOT_FOUND', `${target.path} disappeared while lsblk was listing it (detached or removed).`, {
-        hint: 'Attach or reconnect the disk and run encplan again.',
-      });
+      throw new EncplanError(
+        'DEVICE_NOT_FOUND',
+        `${target.path} disappeared while lsblk was listing it (detached or removed).`,
+        {
+          hint: 'Attach or reconnect the disk and run encplan again.',
+        },
+      );
     }
     throw new EncplanError(
       'TOOL_FAILED',
@@ -184,12 +238,25 @@ export async function probeLinuxInventory(
   const transport = transportOf(root);
   const rotational = rotationalFlag === null ? (root.rotational ?? false) : rotationalFlag === 1;
 
-  const tableOutput = await tryRun(context, { tool: 'sfdisk', args: ['--json', '--', target.path], timeoutMs: TIMEOUT_MS }, 'Reading the partition table');
+  const tableOutput = await tryRun(
+    context,
+    { tool: 'sfdisk', args: ['--json', '--', target.path], timeoutMs: TIMEOUT_MS },
+    'Reading the partition table',
+  );
   let table: SfdiskTable | null = null;
   if (tableOutput !== null && tableOutput.exitCode === 0) {
-    table = await attempt(context, 'sfdisk', 'Reading the partition table', () => Promise.resolve(parseSfdiskJson(tableOutput.stdout)));
-  } else if (tableOutput !== null && !/does not contain a recognized partition table/.test(tableOutput.stderr)) {
-    addWarning(context, { code: 'TOOL_FAILED', message: `sfdisk could not read the partition table: ${tableOutput.stderr.trim()}`, source: 'sfdisk' });
+    table = await attempt(context, 'sfdisk', 'Reading the partition table', () =>
+      Promise.resolve(parseSfdiskJson(tableOutput.stdout)),
+    );
+  } else if (
+    tableOutput !== null &&
+    !/does not contain a recognized partition table/.test(tableOutput.stderr)
+  ) {
+    addWarning(context, {
+      code: 'TOOL_FAILED',
+      message: `sfdisk could not read the partition table: ${tableOutput.stderr.trim()}`,
+      source: 'sfdisk',
+    });
   }
 
   const stackOf = async (device: LsblkDevice, parentDiscard: StackNode['discard']): Promise<StackNode> => {
@@ -227,12 +294,21 @@ export async function probeLinuxInventory(
   const partitionNodes = root.children.filter((child) => child.type === 'part');
   const partitions: Partition[] = [];
   for (const node of partitionNodes) {
-    const entry = table?.partitions.find((part) => part.node === node.path || part.node.endsWith(`/${node.kernelName}`));
+    const entry = table?.partitions.find(
+      (part) => part.node === node.path || part.node.endsWith(`/${node.kernelName}`),
+    );
     // Without the table: lsblk's START, else sysfs `start`; both count 512-byte units whatever the
     // logical sector size (block/partitions code).
-    const start512 = entry === undefined ? (node.startSectors ?? (await readNumber(host, `${sysBlockPath(node.kernelName)}/start`))) : null;
+    const start512 =
+      entry === undefined
+        ? (node.startSectors ?? (await readNumber(host, `${sysBlockPath(node.kernelName)}/start`)))
+        : null;
     if (entry === undefined && start512 === null) {
-      addWarning(context, { code: 'DATA_INCONSISTENT', message: `The start of ${node.path} is unknown; space figures assume it starts at 0.`, source: 'lsblk' });
+      addWarning(context, {
+        code: 'DATA_INCONSISTENT',
+        message: `The start of ${node.path} is unknown; space figures assume it starts at 0.`,
+        source: 'lsblk',
+      });
     }
     const number = /(\d+)$/.exec(node.kernelName)?.[1];
     partitions.push({
@@ -252,7 +328,9 @@ export async function probeLinuxInventory(
   const tableLabel = table?.label ?? root.partitionTableType ?? rootBlkid?.partitionTableType ?? null;
   const mountpoints = nodes.flatMap((node) => node.mountpoints);
   const swaps = await host.readText('/proc/swaps');
-  const usedAsSwap = nodes.some((node) => swaps?.split('\n').some((line) => line.startsWith(`${node.path} `)) === true);
+  const usedAsSwap = nodes.some(
+    (node) => swaps?.split('\n').some((line) => line.startsWith(`${node.path} `)) === true,
+  );
 
   const found: ExistingEncryption[] = [];
   for (const node of nodes) {
@@ -264,11 +342,29 @@ export async function probeLinuxInventory(
         found.push(luks);
       }
     } else if (type === 'BitLocker') {
-      found.push({ path: node.path, format: 'bitlocker', cipher: null, keyBits: null, sectorBytes: null, pbkdf: [], flags: [], source: 'blkid' });
+      found.push({
+        path: node.path,
+        format: 'bitlocker',
+        cipher: null,
+        keyBits: null,
+        sectorBytes: null,
+        pbkdf: [],
+        flags: [],
+        source: 'blkid',
+      });
     } else if (node.type === 'crypt' && stack !== null) {
       const uuid = await readAttribute(host, `${sysBlockPath(node.kernelName)}/dm/uuid`);
       if (uuid?.startsWith('CRYPT-TCRYPT') === true) {
-        found.push({ path: node.path, format: 'tcrypt', cipher: null, keyBits: null, sectorBytes: null, pbkdf: [], flags: [], source: 'sysfs dm/uuid' });
+        found.push({
+          path: node.path,
+          format: 'tcrypt',
+          cipher: null,
+          keyBits: null,
+          sectorBytes: null,
+          pbkdf: [],
+          flags: [],
+          source: 'sysfs dm/uuid',
+        });
       }
     }
   }
@@ -291,7 +387,8 @@ export async function probeLinuxInventory(
     physicalSectorBytes: physical ?? root.physicalSectorBytes ?? 512,
     minimumIoBytes: minimumIo ?? root.minimumIoBytes ?? 512,
     optimalIoBytes: optimalIo ?? root.optimalIoBytes ?? 0,
-    partitionTable: tableLabel === 'gpt' || tableLabel === 'dos' ? tableLabel : tableLabel === null ? 'none' : 'unknown',
+    partitionTable:
+      tableLabel === 'gpt' || tableLabel === 'dos' ? tableLabel : tableLabel === null ? 'none' : 'unknown',
     isSystemDisk: usedAsSwap || mountpoints.some((mount) => SYSTEM_MOUNTPOINTS.has(mount)),
     mountpoints,
   };

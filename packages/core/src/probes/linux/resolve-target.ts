@@ -46,23 +46,37 @@ async function wholeDiskUnder(host: Host, sysPath: string, seen = new Set<string
  * Turns the user's device argument (or, without one, the working directory) into the whole disk to
  * assess. Throws INVALID_ARGUMENT, DEVICE_NOT_FOUND, DEVICE_UNSUPPORTED or PERMISSION_DENIED with a hint.
  */
-export async function resolveTarget(host: Host, argument: string | null, options: { requireReadable: boolean }): Promise<ResolvedTarget> {
+export async function resolveTarget(
+  host: Host,
+  argument: string | null,
+  options: { requireReadable: boolean },
+): Promise<ResolvedTarget> {
   if (argument === null) {
     const cwd = await host.stat(host.cwd);
     const sysPath = cwd === null ? null : await host.realPath(`/sys/dev/block/${cwd.containingDeviceNumber}`);
     if (sysPath === null) {
-      throw new EncplanError('DEVICE_NOT_FOUND', `The current directory (${host.cwd}) is not on a block device (tmpfs, overlay or network filesystem).`, {
-        hint: 'Give the device to assess, e.g. encplan assess /dev/nvme0n1 (lsblk lists them).',
-      });
+      throw new EncplanError(
+        'DEVICE_NOT_FOUND',
+        `The current directory (${host.cwd}) is not on a block device (tmpfs, overlay or network filesystem).`,
+        {
+          hint: 'Give the device to assess, e.g. encplan assess /dev/nvme0n1 (lsblk lists them).',
+        },
+      );
     }
     const kernelName = baseName(await wholeDiskUnder(host, sysPath));
-    return checkReadable(host, { kernelName, path: `/dev/${kernelName}`, requested: null, resolvedFrom: 'working-directory' }, options);
+    return checkReadable(
+      host,
+      { kernelName, path: `/dev/${kernelName}`, requested: null, resolvedFrom: 'working-directory' },
+      options,
+    );
   }
 
   const path = validateDeviceArgument(argument);
   const info = await host.stat(path);
   if (info === null) {
-    throw new EncplanError('DEVICE_NOT_FOUND', `${path} does not exist.`, { hint: 'List block devices with lsblk.' });
+    throw new EncplanError('DEVICE_NOT_FOUND', `${path} does not exist.`, {
+      hint: 'List block devices with lsblk.',
+    });
   }
   switch (info.kind) {
     case 'file':
@@ -75,16 +89,24 @@ export async function resolveTarget(host: Host, argument: string | null, options
       });
     case 'character-device':
       throw new EncplanError('DEVICE_UNSUPPORTED', `${path} is a character device, not a block device.`, {
-        hint: /\/nvme\d+$/.test(path) ? `That is an NVMe controller; assess its namespace, e.g. ${path}n1.` : 'Give a block device such as /dev/sda (lsblk lists them).',
+        hint: /\/nvme\d+$/.test(path)
+          ? `That is an NVMe controller; assess its namespace, e.g. ${path}n1.`
+          : 'Give a block device such as /dev/sda (lsblk lists them).',
       });
     case 'other':
-      throw new EncplanError('DEVICE_UNSUPPORTED', `${path} is not a block device.`, { hint: 'Give a block device such as /dev/sda.' });
+      throw new EncplanError('DEVICE_UNSUPPORTED', `${path} is not a block device.`, {
+        hint: 'Give a block device such as /dev/sda.',
+      });
     case 'block-device':
       break;
   }
-  const sysPath = info.deviceNumber === null ? null : await host.realPath(`/sys/dev/block/${info.deviceNumber}`);
+  const sysPath =
+    info.deviceNumber === null ? null : await host.realPath(`/sys/dev/block/${info.deviceNumber}`);
   if (sysPath === null) {
-    throw new EncplanError('DEVICE_NOT_FOUND', `${path} is a block device the kernel does not list in /sys (a stale device node?).`);
+    throw new EncplanError(
+      'DEVICE_NOT_FOUND',
+      `${path} is a block device the kernel does not list in /sys (a stale device node?).`,
+    );
   }
   const kernelName = baseName(sysPath);
   if ((await host.readText(`${sysPath}/partition`)) !== null) {
@@ -96,19 +118,34 @@ export async function resolveTarget(host: Host, argument: string | null, options
   }
   if ((await host.listDir(`${sysPath}/slaves`))?.length) {
     const disk = baseName(await wholeDiskUnder(host, sysPath));
-    throw new EncplanError('DEVICE_UNSUPPORTED', `${path} is a mapped device (${kernelName}) on top of other devices; encplan assesses whole disks.`, {
-      hint: `Assess the disk underneath: encplan assess /dev/${disk}`,
-      details: { disk: `/dev/${disk}` },
-    });
+    throw new EncplanError(
+      'DEVICE_UNSUPPORTED',
+      `${path} is a mapped device (${kernelName}) on top of other devices; encplan assesses whole disks.`,
+      {
+        hint: `Assess the disk underneath: encplan assess /dev/${disk}`,
+        details: { disk: `/dev/${disk}` },
+      },
+    );
   }
-  return checkReadable(host, { kernelName, path: `/dev/${kernelName}`, requested: argument, resolvedFrom: 'argument' }, options);
+  return checkReadable(
+    host,
+    { kernelName, path: `/dev/${kernelName}`, requested: argument, resolvedFrom: 'argument' },
+    options,
+  );
 }
 
-async function checkReadable(host: Host, target: ResolvedTarget, options: { requireReadable: boolean }): Promise<ResolvedTarget> {
+async function checkReadable(
+  host: Host,
+  target: ResolvedTarget,
+  options: { requireReadable: boolean },
+): Promise<ResolvedTarget> {
   if (options.requireReadable) {
     const info = await host.stat(target.path);
     if (info !== null && !info.readable) {
-      throw new EncplanError('PERMISSION_DENIED', `You cannot read ${target.path}.`, { hint: NEEDS_ROOT, details: { device: target.path } });
+      throw new EncplanError('PERMISSION_DENIED', `You cannot read ${target.path}.`, {
+        hint: NEEDS_ROOT,
+        details: { device: target.path },
+      });
     }
   }
   return target;

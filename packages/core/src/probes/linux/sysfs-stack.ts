@@ -16,7 +16,12 @@ const MD_LEVELS: Readonly<Record<string, StackNodeType>> = {
 /** Nesting deeper than this is a holder cycle in a broken snapshot, not a real stack. */
 const MAX_DEPTH = 16;
 
-async function typeOf(host: Host, base: string, dmUuid: string | null, backingFile: string | null): Promise<StackNodeType> {
+async function typeOf(
+  host: Host,
+  base: string,
+  dmUuid: string | null,
+  backingFile: string | null,
+): Promise<StackNodeType> {
   if ((await host.readText(`${base}/partition`)) !== null) {
     return 'part';
   }
@@ -39,25 +44,34 @@ async function typeOf(host: Host, base: string, dmUuid: string | null, backingFi
  * directory, upper layers from `holders/`, discard limits from `queue/discard_*` (partitions inherit their
  * disk's), mountpoints from mountinfo. Used on sysfs snapshots and when lsblk is unavailable.
  */
-export async function readSysfsStack(host: Host, kernelName: string, mounts: readonly MountEntry[] = []): Promise<StackNode> {
+export async function readSysfsStack(
+  host: Host,
+  kernelName: string,
+  mounts: readonly MountEntry[] = [],
+): Promise<StackNode> {
   const visit = async (name: string, inherited: StackNode['discard'], depth: number): Promise<StackNode> => {
     const base = sysBlockPath(name);
-    const [deviceNumber, sectors, readOnly, mapperName, dmUuid, backingFile, entries, holders] = await Promise.all([
-      readAttribute(host, `${base}/dev`),
-      readNumber(host, `${base}/size`),
-      readNumber(host, `${base}/ro`),
-      readAttribute(host, `${base}/dm/name`),
-      readAttribute(host, `${base}/dm/uuid`),
-      readAttribute(host, `${base}/loop/backing_file`),
-      host.listDir(base),
-      host.listDir(`${base}/holders`),
-    ]);
+    const [deviceNumber, sectors, readOnly, mapperName, dmUuid, backingFile, entries, holders] =
+      await Promise.all([
+        readAttribute(host, `${base}/dev`),
+        readNumber(host, `${base}/size`),
+        readNumber(host, `${base}/ro`),
+        readAttribute(host, `${base}/dm/name`),
+        readAttribute(host, `${base}/dm/uuid`),
+        readAttribute(host, `${base}/loop/backing_file`),
+        host.listDir(base),
+        host.listDir(`${base}/holders`),
+      ]);
     const uuid = dmUuid === '' ? null : dmUuid;
     const type = await typeOf(host, base, uuid, backingFile === '' ? null : backingFile);
     const discard = (await readDiscardLimits(host, name)) ?? inherited;
     const partitions: string[] = [];
     for (const entry of entries ?? []) {
-      if (entry.startsWith(name) && entry !== name && (await host.readText(`${base}/${entry}/partition`)) !== null) {
+      if (
+        entry.startsWith(name) &&
+        entry !== name &&
+        (await host.readText(`${base}/${entry}/partition`)) !== null
+      ) {
         partitions.push(entry);
       }
     }

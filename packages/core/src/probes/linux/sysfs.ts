@@ -33,5 +33,10 @@ export async function readDiscardLimits(host: Host, kernelName: string): Promise
   if (granularity === null || max === null) {
     return null;
   }
-  return { granularityBytes: granularity, maxBytes: max, maxHardwareBytes: maxHardware ?? max, alignmentOffsetBytes: alignment ?? 0 };
+  return {
+    granularityBytes: granularity,
+    maxBytes: max,
+    maxHardwareBytes: maxHardware ?? max,
+    alignmentOffsetBytes: alignment ?? 0,
+  };
 }

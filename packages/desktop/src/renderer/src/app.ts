@@ -94,7 +94,9 @@ export function startWizard(root: HTMLElement, bridge: EncplanBridge): void {
       render();
     },
     toggleBackend(id, on) {
-      state.selectedBackends = on ? [...new Set([...state.selectedBackends, id])] : state.selectedBackends.filter((entry) => entry !== id);
+      state.selectedBackends = on
+        ? [...new Set([...state.selectedBackends, id])]
+        : state.selectedBackends.filter((entry) => entry !== id);
       render();
     },
     startBenchmark() {
@@ -102,9 +104,12 @@ export function startWizard(root: HTMLElement, bridge: EncplanBridge): void {
         return;
       }
       state.notice = '';
-      void runJob({ device: state.selectedDevice, benchmark: state.benchmarkMode, backends: state.selectedBackends }, () => {
-        state.notice = 'Benchmark finished.';
-      });
+      void runJob(
+        { device: state.selectedDevice, benchmark: state.benchmarkMode, backends: state.selectedBackends },
+        () => {
+          state.notice = 'Benchmark finished.';
+        },
+      );
     },
     cancelJob() {
       const job = state.job;
@@ -150,18 +155,36 @@ export function startWizard(root: HTMLElement, bridge: EncplanBridge): void {
         'ol',
         { class: 'stepper' },
         STEPS.map((name, index) =>
-          h('li', { class: index + 1 === state.step ? 'current' : index + 1 < state.step ? 'done' : '', 'aria-current': index + 1 === state.step ? 'step' : null }, h('span', { class: 'step-number' }, String(index + 1)), ` ${name}`),
+          h(
+            'li',
+            {
+              class: index + 1 === state.step ? 'current' : index + 1 < state.step ? 'done' : '',
+              'aria-current': index + 1 === state.step ? 'step' : null,
+            },
+            h('span', { class: 'step-number' }, String(index + 1)),
+            ` ${name}`,
+          ),
         ),
       ),
     );
     const error =
       state.error === null
         ? null
-        : h('div', { class: 'alert tone-bad', role: 'alert' }, h('strong', {}, `${state.error.code}: `), state.error.message, state.error.hint === null ? null : h('p', {}, state.error.hint));
+        : h(
+            'div',
+            { class: 'alert tone-bad', role: 'alert' },
+            h('strong', {}, `${state.error.code}: `),
+            state.error.message,
+            state.error.hint === null ? null : h('p', {}, state.error.hint),
+          );
     const content = stepContent();
     // Re-rendering replaces the DOM; keep keyboard focus on the control that had it (ids are stable).
     const focusedId = document.activeElement instanceof HTMLElement ? document.activeElement.id : '';
-    root.replaceChildren(stepper, h('main', { id: 'content' }, error, content), h('p', { class: 'notice', role: 'status', 'aria-live': 'polite' }, state.notice));
+    root.replaceChildren(
+      stepper,
+      h('main', { id: 'content' }, error, content),
+      h('p', { class: 'notice', role: 'status', 'aria-live': 'polite' }, state.notice),
+    );
     if (focusedId !== '' && !focusHeading) {
       document.getElementById(focusedId)?.focus();
     }
@@ -176,7 +199,8 @@ export function startWizard(root: HTMLElement, bridge: EncplanBridge): void {
     state.devices = unwrap(devices)?.devices ?? [];
     const caps = unwrap(capabilities);
     state.capabilities = caps;
-    state.selectedBackends = caps?.backends.filter((backend) => backend.available).map((backend) => backend.id) ?? [];
+    state.selectedBackends =
+      caps?.backends.filter((backend) => backend.available).map((backend) => backend.id) ?? [];
     render();
   });
 }

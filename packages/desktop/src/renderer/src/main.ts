@@ -23,7 +23,12 @@ if (root !== null) {
   void chooseBridge().then((bridge) => {
     if (bridge === null) {
       root.replaceChildren(
-        h('main', { id: 'content' }, h('h1', {}, 'No connection'), h('p', {}, 'Open the address `encplan ui` printed, including its ?token=… part.')),
+        h(
+          'main',
+          { id: 'content' },
+          h('h1', {}, 'No connection'),
+          h('p', {}, 'Open the address `encplan ui` printed, including its ?token=… part.'),
+        ),
       );
       return;
     }

@@ -3,7 +3,10 @@ import { createBridgeHandlers } from '../../../backend/bridge-handlers.js';
 import type { EncplanBridge } from '../../../shared/bridge.js';
 
 /** The assessments the fake bridge serves: the real ones in fixtures/assessments (PROVENANCE.md there). */
-const fixtures = import.meta.glob<unknown>('../../../../../../fixtures/assessments/*.json', { eager: true, import: 'default' });
+const fixtures = import.meta.glob<unknown>('../../../../../../fixtures/assessments/*.json', {
+  eager: true,
+  import: 'default',
+});
 
 /**
  * A bridge for development and Playwright: the real handler table and job registry over saved fixture
@@ -12,7 +15,11 @@ const fixtures = import.meta.glob<unknown>('../../../../../../fixtures/assessmen
 export function createFakeBridge(stepDelayMs = 120): EncplanBridge {
   const services = createSavedAssessmentServices(Object.values(fixtures), {
     stepDelayMs,
-    privilege: { method: 'none', available: false, reason: 'This is the fake bridge: nothing runs as administrator.' },
+    privilege: {
+      method: 'none',
+      available: false,
+      reason: 'This is the fake bridge: nothing runs as administrator.',
+    },
   });
   const jobs = createAssessmentJobs(
     services.assess,

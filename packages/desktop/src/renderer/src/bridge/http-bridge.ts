@@ -12,7 +12,10 @@ function transportError<Result>(error: EncplanError): BridgeEnvelope<Result> {
  * The bridge over `encplan ui`'s HTTP API: POST /api/<method> with `{ input }`, the token in a header.
  * Network failures become error envelopes too, so the wizard handles one kind of failure.
  */
-export function createHttpBridge(token: string, fetchFunction: typeof fetch = fetch.bind(window)): EncplanBridge {
+export function createHttpBridge(
+  token: string,
+  fetchFunction: typeof fetch = fetch.bind(window),
+): EncplanBridge {
   const call = async <Result>(method: BridgeMethod, input?: unknown): Promise<BridgeEnvelope<Result>> => {
     try {
       const response = await fetchFunction(`./api/${method}`, {
@@ -25,9 +28,13 @@ export function createHttpBridge(token: string, fetchFunction: typeof fetch = fe
       return (await response.json()) as BridgeEnvelope<Result>;
     } catch (error) {
       return transportError(
-        new EncplanError('INTERNAL_ERROR', `Lost the connection to encplan ui (${error instanceof Error ? error.message : String(error)}).`, {
-          hint: 'Check that `encplan ui` is still running and the SSH tunnel is open, then reload.',
-        }),
+        new EncplanError(
+          'INTERNAL_ERROR',
+          `Lost the connection to encplan ui (${error instanceof Error ? error.message : String(error)}).`,
+          {
+            hint: 'Check that `encplan ui` is still running and the SSH tunnel is open, then reload.',
+          },
+        ),
       );
     }
   };

@@ -16,19 +16,38 @@ function liveChart(job: JobSnapshot | null): HTMLElement | null {
     if (!series.includes(target)) {
       series.push(target);
     }
-    groups.set(profile, (groups.get(profile) ?? new Map<string, number>()).set(target, toMebibytesPerSecond(sample.bytesPerSecond)));
+    groups.set(
+      profile,
+      (groups.get(profile) ?? new Map<string, number>()).set(
+        target,
+        toMebibytesPerSecond(sample.bytesPerSecond),
+      ),
+    );
   }
   const svg = renderBarChartSvg({
     title: 'Measured so far',
     unit: 'MiB/s',
     series,
-    groups: [...groups.entries()].map(([label, values]) => ({ label, bars: series.filter((name) => values.has(name)).map((name) => ({ series: name, valueMebibytesPerSecond: values.get(name) ?? null })) })),
+    groups: [...groups.entries()].map(([label, values]) => ({
+      label,
+      bars: series
+        .filter((name) => values.has(name))
+        .map((name) => ({ series: name, valueMebibytesPerSecond: values.get(name) ?? null })),
+    })),
   });
   const last = samples.at(-1);
-  return svgFigure(svg, `Measured so far, in MiB/s.${last === undefined ? '' : ` Latest: ${last.label}, ${formatRate(last.bytesPerSecond)}.`}`);
+  return svgFigure(
+    svg,
+    `Measured so far, in MiB/s.${last === undefined ? '' : ` Latest: ${last.label}, ${formatRate(last.bytesPerSecond)}.`}`,
+  );
 }
 
-const STATE_TEXT: Readonly<Record<JobSnapshot['state'], string>> = { running: 'Running', done: 'Finished', cancelled: 'Cancelled', failed: 'Failed' };
+const STATE_TEXT: Readonly<Record<JobSnapshot['state'], string>> = {
+  running: 'Running',
+  done: 'Finished',
+  cancelled: 'Cancelled',
+  failed: 'Failed',
+};
 
 /** Step 3: quick or full, the backends this machine supports, live progress and chart, and Cancel. */
 export function renderBenchmarkStep(state: WizardState, actions: WizardActions): HTMLElement {
@@ -49,7 +68,18 @@ export function renderBenchmarkStep(state: WizardState, actions: WizardActions):
       h(
         'div',
         { class: 'choice' },
-        h('input', { type: 'radio', name: 'mode', id: `mode-${mode}`, value: mode, checked: state.benchmarkMode === mode, disabled: running, 'aria-describedby': `mode-${mode}-hint`, onchange: () => { actions.setBenchmarkMode(mode); } }),
+        h('input', {
+          type: 'radio',
+          name: 'mode',
+          id: `mode-${mode}`,
+          value: mode,
+          checked: state.benchmarkMode === mode,
+          disabled: running,
+          'aria-describedby': `mode-${mode}-hint`,
+          onchange: () => {
+            actions.setBenchmarkMode(mode);
+          },
+        }),
         h('label', { for: `mode-${mode}` }, label),
         h('span', { class: 'hint', id: `mode-${mode}-hint` }, hint),
       ),
@@ -76,7 +106,9 @@ export function renderBenchmarkStep(state: WizardState, actions: WizardActions):
               },
             }),
             h('label', { for: `backend-${String(index)}` }, backend.label),
-            backend.reason === null ? null : h('span', { class: 'hint', id: `backend-${String(index)}-reason` }, backend.reason),
+            backend.reason === null
+              ? null
+              : h('span', { class: 'hint', id: `backend-${String(index)}-reason` }, backend.reason),
           ),
         ),
   );
@@ -87,16 +119,47 @@ export function renderBenchmarkStep(state: WizardState, actions: WizardActions):
       : h(
           'div',
           { class: 'progress' },
-          h('label', { for: 'benchmark-progress' }, running ? `${STATE_TEXT.running}: ${job.progress.phase}` : STATE_TEXT[job.state]),
-          h('progress', { id: 'benchmark-progress', max: '100', value: String(Math.round(fraction * 100)) }, `${String(Math.round(fraction * 100))} %`),
+          h(
+            'label',
+            { for: 'benchmark-progress' },
+            running ? `${STATE_TEXT.running}: ${job.progress.phase}` : STATE_TEXT[job.state],
+          ),
+          h(
+            'progress',
+            { id: 'benchmark-progress', max: '100', value: String(Math.round(fraction * 100)) },
+            `${String(Math.round(fraction * 100))} %`,
+          ),
           h('span', { class: 'percent' }, `${String(Math.round(fraction * 100))} %`),
         );
   const controls = h(
     'div',
     { class: 'controls' },
     running
-      ? h('button', { type: 'button', id: 'cancel', class: 'danger', onclick: () => { actions.cancelJob(); } }, 'Cancel')
-      : h('button', { type: 'button', id: 'start-benchmark', class: 'primary', disabled: state.selectedBackends.length === 0, onclick: () => { actions.startBenchmark(); } }, 'Start benchmark'),
+      ? h(
+          'button',
+          {
+            type: 'button',
+            id: 'cancel',
+            class: 'danger',
+            onclick: () => {
+              actions.cancelJob();
+            },
+          },
+          'Cancel',
+        )
+      : h(
+          'button',
+          {
+            type: 'button',
+            id: 'start-benchmark',
+            class: 'primary',
+            disabled: state.selectedBackends.length === 0,
+            onclick: () => {
+              actions.startBenchmark();
+            },
+          },
+          'Start benchmark',
+        ),
   );
   return stepFrame(
     'Benchmark: plain vs encrypted',

@@ -3,14 +3,41 @@ import { h } from '../element-builder.js';
 import type { WizardActions, WizardState } from '../wizard-state.js';
 import { badge, stepFrame } from './step-frame.js';
 
-const HEALTH_TONE: Readonly<Record<DeviceSummary['healthVerdict'], Tone>> = { healthy: 'good', warning: 'attention', failing: 'bad', unknown: 'unknown' };
-const HEALTH_TEXT: Readonly<Record<DeviceSummary['healthVerdict'], string>> = { healthy: 'Healthy', warning: 'Warning', failing: 'Failing', unknown: 'Health unknown' };
+const HEALTH_TONE: Readonly<Record<DeviceSummary['healthVerdict'], Tone>> = {
+  healthy: 'good',
+  warning: 'attention',
+  failing: 'bad',
+  unknown: 'unknown',
+};
+const HEALTH_TEXT: Readonly<Record<DeviceSummary['healthVerdict'], string>> = {
+  healthy: 'Healthy',
+  warning: 'Warning',
+  failing: 'Failing',
+  unknown: 'Health unknown',
+};
 
-function deviceOption(device: DeviceSummary, index: number, state: WizardState, actions: WizardActions): HTMLElement {
+function deviceOption(
+  device: DeviceSummary,
+  index: number,
+  state: WizardState,
+  actions: WizardActions,
+): HTMLElement {
   const id = `device-${String(index)}`;
   // The rotational flag of loop and virtio devices describes nothing real (see the assessment's `media`).
-  const kind = device.transport === 'loop' ? 'loop device' : device.transport === 'virtio' ? 'virtual disk' : device.rotational ? 'hard disk' : 'solid-state';
-  const fallbackName = device.transport === 'loop' ? 'Loop device' : device.transport === 'virtio' ? 'Virtual disk' : 'Unknown model';
+  const kind =
+    device.transport === 'loop'
+      ? 'loop device'
+      : device.transport === 'virtio'
+        ? 'virtual disk'
+        : device.rotational
+          ? 'hard disk'
+          : 'solid-state';
+  const fallbackName =
+    device.transport === 'loop'
+      ? 'Loop device'
+      : device.transport === 'virtio'
+        ? 'Virtual disk'
+        : 'Unknown model';
   return h(
     'li',
     { class: state.selectedDevice === device.path ? 'device selected' : 'device' },
@@ -28,8 +55,17 @@ function deviceOption(device: DeviceSummary, index: number, state: WizardState, 
       'label',
       { for: id },
       h('span', { class: 'device-model' }, device.model ?? fallbackName),
-      h('span', { class: 'device-meta' }, `${device.path} · ${formatBytes(device.sizeBytes)} · ${device.transport.toUpperCase()} ${kind}`),
-      h('span', { class: 'device-badges' }, badge(HEALTH_TONE[device.healthVerdict], HEALTH_TEXT[device.healthVerdict]), device.isSystemDisk ? badge('attention', 'System disk') : null),
+      h(
+        'span',
+        { class: 'device-meta' },
+        `${device.path} · ${formatBytes(device.sizeBytes)} · ${device.transport.toUpperCase()} ${kind}`,
+      ),
+      h(
+        'span',
+        { class: 'device-badges' },
+        badge(HEALTH_TONE[device.healthVerdict], HEALTH_TEXT[device.healthVerdict]),
+        device.isSystemDisk ? badge('attention', 'System disk') : null,
+      ),
     ),
   );
 }
@@ -42,15 +78,38 @@ export function renderDriveStep(state: WizardState, actions: WizardActions): HTM
       ? [h('p', { role: 'status' }, 'Looking for drives…')]
       : devices.length === 0
         ? [h('p', {}, 'No drives found.')]
-        : [h('fieldset', { class: 'devices' }, h('legend', {}, 'Drives on this machine'), h('ul', { class: 'device-list' }, devices.map((device, index) => deviceOption(device, index, state, actions))))];
+        : [
+            h(
+              'fieldset',
+              { class: 'devices' },
+              h('legend', {}, 'Drives on this machine'),
+              h(
+                'ul',
+                { class: 'device-list' },
+                devices.map((device, index) => deviceOption(device, index, state, actions)),
+              ),
+            ),
+          ];
   const privilege = state.capabilities?.privilege;
   const privilegeNote =
-    privilege === undefined || privilege.available ? null : h('p', { class: 'alert tone-attention' }, h('strong', {}, 'Limited checks: '), privilege.reason ?? 'Administrator rights are not available.');
-  return stepFrame('Which drive do you want to encrypt?', 'Pick a drive. encplan only reads from it; nothing is written or formatted.', [...body, privilegeNote], {
-    next: () => {
-      actions.assessFacts();
+    privilege === undefined || privilege.available
+      ? null
+      : h(
+          'p',
+          { class: 'alert tone-attention' },
+          h('strong', {}, 'Limited checks: '),
+          privilege.reason ?? 'Administrator rights are not available.',
+        );
+  return stepFrame(
+    'Which drive do you want to encrypt?',
+    'Pick a drive. encplan only reads from it; nothing is written or formatted.',
+    [...body, privilegeNote],
+    {
+      next: () => {
+        actions.assessFacts();
+      },
+      nextLabel: 'Check this drive',
+      nextDisabled: state.selectedDevice === null,
     },
-    nextLabel: 'Check this drive',
-    nextDisabled: state.selectedDevice === null,
-  });
+  );
 }

@@ -19,16 +19,53 @@ function download(fileName: string, type: string, text: string): void {
 export function renderExportStep(state: WizardState, actions: WizardActions): HTMLElement {
   const view = state.view;
   if (view === null) {
-    return stepFrame('Export', 'Nothing to export yet.', [], { back: () => { actions.goTo(4); } });
+    return stepFrame('Export', 'Nothing to export yet.', [], {
+      back: () => {
+        actions.goTo(4);
+      },
+    });
   }
   const base = `encplan-${(view.device?.path ?? 'assessment').replace(/^\/dev\//, '').replace(/[^\w.-]/g, '_')}`;
   const script = renderCommandsScript(view);
   const buttons = h(
     'div',
     { class: 'export-buttons' },
-    h('button', { type: 'button', id: 'export-json', onclick: () => { download(`${base}.json`, 'application/json', `${JSON.stringify(state.envelope, null, 2)}\n`); actions.notify('JSON report saved.'); } }, 'Save JSON report'),
-    h('button', { type: 'button', id: 'export-html', onclick: () => { download(`${base}.html`, 'text/html', renderHtmlReport(view)); actions.notify('HTML report saved.'); } }, 'Save HTML report'),
-    h('button', { type: 'button', id: 'export-script', onclick: () => { download(`${base}.sh`, 'text/x-shellscript', script); actions.notify('Script saved.'); } }, 'Save commands as a script'),
+    h(
+      'button',
+      {
+        type: 'button',
+        id: 'export-json',
+        onclick: () => {
+          download(`${base}.json`, 'application/json', `${JSON.stringify(state.envelope, null, 2)}\n`);
+          actions.notify('JSON report saved.');
+        },
+      },
+      'Save JSON report',
+    ),
+    h(
+      'button',
+      {
+        type: 'button',
+        id: 'export-html',
+        onclick: () => {
+          download(`${base}.html`, 'text/html', renderHtmlReport(view));
+          actions.notify('HTML report saved.');
+        },
+      },
+      'Save HTML report',
+    ),
+    h(
+      'button',
+      {
+        type: 'button',
+        id: 'export-script',
+        onclick: () => {
+          download(`${base}.sh`, 'text/x-shellscript', script);
+          actions.notify('Script saved.');
+        },
+      },
+      'Save commands as a script',
+    ),
     h(
       'button',
       {
@@ -36,8 +73,12 @@ export function renderExportStep(state: WizardState, actions: WizardActions): HT
         id: 'copy-commands',
         onclick: () => {
           navigator.clipboard.writeText(script).then(
-            () => { actions.notify('Commands copied to the clipboard.'); },
-            () => { actions.notify('Copying was refused by the browser; select the text below and copy it.'); },
+            () => {
+              actions.notify('Commands copied to the clipboard.');
+            },
+            () => {
+              actions.notify('Copying was refused by the browser; select the text below and copy it.');
+            },
           );
         },
       },
@@ -47,7 +88,15 @@ export function renderExportStep(state: WizardState, actions: WizardActions): HT
   return stepFrame(
     'Export',
     'Keep the report, share it, or take the commands with you. Commands that destroy data, and the commands that depend on them, are commented out in the script and marked DESTROYS DATA; read it before running anything.',
-    [buttons, h('label', { for: 'script-preview' }, 'Commands'), h('textarea', { id: 'script-preview', readonly: true, rows: '12', spellcheck: 'false' }, script)],
-    { back: () => { actions.goTo(4); } },
+    [
+      buttons,
+      h('label', { for: 'script-preview' }, 'Commands'),
+      h('textarea', { id: 'script-preview', readonly: true, rows: '12', spellcheck: 'false' }, script),
+    ],
+    {
+      back: () => {
+        actions.goTo(4);
+      },
+    },
   );
 }

@@ -9,11 +9,33 @@ function sectionCard(section: SectionView): HTMLElement {
     { class: `card tone-border-${section.tone}`, 'aria-labelledby': `section-${section.id}` },
     h('h2', { id: `section-${section.id}` }, section.title, ' ', badge(section.tone, section.verdict)),
     h('p', { class: 'verdict' }, section.summary),
-    section.missingReason === null ? null : h('p', { class: 'source' }, `Not measured: ${section.missingReason}`),
+    section.missingReason === null
+      ? null
+      : h('p', { class: 'source' }, `Not measured: ${section.missingReason}`),
     section.findings.length === 0
       ? null
-      : h('ul', { class: 'findings' }, section.findings.map((finding) => h('li', {}, badge(finding.tone), ' ', finding.message, finding.source === null ? null : h('span', { class: 'source' }, ` (source: ${finding.source})`)))),
-    section.facts.length === 0 ? null : h('details', {}, h('summary', {}, `Details and sources (${String(section.facts.length)})`), factTable(`${section.title}: facts`, section.facts)),
+      : h(
+          'ul',
+          { class: 'findings' },
+          section.findings.map((finding) =>
+            h(
+              'li',
+              {},
+              badge(finding.tone),
+              ' ',
+              finding.message,
+              finding.source === null ? null : h('span', { class: 'source' }, ` (source: ${finding.source})`),
+            ),
+          ),
+        ),
+    section.facts.length === 0
+      ? null
+      : h(
+          'details',
+          {},
+          h('summary', {}, `Details and sources (${String(section.facts.length)})`),
+          factTable(`${section.title}: facts`, section.facts),
+        ),
   );
 }
 
@@ -23,23 +45,62 @@ export function renderHealthStep(state: WizardState, actions: WizardActions): HT
   const running = state.job?.state === 'running';
   const body =
     view === null
-      ? [h('p', { role: 'status' }, running ? 'Reading the drive’s health, TRIM and space…' : 'No assessment yet.')]
+      ? [
+          h(
+            'p',
+            { role: 'status' },
+            running ? 'Reading the drive’s health, TRIM and space…' : 'No assessment yet.',
+          ),
+        ]
       : view.error !== null
-        ? [h('div', { class: 'alert tone-bad', role: 'alert' }, h('strong', {}, `${view.error.code}: `), view.error.message, view.error.hint === null ? null : h('p', {}, view.error.hint))]
+        ? [
+            h(
+              'div',
+              { class: 'alert tone-bad', role: 'alert' },
+              h('strong', {}, `${view.error.code}: `),
+              view.error.message,
+              view.error.hint === null ? null : h('p', {}, view.error.hint),
+            ),
+          ]
         : [
-            view.device === null ? null : h('p', { class: 'device-line' }, h('strong', {}, view.device.model), ` · ${view.device.path} · ${view.device.size}`, view.device.isSystemDisk ? ' · ' : null, view.device.isSystemDisk ? badge('attention', 'System disk') : null),
+            view.device === null
+              ? null
+              : h(
+                  'p',
+                  { class: 'device-line' },
+                  h('strong', {}, view.device.model),
+                  ` · ${view.device.path} · ${view.device.size}`,
+                  view.device.isSystemDisk ? ' · ' : null,
+                  view.device.isSystemDisk ? badge('attention', 'System disk') : null,
+                ),
             view.stack.length === 0
               ? null
-              : h('details', { class: 'stack' }, h('summary', {}, 'Stack (from the disk up)'), h('ul', {}, view.stack.map((line) => h('li', { class: `depth-${String(Math.min(line.depth, 4))}` }, line.text)))),
+              : h(
+                  'details',
+                  { class: 'stack' },
+                  h('summary', {}, 'Stack (from the disk up)'),
+                  h(
+                    'ul',
+                    {},
+                    view.stack.map((line) =>
+                      h('li', { class: `depth-${String(Math.min(line.depth, 4))}` }, line.text),
+                    ),
+                  ),
+                ),
             ...view.sections.map(sectionCard),
           ];
-  return stepFrame('Health, TRIM and space', 'What the drive and the system say about it, in plain words. Open the details for the raw facts and where each came from.', body, {
-    back: () => {
-      actions.goTo(1);
+  return stepFrame(
+    'Health, TRIM and space',
+    'What the drive and the system say about it, in plain words. Open the details for the raw facts and where each came from.',
+    body,
+    {
+      back: () => {
+        actions.goTo(1);
+      },
+      next: () => {
+        actions.goTo(3);
+      },
+      nextDisabled: view === null || view.error !== null,
     },
-    next: () => {
-      actions.goTo(3);
-    },
-    nextDisabled: view === null || view.error !== null,
-  });
+  );
 }

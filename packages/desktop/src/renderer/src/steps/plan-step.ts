@@ -7,11 +7,23 @@ function recommendation(item: RecommendationView, index: number): HTMLElement {
   return h(
     'li',
     { class: `card tone-border-${item.tone}` },
-    h('h2', { id: `recommendation-${String(index)}` }, item.title, h('span', { class: 'confidence' }, ` · confidence ${item.confidence}`)),
+    h(
+      'h2',
+      { id: `recommendation-${String(index)}` },
+      item.title,
+      h('span', { class: 'confidence' }, ` · confidence ${item.confidence}`),
+    ),
     h('p', {}, h('code', {}, item.value)),
     h('p', {}, item.reason),
     h('p', { class: 'source' }, `Rule ${item.ruleId}`),
-    item.evidence.length === 0 ? null : h('details', {}, h('summary', {}, 'Evidence'), factTable(`Evidence for ${item.title}`, item.evidence)),
+    item.evidence.length === 0
+      ? null
+      : h(
+          'details',
+          {},
+          h('summary', {}, 'Evidence'),
+          factTable(`Evidence for ${item.title}`, item.evidence),
+        ),
   );
 }
 
@@ -22,22 +34,63 @@ export function renderPlanStep(state: WizardState, actions: WizardActions): HTML
     view === null
       ? [h('p', {}, 'No assessment yet.')]
       : [
-          view.healthGate === null ? null : h('p', { class: 'health-gate' }, badge(view.healthGate.tone, `Health gate: ${view.healthGate.status}`), ' ', view.healthGate.reason),
-          view.planFindings.length === 0 ? null : h('ul', { class: 'findings' }, view.planFindings.map((finding) => h('li', {}, badge(finding.tone), ' ', finding.message))),
-          view.recommendations.length === 0 ? h('p', {}, view.planMissingReason ?? '') : h('ol', { class: 'recommendations' }, view.recommendations.map(recommendation)),
+          view.healthGate === null
+            ? null
+            : h(
+                'p',
+                { class: 'health-gate' },
+                badge(view.healthGate.tone, `Health gate: ${view.healthGate.status}`),
+                ' ',
+                view.healthGate.reason,
+              ),
+          view.planFindings.length === 0
+            ? null
+            : h(
+                'ul',
+                { class: 'findings' },
+                view.planFindings.map((finding) => h('li', {}, badge(finding.tone), ' ', finding.message)),
+              ),
+          view.recommendations.length === 0
+            ? h('p', {}, view.planMissingReason ?? '')
+            : h('ol', { class: 'recommendations' }, view.recommendations.map(recommendation)),
           h('h2', {}, 'Speed: plain vs encrypted'),
           view.benchmarkRows.length === 0
             ? h('p', { class: 'source' }, `Not measured: ${view.benchmarkMissingReason ?? ''}`)
             : h(
                 'div',
                 {},
-                view.charts.map((chart) => svgFigure(renderBarChartSvg(chart), `${chart.title} (${chart.unit})`)),
+                view.charts.map((chart) =>
+                  svgFigure(renderBarChartSvg(chart), `${chart.title} (${chart.unit})`),
+                ),
                 h(
                   'table',
                   { class: 'facts' },
                   h('caption', {}, 'Measured with fio'),
-                  h('thead', {}, h('tr', {}, ['Profile', 'Target', 'Measured', 'Source'].map((name) => h('th', { scope: 'col' }, name)))),
-                  h('tbody', {}, view.benchmarkRows.map((row) => h('tr', {}, h('td', {}, row.profile), h('td', {}, row.target), h('td', {}, row.measured), h('td', { class: 'source' }, row.source)))),
+                  h(
+                    'thead',
+                    {},
+                    h(
+                      'tr',
+                      {},
+                      ['Profile', 'Target', 'Measured', 'Source'].map((name) =>
+                        h('th', { scope: 'col' }, name),
+                      ),
+                    ),
+                  ),
+                  h(
+                    'tbody',
+                    {},
+                    view.benchmarkRows.map((row) =>
+                      h(
+                        'tr',
+                        {},
+                        h('td', {}, row.profile),
+                        h('td', {}, row.target),
+                        h('td', {}, row.measured),
+                        h('td', { class: 'source' }, row.source),
+                      ),
+                    ),
+                  ),
                 ),
               ),
           view.predictions.length === 0
@@ -46,19 +99,63 @@ export function renderPlanStep(state: WizardState, actions: WizardActions): HTML
                 'table',
                 { class: 'facts', id: 'predictions' },
                 h('caption', {}, 'Predicted encrypted throughput next to measured plain throughput'),
-                h('thead', {}, h('tr', {}, ['Profile', 'Measured plain', 'Predicted encrypted', 'Measured encrypted', 'Limited by'].map((name) => h('th', { scope: 'col' }, name)))),
-                h('tbody', {}, view.predictions.map((row) => h('tr', {}, h('td', {}, row.profile), h('td', {}, row.measuredPlain), h('td', {}, row.predictedEncrypted), h('td', {}, row.measuredEncrypted), h('td', {}, row.limitedBy)))),
+                h(
+                  'thead',
+                  {},
+                  h(
+                    'tr',
+                    {},
+                    [
+                      'Profile',
+                      'Measured plain',
+                      'Predicted encrypted',
+                      'Measured encrypted',
+                      'Limited by',
+                    ].map((name) => h('th', { scope: 'col' }, name)),
+                  ),
+                ),
+                h(
+                  'tbody',
+                  {},
+                  view.predictions.map((row) =>
+                    h(
+                      'tr',
+                      {},
+                      h('td', {}, row.profile),
+                      h('td', {}, row.measuredPlain),
+                      h('td', {}, row.predictedEncrypted),
+                      h('td', {}, row.measuredEncrypted),
+                      h('td', {}, row.limitedBy),
+                    ),
+                  ),
+                ),
               ),
           view.warnings.length === 0
             ? null
-            : h('section', { 'aria-labelledby': 'warnings-title' }, h('h2', { id: 'warnings-title' }, 'What could not be checked'), h('ul', {}, view.warnings.map((warning) => h('li', {}, badge('unknown', warning.code), ' ', warning.message)))),
+            : h(
+                'section',
+                { 'aria-labelledby': 'warnings-title' },
+                h('h2', { id: 'warnings-title' }, 'What could not be checked'),
+                h(
+                  'ul',
+                  {},
+                  view.warnings.map((warning) =>
+                    h('li', {}, badge('unknown', warning.code), ' ', warning.message),
+                  ),
+                ),
+              ),
         ];
-  return stepFrame('Your plan', 'What encplan recommends for this drive, and why. Every recommendation names the rule and the facts behind it.', body, {
-    back: () => {
-      actions.goTo(3);
+  return stepFrame(
+    'Your plan',
+    'What encplan recommends for this drive, and why. Every recommendation names the rule and the facts behind it.',
+    body,
+    {
+      back: () => {
+        actions.goTo(3);
+      },
+      next: () => {
+        actions.goTo(5);
+      },
     },
-    next: () => {
-      actions.goTo(5);
-    },
-  });
+  );
 }

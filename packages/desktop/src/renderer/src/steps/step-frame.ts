@@ -6,7 +6,12 @@ export function stepFrame(
   title: string,
   introduction: string,
   body: readonly Child[],
-  navigation: { readonly back?: () => void; readonly next?: () => void; readonly nextLabel?: string; readonly nextDisabled?: boolean },
+  navigation: {
+    readonly back?: () => void;
+    readonly next?: () => void;
+    readonly nextLabel?: string;
+    readonly nextDisabled?: boolean;
+  },
 ): HTMLElement {
   return h(
     'section',
@@ -17,15 +22,33 @@ export function stepFrame(
     h(
       'div',
       { class: 'step-navigation' },
-      navigation.back === undefined ? null : h('button', { type: 'button', id: 'back', class: 'secondary', onclick: navigation.back }, 'Back'),
+      navigation.back === undefined
+        ? null
+        : h('button', { type: 'button', id: 'back', class: 'secondary', onclick: navigation.back }, 'Back'),
       navigation.next === undefined
         ? null
-        : h('button', { type: 'button', id: 'next', class: 'primary', onclick: navigation.next, disabled: navigation.nextDisabled === true }, navigation.nextLabel ?? 'Next'),
+        : h(
+            'button',
+            {
+              type: 'button',
+              id: 'next',
+              class: 'primary',
+              onclick: navigation.next,
+              disabled: navigation.nextDisabled === true,
+            },
+            navigation.nextLabel ?? 'Next',
+          ),
     ),
   );
 }
 
-const TONE_WORDS: Readonly<Record<Tone, string>> = { good: 'Good', attention: 'Attention', bad: 'Problem', unknown: 'Unknown', info: 'Facts' };
+const TONE_WORDS: Readonly<Record<Tone, string>> = {
+  good: 'Good',
+  attention: 'Attention',
+  bad: 'Problem',
+  unknown: 'Unknown',
+  info: 'Facts',
+};
 
 /** A coloured badge that also says its meaning in words (never colour alone). */
 export function badge(tone: Tone, text: string = TONE_WORDS[tone]): HTMLElement {
@@ -33,7 +56,10 @@ export function badge(tone: Tone, text: string = TONE_WORDS[tone]): HTMLElement 
 }
 
 /** A table of facts with their sources. */
-export function factTable(caption: string, facts: readonly { readonly label: string; readonly value: string; readonly source: string | null }[]): HTMLElement | null {
+export function factTable(
+  caption: string,
+  facts: readonly { readonly label: string; readonly value: string; readonly source: string | null }[],
+): HTMLElement | null {
   if (facts.length === 0) {
     return null;
   }
@@ -41,11 +67,29 @@ export function factTable(caption: string, facts: readonly { readonly label: str
     'table',
     { class: 'facts' },
     h('caption', { class: 'visually-hidden' }, caption),
-    h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, 'Fact'), h('th', { scope: 'col' }, 'Value'), h('th', { scope: 'col' }, 'Source'))),
+    h(
+      'thead',
+      {},
+      h(
+        'tr',
+        {},
+        h('th', { scope: 'col' }, 'Fact'),
+        h('th', { scope: 'col' }, 'Value'),
+        h('th', { scope: 'col' }, 'Source'),
+      ),
+    ),
     h(
       'tbody',
       {},
-      facts.map((fact) => h('tr', {}, h('th', { scope: 'row' }, fact.label), h('td', {}, fact.value), h('td', { class: 'source' }, fact.source ?? '—'))),
+      facts.map((fact) =>
+        h(
+          'tr',
+          {},
+          h('th', { scope: 'row' }, fact.label),
+          h('td', {}, fact.value),
+          h('td', { class: 'source' }, fact.source ?? '—'),
+        ),
+      ),
     ),
   );
 }
