@@ -1,8 +1,8 @@
 /**
  * @encplan/core: the environment-neutral entry, curated. Exactly what the CLI and the desktop use, by name,
  * ordered by layer (packages/core/layers.json); nothing here imports Node, so the desktop renderer can use it
- * too. Node adapters: "@encplan/core/node". Each export is documented where it is declared; knip
- * (npm run knip) fails on an export nobody uses. Core's own tests import modules directly.
+ * too. Node adapters: "@encplan/core/node". Each export is documented where it is declared, and
+ * tests/architecture/public-api.test.ts fails on an export nobody uses. Core's own tests import modules directly.
  */
 
 // foundation: typed errors, the tool version, the Host and Clock ports
