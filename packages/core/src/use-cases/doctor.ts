@@ -23,6 +23,7 @@ export const TOOL_PURPOSES: Readonly<Record<ToolName, string>> = {
   losetup: 'loop devices for test volumes',
   mount: 'mounting test volumes',
   umount: 'unmounting test volumes',
+  fuser: 'stopping what a killed benchmark left running on its scratch filesystem',
   'mkfs.ext4': 'filesystems on test volumes',
   tune2fs: 'enabling ext4 encryption on test volumes',
   sgdisk: 'printing partition layouts in plans',

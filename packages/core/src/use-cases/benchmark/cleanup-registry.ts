@@ -98,6 +98,16 @@ export async function removeResource(host: Host, resource: Resource): Promise<Re
           await new Promise((resolve) => setTimeout(resolve, 500));
           result = await runQuiet(host, 'umount', mountArgs.unmount(resource.mountPoint));
         }
+        if (!result.ok) {
+          // A run that was SIGKILLed leaves its fio running on this scratch filesystem (tools run in their own
+          // process groups, and SIGKILL runs no exit hook), which keeps it busy. Everything using a filesystem
+          // this run made and mounted is the run's own: `fuser -k -m` (psmisc) ends it, then unmount again.
+          await runQuiet(host, 'fuser', ['-k', '-m', resource.mountPoint]);
+          for (let attempt = 0; attempt < 5 && !result.ok; attempt += 1) {
+            await new Promise((resolve) => setTimeout(resolve, 400));
+            result = await runQuiet(host, 'umount', mountArgs.unmount(resource.mountPoint));
+          }
+        }
         return result.ok ? done('removed') : done('failed', result.message);
       }
       case 'loop-device': {
