@@ -19,7 +19,12 @@ down() {
   tac "$state" | while read -r kind value; do
     case $kind in
       sshd) [[ -f $value ]] && kill "$(cat "$value")" 2>/dev/null || true ;;
-      netns) ip netns del "$value" 2>/dev/null || true ;;
+      netns)
+        # Every process left in the namespace (sshd's per-connection sessions outlive the listener that
+        # ansible's persistent connections were made to) goes with it, so nothing is orphaned to init.
+        for pid in $(ip netns pids "$value" 2>/dev/null); do kill "$pid" 2>/dev/null || true; done
+        ip netns del "$value" 2>/dev/null || true
+        ;;
       veth) ip link del "$value" 2>/dev/null || true ;;
       loop) losetup -d "$value" 2>/dev/null || true ;;
       rundir) rmdir "$value" 2>/dev/null || true ;;
