@@ -5,7 +5,7 @@ import { chromium, type Browser, type Page } from 'playwright-core';
 import { REPO_ROOT } from '../support/fake-tools.js';
 
 /** Debian's Chromium (apt-get install chromium; scripts/setup.sh installs it). */
-export const CHROMIUM_PATH = process.env.ENCPLAN_CHROMIUM ?? '/usr/bin/chromium';
+const CHROMIUM_PATH = process.env.ENCPLAN_CHROMIUM ?? '/usr/bin/chromium';
 
 /** Why the browser suites cannot run here, or null when they can. */
 export const chromiumMissing: string | null = existsSync(CHROMIUM_PATH)
@@ -33,7 +33,7 @@ export function launchChromium(): Promise<Browser> {
 }
 
 /** Screenshots are kept under test-artifacts/desktop-web/ (gitignored) to look at after a run. */
-export const ARTIFACTS = path.join(REPO_ROOT, 'test-artifacts/desktop-web');
+const ARTIFACTS = path.join(REPO_ROOT, 'test-artifacts/desktop-web');
 
 /** Saves a full-page screenshot of the current step. */
 export async function screenshot(page: Page, name: string): Promise<void> {

@@ -6,7 +6,7 @@ import { isEncplanError } from '@encplan/core';
 const PARSER_ERROR_CODES = ['TOOL_OUTPUT_UNRECOGNIZED', 'TOOL_OUTPUT_TOO_LARGE'] as const;
 
 /** Runs `parse` and returns the result, or asserts that it threw a typed parser error and returns null. */
-export function parseOrTypedError<T>(parse: () => T): T | null {
+function parseOrTypedError<T>(parse: () => T): T | null {
   try {
     return parse();
   } catch (error) {

@@ -9,7 +9,7 @@ const ajv = new Ajv2020({ allErrors: true, strict: false });
 const compiled = new Map<string, ValidateFunction>();
 
 /** The committed file an envelope's own header names: `encplan.plan` 1.x → schemas/plan.v1.json. */
-export function committedSchemaFile(envelope: unknown): string {
+function committedSchemaFile(envelope: unknown): string {
   const { schema, schemaVersion } = envelope as { schema?: unknown; schemaVersion?: unknown };
   if (typeof schema !== 'string' || !Array.isArray(schemaVersion) || typeof schemaVersion[0] !== 'number') {
     throw new Error(`Not an envelope: ${JSON.stringify(envelope).slice(0, 200)}`);

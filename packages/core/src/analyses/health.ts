@@ -13,7 +13,7 @@ import type { Warning } from '../domain/warning.js';
 import type { ImplausibleValue } from '../parsers/smartctl/plausible-ranges.js';
 
 /** Who set each threshold; every finding cites one (reference-facts sections). */
-export const THRESHOLD_SOURCES = {
+const THRESHOLD_SOURCES = {
   scrutinyNvme: 'AnalogJ/scrutiny webapp/backend/pkg/thresholds/nvme_attributes.go',
   scrutinyAta:
     'AnalogJ/scrutiny webapp/backend/pkg/thresholds/ata_attributes.go (Backblaze-derived failure-rate buckets)',

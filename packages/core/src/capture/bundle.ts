@@ -19,7 +19,7 @@ const pathStatSchema = z.object({
 });
 
 /** One capture as stored in a bundle. */
-export const captureSchema = z.discriminatedUnion('kind', [
+const captureSchema = z.discriminatedUnion('kind', [
   z.object({
     kind: z.literal('command'),
     tool: z.enum(TOOL_NAMES),
@@ -84,7 +84,7 @@ export const captureSchema = z.discriminatedUnion('kind', [
 ]);
 
 /** A bundle: every capture of one assessment, enough to run the analysis again anywhere. */
-export const bundleSchema = z.object({
+const bundleSchema = z.object({
   schema: z.literal(BUNDLE_SCHEMA),
   schemaVersion: z.tuple([z.number().int(), z.number().int()]),
   toolVersion: z.string(),

@@ -15,7 +15,7 @@ import { overProvisioningSchema } from '../domain/over-provisioning.js';
 import { cipherBenchmarkSchema, kernelCipherFindingSchema, kernelCryptoSchema } from '../domain/cipher.js';
 
 /** Which disk was assessed and why that one. */
-export const targetSchema = z.object({
+const targetSchema = z.object({
   path: z.string(),
   kernelName: z.string(),
   requested: z.string().nullable(),
@@ -23,7 +23,7 @@ export const targetSchema = z.object({
 });
 
 /** What systeminformation guessed about the disk against what sysfs says. */
-export const crossCheckSchema = z.object({
+const crossCheckSchema = z.object({
   device: z.string(),
   systeminformationType: z.string(),
   sysfsMediaKind: z.enum(['ssd', 'hdd', 'unknown']),
@@ -32,7 +32,7 @@ export const crossCheckSchema = z.object({
 });
 
 /** Where the data came from: a live run or a bundle collected elsewhere. */
-export const provenanceSchema = z.object({
+const provenanceSchema = z.object({
   mode: z.enum(['live', 'bundle']),
   /** When the captures were made (the bundle's time for bundles). */
   collectedAt: z.iso.datetime(),

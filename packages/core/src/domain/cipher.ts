@@ -6,7 +6,7 @@ import { kdfSpeedSchema } from './kdf.js';
  * fscrypt run, without their I/O path; reference-facts §1.1); `openssl` = userspace OpenSSL (`openssl speed -evp`),
  * an upper bound for what the kernel could do with the same CPU instructions (reference-facts §2.3).
  */
-export const cipherSpeedSourceSchema = z.enum(['cryptsetup', 'openssl']);
+const cipherSpeedSourceSchema = z.enum(['cryptsetup', 'openssl']);
 
 /**
  * The dm-crypt ciphers the plan's rules compare, as `cryptsetup benchmark -c` names them (without the IV part;
@@ -22,7 +22,7 @@ export const cipherIdSchema = z.enum([
 export type CipherId = z.infer<typeof cipherIdSchema>;
 
 /** One cipher at one key size, from one source. Rates are integer bytes per second; null = not measured. */
-export const cipherSpeedMeasurementSchema = z.object({
+const cipherSpeedMeasurementSchema = z.object({
   /** cryptsetup's spelling: "aes-xts", "serpent-xts", "xchacha12,aes-adiantum"; OpenSSL's ChaCha20 is "chacha20". */
   cipher: z.string(),
   /** The whole key as cryptsetup's `-s` counts it: aes-xts 512 = AES-256-XTS (two 256-bit keys). */
@@ -45,7 +45,7 @@ export const cipherSpeedMeasurementSchema = z.object({
 export type CipherSpeedMeasurement = z.infer<typeof cipherSpeedMeasurementSchema>;
 
 /** A cipher that could not be measured, and why (a missing kernel module, a tool that cannot do it). */
-export const unmeasuredCipherSchema = z.object({
+const unmeasuredCipherSchema = z.object({
   cipher: z.string(),
   keyBits: z.number().int().nullable(),
   source: cipherSpeedSourceSchema,
@@ -67,11 +67,11 @@ export type CipherSpeedFacts = z.infer<typeof cipherSpeedSchema>;
  * `cpu-instructions` = AES-NI/VAES, ARMv8 CE, s390 CPACF, POWER8, RISC-V Zvkned; `bitsliced-simd` = NEON/SSE
  * bit-slicing without AES instructions; `other` = anything else (hardware engines, unknown names).
  */
-export const aesImplementationSchema = z.enum(['generic', 'cpu-instructions', 'bitsliced-simd', 'other']);
+const aesImplementationSchema = z.enum(['generic', 'cpu-instructions', 'bitsliced-simd', 'other']);
 export type AesImplementation = z.infer<typeof aesImplementationSchema>;
 
 /** The driver the kernel picks for an algorithm: the highest-priority non-internal entry of /proc/crypto. */
-export const kernelDriverSchema = z.object({
+const kernelDriverSchema = z.object({
   /** Algorithm name as /proc/crypto spells it, e.g. "xts(aes)". */
   algorithm: z.string(),
   driver: z.string(),
@@ -87,7 +87,7 @@ export type KernelDriver = z.infer<typeof kernelDriverSchema>;
  * /lib/modules/<release>/modules.builtin / modules.dep), `absent` (module lists read, not there), `unknown`
  * (/proc/crypto lists only algorithms already instantiated, so its silence proves nothing).
  */
-export const adiantumAvailabilitySchema = z.enum(['instantiated', 'built-in', 'module', 'absent', 'unknown']);
+const adiantumAvailabilitySchema = z.enum(['instantiated', 'built-in', 'module', 'absent', 'unknown']);
 export type AdiantumAvailability = z.infer<typeof adiantumAvailabilitySchema>;
 
 /** What the kernel's crypto API would use for disk encryption (dm-crypt, fscrypt). */

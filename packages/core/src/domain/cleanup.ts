@@ -25,7 +25,7 @@ export const resourceSchema = z.discriminatedUnion('kind', [
 export type Resource = z.infer<typeof resourceSchema>;
 
 /** What happened when encplan tried to remove a resource. */
-export const removalOutcomeSchema = z.object({
+const removalOutcomeSchema = z.object({
   resource: resourceSchema,
   /** `kept`: deliberately left in place because it may hold the user's data (since cleanup 1.1). */
   outcome: z.enum(['removed', 'absent', 'failed', 'kept']),

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 
 /** The CPU instructions that decide which cipher is fast (reference-facts §2.3, §2.6). */
-export const cpuCryptoFlagsSchema = z.object({
+const cpuCryptoFlagsSchema = z.object({
   /** x86 AES-NI or ARMv8 AES instructions. */
   aes: z.boolean(),
   /** x86 vector AES (VAES): the kernel's fastest AES-XTS paths (reference-facts §2.2). */

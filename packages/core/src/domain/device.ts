@@ -18,7 +18,7 @@ export const transportSchema = z.enum([
 export type Transport = z.infer<typeof transportSchema>;
 
 /** The kind of a node in the block-device stack, as lsblk's TYPE column names it. */
-export const stackNodeTypeSchema = z.enum([
+const stackNodeTypeSchema = z.enum([
   'disk',
   'part',
   'crypt',
@@ -38,7 +38,7 @@ export const stackNodeTypeSchema = z.enum([
 export type StackNodeType = z.infer<typeof stackNodeTypeSchema>;
 
 /** A filesystem or other signature found on a block device (blkid / lsblk). */
-export const filesystemSchema = z.object({
+const filesystemSchema = z.object({
   /** blkid TYPE: "ext4", "crypto_LUKS", "BitLocker", "LVM2_member", "linux_raid_member", "swap", … */
   type: z.string(),
   version: z.string().nullable(),
@@ -52,7 +52,7 @@ export const filesystemSchema = z.object({
 export type Filesystem = z.infer<typeof filesystemSchema>;
 
 /** What the kernel says about discards at one layer (sysfs queue/discard_*). 0 bytes max = no discard. */
-export const discardLimitsSchema = z.object({
+const discardLimitsSchema = z.object({
   granularityBytes: z.number().int(),
   maxBytes: z.number().int(),
   maxHardwareBytes: z.number().int(),

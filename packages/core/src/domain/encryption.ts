@@ -1,7 +1,7 @@
 import { z } from 'zod';
 
 /** An encryption format found on a device of the stack. */
-export const existingEncryptionSchema = z.object({
+const existingEncryptionSchema = z.object({
   path: z.string(),
   format: z.enum(['luks1', 'luks2', 'bitlocker', 'filevault', 'apfs-encrypted', 'tcrypt']),
   /** LUKS: cipher ("aes-xts-plain64"), key bits, sector size, PBKDF of the keyslots, flags. */

@@ -40,7 +40,7 @@ export const FLEET_ISSUE_LABELS: Readonly<Record<FleetIssue, string>> = {
 };
 
 /** What a document is, before anything is read from it. */
-export const documentStatusSchema = z.enum([
+const documentStatusSchema = z.enum([
   'valid',
   'unknown-tool-version',
   'unsupported-schema-version',
@@ -53,7 +53,7 @@ export const documentStatusSchema = z.enum([
  * as strong as the plan's. no-plan: the assessment made no plan. not-assessed: the assessment itself failed, or
  * the document could not be used (see documentStatus and error).
  */
-export const readinessSchema = z.enum(['ready', 'fix-first', 'already-encrypted', 'no-plan', 'not-assessed']);
+const readinessSchema = z.enum(['ready', 'fix-first', 'already-encrypted', 'no-plan', 'not-assessed']);
 /** Where a machine stands: ready, fix-first, already-encrypted, no-plan or not-assessed. */
 export type Readiness = z.infer<typeof readinessSchema>;
 

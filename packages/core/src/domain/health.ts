@@ -7,11 +7,11 @@ export const healthVerdictSchema = z.enum(['healthy', 'warning', 'failing', 'unk
 export type HealthVerdict = z.infer<typeof healthVerdictSchema>;
 
 /** How much one finding weighs. `info` never changes the verdict. */
-export const findingSeveritySchema = z.enum(['info', 'warning', 'failing']);
+const findingSeveritySchema = z.enum(['info', 'warning', 'failing']);
 export type FindingSeverity = z.infer<typeof findingSeveritySchema>;
 
 /** One observation about the drive, with the attribute, its value, the threshold and who set it. */
-export const healthFindingSchema = z.object({
+const healthFindingSchema = z.object({
   /** Stable kebab-case id, e.g. "nvme-available-spare-below-threshold". */
   id: z.string(),
   severity: findingSeveritySchema,
@@ -35,7 +35,7 @@ export type HealthFinding = z.infer<typeof healthFindingSchema>;
 export const ENDURANCE_NEARLY_EXHAUSTED = 'endurance-nearly-exhausted';
 
 /** Why SMART data could not be read. */
-export const smartUnavailableReasonSchema = z.enum([
+const smartUnavailableReasonSchema = z.enum([
   'tool-missing',
   'device-type-unknown',
   'unsupported-bridge',

@@ -1,15 +1,15 @@
 import { z } from 'zod';
 
 /** The direction of one fio run. */
-export const ioDirectionSchema = z.enum(['read', 'write']);
+const ioDirectionSchema = z.enum(['read', 'write']);
 export type IoDirection = z.infer<typeof ioDirectionSchema>;
 
 /** Sequential or random access, as CrystalDiskMark's SEQ/RND prefixes (reference-facts §1.5). */
-export const ioPatternSchema = z.enum(['sequential', 'random']);
+const ioPatternSchema = z.enum(['sequential', 'random']);
 export type IoPattern = z.infer<typeof ioPatternSchema>;
 
 /** One direction of one fio job, in the units encplan uses everywhere (bytes/s, ns, ms, percent). */
-export const fioRunSchema = z.object({
+const fioRunSchema = z.object({
   jobName: z.string(),
   direction: ioDirectionSchema,
   /** fio's `bw_bytes`, or `bw` (KiB/s) × 1024 on fio versions without `bw_bytes` (fio 3.1). */
@@ -79,7 +79,7 @@ export function luks2VariantOf(name: string): Luks2Variant | null {
 }
 
 /** One I/O profile: what CrystalDiskMark calls e.g. "SEQ1M Q8T1" plus a direction. */
-export const ioProfileSchema = z.object({
+const ioProfileSchema = z.object({
   /** Stable kebab-case id, e.g. "seq1m-q8t1-read". */
   id: z.string(),
   /** The CrystalDiskMark/KDiskMark label, e.g. "SEQ1M Q8T1". */
@@ -93,7 +93,7 @@ export const ioProfileSchema = z.object({
 export type IoProfile = z.infer<typeof ioProfileSchema>;
 
 /** The median of repeated runs and how far they spread. */
-export const runSummarySchema = z.object({
+const runSummarySchema = z.object({
   runCount: z.number().int().nonnegative(),
   medianBytesPerSecond: z.number().int().nonnegative(),
   minBytesPerSecond: z.number().int().nonnegative(),
@@ -109,7 +109,7 @@ export const runSummarySchema = z.object({
 export type RunSummary = z.infer<typeof runSummarySchema>;
 
 /** One profile measured on one target: the exact fio argv, every run, and their summary. */
-export const profileMeasurementSchema = z.object({
+const profileMeasurementSchema = z.object({
   profile: ioProfileSchema,
   fioArgv: z.array(z.string()),
   runs: z.array(fioRunSchema),
@@ -118,12 +118,12 @@ export const profileMeasurementSchema = z.object({
 export type ProfileMeasurement = z.infer<typeof profileMeasurementSchema>;
 
 /** The kinds of target encplan can measure. */
-export const backendIdSchema = z.enum(['plain', 'fscrypt', 'luks2', 'veracrypt', 'apfs']);
+const backendIdSchema = z.enum(['plain', 'fscrypt', 'luks2', 'veracrypt', 'apfs']);
 /** A validated {@link backendIdSchema} value. */
 export type BackendId = z.infer<typeof backendIdSchema>;
 
 /** The I/O engine fio used, and whether O_DIRECT was on. */
-export const ioEngineSchema = z.enum(['libaio', 'psync', 'posixaio']);
+const ioEngineSchema = z.enum(['libaio', 'psync', 'posixaio']);
 export type IoEngine = z.infer<typeof ioEngineSchema>;
 
 /** Every profile measured on one prepared target (plain or one encrypted variant). */
@@ -131,7 +131,7 @@ export type IoEngine = z.infer<typeof ioEngineSchema>;
  * How an encrypted target was proven to be encrypted before it was measured: the tool asked, what it reported
  * (the mapping, policy or volume and its cipher). encplan refuses to measure a target it cannot verify.
  */
-export const backendVerificationSchema = z.object({
+const backendVerificationSchema = z.object({
   /** The command whose output proved it, e.g. "dmsetup table encplan-bench-…", "fscrypt status DIR". */
   method: z.string(),
   /** The encrypted object: dm mapping name, fscrypt policy id, VeraCrypt virtual device, APFS mount point. */
@@ -141,7 +141,7 @@ export const backendVerificationSchema = z.object({
 });
 export type BackendVerification = z.infer<typeof backendVerificationSchema>;
 
-export const targetMeasurementSchema = z.object({
+const targetMeasurementSchema = z.object({
   backend: backendIdSchema,
   /** The variant, e.g. "luks2 sector 4096, no workqueues"; equals the backend id when there is one variant. */
   variant: z.string(),
@@ -158,11 +158,11 @@ export const targetMeasurementSchema = z.object({
 export type TargetMeasurement = z.infer<typeof targetMeasurementSchema>;
 
 /** What limits an encrypted run. */
-export const ioBoundSchema = z.enum(['device', 'cipher', 'queueing', 'undetermined']);
+const ioBoundSchema = z.enum(['device', 'cipher', 'queueing', 'undetermined']);
 export type IoBound = z.infer<typeof ioBoundSchema>;
 
 /** Encrypted ÷ plain for one profile and one encrypted variant, with the bound it hits. */
-export const overheadSchema = z.object({
+const overheadSchema = z.object({
   profileId: z.string(),
   profileLabel: z.string(),
   direction: ioDirectionSchema,
@@ -183,7 +183,7 @@ export const overheadSchema = z.object({
 export type Overhead = z.infer<typeof overheadSchema>;
 
 /** A backend that could not be measured here, with the error code that says why. */
-export const skippedBackendSchema = z.object({
+const skippedBackendSchema = z.object({
   backend: backendIdSchema,
   variant: z.string(),
   code: z.string(),
@@ -192,7 +192,7 @@ export const skippedBackendSchema = z.object({
 export type SkippedBackend = z.infer<typeof skippedBackendSchema>;
 
 /** quick fits a whole assessment in 60 s on a 2-core VM; full follows CrystalDiskMark's defaults. */
-export const ioBenchmarkModeSchema = z.enum(['quick', 'full']);
+const ioBenchmarkModeSchema = z.enum(['quick', 'full']);
 export type IoBenchmarkMode = z.infer<typeof ioBenchmarkModeSchema>;
 
 /** The result of `encplan benchmark io`: plain and encrypted measurements and their overhead. */
@@ -212,21 +212,17 @@ export const ioBenchmarkSchema = z.object({
 /** A validated {@link ioBenchmarkSchema} value. */
 export type IoBenchmark = z.infer<typeof ioBenchmarkSchema>;
 
-/** The phases a benchmark goes through, for progress bars. */
-export const benchmarkPhaseSchema = z.enum(['prepare', 'measure', 'teardown', 'done']);
-
-/** A progress event the core emits for the CLI bar and the desktop. */
-export const progressEventSchema = z.object({
-  phase: benchmarkPhaseSchema,
+/** A progress event the core emits for the CLI bar and the desktop (in-process only, never serialised). */
+export interface ProgressEvent {
+  /** The phases a benchmark goes through, for progress bars. */
+  readonly phase: 'prepare' | 'measure' | 'teardown' | 'done';
   /** e.g. "fscrypt: SEQ1M Q8T1 read (run 2 of 2)". */
-  message: z.string(),
+  readonly message: string;
   /** 1-based index of the current fio run, and how many there are in all. */
-  runIndex: z.number().int().nonnegative(),
-  runCount: z.number().int().nonnegative(),
+  readonly runIndex: number;
+  readonly runCount: number;
   /** Fraction of the whole benchmark done, 0..1. */
-  fraction: z.number().min(0).max(1),
+  readonly fraction: number;
   /** Estimated time left, or null before the first run finished. */
-  etaMs: z.number().int().nonnegative().nullable(),
-});
-/** A validated {@link progressEventSchema} value. */
-export type ProgressEvent = z.infer<typeof progressEventSchema>;
+  readonly etaMs: number | null;
+}

@@ -1,19 +1,10 @@
 import { z } from 'zod';
 
 /** PBKDF2 hashes as cryptsetup benchmark prints them, without the "-256" output-size suffix (cryptsetup(8) BENCHMARK). */
-export const pbkdf2HashSchema = z.enum([
-  'sha1',
-  'sha256',
-  'sha512',
-  'ripemd160',
-  'whirlpool',
-  'blake2s',
-  'streebog',
-]);
-export type Pbkdf2Hash = z.infer<typeof pbkdf2HashSchema>;
+export type Pbkdf2Hash = 'sha1' | 'sha256' | 'sha512' | 'ripemd160' | 'whirlpool' | 'blake2s' | 'streebog';
 
 /** PBKDF2 speed for one hash, as `cryptsetup benchmark` reports it ("iterations per second for 256-bit key"). */
-export const pbkdf2SpeedSchema = z.object({
+const pbkdf2SpeedSchema = z.object({
   /** cryptsetup's hash name: "sha256", "sha512", "whirlpool", "blake2s-256", "ripemd160", … */
   hash: z.string(),
   iterationsPerSecond: z.number().int(),
@@ -29,7 +20,7 @@ export const pbkdf2SpeedSchema = z.object({
  * Argon2 parameters cryptsetup's benchmark chose for the requested unlock time: what `luksFormat` would pick on
  * this machine (LUKS2 defaults argon2id, 2000 ms, ≤ 1 GiB, 4 threads; reference-facts §1.2).
  */
-export const argon2SpeedSchema = z.object({
+const argon2SpeedSchema = z.object({
   variant: z.enum(['argon2i', 'argon2id']),
   timeCost: z.number().int(),
   memoryKibibytes: z.number().int(),
@@ -39,7 +30,7 @@ export const argon2SpeedSchema = z.object({
 });
 
 /** A hash whose PBKDF2 speed could not be measured, and why. */
-export const unmeasuredKdfSchema = z.object({ hash: z.string(), reason: z.string() });
+const unmeasuredKdfSchema = z.object({ hash: z.string(), reason: z.string() });
 export type UnmeasuredKdf = z.infer<typeof unmeasuredKdfSchema>;
 
 /** Key-derivation speed facts of this machine (defender side: one core, cryptsetup's crypto backend). */

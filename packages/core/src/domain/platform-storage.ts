@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { healthVerdictSchema } from './health.js';
 
 /** Which tool a platform fact came from, so a report can say how strong it is. */
-export const platformSourceSchema = z.enum([
+const platformSourceSchema = z.enum([
   'diskutil info',
   'diskutil list',
   'diskutil apfs list',
@@ -20,7 +20,7 @@ export const platformSourceSchema = z.enum([
 ]);
 
 /** The assessed disk as macOS or Windows describes it. */
-export const platformDiskSchema = z.object({
+const platformDiskSchema = z.object({
   /** "disk0" on macOS, "\\\\.\\PhysicalDrive0" on Windows. */
   identifier: z.string(),
   model: z.string().nullable(),
@@ -35,7 +35,7 @@ export const platformDiskSchema = z.object({
 });
 
 /** A partition of the disk (APFS physical store, EFI, NTFS, …). */
-export const platformPartitionSchema = z.object({
+const platformPartitionSchema = z.object({
   identifier: z.string(),
   /** Partition type as the platform names it: "Apple_APFS", "EFI", "Basic", … */
   type: z.string().nullable(),
@@ -45,7 +45,7 @@ export const platformPartitionSchema = z.object({
 });
 
 /** An encrypted (or explicitly unencrypted) volume on the disk. */
-export const platformEncryptionSchema = z.object({
+const platformEncryptionSchema = z.object({
   volume: z.string(),
   name: z.string().nullable(),
   format: z.enum(['filevault', 'apfs-encrypted', 'apfs-unencrypted', 'bitlocker', 'bitlocker-off']),
@@ -63,7 +63,7 @@ export const platformEncryptionSchema = z.object({
 });
 
 /** What the platform says about the drive's health, with how strong that source is. */
-export const platformHealthSchema = z.object({
+const platformHealthSchema = z.object({
   verdict: healthVerdictSchema,
   /** smartctl reads the drive's logs; the others only relay the drive's pass/fail status. */
   source: platformSourceSchema.nullable(),

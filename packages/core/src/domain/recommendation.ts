@@ -2,11 +2,11 @@ import { z } from 'zod';
 import { factSourceSchema, type FactSource } from './source.js';
 
 /** A scalar a fact or a recommendation can carry. */
-export const scalarSchema = z.union([z.string(), z.number(), z.boolean(), z.null()]);
+const scalarSchema = z.union([z.string(), z.number(), z.boolean(), z.null()]);
 export type Scalar = z.infer<typeof scalarSchema>;
 
 /** One fact a rule used, with its value and where it came from. */
-export const evidenceSchema = z.object({
+const evidenceSchema = z.object({
   /** A short name of the fact, e.g. "cpu.hasAes" or "aes-xts 512b encrypt (one core)". */
   fact: z.string(),
   value: scalarSchema,
@@ -16,7 +16,7 @@ export const evidenceSchema = z.object({
 export type Evidence = z.infer<typeof evidenceSchema>;
 
 /** How sure a rule is: high = measured on this machine; medium = inferred; low = defaults or guesses. */
-export const confidenceSchema = z.enum(['high', 'medium', 'low']);
+const confidenceSchema = z.enum(['high', 'medium', 'low']);
 
 /** What a rule recommends: a stable rule id, the value, one sentence why, the facts used. */
 export const recommendationSchema = z.object({
@@ -32,7 +32,7 @@ export const recommendationSchema = z.object({
 export type Recommendation = z.infer<typeof recommendationSchema>;
 
 /** Severity of a finding: critical findings come before any advice (the health gate). */
-export const planFindingSeveritySchema = z.enum(['info', 'warning', 'critical']);
+const planFindingSeveritySchema = z.enum(['info', 'warning', 'critical']);
 
 /** Something the user should fix or know before following the plan. */
 export const findingSchema = z.object({

@@ -1,10 +1,10 @@
 import { z } from 'zod';
 
 /** Where a never-allocated region lies on the disk. */
-export const regionLocationSchema = z.enum(['head', 'gap', 'tail', 'whole-disk']);
+const regionLocationSchema = z.enum(['head', 'gap', 'tail', 'whole-disk']);
 
 /** A never-allocated region: no partition covers it, and it is not partition-table metadata. */
-export const unallocatedRegionSchema = z.object({
+const unallocatedRegionSchema = z.object({
   startBytes: z.number().int(),
   sizeBytes: z.number().int(),
   location: regionLocationSchema,
@@ -20,7 +20,7 @@ export const nvmeCapacitySchema = z.object({
 });
 
 /** An ATA host protected area (hdparm -N): sectors hidden from the OS at the end of the drive. */
-export const hostProtectedAreaSchema = z.object({
+const hostProtectedAreaSchema = z.object({
   visibleSectors: z.number().int(),
   nativeMaxSectors: z.number().int(),
   enabled: z.boolean(),

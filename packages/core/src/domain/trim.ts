@@ -24,7 +24,7 @@ export const trimSchema = z.object({
 export type Trim = z.infer<typeof trimSchema>;
 
 /** What one layer of the block stack does with discards. */
-export const discardLayerSchema = z.object({
+const discardLayerSchema = z.object({
   kernelName: z.string(),
   path: z.string(),
   kind: z.enum([
@@ -52,7 +52,7 @@ export const discardLayerSchema = z.object({
 export type DiscardLayer = z.infer<typeof discardLayerSchema>;
 
 /** Whether discards are actually sent: continuously (mount option) or periodically (fstrim.timer). */
-export const discardIssuingSchema = z.object({
+const discardIssuingSchema = z.object({
   mountOptionDiscard: z.boolean(),
   fstrimTimerEnabled: z.boolean().nullable(),
   /** ISO-8601 time of fstrim.timer's last run, when systemd knows it. */
@@ -61,7 +61,7 @@ export const discardIssuingSchema = z.object({
 });
 
 /** One path from a filesystem (or top layer) down to the disk. */
-export const discardPathSchema = z.object({
+const discardPathSchema = z.object({
   topPath: z.string(),
   mountpoints: z.array(z.string()),
   filesystemType: z.string().nullable(),

@@ -4,7 +4,7 @@ import { z } from 'zod';
  * A stable warning code. Warnings make an assessment `partial`: something could not be asked, and the
  * report says what and why. Codes are part of the JSON contract (docs/json-contract.md).
  */
-export const warningCodeSchema = z.enum([
+const warningCodeSchema = z.enum([
   'TOOL_MISSING',
   'TOOL_FAILED',
   'TOOL_TIMED_OUT',

@@ -8,7 +8,7 @@ import type { AssessEnvironment } from '../use-cases/assess.js';
 import { assessBundle } from '../use-cases/collect.js';
 
 /** Larger than any assessment encplan writes (a few hundred KiB) by far; a bigger file is not one of ours. */
-export const FLEET_DOCUMENT_MAX_BYTES = 64 * 1024 * 1024;
+const FLEET_DOCUMENT_MAX_BYTES = 64 * 1024 * 1024;
 
 /** File names read as documents inside folders: assessments, and Ansible local facts written by the role. */
 const DOCUMENT_EXTENSIONS = new Set(['.json', '.fact']);

@@ -87,7 +87,7 @@ export function defaultStateDirectory(): string {
 }
 
 /** The real effects: node:fs, the process table, the monotonic clock. */
-export function createNodeEffects(): HostEffects {
+function createNodeEffects(): HostEffects {
   return {
     runIdentity: () =>
       Promise.resolve({

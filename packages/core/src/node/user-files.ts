@@ -46,7 +46,7 @@ function describeType(info: Stats): string {
 }
 
 /** Refuses a path that Linux would refuse with ENAMETOOLONG, before any system call, with a clear message. */
-export function checkPathLength(file: string, what: string): void {
+function checkPathLength(file: string, what: string): void {
   if (Buffer.byteLength(file) > PATH_MAX_BYTES) {
     throw new EncplanError('INVALID_ARGUMENT', `The ${what} path is longer than ${PATH_MAX_BYTES} bytes.`, {
       hint: 'Give a shorter path (Linux allows at most 4096 bytes).',

@@ -1,7 +1,7 @@
 import { EncplanError } from '../errors.js';
 
 /** Largest text output a parser accepts: a benchmark or /proc/crypto is a few KiB; this leaves ample room. */
-export const MAX_TEXT_OUTPUT_CHARS = 1024 * 1024;
+const MAX_TEXT_OUTPUT_CHARS = 1024 * 1024;
 
 /** The error every text parser throws for input it does not understand (fail closed). */
 export function unrecognizedOutput(tool: string, reason: string, line?: string): EncplanError {

@@ -14,7 +14,7 @@ import type { ResolvedPlanOptions, TargetTool } from '../rules/plan-options.js';
 import { renderShellCommand } from './shell-quote.js';
 
 /** What running a command does to the machine. `destroys-data` is never run or uncommented by default. */
-export const commandRiskSchema = z.enum(['read-only', 'changes-settings', 'destroys-data']);
+const commandRiskSchema = z.enum(['read-only', 'changes-settings', 'destroys-data']);
 
 /** One command of the plan: an argv array (never a string), what it is for, and how risky it is. */
 export const planCommandSchema = z.object({

@@ -35,7 +35,7 @@ import {
 } from '../rules/plan-options.js';
 
 /** Stand-in device path in commands when the assessment names no disk. */
-export const PLACEHOLDER_DEVICE = '/dev/DEVICE';
+const PLACEHOLDER_DEVICE = '/dev/DEVICE';
 
 /** The plan: health gate first, then recommendations, the settings they add up to, predictions and commands. */
 export const planSchema = z.object({

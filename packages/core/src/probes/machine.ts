@@ -19,7 +19,7 @@ function count(value: unknown): number {
 }
 
 /** CPU crypto flags from a flag list: x86 /proc/cpuinfo "flags" or ARM "Features" (aes, pmull). */
-export function cryptoFlagsFrom(flags: readonly string[]): CpuCryptoFlags {
+function cryptoFlagsFrom(flags: readonly string[]): CpuCryptoFlags {
   const set = new Set(flags.map((flag) => flag.toLowerCase()));
   return {
     aes: set.has('aes'),
@@ -31,7 +31,7 @@ export function cryptoFlagsFrom(flags: readonly string[]): CpuCryptoFlags {
 }
 
 /** The first "flags" (x86) or "Features" (ARM) line of /proc/cpuinfo, split into words. */
-export function parseCpuinfoFlags(cpuinfo: string): string[] | null {
+function parseCpuinfoFlags(cpuinfo: string): string[] | null {
   const line = cpuinfo.split('\n').find((candidate) => /^(flags|Features)\s*:/.test(candidate));
   return line === undefined
     ? null

@@ -116,7 +116,7 @@ function labelOfDescriptiveFact(fact: string): FieldLabel | null {
 }
 
 /** The label of an evidence fact; a fact with no label yet is shown by its own name, never title-cased. */
-export function evidenceLabel(fact: string): FieldLabel {
+function evidenceLabel(fact: string): FieldLabel {
   return EVIDENCE_LABELS[fact] ?? labelOfDescriptiveFact(fact) ?? { label: fact, unit: 'text' };
 }
 

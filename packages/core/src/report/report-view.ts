@@ -419,7 +419,7 @@ export function toReportView(envelope: AssessmentEnvelope, options: ReportViewOp
  * Reads an assessment envelope from JSON of unknown origin (a saved file, the bridge): the contract's zod
  * schema is the only reader. A document that does not match becomes an error view naming the first issues.
  */
-export function parseAssessmentEnvelope(json: unknown): AssessmentEnvelope | { readonly invalid: string } {
+function parseAssessmentEnvelope(json: unknown): AssessmentEnvelope | { readonly invalid: string } {
   const parsed = assessmentDocument.envelope.safeParse(json);
   if (parsed.success) {
     return parsed.data;

@@ -6,9 +6,9 @@ import type { PlanFacts } from './facts.js';
  * AES-256-XTS (512-bit key) runs ≈ 20 % slower than AES-128-XTS when the cipher is the limit: measured
  * −19 … −23 % on four machines, −8 % with VAES (reference-facts §2.4).
  */
-export const AES_XTS_512_OVER_256 = 0.8;
+const AES_XTS_512_OVER_256 = 0.8;
 /** With VAES the 512-bit key costs only ≈ 8 % (reference-facts §2.4, "Fendos" report). */
-export const AES_XTS_512_OVER_256_VAES = 0.92;
+const AES_XTS_512_OVER_256_VAES = 0.92;
 
 /** One cipher at one key size as the rules use it: the kernel's one-core rate and OpenSSL's all-core rate. */
 export interface MeasuredCipherSpeed {
@@ -25,11 +25,7 @@ export interface MeasuredCipherSpeed {
  * kernel's code, what dm-crypt runs; cryptsetup(8) BENCHMARK) wins over an OpenSSL row per direction, and the
  * all-cores rate can only come from OpenSSL (`openssl speed -multi`).
  */
-export function findCipherSpeed(
-  facts: PlanFacts,
-  cipher: CipherId,
-  keyBits: number,
-): MeasuredCipherSpeed | null {
+function findCipherSpeed(facts: PlanFacts, cipher: CipherId, keyBits: number): MeasuredCipherSpeed | null {
   const rows = (facts.cipherBenchmark?.cipherSpeed?.measurements ?? []).filter(
     (row) => cipherIdSchema.safeParse(row.cipher).data === cipher && row.keyBits === keyBits,
   );

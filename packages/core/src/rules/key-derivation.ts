@@ -7,11 +7,11 @@ import { VERACRYPT_GPU_RATES } from './reference-rates.js';
 import type { RuleResult } from './rule-result.js';
 
 /** cryptsetup's default maximum argon2 memory, 1 GiB in KiB (reference-facts §1.2, meson_options.txt). */
-export const ARGON2_MAX_MEMORY_KIB = 1_048_576;
+const ARGON2_MAX_MEMORY_KIB = 1_048_576;
 /** cryptsetup's argon2 minimum memory, 32 KiB (§1.2). */
 const ARGON2_MIN_MEMORY_KIB = 32;
 /** cryptsetup's argon2 minimum time cost, 4 (§1.2, §4.3: attacks work up to 3 iterations). */
-export const ARGON2_MIN_ITERATIONS = 4;
+const ARGON2_MIN_ITERATIONS = 4;
 /** cryptsetup's default --pbkdf-parallel, 4, capped by online CPUs (§1.2). */
 const ARGON2_DEFAULT_PARALLEL = 4;
 /** Memory ≤ ~50 % of the smallest RAM that must unlock; an initramfs has less free (§4.3, omarchy #96). */
@@ -179,7 +179,7 @@ const VERACRYPT_KEY_BYTES_PER_CIPHER = 64;
 const VERACRYPT_BASE_ITERATIONS = 15_000;
 const VERACRYPT_ITERATIONS_PER_PIM = 1000;
 /** Passwords under 20 characters require PIM ≥ 485 for non-system volumes (§1.4). */
-export const VERACRYPT_SHORT_PASSWORD_MIN_PIM = 485;
+const VERACRYPT_SHORT_PASSWORD_MIN_PIM = 485;
 const VERACRYPT_SHORT_PASSWORD_CHARS = 20;
 
 /** VeraCrypt --hash names of the hashes the plan may pick. */

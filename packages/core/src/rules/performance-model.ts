@@ -17,7 +17,7 @@ import type { DeepPartial, PlanFacts } from './facts.js';
 const SMALL_SECTOR_CIPHER_SHARE = 0.5;
 
 /** Which model a prediction uses (reference-facts §2.8). */
-export const performanceRegimeSchema = z.enum(['min-device-cipher', 'serial-harmonic']);
+const performanceRegimeSchema = z.enum(['min-device-cipher', 'serial-harmonic']);
 
 /** Predicted encrypted throughput of one profile, beside the plain and (if any) measured values. */
 export const predictedPerformanceSchema = z.object({

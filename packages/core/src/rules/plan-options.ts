@@ -20,7 +20,7 @@ export const workloadSchema = z.enum(['desktop', 'server', 'write-heavy']);
 export const DEFAULT_ENTROPY_BITS = [8 * Math.log2(36), 10 * Math.log2(36), 5 * Math.log2(7776)] as const;
 
 /** cryptsetup's LUKS2 default unlock target, 2000 ms (reference-facts §1.2, FAQ 3.4). */
-export const DEFAULT_UNLOCK_TIME_MS = 2000;
+const DEFAULT_UNLOCK_TIME_MS = 2000;
 
 /** Options of {@link buildPlan}; every field has a default. */
 export const planOptionsSchema = z.object({

@@ -14,7 +14,7 @@ import {
 import type { RuleResult } from './rule-result.js';
 
 /** Most client drives keep ≈ 7 % of their NAND as factory spare (reference-facts §3.7, AnandTech 2012). */
-export const CLIENT_FACTORY_SPARE_SHARE = 0.07;
+const CLIENT_FACTORY_SPARE_SHARE = 0.07;
 /** Partitions start and end on 1 MiB boundaries (sgdisk's and parted's default alignment). */
 const ALIGNMENT_BYTES = MIB;
 /** GPT keeps a backup header and a 32-sector entry array after the last usable LBA: 34 sectors reserved (UEFI spec §5.3). */
@@ -34,13 +34,7 @@ const WORKLOAD_TIER: Readonly<Record<ResolvedPlanOptions['workload'], number>> =
 };
 
 /** How to make the reserved space real spare area the drive can use. */
-export const spareMethodSchema = z.enum([
-  'discarded-tail',
-  'nvme-namespace',
-  'hpa',
-  'never-written-tail',
-  'none',
-]);
+const spareMethodSchema = z.enum(['discarded-tail', 'nvme-namespace', 'hpa', 'never-written-tail', 'none']);
 export type SpareMethod = z.infer<typeof spareMethodSchema>;
 
 /** The space part of the plan. */

@@ -19,14 +19,13 @@ export const wizardAssessRequestSchema = z
 export type WizardAssessRequest = z.infer<typeof wizardAssessRequestSchema>;
 
 /** A progress event of a long assessment: a phase, a fraction done and, for benchmarks, a live sample. */
-export const assessProgressSchema = z.object({
-  phase: z.string(),
+export interface AssessProgress {
+  readonly phase: string;
   /** 0 … 1. */
-  fraction: z.number().min(0).max(1),
+  readonly fraction: number;
   /** A throughput sample for the live chart, when the phase is a benchmark. */
-  sample: z.object({ label: z.string(), bytesPerSecond: z.number() }).nullable(),
-});
-export type AssessProgress = z.infer<typeof assessProgressSchema>;
+  readonly sample: { readonly label: string; readonly bytesPerSecond: number } | null;
+}
 
 /** The assessment use case as the shells see it: the lead's `assess` is plugged in here. */
 export type AssessFunction = (
@@ -34,18 +33,16 @@ export type AssessFunction = (
   context: { readonly signal: AbortSignal; readonly onProgress: (progress: AssessProgress) => void },
 ) => Promise<unknown>;
 
-/** A job's state, as the wizard polls it. */
-export const jobSnapshotSchema = z.object({
-  jobId: z.string(),
-  state: z.enum(['running', 'done', 'cancelled', 'failed']),
-  progress: assessProgressSchema,
+/** A job's state, as the wizard polls it (the bridge document carries it as its result). */
+export interface JobSnapshot {
+  readonly jobId: string;
+  readonly state: 'running' | 'done' | 'cancelled' | 'failed';
+  readonly progress: AssessProgress;
   /** Throughput samples so far, oldest first, for the live chart. */
-  samples: z.array(z.object({ label: z.string(), bytesPerSecond: z.number() })),
+  readonly samples: readonly { readonly label: string; readonly bytesPerSecond: number }[];
   /** The assessment envelope once done (errors arrive inside it). */
-  envelope: z.unknown().nullable(),
-});
-/** A validated {@link jobSnapshotSchema} value. */
-export type JobSnapshot = z.infer<typeof jobSnapshotSchema>;
+  readonly envelope: unknown;
+}
 
 /** Running assessments keyed by job id, so Cancel can stop one and the wizard can poll its progress. */
 export interface AssessmentJobs {

@@ -30,7 +30,7 @@ function serialsIn(captures: readonly Capture[]): string[] {
 }
 
 /** Runs the platform's probe set for one disk (macOS: diskN; Windows: the disk number). */
-export async function probePlatformStorage(
+async function probePlatformStorage(
   host: Host,
   device: string,
   signal?: AbortSignal,

@@ -5,7 +5,7 @@ import { probeCapabilities } from '../probes/capabilities.js';
 import { createProbeContext, tryRun } from '../probes/probe-context.js';
 
 /** What each tool gives encplan, so `doctor` can say what a missing one costs. */
-export const TOOL_PURPOSES: Readonly<Record<ToolName, string>> = {
+const TOOL_PURPOSES: Readonly<Record<ToolName, string>> = {
   lsblk: 'the disk, its partitions and the stack above it (required on Linux)',
   blkid: 'filesystem and partition-table signatures when udev has none',
   findmnt: 'mount options of filesystems (discard)',
@@ -48,7 +48,7 @@ type Platform = Host['platform'];
 const EVERYWHERE: readonly Platform[] = ['linux', 'darwin', 'win32', 'other'];
 
 /** Where each tool is any use: doctor lists only these, so a Mac is not told it lacks lsblk. */
-export const TOOL_PLATFORMS: Readonly<Record<ToolName, readonly Platform[]>> = {
+const TOOL_PLATFORMS: Readonly<Record<ToolName, readonly Platform[]>> = {
   ...(Object.fromEntries(TOOL_NAMES.map((tool) => [tool, ['linux']])) as unknown as Record<
     ToolName,
     readonly Platform[]

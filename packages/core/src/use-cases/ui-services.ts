@@ -3,7 +3,7 @@ import type { AssessFunction } from './assessment-jobs.js';
 import type { ListDevicesFunction } from './device-list.js';
 
 /** Whether root-needing work can run, and how (a pkexec helper; never the whole app as root). */
-export const privilegeStatusSchema = z.object({
+const privilegeStatusSchema = z.object({
   method: z.enum(['already-root', 'pkexec', 'none']),
   available: z.boolean(),
   /** Plain-language reason when unavailable, e.g. "pkexec is not installed". */

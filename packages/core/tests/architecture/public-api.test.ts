@@ -6,8 +6,9 @@ import { describe, expect, it } from 'vitest';
 
 // The public API of core is curated: named exports only, each one documented where it is declared and used
 // by the CLI, the desktop or the end-to-end tests: this test holds the two entries to "what the other packages
-// use". (knip was tried for unused exports inside modules, but its platform-specific optional dependencies
-// could not be locked so that `npm ci` accepts the lock file on this machine.)
+// use". Unused exports inside modules are caught by scripts/check-unused-exports.mjs (unused-exports.test.ts):
+// knip was tried, but its platform-specific optional dependencies could not be locked so that `npm ci` accepts
+// the lock file on this machine.
 const root = path.resolve(fileURLToPath(new URL('../../../../', import.meta.url)));
 const ENTRIES = {
   '@encplan/core': 'packages/core/src/index.ts',

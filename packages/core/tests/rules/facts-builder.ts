@@ -72,7 +72,7 @@ export function ciphers(...measurements: ReturnType<typeof cipherMiB>[]): PlanFa
 }
 
 /** One fio profile measurement (median bytes/s) of a standard profile and direction. */
-export function profileRun(profile: StandardProfileId, direction: 'read' | 'write', bytesPerSecond: number) {
+function profileRun(profile: StandardProfileId, direction: 'read' | 'write', bytesPerSecond: number) {
   const shape = STANDARD_PROFILE_SHAPES[profile];
   return {
     profile: {

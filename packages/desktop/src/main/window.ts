@@ -4,7 +4,7 @@ import type { BrowserWindow, BrowserWindowConstructorOptions } from 'electron';
  * The security settings of the wizard's window: the page runs sandboxed and isolated from the preload,
  * with no Node, no webviews and no way to open or navigate to other pages (Electron security checklist).
  */
-export function windowOptions(preloadPath: string): BrowserWindowConstructorOptions {
+function windowOptions(preloadPath: string): BrowserWindowConstructorOptions {
   return {
     width: 1100,
     height: 820,

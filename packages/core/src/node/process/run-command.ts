@@ -14,9 +14,6 @@ import {
 /** Directories searched for tools after the user's PATH: smartctl, hdparm and friends live in sbin. */
 const SYSTEM_DIRECTORIES = ['/usr/local/sbin', '/usr/local/bin', '/usr/sbin', '/usr/bin', '/sbin', '/bin'];
 
-// The map lives beside the tool names (pure core); re-exported for existing importers.
-export { DEBIAN_PACKAGES };
-
 /**
  * Process groups of the tools running now. If encplan exits while one runs (process.exit after a signal,
  * an uncaught error), the tool and everything it started get SIGTERM: their own session does not receive

@@ -2,7 +2,7 @@ import type { CipherSpeedMeasurement } from '../../domain/cipher.js';
 import type { OpensslSpeed } from './parse-openssl-speed.js';
 
 /** OpenSSL EVP names encplan measures, with cryptsetup's name and whole-key size for the same cipher. */
-export const OPENSSL_CIPHERS = {
+const OPENSSL_CIPHERS = {
   // XTS takes two keys of the AES size (IEEE 1619), so AES-128-XTS is cryptsetup's aes-xts -s 256.
   'aes-128-xts': { cipher: 'aes-xts', keyBits: 256 },
   'aes-256-xts': { cipher: 'aes-xts', keyBits: 512 },

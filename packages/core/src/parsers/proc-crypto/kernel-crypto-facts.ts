@@ -32,10 +32,7 @@ export function classifyAesDriver(driver: string): AesImplementation {
 }
 
 /** The entry the kernel's crypto API would pick for `name`: the highest priority among non-internal entries. */
-export function selectKernelDriver(
-  entries: readonly ProcCryptoEntry[],
-  name: string,
-): ProcCryptoEntry | null {
+function selectKernelDriver(entries: readonly ProcCryptoEntry[], name: string): ProcCryptoEntry | null {
   const candidates = entries.filter((entry) => entry.name === name && !entry.internal);
   return candidates.reduce<ProcCryptoEntry | null>(
     (best, entry) => (best === null || entry.priority > best.priority ? entry : best),

@@ -23,7 +23,7 @@ const SMARTCTL_TIMEOUT_MS = 60_000;
 const TOOL_TIMEOUT_MS = 15_000;
 
 /** USB bridge device types to try when smartctl cannot tell the type itself (smartctl(8) -d; reference-facts §3.3). */
-export const USB_BRIDGE_TYPES = ['sat', 'sntjmicron', 'sntasmedia', 'sntrealtek'] as const;
+const USB_BRIDGE_TYPES = ['sat', 'sntjmicron', 'sntasmedia', 'sntrealtek'] as const;
 
 /** The disk probeHealth asks about. */
 export interface HealthProbeTarget {

@@ -18,7 +18,7 @@ import { addWarning, attempt, tryRun, type ProbeContext } from '../probe-context
  * not depend on numeric enumerations; of BitLocker's key protectors only the type is selected — recovery
  * passwords never leave the machine.
  */
-export const WINDOWS_STORAGE_SCRIPT = [
+const WINDOWS_STORAGE_SCRIPT = [
   "$ErrorActionPreference = 'Continue'",
   '$admin = ([Security.Principal.WindowsPrincipal][Security.Principal.WindowsIdentity]::GetCurrent()).IsInRole([Security.Principal.WindowsBuiltInRole]::Administrator)',
   "$bitlocker = @(try { Get-BitLockerVolume -ErrorAction Stop | Select-Object MountPoint, @{n='EncryptionMethod';e={[string]$_.EncryptionMethod}}, @{n='VolumeStatus';e={[string]$_.VolumeStatus}}, @{n='ProtectionStatus';e={[string]$_.ProtectionStatus}}, EncryptionPercentage, @{n='KeyProtector';e={@($_.KeyProtector | ForEach-Object { @{ KeyProtectorType = [string]$_.KeyProtectorType } })}} } catch { })",
@@ -34,7 +34,7 @@ export const WINDOWS_STORAGE_SCRIPT = [
 ].join('\n');
 
 /** The commands of the Windows probe set, exactly as run (bundles replay them by these argv). */
-export const WINDOWS_COMMANDS = {
+const WINDOWS_COMMANDS = {
   storage: (): CommandSpec => ({
     tool: 'powershell',
     args: ['-NoProfile', '-NonInteractive', '-Command', WINDOWS_STORAGE_SCRIPT],

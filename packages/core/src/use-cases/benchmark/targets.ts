@@ -57,7 +57,7 @@ const SETUP_TIMEOUT_MS = 120_000;
 const FILESYSTEM_OVERHEAD_BYTES = 128 * MIB;
 
 /** Runs a setup tool and throws TOOL_FAILED (with its stderr) on a non-zero exit. Secrets go in `stdin`. */
-export async function runChecked(
+async function runChecked(
   context: Pick<TargetContext, 'host' | 'signal'>,
   tool: ToolName,
   args: string[],
@@ -344,7 +344,7 @@ export async function verifyLuks2(
  * Proves the container is mounted by VeraCrypt at the mount point (`veracrypt --list`), with AES, kernel crypto
  * through a device-mapper device when asked for, and that the mount point really is a mount (mountinfo).
  */
-export async function verifyVeracrypt(
+async function verifyVeracrypt(
   context: Pick<TargetContext, 'host' | 'signal'>,
   container: string,
   mountPoint: string,
