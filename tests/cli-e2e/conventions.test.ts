@@ -83,7 +83,7 @@ describe('CLI conventions (built binary)', () => {
       path.join(scratch, 'no-such-folder', 'r.html'),
     ]);
     expect(missing.status).toBe(2);
-    expect(missing.stderr).toContain('Cannot write the HTML report to');
+    expect(missing.stderr).toContain('Cannot write the HTML report');
     expect(missing.stderr).toContain('its folder does not exist');
     expect(missing.stderr).not.toContain('Internal error');
     const folder = runCli(['assess', '--bundle', BUNDLE, '--html', scratch, '--json']);

@@ -63,6 +63,26 @@ const LINUX_TOOLS = [
   'losetup',
 ];
 
+/**
+ * Waits until the hanging fake tool has started a child that holds its stdout, sends the run SIGTERM and
+ * checks it exits 130. Returns the child's pid, to check that it was ended too.
+ */
+async function sigtermOnceHolding(run: ReturnType<typeof start>): Promise<number> {
+  if (fakes === undefined) {
+    throw new Error('fake tools are created first');
+  }
+  const pidFile = path.join(fakes.binDir, 'background.pid');
+  expect(await until(() => existsSync(pidFile) && readFileSync(pidFile, 'utf8') !== ''), run.stderr()).toBe(
+    true,
+  );
+  const holder = Number(readFileSync(pidFile, 'utf8'));
+  strays.push(holder);
+  run.child.kill('SIGTERM');
+  const [code] = await run.exited;
+  expect(code, run.stderr()).toBe(130);
+  return holder;
+}
+
 describe.skipIf(process.platform !== 'linux')(
   'encplan against hostile tools and signals (built binary)',
   () => {
@@ -72,16 +92,7 @@ describe.skipIf(process.platform !== 'linux')(
       const run = start(['collect', '--out', out], {
         PATH: `${fakes.binDir}${path.delimiter}${process.env.PATH ?? ''}`,
       });
-      const pidFile = path.join(fakes.binDir, 'background.pid');
-      expect(
-        await until(() => existsSync(pidFile) && readFileSync(pidFile, 'utf8') !== ''),
-        run.stderr(),
-      ).toBe(true);
-      const holder = Number(readFileSync(pidFile, 'utf8'));
-      strays.push(holder);
-      run.child.kill('SIGTERM');
-      const [code] = await run.exited;
-      expect(code, run.stderr()).toBe(130);
+      const holder = await sigtermOnceHolding(run);
       expect(run.stderr()).toContain('SIGTERM received');
       expect(run.stderr()).not.toMatch(/\n\s+at .+:\d+:\d+/);
       expect(await until(() => !alive(holder))).toBe(true);
@@ -93,16 +104,7 @@ describe.skipIf(process.platform !== 'linux')(
       const run = start(['benchmark', 'ciphers', '--quick'], {
         PATH: `${fakes.binDir}${path.delimiter}${process.env.PATH ?? ''}`,
       });
-      const pidFile = path.join(fakes.binDir, 'background.pid');
-      expect(
-        await until(() => existsSync(pidFile) && readFileSync(pidFile, 'utf8') !== ''),
-        run.stderr(),
-      ).toBe(true);
-      const holder = Number(readFileSync(pidFile, 'utf8'));
-      strays.push(holder);
-      run.child.kill('SIGTERM');
-      const [code] = await run.exited;
-      expect(code, run.stderr()).toBe(130);
+      const holder = await sigtermOnceHolding(run);
       expect(await until(() => !alive(holder))).toBe(true);
     });
 

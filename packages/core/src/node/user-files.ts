@@ -64,55 +64,62 @@ function checkPathLength(file: string, what: string): void {
   }
 }
 
-/** Turns the error of a system call on a user-named path into a typed error with a clear message. */
-export function userPathError(error: unknown, file: string, what: string, hint?: string): EncplanError {
+/** Why a system call on a user-named path failed, in words, by errno (open(2), write(2), mkdir(2)). */
+const ERRNO_REASONS: Readonly<Record<string, { readonly read: string; readonly write: string }>> = {
+  ENOENT: { read: 'it does not exist', write: 'its folder does not exist' },
+  ENOTDIR: {
+    read: 'a part of its path is a file, not a folder',
+    write: 'a part of its path is a file, not a folder',
+  },
+  ELOOP: {
+    read: 'it is a symbolic link loop (too many levels of links)',
+    write: 'it is a symbolic link loop (too many levels of links)',
+  },
+  ENAMETOOLONG: {
+    read: 'the path is too long for Linux (names at most 255 bytes, paths 4096)',
+    write: 'the path is too long for Linux (names at most 255 bytes, paths 4096)',
+  },
+  EISDIR: { read: 'it is a directory', write: 'it is a folder' },
+  EEXIST: { read: 'it already exists', write: 'it already exists' },
+  EACCES: { read: 'permission denied', write: 'permission denied' },
+  EPERM: { read: 'permission denied', write: 'permission denied' },
+  EROFS: { read: 'the filesystem is read-only', write: 'the filesystem is read-only' },
+  ENOSPC: { read: 'the disk is full', write: 'the disk is full' },
+  EDQUOT: { read: 'the disk quota is exhausted', write: 'the disk quota is exhausted' },
+};
+
+/**
+ * Turns the error of a system call on a user-named path into a typed error with a clear message: "Cannot read
+ * the bundle "x": it does not exist." Every way it can fail is the user's to fix (INVALID_ARGUMENT, exit 2),
+ * except a file encplan may not read, which needs other privileges (PERMISSION_DENIED, exit 3); a path encplan
+ * may not write to is fixed by giving another path. An error of another kind is returned unchanged.
+ */
+export function userPathError(
+  error: unknown,
+  file: string,
+  what: string,
+  options: { readonly verb?: 'read' | 'write'; readonly hint?: string } = {},
+): EncplanError {
   if (error instanceof EncplanError) {
     return error;
   }
-  const code = (error as NodeJS.ErrnoException | null)?.code;
-  const shown = JSON.stringify(file);
-  const options = { cause: error, details: { path: file }, ...(hint === undefined ? {} : { hint }) };
-  switch (code) {
-    case 'EACCES':
-    case 'EPERM':
-      return new EncplanError('PERMISSION_DENIED', `Permission denied on the ${what} ${shown}.`, {
-        cause: error,
-        details: { path: file },
-      });
-    case 'ENOENT':
-    case 'ENOTDIR':
-      return new EncplanError('INVALID_ARGUMENT', `The ${what} ${shown} does not exist.`, options);
-    case 'ELOOP':
-      return new EncplanError(
-        'INVALID_ARGUMENT',
-        `The ${what} ${shown} is a symbolic link loop (too many levels of links).`,
-        options,
-      );
-    case 'ENAMETOOLONG':
-      return new EncplanError(
-        'INVALID_ARGUMENT',
-        `The ${what} ${shown.length > 80 ? `${shown.slice(0, 60)}…"` : shown} is too long a path for Linux (names at most 255 bytes, paths 4096).`,
-        options,
-      );
-    case 'EISDIR':
-      return new EncplanError('INVALID_ARGUMENT', `The ${what} ${shown} is a directory.`, options);
-    case 'EEXIST':
-      return new EncplanError('INVALID_ARGUMENT', `The ${what} ${shown} already exists.`, options);
-    case 'EROFS':
-      return new EncplanError(
-        'INVALID_ARGUMENT',
-        `The ${what} ${shown} is on a read-only filesystem.`,
-        options,
-      );
-    case 'ENOSPC':
-      return new EncplanError('INVALID_ARGUMENT', `No space left for the ${what} ${shown}.`, options);
-    default:
-      return new EncplanError(
-        'INVALID_ARGUMENT',
-        `The ${what} ${shown} cannot be used (${code ?? 'unknown error'}).`,
-        options,
-      );
-  }
+  const verb = options.verb ?? 'read';
+  const code = (error as NodeJS.ErrnoException | null)?.code ?? '';
+  const shown = JSON.stringify(file.length > 80 ? `${file.slice(0, 60)}…` : file);
+  const reason = ERRNO_REASONS[code]?.[verb] ?? `it cannot be used (${code === '' ? 'unknown error' : code})`;
+  const permission = code === 'EACCES' || code === 'EPERM';
+  const hint =
+    options.hint ??
+    (verb === 'write'
+      ? code === 'ENOENT'
+        ? `Create ${path.dirname(file)} first, or give another path.`
+        : 'Give another path.'
+      : undefined);
+  return new EncplanError(
+    verb === 'read' && permission ? 'PERMISSION_DENIED' : 'INVALID_ARGUMENT',
+    `Cannot ${verb} the ${what} ${shown}: ${reason}.`,
+    { cause: error, details: { path: file, errno: code }, ...(hint === undefined ? {} : { hint }) },
+  );
 }
 
 /**
@@ -147,7 +154,7 @@ export async function inspectUserPath(
   try {
     info = await stat(file);
   } catch (error) {
-    throw userPathError(error, file, what, hint);
+    throw userPathError(error, file, what, { hint });
   }
   if (info.isFile()) {
     return 'file';
@@ -179,7 +186,7 @@ export async function readUserFile(file: string, options: ReadUserFileOptions): 
     // O_NONBLOCK: opening a FIFO for reading would otherwise wait for a writer; O_NOCTTY: never adopt a terminal.
     handle = await open(file, fsConstants.O_RDONLY | fsConstants.O_NONBLOCK | fsConstants.O_NOCTTY);
   } catch (error) {
-    throw userPathError(error, file, what, hint);
+    throw userPathError(error, file, what, { hint });
   }
   try {
     const info = await handle.stat();
@@ -220,7 +227,7 @@ export async function readUserFile(file: string, options: ReadUserFileOptions): 
     }
     return Buffer.concat(chunks).toString('utf8');
   } catch (error) {
-    throw userPathError(error, file, what, hint);
+    throw userPathError(error, file, what, { hint });
   } finally {
     await handle.close();
   }

@@ -1,19 +1,6 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { EncplanError } from '../errors.js';
-
-const REASONS: Readonly<Record<string, string>> = {
-  ENOENT: 'its folder does not exist',
-  ENOTDIR: 'a part of its path is a file, not a folder',
-  EISDIR: 'it is a folder',
-  EACCES: 'permission denied',
-  EPERM: 'permission denied',
-  EROFS: 'the filesystem is read-only',
-  ENOSPC: 'the disk is full',
-  EDQUOT: 'the disk quota is exhausted',
-  ENAMETOOLONG: 'the name is too long',
-  EEXIST: 'it already exists',
-};
+import { userPathError } from './user-files.js';
 
 /**
  * Writes a file the user named (`--html FILE`, `--out DIR`…). Every way that can fail is the user's to fix, so it
@@ -39,18 +26,7 @@ export async function writeUserFile(
       mode: options.mode ?? 0o644,
     });
   } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code ?? '';
-    const reason = REASONS[code];
-    if (reason === undefined) {
-      throw error;
-    }
-    throw new EncplanError('INVALID_ARGUMENT', `Cannot write the ${options.what} to ${file}: ${reason}.`, {
-      hint:
-        code === 'ENOENT'
-          ? `Create ${path.dirname(file)} first, or give another path.`
-          : 'Give another path.',
-      details: { path: file, errno: code },
-      cause: error,
-    });
+    const typed = userPathError(error, file, options.what, { verb: 'write' });
+    throw typed.details?.errno === '' ? error : typed;
   }
 }
