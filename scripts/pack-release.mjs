@@ -2,8 +2,13 @@
 // Builds the installable release of the CLI: one npm tarball with no dependencies to fetch. The CLI and
 // everything it imports (core, the desktop's `encplan ui` server, oclif, zod, systeminformation) are bundled
 // with rolldown into dist/, the built wizard is copied to renderer/, and encplan(1) is generated from the
-// command definitions. Run `npm run build` first. Usage: node scripts/pack-release.mjs [OUT_DIR]
+// command definitions. Run `npm run build` first. Usage: node scripts/pack-release.mjs [--self-contained] [OUT_DIR]
 // (default test-artifacts/release). Prints the tarball's path. Details: docs/packaging.md.
+// With --self-contained it also packs this Node binary beside the same bundle, for machines without Node or a
+// registry (the Ansible role `encplan.fleet.install` unpacks it into a prefix):
+//   encplan-VERSION-linux-ARCH/bin/encplan   sh wrapper running lib/encplan/bin/run.js with the bundled node
+//   encplan-VERSION-linux-ARCH/bin/node      the Node binary this was built with (same OS and architecture only)
+//   encplan-VERSION-linux-ARCH/lib/encplan/  the npm package's content (bin, dist, renderer, man)
 import { execFileSync } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -12,7 +17,9 @@ import { rolldown } from 'rolldown';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const cli = path.join(root, 'packages/cli');
-const outDir = path.resolve(process.argv[2] ?? path.join(root, 'test-artifacts/release'));
+const selfContained = process.argv.includes('--self-contained');
+const outArgument = process.argv.slice(2).find((argument) => argument !== '--self-contained');
+const outDir = path.resolve(outArgument ?? path.join(root, 'test-artifacts/release'));
 const stage = path.join(outDir, 'stage');
 
 for (const built of [
@@ -72,3 +79,36 @@ const packed = execFileSync(
 );
 const [{ filename }] = JSON.parse(packed);
 process.stdout.write(`${path.join(outDir, filename)}\n`);
+
+if (selfContained) {
+  const name = `encplan-${source.version}-linux-${process.arch}`;
+  const top = path.join(outDir, 'self-contained', name);
+  rmSync(path.dirname(top), { recursive: true, force: true });
+  mkdirSync(path.join(top, 'bin'), { recursive: true });
+  cpSync(stage, path.join(top, 'lib/encplan'), { recursive: true });
+  cpSync(process.execPath, path.join(top, 'bin/node'));
+  writeFileSync(
+    path.join(top, 'bin/encplan'),
+    [
+      '#!/bin/sh',
+      '# encplan from a self-contained release: the bundled Node runs the bundled CLI; no registry, no system Node.',
+      'here=$(CDPATH= cd -- "$(dirname -- "$0")" && pwd)',
+      'exec "$here/node" "$here/../lib/encplan/bin/run.js" "$@"',
+      '',
+    ].join('\n'),
+    { mode: 0o755 },
+  );
+  const tarball = path.join(outDir, `${name}.tar.gz`);
+  execFileSync('tar', [
+    '-C',
+    path.dirname(top),
+    '--owner=0',
+    '--group=0',
+    '--numeric-owner',
+    '-czf',
+    tarball,
+    name,
+  ]);
+  rmSync(path.dirname(top), { recursive: true, force: true });
+  process.stdout.write(`${tarball}\n`);
+}

@@ -100,12 +100,14 @@ describe.skipIf(reason !== null)('the encplan.fleet collection over SSH on four 
     ]);
 
   beforeAll(() => {
-    const packed = run('bash', [
-      path.join(REPO_ROOT, 'scripts/pack-release.sh'),
+    const packed = run(process.execPath, [
+      path.join(REPO_ROOT, 'scripts/pack-release.mjs'),
+      '--self-contained',
       path.join(state, 'release'),
     ]);
     expect(packed.status, packed.output).toBe(0);
-    const tarball = packed.output.trim().split('\n').at(-1) ?? '';
+    const tarball = packed.output.split('\n').find((line) => line.endsWith('.tar.gz')) ?? '';
+    expect(tarball, packed.output).toMatch(/encplan-[\d.]+-linux-\w+\.tar\.gz$/);
     const up = run('bash', [HOSTS_SCRIPT, 'up', state, '4']);
     expect(up.status, up.output).toBe(0);
     for (const line of readFileSync(path.join(state, 'inventory.ini'), 'utf8').split('\n')) {
