@@ -12,29 +12,26 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
-const coreNode = path.join(root, 'packages/core/dist/node/index.js');
-const coreMain = path.join(root, 'packages/core/dist/index.js');
-if (!existsSync(coreNode)) {
-  console.log('bench-io: skipped, build first (npx tsc -b).');
+if (!existsSync(path.join(root, 'packages/core/dist/index.js'))) {
+  console.log('bench-io: skipped, build first (npm run build).');
   process.exit(0);
 }
 if (process.getuid?.() !== 0) {
   console.log('bench-io: skipped, needs root for loop devices and mounts.');
   process.exit(0);
 }
-const {
-  CleanupRegistry,
-  createNodeHost,
-  createRunner,
-  directIoAllowed,
-  prepareScratchFilesystem,
-  preparePlain,
-  runFioProfile,
-  runIoBenchmark,
-} = await import(coreNode);
-const { FIO_MODES, STANDARD_PROFILES, buildFioArgs, chooseFioAccess, median, resourceName } = await import(
-  coreMain
-);
+// The modules themselves, not the public API: this measures encplan's own fio path against fio run directly.
+const { createNodeHost } = await import('../packages/core/dist/node/host.js');
+const { createRunner } = await import('../packages/core/dist/node/process/run-command.js');
+const { CleanupRegistry } = await import('../packages/core/dist/use-cases/benchmark/cleanup-registry.js');
+const { prepareScratchFilesystem, preparePlain } =
+  await import('../packages/core/dist/use-cases/benchmark/targets.js');
+const { runFioProfile, runIoBenchmark } =
+  await import('../packages/core/dist/use-cases/benchmark/run-io-benchmark.js');
+const { FIO_MODES, STANDARD_PROFILES, buildFioArgs, chooseFioAccess } =
+  await import('../packages/core/dist/plan/fio-jobs.js');
+const { resourceName } = await import('../packages/core/dist/plan/encrypted-backends.js');
+const { median } = await import('../packages/core/dist/analyses/run-summary.js');
 
 const ROUNDS = Number(process.env.ENCPLAN_BENCH_ROUNDS ?? 8);
 // 3 s per run: long enough that fio's start-up is a small part of each sample.
@@ -59,7 +56,7 @@ try {
   const context = { host, registry, workDir, pid: process.pid, fileSizeBytes: settings.fileSizeBytes };
   const scratch = await prepareScratchFilesystem(context, null);
   const target = await preparePlain(context, scratch);
-  const access = chooseFioAccess(host.platform, await directIoAllowed(target.directory));
+  const access = chooseFioAccess(host.platform, await host.effects.directIoAllowed(target.directory));
 
   const direct = (profile, tag) => {
     const outputPath = path.join(workDir, `direct-${tag}.json`);

@@ -1,89 +1,339 @@
 #!/usr/bin/env node
-// `npm run bench`: encplan's own speed (issue 2), measured in one run on a loop device.
-//  - median wall time of `encplan assess --json` on a loop device (goal < 1 s)
-//  - median wall time of `encplan --version` against `node -e 0` (goal < 3×)
-// Needs root for the loop device; without root it assesses the disk holding the current directory.
-// Other parts of the benchmark (I/O ratio against fio) live in scripts/bench-*.mjs and run after this one.
+// `npm run bench`: encplan's own speed at every scale, each figure paired IN THE SAME RUN with the raw tool
+// calls the same answer needs and with `node -e 0`, so that a busy machine moves both sides alike.
+//
+// Scenarios (docs/performance.md explains each and the goals):
+//   help            encplan --help                          vs node -e 0
+//   assess-1        encplan assess LOOP --json (GPT, 2 partitions, ext4)   vs its raw calls
+//   all-N           encplan assess --all --json over N loop disks (N = 1, 8, 32, 64) vs the raw calls of every
+//                   disk run one after another
+//   partitions-128  encplan assess LOOP --json on a disk with 128 GPT partitions, and the text report's length
+//   quick           encplan assess LOOP --benchmark --quick --json (cipher, KDF and fio), once: goal 30 s
+// Rounds are interleaved (encplan, raw, node, encplan, …); medians with min–max. Child processes come from one
+// extra run under `strace -f -e trace=execve`, peak memory from GNU time's maximum resident set size.
+// Writes docs/performance.json and the table between the markers in docs/performance.md.
+// Needs root (loop devices); every loop device and file it creates is removed on exit, Ctrl-C included.
+// Options: --rounds N (default 7), --only a,b (scenario names), --no-write (print only), --skip-quick.
 import { execFileSync, spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const cli = path.join(root, 'packages/cli/bin/run.js');
-const ROUNDS = Number(process.env.ENCPLAN_BENCH_ROUNDS ?? 9);
-const env = { ...process.env, PATH: `/usr/sbin:/sbin:${process.env.PATH ?? ''}` };
+const env = { ...process.env, PATH: `/usr/sbin:/sbin:${process.env.PATH ?? ''}`, LC_ALL: 'C' };
+const argv = process.argv.slice(2);
+const option = (name) => {
+  const index = argv.indexOf(name);
+  return index === -1 ? undefined : argv[index + 1];
+};
+const ROUNDS = Number(option('--rounds') ?? 7);
+const ONLY = option('--only')?.split(',') ?? null;
+const WRITE = !argv.includes('--no-write');
+const SKIP_QUICK = argv.includes('--skip-quick');
 
-function median(values) {
+if (process.getuid?.() !== 0) {
+  console.error('npm run bench needs root: it creates loop devices (and removes them on exit).');
+  process.exit(2);
+}
+
+// ---- cleanup of everything this run creates --------------------------------------------------------------
+const work = mkdtempSync(path.join(tmpdir(), 'encplan-bench-'));
+const loops = [];
+const mounts = [];
+let cleaned = false;
+function cleanup() {
+  if (cleaned) {return;}
+  cleaned = true;
+  for (const mount of mounts.reverse()) {spawnSync('umount', [mount], { env });}
+  for (const loop of loops) {spawnSync('losetup', ['--detach', loop], { env });}
+  rmSync(work, { recursive: true, force: true });
+}
+process.on('exit', cleanup);
+for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) {
+  process.on(signal, () => {
+    cleanup();
+    process.exit(130);
+  });
+}
+
+const run = (command, args, options = {}) =>
+  execFileSync(command, args, { env, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], ...options });
+
+function loopDisk(name, size) {
+  const image = path.join(work, `${name}.img`);
+  run('truncate', ['-s', size, image]);
+  const device = run('losetup', ['--find', '--show', '--partscan', image]).trim();
+  loops.push(device);
+  return device;
+}
+
+/** A GPT disk with a partition per size in MiB; a size of 0 takes the rest of the disk. */
+function partitioned(device, sizesMiB) {
+  const args = ['--clear'];
+  sizesMiB.forEach((sizeMiB, offset) => {
+    const index = offset + 1;
+    args.push(`--new=${index}:0:${sizeMiB === 0 ? '0' : `+${sizeMiB}M`}`, `--typecode=${index}:8300`);
+  });
+  run('sgdisk', [...args, device]);
+  run('partx', ['-u', device]);
+}
+
+// ---- measuring ---------------------------------------------------------------------------------------------
+function timed(command, args) {
+  const started = performance.now();
+  const result = spawnSync(command, args, { env, encoding: 'utf8', maxBuffer: 256 * 1024 * 1024 });
+  const ms = performance.now() - started;
+  return { ms, status: result.status, stdout: result.stdout, stderr: result.stderr };
+}
+
+/** Runs a list of argv arrays one after another; the wall time of all. */
+function timedSequence(calls) {
+  const started = performance.now();
+  for (const [command, ...args] of calls) {
+    spawnSync(command, args, { env, stdio: 'ignore' });
+  }
+  return performance.now() - started;
+}
+
+const median = (values) => {
   const sorted = [...values].sort((a, b) => a - b);
   const middle = Math.floor(sorted.length / 2);
   return sorted.length % 2 === 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
+};
+const summary = (values) => ({
+  medianMs: Math.round(median(values)),
+  minMs: Math.round(Math.min(...values)),
+  maxMs: Math.round(Math.max(...values)),
+  runs: values.length,
+});
+
+/** Child processes one run starts (execve calls that succeeded, the node process itself not counted). */
+function childProcesses(args) {
+  const trace = path.join(work, 'trace.txt');
+  spawnSync('strace', ['-f', '-qq', '-e', 'trace=execve', '-o', trace, process.execPath, cli, ...args], {
+    env,
+    stdio: 'ignore',
+  });
+  const lines = readFileSync(trace, 'utf8').split('\n');
+  const started = lines.filter((line) => /execve\(/.test(line) && /= 0$/.test(line));
+  const programs = new Map();
+  for (const line of started.slice(1)) {
+    const program = path.basename(/execve\("([^"]+)"/.exec(line)?.[1] ?? '?');
+    programs.set(program, (programs.get(program) ?? 0) + 1);
+  }
+  return {
+    count: started.length - 1,
+    programs: Object.fromEntries([...programs].sort((a, b) => b[1] - a[1])),
+  };
 }
 
-function time(command, args) {
-  const started = performance.now();
-  const result = spawnSync(command, args, { env, encoding: 'utf8' });
-  const elapsed = performance.now() - started;
-  if (result.status !== 0) {
-    throw new Error(`${command} ${args.join(' ')} exited ${result.status}: ${result.stderr}`);
-  }
-  return elapsed;
+/** Peak resident memory of one run, in MiB (GNU time's maximum resident set size). */
+function peakMiB(args) {
+  const result = spawnSync('/usr/bin/time', ['-f', '%M', process.execPath, cli, ...args], {
+    env,
+    encoding: 'utf8',
+  });
+  const kib = Number(result.stderr.trim().split('\n').at(-1));
+  return Number.isFinite(kib) ? Math.round(kib / 102.4) / 10 : null;
 }
 
-let directory = null;
-let device = null;
-const isRoot = process.getuid?.() === 0;
-try {
-  if (isRoot) {
-    directory = mkdtempSync(path.join(tmpdir(), 'encplan-bench-assess-'));
-    const image = path.join(directory, 'disk.img');
-    execFileSync('truncate', ['-s', '1G', image], { env });
-    device = execFileSync('losetup', ['--find', '--show', '--partscan', image], {
-      env,
-      encoding: 'utf8',
-    }).trim();
-    execFileSync('sgdisk', ['-n', '1:2048:+798M', '-t', '1:8300', device], { env });
-    execFileSync('partx', ['-u', device], { env });
-    execFileSync('mkfs.ext4', ['-q', '-F', `${device}p1`], { env });
-  }
-  const target = device === null ? [] : [device];
-  time(process.execPath, [cli, 'assess', '--json', ...target]); // warm the page cache once
-  const assessMs = [];
-  const versionMs = [];
+/** The raw calls one disk's assessment needs: what encplan itself must ask, once each. */
+function rawDiskCalls(device) {
+  const partitions = run('lsblk', ['--noheadings', '--list', '--output', 'PATH', device]).trim().split('\n');
+  return [
+    ['lsblk', '--json', '--bytes', '-O', device],
+    ['sfdisk', '--json', device],
+    ...partitions.map((partition) => ['blkid', '-p', partition]),
+    ['smartctl', '--json=c', '-x', device],
+  ];
+}
+/** The raw reads of the host facts, needed once per run. */
+const RAW_HOST_CALLS = [
+  ['cat', '/proc/cpuinfo', '/proc/crypto', '/proc/meminfo', '/proc/self/mountinfo', '/proc/swaps'],
+  ['cryptsetup', '--version'],
+];
+
+/**
+ * One paired scenario: `rounds` interleaved runs of encplan, of the raw calls and of `node -e 0`.
+ * `expect` checks the answer of encplan's first run (a wrong answer fails the bench: a fast wrong run is no figure).
+ */
+function paired(name, encplanArgs, rawCalls, { rounds = ROUNDS, expect } = {}) {
+  const first = timed(process.execPath, [cli, ...encplanArgs]);
+  if (expect !== undefined) {expect(first);}
+  const encplanMs = [];
+  const rawMs = [];
   const nodeMs = [];
-  for (let round = 0; round < ROUNDS; round += 1) {
-    assessMs.push(time(process.execPath, [cli, 'assess', '--json', ...target]));
-    versionMs.push(time(process.execPath, [cli, '--version']));
-    nodeMs.push(time(process.execPath, ['-e', '0']));
+  for (let round = 0; round < rounds; round += 1) {
+    encplanMs.push(timed(process.execPath, [cli, ...encplanArgs]).ms);
+    rawMs.push(rawCalls.length === 0 ? 0 : timedSequence(rawCalls));
+    nodeMs.push(timed(process.execPath, ['-e', '0']).ms);
   }
-  const assessMedian = median(assessMs);
-  const ratio = median(versionMs) / median(nodeMs);
-  console.log(
-    `encplan assess --json ${device ?? '(disk of the current directory)'}: median ${assessMedian.toFixed(0)} ms over ${ROUNDS} runs (goal < 1000 ms) ${assessMedian < 1000 ? 'OK' : 'SLOW'}`,
+  const result = {
+    scenario: name,
+    command: `encplan ${encplanArgs.join(' ')}`,
+    encplan: summary(encplanMs),
+    raw: { calls: rawCalls.length, ...summary(rawMs) },
+    node: summary(nodeMs),
+    ratioToRaw: rawCalls.length === 0 ? null : round2(median(encplanMs) / median(rawMs)),
+    ratioToNodePlusRaw: round2(median(encplanMs) / (median(nodeMs) + median(rawMs))),
+    childProcesses: childProcesses(encplanArgs),
+    peakMiB: peakMiB(encplanArgs),
+  };
+  console.error(
+    `${name}: encplan ${result.encplan.medianMs} ms (${result.encplan.minMs}–${result.encplan.maxMs}), raw ${result.raw.medianMs} ms, node ${result.node.medianMs} ms, ${result.childProcesses.count} children, ${result.peakMiB} MiB`,
   );
-  console.log(
-    `encplan --version: median ${median(versionMs).toFixed(0)} ms; node -e 0: median ${median(nodeMs).toFixed(0)} ms; ratio ${ratio.toFixed(2)}× (goal < 3×) ${ratio < 3 ? 'OK' : 'SLOW'}`,
-  );
-} finally {
-  if (device !== null) {
-    spawnSync('losetup', ['--detach', device], { env });
+  return result;
+}
+const round2 = (value) => Math.round(value * 100) / 100;
+
+const envelope = (answer) => {
+  if (answer.status !== 0 && answer.status !== 5) {
+    throw new Error(`encplan exited ${answer.status}: ${answer.stderr.slice(0, 2000)}`);
   }
-  if (directory !== null) {
-    rmSync(directory, { recursive: true, force: true });
+  return JSON.parse(answer.stdout);
+};
+
+// ---- scenarios ---------------------------------------------------------------------------------------------
+const wanted = (name) => ONLY === null || ONLY.some((prefix) => name.startsWith(prefix));
+const results = [];
+const notes = [];
+
+if (wanted('help')) {
+  results.push(paired('help', ['--help'], []));
+}
+
+if (wanted('assess-1')) {
+  const disk = loopDisk('one', '1G');
+  partitioned(disk, [400, 0]);
+  run('mkfs.ext4', ['-q', '-F', `${disk}p1`]);
+  results.push(
+    paired('assess-1', ['assess', disk, '--json'], [...RAW_HOST_CALLS, ...rawDiskCalls(disk)], {
+      expect: (answer) => {
+        const document = envelope(answer);
+        if (document.result?.disk?.path !== disk)
+          {throw new Error(`assess answered for ${document.result?.disk?.path}`);}
+      },
+    }),
+  );
+}
+
+const supportsAll = (() => {
+  const help = timed(process.execPath, [cli, 'assess', '--help']);
+  return /--all\b/.test(help.stdout);
+})();
+for (const count of [1, 8, 32, 64]) {
+  const name = `all-${count}`;
+  if (!wanted(name)) {continue;}
+  if (!supportsAll) {
+    results.push({
+      scenario: name,
+      command: 'encplan assess --all --json',
+      notAvailable: 'this build has no assess --all',
+    });
+    continue;
+  }
+  const disks = Array.from({ length: count }, (_, index) => loopDisk(`all${count}-${index}`, '256M'));
+  for (const disk of disks) {partitioned(disk, [0]);}
+  const raw = [
+    ...RAW_HOST_CALLS,
+    ['lsblk', '--json', '--bytes', '-O'],
+    ...disks.flatMap((disk) => rawDiskCalls(disk).slice(1)),
+  ];
+  results.push(
+    paired(name, ['assess', '--all', '--json'], raw, {
+      rounds: count >= 32 ? Math.min(ROUNDS, 3) : ROUNDS,
+      expect: (answer) => {
+        const text = JSON.stringify(envelope(answer));
+        const missing = disks.filter((disk) => !text.includes(`"${disk}"`));
+        if (missing.length > 0) {throw new Error(`assess --all left out ${missing.join(', ')}`);}
+      },
+    }),
+  );
+  for (const disk of disks) {
+    spawnSync('losetup', ['--detach', disk], { env });
+    loops.splice(loops.indexOf(disk), 1);
   }
 }
 
-for (const extra of readdirSync(path.join(root, 'scripts'))
-  .filter((name) => /^bench-.+\.mjs$/.test(name))
-  .sort()) {
-  if (existsSync(path.join(root, 'scripts', extra))) {
-    const result = spawnSync(process.execPath, [path.join(root, 'scripts', extra)], {
-      stdio: 'inherit',
-      env,
-    });
-    if (result.status !== 0) {
-      process.exitCode = result.status ?? 1;
-    }
-  }
+if (wanted('partitions-128')) {
+  const disk = loopDisk('p128', '300M');
+  partitioned(
+    disk,
+    Array.from({ length: 128 }, () => 2),
+  );
+  const result = paired(
+    'partitions-128',
+    ['assess', disk, '--json'],
+    [...RAW_HOST_CALLS, ...rawDiskCalls(disk)],
+    {
+      rounds: Math.min(ROUNDS, 5),
+      expect: (answer) => {
+        const document = envelope(answer);
+        const partitions = JSON.stringify(document.result).match(/"\/dev\/loop\d+p\d+"/g) ?? [];
+        if (new Set(partitions).size < 128)
+          {throw new Error(`assess saw ${new Set(partitions).size} of 128 partitions`);}
+      },
+    },
+  );
+  result.textReportLines = timed(process.execPath, [cli, 'assess', disk]).stdout.split('\n').length;
+  results.push(result);
+}
+
+if (wanted('quick') && !SKIP_QUICK) {
+  const disk = loopDisk('quick', '2G');
+  partitioned(disk, [0]);
+  run('mkfs.ext4', ['-q', '-F', `${disk}p1`]);
+  const mountPoint = path.join(work, 'quick-mount');
+  run('mkdir', ['-p', mountPoint]);
+  run('mount', [`${disk}p1`, mountPoint]);
+  mounts.push(mountPoint);
+  const args = ['assess', disk, '--benchmark', '--quick', '--json'];
+  const answer = timed(process.execPath, [cli, ...args]);
+  envelope(answer);
+  results.push({
+    scenario: 'quick',
+    command: `encplan ${args.join(' ')}`,
+    encplan: summary([answer.ms]),
+    goalMs: 30_000,
+    withinGoal: answer.ms <= 30_000,
+  });
+  console.error(`quick: ${Math.round(answer.ms)} ms (goal 30000 ms)`);
+}
+
+// ---- output ------------------------------------------------------------------------------------------------
+const machine = {
+  cpus: cpus().length,
+  cpuModel: cpus()[0]?.model ?? null,
+  memoryGiB: Math.round(totalmem() / 2 ** 30),
+  node: process.version,
+  loadAverageAtEnd: loadavg().map((value) => Math.round(value * 100) / 100),
+  date: new Date().toISOString(),
+  revision: spawnSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: root, encoding: 'utf8' }).stdout.trim(),
+};
+const report = { schema: 'encplan.bench', schemaVersion: [1, 0], machine, rounds: ROUNDS, results, notes };
+const cell = (summaryValue) =>
+  summaryValue === undefined ? '—' : `${summaryValue.medianMs} (${summaryValue.minMs}–${summaryValue.maxMs})`;
+const table = [
+  '| scenario | encplan ms, median (min–max) | raw calls | raw ms | `node -e 0` ms | × raw | × (node + raw) | children | peak MiB |',
+  '| --- | --- | --- | --- | --- | --- | --- | --- | --- |',
+  ...results.map((result) =>
+    result.notAvailable !== undefined
+      ? `| ${result.scenario} | ${result.notAvailable} | | | | | | | |`
+      : `| ${result.scenario} | ${cell(result.encplan)} | ${result.raw?.calls ?? '—'} | ${cell(result.raw)} | ${cell(result.node)} | ${result.ratioToRaw ?? '—'} | ${result.ratioToNodePlusRaw ?? '—'} | ${result.childProcesses?.count ?? '—'} | ${result.peakMiB ?? '—'} |`,
+  ),
+].join('\n');
+console.log(table);
+if (WRITE && ONLY === null) {
+  writeFileSync(path.join(root, 'docs/performance.json'), `${JSON.stringify(report, null, 2)}\n`);
+  const doc = path.join(root, 'docs/performance.md');
+  const text = readFileSync(doc, 'utf8');
+  const start = '<!-- bench:start -->';
+  const end = '<!-- bench:end -->';
+  const header = `Measured at ${machine.revision} on ${machine.date.slice(0, 10)}: ${machine.cpus} × ${machine.cpuModel}, ${machine.memoryGiB} GiB, Node ${machine.node}, load average at the end ${machine.loadAverageAtEnd.join(' / ')}; ${ROUNDS} interleaved rounds.`;
+  writeFileSync(
+    doc,
+    `${text.slice(0, text.indexOf(start) + start.length)}\n\n${header}\n\n${table}\n\n${text.slice(text.indexOf(end))}`,
+  );
 }

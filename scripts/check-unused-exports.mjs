@@ -82,7 +82,11 @@ function resolveSpecifier(fromFile, specifier) {
   if (!specifier.startsWith('.')) {
     return null;
   }
-  const base = resolve(dirname(join(root, fromFile)), specifier);
+  // A script may import a built module (packages/X/dist/…/m.js): that is the source packages/X/src/…/m.ts.
+  const base = resolve(dirname(join(root, fromFile)), specifier).replace(
+    /([/\\]packages[/\\][\w-]+[/\\])dist([/\\])/,
+    '$1src$2',
+  );
   const candidates = [
     base.replace(/\.js$/, '.ts'),
     base.replace(/\.mjs$/, '.mts'),

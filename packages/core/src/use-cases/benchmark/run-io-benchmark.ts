@@ -209,7 +209,7 @@ export interface FioProfileRun {
  * a file in `workDir`, and returns the runs of the profile's direction. Throws TOOL_FAILED when fio wrote no
  * result or a job failed, CANCELLED when aborted.
  */
-async function runFioProfile(
+export async function runFioProfile(
   host: Host,
   job: {
     profile: IoProfile;
