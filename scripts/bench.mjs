@@ -44,10 +44,16 @@ const loops = [];
 const mounts = [];
 let cleaned = false;
 function cleanup() {
-  if (cleaned) {return;}
+  if (cleaned) {
+    return;
+  }
   cleaned = true;
-  for (const mount of mounts.reverse()) {spawnSync('umount', [mount], { env });}
-  for (const loop of loops) {spawnSync('losetup', ['--detach', loop], { env });}
+  for (const mount of mounts.reverse()) {
+    spawnSync('umount', [mount], { env });
+  }
+  for (const loop of loops) {
+    spawnSync('losetup', ['--detach', loop], { env });
+  }
   rmSync(work, { recursive: true, force: true });
 }
 process.on('exit', cleanup);
@@ -161,7 +167,9 @@ const RAW_HOST_CALLS = [
  */
 function paired(name, encplanArgs, rawCalls, { rounds = ROUNDS, expect } = {}) {
   const first = timed(process.execPath, [cli, ...encplanArgs]);
-  if (expect !== undefined) {expect(first);}
+  if (expect !== undefined) {
+    expect(first);
+  }
   const encplanMs = [];
   const rawMs = [];
   const nodeMs = [];
@@ -212,8 +220,9 @@ if (wanted('assess-1')) {
     paired('assess-1', ['assess', disk, '--json'], [...RAW_HOST_CALLS, ...rawDiskCalls(disk)], {
       expect: (answer) => {
         const document = envelope(answer);
-        if (document.result?.disk?.path !== disk)
-          {throw new Error(`assess answered for ${document.result?.disk?.path}`);}
+        if (document.result?.disk?.path !== disk) {
+          throw new Error(`assess answered for ${document.result?.disk?.path}`);
+        }
       },
     }),
   );
@@ -225,7 +234,9 @@ const supportsAll = (() => {
 })();
 for (const count of [1, 8, 32, 64]) {
   const name = `all-${count}`;
-  if (!wanted(name)) {continue;}
+  if (!wanted(name)) {
+    continue;
+  }
   if (!supportsAll) {
     results.push({
       scenario: name,
@@ -235,7 +246,9 @@ for (const count of [1, 8, 32, 64]) {
     continue;
   }
   const disks = Array.from({ length: count }, (_, index) => loopDisk(`all${count}-${index}`, '256M'));
-  for (const disk of disks) {partitioned(disk, [0]);}
+  for (const disk of disks) {
+    partitioned(disk, [0]);
+  }
   const raw = [
     ...RAW_HOST_CALLS,
     ['lsblk', '--json', '--bytes', '-O'],
@@ -247,7 +260,9 @@ for (const count of [1, 8, 32, 64]) {
       expect: (answer) => {
         const text = JSON.stringify(envelope(answer));
         const missing = disks.filter((disk) => !text.includes(`"${disk}"`));
-        if (missing.length > 0) {throw new Error(`assess --all left out ${missing.join(', ')}`);}
+        if (missing.length > 0) {
+          throw new Error(`assess --all left out ${missing.join(', ')}`);
+        }
       },
     }),
   );
@@ -272,8 +287,9 @@ if (wanted('partitions-128')) {
       expect: (answer) => {
         const document = envelope(answer);
         const partitions = JSON.stringify(document.result).match(/"\/dev\/loop\d+p\d+"/g) ?? [];
-        if (new Set(partitions).size < 128)
-          {throw new Error(`assess saw ${new Set(partitions).size} of 128 partitions`);}
+        if (new Set(partitions).size < 128) {
+          throw new Error(`assess saw ${new Set(partitions).size} of 128 partitions`);
+        }
       },
     },
   );
