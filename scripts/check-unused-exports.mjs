@@ -36,7 +36,7 @@ const ENTRY_POINTS = [
   // oclif loads each command module and its hooks by path.
   /^packages\/cli\/src\/commands\//,
   /^packages\/cli\/src\/hooks\//,
-  /^packages\/cli\/src\/main\.ts$/,
+  /^packages\/cli\/src\/(main|oclif-entry)\.ts$/,
   // Electron's main and preload entries, and the renderer's entry, are loaded by path.
   /^packages\/desktop\/src\/main\/(main|preload)\.ts$/,
   /^packages\/desktop\/src\/renderer\/src\/main\.ts$/,

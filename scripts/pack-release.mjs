@@ -24,6 +24,7 @@ const stage = path.join(outDir, 'stage');
 
 for (const built of [
   path.join(cli, 'dist/main.js'),
+  path.join(cli, 'oclif.manifest.json'),
   path.join(root, 'packages/desktop/out/renderer/index.html'),
 ]) {
   if (!existsSync(built)) {
@@ -35,7 +36,8 @@ mkdirSync(stage, { recursive: true });
 
 const source = JSON.parse(readFileSync(path.join(cli, 'package.json'), 'utf8'));
 const bundle = await rolldown({
-  input: path.join(cli, 'dist/main.js'),
+  // Two entries sharing chunks: bin/run.js loads oclif-entry.js first, and oclif loads main.js to run a command.
+  input: { main: path.join(cli, 'dist/main.js'), 'oclif-entry': path.join(cli, 'dist/oclif-entry.js') },
   platform: 'node',
   // systeminformation requires macOS-only optional helpers inside platform checks; they are never present here.
   external: ['osx-temperature-sensor', 'electron'],
@@ -44,12 +46,13 @@ const bundle = await rolldown({
 await bundle.write({
   dir: path.join(stage, 'dist'),
   format: 'esm',
-  entryFileNames: 'main.js',
+  entryFileNames: '[name].js',
   chunkFileNames: 'chunks/[name]-[hash].js',
 });
 await bundle.close();
 cpSync(path.join(cli, 'dist/version-line.js'), path.join(stage, 'dist/version-line.js'));
 cpSync(path.join(cli, 'bin/run.js'), path.join(stage, 'bin/run.js'));
+cpSync(path.join(cli, 'oclif.manifest.json'), path.join(stage, 'oclif.manifest.json'));
 cpSync(path.join(root, 'packages/desktop/out/renderer'), path.join(stage, 'renderer'), { recursive: true });
 cpSync(path.join(root, 'README.md'), path.join(stage, 'README.md'));
 
@@ -63,7 +66,7 @@ const manifest = {
   engines: source.engines,
   bin: source.bin,
   man: ['./man/encplan.1'],
-  files: ['bin', 'dist', 'renderer', 'man', 'README.md'],
+  files: ['bin', 'dist', 'renderer', 'man', 'README.md', 'oclif.manifest.json'],
   oclif: source.oclif,
 };
 writeFileSync(path.join(stage, 'package.json'), `${JSON.stringify(manifest, null, 2)}\n`);

@@ -30,6 +30,8 @@ if (argv[0] === '--version' || argv[0] === '-v') {
   const { version } = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
   process.stdout.write(`${versionLine(version)}\n`);
 } else {
-  const { execute } = await import('../dist/main.js');
+  // oclif alone: it imports dist/main.js (every command and the core) only when a command runs, and answers
+  // `--help` from oclif.manifest.json (src/oclif-entry.ts).
+  const { execute } = await import('../dist/oclif-entry.js');
   await execute({ dir: import.meta.url });
 }

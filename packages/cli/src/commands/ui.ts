@@ -1,10 +1,4 @@
 import { Flags } from '@oclif/core';
-import {
-  createBridgeHandlers,
-  createWizardBackend,
-  RENDERER_DIR,
-  startUiServer,
-} from '@encplan/desktop/server';
 import { uiDocument } from '@encplan/core';
 import { EncplanCommand } from '../base-command.js';
 import { untilStopped } from '../cancellation.js';
@@ -46,6 +40,10 @@ export default class Ui extends EncplanCommand {
   async run(): Promise<void> {
     const { flags } = await this.parse(Ui);
     this.jsonOutput = flags.json;
+    // Loaded here, not at the top: node:http pulls in Node's undici and the server is only ever used by this
+    // command, so every other command starts without it (docs/performance.md).
+    const { createBridgeHandlers, createWizardBackend, RENDERER_DIR, startUiServer } =
+      await import('@encplan/desktop/server');
     const backend = await createWizardBackend({
       assessmentFiles: flags.assessment,
       searchPath: process.env.PATH ?? '',

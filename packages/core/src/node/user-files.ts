@@ -98,7 +98,7 @@ export function userPathError(
   error: unknown,
   file: string,
   what: string,
-  options: { readonly verb?: 'read' | 'write'; readonly hint?: string } = {},
+  options: { readonly verb?: 'read' | 'write'; readonly hint?: string | undefined } = {},
 ): EncplanError {
   if (error instanceof EncplanError) {
     return error;
