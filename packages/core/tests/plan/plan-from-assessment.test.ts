@@ -346,7 +346,6 @@ describe('the rules read only facts the assessment fills', () => {
     const variants: PlanOptions[] = [
       {},
       { targetTool: 'veracrypt' },
-      { targetTool: 'apfs' },
       { threatModel: 'targeted', workload: 'write-heavy', speedOverSecurity: true },
     ];
     for (const { facts } of documents) {
