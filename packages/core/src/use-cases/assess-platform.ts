@@ -28,6 +28,7 @@ export async function assessPlatform(
     readonly collectedAt?: Date;
     readonly signal?: AbortSignal;
     readonly planOptions?: PlanOptions;
+    readonly benchmark?: { readonly quick: boolean } | null;
   },
   recordTools: (context: ProbeContext, tools: readonly ToolName[]) => Promise<ToolRecord[]>,
 ): Promise<AssessmentEnvelope> {
@@ -47,6 +48,13 @@ export async function assessPlatform(
   const { facts: storage, warnings } = await probePlatformStorage(host, request.device, request.signal);
   const context = createProbeContext(host, request.signal);
   warnings.forEach((warning) => addWarning(context, warning));
+  if (request.benchmark !== undefined && request.benchmark !== null) {
+    addWarning(context, {
+      code: 'PLATFORM_LIMITED',
+      message: `Benchmarks do not run in the ${host.platform === 'darwin' ? 'macOS' : 'Windows'} assessment yet: cipher speed and plain versus encrypted I/O were not measured.`,
+      source: 'fio',
+    });
+  }
   const toolsRun = host.captures().flatMap((capture) => (capture.kind === 'command' ? [capture.tool] : []));
   const tools = await recordTools(context, toolsRun);
   const collectedAt = request.collectedAt ?? clock.now();
