@@ -154,7 +154,7 @@ export function recommendMacosEncryption(storage: Storage): RuleResult & { reado
     reason:
       hardwareKeys && startup
         ? 'The internal SSD of this Mac is always encrypted by its storage controller’s AES engine; FileVault only wraps that key with your password (Apple Platform Security guide, "Volume encryption with FileVault in macOS"), so turning it on costs no measurable speed.'
-        : 'This drive is encrypted by APFS in software on the CPU (no storage-controller AES engine in its path): expect a measurable cost, largest for writes; measure it with encplan benchmark on a scratch volume.',
+        : 'This drive is encrypted by APFS in software on the CPU (no storage-controller AES engine in its path): expect a measurable cost, largest for writes (an external Thunderbolt 5 SSD wrote 5.3 → 4.7 GB/s encrypted, reads 2–5 % slower: Eclectic Light Company, 2025); measure it on a scratch volume.',
     evidence: [
       evidence(
         'Apple silicon',
@@ -321,7 +321,7 @@ export function recommendBitLocker(
         value: method === 'xts_aes256' ? 'XTS-AES 256 (software)' : 'XTS-AES 128 (software)',
         reason:
           method === 'xts_aes256'
-            ? 'XTS-AES 256 in software: Windows defaults to XTS-AES 128; AES-256 adds 4 rounds (14 against 10, FIPS 197) that the CPU’s AES instructions absorb. Never the drive’s own encryption: Meijer and van Gastel (2018) broke it on several SSDs, and Microsoft made software the default (ADV180028, KB4516071).'
+            ? 'XTS-AES 256 in software: Windows defaults to XTS-AES 128; AES-256 adds 4 rounds (14 against 10, FIPS 197) that the CPU’s AES instructions absorb. Software BitLocker costs a fast NVMe SSD 21 % in PCMark 10 and up to 45 % in random writes (Tom’s Hardware, 2023-10-19, Samsung 990 Pro). Never the drive’s own encryption: Meijer and van Gastel (2018) broke it on several SSDs, and Microsoft made software the default (ADV180028, KB4516071).'
             : 'XTS-AES 128 in software (speed over security asked for): Windows’ own default. Never the drive’s own encryption (Meijer and van Gastel 2018; Microsoft ADV180028, KB4516071).',
         evidence: reasons,
         confidence: 'high',
@@ -332,8 +332,9 @@ export function recommendBitLocker(
 }
 
 /**
- * `windows-trim`: NTFS sends TRIM unless `DisableDeleteNotify` is 1 (fsutil behavior query DisableDeleteNotify),
- * and BitLocker passes it to the drive. VeraCrypt blocks TRIM on non-system volumes by default and passes it on
+ * `windows-trim`: NTFS sends TRIM unless `DisableDeleteNotify` is 1 (Microsoft, "fsutil behavior"), and
+ * BitLocker, which encrypts below NTFS, forwards it to the drive (no Microsoft page found states this in so many
+ * words: the report says it, and `fsutil behavior query DisableDeleteNotify` on the machine is the check). VeraCrypt blocks TRIM on non-system volumes by default and passes it on
  * system encryption (VeraCrypt documentation, "Trim Operation").
  */
 export function windowsTrim(
