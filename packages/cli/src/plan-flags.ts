@@ -4,11 +4,15 @@ import { EncplanError, parseByteSize, type PlanOptions } from '@encplan/core';
 
 /** The flags that shape a plan, shared by `encplan plan` and `encplan assess`. */
 export const planOptionFlags = {
-  commands: Flags.boolean({ summary: 'Print only the commands, as a POSIX shell script.', default: false }),
+  commands: Flags.boolean({
+    summary: 'Print only the commands, as a script (POSIX sh; PowerShell for Windows).',
+    default: false,
+  }),
   ...failOnFlags,
   target: Flags.string({
-    summary: 'Encryption tool to plan for (default: luks2 on Linux, apfs on macOS, veracrypt on Windows).',
-    options: ['luks2', 'veracrypt', 'apfs'],
+    summary:
+      'Encryption tool to plan for (default: luks2 on Linux, apfs on macOS, bitlocker on Windows; a tool the platform lacks is refused).',
+    options: ['luks2', 'veracrypt', 'apfs', 'bitlocker'],
   }),
   'threat-model': Flags.string({
     summary: 'Who you defend against; decides discards.',

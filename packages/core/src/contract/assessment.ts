@@ -13,6 +13,7 @@ import { discardPassthroughSchema, trimSchema } from '../domain/trim.js';
 import { sedSchema } from '../domain/sed.js';
 import { overProvisioningSchema } from '../domain/over-provisioning.js';
 import { cipherBenchmarkSchema, kernelCipherFindingSchema, kernelCryptoSchema } from '../domain/cipher.js';
+import { platformStorageSchema } from '../domain/platform-storage.js';
 
 /** Which disk was assessed and why that one. */
 const targetSchema = z.object({
@@ -39,28 +40,31 @@ const provenanceSchema = z.object({
   platform: z.string(),
 });
 
-/** The result of `encplan assess`. */
+/**
+ * The result of `encplan assess`. The sections from `disk` to `overProvisioning` are Linux-shaped (lsblk, sysfs,
+ * dm-crypt): on macOS and Windows they are null and `platformStorage` holds the platform's facts.
+ */
 export const assessmentResultSchema = z.object({
   /** What the user came for: recommendations with reasons and evidence, predicted cost, the commands. */
   plan: planSchema.nullable(),
   target: targetSchema,
   provenance: provenanceSchema,
-  disk: diskSchema,
-  media: z.object({ kind: z.enum(['ssd', 'hdd', 'unknown']), reason: z.string() }),
-  partitions: z.array(partitionSchema),
-  stack: stackNodeSchema,
-  encryption: encryptionInventorySchema,
-  space: spaceSchema,
+  disk: diskSchema.nullable(),
+  media: z.object({ kind: z.enum(['ssd', 'hdd', 'unknown']), reason: z.string() }).nullable(),
+  partitions: z.array(partitionSchema).nullable(),
+  stack: stackNodeSchema.nullable(),
+  encryption: encryptionInventorySchema.nullable(),
+  space: spaceSchema.nullable(),
   /** SMART health and wear: one verdict, every finding citing attribute, value, threshold and source. */
-  health: healthSchema,
+  health: healthSchema.nullable(),
   /** TRIM at the drive and in the kernel. */
-  trim: trimSchema,
+  trim: trimSchema.nullable(),
   /** Whether discards pass every layer from each filesystem down to the drive. */
-  discardPassthrough: discardPassthroughSchema,
+  discardPassthrough: discardPassthroughSchema.nullable(),
   /** Self-encrypting drive capability (TCG Opal / Pyrite). */
-  sed: sedSchema,
+  sed: sedSchema.nullable(),
   /** Whether the unallocated space can act as spare area, and fill levels of mounted filesystems. */
-  overProvisioning: overProvisioningSchema,
+  overProvisioning: overProvisioningSchema.nullable(),
   /** Which kernel drivers dm-crypt and fscrypt would use (/proc/crypto). */
   kernelCrypto: kernelCryptoSchema.nullable(),
   /** Findings about the machine that matter before anything else (e.g. kernel AES unaccelerated). */
@@ -73,6 +77,12 @@ export const assessmentResultSchema = z.object({
   crossChecks: z.array(crossCheckSchema),
   capabilities: z.array(capabilitySchema),
   tools: z.array(toolRecordSchema),
+  /**
+   * macOS and Windows (schema 1.2): the disk, its partitions, encryption (FileVault/APFS, BitLocker), TRIM,
+   * health and CPU as the platform's own tools describe them. Absent on Linux, where the Linux-shaped sections
+   * above carry these facts; on macOS and Windows those sections are null.
+   */
+  platformStorage: platformStorageSchema.optional(),
 });
 /** A validated {@link assessmentResultSchema} value. */
 export type AssessmentResult = z.infer<typeof assessmentResultSchema>;
@@ -80,9 +90,62 @@ export type AssessmentResult = z.infer<typeof assessmentResultSchema>;
 /** `encplan assess --json` (and `collect --json`): see docs/json-contract.md for the changelog. */
 export const assessmentDocument = defineDocument({
   name: 'encplan.assessment',
-  version: [1, 1],
+  version: [1, 2],
   title: 'encplan assessment envelope',
   result: assessmentResultSchema,
 });
 /** A validated `assessmentDocument.envelope` value (the whole `encplan assess --json` document). */
 export type AssessmentEnvelope = z.infer<typeof assessmentDocument.envelope>;
+
+/** The Linux-shaped sections of an assessment: null on macOS and Windows (schema 1.2). */
+type LinuxSectionName =
+  | 'disk'
+  | 'media'
+  | 'partitions'
+  | 'stack'
+  | 'encryption'
+  | 'space'
+  | 'health'
+  | 'trim'
+  | 'discardPassthrough'
+  | 'sed'
+  | 'overProvisioning';
+/** An assessment made on Linux: every Linux-shaped section present. */
+export type LinuxAssessmentResult = AssessmentResult & {
+  readonly [K in LinuxSectionName]: NonNullable<AssessmentResult[K]>;
+};
+
+/** The result as a Linux assessment, or null when it is a macOS/Windows one (its Linux sections are null). */
+export function linuxResultOf(result: AssessmentResult): LinuxAssessmentResult | null {
+  const { disk, media, partitions, stack, encryption, space, health, trim, discardPassthrough, sed } = result;
+  const overProvisioning = result.overProvisioning;
+  if (
+    disk === null ||
+    media === null ||
+    partitions === null ||
+    stack === null ||
+    encryption === null ||
+    space === null ||
+    health === null ||
+    trim === null ||
+    discardPassthrough === null ||
+    sed === null ||
+    overProvisioning === null
+  ) {
+    return null;
+  }
+  return {
+    ...result,
+    disk,
+    media,
+    partitions,
+    stack,
+    encryption,
+    space,
+    health,
+    trim,
+    discardPassthrough,
+    sed,
+    overProvisioning,
+  };
+}

@@ -1,5 +1,10 @@
 import { z } from 'zod';
-import { assessmentDocument, type AssessmentEnvelope } from '../contract/assessment.js';
+import {
+  assessmentDocument,
+  linuxResultOf,
+  type AssessmentEnvelope,
+  type LinuxAssessmentResult,
+} from '../contract/assessment.js';
 import {
   KNOWN_TOOL_VERSIONS,
   WORN_PERCENT_USED,
@@ -231,11 +236,21 @@ function assessmentRow(
       errorMessage: envelope.error?.message ?? null,
     };
   }
-  const plan = result.plan;
-  const found = findIssues(result);
+  const linux = linuxResultOf(result);
+  if (linux === null) {
+    // The fleet report reads the Linux sections; a macOS/Windows assessment (schema 1.2) has none.
+    return {
+      ...base,
+      readiness: 'not-assessed',
+      errorCode: 'DEVICE_UNSUPPORTED',
+      errorMessage: `A ${result.platformStorage?.platform ?? 'non-Linux'} assessment: the fleet report covers Linux disks.`,
+    };
+  }
+  const plan = linux.plan;
+  const found = findIssues(linux);
   const issues = [...found.keys()];
   const has = (issue: FleetIssue) => found.has(issue);
-  const encrypted = result.encryption.found.length > 0;
+  const encrypted = linux.encryption.found.length > 0;
   let readiness: Readiness;
   if (issues.length > 0) {
     readiness = 'fix-first';
@@ -259,16 +274,16 @@ function assessmentRow(
     noSpareArea: has('no-spare-area'),
     encryptedWeaker: has('encrypted-weaker'),
     issueDetails: [...found.values()].join(' | '),
-    model: result.disk.model,
-    transport: result.disk.transport,
-    sizeBytes: result.disk.sizeBytes,
-    healthVerdict: result.health.verdict,
-    wearPercentUsed: result.health.percentageUsed,
+    model: linux.disk.model,
+    transport: linux.disk.transport,
+    sizeBytes: linux.disk.sizeBytes,
+    healthVerdict: linux.health.verdict,
+    wearPercentUsed: linux.health.percentageUsed,
     healthGate: plan?.healthGate.status ?? null,
     cpuModel: result.machine?.cpuModel ?? null,
     cpuHasAes: result.machine?.cryptoFlags.aes ?? null,
-    existingEncryption: encrypted ? result.encryption.found.map(describeEncryption).join('; ') : null,
-    spareAreaStatus: result.overProvisioning.status,
+    existingEncryption: encrypted ? linux.encryption.found.map(describeEncryption).join('; ') : null,
+    spareAreaStatus: linux.overProvisioning.status,
     planCipher: plan?.settings.cipher ?? null,
     planKeySizeBits: plan?.settings.keySizeBits ?? null,
     planSectorSizeBytes: plan?.settings.sectorSizeBytes ?? null,
@@ -286,7 +301,7 @@ type AssessmentResult = NonNullable<AssessmentEnvelope['result']>;
 type AssessmentPlan = NonNullable<AssessmentResult['plan']>;
 
 /** Each issue the assessment shows, with one sentence saying why (in FLEET_ISSUES order). */
-function findIssues(result: AssessmentResult): Map<FleetIssue, string> {
+function findIssues(result: LinuxAssessmentResult): Map<FleetIssue, string> {
   const issues = new Map<FleetIssue, string>();
   const gate = result.plan?.healthGate ?? null;
   const wear = result.health.percentageUsed;
@@ -339,7 +354,7 @@ function findIssues(result: AssessmentResult): Map<FleetIssue, string> {
   return issues;
 }
 
-type Existing = AssessmentResult['encryption']['found'][number];
+type Existing = LinuxAssessmentResult['encryption']['found'][number];
 
 /** Why an existing LUKS volume is weaker than the plan (empty when it is not, or cannot be compared). */
 function weakerThanPlan(found: Existing, plan: AssessmentPlan): string[] {

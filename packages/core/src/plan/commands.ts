@@ -25,6 +25,8 @@ export const planCommandSchema = z.object({
   risk: commandRiskSchema,
   /** What the command reads on stdin (typed by the user at the prompt); never put in argv. */
   stdin: z.enum(['passphrase']).nullable(),
+  /** The shell the line is written for: absent = POSIX sh; `powershell` for Windows commands (schema 1.2). */
+  shell: z.enum(['sh', 'powershell']).optional(),
 });
 /** A validated {@link planCommandSchema} value. */
 export type PlanCommand = z.infer<typeof planCommandSchema>;
@@ -43,8 +45,16 @@ export interface CommandSettings {
   readonly veracrypt: { readonly encryption: VeracryptEncryption; readonly kdf: VeracryptKdf } | null;
 }
 
-/** sgdisk GPT type codes: 8309 "Linux LUKS", 8300 "Linux filesystem" (for VeraCrypt, which has none of its own). */
-const SGDISK_TYPE: Readonly<Record<TargetTool, string>> = { luks2: '8309', veracrypt: '8300', apfs: 'af0a' };
+/**
+ * sgdisk GPT type codes: 8309 "Linux LUKS", 8300 "Linux filesystem" (for VeraCrypt, which has none of its own);
+ * 0700 "Microsoft basic data" for BitLocker (never reached on Linux: rules/platform-targets.ts refuses it).
+ */
+const SGDISK_TYPE: Readonly<Record<TargetTool, string>> = {
+  luks2: '8309',
+  veracrypt: '8300',
+  apfs: 'af0a',
+  bitlocker: '0700',
+};
 
 /** GPT's backup header and entry array after the last usable LBA (UEFI spec §5.3). */
 const GPT_BACKUP_SECTORS = 34;
@@ -249,7 +259,7 @@ function refreshCommand(facts: PlanFacts, settings: CommandSettings): PlanComman
   ];
 }
 
-function veracryptCommand(facts: PlanFacts, settings: CommandSettings): PlanCommand[] {
+export function veracryptCommand(facts: PlanFacts, settings: CommandSettings): PlanCommand[] {
   if (settings.veracrypt === null) {
     return [];
   }

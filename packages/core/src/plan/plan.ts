@@ -25,13 +25,14 @@ import { lastPartitionEndSectorOf, existingEncryptionOf, osOf, type PlanFacts } 
 import { mergeRuleResults, type RuleResult } from '../rules/rule-result.js';
 import { recommendSpace, spacePlanSchema } from '../rules/space.js';
 import { buildCommands, planCommandSchema } from './commands.js';
+import { buildPlatformPlan } from './plan-platform.js';
+import { DEFAULT_TARGET_TOOL, refuseForeignTarget } from '../rules/platform-targets.js';
 import {
   planOptionsSchema,
   targetToolSchema,
   threatModelSchema,
   workloadSchema,
   type PlanOptions,
-  type TargetTool,
 } from '../rules/plan-options.js';
 
 /** Stand-in device path in commands when the assessment names no disk. */
@@ -83,11 +84,6 @@ export const planSchema = z.object({
 /** See {@link planSchema}. */
 export type Plan = z.infer<typeof planSchema>;
 
-const DEFAULT_TOOL: Readonly<Record<'linux' | 'darwin' | 'win32', TargetTool>> = {
-  linux: 'luks2',
-  darwin: 'apfs',
-  win32: 'veracrypt',
-};
 const SEVERITY_ORDER = { critical: 0, warning: 1, info: 2 } as const;
 /** Devices in commands: absolute /dev paths with no shell-special or option-like start (architecture §2.4). */
 const DEVICE_PATH = /^\/dev\/[A-Za-z0-9._/:-]+$/;
@@ -105,9 +101,14 @@ export function buildPlan(facts: PlanFacts, rawOptions: PlanOptions = {}): Plan 
       `The plan options are not valid: ${z.prettifyError(parsedOptions.error)}`,
     );
   }
-  // encplan assess runs on Linux only (README), so a document without provenance is planned for Linux.
-  const targetTool = parsedOptions.data.targetTool ?? DEFAULT_TOOL[osOf(facts) ?? 'linux'];
+  // A document without provenance is planned for Linux, the platform of every assessment before schema 1.2.
+  const platform = osOf(facts) ?? 'linux';
+  const targetTool = parsedOptions.data.targetTool ?? DEFAULT_TARGET_TOOL[platform];
+  refuseForeignTarget(platform, targetTool);
   const options = { ...parsedOptions.data, targetTool };
+  if (platform !== 'linux') {
+    return buildPlatformPlan(facts, options, platform);
+  }
   const diskPath = facts.disk?.path;
   if (diskPath !== undefined && !DEVICE_PATH.test(diskPath)) {
     throw new EncplanError(

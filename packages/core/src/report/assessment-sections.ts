@@ -1,4 +1,4 @@
-import type { AssessmentResult } from '../contract/assessment.js';
+import { linuxResultOf, type AssessmentResult, type LinuxAssessmentResult } from '../contract/assessment.js';
 import type { Warning } from '../domain/warning.js';
 import { formatBytes, formatBytesExact, formatPercent, formatRate } from '../domain/units.js';
 import { formatScalar, UNKNOWN } from './labels.js';
@@ -38,16 +38,16 @@ export interface SectionView {
   readonly missingReason: string | null;
 }
 
-const fact = (label: string, value: string | null, source: string | null = null): FactView => ({
+export const fact = (label: string, value: string | null, source: string | null = null): FactView => ({
   label,
   value: value ?? UNKNOWN,
   source,
 });
 const orUnknown = <T>(value: T | null, format: (value: T) => string): string =>
   value === null ? UNKNOWN : format(value);
-const yesNo = (value: boolean | null): string => formatScalar(value, 'text');
+export const yesNo = (value: boolean | null): string => formatScalar(value, 'text');
 
-function warningsFrom(warnings: readonly Warning[], origins: readonly string[]): string | null {
+export function warningsFrom(warnings: readonly Warning[], origins: readonly string[]): string | null {
   const related = warnings.filter(
     (warning) => warning.source !== null && origins.some((origin) => warning.source?.startsWith(origin)),
   );
@@ -62,7 +62,7 @@ const HEALTH_SUMMARY = {
   unknown: 'The drive did not tell us how healthy it is.',
 } as const;
 
-function healthSection(result: AssessmentResult, warnings: readonly Warning[]): SectionView {
+function healthSection(result: LinuxAssessmentResult, warnings: readonly Warning[]): SectionView {
   const { health } = result;
   const source = health.source === 'none' ? null : health.source;
   return {
@@ -134,7 +134,7 @@ const TRIM_STATUS = {
   unknown: { tone: 'unknown', summary: 'We could not tell whether TRIM reaches the drive.' },
 } as const;
 
-function trimSection(result: AssessmentResult): SectionView {
+function trimSection(result: LinuxAssessmentResult): SectionView {
   const { trim, discardPassthrough } = result;
   const status = TRIM_STATUS[trim.status];
   const source = 'sysfs: queue/discard_max_bytes, dm table';
@@ -199,7 +199,7 @@ const SPARE_TONE = {
 } as const;
 const COUNTS_AS_SPARE = { yes: 'yes', 'only-if-trimmed': 'only once it has been trimmed', no: 'no' } as const;
 
-function spaceSection(result: AssessmentResult): SectionView {
+function spaceSection(result: LinuxAssessmentResult): SectionView {
   const { space, overProvisioning, disk, stack } = result;
   const source = 'sfdisk / lsblk: partition layout';
   // A disk without a partition table that is itself mounted has no never-allocated space; advice to discard
@@ -265,7 +265,7 @@ const SED_TONE = {
   unknown: 'unknown',
 } as const;
 
-function sedSection(result: AssessmentResult): SectionView {
+function sedSection(result: LinuxAssessmentResult): SectionView {
   const { sed } = result;
   return {
     id: 'sed',
@@ -421,18 +421,33 @@ function ciphersSection(result: AssessmentResult): SectionView {
   };
 }
 
-function encryptionSection(result: AssessmentResult): SectionView {
-  const { found, note } = result.encryption;
+/** The "Existing encryption" section around its findings (Linux here, macOS/Windows in platform-sections.ts). */
+export function existingEncryptionSection(
+  count: number,
+  findings: readonly FindingView[],
+  facts: readonly FactView[],
+  noneSummary: string,
+): SectionView {
   return {
     id: 'encryption',
     title: 'Existing encryption',
     tone: 'info',
-    verdict: found.length === 0 ? 'none found' : 'found',
+    verdict: count === 0 ? 'none found' : 'found',
     summary:
-      found.length === 0
-        ? 'No existing encryption was found on this disk.'
-        : `This disk already holds ${String(found.length)} encrypted volume${found.length === 1 ? '' : 's'}.`,
-    findings: [
+      count === 0
+        ? noneSummary
+        : `This disk already holds ${String(count)} encrypted volume${count === 1 ? '' : 's'}.`,
+    findings,
+    facts,
+    missingReason: null,
+  };
+}
+
+function encryptionSection(result: LinuxAssessmentResult): SectionView {
+  const { found, note } = result.encryption;
+  return existingEncryptionSection(
+    found.length,
+    [
       ...found.map((entry): FindingView => ({
         tone: 'info',
         message: `${entry.format.toUpperCase()} on ${entry.path} (${[entry.cipher ?? 'cipher unknown', entry.keyBits === null ? null : `${String(entry.keyBits)}-bit key`, entry.pbkdf.length === 0 ? null : `key slots: ${entry.pbkdf.map((slot) => slot.type).join(', ')}`].filter((part) => part !== null).join(', ')}).`,
@@ -440,9 +455,9 @@ function encryptionSection(result: AssessmentResult): SectionView {
       })),
       { tone: 'unknown', message: note, source: null },
     ],
-    facts: [],
-    missingReason: null,
-  };
+    [],
+    'No existing encryption was found on this disk.',
+  );
 }
 
 /** What a missing capability is called for people. */
@@ -481,14 +496,19 @@ function capabilitiesSection(result: AssessmentResult): SectionView {
 
 /** Every section of the report, in reading order, from the typed assessment result. */
 export function toSectionViews(result: AssessmentResult, warnings: readonly Warning[]): SectionView[] {
+  const linux = linuxResultOf(result);
+  if (linux === null) {
+    // macOS and Windows (schema 1.2): report/platform-sections.ts shows the platform's facts; these two apply.
+    return [ciphersSection(result), capabilitiesSection(result)];
+  }
   return [
-    healthSection(result, warnings),
-    trimSection(result),
-    spaceSection(result),
-    sedSection(result),
-    cpuSection(result, warnings),
-    ciphersSection(result),
-    encryptionSection(result),
-    capabilitiesSection(result),
+    healthSection(linux, warnings),
+    trimSection(linux),
+    spaceSection(linux),
+    sedSection(linux),
+    cpuSection(linux, warnings),
+    ciphersSection(linux),
+    encryptionSection(linux),
+    capabilitiesSection(linux),
   ];
 }

@@ -1,5 +1,5 @@
 import type { PlanCommand } from '../plan/commands.js';
-import { renderShellCommand } from '../plan/shell-quote.js';
+import { renderPowerShellCommand, renderShellCommand } from '../plan/shell-quote.js';
 
 /**
  * How one command of the plan appears in a script, the HTML report and the wizard: the one place that
@@ -8,8 +8,9 @@ import { renderShellCommand } from '../plan/shell-quote.js';
 export interface ScriptCommandView {
   readonly id: string;
   readonly purpose: string;
-  /** The command as a POSIX shell line (argv quoted). */
+  /** The command as a line of its shell (argv quoted): POSIX sh, or PowerShell for Windows commands. */
   readonly line: string;
+  readonly shell: 'sh' | 'powershell';
   readonly argv: readonly string[];
   /** The command itself destroys data (`risk: "destroys-data"`). */
   readonly destroysData: boolean;
@@ -47,7 +48,11 @@ export function toScriptCommands(
     return {
       id: command.id,
       purpose: command.purpose,
-      line: renderShellCommand(command.argv),
+      line:
+        command.shell === 'powershell'
+          ? renderPowerShellCommand(command.argv)
+          : renderShellCommand(command.argv),
+      shell: command.shell ?? 'sh',
       argv: command.argv,
       destroysData,
       live: commentedOutBecause === null,
@@ -73,11 +78,16 @@ export function renderCommandScriptText(
   commands: readonly ScriptCommandView[],
   header: ScriptHeader,
 ): string {
-  const lines = ['#!/bin/sh', `# ${header.title}: review every line before running it.`];
+  // Windows plans are PowerShell scripts: `#` comments work the same, `set -eu` becomes $ErrorActionPreference.
+  const powershell = commands.some((command) => command.shell === 'powershell');
+  const lines = [
+    ...(powershell ? [] : ['#!/bin/sh']),
+    `# ${header.title}: review every line before running it.`,
+  ];
   if (header.generated !== null) {
     lines.push(`# ${header.generated}`);
   }
-  lines.push('set -eu', '');
+  lines.push(powershell ? "$ErrorActionPreference = 'Stop'" : 'set -eu', '');
   for (const command of commands) {
     lines.push(`# ${command.purpose.replaceAll('\n', ' ')}`);
     if (command.destroysData) {

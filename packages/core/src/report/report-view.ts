@@ -1,7 +1,9 @@
 import {
   assessmentDocument,
+  linuxResultOf,
   type AssessmentEnvelope,
   type AssessmentResult,
+  type LinuxAssessmentResult,
 } from '../contract/assessment.js';
 import type { StackNode } from '../domain/device.js';
 import type { Warning } from '../domain/warning.js';
@@ -16,6 +18,7 @@ import {
 import { toSectionViews, type FactView, type SectionView, type Tone } from './assessment-sections.js';
 import { renderCommandScriptText, toScriptCommands, type ScriptCommandView } from './command-script.js';
 import { formatEvidence, formatRecommendationValue, UNKNOWN } from './labels.js';
+import { platformDeviceView, platformSectionViews } from './platform-sections.js';
 
 export type { FactView, SectionView, Tone } from './assessment-sections.js';
 
@@ -126,13 +129,13 @@ export interface ReportViewOptions {
   readonly includeDestructive?: boolean;
 }
 
-const TRANSPORT_KIND: Readonly<Record<AssessmentResult['media']['kind'], string>> = {
+const TRANSPORT_KIND: Readonly<Record<LinuxAssessmentResult['media']['kind'], string>> = {
   ssd: 'solid-state',
   hdd: 'hard disk',
   unknown: 'disk of unknown media',
 };
 
-function toDeviceView(result: AssessmentResult): DeviceView {
+function toDeviceView(result: LinuxAssessmentResult): DeviceView {
   const { disk, media } = result;
   // The vendor alone is no model name (virtio reports its PCI vendor id, 0x1af4): it is listed as a fact.
   return {
@@ -315,6 +318,12 @@ const RULES: Readonly<
   'spare-area-method': { title: 'How to reserve spare area' },
   'partition-first': { title: 'Partition first' },
   'partition-overlaps-spare': { title: 'Partition overlaps the spare area' },
+  // macOS and Windows (rules/platform-encryption.ts).
+  'macos-encryption': { title: 'Encryption on this Mac' },
+  'macos-encryption-cost': { title: 'Cost of encryption on this Mac' },
+  'macos-trim': { title: 'TRIM under APFS encryption' },
+  'bitlocker-method': { title: 'BitLocker method' },
+  'windows-trim': { title: 'TRIM under encryption (Windows)' },
 };
 
 const CONFIDENCE = {
@@ -387,14 +396,17 @@ export function toReportView(envelope: AssessmentEnvelope, options: ReportViewOp
       planMissingReason: 'The assessment failed.',
     };
   }
-  const device = toDeviceView(result);
+  // macOS and Windows (schema 1.2): no Linux-shaped sections, the platform's own facts instead.
+  const linux = linuxResultOf(result);
+  const device =
+    linux === null ? platformDeviceView(result.platformStorage, result.target.path) : toDeviceView(linux);
   const { rows, charts } = toBenchmarks(result);
   const plan = result.plan;
   return {
     ...base,
     title: `encplan assessment of ${device.path} (${device.model})`,
     device,
-    stack: toStackLines(result.stack),
+    stack: linux === null ? [] : toStackLines(linux.stack),
     healthGate: plan === null ? null : { ...GATE[plan.healthGate.status], reason: plan.healthGate.reason },
     planFindings:
       plan === null
@@ -403,7 +415,13 @@ export function toReportView(envelope: AssessmentEnvelope, options: ReportViewOp
             tone: SEVERITY_TONE[finding.severity],
             message: finding.message,
           })),
-    sections: toSectionViews(result, envelope.warnings),
+    sections: [
+      // macOS and Windows (schema 1.2): the platform's own sections first.
+      ...(linux !== null || result.platformStorage === undefined
+        ? []
+        : platformSectionViews(result.platformStorage, envelope.warnings)),
+      ...toSectionViews(result, envelope.warnings),
+    ],
     benchmarkRows: rows,
     charts,
     benchmarkMissingReason:

@@ -5,6 +5,7 @@ import type { EncryptionInventory } from '../domain/encryption.js';
 import type { Health } from '../domain/health.js';
 import type { IoBenchmark } from '../domain/io-benchmark.js';
 import type { OverProvisioning } from '../domain/over-provisioning.js';
+import type { PlatformStorage } from '../domain/platform-storage.js';
 import type { Space } from '../domain/space.js';
 import { sourceOf, type FactSource } from '../domain/source.js';
 import type { DiscardPassthrough, Trim } from '../domain/trim.js';
@@ -23,21 +24,24 @@ export type DeepPartial<T> = T extends readonly (infer Element)[]
  */
 export interface AssessedSections {
   readonly provenance: { readonly platform: string };
-  readonly disk: Disk;
+  /** Linux-shaped sections: null on macOS and Windows, where `platformStorage` carries the facts. */
+  readonly disk: Disk | null;
   /** The cross-checked media kind (sysfs against systeminformation). */
-  readonly media: { readonly kind: 'ssd' | 'hdd' | 'unknown' };
-  readonly partitions: readonly Partition[];
-  readonly stack: StackNode;
-  readonly encryption: EncryptionInventory;
-  readonly space: Space;
-  readonly health: Health;
-  readonly trim: Trim;
-  readonly discardPassthrough: DiscardPassthrough;
-  readonly overProvisioning: OverProvisioning;
+  readonly media: { readonly kind: 'ssd' | 'hdd' | 'unknown' } | null;
+  readonly partitions: readonly Partition[] | null;
+  readonly stack: StackNode | null;
+  readonly encryption: EncryptionInventory | null;
+  readonly space: Space | null;
+  readonly health: Health | null;
+  readonly trim: Trim | null;
+  readonly discardPassthrough: DiscardPassthrough | null;
+  readonly overProvisioning: OverProvisioning | null;
   readonly kernelCrypto: KernelCryptoFacts | null;
   readonly cipherBenchmark: CipherBenchmark | null;
   readonly ioBenchmark: IoBenchmark | null;
   readonly machine: Machine | null;
+  /** macOS and Windows: the platform probe set's facts (absent on Linux). */
+  readonly platformStorage?: PlatformStorage | undefined;
 }
 
 /**
@@ -171,7 +175,7 @@ export function existingEncryptionOf(facts: PlanFacts): EncryptionToKeep | null 
   const kind = format === 'luks1' || format === 'luks2' || format === 'bitlocker' ? format : 'other';
   // The open mapping of a LUKS volume is the crypt node above it in the holder stack.
   const mapping =
-    facts.stack === undefined
+    facts.stack === undefined || facts.stack === null
       ? undefined
       : walk(facts.stack).find((node) => node.type === 'crypt' && typeof node.mapperName === 'string');
   const name = mapping?.mapperName ?? null;

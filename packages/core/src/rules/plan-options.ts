@@ -1,7 +1,7 @@
 import { z } from 'zod';
 
 /** The encryption tool the plan is for. */
-export const targetToolSchema = z.enum(['luks2', 'veracrypt', 'apfs']);
+export const targetToolSchema = z.enum(['luks2', 'veracrypt', 'apfs', 'bitlocker']);
 export type TargetTool = z.infer<typeof targetToolSchema>;
 
 /**
@@ -24,7 +24,7 @@ const DEFAULT_UNLOCK_TIME_MS = 2000;
 
 /** Options of {@link buildPlan}; every field has a default. */
 export const planOptionsSchema = z.object({
-  /** Defaults by OS: luks2 on Linux, apfs on macOS, veracrypt on Windows. */
+  /** Defaults by OS: luks2 on Linux, apfs on macOS, bitlocker on Windows (rules/platform-targets.ts). */
   targetTool: targetToolSchema.nullable().default(null),
   threatModel: threatModelSchema.default('lost-device'),
   workload: workloadSchema.default('desktop'),

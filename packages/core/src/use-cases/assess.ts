@@ -25,6 +25,8 @@ import {
 import { probeHostProtectedArea } from '../probes/linux/host-protected-area.js';
 import type { PlanOptions } from '../rules/plan-options.js';
 import { planFromAssessment } from './plan-from-assessment.js';
+import { assessPlatform } from './assess-platform.js';
+import { refuseForeignTarget } from '../rules/platform-targets.js';
 import { assessDriveSections, nvmeCapacityOf } from '../analyses/drive-sections.js';
 import { probeHealth } from '../probes/linux/health.js';
 import { probeDiscardStack } from '../probes/linux/discard-stack.js';
@@ -127,7 +129,8 @@ async function runIoStep(
   return outcome?.result ?? null;
 }
 
-async function recordTools(context: ProbeContext, tools: readonly ToolName[]): Promise<ToolRecord[]> {
+/** The tools a run used, with their paths and version banners (also for the macOS/Windows assessment). */
+export async function recordTools(context: ProbeContext, tools: readonly ToolName[]): Promise<ToolRecord[]> {
   const records: ToolRecord[] = [];
   for (const tool of [...new Set(tools)].sort()) {
     const path = await context.host.whichTool(tool);
@@ -156,6 +159,11 @@ export async function assess(
   request: AssessRequest,
 ): Promise<AssessmentEnvelope> {
   const host = createRecordingHost(environment.host);
+  // A target tool the platform does not have is refused before anything runs (issue 10 item 3).
+  refuseForeignTarget(host.platform, request.planOptions?.targetTool ?? null);
+  if (host.platform === 'darwin' || host.platform === 'win32') {
+    return assessPlatform(host, environment.clock, request, recordTools);
+  }
   if (host.platform !== 'linux') {
     throw new EncplanError(
       'DEVICE_UNSUPPORTED',

@@ -12,14 +12,14 @@ import { probeWindowsStorage } from '../probes/windows/probe-windows-storage.js'
 import type { Warning } from '../domain/warning.js';
 import { TOOL_VERSION } from '../version.js';
 
-/** Serial numbers in what the macOS/Windows tools print: system_profiler, PowerShell, smartctl. */
+/** Serial numbers in what the macOS/Windows tools print: system_profiler, PowerShell, smartctl (also for collect). */
 const SERIAL_PATTERNS: readonly RegExp[] = [
   /"device_serial"\s*:\s*"([^"]+)"/g,
   /"SerialNumber"\s*:\s*"([^"]+)"/g,
   /"serial_number"\s*:\s*"([^"]+)"/g,
 ];
 
-function serialsIn(captures: readonly Capture[]): string[] {
+export function serialsIn(captures: readonly Capture[]): string[] {
   return captures.flatMap((capture) =>
     capture.kind === 'command' && capture.output !== null
       ? SERIAL_PATTERNS.flatMap((pattern) =>

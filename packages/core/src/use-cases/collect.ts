@@ -8,6 +8,7 @@ import { parseLsblkJson, type LsblkDevice } from '../parsers/lsblk/parse-lsblk-j
 import { TOOL_VERSION } from '../version.js';
 import type { PlanOptions } from '../rules/plan-options.js';
 import { assess, type AssessEnvironment, type AssessRequest } from './assess.js';
+import { serialsIn } from './collect-platform.js';
 
 function identifiersIn(captures: readonly Capture[]): string[] {
   const found: string[] = [];
@@ -61,7 +62,8 @@ export async function collect(
   const captures = host.captures();
   const replacements = new Map<string, string>();
   if (!request.includeSerials) {
-    for (const raw of identifiersIn(captures)) {
+    // lsblk's serials and WWNs on Linux; system_profiler's, PowerShell's and smartctl's on macOS and Windows.
+    for (const raw of [...identifiersIn(captures), ...serialsIn(captures)]) {
       replacements.set(raw, (await protectIdentifier(raw, false)) ?? raw);
     }
   }

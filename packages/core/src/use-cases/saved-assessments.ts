@@ -1,5 +1,5 @@
 import { EncplanError } from '../errors.js';
-import { assessmentDocument, type AssessmentEnvelope } from '../contract/assessment.js';
+import { assessmentDocument, linuxResultOf, type AssessmentEnvelope } from '../contract/assessment.js';
 import type { AssessFunction } from './assessment-jobs.js';
 import type { DeviceSummary, ListDevicesFunction } from './device-list.js';
 import type { Capabilities, PrivilegeStatus } from './ui-services.js';
@@ -9,7 +9,23 @@ function summaryOf(envelope: AssessmentEnvelope): DeviceSummary | null {
   if (result === null) {
     return null;
   }
-  const { disk, health } = result;
+  const linux = linuxResultOf(result);
+  if (linux === null) {
+    // A macOS or Windows assessment (schema 1.2) names its disk in the platform's own facts.
+    const storage = result.platformStorage;
+    return storage === undefined
+      ? null
+      : {
+          path: storage.disk.identifier,
+          model: storage.disk.model,
+          sizeBytes: storage.disk.sizeBytes ?? 0,
+          transport: 'unknown',
+          rotational: storage.disk.medium === 'hdd',
+          isSystemDisk: storage.encryption.some((entry) => entry.roles.includes('System')),
+          healthVerdict: storage.health.verdict,
+        };
+  }
+  const { disk, health } = linux;
   return {
     path: disk.path,
     model: disk.model,

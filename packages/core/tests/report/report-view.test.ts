@@ -204,7 +204,10 @@ describe('renderHtmlReport', () => {
     const envelope = load('loop-gpt-ext4-luks2-unallocated-debian12');
     const hostile: AssessmentEnvelope = {
       ...envelope,
-      result: { ...envelope.result!, disk: { ...envelope.result!.disk, model: '<script>alert(1)</script>' } },
+      result: {
+        ...envelope.result!,
+        disk: { ...envelope.result!.disk!, model: '<script>alert(1)</script>' },
+      },
     };
     const html = renderHtmlReport(toReportView(hostile));
     expect(html).toMatch(/^<!doctype html>/);

@@ -3,6 +3,7 @@ import { assessBundle, assessmentDocument } from '@encplan/core';
 import { parseBundle, type Bundle } from '../../src/capture/bundle.js';
 import { createRecordingHost } from '../../src/capture/recording-host.js';
 import { createReplayHost } from '../../src/capture/replay-host.js';
+import { linuxResultOf } from '../../src/contract/assessment.js';
 import { fixture } from '../support/fixtures.js';
 
 const clock = { now: () => new Date('2026-11-21T12:00:00.000Z') };
@@ -13,10 +14,12 @@ describe('assessBundle on a real loop-device bundle', () => {
     const envelope = assessmentDocument.envelope.parse(await assessBundle(bundle, clock));
     expect(envelope).toMatchObject({
       schema: 'encplan.assessment',
-      schemaVersion: [1, 1],
+      schemaVersion: [1, 2],
       generatedAt: '2026-11-21T12:00:00.000Z',
     });
-    const result = envelope.result!;
+    // A Linux bundle: every Linux-shaped section is present (assessment 1.2).
+    const result = linuxResultOf(envelope.result!)!;
+    expect(result).not.toBeNull();
     expect(result.target).toEqual({
       path: '/dev/loop0',
       kernelName: 'loop0',

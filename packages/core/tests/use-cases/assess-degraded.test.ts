@@ -50,7 +50,7 @@ describe('assess when tools are missing or hang', () => {
     expect(envelope.warnings).toContainEqual(
       expect.objectContaining({ code: 'TOOL_MISSING', source: 'blkid' }),
     );
-    expect(envelope.result?.partitions[0]?.filesystem).toBeNull();
+    expect(envelope.result?.partitions?.[0]?.filesystem).toBeNull();
   });
 
   it('makes a missing lsblk fatal: without it there is no disk to describe', async () => {
@@ -82,7 +82,7 @@ describe("assess on a disk whose raw device cannot be opened (real bundle of thi
       partitionTable: 'none',
     });
     expect(result.space).toMatchObject({ unallocatedBytes: 0, regions: [] });
-    expect(JSON.stringify(result.overProvisioning.advice)).not.toContain('blkdiscard');
+    expect(JSON.stringify(result.overProvisioning?.advice)).not.toContain('blkdiscard');
     expect(envelope.warnings).toContainEqual(
       expect.objectContaining({
         code: 'TOOL_FAILED',

@@ -4,6 +4,7 @@ import { parseBundle } from '../../src/capture/bundle.js';
 import { type Capture } from '../../src/capture/capture.js';
 import { createReplayHost } from '../../src/capture/replay-host.js';
 import { collectPlatform, replayPlatformBundle } from '../../src/use-cases/collect-platform.js';
+import { assessBundle, collect } from '../../src/use-cases/collect.js';
 import { fixture } from '../support/fixtures.js';
 
 const clock = { now: () => new Date('2026-11-23T20:00:00Z') };
@@ -72,5 +73,30 @@ describe('collectPlatform on macOS', () => {
     await expect(
       collectPlatform({ host: linux, clock }, { device: 'sda', includeSerials: false }),
     ).rejects.toMatchObject({ code: 'DEVICE_UNSUPPORTED' });
+  });
+});
+
+describe('encplan collect and assess on macOS (the assessment 1.2 path)', () => {
+  it('collect records a bundle without the serial; assess --bundle replays it to the same platform facts and plan', async () => {
+    const { envelope, bundle } = await collect(
+      { host: appleSiliconMac(true), clock },
+      { device: 'disk0', includeSerials: false },
+    );
+    expect(envelope.status).not.toBe('error');
+    expect(envelope.result?.platformStorage?.health).toMatchObject({ source: 'smartctl', wearPercent: 3 });
+    expect(envelope.result?.disk).toBeNull();
+    expect(envelope.result?.plan?.targetTool).toBe('apfs');
+    // The health gate acts on smartctl's verdict, cited as smartctl.
+    expect(envelope.result?.plan?.healthGate.status).toBe('proceed');
+    expect(JSON.stringify(bundle)).not.toContain('0ba018e4045c5e3e');
+    const replayed = await assessBundle(parseBundle(JSON.parse(JSON.stringify(bundle))), clock);
+    expect(replayed.result?.platformStorage).toEqual(envelope.result?.platformStorage);
+    expect(replayed.result?.plan).toEqual(envelope.result?.plan);
+  });
+
+  it('refuses an assessment without a disk on macOS (no working-directory lookup there)', async () => {
+    await expect(
+      collect({ host: appleSiliconMac(false), clock }, { device: null, includeSerials: false }),
+    ).rejects.toMatchObject({ code: 'INVALID_ARGUMENT' });
   });
 });

@@ -1,0 +1,133 @@
+import type { VeracryptEncryption } from '../rules/cipher.js';
+import type { VeracryptKdf } from '../rules/key-derivation.js';
+import type { BitLockerAction, BitLockerMethod } from '../rules/platform-encryption.js';
+import type { PlanCommand } from './commands.js';
+
+/**
+ * The Windows commands of a plan, as PowerShell lines (`shell: "powershell"`). No secret is ever in argv:
+ * manage-bde asks for a password at its prompt (`-Password` without a value) and prints the recovery password
+ * it generates (`-RecoveryPassword` without a value) (Microsoft, "manage-bde on").
+ */
+
+const powershell = (command: Omit<PlanCommand, 'shell'>): PlanCommand => ({
+  ...command,
+  shell: 'powershell',
+});
+
+function statusCommand(mountPoint: string): PlanCommand {
+  return powershell({
+    id: 'bitlocker-status',
+    purpose: `Show the BitLocker state, method and progress of ${mountPoint} (manage-bde -status).`,
+    argv: ['manage-bde', '-status', mountPoint],
+    risk: 'read-only',
+    stdin: null,
+  });
+}
+
+/** BitLocker: turn it on in software with the planned method, or decrypt a hardware-encrypted volume first. */
+export function bitlockerCommands(action: BitLockerAction, method: BitLockerMethod): PlanCommand[] {
+  switch (action.kind) {
+    case 'enable': {
+      if (action.mountPoint === null) {
+        // No drive letter known: no command that would assume one.
+        return [];
+      }
+      const protectors = action.osVolume ? ['-RecoveryPassword'] : ['-Password', '-RecoveryPassword'];
+      return [
+        powershell({
+          id: 'bitlocker-enable',
+          purpose: `Turn BitLocker on for ${action.mountPoint} in software with ${method === 'xts_aes256' ? 'XTS-AES 256' : 'XTS-AES 128'} (-EncryptionMethod ${method}; PowerShell: Enable-BitLocker -EncryptionMethod ${method === 'xts_aes256' ? 'XtsAes256' : 'XtsAes128'}). ${action.osVolume ? 'The operating-system volume is unlocked by the TPM; ' : 'manage-bde asks for the unlock password at its prompt; '}-RecoveryPassword prints a 48-digit recovery password: store it away from this PC. -UsedSpaceOnly encrypts only used space (fast, right for a new drive); on a drive that held deleted data, leave it out so free space is encrypted too (Microsoft, "manage-bde on").`,
+          argv: [
+            'manage-bde',
+            '-on',
+            action.mountPoint,
+            '-EncryptionMethod',
+            method,
+            '-UsedSpaceOnly',
+            ...protectors,
+          ],
+          risk: 'changes-settings',
+          stdin: action.osVolume ? null : 'passphrase',
+        }),
+        statusCommand(action.mountPoint),
+      ];
+    }
+    case 're-encrypt-in-software':
+      return [
+        powershell({
+          id: 'bitlocker-off',
+          purpose: `Decrypt ${action.mountPoint}, whose BitLocker relies on the drive’s hardware encryption (manage-bde -off). When manage-bde -status reports it fully decrypted, assess again: the plan then turns BitLocker on in software. Decrypting and encrypting again each rewrite the used space once.`,
+          argv: ['manage-bde', '-off', action.mountPoint],
+          risk: 'changes-settings',
+          stdin: null,
+        }),
+        statusCommand(action.mountPoint),
+      ];
+    case 'nothing':
+      return [statusCommand(action.mountPoint)];
+    case 'unknown':
+      return action.mountPoint === null ? [] : [statusCommand(action.mountPoint)];
+  }
+}
+
+/** Turns TRIM on for NTFS (Microsoft, "fsutil behavior": DisableDeleteNotify 0 = TRIM sent). */
+export function enableTrimCommand(): PlanCommand {
+  return powershell({
+    id: 'fsutil-enable-trim',
+    purpose:
+      'Let Windows send TRIM to SSDs (fsutil behavior set DisableDeleteNotify 0; run as administrator).',
+    argv: ['fsutil', 'behavior', 'set', 'DisableDeleteNotify', '0'],
+    risk: 'changes-settings',
+    stdin: null,
+  });
+}
+
+/** Where VeraCrypt installs its volume creation program (VeraCrypt documentation, "Command Line Usage for Windows"). */
+export const VERACRYPT_FORMAT_EXE = 'C:\\Program Files\\VeraCrypt\\VeraCrypt Format.exe';
+
+/** VeraCrypt Format.exe's /encryption names (cascades in parentheses). */
+const WINDOWS_ENCRYPTION: Readonly<Record<VeracryptEncryption, string>> = {
+  AES: 'AES',
+  Serpent: 'Serpent',
+  Twofish: 'Twofish',
+  'AES-Twofish-Serpent': 'AES(Twofish(Serpent))',
+};
+
+/**
+ * A VeraCrypt file container in VeraCrypt's Windows syntax. `/create` makes file containers only (partitions,
+ * drives and the system are encrypted in the wizard); `/dynamic` makes it grow as it fills, up to `/size`
+ * (VeraCrypt documentation, "Command Line Usage for Windows"). Its only password switch, /password, would put
+ * the password into the command line: encplan leaves it out.
+ */
+export function veracryptWindowsCommands(
+  mountPoint: string | null,
+  settings: { readonly encryption: VeracryptEncryption; readonly kdf: VeracryptKdf },
+  label: string,
+  sizeBytes: number | null,
+): PlanCommand[] {
+  if (mountPoint === null || sizeBytes === null) {
+    return [];
+  }
+  return [
+    powershell({
+      id: 'veracrypt-create',
+      purpose: `Create a dynamic VeraCrypt file container on ${mountPoint} (grows up to ${String(sizeBytes)} bytes, the size of its partition) with ${settings.encryption} and ${settings.kdf.hash}. VeraCrypt Format.exe documents no /pim switch, so the container gets VeraCrypt's default iterations: the planned PIM ${String(settings.kdf.pim)} is set in the wizard or later with "Change Volume Password". VeraCrypt Format.exe takes a password only as /password on its command line, where shell history and the process list would keep it: encplan leaves it out. Add it only in a session that saves no history, or create the same container in the VeraCrypt Volume Creation Wizard.`,
+      argv: [
+        VERACRYPT_FORMAT_EXE,
+        '/create',
+        `${mountPoint}\\${label}.hc`,
+        '/size',
+        String(sizeBytes),
+        '/dynamic',
+        '/encryption',
+        WINDOWS_ENCRYPTION[settings.encryption],
+        '/hash',
+        settings.kdf.hash,
+        '/filesystem',
+        'NTFS',
+      ],
+      risk: 'changes-settings',
+      stdin: null,
+    }),
+  ];
+}

@@ -1,0 +1,180 @@
+import { evidence } from '../domain/recommendation.js';
+import { sourceOf } from '../domain/source.js';
+import { estimateVeracryptAttackerCost } from '../rules/attacker-cost.js';
+import { recommendVeracryptEncryption } from '../rules/cipher.js';
+import type { PlanFacts } from '../rules/facts.js';
+import { evaluateHealthGate } from '../rules/health-gate.js';
+import { recommendVeracryptKdf } from '../rules/key-derivation.js';
+import type { ResolvedPlanOptions, TargetTool } from '../rules/plan-options.js';
+import {
+  macosTrim,
+  recommendBitLocker,
+  recommendMacosEncryption,
+  veracryptWindowsScope,
+  windowsTrim,
+} from '../rules/platform-encryption.js';
+import { mergeRuleResults, type RuleResult } from '../rules/rule-result.js';
+import { veracryptCommand, type PlanCommand } from './commands.js';
+import { darwinCommands } from './commands-darwin.js';
+import { bitlockerCommands, enableTrimCommand, veracryptWindowsCommands } from './commands-windows.js';
+
+/** Stand-in disk name in the plan when the assessment holds no platform facts. */
+const PLACEHOLDER_DISK = 'DISK';
+const SEVERITY_ORDER = { critical: 0, warning: 1, info: 2 } as const;
+
+type VeracryptSettings = {
+  encryption: ReturnType<typeof recommendVeracryptEncryption>['encryption'];
+  kdf: ReturnType<typeof recommendVeracryptKdf>['kdf'];
+};
+
+function veracryptRules(
+  facts: PlanFacts,
+  options: ResolvedPlanOptions,
+): RuleResult & { settings: VeracryptSettings } {
+  const encryption = recommendVeracryptEncryption(facts, options);
+  const kdf = recommendVeracryptKdf(facts, options, encryption.encryption === 'AES-Twofish-Serpent' ? 3 : 1);
+  return {
+    ...mergeRuleResults(encryption, kdf),
+    settings: { encryption: encryption.encryption, kdf: kdf.kdf },
+  };
+}
+
+/**
+ * The plan for a macOS or Windows assessment (schema 1.2): the platform's own encryption (FileVault/APFS,
+ * BitLocker) or VeraCrypt, from `platformStorage`, with commands in the platform's syntax. Pure.
+ */
+export function buildPlatformPlan(
+  facts: PlanFacts,
+  options: ResolvedPlanOptions & { readonly targetTool: TargetTool },
+  platform: 'darwin' | 'win32',
+) {
+  const storage = facts.platformStorage ?? {};
+  const health = storage.health;
+  // The health gate reads the platform's verdict as it reads smartctl's on Linux.
+  const gate = evaluateHealthGate({
+    health: {
+      verdict: health?.verdict ?? 'unknown',
+      percentageUsed: health?.wearPercent ?? null,
+      // The gate's source field names Linux tools; a status relayed by diskutil/PowerShell is cited by the
+      // report's health section instead.
+      source: health?.source === 'smartctl' ? 'smartctl' : 'none',
+    },
+  });
+  const results: RuleResult[] = [gate];
+  let commands: PlanCommand[];
+  let veracrypt: VeracryptSettings | null = null;
+  let keySizeBits: number | null = null;
+  let allowDiscards = true;
+  const mountPoint =
+    (storage.partitions ?? [])
+      .map((part) => part.mountPoint)
+      .find((mount) => typeof mount === 'string' && /^[A-Za-z]:$/.test(mount)) ?? null;
+
+  if (options.targetTool === 'veracrypt') {
+    const rules = veracryptRules(facts, options);
+    veracrypt = rules.settings;
+    results.push(rules);
+    if (platform === 'win32') {
+      const trim = windowsTrim(storage, 'veracrypt');
+      results.push(trim, veracryptWindowsScope(storage));
+      allowDiscards = false;
+      const partition = (storage.partitions ?? []).find((part) => part.mountPoint === mountPoint);
+      commands = [
+        ...veracryptWindowsCommands(
+          mountPoint ?? null,
+          rules.settings,
+          options.label,
+          partition?.sizeBytes ?? null,
+        ),
+        ...(trim.enableTrim ? [enableTrimCommand()] : []),
+      ];
+    } else {
+      // VeraCrypt never passes TRIM on macOS (VeraCrypt documentation, "Trim Operation").
+      allowDiscards = false;
+      const identifier = storage.disk?.identifier;
+      const external = storage.disk?.internal === false;
+      results.push({
+        recommendations: [],
+        findings: [
+          {
+            ruleId: 'veracrypt-macos-scope',
+            severity: 'info',
+            message: external
+              ? 'VeraCrypt formats the whole external drive (exFAT inside, readable on Windows and Linux); macOS has no VeraCrypt system encryption and VeraCrypt blocks TRIM on macOS.'
+              : 'VeraCrypt cannot encrypt the Mac’s startup disk (it has no system encryption on macOS): use FileVault (--target apfs), or a VeraCrypt container on a drive that is not the startup disk.',
+            evidence: [
+              evidence(
+                'disk.internal',
+                storage.disk?.internal ?? null,
+                sourceOf(storage.disk?.source ?? 'not measured', 'internal'),
+              ),
+            ],
+          },
+        ],
+      });
+      commands =
+        external && identifier !== undefined
+          ? veracryptCommand(facts, {
+              targetTool: 'veracrypt',
+              devicePath: `/dev/${identifier}`,
+              cipherSpec: 'aes-xts-plain64',
+              keyBits: 512,
+              sectorSizeBytes: null,
+              luks2Pbkdf: null,
+              workqueueBypass: false,
+              allowDiscards: false,
+              space: null,
+              veracrypt: rules.settings,
+            })
+          : [];
+    }
+  } else if (platform === 'darwin') {
+    const encryption = recommendMacosEncryption(storage);
+    const trim = macosTrim(storage);
+    results.push(encryption, trim);
+    commands = darwinCommands(encryption.action, options, trim.trimforce);
+  } else {
+    const bitlocker = recommendBitLocker(storage, options);
+    const trim = windowsTrim(storage, 'bitlocker');
+    results.push(bitlocker, trim);
+    // XTS key bits, as for dm-crypt (two AES keys): XTS-AES 256 = 512.
+    keySizeBits = bitlocker.method === 'xts_aes256' ? 512 : 256;
+    commands = [
+      ...bitlockerCommands(bitlocker.action, bitlocker.method),
+      ...(trim.enableTrim ? [enableTrimCommand()] : []),
+    ];
+  }
+  const all = mergeRuleResults(...results);
+  return {
+    targetTool: options.targetTool,
+    threatModel: options.threatModel,
+    workload: options.workload,
+    devicePath: storage.disk?.identifier ?? PLACEHOLDER_DISK,
+    devicePlaceholder: storage.disk?.identifier === undefined,
+    healthGate: gate.gate,
+    findings: [...all.findings].sort((a, b) => SEVERITY_ORDER[a.severity] - SEVERITY_ORDER[b.severity]),
+    recommendations: [...all.recommendations],
+    settings: {
+      cipher: veracrypt === null ? 'aes-xts' : veracrypt.encryption,
+      keySizeBits,
+      sectorSizeBytes: null,
+      workqueueBypass: false,
+      allowDiscards,
+      luks2Pbkdf: null,
+      veracrypt:
+        veracrypt === null
+          ? null
+          : {
+              encryption: veracrypt.encryption,
+              hash: veracrypt.kdf.hash,
+              pim: veracrypt.kdf.pim,
+              iterations: veracrypt.kdf.iterations,
+              predictedUnlockMs: veracrypt.kdf.predictedUnlockMs,
+            },
+      space: null,
+    },
+    predictedPerformance: [],
+    attackerCost: veracrypt === null ? [] : estimateVeracryptAttackerCost(veracrypt.kdf, options.entropyBits),
+    commands,
+  };
+}

@@ -1,0 +1,379 @@
+import { evidence, type Evidence, type Finding, type Recommendation } from '../domain/recommendation.js';
+import type { PlatformEncryption, PlatformStorage } from '../domain/platform-storage.js';
+import { sourceOf } from '../domain/source.js';
+import type { DeepPartial } from './facts.js';
+import type { ResolvedPlanOptions } from './plan-options.js';
+import type { RuleResult } from './rule-result.js';
+
+/**
+ * Plan rules for macOS and Windows, from the platform probe set's facts (`platformStorage`). Pure; every
+ * claim cites its vendor's document or the paper it comes from.
+ */
+
+type Storage = DeepPartial<PlatformStorage>;
+type Encryption = DeepPartial<PlatformEncryption>;
+
+const platformSource = (origin: string | undefined | null, field: string) =>
+  sourceOf(origin ?? 'not measured', field);
+
+function diskEvidence(storage: Storage): Evidence[] {
+  return [
+    evidence(
+      'disk.identifier',
+      storage.disk?.identifier ?? null,
+      platformSource(storage.disk?.source, 'identifier'),
+    ),
+    evidence(
+      'disk.internal',
+      storage.disk?.internal ?? null,
+      platformSource(storage.disk?.source, 'internal'),
+    ),
+    evidence('disk.medium', storage.disk?.medium ?? null, platformSource(storage.disk?.source, 'medium')),
+  ];
+}
+
+function encryptionEvidence(entry: Encryption): Evidence[] {
+  const source = platformSource(entry.source, entry.volume ?? 'volume');
+  return [
+    evidence('encryption.volume', entry.volume ?? null, source),
+    evidence('encryption.format', entry.format ?? null, source),
+    evidence('encryption.method', entry.method ?? null, source),
+    evidence('encryption.keyBits', entry.keyBits ?? null, source),
+    evidence('encryption.hardware', entry.hardware ?? null, source),
+    evidence('encryption.conversion', entry.conversion ?? null, source),
+  ];
+}
+
+const info = (ruleId: string, message: string, reasons: Evidence[]): Finding => ({
+  ruleId,
+  severity: 'info',
+  message,
+  evidence: reasons,
+});
+
+// ---------------------------------------------------------------------------------------------- macOS
+
+/** What the macOS plan does: FileVault on the startup disk, an encrypted APFS volume elsewhere, or nothing. */
+export type MacosAction =
+  | { readonly kind: 'filevault' }
+  | { readonly kind: 'encrypt-volume'; readonly volume: string }
+  | { readonly kind: 'new-volume'; readonly container: string | null }
+  | { readonly kind: 'nothing'; readonly volume: string }
+  /** FileVault's state is unknown (no fdesetup, no diskutil): no command may assume it is off. */
+  | { readonly kind: 'unknown' };
+
+/** APFS roles of the startup disk's volumes (diskutil apfs list: "System", "Data"). */
+const STARTUP_ROLES = ['System', 'Data'];
+
+function isStartupDisk(storage: Storage): boolean {
+  return (
+    storage.encryption?.some(
+      (entry) =>
+        entry.format === 'filevault' ||
+        (entry.roles ?? []).some((role) => STARTUP_ROLES.includes(role ?? '')),
+    ) === true || storage.disk?.internal === true
+  );
+}
+
+/**
+ * Apple silicon: sysctl says so, or the internal disk holds the iBoot System Container partition
+ * (Apple_APFS_ISC), which only Macs with Apple silicon have (Apple Platform Security guide, "Boot process for a
+ * Mac with Apple silicon"); sysctl is not always in a bundle.
+ */
+export function appleSiliconOf(storage: Storage): boolean {
+  return (
+    storage.cpu?.appleSilicon === true ||
+    (storage.partitions ?? []).some((partition) => partition.type === 'Apple_APFS_ISC')
+  );
+}
+
+/** "disk3s1" → "disk3": the APFS container an APFS volume lives in (diskutil identifiers). */
+function containerOf(volume: string | undefined): string | null {
+  const match = /^(disk\d+)s\d+$/.exec(volume ?? '');
+  return match?.[1] ?? null;
+}
+
+/**
+ * `macos-encryption`: FileVault (`fdesetup enable`) for the startup disk; for another drive, the unencrypted
+ * APFS volume encrypted in place (`diskutil apfs encryptVolume`) or a new encrypted volume
+ * (`diskutil apfs addVolume … -passprompt`); nothing when the volume already is encrypted (diskutil(8), fdesetup(8)).
+ * The cost: on Apple silicon and T2 Macs the internal SSD is always encrypted by the storage controller's AES
+ * engine, and FileVault only protects that key with the user's password (Apple Platform Security guide,
+ * "Volume encryption with FileVault in macOS"): no measurable cost. Elsewhere APFS encrypts in software on the CPU.
+ */
+export function recommendMacosEncryption(storage: Storage): RuleResult & { readonly action: MacosAction } {
+  const startup = isStartupDisk(storage);
+  const encrypted = (storage.encryption ?? []).find(
+    (entry) => entry.format === 'filevault' || entry.format === 'apfs-encrypted',
+  );
+  const unencrypted = (storage.encryption ?? []).find((entry) => entry.format === 'apfs-unencrypted');
+  const reasons = [
+    ...diskEvidence(storage),
+    evidence('fileVault', storage.fileVault ?? null, sourceOf('fdesetup', 'status')),
+    ...(encrypted === undefined ? [] : encryptionEvidence(encrypted)),
+  ];
+  const findings: Finding[] = [];
+  let action: MacosAction;
+  let value: string;
+  let reason: string;
+  if (storage.fileVault === 'on' || storage.fileVault === 'encrypting' || encrypted !== undefined) {
+    const volume = encrypted?.volume ?? storage.disk?.identifier ?? 'the startup volume';
+    action = { kind: 'nothing', volume };
+    value = 'already encrypted';
+    reason = `${encrypted?.format === 'apfs-encrypted' ? 'APFS encryption' : 'FileVault'} already protects ${volume}${storage.fileVault === 'encrypting' ? ' (still encrypting)' : ''}: nothing to change; fdesetup status shows its progress.`;
+    findings.push(info('macos-encryption', reason, reasons));
+  } else if (startup && storage.fileVault !== 'off' && unencrypted === undefined) {
+    action = { kind: 'unknown' };
+    value = 'FileVault (state unknown)';
+    reason =
+      'The startup disk wants FileVault, but whether it is already on is unknown (no fdesetup status or diskutil volume facts): run fdesetup status, then assess again; no command assumes it is off.';
+    findings.push(info('macos-encryption', reason, reasons));
+  } else if (startup) {
+    action = { kind: 'filevault' };
+    value = 'FileVault';
+    reason =
+      'The startup disk is encrypted with FileVault (fdesetup enable): it asks for an administrator’s password at the prompt and prints a personal recovery key to store away from the Mac.';
+  } else if (unencrypted?.volume !== undefined) {
+    action = { kind: 'encrypt-volume', volume: unencrypted.volume };
+    value = 'APFS encryption in place';
+    reason = `The APFS volume ${unencrypted.volume} is encrypted in place (diskutil apfs encryptVolume), its data kept; diskutil asks for the new passphrase at the prompt.`;
+  } else {
+    const container =
+      containerOf(storage.partitions?.find((part) => part.type === 'Apple_APFS')?.identifier) ?? null;
+    action = { kind: 'new-volume', container };
+    value = 'new encrypted APFS volume';
+    reason =
+      'A new encrypted APFS volume is added to the drive’s APFS container (diskutil apfs addVolume … -passprompt); diskutil asks for the passphrase at the prompt.';
+  }
+  const appleSilicon = appleSiliconOf(storage);
+  const hardwareKeys =
+    appleSilicon || (startup && (storage.encryption ?? []).some((entry) => entry.hardware === true));
+  const cost: Recommendation = {
+    ruleId: 'macos-encryption-cost',
+    value: hardwareKeys && startup ? 'no measurable cost' : 'measured cost',
+    reason:
+      hardwareKeys && startup
+        ? 'The internal SSD of this Mac is always encrypted by its storage controller’s AES engine; FileVault only wraps that key with your password (Apple Platform Security guide, "Volume encryption with FileVault in macOS"), so turning it on costs no measurable speed.'
+        : 'This drive is encrypted by APFS in software on the CPU (no storage-controller AES engine in its path): expect a measurable cost, largest for writes (an external Thunderbolt 5 SSD wrote 5.3 → 4.7 GB/s encrypted, reads 2–5 % slower: Eclectic Light Company, 2025); measure it on a scratch volume.',
+    evidence: [
+      evidence(
+        'Apple silicon',
+        appleSilicon,
+        platformSource(storage.cpu?.source ?? storage.disk?.source, 'appleSilicon, Apple_APFS_ISC'),
+      ),
+      evidence('cpu.aes', storage.cpu?.aes ?? null, platformSource(storage.cpu?.source, 'aes')),
+      ...diskEvidence(storage),
+    ],
+    confidence: appleSilicon || storage.cpu?.source !== null ? 'high' : 'medium',
+  };
+  return {
+    action,
+    recommendations: [
+      { ruleId: 'macos-encryption', value, reason, evidence: reasons, confidence: 'high' },
+      cost,
+    ],
+    findings,
+  };
+}
+
+/**
+ * `macos-trim`: APFS issues TRIM for freed blocks itself, encrypted or not, so FileVault and APFS encryption keep
+ * TRIM. macOS trims third-party SSDs only after `trimforce enable`, which Apple warns may lose data on drives
+ * that mishandle TRIM and which reboots the Mac (trimforce(8)).
+ */
+export function macosTrim(storage: Storage): RuleResult & { readonly trimforce: boolean } {
+  const trimforce = storage.trim?.driveSupports === true && storage.trim.osSends === false;
+  return {
+    trimforce,
+    ...trimRule(storage, {
+      ruleId: 'macos-trim',
+      fields: ['TRIM Support', 'TRIM Support'],
+      action: trimforce ? 'trimforce enable' : null,
+      actionReason:
+        'The drive supports TRIM but macOS does not send it (third-party SSD): `trimforce enable` turns it on for all such drives; Apple warns that a drive which mishandles TRIM may lose data, and the Mac restarts (trimforce(8)).',
+      passesReason:
+        'macOS sends TRIM to this drive, and APFS keeps sending it under FileVault and APFS encryption.',
+      unknownReason:
+        'Whether macOS sends TRIM to this drive is unknown (system_profiler "TRIM Support" not read).',
+    }),
+  };
+}
+
+/** One TRIM recommendation: an action to take, "passes", or "unknown", with the platform's TRIM facts. */
+function trimRule(
+  storage: Storage,
+  rule: {
+    readonly ruleId: string;
+    /** The fields of the platform tool the two facts come from (drive support, OS sends). */
+    readonly fields: readonly [string, string];
+    readonly action: string | null;
+    readonly actionReason: string;
+    readonly passesReason: string;
+    readonly unknownReason: string;
+  },
+): RuleResult {
+  const { driveSupports, osSends, source } = storage.trim ?? {};
+  return {
+    recommendations: [
+      {
+        ruleId: rule.ruleId,
+        value: rule.action ?? (osSends === true ? 'passes' : 'unknown'),
+        reason:
+          rule.action !== null
+            ? rule.actionReason
+            : osSends === true
+              ? rule.passesReason
+              : rule.unknownReason,
+        evidence: [
+          evidence('trim.driveSupports', driveSupports ?? null, platformSource(source, rule.fields[0])),
+          evidence('trim.osSends', osSends ?? null, platformSource(source, rule.fields[1])),
+        ],
+        confidence: osSends === undefined || osSends === null ? 'low' : 'high',
+      },
+    ],
+    findings: [],
+  };
+}
+
+// -------------------------------------------------------------------------------------------- Windows
+
+/** BitLocker's encryption methods as manage-bde spells them (manage-bde -on -EncryptionMethod). */
+export type BitLockerMethod = 'xts_aes128' | 'xts_aes256';
+
+/** What the Windows plan does with BitLocker. */
+export type BitLockerAction =
+  | { readonly kind: 'enable'; readonly mountPoint: string | null; readonly osVolume: boolean }
+  | { readonly kind: 're-encrypt-in-software'; readonly mountPoint: string }
+  | { readonly kind: 'nothing'; readonly mountPoint: string }
+  /** Neither manage-bde nor Get-BitLockerVolume answered: no command may assume BitLocker is off. */
+  | { readonly kind: 'unknown'; readonly mountPoint: string | null };
+
+function mountPointOf(storage: Storage): string | null {
+  const mounted = (storage.partitions ?? [])
+    .map((part) => part.mountPoint)
+    .filter((mount): mount is string => typeof mount === 'string' && /^[A-Za-z]:$/.test(mount));
+  return mounted.includes('C:') ? 'C:' : (mounted[0] ?? null);
+}
+
+/**
+ * `bitlocker-method`: XTS-AES 256 in software. XTS-AES 128 is Windows' default (BitLocker policy
+ * "EncryptionMethodWithXtsOs", default value 6 = XTS-AES 128, Policy CSP BitLocker); AES-256 runs 14 rounds to
+ * AES-128's 10 (FIPS 197 §5), a cost the CPU's AES instructions absorb, so 256 unless speed over security is
+ * asked for. Software, never the drive's own encryption: Meijer and van Gastel, "Self-encrypting deception:
+ * weaknesses in the encryption of solid state drives" (2018; IEEE S&P 2019) recovered data from drives BitLocker
+ * trusted, Microsoft advised software encryption (Security Advisory ADV180028, November 2018) and made it the
+ * default for newly encrypted drives with KB4516071 (24 September 2019); existing hardware-encrypted volumes
+ * keep hardware encryption until decrypted and encrypted again.
+ */
+export function recommendBitLocker(
+  storage: Storage,
+  options: ResolvedPlanOptions,
+): RuleResult & { readonly action: BitLockerAction; readonly method: BitLockerMethod } {
+  const method: BitLockerMethod = options.speedOverSecurity ? 'xts_aes128' : 'xts_aes256';
+  const keyBits = method === 'xts_aes256' ? 256 : 128;
+  const existing = (storage.encryption ?? []).find((entry) => entry.format === 'bitlocker');
+  const mountPoint = existing?.volume ?? mountPointOf(storage);
+  const reasons = [...diskEvidence(storage), ...(existing === undefined ? [] : encryptionEvidence(existing))];
+  const findings: Finding[] = [];
+  let action: BitLockerAction;
+  if (existing !== undefined && existing.volume !== undefined && existing.method === 'hardware') {
+    action = { kind: 're-encrypt-in-software', mountPoint: existing.volume };
+    findings.push({
+      ruleId: 'bitlocker-hardware-encryption',
+      severity: 'critical',
+      message: `BitLocker on ${existing.volume} relies on the drive's own hardware encryption. Meijer and van Gastel (2018, IEEE S&P 2019) recovered the data of such drives without the password; Microsoft advised software encryption (ADV180028) and made it the default in 2019 (KB4516071), but an existing volume keeps hardware encryption: decrypt it (manage-bde -off) and turn BitLocker on again in software.`,
+      evidence: reasons,
+    });
+  } else if (existing !== undefined && existing.volume !== undefined) {
+    action = { kind: 'nothing', mountPoint: existing.volume };
+    const inProgress = existing.conversion === 'encryption-in-progress';
+    const weaker = existing.keyBits !== undefined && existing.keyBits !== null && existing.keyBits < keyBits;
+    findings.push(
+      info(
+        'bitlocker-existing',
+        `BitLocker already protects ${existing.volume} in software (${String(existing.method ?? 'unknown method').toUpperCase()} ${String(existing.keyBits ?? '')}).${inProgress ? ` Encryption is still in progress${existing.percentEncrypted === undefined || existing.percentEncrypted === null ? '' : ` (${String(existing.percentEncrypted)} %)`}: manage-bde -status shows when it ends.` : ''}${weaker ? ` The plan would choose XTS-AES ${String(keyBits)}; changing the method means decrypting and encrypting the whole volume again (a full rewrite of the drive), not needed against a lost device.` : ''}`,
+        reasons,
+      ),
+    );
+  } else {
+    const off = (storage.encryption ?? []).find(
+      (entry) => entry.format === 'bitlocker-off' && entry.volume !== undefined,
+    );
+    if (off?.volume === undefined) {
+      action = { kind: 'unknown', mountPoint };
+      findings.push(
+        info(
+          'bitlocker-existing',
+          'Whether BitLocker is already on is unknown (neither manage-bde -status nor Get-BitLockerVolume answered, which needs an administrator): run manage-bde -status as administrator, then assess again; no command assumes BitLocker is off.',
+          reasons,
+        ),
+      );
+    } else {
+      action = { kind: 'enable', mountPoint: off.volume, osVolume: off.volume === 'C:' };
+    }
+  }
+  return {
+    action,
+    method,
+    recommendations: [
+      {
+        ruleId: 'bitlocker-method',
+        value: method === 'xts_aes256' ? 'XTS-AES 256 (software)' : 'XTS-AES 128 (software)',
+        reason:
+          method === 'xts_aes256'
+            ? 'XTS-AES 256 in software: Windows defaults to XTS-AES 128; AES-256 adds 4 rounds (14 against 10, FIPS 197) that the CPU’s AES instructions absorb. Software BitLocker costs a fast NVMe SSD 21 % in PCMark 10 and up to 45 % in random writes (Tom’s Hardware, 2023-10-19, Samsung 990 Pro). Never the drive’s own encryption: Meijer and van Gastel (2018) broke it on several SSDs, and Microsoft made software the default (ADV180028, KB4516071).'
+            : 'XTS-AES 128 in software (speed over security asked for): Windows’ own default. Never the drive’s own encryption (Meijer and van Gastel 2018; Microsoft ADV180028, KB4516071).',
+        evidence: reasons,
+        confidence: 'high',
+      },
+    ],
+    findings,
+  };
+}
+
+/**
+ * `windows-trim`: NTFS sends TRIM unless `DisableDeleteNotify` is 1 (Microsoft, "fsutil behavior"), and
+ * BitLocker, which encrypts below NTFS, forwards it to the drive (no Microsoft page found states this in so many
+ * words: the report says it, and `fsutil behavior query DisableDeleteNotify` on the machine is the check). VeraCrypt blocks TRIM on non-system volumes by default and passes it on
+ * system encryption (VeraCrypt documentation, "Trim Operation").
+ */
+export function windowsTrim(
+  storage: Storage,
+  target: 'bitlocker' | 'veracrypt',
+): RuleResult & { readonly enableTrim: boolean } {
+  const enableTrim = storage.trim?.osSends === false && storage.trim.driveSupports !== false;
+  const through =
+    target === 'bitlocker'
+      ? 'BitLocker passes TRIM from NTFS to the drive.'
+      : 'VeraCrypt blocks TRIM on non-system volumes unless "Allow TRIM command for non-system SSD partition/drive" is set (VeraCrypt documentation, "Trim Operation"); TRIM reveals which blocks are free.';
+  return {
+    enableTrim,
+    ...trimRule(storage, {
+      ruleId: 'windows-trim',
+      fields: ['medium', 'DisableDeleteNotify'],
+      action: enableTrim ? 'turn TRIM on' : null,
+      actionReason: `Windows does not send TRIM (DisableDeleteNotify = 1): fsutil behavior set DisableDeleteNotify 0 turns it on. ${through}`,
+      passesReason: `Windows sends TRIM (DisableDeleteNotify = 0). ${through}`,
+      unknownReason: `Whether Windows sends TRIM is unknown (fsutil not read). ${through}`,
+    }),
+  };
+}
+
+/**
+ * `veracrypt-windows-scope`: what VeraCrypt's Windows command line can do. `VeraCrypt Format.exe /create` makes
+ * file containers only; partitions, drives and system encryption are made in the Volume Creation Wizard, and
+ * system encryption (pre-boot authentication, Rescue Disk) has no command line at all (VeraCrypt documentation,
+ * "Command Line Usage for Windows", "System Encryption").
+ */
+export function veracryptWindowsScope(storage: Storage): RuleResult {
+  return {
+    recommendations: [],
+    findings: [
+      info(
+        'veracrypt-windows-scope',
+        'VeraCrypt on Windows creates only file containers from the command line (VeraCrypt Format.exe /create). To encrypt a partition, a whole drive or the system drive, use the VeraCrypt Volume Creation Wizard with the settings above: system encryption cannot be done from the command line.',
+        diskEvidence(storage),
+      ),
+    ],
+  };
+}

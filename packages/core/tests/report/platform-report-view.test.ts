@@ -1,0 +1,52 @@
+import { describe, expect, it } from 'vitest';
+import { parseBundle } from '../../src/capture/bundle.js';
+import { renderCommandsScript, toReportView } from '../../src/report/report-view.js';
+import { renderTextReport } from '../../src/report/text-report.js';
+import { assessBundle } from '../../src/use-cases/collect.js';
+import { fixture } from '../support/fixtures.js';
+
+const clock = { now: () => new Date('2026-11-23T00:00:00Z') };
+
+async function viewOf(name: string) {
+  const bundle = parseBundle(JSON.parse(fixture(`bundles/${name}/bundle.json`)));
+  return toReportView(await assessBundle(bundle, clock));
+}
+
+describe('the report view of a macOS or Windows assessment (schema 1.2)', () => {
+  it('Windows 11 with BitLocker: the platform sections first, no stack, PowerShell commands', async () => {
+    const view = await viewOf('windows-win11-bc901-bitlocker-xtsaes128');
+    expect(view.device).toMatchObject({ path: '\\\\.\\PhysicalDrive0', isSystemDisk: true });
+    expect(view.stack).toEqual([]);
+    expect(view.sections.map((section) => section.id)).toEqual([
+      'health',
+      'trim',
+      'cpu',
+      'encryption',
+      'ciphers',
+      'capabilities',
+    ]);
+    const encryption = view.sections.find((section) => section.id === 'encryption');
+    expect(encryption?.verdict).toBe('found');
+    expect(encryption?.findings[0]?.message).toBe(
+      'bitlocker on C: "OS" (XTS-AES 128, used-space-only-encrypted, 100 % encrypted, protection on).',
+    );
+    expect(view.commands.map((command) => [command.shell, command.line])).toEqual([
+      ['powershell', 'manage-bde -status C:'],
+    ]);
+    const script = renderCommandsScript(view);
+    expect(script.split('\n')[0]).toMatch(/^# encplan/);
+    expect(script).toContain("$ErrorActionPreference = 'Stop'");
+  });
+
+  it('Apple-silicon Mac: drive facts from system_profiler, TRIM passing, health from the SMART status only', async () => {
+    const view = await viewOf('darwin-apple-silicon-ap0256z-system-profiler');
+    expect(view.device).toMatchObject({ path: 'disk0', model: 'APPLE SSD AP0256Z', kind: 'solid-state' });
+    expect(view.device?.facts.map((fact) => fact.label)).toContain('Partition disk0s2');
+    const trim = view.sections.find((section) => section.id === 'trim');
+    expect(trim).toMatchObject({ tone: 'good', verdict: 'supported' });
+    const health = view.sections.find((section) => section.id === 'health');
+    expect(health?.findings[0]?.message).toMatch(/weaker source than smartctl/);
+    const text = renderTextReport(view);
+    expect(text).toContain('Cost of encryption on this Mac: no measurable cost');
+  });
+});
