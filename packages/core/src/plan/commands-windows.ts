@@ -83,7 +83,7 @@ export function enableTrimCommand(): PlanCommand {
 }
 
 /** Where VeraCrypt installs its volume creation program (VeraCrypt documentation, "Command Line Usage for Windows"). */
-export const VERACRYPT_FORMAT_EXE = 'C:\\Program Files\\VeraCrypt\\VeraCrypt Format.exe';
+const VERACRYPT_FORMAT_EXE = 'C:\\Program Files\\VeraCrypt\\VeraCrypt Format.exe';
 
 /** VeraCrypt Format.exe's /encryption names (cascades in parentheses). */
 const WINDOWS_ENCRYPTION: Readonly<Record<VeracryptEncryption, string>> = {

@@ -30,7 +30,7 @@ const SAFE_POWERSHELL_WORD = /^[A-Za-z0-9_:./\\=+-]+$/;
  * Quotes one argument for PowerShell: bare when it has only safe characters, else single-quoted (a verbatim
  * string) with each `'` doubled (about_Quoting_Rules). Throws on NUL.
  */
-export function quotePowerShellWord(word: string): string {
+function quotePowerShellWord(word: string): string {
   if (word.includes('\0')) {
     throw new InvariantError('An argument cannot contain a NUL byte.');
   }

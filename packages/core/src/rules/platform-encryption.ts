@@ -80,7 +80,7 @@ function isStartupDisk(storage: Storage): boolean {
  * (Apple_APFS_ISC), which only Macs with Apple silicon have (Apple Platform Security guide, "Boot process for a
  * Mac with Apple silicon"); sysctl is not always in a bundle.
  */
-export function appleSiliconOf(storage: Storage): boolean {
+function appleSiliconOf(storage: Storage): boolean {
   return (
     storage.cpu?.appleSilicon === true ||
     (storage.partitions ?? []).some((partition) => partition.type === 'Apple_APFS_ISC')

@@ -130,7 +130,7 @@ async function runIoStep(
 }
 
 /** The tools a run used, with their paths and version banners (also for the macOS/Windows assessment). */
-export async function recordTools(context: ProbeContext, tools: readonly ToolName[]): Promise<ToolRecord[]> {
+async function recordTools(context: ProbeContext, tools: readonly ToolName[]): Promise<ToolRecord[]> {
   const records: ToolRecord[] = [];
   for (const tool of [...new Set(tools)].sort()) {
     const path = await context.host.whichTool(tool);

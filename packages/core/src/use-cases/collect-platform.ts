@@ -30,7 +30,7 @@ export function serialsIn(captures: readonly Capture[]): string[] {
 }
 
 /** Runs the platform's probe set for one disk (macOS: diskN; Windows: the disk number). */
-async function probePlatformStorage(
+export async function probePlatformStorage(
   host: Host,
   device: string,
   signal?: AbortSignal,
