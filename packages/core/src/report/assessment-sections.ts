@@ -2,6 +2,7 @@ import type { AssessmentResult } from '../contract/assessment.js';
 import type { Warning } from '../domain/warning.js';
 import { formatBytes, formatBytesExact, formatPercent, formatRate } from '../domain/units.js';
 import { formatScalar, UNKNOWN } from './labels.js';
+import { groupRuns, spanOf } from './large-layouts.js';
 
 /** How a verdict should look: good (green), attention (amber), bad (red), unknown (grey), info (facts, no verdict). */
 export type Tone = 'good' | 'attention' | 'bad' | 'unknown' | 'info';
@@ -138,20 +139,32 @@ function trimSection(result: AssessmentResult): SectionView {
   const { trim, discardPassthrough } = result;
   const status = TRIM_STATUS[trim.status];
   const source = 'sysfs: queue/discard_max_bytes, dm table';
-  const paths = discardPassthrough.paths.flatMap((path): FindingView[] => [
-    path.discardsReachDrive === true
-      ? { tone: 'good', message: `Discards from ${path.topPath} reach the drive.`, source }
-      : {
-          tone: path.discardsReachDrive === false ? 'attention' : 'unknown',
-          message: `Discards from ${path.topPath} ${path.firstBlockingLayer === null ? 'may not reach the drive' : `stop at ${path.firstBlockingLayer}`}.${path.fix === null ? '' : ` Fix: ${path.fix}`}`,
-          source,
-        },
-    ...path.leaks.map((leak): FindingView => ({
-      tone: 'info',
-      message: `Passing discards through encryption reveals: ${leak}`,
-      source: null,
-    })),
-  ]);
+  // Many paths that all reach the drive (128 partitions) become one line per run (large-layouts.ts).
+  const paths = groupRuns(
+    discardPassthrough.paths,
+    (path) => (path.discardsReachDrive === true && path.leaks.length === 0 ? 'reaches' : null),
+    (path): FindingView[] => [
+      path.discardsReachDrive === true
+        ? { tone: 'good', message: `Discards from ${path.topPath} reach the drive.`, source }
+        : {
+            tone: path.discardsReachDrive === false ? 'attention' : 'unknown',
+            message: `Discards from ${path.topPath} ${path.firstBlockingLayer === null ? 'may not reach the drive' : `stop at ${path.firstBlockingLayer}`}.${path.fix === null ? '' : ` Fix: ${path.fix}`}`,
+            source,
+          },
+      ...path.leaks.map((leak): FindingView => ({
+        tone: 'info',
+        message: `Passing discards through encryption reveals: ${leak}`,
+        source: null,
+      })),
+    ],
+    (run): FindingView[] => [
+      {
+        tone: 'good',
+        message: `Discards from ${String(run.length)} paths (${spanOf(run.map((path) => path.topPath))}) reach the drive.`,
+        source,
+      },
+    ],
+  ).flat();
   return {
     id: 'trim',
     title: 'TRIM and discards',

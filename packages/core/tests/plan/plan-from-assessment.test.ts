@@ -2,13 +2,18 @@ import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import {
+  assessAllBundle,
   assessBundle,
   healthFromSmartctlJson,
   planFromAssessment,
   type CipherSpeedMeasurement,
   type PlanOptions,
 } from '@encplan/core';
-import { type AssessmentEnvelope, type AssessmentResult } from '../../src/contract/assessment.js';
+import {
+  assessmentDocument,
+  type AssessmentEnvelope,
+  type AssessmentResult,
+} from '../../src/contract/assessment.js';
 import { buildPlan } from '../../src/plan/plan.js';
 import { type PlanFacts } from '../../src/rules/facts.js';
 import { planFactsFromDocument } from '../../src/use-cases/plan-from-assessment.js';
@@ -29,9 +34,24 @@ async function assessedBundles(): Promise<{ name: string; envelope: AssessmentEn
       bundle: parseBundle(JSON.parse(fixture(`bundles/${entry.name}/bundle.json`))),
     }))
     .filter(({ bundle }) => bundle.platform === 'linux');
-  return Promise.all(
-    bundles.map(async ({ name, bundle }) => ({ name, envelope: await assessBundle(bundle, clock) })),
+  // A `collect --all` bundle gives one assessment per disk that could be assessed.
+  const assessed = await Promise.all(
+    bundles.map(async ({ name, bundle }) =>
+      bundle.all === true
+        ? ((await assessAllBundle(bundle, clock)).result?.disks ?? []).flatMap((disk) =>
+            disk.assessment === null
+              ? []
+              : [
+                  {
+                    name: `${name} ${disk.device}`,
+                    envelope: assessmentDocument.ok(disk.assessment, disk.warnings, clock.now()),
+                  },
+                ],
+          )
+        : [{ name, envelope: await assessBundle(bundle, clock) }],
+    ),
   );
+  return assessed.flat();
 }
 
 /** Every committed `assess --json` document with a result (fixtures/assessments). */
