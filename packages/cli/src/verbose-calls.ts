@@ -21,18 +21,16 @@ export function verboseEnvironment<Environment extends { readonly host: Host }>(
 
 /**
  * `assess --all`: the report is printed for every disk; when a disk could not be assessed the run still
- * exits with that disk's error code (the first failed disk's), so scripts notice.
+ * exits with that disk's error code (the first failed disk's), so scripts notice. Set as the exit code of a
+ * normal end, never with process.exit: that would cut a long report still queued for a pipe.
  */
-export function exitIfDiskFailed(
-  envelope: {
-    readonly result: {
-      readonly disks: readonly { readonly error: { readonly code: ErrorCode } | null }[];
-    } | null;
-  },
-  exit: (code: number) => never,
-): void {
+export function exitIfDiskFailed(envelope: {
+  readonly result: {
+    readonly disks: readonly { readonly error: { readonly code: ErrorCode } | null }[];
+  } | null;
+}): void {
   const failed = envelope.result?.disks.find((disk) => disk.error !== null)?.error ?? null;
   if (failed !== null) {
-    exit(exitCodeFor(failed.code));
+    process.exitCode = exitCodeFor(failed.code);
   }
 }

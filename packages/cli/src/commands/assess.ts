@@ -169,6 +169,6 @@ export default class Assess extends EncplanCommand {
     } else {
       this.log(renderMachineTextReport(envelope, { includeDestructive: flags.destructive }));
     }
-    exitIfDiskFailed(envelope, (code) => this.exit(code));
+    exitIfDiskFailed(envelope);
   }
 }

@@ -104,7 +104,7 @@ export default class Collect extends EncplanCommand {
       this.log(`Analyse it anywhere with: encplan assess${flags.all ? ' --all' : ''} --bundle ${flags.out}`);
     }
     if (envelope.result !== null && 'disks' in envelope.result) {
-      exitIfDiskFailed({ result: envelope.result }, (code) => this.exit(code));
+      exitIfDiskFailed({ result: envelope.result });
     }
   }
 }
