@@ -15,13 +15,7 @@ import { crossCheckDiskType, probeMachine } from '../probes/machine.js';
 import type { IoBenchmark, ProgressEvent } from '../domain/io-benchmark.js';
 import type { StackNode } from '../domain/device.js';
 import type { CipherBenchmark } from '../domain/cipher.js';
-import {
-  addWarning,
-  attempt,
-  createProbeContext,
-  tryRun,
-  type ProbeContext,
-} from '../probes/probe-context.js';
+import { addWarning, attempt, createProbeContext, type ProbeContext } from '../probes/probe-context.js';
 import { probeHostProtectedArea } from '../probes/linux/host-protected-area.js';
 import type { PlanOptions } from '../rules/plan-options.js';
 import { planFromAssessment } from './plan-from-assessment.js';
@@ -132,20 +126,28 @@ async function runIoStep(
 }
 
 async function recordTools(context: ProbeContext, tools: readonly ToolName[]): Promise<ToolRecord[]> {
-  const records: ToolRecord[] = [];
-  for (const tool of [...new Set(tools)].sort()) {
-    const path = await context.host.whichTool(tool);
+  // Every version question is asked at once (they are independent); the answers, and any warning, are then
+  // taken in tool order so the result does not depend on which process finished first.
+  const asked = [...new Set(tools)].sort().map((tool) => {
     const versionArgs = VERSION_ARGUMENTS[tool];
-    let version: string | null = null;
-    if (path !== null && versionArgs !== undefined) {
-      const output = await tryRun(
-        context,
-        { tool, args: versionArgs, timeoutMs: 5000 },
-        `Asking ${tool} its version`,
-      );
-      version = output === null ? null : parseVersionBanner(`${output.stdout}\n${output.stderr}`);
-    }
-    records.push({ tool, path, version });
+    const path = context.host.whichTool(tool);
+    const output = path.then((found) =>
+      found === null || versionArgs === undefined
+        ? null
+        : context.host.run({ tool, args: versionArgs, timeoutMs: 5000 }, context.signal),
+    );
+    // Handled below, in order; this keeps an early failure from counting as unhandled meanwhile.
+    output.catch(() => undefined);
+    return { tool, path, output };
+  });
+  const records: ToolRecord[] = [];
+  for (const { tool, path, output } of asked) {
+    const answer = await attempt(context, tool, `Asking ${tool} its version`, () => output);
+    records.push({
+      tool,
+      path: await path,
+      version: answer === null ? null : parseVersionBanner(`${answer.stdout}\n${answer.stderr}`),
+    });
   }
   return records;
 }
