@@ -1,5 +1,6 @@
 import type { AssessmentResult } from '../contract/assessment.js';
 import type { Warning } from '../domain/warning.js';
+import { machineFactOrigin } from '../domain/cpu.js';
 import { formatBytes, formatBytesExact, formatPercent, formatRate } from '../domain/units.js';
 import { formatScalar, UNKNOWN } from './labels.js';
 import { groupRuns, spanOf } from './large-layouts.js';
@@ -347,22 +348,26 @@ function cpuSection(result: AssessmentResult, warnings: readonly Warning[]): Sec
           : 'The processor has no AES instructions: AES encryption will cost CPU; Adiantum is the usual alternative.',
     findings: kernelFindings,
     facts: [
-      fact('Processor', `${machine.cpuModel} (${machine.architecture})`, 'systeminformation'),
+      fact(
+        'Processor',
+        `${machine.cpuModel} (${machine.architecture})`,
+        machineFactOrigin(machine, '/proc/cpuinfo'),
+      ),
       fact(
         'Cores',
         `${String(machine.physicalCores)} cores, ${String(machine.logicalCores)} threads`,
-        'systeminformation',
+        machineFactOrigin(machine, '/proc/cpuinfo'),
       ),
       fact('AES instructions (AES-NI)', yesNo(aes), flagSource),
       fact('Vector AES (VAES)', yesNo(machine.cryptoFlags.vaes), flagSource),
       fact('Carry-less multiply (PCLMULQDQ)', yesNo(machine.cryptoFlags.carrylessMultiply), flagSource),
       fact('AVX2', yesNo(machine.cryptoFlags.avx2), flagSource),
       fact('AVX-512', yesNo(machine.cryptoFlags.avx512), flagSource),
-      fact('Memory', formatBytes(machine.memoryTotalBytes), 'systeminformation'),
+      fact('Memory', formatBytes(machine.memoryTotalBytes), machineFactOrigin(machine, '/proc/meminfo')),
       fact(
         'Operating system',
         `${machine.os.distro} ${machine.os.release}, kernel ${machine.os.kernel}`,
-        'systeminformation',
+        machineFactOrigin(machine, '/etc/os-release'),
       ),
       ...kernelFacts,
     ],
