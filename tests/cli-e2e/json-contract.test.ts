@@ -10,6 +10,7 @@ import { envelopeSchemaErrors } from '../support/schema.js';
 // Every command's --json output, ok and error, validated with ajv against the committed schemas/ file its
 // own header names. Which documents were seen is checked at the end: a new document needs a case here.
 const BUNDLE = 'fixtures/bundles/loop-gpt-ext4-78pct-debian12';
+const MACHINE_BUNDLE = 'fixtures/bundles/machine-all-loops-and-virtio-node-missing-debian12';
 const SMART = 'fixtures/smartctl/nvme-intel-dc-p4500-2tb-ssdpe2kx020t7-worn75pct-v7.3/stdout.json';
 const seen = new Map<string, Set<string>>();
 
@@ -36,6 +37,16 @@ const cases: readonly { args: string[]; schema: string; status: 'ok-or-partial' 
     status: 'error',
   },
   { args: ['collect', '--json'], schema: 'encplan.assessment', status: 'error' },
+  {
+    args: ['assess', '--all', '--bundle', 'fixtures/no-such-bundle', '--json'],
+    schema: 'encplan.machine-assessment',
+    status: 'error',
+  },
+  {
+    args: ['assess', '--all', '--bundle', BUNDLE, '--json'],
+    schema: 'encplan.machine-assessment',
+    status: 'error',
+  },
   { args: ['plan', '--bundle', BUNDLE, '--json'], schema: 'encplan.plan', status: 'ok-or-partial' },
   {
     args: ['plan', '--report', 'fixtures/no-such-report.json', '--json'],
@@ -88,6 +99,25 @@ describe('every --json output validates against its committed JSON Schema (built
     expect(run.stdout.trim().startsWith('{'), run.stderr).toBe(true);
     check(JSON.parse(run.stdout), schema, status);
     expect(run.status === 0, run.stderr).toBe(status !== 'error');
+  });
+
+  it('encplan assess --all --bundle → encplan.machine-assessment (partial: one disk failed, exit 4)', () => {
+    const run = runCli(['assess', '--all', '--bundle', MACHINE_BUNDLE, '--json']);
+    const envelope = JSON.parse(run.stdout) as {
+      status: string;
+      result: { disks: { device: string; status: string; error: { code: string } | null }[] };
+    };
+    check(envelope, 'encplan.machine-assessment', 'ok-or-partial');
+    expect(envelope.status).toBe('partial');
+    expect(envelope.result.disks.map((disk) => [disk.device, disk.status])).toEqual([
+      ['/dev/loop0', 'partial'],
+      ['/dev/loop1', 'partial'],
+      ['/dev/loop2', 'error'],
+      ['/dev/vda', 'partial'],
+    ]);
+    expect(envelope.result.disks[2]?.error?.code).toBe('DEVICE_NOT_FOUND');
+    // The document is printed whole, and the exit code is the failed disk's (DEVICE_NOT_FOUND: 4).
+    expect(run.status, run.stderr).toBe(4);
   });
 
   it('encplan ui --json prints its URL as one envelope, then serves until stopped', async () => {

@@ -19,6 +19,8 @@ export function runCli(
     env: { ...process.env, ...options.env },
     encoding: 'utf8',
     timeout: options.timeoutMs ?? 60_000,
+    // `assess --all --json` over many disks prints more than spawnSync's 1 MiB default.
+    maxBuffer: 64 * 1024 * 1024,
   });
   return { status: result.status ?? -1, stdout: result.stdout, stderr: result.stderr };
 }

@@ -81,7 +81,7 @@ export { type PlanOptions } from './rules/plan-options.js';
 export { type Plan } from './plan/plan.js';
 
 // contract: the versioned JSON documents (envelopes) and their schemas
-export { assessmentDocument } from './contract/assessment.js';
+export { assessmentDocument, machineAssessmentDocument } from './contract/assessment.js';
 export { type DocumentResult, type JsonDocument } from './contract/document.js';
 export {
   bridgeDocument,
@@ -126,7 +126,9 @@ export {
   wizardAssessRequestSchema,
 } from './use-cases/assessment-jobs.js';
 export { runCipherBenchmark } from './use-cases/cipher-benchmark.js';
-export { assessBundle, collect } from './use-cases/collect.js';
+export { formatExternalCalls, logExternalCalls } from './capture/call-log.js';
+export { assessAll } from './use-cases/assess-all.js';
+export { assessAllBundle, assessBundle, collect, collectAll } from './use-cases/collect.js';
 export { type DeviceSummary, deviceSummarySchema } from './use-cases/device-list.js';
 export { doctor } from './use-cases/doctor.js';
 export { healthFromSmartctlJson } from './use-cases/health-from-smartctl.js';
@@ -143,6 +145,7 @@ export {
 // added while merging: names the shells import
 export { renderPlanScript } from './report/command-script.js';
 export { formatEvidence, formatRecommendationValue, UNKNOWN } from './report/labels.js';
+export { renderMachineTextReport } from './report/machine-report.js';
 export { renderTextReport } from './report/text-report.js';
 
 // added while merging: names the shells import

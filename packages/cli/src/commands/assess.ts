@@ -1,9 +1,14 @@
-import { Args, Flags } from '@oclif/core';
+import { Args, Flags, type Interfaces } from '@oclif/core';
 import {
   assess,
+  assessAll,
+  assessAllBundle,
   assessBundle,
   assessmentDocument,
   EncplanError,
+  type JsonDocument,
+  machineAssessmentDocument,
+  renderMachineTextReport,
   renderCommandsScript,
   renderHtmlReport,
   renderTextReport,
@@ -15,6 +20,7 @@ import { withCancellation } from '../cancellation.js';
 import { stderrProgress } from '../render/progress-bar.js';
 import { exitIfVerdictFails } from '../fail-on.js';
 import { optionsFromFlags, planOptionFlags } from '../plan-flags.js';
+import { exitIfDiskFailed, verboseEnvironment } from '../verbose-calls.js';
 
 /** `encplan assess [device]`: inventory, stack, space and machine of one disk, as a report or JSON. */
 export default class Assess extends EncplanCommand {
@@ -25,6 +31,7 @@ export default class Assess extends EncplanCommand {
     '<%= config.bin %> assess /dev/nvme0n1',
     '<%= config.bin %> assess --json',
     '<%= config.bin %> assess --bundle ./bundle',
+    '<%= config.bin %> assess --all',
   ];
   static override args = {
     device: Args.string({
@@ -33,6 +40,15 @@ export default class Assess extends EncplanCommand {
     }),
   };
   static override flags = {
+    all: Flags.boolean({
+      summary:
+        'Assess every whole disk of this machine in one run (lsblk lists them; zram, ram, empty and read-only loop devices are left out). One summary line per disk, then each disk.',
+      default: false,
+    }),
+    verbose: Flags.boolean({
+      summary: 'List every external program encplan ran, with its duration and exit status, on stderr.',
+      default: false,
+    }),
     bundle: Flags.string({
       summary: 'Analyse a bundle made by `encplan collect` instead of this machine (give no device with it).',
     }),
@@ -53,11 +69,18 @@ export default class Assess extends EncplanCommand {
     html: Flags.string({ summary: 'Also write a self-contained HTML report to this file.' }),
     ...planOptionFlags,
   };
-  readonly document = assessmentDocument;
+  /** `--all` prints the machine document (errors included), one disk the assessment. */
+  get document(): JsonDocument {
+    return this.argv.includes('--all') ? machineAssessmentDocument : assessmentDocument;
+  }
 
   async run(): Promise<void> {
     const { args, flags } = await this.parse(Assess);
     this.jsonOutput = flags.json;
+    if (flags.all) {
+      await this.runAll(args.device, flags);
+      return;
+    }
     if (flags.bundle !== undefined && args.device !== undefined) {
       // oclif's `exclusive` covers flags only: a device next to --bundle would otherwise be ignored in silence.
       throw new EncplanError(
@@ -68,7 +91,7 @@ export default class Assess extends EncplanCommand {
         },
       );
     }
-    const environment = createEnvironment();
+    const { environment, report } = verboseEnvironment(createEnvironment(), flags.verbose);
     const planOptions = optionsFromFlags(flags);
     const envelope = await withCancellation((signal) =>
       flags.bundle === undefined
@@ -91,6 +114,7 @@ export default class Assess extends EncplanCommand {
             assessBundle(bundle, environment.clock, { signal, planOptions }),
           ),
     );
+    report();
     // One view model for the text report, the HTML report and the script (the CLI has no view logic of its own).
     const view = toReportView(envelope, { includeDestructive: flags.destructive });
     if (flags.html !== undefined) {
@@ -111,5 +135,40 @@ export default class Assess extends EncplanCommand {
     if (plan !== null) {
       exitIfVerdictFails(plan.healthGate.effectiveVerdict, flags, 'health gate', (code) => this.exit(code));
     }
+  }
+
+  /** `assess --all`: every whole disk, live or from a `collect --all` bundle; one document, a summary first. */
+  private async runAll(
+    device: string | undefined,
+    flags: Interfaces.InferredFlags<typeof Assess.flags & typeof EncplanCommand.baseFlags>,
+  ): Promise<void> {
+    if (device !== undefined || flags.benchmark || flags.html !== undefined || flags.commands) {
+      throw new EncplanError(
+        'INVALID_ARGUMENT',
+        '--all assesses every disk: give no device, and no --benchmark, --html or --commands with it.',
+        { hint: 'Run `encplan assess DEVICE` with those options for one disk.' },
+      );
+    }
+    const { environment, report } = verboseEnvironment(createEnvironment(), flags.verbose);
+    const planOptions = optionsFromFlags(flags);
+    const envelope = await withCancellation((signal) =>
+      flags.bundle === undefined
+        ? assessAll(environment, {
+            includeSerials: flags['include-serials'],
+            mode: 'live',
+            signal,
+            planOptions,
+          })
+        : readBundleDirectory(flags.bundle, signal).then((bundle) =>
+            assessAllBundle(bundle, environment.clock, { signal, planOptions }),
+          ),
+    );
+    report();
+    if (flags.json) {
+      this.emitJson(envelope);
+    } else {
+      this.log(renderMachineTextReport(envelope, { includeDestructive: flags.destructive }));
+    }
+    exitIfDiskFailed(envelope);
   }
 }

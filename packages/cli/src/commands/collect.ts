@@ -1,16 +1,27 @@
 import { Args, Flags } from '@oclif/core';
-import { assessmentDocument, collect } from '@encplan/core';
+import {
+  assessmentDocument,
+  collect,
+  collectAll,
+  EncplanError,
+  type JsonDocument,
+  machineAssessmentDocument,
+} from '@encplan/core';
 import { createEnvironment, writeBundleDirectory } from '@encplan/core/node';
 import { EncplanCommand } from '../base-command.js';
 import { withCancellation } from '../cancellation.js';
 import { stderrProgress } from '../render/progress-bar.js';
+import { exitIfDiskFailed, verboseEnvironment } from '../verbose-calls.js';
 
 /** `encplan collect [device] --out DIR`: saves every capture of an assessment as a bundle. */
 export default class Collect extends EncplanCommand {
   static override summary = 'Save everything an assessment reads as a bundle, to analyse elsewhere.';
   static override description =
     'Runs the same read-only probes as `assess` and writes what each tool printed (argv, exit status, output) and each file read to DIR/bundle.json. `encplan assess --bundle DIR` then gives the same report on any machine. Serial numbers and WWNs are hashed unless --include-serials.';
-  static override examples = ['<%= config.bin %> collect /dev/sda --out ./sda-bundle'];
+  static override examples = [
+    '<%= config.bin %> collect /dev/sda --out ./sda-bundle',
+    '<%= config.bin %> collect --all --out ./machine-bundle',
+  ];
   static override args = {
     device: Args.string({
       required: false,
@@ -18,6 +29,15 @@ export default class Collect extends EncplanCommand {
     }),
   };
   static override flags = {
+    all: Flags.boolean({
+      summary:
+        'Record every whole disk of this machine in one bundle (as assess --all); replay it with `encplan assess --all --bundle DIR`.',
+      default: false,
+    }),
+    verbose: Flags.boolean({
+      summary: 'List every external program encplan ran, with its duration and exit status, on stderr.',
+      default: false,
+    }),
     out: Flags.string({
       summary: 'Directory to write the bundle to (created; must not already hold a bundle).',
       required: true,
@@ -37,33 +57,54 @@ export default class Collect extends EncplanCommand {
       dependsOn: ['benchmark'],
     }),
   };
-  readonly document = assessmentDocument;
+  /** `--all` prints the machine document (errors included), one disk the assessment. */
+  get document(): JsonDocument {
+    return this.argv.includes('--all') ? machineAssessmentDocument : assessmentDocument;
+  }
 
   async run(): Promise<void> {
     const { args, flags } = await this.parse(Collect);
     this.jsonOutput = flags.json;
-    const { envelope, bundle } = await withCancellation((signal) =>
-      collect(createEnvironment(), {
-        device: args.device ?? null,
-        includeSerials: flags['include-serials'],
-        signal,
-        benchmark: flags.benchmark ? { quick: flags.quick } : null,
-        ...(flags.benchmark
-          ? {
-              onProgress: (step: string) => process.stderr.write(`encplan: ${step}…\n`),
-              onBenchmarkProgress: stderrProgress(),
-            }
-          : {}),
-      }),
+    const { environment, report } = verboseEnvironment(createEnvironment(), flags.verbose);
+    if (flags.all && (args.device !== undefined || flags.benchmark)) {
+      throw new EncplanError(
+        'INVALID_ARGUMENT',
+        '--all records every disk: give no device and no --benchmark with it.',
+        { hint: 'Run `encplan collect DEVICE --out DIR` for one disk.' },
+      );
+    }
+    const { envelope, bundle } = await withCancellation<
+      Awaited<ReturnType<typeof collectAll>> | Awaited<ReturnType<typeof collect>>
+    >((signal) =>
+      flags.all
+        ? collectAll(environment, { includeSerials: flags['include-serials'], signal })
+        : collect(environment, {
+            device: args.device ?? null,
+            includeSerials: flags['include-serials'],
+            signal,
+            benchmark: flags.benchmark ? { quick: flags.quick } : null,
+            ...(flags.benchmark
+              ? {
+                  onProgress: (step: string) => process.stderr.write(`encplan: ${step}…\n`),
+                  onBenchmarkProgress: stderrProgress(),
+                }
+              : {}),
+          }),
     );
+    report();
     const file = await writeBundleDirectory(flags.out, bundle);
+    const disks =
+      envelope.result !== null && 'disks' in envelope.result ? envelope.result.disks.length : null;
     if (flags.json) {
       this.emitJson(envelope);
     } else {
       this.log(
-        `Wrote ${bundle.captures.length} captures to ${file} (status ${envelope.status}, ${envelope.warnings.length} warnings).`,
+        `Wrote ${String(bundle.captures.length)} captures${disks === null ? '' : ` of ${String(disks)} disks`} to ${file} (status ${envelope.status}, ${String(envelope.warnings.length)} warnings).`,
       );
-      this.log(`Analyse it anywhere with: encplan assess --bundle ${flags.out}`);
+      this.log(`Analyse it anywhere with: encplan assess${flags.all ? ' --all' : ''} --bundle ${flags.out}`);
+    }
+    if (envelope.result !== null && 'disks' in envelope.result) {
+      exitIfDiskFailed({ result: envelope.result });
     }
   }
 }

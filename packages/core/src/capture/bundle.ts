@@ -6,8 +6,11 @@ import { EFFECT_OPS, type Capture } from './capture.js';
 
 /** The bundle format's name and version (docs/json-contract.md, "Bundles"). */
 export const BUNDLE_SCHEMA = 'encplan.bundle' as const;
-/** 1.1: `effect` captures and `benchmark` (a benchmarked collection replays its benchmark). */
-export const BUNDLE_SCHEMA_VERSION = [1, 1] as const;
+/**
+ * 1.1: `effect` captures and `benchmark` (a benchmarked collection replays its benchmark).
+ * 1.2: `all` (a `collect --all` bundle: every disk of the machine, replayed by `assess --all --bundle`).
+ */
+export const BUNDLE_SCHEMA_VERSION = [1, 2] as const;
 
 const capturedErrorSchema = z.object({ code: z.enum(ERROR_CODES), message: z.string() }).nullable();
 const pathStatSchema = z.object({
@@ -97,6 +100,8 @@ const bundleSchema = z.object({
   serialsIncluded: z.boolean(),
   /** The benchmark the collection ran (`collect --benchmark [--quick]`), replayed with the bundle; absent: none. */
   benchmark: z.object({ quick: z.boolean() }).nullable().optional(),
+  /** True for `collect --all`: every whole disk of the machine (`device` is then null); absent: one disk. */
+  all: z.boolean().optional(),
   captures: z.array(captureSchema),
 });
 export type Bundle = z.infer<typeof bundleSchema>;

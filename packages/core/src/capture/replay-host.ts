@@ -133,7 +133,8 @@ export function createReplayHost(source: ReplaySource): Host {
             'TOOL_NOT_FOUND',
             `The bundle holds no output of: ${spec.tool} ${spec.args.join(' ')}`,
             {
-              details: { tool: spec.tool, replayed: true },
+              // `uncaptured`: the bundle never asked this (an older encplan asked another way); see isUncaptured.
+              details: { tool: spec.tool, replayed: true, uncaptured: true },
             },
           ),
         );

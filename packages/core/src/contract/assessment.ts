@@ -6,7 +6,9 @@ import { encryptionInventorySchema } from '../domain/encryption.js';
 import { spaceSchema } from '../domain/space.js';
 import { toolRecordSchema } from '../domain/tooling.js';
 import { defineDocument } from './document.js';
-import { healthSchema } from '../domain/health.js';
+import { errorBodySchema, statusSchema } from './envelope.js';
+import { warningSchema } from '../domain/warning.js';
+import { healthSchema, healthVerdictSchema } from '../domain/health.js';
 import { planSchema } from '../plan/plan.js';
 import { ioBenchmarkSchema } from '../domain/io-benchmark.js';
 import { discardPassthroughSchema, trimSchema } from '../domain/trim.js';
@@ -20,7 +22,8 @@ const targetSchema = z.object({
   path: z.string(),
   kernelName: z.string(),
   requested: z.string().nullable(),
-  resolvedFrom: z.enum(['argument', 'working-directory', 'bundle']),
+  /** `all`: one of every disk `assess --all` found (lsblk). */
+  resolvedFrom: z.enum(['argument', 'working-directory', 'bundle', 'all']),
 });
 
 /** What systeminformation guessed about the disk against what sysfs says. */
@@ -149,3 +152,66 @@ export function linuxResultOf(result: AssessmentResult): LinuxAssessmentResult |
     overProvisioning,
   };
 }
+/** One disk of `assess --all` in one line: health, TRIM path, spare area and what to fix first. */
+const diskSummarySchema = z.object({
+  device: z.string(),
+  model: z.string().nullable(),
+  sizeBytes: z.number().int().nullable(),
+  status: statusSchema,
+  /** The drive's SMART verdict; unknown when SMART could not be read or the disk failed. */
+  healthVerdict: healthVerdictSchema,
+  /** The drive's own TRIM support (trim.status); null when the disk failed. */
+  trim: trimSchema.shape.status.nullable(),
+  /**
+   * Whether discards reach the drive from every filesystem path of its stack: all, some, none, unknown
+   * (a layer or the issuing is unknown), or no-filesystem (nothing on the disk issues discards).
+   */
+  discardPath: z.enum(['all', 'some', 'none', 'unknown', 'no-filesystem']),
+  /** overProvisioning.status; null when the disk failed. */
+  spareArea: overProvisioningSchema.shape.status.nullable(),
+  /** Effective spare (unallocated that counts, NVMe unallocated, trimmed free space) in % of the disk. */
+  spareAreaPercent: z.number().nullable(),
+  /** What to fix, most urgent first: the health gate, critical and warning findings, TRIM and discard fixes. */
+  fix: z.array(z.string()),
+});
+/** A validated {@link diskSummarySchema} value. */
+export type DiskSummary = z.infer<typeof diskSummarySchema>;
+
+/** One disk of `encplan assess --all`: its assessment, or the error that stopped it, with its own warnings. */
+const machineDiskSchema = z.object({
+  device: z.string(),
+  status: statusSchema,
+  /** The same result `encplan assess DEVICE --json` gives; null when the disk failed. */
+  assessment: assessmentResultSchema.nullable(),
+  warnings: z.array(warningSchema),
+  error: errorBodySchema.nullable(),
+});
+/** A validated {@link machineDiskSchema} value. */
+export type MachineDisk = z.infer<typeof machineDiskSchema>;
+
+/** The result of `encplan assess --all`: the machine's facts once, a summary line and an assessment per disk. */
+const machineAssessmentResultSchema = z.object({
+  provenance: provenanceSchema,
+  machine: machineSchema.nullable(),
+  kernelCrypto: kernelCryptoSchema.nullable(),
+  capabilities: z.array(capabilitySchema),
+  tools: z.array(toolRecordSchema),
+  /** What to fix on the machine itself, once for every disk (e.g. the kernel's unaccelerated AES driver). */
+  machineFindings: z.array(z.string()),
+  /** One line per disk, in lsblk's order: the machine at a glance. */
+  summary: z.array(diskSummarySchema),
+  disks: z.array(machineDiskSchema),
+});
+
+/**
+ * `encplan assess --all --json` (and `collect --all --json`): every whole disk of the machine. A disk that
+ * fails is an entry with status `error`; the envelope is then `partial` with a warning naming it.
+ */
+export const machineAssessmentDocument = defineDocument({
+  name: 'encplan.machine-assessment',
+  version: [1, 0],
+  title: 'encplan machine assessment envelope (assess --all)',
+  result: machineAssessmentResultSchema,
+});
+/** A validated `machineAssessmentDocument.envelope` value. */
+export type MachineAssessmentEnvelope = z.infer<typeof machineAssessmentDocument.envelope>;

@@ -7,7 +7,7 @@ import { fleetReportResultSchema } from '../domain/fleet-report.js';
 import { healthSchema } from '../domain/health.js';
 import { ioBenchmarkSchema } from '../domain/io-benchmark.js';
 import { toolRecordSchema } from '../domain/tooling.js';
-import { assessmentDocument } from './assessment.js';
+import { assessmentDocument, machineAssessmentDocument } from './assessment.js';
 import { defineDocument, type JsonDocument } from './document.js';
 import { planDocument } from './plan-document.js';
 
@@ -137,6 +137,7 @@ export const bridgeDocument = defineDocument({
  */
 export const DOCUMENTS: readonly JsonDocument[] = [
   assessmentDocument,
+  machineAssessmentDocument,
   planDocument,
   healthDocument,
   cipherBenchmarkDocument,

@@ -3,7 +3,7 @@ import { ERROR_CODES, EncplanError, type ErrorCode } from '../errors.js';
 import { warningSchema, type Warning } from '../domain/warning.js';
 
 /** The error object inside an error envelope: a stable code, a message for people, an optional hint. */
-const errorBodySchema = z.object({
+export const errorBodySchema = z.object({
   code: z.enum(ERROR_CODES),
   message: z.string(),
   hint: z.string().nullable(),
@@ -13,7 +13,7 @@ const errorBodySchema = z.object({
 export type ErrorBody = z.infer<typeof errorBodySchema>;
 
 /** ok: everything ran. partial: some probes failed (see warnings). error: nothing to report (see error). */
-const statusSchema = z.enum(['ok', 'partial', 'error']);
+export const statusSchema = z.enum(['ok', 'partial', 'error']);
 export type Status = z.infer<typeof statusSchema>;
 
 /**

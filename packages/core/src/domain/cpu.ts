@@ -27,3 +27,14 @@ export const machineSchema = z.object({
   os: z.object({ platform: z.string(), distro: z.string(), release: z.string(), kernel: z.string() }),
 });
 export type Machine = z.infer<typeof machineSchema>;
+
+/**
+ * Where a machine fact was read: on Linux since issue 18 from the kernel's files (`cryptoFlagsSource` is
+ * `/proc/cpuinfo`), before that and on other platforms from systeminformation. For evidence and reports.
+ */
+export function machineFactOrigin(
+  machine: { readonly cryptoFlagsSource?: string } | null | undefined,
+  procFile: '/proc/cpuinfo' | '/proc/meminfo' | '/etc/os-release',
+): string {
+  return machine?.cryptoFlagsSource === '/proc/cpuinfo' ? procFile : 'systeminformation';
+}

@@ -59,6 +59,14 @@ const SGDISK_TYPE: Readonly<Record<TargetTool, string>> = {
 /** GPT's backup header and entry array after the last usable LBA (UEFI spec §5.3). */
 const GPT_BACKUP_SECTORS = 34;
 
+/**
+ * Entries of a GPT partition array as sgdisk and sfdisk create it: the UEFI specification (2.10, §5.3.2) asks
+ * for at least 16,384 bytes of entries, 128 of 128 bytes, and both tools make exactly that. A disk that already
+ * uses this many has no free slot for the plan's partition (`sgdisk --new` fails). A larger array is rare; a
+ * disk whose highest partition number is above 128 shows one.
+ */
+const GPT_DEFAULT_ENTRIES = 128;
+
 /** The partition path the plan creates: by GPT partition name, stable across reboots and device renames. */
 export function partitionPathFor(label: string): string {
   return `/dev/disk/by-partlabel/${label}`;
@@ -78,6 +86,12 @@ function layoutCommands(
   const fresh = facts.disk?.partitionTable === 'none';
   if (!fresh && (lastEnd === null || facts.disk?.partitionTable !== 'gpt')) {
     // Unknown partition ends, or an MBR disk (sgdisk would convert it to GPT): no exact layout command exists.
+    return [];
+  }
+  const partitions = facts.partitions ?? [];
+  const entries = Math.max(GPT_DEFAULT_ENTRIES, ...partitions.map((partition) => partition.number ?? 0));
+  if (!fresh && partitions.length >= entries) {
+    // Every entry of the GPT is in use: there is no slot for another partition, so no command to add one.
     return [];
   }
   // New partitions start on the next 1 MiB boundary (sgdisk's default alignment).

@@ -41,13 +41,117 @@ function parseCpuinfoFlags(cpuinfo: string): string[] | null {
         .split(/\s+/);
 }
 
+/** The value of the first `key : value` line of /proc/cpuinfo with this key, or null. */
+function cpuinfoValue(cpuinfo: string, key: string): string | null {
+  const line = cpuinfo.split('\n').find((candidate) => candidate.split(':')[0]?.trim() === key);
+  return line === undefined ? null : line.slice(line.indexOf(':') + 1).trim();
+}
+
 /**
- * CPU, memory and OS from systeminformation, with the crypto flags checked against /proc/cpuinfo (the
- * kernel's own list wins where they disagree).
+ * Logical and physical cores from /proc/cpuinfo: one "processor" block per logical CPU; physical cores are the
+ * distinct (physical id, core id) pairs (x86, proc(5)); where the kernel prints no core ids (ARM), every
+ * logical CPU counts as a core.
+ */
+export function coresFromCpuinfo(cpuinfo: string): { logical: number; physical: number } {
+  const blocks = cpuinfo.split(/\n\s*\n/).filter((block) => /^processor\s*:/m.test(block));
+  const pairs = new Set<string>();
+  for (const block of blocks) {
+    const socket = cpuinfoValue(block, 'physical id');
+    const core = cpuinfoValue(block, 'core id');
+    if (socket !== null && core !== null) {
+      pairs.add(`${socket}:${core}`);
+    }
+  }
+  return { logical: blocks.length, physical: pairs.size === 0 ? blocks.length : pairs.size };
+}
+
+/** MemTotal of /proc/meminfo in bytes (the kernel prints kB, meaning KiB: fs/proc/meminfo.c), or null. */
+export function memTotalBytes(meminfo: string): number | null {
+  const match = /^MemTotal:\s+(\d+)\s+kB/m.exec(meminfo);
+  return match?.[1] === undefined ? null : Number(match[1]) * 1024;
+}
+
+/** NAME and VERSION_ID of os-release(5) (quotes removed), '' where absent. */
+export function parseOsRelease(text: string): { distro: string; release: string } {
+  const value = (key: string): string => {
+    const match = new RegExp(`^${key}=(.*)$`, 'm').exec(text);
+    return (match?.[1] ?? '').trim().replace(/^(["'])(.*)\1$/, '$2');
+  };
+  return { distro: value('NAME'), release: value('VERSION_ID') };
+}
+
+/** The kernel's machine name (uname -m) in Node's spelling, as systeminformation reported it before. */
+function nodeArchitecture(machine: string): string {
+  const names: Readonly<Record<string, string>> = {
+    x86_64: 'x64',
+    i686: 'ia32',
+    i386: 'ia32',
+    aarch64: 'arm64',
+    armv7l: 'arm',
+    ppc64le: 'ppc64',
+    s390x: 's390x',
+    riscv64: 'riscv64',
+  };
+  return names[machine] ?? machine;
+}
+
+/**
+ * CPU, memory and OS of a Linux machine from the kernel's own files, without starting a process:
+ * /proc/cpuinfo (model, vendor, cores, crypto flags), /proc/meminfo, /etc/os-release and
+ * /proc/sys/kernel/{osrelease,arch}. Null when /proc/cpuinfo or /proc/meminfo is missing (a bundle
+ * collected before encplan read them: its systeminformation capture answers instead).
+ */
+async function machineFromProc(context: ProbeContext): Promise<Machine | null> {
+  const { host } = context;
+  const read = (path: string) =>
+    attempt(context, path, 'Reading CPU and memory facts', () => host.readText(path));
+  const [cpuinfo, meminfo, etcOsRelease, osrelease, arch] = await Promise.all([
+    read('/proc/cpuinfo'),
+    read('/proc/meminfo'),
+    read('/etc/os-release'),
+    read('/proc/sys/kernel/osrelease'),
+    read('/proc/sys/kernel/arch'),
+  ]);
+  const memory = meminfo === null ? null : memTotalBytes(meminfo);
+  if (cpuinfo === null || memory === null) {
+    return null;
+  }
+  // os-release(5): /etc/os-release, else /usr/lib/os-release.
+  const osRelease = etcOsRelease ?? (await read('/usr/lib/os-release'));
+  const flags = parseCpuinfoFlags(cpuinfo) ?? [];
+  const cores = coresFromCpuinfo(cpuinfo);
+  const { distro, release } = parseOsRelease(osRelease ?? '');
+  // systeminformation's spelling of the x86 vendor strings (CPUID leaf 0), kept so reports read as before.
+  const vendorNames: Readonly<Record<string, string>> = { AuthenticAMD: 'AMD', GenuineIntel: 'Intel' };
+  const vendorId = cpuinfoValue(cpuinfo, 'vendor_id') ?? cpuinfoValue(cpuinfo, 'CPU implementer');
+  const vendor = vendorId === null ? null : (vendorNames[vendorId] ?? vendorId);
+  return {
+    cpuModel: cpuinfoValue(cpuinfo, 'model name') ?? cpuinfoValue(cpuinfo, 'Hardware') ?? '',
+    cpuVendor: vendor ?? 'unknown',
+    architecture: arch === null ? 'unknown' : nodeArchitecture(arch.trim()),
+    logicalCores: cores.logical,
+    physicalCores: cores.physical,
+    cryptoFlags: cryptoFlagsFrom(flags),
+    cryptoFlagsSource: '/proc/cpuinfo',
+    memoryTotalBytes: memory,
+    os: { platform: 'linux', distro, release, kernel: osrelease?.trim() ?? '' },
+  };
+}
+
+/**
+ * CPU, memory and OS. On Linux from /proc and /etc (no process: issue 18); elsewhere, and when replaying a
+ * bundle collected before encplan read those files, from systeminformation with the crypto flags checked
+ * against /proc/cpuinfo (the kernel's own list wins where they disagree).
  */
 export async function probeMachine(
   context: ProbeContext,
 ): Promise<{ machine: Machine | null; diskLayout: readonly Record<string, unknown>[] }> {
+  if (context.host.platform === 'linux') {
+    const machine = await machineFromProc(context);
+    if (machine !== null) {
+      return { machine, diskLayout: [] };
+    }
+  }
   const info = await attempt(context, 'systeminformation', 'Reading CPU and memory facts', () =>
     context.host.systemInfo(),
   );

@@ -15,7 +15,8 @@ export function createProbeContext(host: Host, signal?: AbortSignal): ProbeConte
   return { host, warnings: [], signal };
 }
 
-function warningCodeFor(error: EncplanError): WarningCode {
+/** The warning code an expected probe error becomes. */
+export function warningCodeFor(error: EncplanError): WarningCode {
   switch (error.code) {
     case 'TOOL_NOT_FOUND':
       return 'TOOL_MISSING';
@@ -75,4 +76,34 @@ export function tryRun(
   purpose: string,
 ): Promise<CommandOutput | null> {
   return attempt(context, spec.tool, purpose, () => context.host.run(spec, context.signal));
+}
+
+/**
+ * Whether an error is a replay host saying the bundle holds no output of this exact command: a bundle made by
+ * an encplan that asked for the same fact another way. Probes that changed how they ask fall back to the old
+ * way on this error, so bundles collected before keep replaying.
+ */
+function isUncaptured(error: unknown): boolean {
+  return isEncplanError(error) && error.details?.uncaptured === true;
+}
+
+/**
+ * Like {@link tryRun}, but 'uncaptured' when replaying a bundle that never ran this command (see
+ * {@link isUncaptured}), so the caller can ask the way the bundle's encplan did.
+ */
+export async function tryRunOrUncaptured(
+  context: ProbeContext,
+  spec: CommandSpec,
+  purpose: string,
+): Promise<CommandOutput | 'uncaptured' | null> {
+  try {
+    return await context.host.run(spec, context.signal);
+  } catch (error) {
+    if (isUncaptured(error)) {
+      return 'uncaptured';
+    }
+    return attempt(context, spec.tool, purpose, () => {
+      throw error;
+    });
+  }
 }

@@ -1,7 +1,9 @@
 import { linuxResultOf, type AssessmentResult, type LinuxAssessmentResult } from '../contract/assessment.js';
 import type { Warning } from '../domain/warning.js';
+import { machineFactOrigin } from '../domain/cpu.js';
 import { formatBytes, formatBytesExact, formatPercent, formatRate } from '../domain/units.js';
 import { formatScalar, UNKNOWN } from './labels.js';
+import { groupRuns, spanOf } from './large-layouts.js';
 
 /** How a verdict should look: good (green), attention (amber), bad (red), unknown (grey), info (facts, no verdict). */
 export type Tone = 'good' | 'attention' | 'bad' | 'unknown' | 'info';
@@ -138,20 +140,32 @@ function trimSection(result: LinuxAssessmentResult): SectionView {
   const { trim, discardPassthrough } = result;
   const status = TRIM_STATUS[trim.status];
   const source = 'sysfs: queue/discard_max_bytes, dm table';
-  const paths = discardPassthrough.paths.flatMap((path): FindingView[] => [
-    path.discardsReachDrive === true
-      ? { tone: 'good', message: `Discards from ${path.topPath} reach the drive.`, source }
-      : {
-          tone: path.discardsReachDrive === false ? 'attention' : 'unknown',
-          message: `Discards from ${path.topPath} ${path.firstBlockingLayer === null ? 'may not reach the drive' : `stop at ${path.firstBlockingLayer}`}.${path.fix === null ? '' : ` Fix: ${path.fix}`}`,
-          source,
-        },
-    ...path.leaks.map((leak): FindingView => ({
-      tone: 'info',
-      message: `Passing discards through encryption reveals: ${leak}`,
-      source: null,
-    })),
-  ]);
+  // Many paths that all reach the drive (128 partitions) become one line per run (large-layouts.ts).
+  const paths = groupRuns(
+    discardPassthrough.paths,
+    (path) => (path.discardsReachDrive === true && path.leaks.length === 0 ? 'reaches' : null),
+    (path): FindingView[] => [
+      path.discardsReachDrive === true
+        ? { tone: 'good', message: `Discards from ${path.topPath} reach the drive.`, source }
+        : {
+            tone: path.discardsReachDrive === false ? 'attention' : 'unknown',
+            message: `Discards from ${path.topPath} ${path.firstBlockingLayer === null ? 'may not reach the drive' : `stop at ${path.firstBlockingLayer}`}.${path.fix === null ? '' : ` Fix: ${path.fix}`}`,
+            source,
+          },
+      ...path.leaks.map((leak): FindingView => ({
+        tone: 'info',
+        message: `Passing discards through encryption reveals: ${leak}`,
+        source: null,
+      })),
+    ],
+    (run): FindingView[] => [
+      {
+        tone: 'good',
+        message: `Discards from ${String(run.length)} paths (${spanOf(run.map((path) => path.topPath))}) reach the drive.`,
+        source,
+      },
+    ],
+  ).flat();
   return {
     id: 'trim',
     title: 'TRIM and discards',
@@ -334,22 +348,26 @@ function cpuSection(result: AssessmentResult, warnings: readonly Warning[]): Sec
           : 'The processor has no AES instructions: AES encryption will cost CPU; Adiantum is the usual alternative.',
     findings: kernelFindings,
     facts: [
-      fact('Processor', `${machine.cpuModel} (${machine.architecture})`, 'systeminformation'),
+      fact(
+        'Processor',
+        `${machine.cpuModel} (${machine.architecture})`,
+        machineFactOrigin(machine, '/proc/cpuinfo'),
+      ),
       fact(
         'Cores',
         `${String(machine.physicalCores)} cores, ${String(machine.logicalCores)} threads`,
-        'systeminformation',
+        machineFactOrigin(machine, '/proc/cpuinfo'),
       ),
       fact('AES instructions (AES-NI)', yesNo(aes), flagSource),
       fact('Vector AES (VAES)', yesNo(machine.cryptoFlags.vaes), flagSource),
       fact('Carry-less multiply (PCLMULQDQ)', yesNo(machine.cryptoFlags.carrylessMultiply), flagSource),
       fact('AVX2', yesNo(machine.cryptoFlags.avx2), flagSource),
       fact('AVX-512', yesNo(machine.cryptoFlags.avx512), flagSource),
-      fact('Memory', formatBytes(machine.memoryTotalBytes), 'systeminformation'),
+      fact('Memory', formatBytes(machine.memoryTotalBytes), machineFactOrigin(machine, '/proc/meminfo')),
       fact(
         'Operating system',
         `${machine.os.distro} ${machine.os.release}, kernel ${machine.os.kernel}`,
-        'systeminformation',
+        machineFactOrigin(machine, '/etc/os-release'),
       ),
       ...kernelFacts,
     ],

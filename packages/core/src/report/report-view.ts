@@ -1,3 +1,4 @@
+import { groupRuns, spanOf } from './large-layouts.js';
 import {
   assessmentDocument,
   linuxResultOf,
@@ -169,16 +170,33 @@ function toDeviceView(result: LinuxAssessmentResult): DeviceView {
         value: disk.mountpoints.length === 0 ? 'nothing mounted' : disk.mountpoints.join(', '),
         source: 'lsblk: MOUNTPOINTS',
       },
-      ...result.partitions.map((part) => ({
-        label: `Partition ${String(part.number)} (${part.path})`,
-        value: `${formatBytes(part.sizeBytes)} at ${formatBytes(part.startBytes)}${part.filesystem === null ? '' : `, ${part.filesystem.type}${part.filesystem.usedPercent === null ? '' : ` ${formatPercent(part.filesystem.usedPercent)} used`}`}${part.mountpoints.length === 0 ? '' : `, mounted at ${part.mountpoints.join(', ')}`}`,
-        source: 'lsblk',
-      })),
+      // A long table groups runs of same-size partitions with nothing on them (large-layouts.ts).
+      ...groupRuns(
+        result.partitions,
+        (part) =>
+          part.filesystem === null && part.mountpoints.length === 0
+            ? `${String(part.sizeBytes)}:${part.typeId ?? ''}`
+            : null,
+        (part) => ({
+          label: `Partition ${String(part.number)} (${part.path})`,
+          value: `${formatBytes(part.sizeBytes)} at ${formatBytes(part.startBytes)}${part.filesystem === null ? '' : `, ${part.filesystem.type}${part.filesystem.usedPercent === null ? '' : ` ${formatPercent(part.filesystem.usedPercent)} used`}`}${part.mountpoints.length === 0 ? '' : `, mounted at ${part.mountpoints.join(', ')}`}`,
+          source: 'lsblk',
+        }),
+        (run) => {
+          const first = run[0] as (typeof run)[number];
+          const last = run[run.length - 1] as (typeof run)[number];
+          return {
+            label: `Partitions ${String(first.number)}–${String(last.number)} (${spanOf(run.map((part) => part.path))})`,
+            value: `${String(run.length)} × ${formatBytes(first.sizeBytes)} from ${formatBytes(first.startBytes)} to ${formatBytes(last.startBytes + last.sizeBytes)}, nothing on them (each in the JSON)`,
+            source: 'lsblk',
+          };
+        },
+      ),
     ],
   };
 }
 
-function toStackLines(node: StackNode, depth = 0): StackLineView[] {
+function stackText(node: StackNode): string {
   const parts = [
     `${node.kernelName} (${node.type}${node.mapperName === null ? '' : ` ${node.mapperName}`}, ${formatBytes(node.sizeBytes)})`,
     node.filesystem === null
@@ -192,9 +210,28 @@ function toStackLines(node: StackNode, depth = 0): StackLineView[] {
         : `discards in ${formatBytes(node.discard.granularityBytes)} units`,
     node.backingFile === null ? null : `backed by ${node.backingFile}`,
   ];
+  return parts.filter((part) => part !== null).join(' · ');
+}
+
+function toStackLines(node: StackNode, depth = 0): StackLineView[] {
+  // Many leaf children alike (128 empty partitions) become one line per run (large-layouts.ts).
+  const alike = (child: StackNode): string | null =>
+    child.children.length === 0 && child.filesystem === null && child.mountpoints.length === 0
+      ? stackText({ ...child, kernelName: '' })
+      : null;
   return [
-    { depth, text: parts.filter((part) => part !== null).join(' · ') },
-    ...node.children.flatMap((child) => toStackLines(child, depth + 1)),
+    { depth, text: stackText(node) },
+    ...groupRuns(
+      node.children,
+      alike,
+      (child) => toStackLines(child, depth + 1),
+      (run) => [
+        {
+          depth: depth + 1,
+          text: `${spanOf(run.map((child) => child.kernelName))}: ${String(run.length)} × ${stackText({ ...(run[0] as StackNode), kernelName: '' }).trimStart()}`,
+        },
+      ],
+    ).flat(),
   ];
 }
 

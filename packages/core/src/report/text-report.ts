@@ -11,7 +11,7 @@ const TONE_WORD: Readonly<Record<Tone, string>> = {
 };
 
 /** A fixed-width table with a header row; columns are padded to their widest cell. */
-function formatTextTable(
+export function formatTextTable(
   header: readonly string[],
   rows: readonly (readonly string[])[],
   indent = '  ',

@@ -1,3 +1,4 @@
+import { machineFactOrigin } from '../domain/cpu.js';
 import { evidence, type Evidence, type Finding, type Recommendation } from '../domain/recommendation.js';
 import { sourceOf } from '../domain/source.js';
 import { formatRate, MIB } from '../domain/units.js';
@@ -29,8 +30,9 @@ export interface CipherChoice {
  */
 const ANDROID_ADIANTUM_AES_BAR_BYTES_PER_SECOND = 50 * MIB;
 
-const cpuSource = sourceOf('systeminformation', 'cpu.flags');
-const coresSource = sourceOf('systeminformation', 'cpu.cores');
+const cpuSource = (facts: PlanFacts) => sourceOf(machineFactOrigin(facts.machine, '/proc/cpuinfo'), 'flags');
+const coresSource = (facts: PlanFacts) =>
+  sourceOf(machineFactOrigin(facts.machine, '/proc/cpuinfo'), 'processor');
 const kernelSource = sourceOf('/proc/crypto', 'driver');
 
 function speedEvidence(label: string, speed: EffectiveCipherSpeed | null): Evidence[] {
@@ -70,7 +72,7 @@ export function checkKernelAesDriver(facts: PlanFacts): RuleResult {
       `The CPU has AES instructions but the kernel's xts(aes) driver is ${driver ?? 'a generic one'}, ` +
       'so dm-crypt would not use them; load the accelerated module (aesni_intel on x86, aes_ce_blk on ARM64) before encrypting.',
     evidence: [
-      evidence('machine.cryptoFlags.aes', true, cpuSource),
+      evidence('machine.cryptoFlags.aes', true, cpuSource(facts)),
       evidence('kernelCrypto.xtsAes.driver', driver, kernelSource),
     ],
   };
@@ -92,7 +94,7 @@ export function recommendCipherMode(
   const hasAes = facts.machine?.cryptoFlags?.aes ?? null;
   const adiantumAvailable = adiantumAvailableOf(facts);
   const reasons: Evidence[] = [
-    evidence('machine.cryptoFlags.aes', hasAes, cpuSource),
+    evidence('machine.cryptoFlags.aes', hasAes, cpuSource(facts)),
     evidence('kernelCrypto.adiantum', facts.kernelCrypto?.adiantum ?? null, kernelSource),
     ...speedEvidence('aes-xts 512b', aes512),
     ...speedEvidence('xchacha12,aes-adiantum 256b', adiantum),
@@ -189,7 +191,7 @@ export function recommendKeySize(
     ...speedEvidence('aes-xts 256b', aes256),
     ...speedEvidence('aes-xts 512b', aes512),
     evidence('fastest plain device throughput (bytes/s)', device, sourceOf('fio', 'bw_bytes')),
-    evidence('machine.logicalCores', facts.machine?.logicalCores ?? null, coresSource),
+    evidence('machine.logicalCores', facts.machine?.logicalCores ?? null, coresSource(facts)),
     evidence(
       'options.speedOverSecurity',
       options.speedOverSecurity,
@@ -250,7 +252,7 @@ export function recommendVeracryptEncryption(
   const device = fastestPlainBytesPerSecond(facts);
   const reasons: Evidence[] = [
     ...singles.flatMap((single) => speedEvidence(`${single.name} XTS 512b`, single.speed)),
-    evidence('machine.logicalCores', facts.machine?.logicalCores ?? null, coresSource),
+    evidence('machine.logicalCores', facts.machine?.logicalCores ?? null, coresSource(facts)),
     evidence('fastest plain device throughput (bytes/s)', device, sourceOf('fio', 'bw_bytes')),
   ];
   // Cascade throughput ≈ harmonic combination of its layers (§2.5).

@@ -1,3 +1,4 @@
+import { machineFactOrigin } from '../domain/cpu.js';
 import { evidence, type Evidence, type Recommendation } from '../domain/recommendation.js';
 import { sourceOf } from '../domain/source.js';
 import type { Pbkdf2Hash } from '../domain/kdf.js';
@@ -84,14 +85,14 @@ export function recommendLuks2Pbkdf(
       unlockMemoryBytes,
       otherMachine
         ? sourceOf('encplan', 'options.unlockMachine')
-        : sourceOf('systeminformation', 'mem.total'),
+        : sourceOf(machineFactOrigin(facts.machine, '/proc/meminfo'), 'MemTotal'),
     ),
     evidence(
       'unlock machine cores',
       unlockCores,
       otherMachine
         ? sourceOf('encplan', 'options.unlockMachine')
-        : sourceOf('systeminformation', 'cpu.cores'),
+        : sourceOf(machineFactOrigin(facts.machine, '/proc/cpuinfo'), 'processor'),
     ),
     evidence('options.unlockTimeMs', options.unlockTimeMs, sourceOf('encplan', 'options.unlockTimeMs')),
   ];

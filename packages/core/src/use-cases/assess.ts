@@ -1,4 +1,4 @@
-import { createRecordingHost } from '../capture/recording-host.js';
+import { createRecordingHost, type RecordingHost } from '../capture/recording-host.js';
 import {
   assessmentDocument,
   type AssessmentEnvelope,
@@ -10,18 +10,12 @@ import type { Clock, Host, ToolName } from '../ports.js';
 import { probeCapabilities } from '../probes/capabilities.js';
 import { probeLinuxInventory } from '../probes/linux/inventory.js';
 import { computeSpace } from '../analyses/space.js';
-import { resolveTarget } from '../probes/linux/resolve-target.js';
+import { resolveTarget, type ResolvedTarget } from '../probes/linux/resolve-target.js';
 import { crossCheckDiskType, probeMachine } from '../probes/machine.js';
 import type { IoBenchmark, ProgressEvent } from '../domain/io-benchmark.js';
 import type { StackNode } from '../domain/device.js';
 import type { CipherBenchmark } from '../domain/cipher.js';
-import {
-  addWarning,
-  attempt,
-  createProbeContext,
-  tryRun,
-  type ProbeContext,
-} from '../probes/probe-context.js';
+import { addWarning, attempt, createProbeContext, type ProbeContext } from '../probes/probe-context.js';
 import { probeHostProtectedArea } from '../probes/linux/host-protected-area.js';
 import type { PlanOptions } from '../rules/plan-options.js';
 import { planFromAssessment } from './plan-from-assessment.js';
@@ -29,7 +23,11 @@ import { assessPlatform } from './assess-platform.js';
 import { refuseForeignTarget } from '../rules/platform-targets.js';
 import { assessDriveSections, nvmeCapacityOf } from '../analyses/drive-sections.js';
 import { probeHealth } from '../probes/linux/health.js';
-import { probeDiscardStack } from '../probes/linux/discard-stack.js';
+import { probeDiscardStack, readFstrimTimer, type DiscardStackFacts } from '../probes/linux/discard-stack.js';
+import type { Machine } from '../domain/cpu.js';
+import type { KernelCryptoFacts } from '../domain/cipher.js';
+import type { Capability } from '../domain/capabilities.js';
+import type { LsblkDevice } from '../parsers/lsblk/parse-lsblk-json.js';
 import { probeKernelCrypto } from '../probes/kernel-crypto.js';
 import { runCipherBenchmark } from './cipher-benchmark.js';
 import { runIoBenchmark } from './benchmark/run-io-benchmark.js';
@@ -91,7 +89,7 @@ function kernelCipherSpeed(benchmark: CipherBenchmark | null): number | null {
 
 async function runIoStep(
   context: ProbeContext,
-  request: AssessRequest,
+  request: Pick<AssessRequest, 'benchmark' | 'onProgress' | 'onBenchmarkProgress' | 'signal'>,
   stack: StackNode,
   cipherBenchmark: CipherBenchmark | null,
 ): Promise<IoBenchmark | null> {
@@ -131,60 +129,93 @@ async function runIoStep(
 
 /** The tools a run used, with their paths and version banners (also for the macOS/Windows assessment). */
 async function recordTools(context: ProbeContext, tools: readonly ToolName[]): Promise<ToolRecord[]> {
-  const records: ToolRecord[] = [];
-  for (const tool of [...new Set(tools)].sort()) {
-    const path = await context.host.whichTool(tool);
+  // Every version question is asked at once (they are independent); the answers, and any warning, are then
+  // taken in tool order so the result does not depend on which process finished first.
+  const asked = [...new Set(tools)].sort().map((tool) => {
     const versionArgs = VERSION_ARGUMENTS[tool];
-    let version: string | null = null;
-    if (path !== null && versionArgs !== undefined) {
-      const output = await tryRun(
-        context,
-        { tool, args: versionArgs, timeoutMs: 5000 },
-        `Asking ${tool} its version`,
-      );
-      version = output === null ? null : parseVersionBanner(`${output.stdout}\n${output.stderr}`);
-    }
-    records.push({ tool, path, version });
+    const path = context.host.whichTool(tool);
+    const output = path.then((found) =>
+      found === null || versionArgs === undefined
+        ? null
+        : context.host.run({ tool, args: versionArgs, timeoutMs: 5000 }, context.signal),
+    );
+    // Handled below, in order; this keeps an early failure from counting as unhandled meanwhile.
+    output.catch(() => undefined);
+    return { tool, path, output };
+  });
+  const records: ToolRecord[] = [];
+  for (const { tool, path, output } of asked) {
+    const answer = await attempt(context, tool, `Asking ${tool} its version`, () => output);
+    records.push({
+      tool,
+      path: await path,
+      version: answer === null ? null : parseVersionBanner(`${answer.stdout}\n${answer.stderr}`),
+    });
   }
   return records;
 }
 
+/** What every disk of one run shares, gathered once: CPU, memory, OS, kernel crypto, kernel features, fstrim.timer. */
+export interface HostFacts {
+  readonly machine: Machine | null;
+  /** systeminformation's disk guesses: only when a bundle from before issue 18 answered from its capture. */
+  readonly diskLayout: readonly Record<string, unknown>[];
+  readonly kernelCrypto: KernelCryptoFacts | null;
+  readonly capabilities: Capability[];
+  readonly fstrimTimer: DiscardStackFacts['fstrimTimer'];
+}
+
+/** Reads the host facts once; expected failures become warnings in `context`. */
+export async function probeHostFacts(
+  context: ProbeContext,
+  known: { fstrimTimer?: DiscardStackFacts['fstrimTimer'] } = {},
+): Promise<HostFacts> {
+  const { machine, diskLayout } = await probeMachine(context);
+  const kernelCrypto = await probeKernelCrypto(context);
+  const capabilities = await probeCapabilities(context.host);
+  const fstrimTimer = known.fstrimTimer === undefined ? await readFstrimTimer(context) : known.fstrimTimer;
+  return { machine, diskLayout, kernelCrypto, capabilities, fstrimTimer };
+}
+
+/** A disk's facts without the run-wide tool list and the plan (assembled once every disk is read). */
+export type DiskFacts = Omit<AssessmentResult, 'plan' | 'tools'>;
+
+/** How one disk is to be read: its target, and what the run already knows. */
+export interface DiskProbeRequest {
+  readonly target: ResolvedTarget;
+  readonly mode: 'live' | 'bundle';
+  readonly includeSerials: boolean;
+  readonly collectedAt: Date;
+  /** The disk as the machine-wide lsblk listed it (`--all`); absent: the disk's own lsblk. */
+  readonly lsblkDevice?: LsblkDevice;
+  /** The host facts when already read (`--all`); absent: read after the disk's own probes, as always. */
+  readonly hostFacts?: HostFacts;
+}
+
 /**
- * Assesses one disk: inventory, stack, existing encryption, space, machine. Fatal problems (bad input,
- * a device that cannot be used) throw an EncplanError; everything else that fails becomes a warning and
- * the envelope's status is `partial`.
+ * Reads one disk: inventory, host protected area, SMART and TRIM, discard stack, space, and (with a request
+ * for benchmarks) cipher and I/O speed. Warnings go to `context`; a disk that cannot be read throws.
  */
-export async function assess(
-  environment: AssessEnvironment,
-  request: AssessRequest,
-): Promise<AssessmentEnvelope> {
-  const host = createRecordingHost(environment.host);
-  // A target tool the platform does not have is refused before anything runs (issue 10 item 3).
-  refuseForeignTarget(host.platform, request.planOptions?.targetTool ?? null);
-  if (host.platform === 'darwin' || host.platform === 'win32') {
-    return assessPlatform(host, environment.clock, request, recordTools);
-  }
-  if (host.platform !== 'linux') {
-    throw new EncplanError(
-      'DEVICE_UNSUPPORTED',
-      `encplan assess runs on Linux in this version; this is ${host.platform}.`,
-      {
-        hint: 'Collect a bundle on the Linux machine (encplan collect) or run it there.',
-      },
-    );
-  }
-  const context = createProbeContext(host, request.signal);
-  const target = await resolveTarget(host, request.device, { requireReadable: request.mode === 'live' });
-  const inventory = await probeLinuxInventory(context, target, { includeSerials: request.includeSerials });
+export async function probeDisk(
+  context: ProbeContext,
+  disk: DiskProbeRequest,
+  request: Pick<AssessRequest, 'benchmark' | 'onProgress' | 'onBenchmarkProgress' | 'signal'> = {},
+): Promise<DiskFacts> {
+  const { host } = context;
+  const { target } = disk;
+  const inventory = await probeLinuxInventory(context, target, {
+    includeSerials: disk.includeSerials,
+    ...(disk.lsblkDevice === undefined ? {} : { lsblkDevice: disk.lsblkDevice }),
+  });
   const hostProtectedArea = await probeHostProtectedArea(context, inventory.disk);
   request.onProgress?.('Reading SMART health and TRIM support');
   const drive = await probeHealth(
     host,
     { path: inventory.disk.path, transport: inventory.disk.transport },
-    request.signal,
+    context.signal,
   );
   drive.warnings.forEach((warning) => addWarning(context, warning));
-  const discard = await probeDiscardStack(host, inventory.stack, request.signal);
+  const discard = await probeDiscardStack(host, inventory.stack, context.signal, disk.hostFacts?.fstrimTimer);
   discard.warnings.forEach((warning) => addWarning(context, warning));
   const space = {
     ...computeSpace(inventory.spaceInput),
@@ -199,8 +230,9 @@ export async function assess(
     drive: drive.facts,
     discard: discard.facts,
   });
-  const { machine, diskLayout } = await probeMachine(context);
-  const kernelCrypto = await probeKernelCrypto(context);
+  const shared =
+    disk.hostFacts ?? (await probeHostFacts(context, { fstrimTimer: discard.facts.fstrimTimer }));
+  const { machine, kernelCrypto } = shared;
   let cipherBenchmark = null;
   if (request.benchmark !== undefined && request.benchmark !== null) {
     request.onProgress?.('Measuring cipher and key-derivation speed');
@@ -215,22 +247,17 @@ export async function assess(
           cpuHasAes: machine.cryptoFlags.aes,
           cipherSpeed: cipherBenchmark?.cipherSpeed ?? null,
         });
-  const crossCheck = crossCheckDiskType(diskLayout, inventory.disk.path, inventory.media);
-  const capabilities = await probeCapabilities(host);
-  const toolsRun = host.captures().flatMap((capture) => (capture.kind === 'command' ? [capture.tool] : []));
-  const tools = await recordTools(context, toolsRun);
-  const collectedAt = request.collectedAt ?? environment.clock.now();
-
-  const facts: Omit<AssessmentResult, 'plan'> = {
+  const crossCheck = crossCheckDiskType(shared.diskLayout, inventory.disk.path, inventory.media);
+  return {
     target: {
       path: target.path,
       kernelName: target.kernelName,
       requested: target.requested,
-      resolvedFrom: request.mode === 'bundle' ? 'bundle' : target.resolvedFrom,
+      resolvedFrom: disk.mode === 'bundle' ? 'bundle' : target.resolvedFrom,
     },
     provenance: {
-      mode: request.mode,
-      collectedAt: collectedAt.toISOString(),
+      mode: disk.mode,
+      collectedAt: disk.collectedAt.toISOString(),
       platform: `${host.platform}${machine === null ? '' : ` ${machine.os.kernel}`}`,
     },
     disk: inventory.disk,
@@ -250,14 +277,80 @@ export async function assess(
     ioBenchmark,
     machine,
     crossChecks: crossCheck === null ? [] : [crossCheck],
-    capabilities,
-    tools,
+    capabilities: shared.capabilities,
   };
-  // Planning is pure; a plan that cannot be made (e.g. a device path it will not put in a command) is a
-  // warning, and the facts still stand.
+}
+
+/** The tools the run started (from the recording host's captures), each with its path and version, asked once. */
+export function recordRunTools(context: ProbeContext, host: RecordingHost): Promise<ToolRecord[]> {
+  const toolsRun = host.captures().flatMap((capture) => (capture.kind === 'command' ? [capture.tool] : []));
+  return recordTools(context, toolsRun);
+}
+
+/** Adds the tool list and the plan to a disk's facts. Planning is pure; a plan that cannot be made is a warning. */
+export async function finishAssessment(
+  context: ProbeContext,
+  facts: DiskFacts,
+  tools: ToolRecord[],
+  planOptions: PlanOptions | undefined,
+): Promise<AssessmentResult> {
+  const withTools = { ...facts, tools };
   const plan = await attempt(context, 'plan', 'Planning', () =>
-    Promise.resolve(planFromAssessment(facts, request.planOptions ?? {})),
+    Promise.resolve(planFromAssessment(withTools, planOptions ?? {})),
   );
-  const result: AssessmentResult = { plan, ...facts };
+  return { plan, ...withTools };
+}
+
+/** Starts a Linux assessment run: a recording host over the environment's (its captures name the tools run) and a context. */
+export function startAssessment(
+  environment: AssessEnvironment,
+  signal: AbortSignal | undefined,
+): { host: RecordingHost; context: ProbeContext } {
+  const host = createRecordingHost(environment.host);
+  requireLinux(host);
+  return { host, context: createProbeContext(host, signal) };
+}
+
+/** Refuses a platform assess does not run on. */
+function requireLinux(host: Host): void {
+  if (host.platform !== 'linux') {
+    throw new EncplanError(
+      'DEVICE_UNSUPPORTED',
+      `encplan assess runs on Linux in this version; this is ${host.platform}.`,
+      {
+        hint: 'Collect a bundle on the Linux machine (encplan collect) or run it there.',
+      },
+    );
+  }
+}
+
+/**
+ * Assesses one disk: inventory, stack, existing encryption, space, machine. Fatal problems (bad input,
+ * a device that cannot be used) throw an EncplanError; everything else that fails becomes a warning and
+ * the envelope's status is `partial`.
+ */
+export async function assess(
+  environment: AssessEnvironment,
+  request: AssessRequest,
+): Promise<AssessmentEnvelope> {
+  // A target tool the platform does not have is refused before anything runs (issue 10 item 3).
+  refuseForeignTarget(environment.host.platform, request.planOptions?.targetTool ?? null);
+  if (environment.host.platform === 'darwin' || environment.host.platform === 'win32') {
+    return assessPlatform(createRecordingHost(environment.host), environment.clock, request, recordTools);
+  }
+  const { host, context } = startAssessment(environment, request.signal);
+  const target = await resolveTarget(host, request.device, { requireReadable: request.mode === 'live' });
+  const facts = await probeDisk(
+    context,
+    {
+      target,
+      mode: request.mode,
+      includeSerials: request.includeSerials,
+      collectedAt: request.collectedAt ?? environment.clock.now(),
+    },
+    request,
+  );
+  const tools = await recordRunTools(context, host);
+  const result = await finishAssessment(context, facts, tools, request.planOptions);
   return assessmentDocument.ok(result, context.warnings, environment.clock.now());
 }

@@ -1,8 +1,11 @@
 import { BUNDLE_SCHEMA, BUNDLE_SCHEMA_VERSION, redactCaptures, type Bundle } from '../capture/bundle.js';
 import type { Capture } from '../capture/capture.js';
-import { createRecordingHost } from '../capture/recording-host.js';
+import { createRecordingHost, type RecordingHost } from '../capture/recording-host.js';
 import { createReplayHost } from '../capture/replay-host.js';
-import type { AssessmentEnvelope } from '../contract/assessment.js';
+import type { AssessmentEnvelope, MachineAssessmentEnvelope } from '../contract/assessment.js';
+import { EncplanError } from '../errors.js';
+import type { Host } from '../ports.js';
+import { assessAll } from './assess-all.js';
 import { protectIdentifier } from '../domain/identifier.js';
 import { parseLsblkJson, type LsblkDevice } from '../parsers/lsblk/parse-lsblk-json.js';
 import { TOOL_VERSION } from '../version.js';
@@ -43,6 +46,40 @@ export interface CollectRequest {
   readonly onBenchmarkProgress?: NonNullable<AssessRequest['onBenchmarkProgress']>;
 }
 
+/** Serial numbers and WWNs in the captures replaced by their hashes (unless kept), ready for a bundle. */
+async function protectedCaptures(
+  captures: readonly Capture[],
+  includeSerials: boolean,
+): Promise<Bundle['captures']> {
+  const replacements = new Map<string, string>();
+  if (!includeSerials) {
+    // lsblk's serials and WWNs on Linux; system_profiler's, PowerShell's and smartctl's on macOS and Windows.
+    for (const raw of [...identifiersIn(captures), ...serialsIn(captures)]) {
+      replacements.set(raw, (await protectIdentifier(raw, false)) ?? raw);
+    }
+  }
+  return redactCaptures(captures, replacements);
+}
+
+/** The bundle of a recorded run. */
+async function bundleOf(
+  host: RecordingHost,
+  collectedAt: Date,
+  scope: Pick<Bundle, 'device' | 'serialsIncluded' | 'benchmark'> & { all?: true },
+): Promise<Bundle> {
+  return {
+    schema: BUNDLE_SCHEMA,
+    schemaVersion: [...BUNDLE_SCHEMA_VERSION],
+    toolVersion: TOOL_VERSION,
+    collectedAt: collectedAt.toISOString(),
+    platform: host.platform,
+    cwd: host.cwd,
+    privileged: host.privileged,
+    ...scope,
+    captures: await protectedCaptures(host.captures(), scope.serialsIncluded),
+  };
+}
+
 /**
  * Runs a live assessment while recording every capture, and returns it with the bundle that replays it.
  * Serial numbers and WWNs in the captures are replaced by their hashes unless `includeSerials`. With
@@ -59,46 +96,88 @@ export async function collect(
     { host, clock: environment.clock },
     { ...request, mode: 'live', collectedAt },
   );
-  const captures = host.captures();
-  const replacements = new Map<string, string>();
-  if (!request.includeSerials) {
-    // lsblk's serials and WWNs on Linux; system_profiler's, PowerShell's and smartctl's on macOS and Windows.
-    for (const raw of [...identifiersIn(captures), ...serialsIn(captures)]) {
-      replacements.set(raw, (await protectIdentifier(raw, false)) ?? raw);
-    }
-  }
-  return {
-    envelope,
-    bundle: {
-      schema: BUNDLE_SCHEMA,
-      schemaVersion: [...BUNDLE_SCHEMA_VERSION],
-      toolVersion: TOOL_VERSION,
-      collectedAt: collectedAt.toISOString(),
-      platform: host.platform,
-      cwd: host.cwd,
-      privileged: host.privileged,
-      device: request.device,
-      serialsIncluded: request.includeSerials,
-      benchmark: request.benchmark ?? null,
-      captures: redactCaptures(captures, replacements),
-    },
-  };
+  const bundle = await bundleOf(host, collectedAt, {
+    device: request.device,
+    serialsIncluded: request.includeSerials,
+    benchmark: request.benchmark ?? null,
+  });
+  return { envelope, bundle };
 }
 
-/** Runs the assessment again from a bundle, touching nothing on this machine. */
-export function assessBundle(
+/** `encplan collect --all`: every whole disk of the machine, recorded in one bundle (`assess --all --bundle`). */
+export async function collectAll(
+  environment: AssessEnvironment,
+  request: { readonly includeSerials: boolean; readonly signal?: AbortSignal },
+): Promise<{ envelope: MachineAssessmentEnvelope; bundle: Bundle }> {
+  const host = createRecordingHost(environment.host);
+  const collectedAt = environment.clock.now();
+  const envelope = await assessAll(
+    { host, clock: environment.clock },
+    { ...request, mode: 'live', collectedAt },
+  );
+  const bundle = await bundleOf(host, collectedAt, {
+    device: null,
+    serialsIncluded: request.includeSerials,
+    benchmark: null,
+    all: true,
+  });
+  return { envelope, bundle };
+}
+
+/** Refuses a bundle of the other scope: a one-disk bundle holds no other disk, an --all bundle no one choice. */
+function requireScope(bundle: Bundle, all: boolean): void {
+  if ((bundle.all === true) !== all) {
+    throw new EncplanError(
+      'INVALID_ARGUMENT',
+      all
+        ? `This bundle holds one disk (${bundle.device ?? 'the disk of its working directory'}), not every disk of its machine.`
+        : 'This bundle holds every disk of its machine (collect --all).',
+      {
+        hint: all
+          ? 'Assess it with `encplan assess --bundle DIR` (without --all).'
+          : 'Assess it with `encplan assess --all --bundle DIR`.',
+      },
+    );
+  }
+}
+
+/** Runs `assess --all` again from a `collect --all` bundle, touching nothing on this machine. */
+export async function assessAllBundle(
   bundle: Bundle,
   clock: AssessEnvironment['clock'],
   options: { signal?: AbortSignal; planOptions?: PlanOptions } = {},
-): Promise<AssessmentEnvelope> {
-  const host = createReplayHost({
+): Promise<MachineAssessmentEnvelope> {
+  requireScope(bundle, true);
+  return assessAll(
+    { host: replayHostOf(bundle), clock },
+    {
+      includeSerials: bundle.serialsIncluded,
+      mode: 'bundle',
+      collectedAt: new Date(bundle.collectedAt),
+      ...(options.signal === undefined ? {} : { signal: options.signal }),
+      ...(options.planOptions === undefined ? {} : { planOptions: options.planOptions }),
+    },
+  );
+}
+
+function replayHostOf(bundle: Bundle): Host {
+  return createReplayHost({
     platform: bundle.platform,
     cwd: bundle.cwd,
     privileged: bundle.privileged,
     captures: bundle.captures,
   });
+}
+
+/** Runs the assessment again from a bundle, touching nothing on this machine. */
+export async function assessBundle(
+  bundle: Bundle,
+  clock: AssessEnvironment['clock'],
+  options: { signal?: AbortSignal; planOptions?: PlanOptions } = {},
+): Promise<AssessmentEnvelope> {
+  requireScope(bundle, false);
   return assess(
-    { host, clock },
+    { host: replayHostOf(bundle), clock },
     {
       device: bundle.device,
       includeSerials: bundle.serialsIncluded,

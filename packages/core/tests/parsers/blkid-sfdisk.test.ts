@@ -1,9 +1,22 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { isEncplanError } from '@encplan/core';
-import { parseBlkidExport } from '../../src/parsers/blkid/parse-blkid-export.js';
+import { parseBlkidExport, parseBlkidExportDevices } from '../../src/parsers/blkid/parse-blkid-export.js';
 import { parseSfdiskJson } from '../../src/parsers/sfdisk/parse-sfdisk-json.js';
 import { fixture, fixtureCommand } from '../support/fixtures.js';
+
+describe('parseBlkidExportDevices', () => {
+  it('splits one blkid call over a disk and its partitions into a probe per device; a blank device prints none', () => {
+    const command = fixtureCommand('blkid/loop-multi-gpt-ext4-and-blank');
+    const probes = parseBlkidExportDevices(fixture('blkid/loop-multi-gpt-ext4-and-blank/stdout'));
+    expect([...probes.keys()]).toEqual(['/dev/loop0', '/dev/loop0p1', '/dev/loop0p2']);
+    expect(command.argv).toContain('/dev/loop1');
+    expect(probes.get('/dev/loop0')).toMatchObject({ partitionTableType: 'gpt', type: null });
+    expect(probes.get('/dev/loop0p1')).toMatchObject({ type: 'ext4', version: '1.0', usage: 'filesystem' });
+    expect(probes.get('/dev/loop0p2')).toMatchObject({ type: null, partitionTableType: null });
+    expect(probes.get('/dev/loop0p2')?.values.PART_ENTRY_NUMBER).toBe('2');
+  });
+});
 
 describe('parseBlkidExport', () => {
   it('reads an ext4 filesystem inside a GPT partition', () => {

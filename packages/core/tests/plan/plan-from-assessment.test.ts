@@ -2,6 +2,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import {
+  assessAllBundle,
   assessBundle,
   healthFromSmartctlJson,
   planFromAssessment,
@@ -9,6 +10,7 @@ import {
   type PlanOptions,
 } from '@encplan/core';
 import {
+  assessmentDocument,
   linuxResultOf,
   type AssessmentEnvelope,
   type AssessmentResult,
@@ -34,13 +36,25 @@ async function assessedBundles(): Promise<{ name: string; envelope: AssessmentEn
       name: entry.name,
       bundle: parseBundle(JSON.parse(fixture(`bundles/${entry.name}/bundle.json`))),
     }));
+  // A `collect --all` bundle gives one assessment per disk that could be assessed; a bundle that cannot be
+  // assessed (the macOS network path) gives none.
   const assessed = await Promise.all(
-    bundles.map(async ({ name, bundle }) => ({
-      name,
-      envelope: await assessBundle(bundle, clock).catch(() => null),
-    })),
+    bundles.map(async ({ name, bundle }) =>
+      bundle.all === true
+        ? ((await assessAllBundle(bundle, clock)).result?.disks ?? []).flatMap((disk) =>
+            disk.assessment === null
+              ? []
+              : [
+                  {
+                    name: `${name} ${disk.device}`,
+                    envelope: assessmentDocument.ok(disk.assessment, disk.warnings, clock.now()),
+                  },
+                ],
+          )
+        : [{ name, envelope: await assessBundle(bundle, clock).catch(() => null) }],
+    ),
   );
-  return assessed.flatMap(({ name, envelope }) => (envelope === null ? [] : [{ name, envelope }]));
+  return assessed.flat().flatMap(({ name, envelope }) => (envelope === null ? [] : [{ name, envelope }]));
 }
 
 /** Every committed `assess --json` document with a result (fixtures/assessments). */

@@ -37,3 +37,19 @@ export function parseBlkidExport(text: string): BlkidProbe {
     values,
   };
 }
+
+/**
+ * Parses `blkid -p -o export DEV…` for several devices: one block per device that has a signature, blocks
+ * separated by an empty line, each with DEVNAME. A device with nothing found prints no block (blkid(8)).
+ */
+export function parseBlkidExportDevices(text: string): Map<string, BlkidProbe> {
+  const probes = new Map<string, BlkidProbe>();
+  for (const block of text.split(/\r?\n\s*\r?\n/)) {
+    const probe = parseBlkidExport(block);
+    const device = probe.values.DEVNAME;
+    if (device !== undefined) {
+      probes.set(device, probe);
+    }
+  }
+  return probes;
+}

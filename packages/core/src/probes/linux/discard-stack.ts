@@ -81,7 +81,8 @@ async function readLuksFlags(context: ProbeContext, backingPath: string): Promis
   return header?.flags ?? null;
 }
 
-async function readFstrimTimer(context: ProbeContext): Promise<DiscardStackFacts['fstrimTimer']> {
+/** Whether fstrim.timer is enabled and when it last ran: a host fact, asked once per run (`assess --all`). */
+export async function readFstrimTimer(context: ProbeContext): Promise<DiscardStackFacts['fstrimTimer']> {
   const enabled = await tryRun(
     context,
     { tool: 'systemctl', args: ['is-enabled', 'fstrim.timer'], timeoutMs: TIMEOUT_MS },
@@ -123,6 +124,8 @@ export async function probeDiscardStack(
   host: Host,
   stack: StackNode,
   signal?: AbortSignal,
+  /** The fstrim.timer facts when the caller read them already (once for every disk of the machine). */
+  fstrimTimer?: DiscardStackFacts['fstrimTimer'],
 ): Promise<{ facts: Omit<DiscardStackFacts, 'readsZeroesAfterTrim'>; warnings: Warning[] }> {
   const context = createProbeContext(host, signal);
   const dmTables: Record<string, readonly DmTableLine[]> = {};
@@ -169,7 +172,7 @@ export async function probeDiscardStack(
       // The parameter reads "Y" or "N" (drivers/md/raid5.c module_param bool).
       raid456DiscardSafe: raid === null ? null : raid.trim() === 'Y',
       mounts,
-      fstrimTimer: await readFstrimTimer(context),
+      fstrimTimer: fstrimTimer === undefined ? await readFstrimTimer(context) : fstrimTimer,
     },
     warnings: context.warnings,
   };

@@ -10,11 +10,15 @@ import type {
 import type { EncryptionInventory, ExistingEncryption } from '../../domain/encryption.js';
 import { protectIdentifier } from '../../domain/identifier.js';
 import type { SpaceInput } from '../../domain/space.js';
-import { parseBlkidExport, type BlkidProbe } from '../../parsers/blkid/parse-blkid-export.js';
+import {
+  parseBlkidExport,
+  parseBlkidExportDevices,
+  type BlkidProbe,
+} from '../../parsers/blkid/parse-blkid-export.js';
 import { parseLuks2JsonMetadata, parseLuksDumpText } from '../../parsers/cryptsetup/parse-luks-dump.js';
 import { parseLsblkJson, type LsblkDevice } from '../../parsers/lsblk/parse-lsblk-json.js';
 import { parseSfdiskJson, type SfdiskTable } from '../../parsers/sfdisk/parse-sfdisk-json.js';
-import { addWarning, attempt, tryRun, type ProbeContext } from '../probe-context.js';
+import { addWarning, attempt, tryRun, tryRunOrUncaptured, type ProbeContext } from '../probe-context.js';
 import type { ResolvedTarget } from './resolve-target.js';
 import { readAttribute, readDiscardLimits, readNumber, sysBlockPath } from './sysfs.js';
 
@@ -113,6 +117,20 @@ function mediaOf(transport: Transport, rotational: boolean): LinuxInventory['med
     : { kind: 'ssd', reason: 'sysfs queue/rotational is 0.' };
 }
 
+/** blkid's answer is data when it exits 0 (found) or 2 with nothing on stderr (nothing found, blkid(8)). */
+function blkidAnswered(output: { exitCode: number; stderr: string }): boolean {
+  return output.exitCode === 0 || (output.exitCode === 2 && output.stderr.trim() === '');
+}
+
+function blkidFailed(context: ProbeContext, path: string, reason: string): null {
+  addWarning(context, {
+    code: 'TOOL_FAILED',
+    message: `blkid could not read ${path} (${reason}); its filesystem or partition table is unknown.`,
+    source: 'blkid',
+  });
+  return null;
+}
+
 async function probeBlkid(context: ProbeContext, path: string): Promise<BlkidProbe | null> {
   const output = await tryRun(
     context,
@@ -124,16 +142,53 @@ async function probeBlkid(context: ProbeContext, path: string): Promise<BlkidPro
   }
   // blkid exits 2 both when it finds nothing (silently: an answer, "no signature") and when it cannot
   // open the device (with a message such as "Operation not permitted": no answer at all).
-  const nothingFound = output.exitCode === 2 && output.stderr.trim() === '';
-  if (output.exitCode !== 0 && !nothingFound) {
-    addWarning(context, {
-      code: 'TOOL_FAILED',
-      message: `blkid could not read ${path} (${output.stderr.trim() || `exit ${output.exitCode}`}); its filesystem or partition table is unknown.`,
-      source: 'blkid',
-    });
-    return null;
+  if (!blkidAnswered(output)) {
+    return blkidFailed(context, path, output.stderr.trim() || `exit ${output.exitCode}`);
   }
   return parseBlkidExport(output.stdout);
+}
+
+/**
+ * Signatures of several devices with ONE `blkid -p -o export -- DEV…` (a block per device with DEVNAME).
+ * A device without a block found nothing, unless blkid complained: its exit status is the last device's
+ * only, so any message on stderr makes the devices it left out unknown (null), never "empty". A bundle
+ * collected when encplan asked blkid once per device replays that way.
+ */
+async function probeBlkidAll(
+  context: ProbeContext,
+  paths: readonly string[],
+): Promise<Map<string, BlkidProbe | null>> {
+  const found = new Map<string, BlkidProbe | null>();
+  if (paths.length === 0) {
+    return found;
+  }
+  const output = await tryRunOrUncaptured(
+    context,
+    { tool: 'blkid', args: ['-p', '-o', 'export', '--', ...paths], timeoutMs: TIMEOUT_MS },
+    `Reading signatures on ${paths.join(' ')}`,
+  );
+  if (output === 'uncaptured') {
+    for (const path of paths) {
+      found.set(path, await probeBlkid(context, path));
+    }
+    return found;
+  }
+  const blocks = output === null ? new Map<string, BlkidProbe>() : parseBlkidExportDevices(output.stdout);
+  const complaint = output === null ? 'blkid did not run' : output.stderr.trim();
+  for (const path of paths) {
+    const block = blocks.get(path);
+    if (block !== undefined) {
+      found.set(path, block);
+    } else if (output !== null && complaint === '' && blkidAnswered(output)) {
+      found.set(path, parseBlkidExport(''));
+    } else {
+      found.set(
+        path,
+        output === null ? null : blkidFailed(context, path, complaint || `exit ${output.exitCode}`),
+      );
+    }
+  }
+  return found;
 }
 
 function filesystemOf(device: LsblkDevice, blkid: BlkidProbe | null): Filesystem | null {
@@ -180,6 +235,53 @@ async function probeLuks(
   return header === null ? null : { ...header, path, source: `cryptsetup ${args.slice(0, -2).join(' ')}` };
 }
 
+/** `lsblk --json --bytes -O -- PATH`: the disk and everything stacked on it. Throws when lsblk cannot list it. */
+async function listDisk(context: ProbeContext, path: string): Promise<LsblkDevice> {
+  const { host } = context;
+  const lsblkOutput = await host.run(
+    { tool: 'lsblk', args: ['--json', '--bytes', '-O', '--', path], timeoutMs: TIMEOUT_MS },
+    context.signal,
+  );
+  if (lsblkOutput.exitCode !== 0) {
+    const reason = lsblkOutput.stderr.trim();
+    if (reason === '' && (await host.stat(path)) === null) {
+      throw new EncplanError(
+        'DEVICE_NOT_FOUND',
+        `${path} disappeared while lsblk was listing it (detached or removed).`,
+        {
+          hint: 'Attach or reconnect the disk and run encplan again.',
+        },
+      );
+    }
+    throw new EncplanError(
+      'TOOL_FAILED',
+      `lsblk could not list ${path}: ${reason === '' ? `it exited with status ${String(lsblkOutput.exitCode)} and gave no reason (was the device detached while it was read?)` : reason}`,
+      { details: { tool: 'lsblk', exitCode: lsblkOutput.exitCode } },
+    );
+  }
+  const [root] = parseLsblkJson(lsblkOutput.stdout);
+  if (root === undefined) {
+    throw new EncplanError('DEVICE_NOT_FOUND', `lsblk does not list ${path}.`);
+  }
+  return root;
+}
+
+/** `lsblk --json --bytes -O` of the whole machine, once (`assess --all`): every top-level device and its stack. */
+export async function listMachineBlockDevices(context: ProbeContext): Promise<LsblkDevice[]> {
+  const output = await context.host.run(
+    { tool: 'lsblk', args: ['--json', '--bytes', '-O'], timeoutMs: TIMEOUT_MS },
+    context.signal,
+  );
+  if (output.exitCode !== 0) {
+    throw new EncplanError(
+      'TOOL_FAILED',
+      `lsblk could not list the machine's block devices: ${output.stderr.trim() || `exit ${String(output.exitCode)}`}`,
+      { details: { tool: 'lsblk', exitCode: output.exitCode } },
+    );
+  }
+  return parseLsblkJson(output.stdout);
+}
+
 /**
  * Inventories a whole disk on Linux from `lsblk --json --bytes -O`, sysfs, `blkid -p`, `sfdisk --json`
  * and `cryptsetup luksDump`. lsblk is required (util-linux is on every Linux); everything else degrades
@@ -188,42 +290,23 @@ async function probeLuks(
 export async function probeLinuxInventory(
   context: ProbeContext,
   target: ResolvedTarget,
-  options: { includeSerials: boolean },
+  options: {
+    includeSerials: boolean;
+    /** The disk as the machine-wide lsblk listed it (`assess --all`): no lsblk of its own then. */
+    lsblkDevice?: LsblkDevice;
+  },
 ): Promise<LinuxInventory> {
   const { host } = context;
-  const lsblkOutput = await host.run(
-    { tool: 'lsblk', args: ['--json', '--bytes', '-O', '--', target.path], timeoutMs: TIMEOUT_MS },
-    context.signal,
-  );
-  if (lsblkOutput.exitCode !== 0) {
-    const reason = lsblkOutput.stderr.trim();
-    if (reason === '' && (await host.stat(target.path)) === null) {
-      throw new EncplanError(
-        'DEVICE_NOT_FOUND',
-        `${target.path} disappeared while lsblk was listing it (detached or removed).`,
-        {
-          hint: 'Attach or reconnect the disk and run encplan again.',
-        },
-      );
-    }
-    throw new EncplanError(
-      'TOOL_FAILED',
-      `lsblk could not list ${target.path}: ${reason === '' ? `it exited with status ${String(lsblkOutput.exitCode)} and gave no reason (was the device detached while it was read?)` : reason}`,
-      { details: { tool: 'lsblk', exitCode: lsblkOutput.exitCode } },
-    );
-  }
-  const [root] = parseLsblkJson(lsblkOutput.stdout);
-  if (root === undefined) {
-    throw new EncplanError('DEVICE_NOT_FOUND', `lsblk does not list ${target.path}.`);
-  }
+  const root = options.lsblkDevice ?? (await listDisk(context, target.path));
   const nodes = flatten(root);
-  const blkidByPath = new Map<string, BlkidProbe | null>();
-  for (const node of nodes) {
-    // udev normally hands lsblk the signatures; without udev (containers, initramfs) ask blkid directly.
-    if (node.filesystemType === null || node.partitionTableType === null) {
-      blkidByPath.set(node.path, await probeBlkid(context, node.path));
-    }
-  }
+  // udev normally hands lsblk the signatures; without udev (containers, initramfs) ask blkid directly, once
+  // for every device of the disk that lacks them.
+  const blkidByPath = await probeBlkidAll(
+    context,
+    nodes
+      .filter((node) => node.filesystemType === null || node.partitionTableType === null)
+      .map((node) => node.path),
+  );
 
   const base = sysBlockPath(root.kernelName);
   const [rotationalFlag, removable, readOnly, logical, physical, minimumIo, optimalIo] = await Promise.all([

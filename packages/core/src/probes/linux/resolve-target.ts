@@ -8,7 +8,7 @@ export interface ResolvedTarget {
   readonly path: string;
   /** What the user typed, or null when encplan chose the disk holding the working directory. */
   readonly requested: string | null;
-  readonly resolvedFrom: 'argument' | 'working-directory';
+  readonly resolvedFrom: 'argument' | 'working-directory' | 'all';
 }
 
 const NEEDS_ROOT =
