@@ -143,7 +143,12 @@ export {
 // added while merging: names the shells import
 export { renderPlanScript } from './report/command-script.js';
 export { formatEvidence, formatRecommendationValue, UNKNOWN } from './report/labels.js';
-export { renderTextReport } from './report/text-report.js';
+export {
+  formatTextTable,
+  renderTextReport,
+  type TextRenderOptions,
+  type TextStyle,
+} from './report/text-report.js';
 
 // added while merging: names the shells import
 export {

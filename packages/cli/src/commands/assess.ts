@@ -14,6 +14,7 @@ import { EncplanCommand } from '../base-command.js';
 import { withCancellation } from '../cancellation.js';
 import { stderrProgress } from '../render/progress-bar.js';
 import { exitIfVerdictFails } from '../fail-on.js';
+import { terminalTextOptions } from '../terminal-style.js';
 import { optionsFromFlags, planOptionFlags } from '../plan-flags.js';
 
 /** `encplan assess [device]`: inventory, stack, space and machine of one disk, as a report or JSON. */
@@ -51,6 +52,12 @@ export default class Assess extends EncplanCommand {
       dependsOn: ['benchmark'],
     }),
     html: Flags.string({ summary: 'Also write a self-contained HTML report to this file.' }),
+    verbose: Flags.boolean({
+      char: 'v',
+      summary:
+        'Print every fact, recommendation with its evidence, measurement, prediction and the script (default: a one-screen summary).',
+      default: false,
+    }),
     ...planOptionFlags,
   };
   readonly document = assessmentDocument;
@@ -106,7 +113,7 @@ export default class Assess extends EncplanCommand {
           : renderCommandsScript(view),
       );
     } else {
-      this.log(renderTextReport(view));
+      this.log(renderTextReport(view, terminalTextOptions(flags.verbose)));
     }
     if (plan !== null) {
       exitIfVerdictFails(plan.healthGate.effectiveVerdict, flags, 'health gate', (code) => this.exit(code));

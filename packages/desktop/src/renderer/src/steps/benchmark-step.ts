@@ -25,14 +25,16 @@ function liveChart(job: JobSnapshot | null): HTMLElement | null {
     );
   }
   const svg = renderBarChartSvg({
+    id: 'live',
     title: 'Measured so far',
     unit: 'MiB/s',
+    max: null,
     series,
     groups: [...groups.entries()].map(([label, values]) => ({
       label,
       bars: series
         .filter((name) => values.has(name))
-        .map((name) => ({ series: name, valueMebibytesPerSecond: values.get(name) ?? null })),
+        .map((name) => ({ series: name, value: values.get(name) ?? null })),
     })),
   });
   const last = samples.at(-1);
