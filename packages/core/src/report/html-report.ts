@@ -42,7 +42,7 @@ h2{font-size:1.2rem;margin-top:2rem;border-bottom:1px solid var(--line)}h3{font-
 .tone-info{background:var(--info-bg);color:var(--info-fg)}
 .answer{border:2px solid var(--line);border-left-width:.5rem;border-radius:.5rem;padding:1rem 1.25rem;margin:1rem 0;background:var(--card)}
 .answer.border-good{border-color:var(--good-fg)}.answer.border-attention{border-color:var(--attention-fg)}
-.answer.border-bad{border-color:var(--bad-fg)}.answer.border-unknown{border-color:var(--muted)}
+.answer h2{margin-top:0;border:0}.answer.border-bad{border-color:var(--bad-fg)}.answer.border-unknown{border-color:var(--muted)}
 .headline{font-size:1.25rem;font-weight:700;margin:.25rem 0}
 .fix-first li{margin:.35rem 0}
 dl.decisions{display:grid;grid-template-columns:max-content 1fr;gap:.2rem 1rem;margin:.5rem 0}
@@ -54,11 +54,13 @@ code{overflow-wrap:anywhere}strong.destroys{color:var(--bad-fg)}
 section.card{border:1px solid var(--line);border-radius:.5rem;padding:.75rem 1rem;margin:.75rem 0;background:var(--card)}
 section.card.tone-border-good{border-left:.35rem solid var(--good-fg)}section.card.tone-border-attention{border-left:.35rem solid var(--attention-fg)}
 section.card.tone-border-bad{border-left:.35rem solid var(--bad-fg)}section.card.tone-border-unknown{border-left:.35rem solid var(--muted)}
-figure{margin:1rem 0}figure svg{max-width:100%;height:auto;color:var(--fg)}figcaption{color:var(--muted);font-size:.9em}
+figure{margin:1rem 0}figure svg{max-width:100%;height:auto;color:var(--fg)}figcaption{font-weight:600;margin-bottom:.25rem}
 nav.toc ul{display:flex;flex-wrap:wrap;gap:.25rem 1rem;padding:0;list-style:none}
-@media print{:root{--fg:#000;--muted:#333;--bg:#fff;--card:#fff}body{font-size:10.5pt;max-width:none;padding:0}
-nav.toc{display:none}h2{break-after:avoid}section.card,figure,tr,.answer{break-inside:avoid}
-pre{font-size:8.5pt;background:none;border:1px solid #999}a{color:#000}
+@media print{:root{--fg:#000;--muted:#333;--bg:#fff;--card:#fff}body{font-size:9pt;line-height:1.35;max-width:none;padding:0}
+nav.toc{display:none}h2{break-after:avoid;margin-top:1rem}section.card,figure,tr,.answer{break-inside:avoid}
+th,td{padding:.05rem .3rem}table.evidence{font-size:.85em}figure svg{max-width:75%}
+section.card{padding:.25rem .5rem;margin:.4rem 0}p{margin:.3rem 0}
+pre{font-size:7.5pt;background:none;border:1px solid #999}a{color:#000}
 svg .series-0{fill:#0b5fa5}svg .series-1{fill:#b35900}svg .series-2{fill:#6a3d9a}svg .series-3{fill:#00735c}}
 @page{size:A4;margin:15mm}
 `;
@@ -68,6 +70,7 @@ function badge(tone: Tone, text: string = TONE_TEXT[tone]): string {
 }
 
 function factsTable(facts: readonly FactView[], caption: string | null = null): string {
+  const kind = caption === null ? '' : ' class="evidence"';
   if (facts.length === 0) {
     return '';
   }
@@ -77,7 +80,7 @@ function factsTable(facts: readonly FactView[], caption: string | null = null): 
         `<tr><th scope="row">${escapeHtml(fact.label)}</th><td>${escapeHtml(fact.value)}</td><td class="source">${escapeHtml(fact.source ?? '')}</td></tr>`,
     )
     .join('');
-  return `<table>${caption === null ? '' : `<caption class="source">${escapeHtml(caption)}</caption>`}<thead><tr><th scope="col">Fact</th><th scope="col">Value</th><th scope="col">Source</th></tr></thead><tbody>${rows}</tbody></table>`;
+  return `<table${kind}>${caption === null ? '' : `<caption class="source">${escapeHtml(caption)}</caption>`}<thead><tr><th scope="col">Fact</th><th scope="col">Value</th><th scope="col">Source</th></tr></thead><tbody>${rows}</tbody></table>`;
 }
 
 function sectionHtml(section: SectionView): string {
@@ -100,7 +103,7 @@ function sectionHtml(section: SectionView): string {
 }
 
 function chartFigure(chart: ChartView): string {
-  return `<figure id="chart-${escapeHtml(chart.id)}">${renderBarChartSvg(chart)}<figcaption>${escapeHtml(chart.title)} (${escapeHtml(chart.unit)})</figcaption></figure>`;
+  return `<figure id="chart-${escapeHtml(chart.id)}"><figcaption>${escapeHtml(chart.title)} (${escapeHtml(chart.unit)})</figcaption>${renderBarChartSvg(chart)}</figure>`;
 }
 
 /** The answer first: the verdict, what to fix first, and the plan's headline decisions. */
