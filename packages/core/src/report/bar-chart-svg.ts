@@ -12,8 +12,13 @@ const GROUP_GAP = 14;
 /** Room for the value after the longest bar. */
 const VALUE_WIDTH = 60;
 const PLOT_WIDTH = 420;
-/** About 6.6 px per character of 12 px sans-serif; labels are never cut off. */
-const CHARACTER_WIDTH = 6.6;
+/**
+ * Widths of 12 px sans-serif (DejaVu Sans, the widest common default): about 8.2 px for capitals and digits,
+ * 6.8 px for the rest. Overestimating keeps labels whole; the labels are right-aligned against the bars.
+ */
+function labelPixels(text: string): number {
+  return [...text].reduce((sum, character) => sum + (/[A-Z0-9]/u.test(character) ? 8.2 : 6.8), 0);
+}
 
 /** Keeps one decimal below 100 and none above, as the wizard's table does; percentages carry their sign. */
 function formatValue(value: number, unit: string): string {
@@ -30,9 +35,7 @@ function formatValue(value: number, unit: string): string {
 export function renderBarChartSvg(chart: ChartView): string {
   const max =
     chart.max ?? Math.max(1, ...chart.groups.flatMap((group) => group.bars.map((bar) => bar.value ?? 0)));
-  const labelWidth = Math.ceil(
-    16 + CHARACTER_WIDTH * Math.max(8, ...chart.groups.map((group) => group.label.length)),
-  );
+  const labelWidth = Math.ceil(16 + Math.max(55, ...chart.groups.map((group) => labelPixels(group.label))));
   const plotWidth = PLOT_WIDTH;
   const chartWidth = Math.max(labelWidth + PLOT_WIDTH + VALUE_WIDTH, labelWidth + 150 * chart.series.length);
   // One series needs no legend: the chart's title names it.

@@ -346,7 +346,11 @@ function toRecommendations(plan: Plan): RecommendationView[] {
         : (RULES[entry.ruleId]?.value ?? String)(formatRecommendationValue(entry.value)),
     reason: entry.reason,
     confidence: CONFIDENCE[entry.confidence],
-    tone: entry.ruleId === 'health-gate' ? GATE[plan.healthGate.status].tone : 'good',
+    // A recommendation is a decision, not a verdict: only the health gate and rules with a finding carry a tone.
+    tone:
+      entry.ruleId === 'health-gate'
+        ? GATE[plan.healthGate.status].tone
+        : SEVERITY_TONE[plan.findings.find((finding) => finding.ruleId === entry.ruleId)?.severity ?? 'info'],
     evidence: entry.evidence.map((item) => ({ ...formatEvidence(item), source: source(item) })),
   }));
 }
