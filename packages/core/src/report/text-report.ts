@@ -82,12 +82,13 @@ export function formatTextTable(
   header: readonly string[],
   rows: readonly (readonly string[])[],
   indent = '  ',
+  rightAligned: readonly boolean[] = [],
 ): string {
   const widths = header.map((cell, column) =>
     Math.max(cell.length, ...rows.map((row) => (row[column] ?? '').length)),
   );
   const format = (cells: readonly string[]): string =>
-    `${indent}${cells.map((cell, column) => cell.padEnd(widths[column] ?? 0)).join('  ')}`.trimEnd();
+    `${indent}${cells.map((cell, column) => (rightAligned[column] === true ? cell.padStart(widths[column] ?? 0) : cell.padEnd(widths[column] ?? 0))).join('  ')}`.trimEnd();
   return [format(header), ...rows.map(format)].join('\n');
 }
 

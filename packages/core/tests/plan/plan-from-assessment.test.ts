@@ -1,13 +1,8 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import {
-  assessBundle,
-  healthFromSmartctlJson,
-  planFromAssessment,
-  type CipherSpeedMeasurement,
-  type PlanOptions,
-} from '@encplan/core';
+import { assessBundle, healthFromSmartctlJson, planFromAssessment, type PlanOptions } from '@encplan/core';
+import { type CipherSpeedMeasurement } from '../../src/domain/cipher.js';
 import { type AssessmentEnvelope, type AssessmentResult } from '../../src/contract/assessment.js';
 import { buildPlan } from '../../src/plan/plan.js';
 import { type PlanFacts } from '../../src/rules/facts.js';

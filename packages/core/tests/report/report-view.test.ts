@@ -4,7 +4,6 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
   assessmentDocument,
-  formatRecommendationValue,
   renderBarChartSvg,
   renderCommandsScript,
   renderHtmlReport,
@@ -12,6 +11,7 @@ import {
   toReportView,
   toReportViewFromJson,
 } from '@encplan/core';
+import { formatRecommendationValue } from '../../src/report/labels.js';
 import { type AssessmentEnvelope } from '../../src/contract/assessment.js';
 import { EVIDENCE_LABELS } from '../../src/report/labels.js';
 import { REPO_ROOT } from '../../../../tests/support/fake-tools.js';

@@ -1,5 +1,6 @@
-import type { CipherBenchmark, KernelCryptoFacts, Warning } from '@encplan/core';
-import { formatTextTable } from '@encplan/core';
+import type { CipherBenchmark, KernelCryptoFacts } from '../domain/cipher.js';
+import type { Warning } from '../domain/warning.js';
+import { formatTextTable } from './text-report.js';
 
 // MiB = 2^20 bytes, the unit cryptsetup prints (src/cryptsetup.c); stated in every header.
 const MIB = 1024 * 1024;
