@@ -178,6 +178,19 @@ export function startWizard(root: HTMLElement, bridge: EncplanBridge): void {
             h('strong', {}, `${state.error.code}: `),
             state.error.message,
             state.error.hint === null ? null : h('p', {}, state.error.hint),
+            h(
+              'button',
+              {
+                type: 'button',
+                id: 'retry',
+                class: 'secondary',
+                onclick: () => {
+                  state.error = null;
+                  loadDevices();
+                },
+              },
+              'Try again',
+            ),
           );
     // Updated in place (patchChildren): unchanged nodes stay, so focus, a press in progress and open
     // details survive the 200 ms progress polls.
@@ -192,13 +205,25 @@ export function startWizard(root: HTMLElement, bridge: EncplanBridge): void {
     }
   }
 
-  render();
-  void Promise.all([bridge.listDevices(), bridge.capabilities()]).then(([devices, capabilities]) => {
-    state.devices = unwrap(devices)?.devices ?? [];
-    const caps = unwrap(capabilities);
-    state.capabilities = caps;
-    state.selectedBackends =
-      caps?.backends.filter((backend) => backend.available).map((backend) => backend.id) ?? [];
+  /** (Re)reads the drives and what this machine can measure: at start, and from "Try again". */
+  function loadDevices(): void {
     render();
-  });
+    void Promise.all([bridge.listDevices(), bridge.capabilities()]).then(([devices, capabilities]) => {
+      const listed = unwrap(devices);
+      const caps = unwrap(capabilities);
+      state.devices = listed?.devices ?? [];
+      state.capabilities = caps;
+      state.selectedBackends =
+        caps?.backends.filter((backend) => backend.available).map((backend) => backend.id) ?? [];
+      if (
+        state.selectedDevice !== null &&
+        !state.devices.some((device) => device.path === state.selectedDevice)
+      ) {
+        state.selectedDevice = null;
+      }
+      render();
+    });
+  }
+
+  loadDevices();
 }
