@@ -10,7 +10,6 @@ import {
   startFakeWizardServer,
 } from './chromium.js';
 
-
 describe.skipIf(chromiumMissing !== null)('the wizard over the fake bridge in Chromium', () => {
   let browser: Browser;
   let context: BrowserContext;

@@ -18,11 +18,7 @@ export {
   kernelCryptoSchema,
 } from './domain/cipher.js';
 export { type StackNode } from './domain/device.js';
-export {
-  healthSchema,
-  type HealthVerdict,
-  verdictMeetsThreshold,
-} from './domain/health.js';
+export { healthSchema, type HealthVerdict, verdictMeetsThreshold } from './domain/health.js';
 export {
   type BackendId,
   type FioRun,
