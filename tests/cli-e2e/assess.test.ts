@@ -24,8 +24,8 @@ describe('encplan assess --bundle (built binary)', () => {
     ]);
   });
 
-  it('prints a readable report with the partition, the space and the stack', () => {
-    const run = runCli(['assess', '--bundle', BUNDLE]);
+  it('prints a readable report with the partition, the space and the stack with --verbose', () => {
+    const run = runCli(['assess', '--bundle', BUNDLE, '--verbose']);
     expect(run.status, run.stderr).toBe(0);
     expect(run.stdout).toContain('encplan assessment of /dev/loop0');
     expect(run.stdout).toMatch(/Partition 1 \(\/dev\/loop0p1\)\s+798\.0 MiB at 1\.0 MiB, ext4/);
@@ -123,11 +123,24 @@ describe('encplan --version (built binary)', () => {
 });
 
 describe('encplan assess: the plan, --commands, --html and --fail-on (built binary)', () => {
-  it('leads the report with the plan and prints the commands as a script with destructive lines commented out', () => {
-    const report = runCli(['assess', '--bundle', BUNDLE]);
+  it('leads the report with the answer and prints the commands as a script with destructive lines commented out', () => {
+    // The default is the one-screen summary: the answer, what to fix first, the plan; no colour in a pipe.
+    const summary = runCli(['assess', '--bundle', BUNDLE], {
+      env: { COLUMNS: '80', FORCE_COLOR: undefined, NO_COLOR: undefined },
+    });
+    expect(summary.status, summary.stderr).toBe(0);
+    expect(summary.stdout).toMatch(/^encplan: \/dev\/loop0 .*\n\nCAUTION {2}Encrypt \/dev\/loop0 with LUKS2/);
+    expect(summary.stdout.split('\n').length).toBeLessThanOrEqual(40);
+    expect(summary.stdout.split('\n').every((line) => line.length <= 80)).toBe(true);
+    expect(summary.stdout).not.toContain('\u001b');
+    const coloured = runCli(['assess', '--bundle', BUNDLE], { env: { FORCE_COLOR: '1' } });
+    expect(coloured.stdout).toContain('\u001b[33mCAUTION');
+    const noColour = runCli(['assess', '--bundle', BUNDLE], { env: { FORCE_COLOR: '0', NO_COLOR: '1' } });
+    expect(noColour.stdout).not.toContain('\u001b');
+    const report = runCli(['assess', '--bundle', BUNDLE, '--verbose']);
     expect(report.status, report.stderr).toBe(0);
-    expect(report.stdout.indexOf('Health gate: caution')).toBeLessThan(report.stdout.indexOf('Drive: '));
-    expect(report.stdout.indexOf('\nPlan\n')).toBeLessThan(report.stdout.indexOf('Drive: '));
+    expect(report.stdout.indexOf('CAUTION  ')).toBeLessThan(report.stdout.indexOf('Drive: '));
+    expect(report.stdout.indexOf('\nThe plan\n')).toBeLessThan(report.stdout.indexOf('Drive: '));
     const script = runCli(['assess', '--bundle', BUNDLE, '--commands']);
     expect(script.status, script.stderr).toBe(0);
     expect(script.stdout).toMatch(/^#!\/bin\/sh\n/);

@@ -2,6 +2,9 @@ import { existsSync } from 'node:fs';
 import { mkdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
+import { createBridgeHandlers } from '../../packages/desktop/src/backend/bridge-handlers.js';
+import { createWizardBackend } from '../../packages/desktop/src/backend/wizard-services.js';
+import { startUiServer, type UiServer } from '../../packages/desktop/src/server/ui-server.js';
 import { REPO_ROOT } from '../support/fake-tools.js';
 
 /** Debian's Chromium (apt-get install chromium; scripts/setup.sh installs it). */
@@ -33,7 +36,7 @@ export function launchChromium(): Promise<Browser> {
 }
 
 /** Screenshots are kept under test-artifacts/desktop-web/ (gitignored) to look at after a run. */
-const ARTIFACTS = path.join(REPO_ROOT, 'test-artifacts/desktop-web');
+export const ARTIFACTS = path.join(REPO_ROOT, 'test-artifacts/desktop-web');
 
 /** Saves a full-page screenshot of the current step. */
 export async function screenshot(page: Page, name: string): Promise<void> {
@@ -72,4 +75,29 @@ export async function axeViolations(page: Page): Promise<{ violations: string[];
     ),
     passedRules: result.passes.map((pass) => pass.id),
   };
+}
+
+/** The sizes the screenshots are taken at: a laptop and the smallest window the wizard supports. */
+export const VIEWPORTS = [
+  { width: 1280, height: 800 },
+  { width: 800, height: 600 },
+] as const;
+export const SCHEMES = ['light', 'dark'] as const;
+
+/**
+ * Serves the fake-bridge build of the wizard on 127.0.0.1 as `encplan ui` does, with a real saved assessment
+ * behind it (the fake build talks to no API; the server only serves its files).
+ */
+export async function startFakeWizardServer(): Promise<UiServer> {
+  const backend = await createWizardBackend({
+    assessmentFiles: [
+      path.join(REPO_ROOT, 'fixtures/assessments/loop-gpt-ext4-luks2-unallocated-debian12.json'),
+    ],
+    searchPath: '',
+    userId: 1000,
+  });
+  return startUiServer({
+    rendererDir: path.join(REPO_ROOT, 'packages/desktop/out/renderer-fake'),
+    handlers: createBridgeHandlers(backend.services, backend.jobs),
+  });
 }

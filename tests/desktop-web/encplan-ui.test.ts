@@ -66,6 +66,22 @@ describe.skipIf(chromiumMissing !== null)('encplan ui in Chromium over saved ass
     await context.close();
   });
 
+  it('tells a page with a wrong token what to open, with a way to try again, accessibly', async () => {
+    const context = await browser.newContext({ viewport: { width: 800, height: 600 } });
+    const page = await context.newPage();
+    const stale = new URL(url.href);
+    stale.searchParams.set('token', '0'.repeat(64));
+    await page.goto(stale.href);
+    const alert = page.getByRole('alert');
+    await expect(alert.textContent()).resolves.toMatch(
+      /PERMISSION_DENIED: encplan ui refused this page \(HTTP 403\).*Open the address the running `encplan ui` printed/s,
+    );
+    await expect(alert.getByRole('button', { name: 'Try again' }).isVisible()).resolves.toBe(true);
+    await screenshot(page, 'ui-403-wrong-token');
+    expect((await axeViolations(page)).violations).toEqual([]);
+    await context.close();
+  });
+
   it('refuses an API call without the token or from a foreign origin', async () => {
     const endpoint = new URL('/api/listDevices', url);
     const headers = { 'Content-Type': 'application/json' };

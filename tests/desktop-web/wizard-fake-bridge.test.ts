@@ -1,14 +1,14 @@
 import { readFile } from 'node:fs/promises';
-import path from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createBridgeHandlers } from '../../packages/desktop/src/backend/bridge-handlers.js';
-import { createWizardBackend } from '../../packages/desktop/src/backend/wizard-services.js';
-import { startUiServer, type UiServer } from '../../packages/desktop/src/server/ui-server.js';
-import { REPO_ROOT } from '../support/fake-tools.js';
-import { axeViolations, chromiumMissing, launchChromium, screenshot } from './chromium.js';
-
-const FIXTURES = path.join(REPO_ROOT, 'fixtures/assessments');
+import type { UiServer } from '../../packages/desktop/src/server/ui-server.js';
+import {
+  axeViolations,
+  chromiumMissing,
+  launchChromium,
+  screenshot,
+  startFakeWizardServer,
+} from './chromium.js';
 
 describe.skipIf(chromiumMissing !== null)('the wizard over the fake bridge in Chromium', () => {
   let browser: Browser;
@@ -17,16 +17,7 @@ describe.skipIf(chromiumMissing !== null)('the wizard over the fake bridge in Ch
   let page: Page;
 
   beforeAll(async () => {
-    // The fake build talks to no API; the server only serves its files on 127.0.0.1 like `encplan ui` does.
-    const backend = await createWizardBackend({
-      assessmentFiles: [path.join(FIXTURES, 'loop-gpt-ext4-luks2-unallocated-debian12.json')],
-      searchPath: '',
-      userId: 1000,
-    });
-    server = await startUiServer({
-      rendererDir: path.join(REPO_ROOT, 'packages/desktop/out/renderer-fake'),
-      handlers: createBridgeHandlers(backend.services, backend.jobs),
-    });
+    server = await startFakeWizardServer();
     browser = await launchChromium();
   });
 

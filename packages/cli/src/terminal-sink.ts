@@ -1,3 +1,5 @@
+import { randomBytes } from 'node:crypto';
+
 /**
  * The CLI's output sink: every byte encplan prints on stdout or stderr passes through `sanitizeForTerminal`,
  * so a drive model, a serial number or a tool's message cannot carry terminal control sequences (ESC, CSI,
@@ -25,13 +27,23 @@ export function sanitizeForTerminal(text: string): string {
 // eslint-disable-next-line no-control-regex -- the progress bar's own CR and CSI K
 const STATUS_LINE = /^\r([^\r]*)\u001b\[K(\n?)$/su;
 
-/** Sanitises one chunk for the sink, keeping the progress bar's own status-line rewrite. */
+// encplan's own colours (SGR) travel through the sink as a private-use marker with a per-process random key,
+// turned into ESC [ … m only after sanitising: text from a drive or a tool cannot forge it without the key.
+const SGR_KEY = randomBytes(6).toString('hex');
+const SGR_MARKER = new RegExp(`\u{E000}${SGR_KEY}([0-9;]+)\u{E001}`, 'gu');
+
+/** Wraps text in an SGR colour (e.g. "1" bold, "31" red) that the sink alone turns into an escape sequence. */
+export function sgr(code: string, text: string): string {
+  return `\u{E000}${SGR_KEY}${code}\u{E001}${text}\u{E000}${SGR_KEY}0\u{E001}`;
+}
+
+/** Sanitises one chunk for the sink, keeping the progress bar's own status-line rewrite and encplan's colours. */
 export function sanitizeChunk(text: string): string {
   const status = STATUS_LINE.exec(text);
   if (status !== null) {
     return `\r${sanitizeForTerminal(status[1] ?? '')}\u001b[K${status[2] ?? ''}`;
   }
-  return sanitizeForTerminal(text);
+  return sanitizeForTerminal(text).replace(SGR_MARKER, '\u001b[$1m');
 }
 
 const installed = new WeakSet<NodeJS.WriteStream>();

@@ -12,35 +12,23 @@ export { TOOL_VERSION } from './version.js';
 
 // domain: zod schemas of every fact; the JSON contract is generated from them
 export {
-  type CipherBenchmark,
   cipherBenchmarkSchema,
-  type CipherSpeedMeasurement,
   cipherSpeedSchema,
   type KernelCryptoFacts,
   kernelCryptoSchema,
 } from './domain/cipher.js';
 export { type StackNode } from './domain/device.js';
-export {
-  type Health,
-  type HealthFinding,
-  healthSchema,
-  type HealthVerdict,
-  verdictMeetsThreshold,
-} from './domain/health.js';
+export { healthSchema, type HealthVerdict, verdictMeetsThreshold } from './domain/health.js';
 export {
   type BackendId,
   type FioRun,
-  type IoBenchmark,
-  type Overhead,
   type ProgressEvent,
   type TargetMeasurement,
 } from './domain/io-benchmark.js';
 export { kdfSpeedSchema } from './domain/kdf.js';
-export { type Evidence } from './domain/recommendation.js';
 export {
   formatBytes,
   formatDuration,
-  formatPercent,
   formatRate,
   parseByteSize,
   toMebibytesPerSecond,
@@ -49,12 +37,10 @@ export { type Warning } from './domain/warning.js';
 
 // parsers: tool output bytes to typed values, failing closed
 export { parseLosetupList } from './parsers/losetup/parse-losetup-list.js';
-export { parseNvmeSmartLog } from './parsers/nvme/smart-log.js';
 export { deriveKernelCryptoFacts } from './parsers/proc-crypto/kernel-crypto-facts.js';
 export { parseProcCrypto } from './parsers/proc-crypto/parse-proc-crypto.js';
 export { parseMountinfo } from './parsers/proc/mountinfo.js';
 export { parseMountInfo } from './parsers/proc/parse-mountinfo.js';
-export { parseSmartctlJson } from './parsers/smartctl/smartctl-json.js';
 
 // probes: ask the Host (run a tool, read a file) and parse the answer into facts
 export { probeCipherSpeed, probeKdfSpeed } from './probes/cipher-speed.js';
@@ -68,8 +54,6 @@ export { createProbeContext } from './probes/probe-context.js';
 export { analyseDiscardPassthrough } from './analyses/discard-passthrough.js';
 export { assessDriveSections } from './analyses/drive-sections.js';
 export { type DriveSummary, driveSummarySchema } from './analyses/drive-summary.js';
-export { assessHealth, unavailableHealth } from './analyses/health.js';
-export { computeOverhead } from './analyses/io-overhead.js';
 export { summarizeRuns } from './analyses/run-summary.js';
 
 // rules: one decision each, with its cited threshold
@@ -144,9 +128,17 @@ export {
 
 // added while merging: names the shells import
 export { renderPlanScript } from './report/command-script.js';
-export { formatEvidence, formatRecommendationValue, UNKNOWN } from './report/labels.js';
+export { renderCipherBenchmark } from './report/cipher-benchmark-text.js';
+export { renderHealth } from './report/health-text.js';
+export { renderIoBenchmark } from './report/io-benchmark-text.js';
 export { renderMachineTextReport } from './report/machine-report.js';
-export { renderTextReport } from './report/text-report.js';
+export { renderPlan } from './report/plan-text.js';
+export {
+  formatTextTable,
+  renderTextReport,
+  type TextRenderOptions,
+  type TextStyle,
+} from './report/text-report.js';
 
 // added while merging: names the shells import
 export {

@@ -19,6 +19,7 @@ import { EncplanCommand } from '../base-command.js';
 import { withCancellation } from '../cancellation.js';
 import { stderrProgress } from '../render/progress-bar.js';
 import { exitIfVerdictFails } from '../fail-on.js';
+import { terminalTextOptions } from '../terminal-style.js';
 import { optionsFromFlags, planOptionFlags } from '../plan-flags.js';
 import { exitIfDiskFailed, verboseEnvironment } from '../verbose-calls.js';
 
@@ -45,10 +46,6 @@ export default class Assess extends EncplanCommand {
         'Assess every whole disk of this machine in one run (lsblk lists them; zram, ram, empty and read-only loop devices are left out). One summary line per disk, then each disk.',
       default: false,
     }),
-    verbose: Flags.boolean({
-      summary: 'List every external program encplan ran, with its duration and exit status, on stderr.',
-      default: false,
-    }),
     bundle: Flags.string({
       summary: 'Analyse a bundle made by `encplan collect` instead of this machine (give no device with it).',
     }),
@@ -67,6 +64,12 @@ export default class Assess extends EncplanCommand {
       dependsOn: ['benchmark'],
     }),
     html: Flags.string({ summary: 'Also write a self-contained HTML report to this file.' }),
+    verbose: Flags.boolean({
+      char: 'v',
+      summary:
+        'Print every fact, recommendation with its evidence, measurement, prediction and the script (default: a one-screen summary), and list every external program encplan ran, with its duration and exit status, on stderr.',
+      default: false,
+    }),
     ...planOptionFlags,
   };
   /** `--all` prints the machine document (errors included), one disk the assessment. */
@@ -130,7 +133,7 @@ export default class Assess extends EncplanCommand {
           : renderCommandsScript(view),
       );
     } else {
-      this.log(renderTextReport(view));
+      this.log(renderTextReport(view, terminalTextOptions(flags.verbose)));
     }
     if (plan !== null) {
       exitIfVerdictFails(plan.healthGate.effectiveVerdict, flags, 'health gate', (code) => this.exit(code));

@@ -1,9 +1,8 @@
 import { createInterface } from 'node:readline/promises';
 import { Args, Flags } from '@oclif/core';
-import { EncplanError, ioBenchmarkDocument, type BackendId } from '@encplan/core';
+import { EncplanError, ioBenchmarkDocument, type BackendId, renderIoBenchmark } from '@encplan/core';
 import { createEnvironment, runIoBenchmark, type NodeEnvironment } from '@encplan/core/node';
 import { EncplanCommand } from '../base-command.js';
-import { renderIoBenchmark } from '../render/io-benchmark-table.js';
 import { stderrProgress } from '../render/progress-bar.js';
 import { withCancellation } from '../cancellation.js';
 

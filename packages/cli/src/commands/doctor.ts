@@ -1,7 +1,7 @@
 import { doctor, doctorDocument } from '@encplan/core';
 import { createEnvironment } from '@encplan/core/node';
 import { EncplanCommand } from '../base-command.js';
-import { formatTable } from '../render/format.js';
+import { formatTextTable } from '@encplan/core';
 
 /** `encplan doctor`: which tools and kernel features are present, and what each missing one costs. */
 export default class Doctor extends EncplanCommand {
@@ -24,7 +24,7 @@ export default class Doctor extends EncplanCommand {
       tool.path === null ? `no ${tool.purpose}` : tool.purpose,
     ]);
     this.log('Tools');
-    this.log(formatTable(['', 'tool', 'version', 'gives encplan'], rows));
+    this.log(formatTextTable(['', 'tool', 'version', 'gives encplan'], rows));
     this.log('');
     this.log('Kernel and platform');
     for (const capability of result.capabilities) {

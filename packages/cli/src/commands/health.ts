@@ -1,9 +1,8 @@
 import { Args } from '@oclif/core';
-import { healthDocument, healthFromSmartctlJson, type DriveSummary } from '@encplan/core';
+import { healthDocument, healthFromSmartctlJson, type DriveSummary, renderHealth } from '@encplan/core';
 import { readSavedToolOutput } from '@encplan/core/node';
 import { EncplanCommand } from '../base-command.js';
 import { exitIfVerdictFails, failOnFlags } from '../fail-on.js';
-import { renderHealth } from '../render/health.js';
 import { withCancellation } from '../cancellation.js';
 
 /** `encplan health FILE.json`: judges a saved `smartctl --json` output (smartctl_exporter, Telegraf, by hand). */

@@ -1,10 +1,9 @@
 import { Flags, type Interfaces } from '@oclif/core';
-import { planDocument, planFromAssessment, renderPlanScript } from '@encplan/core';
+import { planDocument, planFromAssessment, renderPlanScript, renderPlan } from '@encplan/core';
 import { EncplanCommand } from '../base-command.js';
 import { withCancellation } from '../cancellation.js';
 import { exitIfVerdictFails } from '../fail-on.js';
 import { readAssessmentDocument, type AssessmentSource } from '../assessment-source.js';
-import { renderPlan } from '../render/plan.js';
 import { optionsFromFlags, planOptionFlags } from '../plan-flags.js';
 
 /** `encplan plan`: recommendations, predicted cost and the exact commands, from facts. Executes nothing. */

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { Args, Flags } from '@oclif/core';
 import { DOCUMENTS, EncplanError, findDocument, schemaListDocument, type JsonDocument } from '@encplan/core';
 import { EncplanCommand } from '../base-command.js';
-import { formatTable } from '../render/format.js';
+import { formatTextTable } from '@encplan/core';
 
 function schemaText(document: JsonDocument): string {
   return `${JSON.stringify(document.jsonSchema(), null, 2)}\n`;
@@ -57,7 +57,7 @@ export default class Schema extends EncplanCommand {
       process.stdout.write(schemaText(chosen));
     } else {
       this.log(
-        formatTable(
+        formatTextTable(
           ['schema', 'version', 'file'],
           DOCUMENTS.map((document) => [document.name, document.version.join('.'), document.schemaFile]),
         ),

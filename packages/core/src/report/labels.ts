@@ -163,3 +163,9 @@ export function formatRecommendationValue(value: Recommendation['value']): strin
     })
     .join(', ');
 }
+
+/** An ISO timestamp as people read it: "2026-11-23 22:40 UTC" (the raw text when it is no timestamp). */
+export function formatTimestamp(iso: string): string {
+  const date = new Date(iso);
+  return Number.isNaN(date.getTime()) ? iso : `${date.toISOString().slice(0, 16).replace('T', ' ')} UTC`;
+}

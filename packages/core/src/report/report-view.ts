@@ -12,6 +12,7 @@ import type { Plan } from '../plan/plan.js';
 import {
   formatBytes,
   formatBytesExact,
+  formatDurationMs,
   formatPercent,
   formatRate,
   toMebibytesPerSecond,
@@ -20,8 +21,10 @@ import { toSectionViews, type FactView, type SectionView, type Tone } from './as
 import { renderCommandScriptText, toScriptCommands, type ScriptCommandView } from './command-script.js';
 import { formatEvidence, formatRecommendationValue, UNKNOWN } from './labels.js';
 import { platformDeviceView, platformSectionViews } from './platform-sections.js';
+import { PROFILE_LABELS, toAssessmentCharts, type ChartView } from './report-charts.js';
 
 export type { FactView, SectionView, Tone } from './assessment-sections.js';
+export type { ChartView } from './report-charts.js';
 
 /**
  * The one view model of an assessment, built from the typed envelope: the CLI text report, the HTML report
@@ -40,30 +43,10 @@ export interface DeviceView {
   readonly facts: readonly FactView[];
 }
 
-/** One bar of a chart: a value in MiB/s (null = not measured). */
-export interface BarView {
-  readonly series: string;
-  readonly valueMebibytesPerSecond: number | null;
-}
-
 /** One block device of the stack, from the disk up: its depth in the tree and what it is. */
 export interface StackLineView {
   readonly depth: number;
   readonly text: string;
-}
-
-/** One group of bars (one I/O profile: "SEQ1M Q8T1 read"). */
-export interface BarGroupView {
-  readonly label: string;
-  readonly bars: readonly BarView[];
-}
-
-/** A grouped bar chart: plain vs encrypted per profile. */
-export interface ChartView {
-  readonly title: string;
-  readonly unit: string;
-  readonly series: readonly string[];
-  readonly groups: readonly BarGroupView[];
 }
 
 /** One row of the measured I/O table. */
@@ -97,8 +80,34 @@ export interface RecommendationView {
   readonly evidence: readonly FactView[];
 }
 
+/** The answer, in one line: what to do about this drive and why, coloured by the health gate. */
+export interface AnswerView {
+  readonly tone: Tone;
+  /** The verdict in a word or two: "go", "fix first", "caution", "stop". */
+  readonly verdict: string;
+  /** "Go ahead: encrypt /dev/vda with LUKS2", "Back up first: …". */
+  readonly headline: string;
+  readonly reason: string;
+}
+
+/** One headline decision of the plan ("Cipher: AES-256 in XTS mode"). */
+export interface DecisionView {
+  readonly label: string;
+  readonly value: string;
+}
+
+/** Something to fix or know before encrypting, most severe first. */
+export interface FixFirstView {
+  readonly tone: Tone;
+  readonly message: string;
+}
+
 /** Everything the three views display. */
 export interface ReportView {
+  /** The verdict, the plan's headline decisions and what to fix first: every view leads with these. */
+  readonly answer: AnswerView | null;
+  readonly decisions: readonly DecisionView[];
+  readonly fixFirst: readonly FixFirstView[];
   readonly title: string;
   readonly status: 'ok' | 'partial' | 'error';
   readonly generatedAt: string;
@@ -278,28 +287,19 @@ function toBenchmarks(result: AssessmentResult): { rows: BenchmarkRowView[]; cha
       ? []
       : [
           {
-            title: 'Throughput per profile: plain vs encrypted',
+            id: 'throughput',
+            title: 'Measured throughput per profile: plain vs encrypted',
             unit: 'MiB/s',
+            max: null,
             series,
             groups: [...groups.entries()].map(([label, values]) => ({
               label,
-              bars: series.map((name) => ({
-                series: name,
-                valueMebibytesPerSecond: values.get(name) ?? null,
-              })),
+              bars: series.map((name) => ({ series: name, value: values.get(name) ?? null })),
             })),
           },
         ];
   return { rows, charts };
 }
-
-/** Labels of the plan's performance profiles (CrystalDiskMark/KDiskMark names). */
-const PROFILE_LABELS: Readonly<Record<string, string>> = {
-  'seq1m-q8t1': 'SEQ1M Q8T1',
-  'seq1m-q1t1': 'SEQ1M Q1T1',
-  'rnd4k-q32t1': 'RND4K Q32T1',
-  'rnd4k-q1t1': 'RND4K Q1T1',
-};
 
 /**
  * The plan's predictions per profile and direction. Measured plain throughput is the plan's own input, or,
@@ -392,9 +392,117 @@ function toRecommendations(plan: Plan): RecommendationView[] {
         : (RULES[entry.ruleId]?.value ?? String)(formatRecommendationValue(entry.value)),
     reason: entry.reason,
     confidence: CONFIDENCE[entry.confidence],
-    tone: entry.ruleId === 'health-gate' ? GATE[plan.healthGate.status].tone : 'good',
+    // A recommendation is a decision, not a verdict: only the health gate and rules with a finding carry a tone.
+    tone:
+      entry.ruleId === 'health-gate'
+        ? GATE[plan.healthGate.status].tone
+        : SEVERITY_TONE[plan.findings.find((finding) => finding.ruleId === entry.ruleId)?.severity ?? 'info'],
     evidence: entry.evidence.map((item) => ({ ...formatEvidence(item), source: source(item) })),
   }));
+}
+
+const TOOL_NAME: Readonly<Record<Plan['targetTool'], string>> = {
+  luks2: 'LUKS2 (cryptsetup)',
+  veracrypt: 'VeraCrypt',
+  apfs: 'FileVault (APFS)',
+  bitlocker: 'BitLocker',
+};
+
+/** The plan's verdict in one line, coloured by the health gate and by what has to be fixed first. */
+function toAnswer(plan: Plan, fixFirst: readonly FixFirstView[]): AnswerView {
+  const target = `${plan.devicePlaceholder ? 'the drive' : plan.devicePath} with ${TOOL_NAME[plan.targetTool]}`;
+  const problems = fixFirst.filter((item) => item.tone === 'bad' || item.tone === 'attention').length;
+  const after =
+    problems === 0 ? '' : `, after the ${problems === 1 ? 'one thing' : `${String(problems)} things`} below`;
+  switch (plan.healthGate.status) {
+    case 'back-up-first':
+      return {
+        tone: 'bad',
+        verdict: 'stop',
+        headline: `Back up first: do not encrypt ${target} until its data is safe elsewhere`,
+        reason: plan.healthGate.reason,
+      };
+    case 'caution':
+      return {
+        tone: 'attention',
+        verdict: 'caution',
+        headline: `Encrypt ${target}, with care${after}`,
+        reason: plan.healthGate.reason,
+      };
+    case 'proceed':
+      return {
+        tone: problems === 0 ? 'good' : 'attention',
+        verdict: problems === 0 ? 'go' : 'fix first',
+        headline: `Go ahead: encrypt ${target}${after}`,
+        reason: plan.healthGate.reason,
+      };
+  }
+}
+
+/** The settings the plan adds up to, one line each, as the commands will use them. */
+function toDecisions(plan: Plan): DecisionView[] {
+  const { settings } = plan;
+  const pbkdf = plan.recommendations.find((entry) => entry.ruleId === 'luks2-pbkdf')?.value;
+  const pbkdfName =
+    typeof pbkdf === 'object' && pbkdf !== null && 'pbkdf' in pbkdf && typeof pbkdf.pbkdf === 'string'
+      ? pbkdf.pbkdf
+      : 'key derivation';
+  const unlock = (ms: number | null): string =>
+    ms === null ? '' : `, about ${formatDurationMs(ms)} to unlock`;
+  const decisions: (DecisionView | null)[] = [
+    { label: 'Encryption', value: TOOL_NAME[plan.targetTool] },
+    {
+      label: 'Cipher',
+      value: `${settings.cipher}${settings.keySizeBits === null ? '' : `, ${String(settings.keySizeBits)}-bit key${settings.cipher.includes('xts') ? ` (AES-${String(settings.keySizeBits / 2)})` : ''}`}`,
+    },
+    settings.sectorSizeBytes === null
+      ? null
+      : { label: 'Encryption sector size', value: formatBytes(settings.sectorSizeBytes) },
+    settings.luks2Pbkdf === null
+      ? null
+      : {
+          label: 'Key derivation',
+          value: `${pbkdfName}, ${formatBytes(settings.luks2Pbkdf.memoryKiB * 1024)} memory, ${settings.luks2Pbkdf.iterations === null ? 'benchmarked iterations' : `${String(settings.luks2Pbkdf.iterations)} iterations`}, ${String(settings.luks2Pbkdf.parallel)} threads${unlock(settings.luks2Pbkdf.predictedUnlockMs)}`,
+        },
+    settings.veracrypt === null
+      ? null
+      : {
+          label: 'VeraCrypt settings',
+          value: `${settings.veracrypt.encryption}, ${settings.veracrypt.hash}, PIM ${String(settings.veracrypt.pim)}${unlock(settings.veracrypt.predictedUnlockMs)}`,
+        },
+    {
+      label: 'Discards (TRIM)',
+      value: settings.allowDiscards ? 'passed through to the drive' : 'not passed through',
+    },
+    plan.targetTool === 'luks2'
+      ? {
+          label: 'dm-crypt work queues',
+          value: settings.workqueueBypass ? 'bypassed' : 'kept (kernel default)',
+        }
+      : null,
+    settings.space === null
+      ? null
+      : {
+          label: 'Spare area',
+          value:
+            settings.space.unallocatedBytes === 0
+              ? 'none left unpartitioned'
+              : `${formatBytes(settings.space.unallocatedBytes)} (${formatPercent(settings.space.unallocatedPercent)}) left unpartitioned`,
+        },
+  ];
+  return decisions.filter((decision): decision is DecisionView => decision !== null);
+}
+
+const SEVERITY_ORDER = { critical: 0, warning: 1, info: 2 } as const;
+
+/** What to fix or know before encrypting: the plan's critical findings, then its warnings (never twice). */
+function toFixFirst(plan: Plan): FixFirstView[] {
+  const seen = new Set<string>();
+  return [...plan.findings]
+    .filter((finding) => finding.severity !== 'info')
+    .sort((a, b) => SEVERITY_ORDER[a.severity] - SEVERITY_ORDER[b.severity])
+    .filter((finding) => !seen.has(finding.message) && Boolean(seen.add(finding.message)))
+    .map((finding) => ({ tone: SEVERITY_TONE[finding.severity], message: finding.message }));
 }
 
 /** Turns a typed assessment envelope into what every view shows. Pure. */
@@ -418,6 +526,9 @@ export function toReportView(envelope: AssessmentEnvelope, options: ReportViewOp
   if (result === null) {
     return {
       ...base,
+      answer: null,
+      decisions: [],
+      fixFirst: [],
       title: 'encplan assessment',
       device: null,
       stack: [],
@@ -439,8 +550,12 @@ export function toReportView(envelope: AssessmentEnvelope, options: ReportViewOp
     linux === null ? platformDeviceView(result.platformStorage, result.target.path) : toDeviceView(linux);
   const { rows, charts } = toBenchmarks(result);
   const plan = result.plan;
+  const fixFirst = plan === null ? [] : toFixFirst(plan);
   return {
     ...base,
+    answer: plan === null ? null : toAnswer(plan, fixFirst),
+    decisions: plan === null ? [] : toDecisions(plan),
+    fixFirst,
     title: `encplan assessment of ${device.path} (${device.model})`,
     device,
     stack: linux === null ? [] : toStackLines(linux.stack),
@@ -460,7 +575,7 @@ export function toReportView(envelope: AssessmentEnvelope, options: ReportViewOp
       ...toSectionViews(result, envelope.warnings),
     ],
     benchmarkRows: rows,
-    charts,
+    charts: [...charts, ...toAssessmentCharts(result)],
     benchmarkMissingReason:
       rows.length > 0 ? null : 'No I/O benchmark was run in this assessment (run it with --benchmark).',
     predictions: plan === null ? [] : toPredictions(plan, result.ioBenchmark),
@@ -488,6 +603,9 @@ export function toReportViewFromJson(json: unknown, options: ReportViewOptions =
   const parsed = parseAssessmentEnvelope(json);
   if ('invalid' in parsed) {
     return {
+      answer: null,
+      decisions: [],
+      fixFirst: [],
       title: 'encplan assessment',
       status: 'error',
       generatedAt: '',

@@ -1,4 +1,5 @@
 import type { FactView, SectionView, Tone } from './assessment-sections.js';
+import { formatTimestamp } from './labels.js';
 import { renderCommandsScript, type ReportView } from './report-view.js';
 
 /** The word a terminal shows for a tone (no colour needed to read it). */
@@ -10,144 +11,297 @@ const TONE_WORD: Readonly<Record<Tone, string>> = {
   info: 'info',
 };
 
+/** How a line of text is styled: a heading, a quiet detail, or a tone. The CLI maps these to colours. */
+export type TextStyle = 'heading' | 'dim' | Tone;
+
+/** How to render text for a terminal or a pipe. */
+export interface TextRenderOptions {
+  /** Everything (each fact, evidence, benchmarks, predictions, the script); false = the one-screen summary. */
+  readonly verbose?: boolean;
+  /** Wrap prose to this many columns (a terminal's width); null = never wrap (a pipe, a file). */
+  readonly width?: number | null;
+  /** Paints one line in a style (ANSI colours on a terminal); the identity by default, so text stays plain. */
+  readonly paint?: (style: TextStyle, line: string) => string;
+}
+
+/** A line before wrapping and painting; tables and scripts are never wrapped (`wrap: false`). */
+interface Line {
+  readonly text: string;
+  readonly style: TextStyle | null;
+  readonly wrap: boolean;
+}
+
+const line = (text: string, style: TextStyle | null = null): Line => ({ text, style, wrap: true });
+const block = (text: string): Line[] =>
+  text.split('\n').map((part) => ({ text: part, style: null, wrap: false }));
+
+/** Lines continue under their text: after the indent and a list marker ("1. ", "! ", "· ", "- "). */
+const LIST_MARKER = /^\s*(?:\d+\.\s|[!✓?·\-–]\s)/u;
+/** …or under the value of a "label  value" row (a gap of two spaces or more within the first 30 columns). */
+const LABEL_GAP = /^\s*\S.{0,28}?\S\s{2,}(?=\S)/u;
+
+function hangingIndent(text: string): string {
+  const prefix = LIST_MARKER.exec(text)?.[0] ?? LABEL_GAP.exec(text)?.[0] ?? /^\s*/u.exec(text)?.[0] ?? '';
+  return ' '.repeat(prefix.length);
+}
+
+/** Wraps one line at spaces to `width` columns with a hanging indent; a word longer than a line stays whole. */
+function wrapLine(text: string, width: number): string[] {
+  if (text.length <= width) {
+    return [text];
+  }
+  const indent = hangingIndent(text);
+  const lines: string[] = [];
+  let current = '';
+  for (const word of text.split(/(?<=\S) (?=\S)/u)) {
+    if (current !== '' && current.length + 1 + word.trimStart().length > width) {
+      lines.push(current);
+      current = `${indent}${word.trimStart()}`;
+    } else {
+      current = current === '' ? word : `${current} ${word}`;
+    }
+  }
+  lines.push(current);
+  return lines;
+}
+
+function finish(lines: readonly Line[], options: TextRenderOptions): string {
+  const width = options.width ?? null;
+  const paint = options.paint ?? ((_style: TextStyle, text: string): string => text);
+  return lines
+    .flatMap((entry) =>
+      (entry.wrap && width !== null ? wrapLine(entry.text, Math.max(40, width)) : [entry.text]).map((text) =>
+        entry.style === null || text === '' ? text : paint(entry.style, text),
+      ),
+    )
+    .join('\n');
+}
+
 /** A fixed-width table with a header row; columns are padded to their widest cell. */
 export function formatTextTable(
   header: readonly string[],
   rows: readonly (readonly string[])[],
   indent = '  ',
+  rightAligned: readonly boolean[] = [],
 ): string {
   const widths = header.map((cell, column) =>
     Math.max(cell.length, ...rows.map((row) => (row[column] ?? '').length)),
   );
-  const line = (cells: readonly string[]): string =>
-    `${indent}${cells.map((cell, column) => cell.padEnd(widths[column] ?? 0)).join('  ')}`.trimEnd();
-  return [line(header), ...rows.map(line)].join('\n');
+  const format = (cells: readonly string[]): string =>
+    `${indent}${cells.map((cell, column) => (rightAligned[column] === true ? cell.padStart(widths[column] ?? 0) : cell.padEnd(widths[column] ?? 0))).join('  ')}`.trimEnd();
+  return [format(header), ...rows.map(format)].join('\n');
 }
 
-function factLines(facts: readonly FactView[]): string[] {
+function factLines(facts: readonly FactView[]): Line[] {
   const width = Math.max(0, ...facts.map((fact) => fact.label.length));
-  return facts.map(
-    (fact) =>
-      `  ${fact.label.padEnd(width)}  ${fact.value}${fact.source === null ? '' : `  [${fact.source}]`}`,
+  return facts.map((fact) =>
+    line(`  ${fact.label.padEnd(width)}  ${fact.value}${fact.source === null ? '' : `  [${fact.source}]`}`),
   );
 }
 
-function sectionLines(section: SectionView): string[] {
+const MARK: Readonly<Record<Tone, string>> = { good: '✓', attention: '!', bad: '!', unknown: '?', info: '-' };
+
+function sectionLines(section: SectionView): Line[] {
   return [
-    '',
-    `${section.title}: ${section.verdict} (${TONE_WORD[section.tone]})`,
-    `  ${section.summary}`,
+    line(''),
+    line(
+      `${section.title}: ${section.verdict} (${TONE_WORD[section.tone]})`,
+      section.tone === 'info' ? 'heading' : section.tone,
+    ),
+    line(`  ${section.summary}`),
     ...(section.missingReason === null || section.missingReason === section.summary
       ? []
-      : [`  Not measured: ${section.missingReason}`]),
-    ...section.findings.map(
-      (finding) =>
-        `  ${finding.tone === 'good' ? '✓' : finding.tone === 'info' ? '-' : '!'} ${finding.message}`,
-    ),
+      : [line(`  Not measured: ${section.missingReason}`, 'dim')]),
+    ...section.findings.map((finding) => line(`  ${MARK[finding.tone]} ${finding.message}`)),
     ...factLines(section.facts),
   ];
 }
 
-/**
- * The human report of `encplan assess`: the shared view model as text, in the same order as the HTML
- * report (plan first, then the drive, its sections, benchmarks, predictions, commands and warnings).
- */
-export function renderTextReport(view: ReportView): string {
-  if (view.error !== null && view.device === null) {
-    return [
-      `encplan: ${view.error.code}: ${view.error.message}`,
-      ...(view.error.hint === null ? [] : [`  ${view.error.hint}`]),
-    ].join('\n');
+/** How many fix-first items the summary lists before it points to --verbose. */
+const SUMMARY_FIX_FIRST = 3;
+
+/** The answer first: verdict, what to fix first and the plan's decisions (the summary and --verbose both open so). */
+function answerLines(view: ReportView, verbose: boolean): Line[] {
+  if (view.answer === null) {
+    return [line(''), line(view.planMissingReason ?? 'No plan.', 'attention')];
   }
-  const lines = [`${view.title}: status ${view.status}`];
-  if (view.healthGate !== null) {
-    lines.push(
-      '',
-      `Health gate: ${view.healthGate.status} (${TONE_WORD[view.healthGate.tone]})`,
-      `  ${view.healthGate.reason}`,
-    );
-  }
-  if (view.planFindings.length > 0) {
-    lines.push(
-      '',
-      'First things to know',
-      ...view.planFindings.map((finding) => `  ${finding.tone === 'info' ? '-' : '!'} ${finding.message}`),
-    );
-  }
-  lines.push('', 'Plan');
+  const shown = verbose ? view.fixFirst : view.fixFirst.slice(0, SUMMARY_FIX_FIRST);
+  const labelWidth = Math.max(0, ...view.decisions.map((decision) => decision.label.length));
+  return [
+    line(''),
+    line(`${view.answer.verdict.toUpperCase()}  ${view.answer.headline}`, view.answer.tone),
+    line(`  ${view.answer.reason}`),
+    ...(shown.length === 0
+      ? []
+      : [
+          line(''),
+          line('Fix first', 'heading'),
+          ...shown.map((item, index) => line(`  ${String(index + 1)}. ${item.message}`, item.tone)),
+          ...(shown.length < view.fixFirst.length
+            ? [line(`  … and ${String(view.fixFirst.length - shown.length)} more (--verbose)`, 'dim')]
+            : []),
+        ]),
+    line(''),
+    line('The plan', 'heading'),
+    ...view.decisions.map((decision) => line(`  ${decision.label.padEnd(labelWidth)}  ${decision.value}`)),
+  ];
+}
+
+function deviceLine(view: ReportView): string {
+  const device = view.device;
+  return device === null
+    ? view.title
+    : `encplan: ${device.path} · ${device.model} · ${device.size} ${device.transport}${device.isSystemDisk ? ' · system disk' : ''}${view.status === 'ok' ? '' : ` · ${view.status}`}`;
+}
+
+/** The one-screen summary: the answer, then one line of checks, then where the rest is. */
+function summaryLines(view: ReportView): Line[] {
+  const destroying = view.commands.filter((command) => command.destroysData).length;
+  const prediction = view.predictions.find((row) => row.known) ?? null;
+  return [
+    line(deviceLine(view), 'heading'),
+    ...answerLines(view, false),
+    line(''),
+    line('Checks', 'heading'),
+    line(
+      `  ${view.sections.map((section) => `${MARK[section.tone]} ${section.title}: ${section.verdict}`).join(' · ')}`,
+    ),
+    ...(prediction === null
+      ? []
+      : [
+          line(
+            `  Speed (${prediction.profile}): plain ${prediction.measuredPlain}, encrypted ${prediction.predictedEncrypted} predicted (limited by ${prediction.limitedBy})`,
+          ),
+        ]),
+    line(''),
+    line(
+      view.commands.length === 0
+        ? 'The plan has no commands to run.'
+        : `Commands: ${String(view.commands.length)}${destroying === 0 ? '' : `, ${String(destroying)} destroying data${view.includeDestructive ? ' (live: --destructive)' : ' (commented out)'}`}; print the script with --commands.`,
+      'dim',
+    ),
+    line(
+      `${view.warnings.length === 0 ? '' : `${String(view.warnings.length)} thing(s) could not be checked. `}Every fact, benchmark, prediction and reason: --verbose; a report to keep: --html FILE.`,
+      'dim',
+    ),
+  ];
+}
+
+/** Everything: the answer, then each recommendation with its evidence, the drive, sections, measurements, script. */
+function verboseLines(view: ReportView): Line[] {
+  const lines: Line[] = [
+    line(
+      `${view.title}: status ${view.status} (${formatTimestamp(view.generatedAt)}, encplan ${view.toolVersion})`,
+      'heading',
+    ),
+    ...answerLines(view, true),
+  ];
+  const infoFindings = view.planFindings.filter((finding) => finding.tone === 'info');
+  lines.push(line(''), line('Why: each recommendation and its evidence', 'heading'));
   if (view.recommendations.length === 0) {
-    lines.push(`  ${view.planMissingReason ?? ''}`);
+    lines.push(line(`  ${view.planMissingReason ?? ''}`));
   }
+  lines.push(...infoFindings.map((finding) => line(`  - ${finding.message}`)));
   view.recommendations.forEach((item, index) => {
     lines.push(
-      `  ${String(index + 1)}. ${item.title}: ${item.value}  (confidence ${item.confidence}; rule ${item.ruleId})`,
-      `     ${item.reason}`,
-    );
-    lines.push(
-      ...item.evidence.map(
-        (fact) => `     · ${fact.label}: ${fact.value}${fact.source === null ? '' : `  [${fact.source}]`}`,
+      line(
+        `  ${String(index + 1)}. ${item.title}: ${item.value}  (confidence ${item.confidence}; rule ${item.ruleId})`,
+      ),
+      line(`     ${item.reason}`),
+      ...item.evidence.map((fact) =>
+        line(`     · ${fact.label}: ${fact.value}${fact.source === null ? '' : `  [${fact.source}]`}`, 'dim'),
       ),
     );
   });
   if (view.device !== null) {
     lines.push(
-      '',
-      `Drive: ${view.device.model}, ${view.device.size}, ${view.device.transport} ${view.device.kind} at ${view.device.path}${view.device.isSystemDisk ? ' (system disk)' : ''}`,
+      line(''),
+      line(
+        `Drive: ${view.device.model}, ${view.device.size}, ${view.device.transport} ${view.device.kind} at ${view.device.path}${view.device.isSystemDisk ? ' (system disk)' : ''}`,
+        'heading',
+      ),
       ...factLines(view.device.facts),
     );
   }
   if (view.stack.length > 0) {
     lines.push(
-      '',
-      'Stack (from the disk up)',
-      ...view.stack.map(
-        (line) => `  ${line.depth === 0 ? '' : `${'   '.repeat(line.depth - 1)}└─ `}${line.text}`,
+      line(''),
+      line('Stack (from the disk up)', 'heading'),
+      ...view.stack.map((entry) =>
+        line(`  ${entry.depth === 0 ? '' : `${'   '.repeat(entry.depth - 1)}└─ `}${entry.text}`),
       ),
     );
   }
   lines.push(...view.sections.flatMap(sectionLines));
-  lines.push('', 'Plain versus encrypted I/O');
-  lines.push(
-    view.benchmarkRows.length === 0
-      ? `  Not measured: ${view.benchmarkMissingReason ?? ''}`
-      : formatTextTable(
+  lines.push(line(''), line('Plain versus encrypted I/O', 'heading'));
+  if (view.benchmarkRows.length === 0) {
+    lines.push(line(`  Not measured: ${view.benchmarkMissingReason ?? ''}`));
+  } else {
+    lines.push(
+      ...block(
+        formatTextTable(
           ['Profile', 'Target', 'Measured', 'Source'],
           view.benchmarkRows.map((row) => [row.profile, row.target, row.measured, row.source]),
         ),
-  );
+      ),
+    );
+  }
   if (view.predictions.length > 0) {
     lines.push(
-      '',
-      'Predicted encrypted throughput (the plan’s model)',
-      formatTextTable(
-        ['Profile', 'Measured plain', 'Predicted encrypted', 'Measured encrypted', 'Limited by'],
-        view.predictions.map((row) => [
-          row.profile,
-          row.measuredPlain,
-          row.predictedEncrypted,
-          row.measuredEncrypted,
-          row.limitedBy,
-        ]),
+      line(''),
+      line('Predicted encrypted throughput (the plan’s model)', 'heading'),
+      ...block(
+        formatTextTable(
+          ['Profile', 'Measured plain', 'Predicted encrypted', 'Measured encrypted', 'Limited by'],
+          view.predictions.map((row) => [
+            row.profile,
+            row.measuredPlain,
+            row.predictedEncrypted,
+            row.measuredEncrypted,
+            row.limitedBy,
+          ]),
+        ),
       ),
     );
   }
   lines.push(
-    '',
-    'Commands (the same script as assess --commands)',
-    ...renderCommandsScript(view)
-      .trimEnd()
-      .split('\n')
-      .map((line) => `  ${line}`),
+    line(''),
+    line('Commands (the same script as assess --commands)', 'heading'),
+    ...block(
+      renderCommandsScript(view)
+        .trimEnd()
+        .split('\n')
+        .map((text) => `  ${text}`)
+        .join('\n'),
+    ),
   );
   if (view.warnings.length > 0) {
     lines.push(
-      '',
-      'Warnings (what encplan could not find out)',
-      ...view.warnings.map(
-        (warning) =>
-          `  ! ${warning.code}${warning.source === null ? '' : ` [${warning.source}]`}: ${warning.message}`,
+      line(''),
+      line('What encplan could not find out', 'heading'),
+      ...view.warnings.map((warning) =>
+        line(
+          `  ! ${warning.message}${warning.source === null ? '' : ` [${warning.source}; ${warning.code}]`}`,
+        ),
       ),
     );
   }
-  return lines.join('\n');
+  return lines;
+}
+
+/**
+ * The human report of `encplan assess`: the shared view model as text. It leads with the answer (as the HTML
+ * report does); the summary fits one screen, `verbose` adds every fact, measurement, prediction and the script.
+ */
+export function renderTextReport(view: ReportView, options: TextRenderOptions = {}): string {
+  if (view.error !== null && view.device === null) {
+    return finish(
+      [
+        line(`encplan: ${view.error.code}: ${view.error.message}`, 'bad'),
+        ...(view.error.hint === null ? [] : [line(`  ${view.error.hint}`)]),
+      ],
+      options,
+    );
+  }
+  return finish(options.verbose === true ? verboseLines(view) : summaryLines(view), options);
 }

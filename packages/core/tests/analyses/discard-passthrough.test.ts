@@ -3,11 +3,11 @@ import { describe, expect, it } from 'vitest';
 import {
   analyseDiscardPassthrough,
   assessDriveSections,
-  assessHealth,
-  parseSmartctlJson,
   readSysfsStack,
   type StackNode,
 } from '@encplan/core';
+import { assessHealth } from '../../src/analyses/health.js';
+import { parseSmartctlJson } from '../../src/parsers/smartctl/smartctl-json.js';
 import { discardPassthroughSchema } from '../../src/domain/trim.js';
 import { parseDmsetupTable } from '../../src/parsers/dmsetup/table.js';
 import { parseLsblkDiscard } from '../../src/parsers/lsblk/discard-table.js';

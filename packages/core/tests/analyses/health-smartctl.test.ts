@@ -1,5 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { assessHealth, healthSchema, parseSmartctlJson, type Health } from '@encplan/core';
+import { healthSchema } from '@encplan/core';
+import { assessHealth } from '../../src/analyses/health.js';
+import { parseSmartctlJson } from '../../src/parsers/smartctl/smartctl-json.js';
+import { type Health } from '../../src/domain/health.js';
 import { fixtureCases } from '../../../../tests/support/fixtures.js';
 import { fixture as readFixture } from '../support/fixtures.js';
 

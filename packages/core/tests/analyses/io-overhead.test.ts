@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { computeOverhead, summarizeRuns } from '@encplan/core';
+import { summarizeRuns } from '@encplan/core';
+import { computeOverhead } from '../../src/analyses/io-overhead.js';
 import { median } from '../../src/analyses/run-summary.js';
 import { MIB, fioRun, targetMeasurement } from '../../../../tests/support/io-measurements.js';
 

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { assessHealth, parseNvmeSmartLog } from '@encplan/core';
+import { assessHealth } from '../../src/analyses/health.js';
+import { parseNvmeSmartLog } from '../../src/parsers/nvme/smart-log.js';
 import { nvmeCapacityOf } from '../../src/analyses/drive-sections.js';
 import { parseCrypttab } from '../../src/parsers/crypttab/crypttab.js';
 import { parseDmsetupTable } from '../../src/parsers/dmsetup/table.js';

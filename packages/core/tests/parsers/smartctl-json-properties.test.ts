@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { assessHealth, healthFromSmartctlJson, isEncplanError, parseSmartctlJson } from '@encplan/core';
+import { healthFromSmartctlJson, isEncplanError } from '@encplan/core';
+import { assessHealth } from '../../src/analyses/health.js';
+import { parseSmartctlJson } from '../../src/parsers/smartctl/smartctl-json.js';
 import {
   checkHostileInputs,
   checkHugeInput,

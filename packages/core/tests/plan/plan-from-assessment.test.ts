@@ -6,9 +6,9 @@ import {
   assessBundle,
   healthFromSmartctlJson,
   planFromAssessment,
-  type CipherSpeedMeasurement,
   type PlanOptions,
 } from '@encplan/core';
+import { type CipherSpeedMeasurement } from '../../src/domain/cipher.js';
 import {
   assessmentDocument,
   linuxResultOf,

@@ -4,7 +4,6 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
   assessmentDocument,
-  formatRecommendationValue,
   renderBarChartSvg,
   renderCommandsScript,
   renderHtmlReport,
@@ -12,6 +11,7 @@ import {
   toReportView,
   toReportViewFromJson,
 } from '@encplan/core';
+import { formatRecommendationValue } from '../../src/report/labels.js';
 import { type AssessmentEnvelope } from '../../src/contract/assessment.js';
 import { EVIDENCE_LABELS } from '../../src/report/labels.js';
 import { REPO_ROOT } from '../../../../tests/support/fake-tools.js';
@@ -74,6 +74,7 @@ describe('toReportView (typed envelope)', () => {
       verdict: 'used whole',
       findings: [],
     });
+    expect(view.charts[0]!.id).toBe('throughput');
     expect(view.charts[0]!.series).toEqual(['plain', 'fscrypt']);
     expect(view.charts[0]!.groups).toHaveLength(8);
     expect(view.benchmarkRows[0]!.source).toMatch(
@@ -117,12 +118,12 @@ describe('toReportView (typed envelope)', () => {
       limitedBy: 'the cipher',
       known: true,
     });
-    for (const text of [renderTextReport(view), renderHtmlReport(view)]) {
+    for (const text of [renderTextReport(view, { verbose: true }), renderHtmlReport(view)]) {
       expect(text).toMatch(/SEQ1M Q8T1 read.*946\.1 MiB\/s.*500\.0 MiB\/s/s);
     }
     // Measured plain comes from the assessment's own fio run when the plan has no number of its own.
     expect(unknown.predictions[0]).toMatchObject({ measuredPlain: '902.8 MiB/s' });
-    expect(renderTextReport(unknown)).toMatch(
+    expect(renderTextReport(unknown, { verbose: true })).toMatch(
       /Predicted encrypted throughput[\s\S]*SEQ1M Q8T1 read\s+902\.8 MiB\/s\s+unknown/,
     );
   });
@@ -172,7 +173,7 @@ describe('destructive commands, from one fixture through the script, the HTML re
     expect(view.commands.map((command) => command.live)).toEqual([false, false, false, false]);
     const script = renderCommandsScript(view);
     const html = renderHtmlReport(view);
-    const text = renderTextReport(view);
+    const text = renderTextReport(view, { verbose: true });
     for (const output of [script, html, text]) {
       expect(output).toContain('# DESTROYS DATA');
       expect(output).toMatch(/# cryptsetup luksFormat --type luks2/);
@@ -213,5 +214,100 @@ describe('renderHtmlReport', () => {
     expect(html).toMatch(/^<!doctype html>/);
     expect(html).not.toMatch(/<script|<link|src="http/);
     expect(html).toContain('&lt;script&gt;alert(1)&lt;/script&gt;');
+  });
+});
+
+describe('the answer first, in every view', () => {
+  const envelope = load('virtio-system-disk-whole-ext4-debian12');
+  const view = toReportView(envelope);
+
+  it("states the verdict, the fix-first list (once) and the plan's decisions", () => {
+    expect(view.answer).toMatchObject({
+      tone: 'attention',
+      verdict: 'caution',
+      headline: 'Encrypt /dev/vda with LUKS2 (cryptsetup), with care, after the one thing below',
+    });
+    expect(view.fixFirst).toHaveLength(1);
+    expect(view.fixFirst[0]!.message).toMatch(/^The CPU has AES instructions but the kernel/);
+    expect(view.decisions).toContainEqual({
+      label: 'Cipher',
+      value: 'aes-xts-plain64, 512-bit key (AES-256)',
+    });
+    expect(view.decisions).toContainEqual({ label: 'Spare area', value: 'none left unpartitioned' });
+  });
+
+  it('leads the HTML report with the answer, before any evidence, with dark and print styles', () => {
+    const html = renderHtmlReport(view);
+    const answer = html.indexOf('id="answer"');
+    expect(answer).toBeGreaterThan(0);
+    for (const later of ['id="plan"', 'id="drive"', 'id="checks"', 'id="commands"']) {
+      expect(html.indexOf(later)).toBeGreaterThan(answer);
+    }
+    expect(html).toContain('@media (prefers-color-scheme:dark)');
+    expect(html).toContain('@media print');
+    expect(html.match(/The CPU has AES instructions but/g)).toHaveLength(1);
+    expect(html).toContain('generated 2026-');
+    expect(html).not.toMatch(/generated \d{4}-\d\d-\d\dT/);
+  });
+
+  it('charts cipher speed, key derivation and predicted against measured throughput', () => {
+    expect(view.charts.map((chart) => chart.id)).toEqual(['throughput', 'predicted', 'ciphers', 'kdf']);
+    const ciphers = view.charts.find((chart) => chart.id === 'ciphers')!;
+    expect(ciphers.groups.map((group) => group.label)).toContain('aes-xts 512-bit (OpenSSL)');
+    // 6,073,823,232 B/s = 5792.4 MiB/s, one core (fixture: openssl speed aes-256-xts).
+    expect(ciphers.groups.find((group) => group.label === 'aes-xts 512-bit (OpenSSL)')!.bars[0]).toEqual({
+      series: 'encrypt, one core',
+      value: 6_073_823_232 / 1_048_576,
+    });
+    const svg = renderBarChartSvg(ciphers);
+    expect(svg).toContain('5792');
+    expect(svg).toContain('fill="currentColor"');
+    const predicted = view.charts.find((chart) => chart.id === 'predicted')!;
+    expect(predicted.series).toEqual(['plain (measured)', 'encrypted (predicted)']);
+  });
+
+  it('charts wear in percent of the rated endurance when the drive reports it', () => {
+    const worn: AssessmentEnvelope = {
+      ...envelope,
+      result: {
+        ...envelope.result!,
+        health: { ...envelope.result!.health!, percentageUsed: 12, availableSparePercent: 100 },
+      },
+    };
+    const wear = toReportView(worn).charts.find((chart) => chart.id === 'wear')!;
+    expect(wear).toMatchObject({ unit: '%', max: 100 });
+    expect(renderBarChartSvg(wear)).toContain('12.0 %');
+  });
+
+  it('fits the text summary on one screen at 80 columns, and keeps the rest for --verbose', () => {
+    const summary = renderTextReport(view, { width: 80 });
+    const lines = summary.split('\n');
+    expect(lines.length).toBeLessThanOrEqual(40);
+    expect(lines.every((text) => text.length <= 80)).toBe(true);
+    expect(lines[0]).toBe('encplan: /dev/vda · Virtual disk · 256.0 GiB virtio · system disk · partial');
+    expect(lines[2]).toMatch(/^CAUTION {2}Encrypt \/dev\/vda/);
+    expect(summary.match(/The CPU has AES instructions but/g)).toHaveLength(1);
+    expect(summary).toContain('--verbose');
+    expect(summary).not.toContain('luksFormat');
+    const verbose = renderTextReport(view, { verbose: true, width: 120 });
+    expect(verbose).toContain('luksFormat');
+    expect(verbose.match(/The CPU has AES instructions but/g)).toHaveLength(1);
+    // Prose wraps; the script does not (a wrapped command would be a different command).
+    expect(verbose).not.toMatch(/The CPU has AES.*before encrypting\./);
+    const luksFormat = renderCommandsScript(view)
+      .split('\n')
+      .find((text) => text.includes('luksFormat'))!;
+    expect(luksFormat.length).toBeGreaterThan(120);
+    expect(verbose).toContain(`  ${luksFormat}`);
+  });
+
+  it('paints lines only through the given painter, after wrapping', () => {
+    const painted = renderTextReport(view, {
+      width: 80,
+      paint: (style, text) => `<${style}>${text}</${style}>`,
+    });
+    expect(painted).toMatch(/^<heading>encplan: \/dev\/vda/);
+    expect(painted).toContain('<attention>CAUTION  Encrypt /dev/vda');
+    expect(renderTextReport(view)).not.toContain('<');
   });
 });

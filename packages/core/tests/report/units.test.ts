@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { formatBytes, formatPercent, formatRate } from '@encplan/core';
+import { formatBytes, formatRate } from '@encplan/core';
+import { formatPercent } from '../../src/domain/units.js';
 import { formatBytesExact, formatDurationMs } from '../../src/domain/units.js';
 
 const IEC = { B: 1, KiB: 1024, MiB: 1024 ** 2, GiB: 1024 ** 3, TiB: 1024 ** 4, PiB: 1024 ** 5 } as const;

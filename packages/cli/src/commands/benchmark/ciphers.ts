@@ -1,8 +1,12 @@
 import { Flags } from '@oclif/core';
-import { cipherBenchmarkDocument, createProbeContext, runCipherBenchmark } from '@encplan/core';
+import {
+  cipherBenchmarkDocument,
+  createProbeContext,
+  runCipherBenchmark,
+  renderCipherBenchmark,
+} from '@encplan/core';
 import { createEnvironment } from '@encplan/core/node';
 import { EncplanCommand } from '../../base-command.js';
-import { renderCipherBenchmark } from '../../render/cipher-benchmark.js';
 
 /** `encplan benchmark ciphers`: cipher and key-derivation speed, and which kernel AES driver disks would use. */
 export default class BenchmarkCiphers extends EncplanCommand {

@@ -1,6 +1,6 @@
 import { toReportViewFromJson, type WizardAssessRequest } from '@encplan/core';
 import type { BridgeEnvelope, EncplanBridge } from '../../shared/bridge.js';
-import { h } from './element-builder.js';
+import { h, patchChildren } from './element-builder.js';
 import { renderBenchmarkStep } from './steps/benchmark-step.js';
 import { renderDriveStep } from './steps/drive-step.js';
 import { renderExportStep } from './steps/export-step.js';
@@ -23,6 +23,7 @@ export function startWizard(root: HTMLElement, bridge: EncplanBridge): void {
     selectedBackends: [],
     job: null,
     jobKind: 'facts',
+    jobStartedAtMs: null,
     envelope: null,
     view: null,
     notice: '',
@@ -41,6 +42,7 @@ export function startWizard(root: HTMLElement, bridge: EncplanBridge): void {
   const runJob = async (request: WizardAssessRequest, onDone: () => void): Promise<void> => {
     state.job = null;
     state.jobKind = request.benchmark === 'none' ? 'facts' : 'benchmark';
+    state.jobStartedAtMs = Date.now();
     render();
     const started = unwrap(await bridge.startAssessment(request));
     if (started === null) {
@@ -176,31 +178,52 @@ export function startWizard(root: HTMLElement, bridge: EncplanBridge): void {
             h('strong', {}, `${state.error.code}: `),
             state.error.message,
             state.error.hint === null ? null : h('p', {}, state.error.hint),
+            h(
+              'button',
+              {
+                type: 'button',
+                id: 'retry',
+                class: 'secondary',
+                onclick: () => {
+                  state.error = null;
+                  loadDevices();
+                },
+              },
+              'Try again',
+            ),
           );
-    const content = stepContent();
-    // Re-rendering replaces the DOM; keep keyboard focus on the control that had it (ids are stable).
-    const focusedId = document.activeElement instanceof HTMLElement ? document.activeElement.id : '';
-    root.replaceChildren(
+    // Updated in place (patchChildren): unchanged nodes stay, so focus, a press in progress and open
+    // details survive the 200 ms progress polls.
+    patchChildren(root, [
       stepper,
-      h('main', { id: 'content' }, error, content),
+      h('main', { id: 'content', class: `step-${String(state.step)}` }, error, stepContent()),
       h('p', { class: 'notice', role: 'status', 'aria-live': 'polite' }, state.notice),
-    );
-    if (focusedId !== '' && !focusHeading) {
-      document.getElementById(focusedId)?.focus();
-    }
+    ]);
     if (focusHeading) {
       focusHeading = false;
-      content.querySelector<HTMLElement>('h1')?.focus();
+      root.querySelector<HTMLElement>('#content h1')?.focus();
     }
   }
 
-  render();
-  void Promise.all([bridge.listDevices(), bridge.capabilities()]).then(([devices, capabilities]) => {
-    state.devices = unwrap(devices)?.devices ?? [];
-    const caps = unwrap(capabilities);
-    state.capabilities = caps;
-    state.selectedBackends =
-      caps?.backends.filter((backend) => backend.available).map((backend) => backend.id) ?? [];
+  /** (Re)reads the drives and what this machine can measure: at start, and from "Try again". */
+  function loadDevices(): void {
     render();
-  });
+    void Promise.all([bridge.listDevices(), bridge.capabilities()]).then(([devices, capabilities]) => {
+      const listed = unwrap(devices);
+      const caps = unwrap(capabilities);
+      state.devices = listed?.devices ?? [];
+      state.capabilities = caps;
+      state.selectedBackends =
+        caps?.backends.filter((backend) => backend.available).map((backend) => backend.id) ?? [];
+      if (
+        state.selectedDevice !== null &&
+        !state.devices.some((device) => device.path === state.selectedDevice)
+      ) {
+        state.selectedDevice = null;
+      }
+      render();
+    });
+  }
+
+  loadDevices();
 }

@@ -4,9 +4,20 @@ type AttributeValue = string | number | boolean | null | undefined | ((event: Ev
 /** A child: a node, text (escaped by the DOM), or nothing. */
 export type Child = Node | string | null | undefined | false;
 
+/** The listeners of an element built by {@link h}, by event type; {@link patchChildren} swaps them in place. */
+const HANDLERS = new WeakMap<Element, Map<string, (event: Event) => void>>();
+
+function dispatch(event: Event): void {
+  const target = event.currentTarget;
+  if (target instanceof Element) {
+    HANDLERS.get(target)?.get(event.type)?.(event);
+  }
+}
+
 /**
  * Builds an element. Text children become text nodes, so nothing from an assessment is ever parsed as
- * HTML; `on…` attributes become event listeners.
+ * HTML; `on…` attributes become event listeners (one stable listener per type, so an in-place update can
+ * swap the handler without re-adding listeners).
  */
 export function h<Tag extends keyof HTMLElementTagNameMap>(
   tag: Tag,
@@ -16,7 +27,10 @@ export function h<Tag extends keyof HTMLElementTagNameMap>(
   const element = document.createElement(tag);
   for (const [name, value] of Object.entries(attributes)) {
     if (typeof value === 'function') {
-      element.addEventListener(name.slice(2).toLowerCase(), value);
+      const type = name.slice(2).toLowerCase();
+      const handlers = HANDLERS.get(element) ?? new Map<string, (event: Event) => void>();
+      HANDLERS.set(element, handlers.set(type, value));
+      element.addEventListener(type, dispatch);
     } else if (value === true) {
       element.setAttribute(name, '');
     } else if (value !== false && value !== null && value !== undefined) {
@@ -35,5 +49,90 @@ export function h<Tag extends keyof HTMLElementTagNameMap>(
 export function svgFigure(svg: string, caption: string): HTMLElement {
   const holder = h('div', { class: 'chart' });
   holder.innerHTML = svg;
-  return h('figure', {}, holder, h('figcaption', {}, caption));
+  return h('figure', {}, h('figcaption', {}, caption), holder);
+}
+
+/** Form state the user changes, kept from the live element (the new tree holds the rendered default). */
+function syncFormState(live: Element, next: Element): void {
+  if (live instanceof HTMLInputElement && next instanceof HTMLInputElement) {
+    if (live.checked !== next.hasAttribute('checked')) {
+      live.checked = next.hasAttribute('checked');
+    }
+    if (
+      live.type !== 'radio' &&
+      live.type !== 'checkbox' &&
+      live.value !== (next.getAttribute('value') ?? '')
+    ) {
+      live.value = next.getAttribute('value') ?? '';
+    }
+  }
+}
+
+function patchElement(live: Element, next: Element): void {
+  for (const attribute of [...live.attributes]) {
+    // An open <details> is the user's choice, not the renderer's.
+    const userState = live instanceof HTMLDetailsElement && attribute.name === 'open';
+    if (!next.hasAttribute(attribute.name) && !userState) {
+      live.removeAttribute(attribute.name);
+    }
+  }
+  for (const attribute of [...next.attributes]) {
+    if (live.getAttribute(attribute.name) !== attribute.value) {
+      live.setAttribute(attribute.name, attribute.value);
+    }
+  }
+  const nextHandlers = HANDLERS.get(next);
+  const liveHandlers = HANDLERS.get(live);
+  for (const type of nextHandlers?.keys() ?? []) {
+    if (liveHandlers?.has(type) !== true) {
+      live.addEventListener(type, dispatch);
+    }
+  }
+  if (nextHandlers === undefined) {
+    HANDLERS.delete(live);
+  } else {
+    HANDLERS.set(live, nextHandlers);
+  }
+  syncFormState(live, next);
+  patchChildren(live, [...next.childNodes]);
+}
+
+function sameKind(live: Node, next: Node): boolean {
+  return (
+    live.nodeType === next.nodeType &&
+    live.nodeName === next.nodeName &&
+    (!(live instanceof Element) || live.id === (next as Element).id)
+  );
+}
+
+/**
+ * Updates `parent`'s children in place to match `next` (a freshly built tree): nodes of the same kind at the
+ * same place are kept and patched, so focus, a pressed button, an open <details> and the scroll position
+ * survive an update, and nothing is rebuilt when nothing changed. A tiny keyless morph: the wizard's lists
+ * are short and positional.
+ */
+export function patchChildren(parent: Node, next: readonly Node[]): void {
+  const live = [...parent.childNodes];
+  next.forEach((node, index) => {
+    const current = live[index];
+    if (current === undefined) {
+      parent.appendChild(node);
+    } else if (!sameKind(current, node)) {
+      parent.replaceChild(node, current);
+    } else if (current instanceof Element && node instanceof Element) {
+      // An inline SVG chart is replaced whole when its markup changed (it is generated as one string).
+      if (current.namespaceURI !== node.namespaceURI || current instanceof SVGElement) {
+        if (current.outerHTML !== node.outerHTML) {
+          parent.replaceChild(node, current);
+        }
+      } else {
+        patchElement(current, node);
+      }
+    } else if (current.nodeValue !== node.nodeValue) {
+      current.nodeValue = node.nodeValue;
+    }
+  });
+  for (const extra of live.slice(next.length)) {
+    parent.removeChild(extra);
+  }
 }

@@ -16,6 +16,8 @@ export interface WizardState {
   /** The running or last finished job, and whether it reads facts only or also benchmarks. */
   job: JobSnapshot | null;
   jobKind: 'facts' | 'benchmark';
+  /** When the current job started (Date.now()), for the remaining-time estimate. */
+  jobStartedAtMs: number | null;
   /** The envelope and view of the latest finished assessment. */
   envelope: unknown;
   view: ReportView | null;

@@ -25,6 +25,18 @@ export function createHttpBridge(
         credentials: 'omit',
         cache: 'no-store',
       });
+      if (response.status === 401 || response.status === 403) {
+        // A stale tab of an earlier run, or an address without its token: say what to open instead.
+        return transportError(
+          new EncplanError(
+            'PERMISSION_DENIED',
+            `encplan ui refused this page (HTTP ${String(response.status)}): its token is missing or belongs to an earlier run.`,
+            {
+              hint: 'Open the address the running `encplan ui` printed (it ends in ?token=…); each run has a new one.',
+            },
+          ),
+        );
+      }
       return (await response.json()) as BridgeEnvelope<Result>;
     } catch (error) {
       return transportError(

@@ -1,4 +1,10 @@
-import { formatRate, renderBarChartSvg, toMebibytesPerSecond, type JobSnapshot } from '@encplan/core';
+import {
+  formatDuration,
+  formatRate,
+  renderBarChartSvg,
+  toMebibytesPerSecond,
+  type JobSnapshot,
+} from '@encplan/core';
 import { h, svgFigure } from '../element-builder.js';
 import type { WizardActions, WizardState } from '../wizard-state.js';
 import { stepFrame } from './step-frame.js';
@@ -25,14 +31,16 @@ function liveChart(job: JobSnapshot | null): HTMLElement | null {
     );
   }
   const svg = renderBarChartSvg({
+    id: 'live',
     title: 'Measured so far',
     unit: 'MiB/s',
+    max: null,
     series,
     groups: [...groups.entries()].map(([label, values]) => ({
       label,
       bars: series
         .filter((name) => values.has(name))
-        .map((name) => ({ series: name, valueMebibytesPerSecond: values.get(name) ?? null })),
+        .map((name) => ({ series: name, value: values.get(name) ?? null })),
     })),
   });
   const last = samples.at(-1);
@@ -50,6 +58,18 @@ const STATE_TEXT: Readonly<Record<JobSnapshot['state'], string>> = {
 };
 
 /** Step 3: quick or full, the backends this machine supports, live progress and chart, and Cancel. */
+/**
+ * The time left, extrapolated from the time so far and the fraction done; said only once a twentieth is done,
+ * because the first steps (preparing the scratch files) say little about the rate.
+ */
+function remaining(fraction: number, startedAtMs: number | null): string {
+  if (startedAtMs === null || fraction < 0.05 || fraction >= 1) {
+    return ' · estimating the time left…';
+  }
+  const elapsedSeconds = (Date.now() - startedAtMs) / 1000;
+  return ` · about ${formatDuration((elapsedSeconds * (1 - fraction)) / fraction)} left`;
+}
+
 export function renderBenchmarkStep(state: WizardState, actions: WizardActions): HTMLElement {
   // The facts-only job of step 2 is not a benchmark: show only benchmark jobs here.
   const job = state.jobKind === 'benchmark' ? state.job : null;
@@ -122,7 +142,9 @@ export function renderBenchmarkStep(state: WizardState, actions: WizardActions):
           h(
             'label',
             { for: 'benchmark-progress' },
-            running ? `${STATE_TEXT.running}: ${job.progress.phase}` : STATE_TEXT[job.state],
+            running
+              ? `${STATE_TEXT.running}: ${job.progress.phase}${remaining(fraction, state.jobStartedAtMs)}`
+              : STATE_TEXT[job.state],
           ),
           h(
             'progress',
@@ -163,7 +185,7 @@ export function renderBenchmarkStep(state: WizardState, actions: WizardActions):
   );
   return stepFrame(
     'Benchmark: plain vs encrypted',
-    'encplan measures the drive as it is and through each encryption method, read-only, and removes every test file and mapping it creates, even when you cancel.',
+    'encplan writes test files into a scratch directory on a mounted filesystem of this drive (never the raw device, never your files), measures them plain and through each encryption method, and removes every file and mapping it creates, even when you cancel.',
     [modes, backendChoices, controls, progress, liveChart(job)],
     {
       back: () => {

@@ -1,4 +1,4 @@
-import { renderBarChartSvg, type RecommendationView } from '@encplan/core';
+import { renderBarChartSvg, type RecommendationView, type ReportView } from '@encplan/core';
 import { h, svgFigure } from '../element-builder.js';
 import type { WizardActions, WizardState } from '../wizard-state.js';
 import { badge, factTable, stepFrame } from './step-frame.js';
@@ -27,6 +27,48 @@ function recommendation(item: RecommendationView, index: number): HTMLElement {
   );
 }
 
+/** The answer first: verdict, what to fix first (the same list as the reports), the plan's decisions. */
+function answer(view: ReportView): HTMLElement | null {
+  if (view.answer === null) {
+    return null;
+  }
+  return h(
+    'section',
+    { class: `card answer tone-border-${view.answer.tone}`, 'aria-labelledby': 'answer-title' },
+    h('h2', { id: 'answer-title' }, badge(view.answer.tone, view.answer.verdict), ' ', view.answer.headline),
+    h('p', {}, view.answer.reason),
+    view.fixFirst.length === 0
+      ? h('p', {}, 'Nothing to fix before encrypting.')
+      : h(
+          'div',
+          {},
+          h('h3', {}, 'Fix first'),
+          h(
+            'ol',
+            { class: 'fix-first' },
+            view.fixFirst.map((item) => h('li', {}, badge(item.tone), ' ', item.message)),
+          ),
+        ),
+    h('h3', {}, 'The plan'),
+    h(
+      'dl',
+      { class: 'decisions' },
+      view.decisions.flatMap((decision) => [h('dt', {}, decision.label), h('dd', {}, decision.value)]),
+    ),
+  );
+}
+
+function infoFindings(view: ReportView): HTMLElement | null {
+  const notes = view.planFindings.filter((finding) => finding.tone === 'info');
+  return notes.length === 0
+    ? null
+    : h(
+        'ul',
+        { class: 'findings' },
+        notes.map((finding) => h('li', {}, badge(finding.tone), ' ', finding.message)),
+      );
+}
+
 /** Step 4: recommendations with reasons, plain vs encrypted per profile, predicted vs measured. */
 export function renderPlanStep(state: WizardState, actions: WizardActions): HTMLElement {
   const view = state.view;
@@ -34,26 +76,13 @@ export function renderPlanStep(state: WizardState, actions: WizardActions): HTML
     view === null
       ? [h('p', {}, 'No assessment yet.')]
       : [
-          view.healthGate === null
-            ? null
-            : h(
-                'p',
-                { class: 'health-gate' },
-                badge(view.healthGate.tone, `Health gate: ${view.healthGate.status}`),
-                ' ',
-                view.healthGate.reason,
-              ),
-          view.planFindings.length === 0
-            ? null
-            : h(
-                'ul',
-                { class: 'findings' },
-                view.planFindings.map((finding) => h('li', {}, badge(finding.tone), ' ', finding.message)),
-              ),
+          answer(view),
+          h('h2', {}, 'Why: each recommendation'),
+          infoFindings(view),
           view.recommendations.length === 0
             ? h('p', {}, view.planMissingReason ?? '')
             : h('ol', { class: 'recommendations' }, view.recommendations.map(recommendation)),
-          h('h2', {}, 'Speed: plain vs encrypted'),
+          h('h2', {}, 'Speed: plain vs encrypted, cipher and key derivation'),
           view.benchmarkRows.length === 0
             ? h('p', { class: 'source' }, `Not measured: ${view.benchmarkMissingReason ?? ''}`)
             : h(

@@ -1,15 +1,8 @@
-import {
-  formatBytes,
-  formatDuration,
-  formatEvidence,
-  formatPercent,
-  formatRate,
-  formatRecommendationValue,
-  renderPlanScript,
-  UNKNOWN,
-  type Evidence,
-  type Plan,
-} from '@encplan/core';
+import type { Evidence } from '../domain/recommendation.js';
+import { formatBytes, formatDuration, formatPercent, formatRate } from '../domain/units.js';
+import type { Plan } from '../plan/plan.js';
+import { renderPlanScript } from './command-script.js';
+import { formatEvidence, formatRecommendationValue, UNKNOWN } from './labels.js';
 
 /** How to render a plan for people. */
 export interface PlanRenderOptions {

@@ -1,4 +1,5 @@
-import type { Health, HealthFinding } from '@encplan/core';
+import type { Health, HealthFinding } from '../domain/health.js';
+import { formatBytes } from '../domain/units.js';
 
 const VERDICT_LINES: Readonly<Record<Health['verdict'], string>> = {
   healthy: 'HEALTHY: no SMART finding suggests the drive is wearing out or failing.',
@@ -12,17 +13,6 @@ const SEVERITY_MARKS: Readonly<Record<HealthFinding['severity'], string>> = {
   warning: ' !',
   info: '  ',
 };
-
-function formatBytes(bytes: number): string {
-  const units = ['B', 'kB', 'MB', 'GB', 'TB', 'PB', 'EB'];
-  let value = bytes;
-  let unit = 0;
-  while (value >= 1000 && unit < units.length - 1) {
-    value /= 1000;
-    unit += 1;
-  }
-  return `${value.toFixed(unit === 0 ? 0 : 2)} ${units[unit] ?? 'B'}`;
-}
 
 function formatSource(finding: HealthFinding): string {
   const where =

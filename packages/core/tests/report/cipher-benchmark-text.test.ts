@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import type { CipherBenchmark, CipherSpeedMeasurement, KernelCryptoFacts } from '@encplan/core';
+import type { CipherBenchmark, CipherSpeedMeasurement, KernelCryptoFacts } from '../../src/domain/cipher.js';
 import { kernelCryptoOfFixture } from '../../../../tests/support/fixture-files.js';
-import { renderCipherBenchmark } from '../../src/render/cipher-benchmark.js';
+import { renderCipherBenchmark } from '../../src/report/cipher-benchmark-text.js';
 
 const kernel: KernelCryptoFacts = kernelCryptoOfFixture('x86-vm-debian12-aes-fixed-time');
 const row: CipherSpeedMeasurement = {

@@ -1,7 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { assessHealth, parseNvmeSmartLog, parseSmartctlJson, unavailableHealth } from '@encplan/core';
-import { fixture } from '../../../core/tests/support/fixtures.js';
-import { renderHealth } from '../../src/render/health.js';
+import { assessHealth, unavailableHealth } from '../../src/analyses/health.js';
+import { parseNvmeSmartLog } from '../../src/parsers/nvme/smart-log.js';
+import { parseSmartctlJson } from '../../src/parsers/smartctl/smartctl-json.js';
+import { fixture } from '../support/fixtures.js';
+import { renderHealth } from '../../src/report/health-text.js';
 
 describe('renderHealth', () => {
   it('puts the verdict first, then the figures, then failing findings before informational ones', () => {
@@ -13,8 +15,9 @@ describe('renderHealth', () => {
       'Health: FAILING: replace this drive before you encrypt it; back up its data first.',
     );
     expect(lines[1]).toBe('  Drive: Samsung SSD 970 EVO 500GB, NVME, -d nvme (smartctl 7.0)');
+    // One unit formatter for the product: IEC (33.59 TB = 30.5 TiB), as every other view shows it.
     expect(lines[2]).toMatch(
-      /^ {2}endurance used 3 % · ~47.2 years left at the wear rate so far · spare 99 % \(threshold 10 %\) · written 33.59 TB/,
+      /^ {2}endurance used 3 % · ~47.2 years left at the wear rate so far · spare 99 % \(threshold 10 %\) · written 30.5 TiB/,
     );
     expect(lines[3]).toBe('  !! The drive reports 7 unrecovered media/data integrity errors.');
     expect(lines[4]).toContain(

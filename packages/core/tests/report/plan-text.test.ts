@@ -3,7 +3,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { planFromAssessment } from '@encplan/core';
-import { renderPlan } from '../../src/render/plan.js';
+import { renderPlan } from '../../src/report/plan-text.js';
 
 const FIXTURES = path.resolve(
   path.dirname(fileURLToPath(import.meta.url)),

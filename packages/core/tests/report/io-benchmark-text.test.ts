@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { computeOverhead, type IoBenchmark } from '@encplan/core';
+import { computeOverhead } from '../../src/analyses/io-overhead.js';
+import type { IoBenchmark } from '../../src/domain/io-benchmark.js';
 import { MIB, fioRun, targetMeasurement } from '../../../../tests/support/io-measurements.js';
-import { renderIoBenchmark } from '../../src/render/io-benchmark-table.js';
+import { renderIoBenchmark } from '../../src/report/io-benchmark-text.js';
 
 const target = (backend: 'plain' | 'fscrypt', bytesPerSecond: number, cpu: number) =>
   targetMeasurement(backend, 0, [fioRun(bytesPerSecond, cpu)]);

@@ -1,4 +1,5 @@
-import type { IoBenchmark, Overhead } from '@encplan/core';
+import type { IoBenchmark, Overhead } from '../domain/io-benchmark.js';
+import { formatTextTable } from './text-report.js';
 
 const MIB = 1024 * 1024;
 
@@ -6,15 +7,15 @@ function mib(bytesPerSecond: number): string {
   return (bytesPerSecond / MIB).toFixed(bytesPerSecond >= 100 * MIB ? 0 : 1);
 }
 
+/** Profile names left, figures right-aligned (the first column is the profile). */
 function table(rows: readonly (readonly string[])[]): string {
-  const widths = rows[0]!.map((_, column) => Math.max(...rows.map((row) => row[column]!.length)));
-  return rows
-    .map((row) =>
-      row
-        .map((cell, column) => (column === 0 ? cell.padEnd(widths[column]!) : cell.padStart(widths[column]!)))
-        .join('  '),
-    )
-    .join('\n');
+  const [header = [], ...body] = rows;
+  return formatTextTable(
+    header,
+    body,
+    '',
+    header.map((_, column) => column > 0),
+  );
 }
 
 function overheadRows(rows: readonly Overhead[]): string[][] {

@@ -1,5 +1,6 @@
-import type { CipherBenchmark, KernelCryptoFacts, Warning } from '@encplan/core';
-import { formatTable } from './format.js';
+import type { CipherBenchmark, KernelCryptoFacts } from '../domain/cipher.js';
+import type { Warning } from '../domain/warning.js';
+import { formatTextTable } from './text-report.js';
 
 // MiB = 2^20 bytes, the unit cryptsetup prints (src/cryptsetup.c); stated in every header.
 const MIB = 1024 * 1024;
@@ -36,7 +37,7 @@ export function renderCipherBenchmark(result: CipherBenchmark, warnings: readonl
   ]);
   out.push('Cipher speed (MiB/s = 2^20 bytes per second; "-" = not measured)');
   out.push(
-    formatTable(
+    formatTextTable(
       ['cipher', 'key bits', '1-core enc', '1-core dec', 'all-core enc', 'all-core dec', 'cores', 'source'],
       speedRows,
     ),
@@ -59,7 +60,7 @@ export function renderCipherBenchmark(result: CipherBenchmark, warnings: readonl
   }
   out.push('', 'Key derivation (one core, cryptsetup)');
   out.push(
-    formatTable(
+    formatTextTable(
       ['hash', 'key bits', 'PBKDF2 iterations/s'],
       result.kdfSpeed.pbkdf2.map((p) => [
         p.hash,
