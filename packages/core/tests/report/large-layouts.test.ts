@@ -61,7 +61,7 @@ describe('a disk with 128 GPT partitions (a real bundle)', () => {
   });
 
   it('prints a readable text report: the partitions, the stack and the discard paths summarised', async () => {
-    const text = renderTextReport(toReportView(await assessBundle(bundle, clock)));
+    const text = renderTextReport(toReportView(await assessBundle(bundle, clock)), { verbose: true });
     const lines = text.split('\n');
     expect(lines.length).toBeLessThan(200);
     expect(text).toContain('Partitions 1–128 (/dev/loop3p1 … /dev/loop3p128)');

@@ -46,7 +46,7 @@ describe('the report view of a macOS or Windows assessment (schema 1.2)', () => 
     expect(trim).toMatchObject({ tone: 'good', verdict: 'supported' });
     const health = view.sections.find((section) => section.id === 'health');
     expect(health?.findings[0]?.message).toMatch(/weaker source than smartctl/);
-    const text = renderTextReport(view);
+    const text = renderTextReport(view, { verbose: true });
     expect(text).toContain('Cost of encryption on this Mac: no measurable cost');
   });
 });
