@@ -5,6 +5,7 @@ import type { EncryptionInventory } from '../domain/encryption.js';
 import type { Health } from '../domain/health.js';
 import type { IoBenchmark } from '../domain/io-benchmark.js';
 import type { OverProvisioning } from '../domain/over-provisioning.js';
+import type { Sed } from '../domain/sed.js';
 import type { Space } from '../domain/space.js';
 import { sourceOf, type FactSource } from '../domain/source.js';
 import type { DiscardPassthrough, Trim } from '../domain/trim.js';
@@ -34,6 +35,8 @@ export interface AssessedSections {
   readonly trim: Trim;
   readonly discardPassthrough: DiscardPassthrough;
   readonly overProvisioning: OverProvisioning;
+  /** ATA Security state decides whether the plan may secure-erase before hiding a spare area. */
+  readonly sed: Sed;
   readonly kernelCrypto: KernelCryptoFacts | null;
   readonly cipherBenchmark: CipherBenchmark | null;
   readonly ioBenchmark: IoBenchmark | null;
