@@ -520,16 +520,29 @@ function apfsCommand(options: ResolvedPlanOptions, settings: CommandSettings): P
   ];
 }
 
+/** The volume commands per target tool (APFS volumes are added by diskutil, see apfsCommand). */
+const VOLUME_COMMANDS: Readonly<
+  Record<
+    Exclude<TargetTool, 'apfs'>,
+    (
+      facts: PlanFacts,
+      options: ResolvedPlanOptions,
+      settings: CommandSettings,
+      target: string,
+      stage: number | undefined,
+    ) => PlanCommand[]
+  >
+> = {
+  luks2: luks2Commands,
+  veracrypt: (facts, _options, settings, target, stage) => veracryptCommand(facts, settings, target, stage),
+};
+
 function volumeCommands(
-  facts: PlanFacts,
-  options: ResolvedPlanOptions,
-  settings: CommandSettings,
-  target: string,
-  stage: number | undefined,
+  ...[facts, options, settings, target, stage]: Parameters<(typeof VOLUME_COMMANDS)['luks2']>
 ): PlanCommand[] {
-  return settings.targetTool === 'veracrypt'
-    ? veracryptCommand(facts, settings, target, stage)
-    : luks2Commands(facts, options, settings, target, stage);
+  return settings.targetTool === 'apfs'
+    ? []
+    : VOLUME_COMMANDS[settings.targetTool](facts, options, settings, target, stage);
 }
 
 /** The fresh-format path on Linux: a new partition in never-allocated space, its spare tail, the volume. */

@@ -1,4 +1,4 @@
-import type { StackNode } from '../domain/device.js';
+import { stackNodeTypeSchema, type StackNode, type StackNodeType } from '../domain/device.js';
 import type { DeepPartial, PlanFacts } from '../rules/facts.js';
 
 /** Why something on the disk is in use. */
@@ -48,19 +48,10 @@ export interface DiskUsage {
 }
 
 /** Device-mapper, md and loop layers above the disk: a mapped device holds what is below it. */
-const HOLDER_TYPES: ReadonlySet<string> = new Set([
-  'crypt',
-  'lvm',
-  'dm',
-  'md',
-  'raid0',
-  'raid1',
-  'raid4',
-  'raid5',
-  'raid6',
-  'raid10',
-  'loop',
-]);
+const NOT_HOLDERS: ReadonlySet<StackNodeType> = new Set(['disk', 'part', 'rom', 'other']);
+const HOLDER_TYPES: ReadonlySet<string> = new Set(
+  stackNodeTypeSchema.options.filter((type) => !NOT_HOLDERS.has(type)),
+);
 
 function walk(node: DeepPartial<StackNode>): DeepPartial<StackNode>[] {
   return [node, ...(node.children ?? []).flatMap(walk)];
