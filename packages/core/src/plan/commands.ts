@@ -7,7 +7,13 @@ import type { Luks2Pbkdf, VeracryptKdf } from '../rules/key-derivation.js';
 import { existingEncryptionOf, osOf, plansForLinux, type PlanFacts } from '../rules/facts.js';
 import type { SpacePlan } from '../rules/space.js';
 import type { ResolvedPlanOptions, TargetTool } from '../rules/plan-options.js';
-import { diskUsageOf, partitionPathOf, type ByteRange, type DiskUsage } from './disk-usage.js';
+import {
+  diskUsageOf,
+  IN_PLACE_ALTERNATIVE,
+  partitionPathOf,
+  type ByteRange,
+  type DiskUsage,
+} from './disk-usage.js';
 import { volumeUuidFor } from './volume-uuid.js';
 
 /** What running a command does to the machine. `destroys-data` is never run or uncommented by default. */
@@ -234,9 +240,10 @@ function hpaCommands(
   return [
     {
       id: 'ata-security-set-pass',
-      purpose: `Set a temporary ATA user password ("${password}", not a secret: the erase below clears it); secure erase needs one.`,
+      purpose: `Set a temporary ATA user password ("${password}", not a secret: the erase below clears it); secure erase needs one. Run it only together with the erase: a password left set locks the drive at its next power-up.`,
       argv: ['hdparm', '--user-master', 'u', '--security-set-pass', password, settings.devicePath],
-      risk: 'changes-settings',
+      // Part of the destructive erase step: never live on its own.
+      risk: 'destroys-data',
       stdin: null,
       stage: 1,
     },
@@ -566,7 +573,9 @@ function freshCommands(
       commands: [],
       findings: [
         note(
-          `No partition or format commands: ${layout}. encplan writes only to never-allocated space or a wholly empty disk; create a partition ending at sector ${String(space?.partitionEndSector ?? 'unknown')} yourself (or pick an existing, unused one) and encrypt it with the settings above.`,
+          usage.inUse.length > 0
+            ? `No partition or format commands: ${layout}. On a disk in use encplan writes nothing but a new partition and discards in never-allocated space (${usage.inUse.map((item) => item.detail).join('; ')}). ${IN_PLACE_ALTERNATIVE}`
+            : `No partition or format commands: ${layout}. encplan writes only to never-allocated space or a wholly empty disk; create a partition ending at sector ${String(space?.partitionEndSector ?? 'unknown')} yourself (or pick an existing, unused one) and encrypt it with the settings above.`,
           facts,
         ),
       ],

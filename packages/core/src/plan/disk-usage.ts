@@ -123,7 +123,7 @@ export function diskUsageOf(facts: PlanFacts): DiskUsage {
     }
   }
   for (const partition of facts.partitions ?? []) {
-    nodeUse({ ...partition, type: 'part' } as DeepPartial<StackNode>, false).forEach(add);
+    nodeUse({ ...partition, type: 'part' }, false).forEach(add);
   }
   // The disk's own list covers mounts anywhere in its stack (lsblk); name them even when the stack is missing.
   for (const mount of disk?.mountpoints ?? []) {
@@ -191,3 +191,7 @@ export function diskUsageOf(facts: PlanFacts): DiskUsage {
 export function partitionPathOf(diskPath: string, number: number): string {
   return /\d$/.test(diskPath) ? `${diskPath}p${String(number)}` : `${diskPath}${String(number)}`;
 }
+
+/** The in-place alternative to wiping a disk that holds data (its commands come with the in-place strategy). */
+export const IN_PLACE_ALTERNATIVE =
+  'Encrypt in place instead: LUKS2 `cryptsetup reencrypt --encrypt --reduce-device-size` keeps the data (shrink the filesystem first; the root filesystem from a live system), or reinstall onto an encrypted disk.';

@@ -1,7 +1,6 @@
 import { z } from 'zod';
 import { EncplanError } from '../errors.js';
-import { evidence, findingSchema, recommendationSchema } from '../domain/recommendation.js';
-import { sourceOf } from '../domain/source.js';
+import { findingSchema, recommendationSchema } from '../domain/recommendation.js';
 import {
   attackerCostSchema,
   estimateLuks2AttackerCost,
@@ -25,7 +24,7 @@ import { osOf, type PlanFacts } from '../rules/facts.js';
 import { mergeRuleResults, type RuleResult } from '../rules/rule-result.js';
 import { recommendSpace, spacePlanSchema } from '../rules/space.js';
 import { buildCommands, planCommandSchema, type CommandSettings, type PlanCommand } from './commands.js';
-import { diskUsageOf } from './disk-usage.js';
+import { diskUsageOf, IN_PLACE_ALTERNATIVE } from './disk-usage.js';
 import { checkCommandInvariants } from './invariants.js';
 import {
   planOptionsSchema,
@@ -249,10 +248,6 @@ export function buildPlan(facts: PlanFacts, rawOptions: PlanOptions = {}): Plan 
   };
   return plan;
 }
-
-/** The in-place alternative to wiping a disk that holds data (its commands come with the in-place strategy). */
-export const IN_PLACE_ALTERNATIVE =
-  'Encrypt in place instead: LUKS2 `cryptsetup reencrypt --encrypt --reduce-device-size` keeps the data (shrink the filesystem first; the root filesystem from a live system), or reinstall onto an encrypted disk.';
 
 /**
  * Why `--destructive` must be refused: something on the disk is in use, and the plan has no data-destroying

@@ -147,7 +147,7 @@ export function renderCommandScriptText(
         .forEach((command) => lines.push(...renderOne(command)));
       if (stage < stages) {
         lines.push(
-          `echo 'encplan: stage ${String(stage)} of ${String(stages)} done. Power-cycle the drive (switch it off and on; a reboot is not enough), then run this script again with the argument ${String(stage + 1)}.' >&2`,
+          `echo 'encplan: end of stage ${String(stage)} of ${String(stages)}. Power-cycle the drive (switch it off and on; a reboot is not enough), then run this script again with the argument ${String(stage + 1)}.' >&2`,
           'exit 0',
         );
       }

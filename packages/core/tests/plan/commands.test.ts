@@ -5,7 +5,6 @@ import { checkCommandInvariants } from '../../src/plan/invariants.js';
 import { type SpacePlan } from '../../src/rules/space.js';
 import { emptyDisk, facts, optionsWith } from '../rules/facts-builder.js';
 
-const GIB = 1024 ** 3;
 const space: SpacePlan = {
   unallocatedBytes: 100 * 1_048_576,
   unallocatedPercent: 10,

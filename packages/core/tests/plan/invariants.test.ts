@@ -11,17 +11,14 @@ import type { PlanFacts } from '../../src/rules/facts.js';
 import { fixture } from '../support/fixtures.js';
 import { emptyDisk, facts } from '../rules/facts-builder.js';
 
-const clock = { now: () => new Date('2026-11-23T00:00:00Z'), monotonicMs: () => 0 };
+const clock = { now: () => new Date('2026-11-23T00:00:00Z') };
 const MIB = 1_048_576;
 
 async function bundlePlan(
   name: string,
   options: Parameters<typeof buildPlan>[1] = {},
 ): Promise<{ facts: PlanFacts; plan: Plan }> {
-  const envelope = await assessBundle(
-    parseBundle(JSON.parse(fixture(`bundles/${name}/bundle.json`))),
-    clock as never,
-  );
+  const envelope = await assessBundle(parseBundle(JSON.parse(fixture(`bundles/${name}/bundle.json`))), clock);
   const result = envelope.result as unknown as PlanFacts;
   return { facts: result, plan: buildPlan(result, options) };
 }
@@ -292,7 +289,7 @@ const diskArbitrary = fc
         sizeBytes: size,
         logicalSectorBytes: 512,
         transport: 'sata',
-        partitionTable: table,
+        ...(table === undefined ? {} : { partitionTable: table }),
         isSystemDisk: shape.systemDisk,
         mountpoints,
       },
