@@ -77,6 +77,14 @@ function nodeUse(node: DeepPartial<StackNode>, isRoot: boolean): InUseItem[] {
       detail: `${path} is a mapped ${node.type ?? ''} device${node.mapperName ? ` ("${node.mapperName}")` : ''} on this disk`,
     });
   }
+  const holder = node.children?.[0];
+  if (!isRoot && node.type === 'part' && holder !== undefined) {
+    items.push({
+      path,
+      kind: 'mapped',
+      detail: `${path} is held by ${holder.path ?? holder.kernelName ?? 'a mapped device'}`,
+    });
+  }
   if (isRoot && node.filesystem !== undefined && node.filesystem !== null) {
     items.push({
       path,

@@ -329,6 +329,7 @@ function checkCryptsetup(
   sim: Simulation,
   settings: CommandSettings,
   facts: PlanFacts,
+  existingPaths: ReadonlySet<string>,
 ): Problem[] {
   const action = command.argv[1];
   switch (action) {
@@ -365,11 +366,48 @@ function checkCryptsetup(
       }
       return problems;
     }
+    case 'reencrypt':
+      return checkInPlace(command, sim, existingPaths);
     default:
       return [
         problem('uninterpreted-write', `cryptsetup ${String(action)} is not a step the checker can judge`),
       ];
   }
+}
+
+/** The in-place steps (filesystem check and shrink, LUKS2 reencrypt --encrypt) act on existing data by design. */
+function isInPlaceStep(command: PlanCommand): boolean {
+  const tool = command.argv[0];
+  return (
+    tool === 'e2fsck' || tool === 'resize2fs' || (tool === 'cryptsetup' && command.argv[1] === 'reencrypt')
+  );
+}
+
+/**
+ * An in-place step may act on one existing partition (or a table-less disk used whole) only while nothing
+ * uses it: not mounted, not swap, not held by a mapped device (the in-place strategy's own preconditions).
+ */
+function checkInPlace(command: PlanCommand, sim: Simulation, existingPaths: ReadonlySet<string>): Problem[] {
+  const targets = command.argv.filter((word) => existingPaths.has(word) || word === sim.disk);
+  if (targets.length !== 1) {
+    return [
+      problem('uninterpreted-write', `${command.id} names no single existing partition to work on in place`),
+    ];
+  }
+  const target = targets[0] ?? '';
+  const users = sim.usage.inUse.filter(
+    (item) =>
+      (item.path === target && item.kind !== 'whole-disk-signature') ||
+      (target === sim.disk && item.kind !== 'whole-disk-signature'),
+  );
+  return users.length === 0
+    ? []
+    : [
+        problem(
+          'writes-in-use',
+          `${command.id} works in place on ${target}, which is in use (${users.map((item) => item.detail).join('; ')})`,
+        ),
+      ];
 }
 
 function checkMkfs(command: PlanCommand, sim: Simulation): Problem[] {
@@ -466,11 +504,13 @@ export function checkCommandInvariants(
     sgdisk: checkSgdisk,
     partx: (command) => checkPartx(command, sim),
     blkdiscard: checkBlkdiscard,
-    cryptsetup: (command) => checkCryptsetup(command, sim, settings, facts),
+    cryptsetup: (command) => checkCryptsetup(command, sim, settings, facts, existingPaths),
     'mkfs.ext4': (command) => checkMkfs(command, sim),
     tee: (command) => checkTee(command),
     hdparm: checkHdparm,
     veracrypt: checkVeracrypt,
+    e2fsck: (command) => checkInPlace(command, sim, existingPaths),
+    resize2fs: (command) => checkInPlace(command, sim, existingPaths),
   };
   const violations: InvariantViolation[] = [];
   const add = (command: PlanCommand, rule: InvariantRule, message: string): void => {
@@ -494,7 +534,7 @@ export function checkCommandInvariants(
             .map((item) => item.detail)
             .join('; ')})`,
         );
-      } else if (existingPaths.has(word) && !sim.created.has(word)) {
+      } else if (existingPaths.has(word) && !sim.created.has(word) && !isInPlaceStep(command)) {
         add(command, 'writes-existing-data', `${command.id} names the existing partition ${word}`);
       }
     }

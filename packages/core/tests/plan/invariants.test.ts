@@ -115,16 +115,25 @@ describe('the "tried as a new user" cases of issue 10', () => {
   });
 });
 
+/** Settings of a LUKS2 plan on /dev/sdz with no discards, workqueue bypass or space plan. */
+const checkerSettings: CommandSettings = {
+  targetTool: 'luks2',
+  devicePath: '/dev/sdz',
+  cipherSpec: 'aes-xts-plain64',
+  keyBits: 512,
+  sectorSizeBytes: 4096,
+  luks2Pbkdf: null,
+  workqueueBypass: false,
+  allowDiscards: false,
+  space: null,
+  veracrypt: null,
+};
+
 describe('checkCommandInvariants catches what a broken builder could emit', () => {
   const size = 16 * 1024 * MIB;
   const endSector = (size - 1024 * MIB) / 512 - 1;
   const settings: CommandSettings = {
-    targetTool: 'luks2',
-    devicePath: '/dev/sdz',
-    cipherSpec: 'aes-xts-plain64',
-    keyBits: 512,
-    sectorSizeBytes: 4096,
-    luks2Pbkdf: null,
+    ...checkerSettings,
     workqueueBypass: true,
     allowDiscards: true,
     space: {
@@ -391,5 +400,52 @@ describe('properties over random disk layouts, mounts, swap and holders', () => 
       }),
       { numRuns: 200 },
     );
+  });
+});
+
+describe('in-place steps (the in-place strategy builds them)', () => {
+  const size = 16 * 1024 * MIB;
+  const withPartition = (mountpoints: string[]): PlanFacts =>
+    facts(emptyDisk(size), {
+      disk: { partitionTable: 'gpt', mountpoints },
+      partitions: [
+        {
+          path: '/dev/sdz1',
+          number: 1,
+          startBytes: MIB,
+          sizeBytes: size - 2 * MIB,
+          filesystem: { type: 'ext4' },
+          mountpoints,
+        },
+      ],
+      space: { regions: [] },
+    });
+  const settings = checkerSettings;
+  const inPlace: PlanCommand[] = [
+    { id: 'fsck', purpose: '', argv: ['e2fsck', '-f', '/dev/sdz1'], risk: 'changes-settings', stdin: null },
+    {
+      id: 'shrink',
+      purpose: '',
+      argv: ['resize2fs', '/dev/sdz1', '1000M'],
+      risk: 'destroys-data',
+      stdin: null,
+    },
+    {
+      id: 'reencrypt',
+      purpose: '',
+      argv: ['cryptsetup', 'reencrypt', '--encrypt', '--reduce-device-size', '32M', '/dev/sdz1'],
+      risk: 'destroys-data',
+      stdin: 'passphrase',
+    },
+  ];
+
+  it('may act on an existing partition nothing uses', () => {
+    expect(checkCommandInvariants(withPartition([]), settings, inPlace)).toEqual([]);
+  });
+
+  it('never on a mounted one (the root filesystem goes through the offline path)', () => {
+    const rules = checkCommandInvariants(withPartition(['/srv']), settings, inPlace).map((v) => v.rule);
+    expect(rules).toContain('writes-in-use');
+    expect(new Set(rules)).toEqual(new Set(['writes-in-use']));
   });
 });
