@@ -148,12 +148,35 @@ describe('encplan assess: the plan, --commands, --html and --fail-on (built bina
       '# cryptsetup luksFormat --type luks2 --cipher aes-xts-plain64 --key-size 512 --sector-size 4096',
     );
     // The lines that depend on the commented-out luksFormat are commented out with it; the same script is in the report.
-    expect(script.stdout).toContain('\n# cryptsetup open --allow-discards');
+    expect(script.stdout).toContain('\n# cryptsetup open --type luks2 --allow-discards');
+    expect(script.stdout).toContain("\n# tee -a /etc/crypttab <<'ENCPLAN_EOF'");
     expect(script.stdout).not.toMatch(/^cryptsetup /m);
     expect(report.stdout).toContain('# DESTROYS DATA');
     const destructive = runCli(['assess', '--bundle', BUNDLE, '--commands', '--destructive']);
     expect(destructive.stdout).toMatch(/^cryptsetup luksFormat /m);
     expect(destructive.stdout).toMatch(/^cryptsetup open /m);
+    // The new partition is addressed by number after partx re-read it, never /dev/disk/by-partlabel.
+    expect(destructive.stdout).toMatch(
+      /^partx --update --nr 2 \/dev\/loop0\ncryptsetup|^partx --update --nr 2 \/dev\/loop0$/m,
+    );
+    expect(destructive.stdout).not.toContain('by-partlabel');
+  });
+
+  it.each([
+    ['virtio-root-no-table-blkid-eperm-debian12', /\/dev\/vda is mounted on \//],
+    ['loop-ext4-mounted-benchmark-quick-debian12', /\/dev\/loop4 carries ext4 across the whole disk/],
+  ])('refuses --destructive with exit 4, the reason and the in-place alternative: %s', (bundle, reason) => {
+    const run = runCli(['assess', '--bundle', `fixtures/bundles/${bundle}`, '--commands', '--destructive']);
+    expect(run.status).toBe(4);
+    expect(run.stdout).toBe('');
+    expect(run.stderr).toMatch(reason);
+    expect(run.stderr).toMatch(
+      /hint: Encrypt in place instead: LUKS2 `cryptsetup reencrypt --encrypt --reduce-device-size`/,
+    );
+    // Without --destructive the same disk gets a script with nothing to run, exit 0.
+    const safe = runCli(['assess', '--bundle', `fixtures/bundles/${bundle}`, '--commands']);
+    expect(safe.status).toBe(0);
+    expect(safe.stdout).not.toMatch(/^(sgdisk|cryptsetup|blkdiscard|mkfs)/m);
   });
 
   it('writes a self-contained HTML report with --html', () => {

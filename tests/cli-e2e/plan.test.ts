@@ -86,8 +86,10 @@ describe('encplan plan (built binary)', () => {
   });
 
   it('prints only the script with --commands, destructive lines commented out unless --destructive', () => {
-    const safe = encplan('plan', '--input', fixture('x64-aesni-laptop-nvme'), '--commands');
-    const full = encplan('plan', '--input', fixture('x64-aesni-laptop-nvme'), '--commands', '--destructive');
+    // A bundle states the disk's usage and free space: a partial input without them gets no format command.
+    const bundle = 'fixtures/bundles/loop-gpt-ext4-78pct-debian12';
+    const safe = encplan('plan', '--bundle', bundle, '--commands');
+    const full = encplan('plan', '--bundle', bundle, '--commands', '--destructive');
     expect(safe.stdout.startsWith('#!/bin/sh\n')).toBe(true);
     expect(safe.stdout).toMatch(/^# cryptsetup luksFormat /m);
     expect(full.stdout).toMatch(/^cryptsetup luksFormat /m);

@@ -73,7 +73,9 @@ describe.skipIf(cryptsetupPath === null)('LUKS2 plans applied with the real cryp
       );
     }
     if (format === undefined) {
-      context.skip(`${name}: the plan tunes an existing volume and emits no luksFormat`);
+      context.skip(
+        `${name}: the plan emits no luksFormat (it tunes an existing volume, or the input does not show the disk free)`,
+      );
       return;
     }
     const container = path.join(workDir, `${name}.img`);

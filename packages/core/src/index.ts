@@ -62,7 +62,7 @@ export { summarizeRuns } from './analyses/run-summary.js';
 export { type PlanCommand } from './plan/commands.js';
 export { STANDARD_PROFILES } from './plan/fio-jobs.js';
 export { type PlanOptions } from './rules/plan-options.js';
-export { type Plan } from './plan/plan.js';
+export { assertDestructiveAllowed, type Plan } from './plan/plan.js';
 
 // contract: the versioned JSON documents (envelopes) and their schemas
 export { assessmentDocument, machineAssessmentDocument } from './contract/assessment.js';

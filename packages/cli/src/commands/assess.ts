@@ -1,5 +1,6 @@
 import { Args, Flags, type Interfaces } from '@oclif/core';
 import {
+  assertDestructiveAllowed,
   assess,
   assessAll,
   assessAllBundle,
@@ -118,6 +119,11 @@ export default class Assess extends EncplanCommand {
           ),
     );
     report();
+    const refusedPlan = envelope.result?.plan ?? null;
+    if (flags.destructive && refusedPlan !== null) {
+      // Refused before anything is printed: no flag overrides the in-use invariants (exit 4).
+      assertDestructiveAllowed(refusedPlan);
+    }
     // One view model for the text report, the HTML report and the script (the CLI has no view logic of its own).
     const view = toReportView(envelope, { includeDestructive: flags.destructive });
     if (flags.html !== undefined) {

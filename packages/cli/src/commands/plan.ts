@@ -1,5 +1,11 @@
 import { Flags, type Interfaces } from '@oclif/core';
-import { planDocument, planFromAssessment, renderPlanScript, renderPlan } from '@encplan/core';
+import {
+  assertDestructiveAllowed,
+  planDocument,
+  planFromAssessment,
+  renderPlan,
+  renderPlanScript,
+} from '@encplan/core';
 import { EncplanCommand } from '../base-command.js';
 import { withCancellation } from '../cancellation.js';
 import { exitIfVerdictFails } from '../fail-on.js';
@@ -35,6 +41,10 @@ export default class Plan extends EncplanCommand {
       readAssessmentDocument(sourceFromFlags(flags), signal),
     );
     const plan = planFromAssessment(document, optionsFromFlags(flags));
+    if (flags.destructive) {
+      // Refused before anything is printed: no flag overrides the in-use invariants (exit 4).
+      assertDestructiveAllowed(plan);
+    }
     if (flags.json) {
       this.emitOkEnvelope(plan);
     } else if (flags.commands) {

@@ -18,7 +18,7 @@ export const transportSchema = z.enum([
 export type Transport = z.infer<typeof transportSchema>;
 
 /** The kind of a node in the block-device stack, as lsblk's TYPE column names it. */
-const stackNodeTypeSchema = z.enum([
+export const stackNodeTypeSchema = z.enum([
   'disk',
   'part',
   'crypt',

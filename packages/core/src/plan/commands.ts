@@ -1,17 +1,20 @@
 import { z } from 'zod';
-import { MIB } from '../domain/units.js';
+import { evidence, type Finding } from '../domain/recommendation.js';
+import { sourceOf } from '../domain/source.js';
+import { formatBytes, MIB } from '../domain/units.js';
 import type { LuksCipherSpec, VeracryptEncryption } from '../rules/cipher.js';
 import type { Luks2Pbkdf, VeracryptKdf } from '../rules/key-derivation.js';
-import {
-  existingEncryptionOf,
-  lastPartitionEndSectorOf,
-  osOf,
-  plansForLinux,
-  type PlanFacts,
-} from '../rules/facts.js';
+import { existingEncryptionOf, osOf, plansForLinux, type PlanFacts } from '../rules/facts.js';
 import type { SpacePlan } from '../rules/space.js';
 import type { ResolvedPlanOptions, TargetTool } from '../rules/plan-options.js';
-import { renderShellCommand } from './shell-quote.js';
+import {
+  diskUsageOf,
+  IN_PLACE_ALTERNATIVE,
+  partitionPathOf,
+  type ByteRange,
+  type DiskUsage,
+} from './disk-usage.js';
+import { volumeUuidFor } from './volume-uuid.js';
 
 /** What running a command does to the machine. `destroys-data` is never run or uncommented by default. */
 const commandRiskSchema = z.enum(['read-only', 'changes-settings', 'destroys-data']);
@@ -23,9 +26,19 @@ export const planCommandSchema = z.object({
   purpose: z.string(),
   argv: z.array(z.string()).min(1),
   risk: commandRiskSchema,
-  /** What the command reads on stdin (typed by the user at the prompt); never put in argv. */
-  stdin: z.enum(['passphrase']).nullable(),
-  /** The shell the line is written for: absent = POSIX sh; `powershell` for Windows commands (schema 1.2). */
+  /**
+   * What the command reads on stdin: `passphrase` (typed by the user at the prompt; never put in argv) or
+   * `text` (the fixed, non-secret `stdinText`, e.g. the /etc/crypttab line; since plan 1.1).
+   */
+  stdin: z.enum(['passphrase', 'text']).nullable(),
+  /** The exact text fed on stdin when `stdin` is `text` (plan 1.1). */
+  stdinText: z.string().optional(),
+  /**
+   * The stage the command belongs to (plan 1.1; absent = 1). A new stage starts after a step that needs
+   * the drive power-cycled (hdparm -N): the script stops at the end of each stage.
+   */
+  stage: z.number().int().positive().optional(),
+  /** The shell the line is written for: absent = POSIX sh; `powershell` for Windows commands (plan 1.1). */
   shell: z.enum(['sh', 'powershell']).optional(),
 });
 /** A validated {@link planCommandSchema} value. */
@@ -35,6 +48,8 @@ export type PlanCommand = z.infer<typeof planCommandSchema>;
 export interface CommandSettings {
   readonly targetTool: TargetTool;
   readonly devicePath: string;
+  /** True when `devicePath` is a stand-in: the facts name no disk, so the commands are a template. */
+  readonly devicePlaceholder?: boolean;
   readonly cipherSpec: LuksCipherSpec;
   readonly keyBits: number;
   readonly sectorSizeBytes: number | null;
@@ -43,6 +58,12 @@ export interface CommandSettings {
   readonly allowDiscards: boolean;
   readonly space: SpacePlan | null;
   readonly veracrypt: { readonly encryption: VeracryptEncryption; readonly kdf: VeracryptKdf } | null;
+}
+
+/** What the command builder produced: the commands, and why it left out any it could not build safely. */
+export interface BuiltCommands {
+  readonly commands: PlanCommand[];
+  readonly findings: Finding[];
 }
 
 /**
@@ -56,54 +77,194 @@ const SGDISK_TYPE: Readonly<Record<TargetTool, string>> = {
   bitlocker: '0700',
 };
 
-/** GPT's backup header and entry array after the last usable LBA (UEFI spec §5.3). */
-const GPT_BACKUP_SECTORS = 34;
+/** GPT's backup header and entry array after the last usable LBA: 1 + 32 sectors of 512 bytes, +1 margin (UEFI spec §5.3). */
+export const GPT_BACKUP_SECTORS = 34;
 
 /**
- * Entries of a GPT partition array as sgdisk and sfdisk create it: the UEFI specification (2.10, §5.3.2) asks
- * for at least 16,384 bytes of entries, 128 of 128 bytes, and both tools make exactly that. A disk that already
- * uses this many has no free slot for the plan's partition (`sgdisk --new` fails). A larger array is rare; a
- * disk whose highest partition number is above 128 shows one.
+ * The smallest partition the plan creates: the LUKS2 header with its default 16 MiB of metadata and keyslots
+ * (cryptsetup(8), --luks2-metadata-size/--luks2-keyslots-size; LUKS2 on-disk format spec §2) plus room for a
+ * filesystem. Below it the free space is too small to be worth a volume.
  */
-const GPT_DEFAULT_ENTRIES = 128;
+export const MINIMUM_PARTITION_BYTES = 64 * MIB;
 
-/** The partition path the plan creates: by GPT partition name, stable across reboots and device renames. */
-export function partitionPathFor(label: string): string {
-  return `/dev/disk/by-partlabel/${label}`;
+/** The GPT holds 128 entries by default (UEFI spec §5.3.3; sgdisk's default table size). */
+const GPT_MAX_PARTITIONS = 128;
+
+/** The partition the plan creates. */
+export interface NewPartition {
+  readonly number: number;
+  readonly startSector: number;
+  readonly endSector: number;
+  readonly path: string;
 }
 
-function layoutCommands(
-  facts: PlanFacts,
-  options: ResolvedPlanOptions,
-  settings: CommandSettings,
-): PlanCommand[] {
+/** The layout the plan writes: a new partition in never-allocated space, and the tail to discard. */
+export interface PlannedLayout {
+  /** True when the plan writes a new GPT (the disk is wholly never-allocated, or a stand-in template). */
+  readonly freshTable: boolean;
+  readonly partition: NewPartition;
+  /** Never-allocated bytes after the partition to discard once; null when not discarded. */
+  readonly discard: { readonly offsetBytes: number; readonly lengthBytes: number } | null;
+}
+
+function note(message: string, facts: PlanFacts, severity: Finding['severity'] = 'info'): Finding {
+  return {
+    ruleId: 'partition-first',
+    severity,
+    message,
+    evidence: [
+      evidence('disk.partitionTable', facts.disk?.partitionTable ?? null, sourceOf('lsblk', 'pttype')),
+      evidence('space.regions', facts.space?.regions?.length ?? null, sourceOf('sfdisk', '--json')),
+    ],
+  };
+}
+
+const alignUp = (bytes: number): number => Math.ceil(bytes / MIB) * MIB;
+
+/**
+ * Where the new partition goes: on a wholly never-allocated disk (or the stand-in template) after a new GPT,
+ * else inside a never-allocated region of an existing GPT that holds the whole planned partition. Returns a
+ * reason instead when no layout can be written exactly from the known facts.
+ */
+function planLayout(facts: PlanFacts, usage: DiskUsage, settings: CommandSettings): PlannedLayout | string {
   const space = settings.space;
   if (space === null || space.partitionEndSector === null) {
-    return [];
+    return 'the disk size is unknown, so no partition range can be computed';
   }
   const sector = space.logicalSectorBytes;
-  const lastEnd = lastPartitionEndSectorOf(facts);
-  const fresh = facts.disk?.partitionTable === 'none';
-  if (!fresh && (lastEnd === null || facts.disk?.partitionTable !== 'gpt')) {
-    // Unknown partition ends, or an MBR disk (sgdisk would convert it to GPT): no exact layout command exists.
-    return [];
+  const endSector = space.partitionEndSector;
+  const endBytes = (endSector + 1) * sector;
+  const size = usage.sizeBytes;
+  const placeholder = settings.devicePlaceholder === true;
+  let region: ByteRange;
+  let number: number;
+  let freshTable: boolean;
+  if (placeholder || usage.wholeDiskFree) {
+    if (size === null && !placeholder) {
+      return 'the disk size is unknown';
+    }
+    const total = size ?? space.unallocatedBytes + endBytes + GPT_BACKUP_SECTORS * sector;
+    region = { startBytes: MIB, endBytes: total - GPT_BACKUP_SECTORS * sector };
+    number = 1;
+    freshTable = true;
+  } else {
+    if (facts.disk?.partitionTable === 'none') {
+      return usage.inUse.length > 0
+        ? 'the disk is used whole (no partition table, and something on it is in use)'
+        : 'the facts do not show the disk wholly never-allocated (no partition table, but its signatures, holders or free space are unknown)';
+    }
+    if (facts.disk?.partitionTable !== 'gpt') {
+      return facts.disk?.partitionTable === 'dos'
+        ? 'the disk has an MBR partition table, which sgdisk would convert to GPT'
+        : 'the partition table type is unknown';
+    }
+    const partitions = usage.partitions;
+    if (partitions === null || partitions.some((partition) => partition.number === null)) {
+      return 'the existing partitions and their numbers are unknown';
+    }
+    const candidate = usage.freeRegions.find(
+      (free) => alignUp(free.startBytes) < endBytes && endBytes <= free.endBytes,
+    );
+    if (candidate === undefined) {
+      return `no never-allocated region holds a partition ending at sector ${String(endSector)} (the free space lies elsewhere, or an existing partition reaches past it)`;
+    }
+    region = candidate;
+    const used = new Set(partitions.map((partition) => partition.number));
+    number = 1;
+    while (used.has(number)) {
+      number += 1;
+    }
+    if (number > GPT_MAX_PARTITIONS) {
+      return `the GPT has no free entry (${String(GPT_MAX_PARTITIONS)} in use)`;
+    }
+    freshTable = false;
   }
-  const partitions = facts.partitions ?? [];
-  const entries = Math.max(GPT_DEFAULT_ENTRIES, ...partitions.map((partition) => partition.number ?? 0));
-  if (!fresh && partitions.length >= entries) {
-    // Every entry of the GPT is in use: there is no slot for another partition, so no command to add one.
-    return [];
+  const startBytes = alignUp(region.startBytes);
+  if (endBytes - startBytes < MINIMUM_PARTITION_BYTES || endBytes > region.endBytes) {
+    return `the never-allocated space before sector ${String(endSector)} is smaller than ${formatBytes(MINIMUM_PARTITION_BYTES)}`;
   }
-  // New partitions start on the next 1 MiB boundary (sgdisk's default alignment).
-  const startSector =
-    lastEnd === null ? MIB / sector : (Math.ceil(((lastEnd + 1) * sector) / MIB) * MIB) / sector;
-  const commands: PlanCommand[] = [];
-  if (space.method === 'hpa') {
-    // The visible end keeps the partition plus GPT's 34-sector backup area; the rest is hidden (§3.7).
-    const visibleSectors = space.partitionEndSector + 1 + GPT_BACKUP_SECTORS;
-    commands.push({
+  const planned = space.discardRange;
+  const discardStart = Math.max(endBytes, planned?.offsetBytes ?? 0);
+  const discardEnd = Math.min(
+    region.endBytes,
+    planned === null ? 0 : planned.offsetBytes + planned.lengthBytes,
+  );
+  return {
+    freshTable,
+    partition: {
+      number,
+      startSector: startBytes / sector,
+      endSector,
+      path: partitionPathOf(settings.devicePath, number),
+    },
+    discard:
+      planned !== null && discardEnd > discardStart
+        ? { offsetBytes: discardStart, lengthBytes: discardEnd - discardStart }
+        : null,
+  };
+}
+
+/** "X (Y % of the user capacity …)": the base of every percentage is said (issue 10). */
+function spareShareText(facts: PlanFacts, space: SpacePlan): string {
+  const size = facts.disk?.sizeBytes ?? null;
+  const factory = facts.overProvisioning?.factorySpareBytes ?? null;
+  const userShare =
+    size === null
+      ? `${space.unallocatedPercent.toFixed(1)} % of the user capacity`
+      : `${space.unallocatedPercent.toFixed(1)} % of the ${formatBytes(size)} user capacity`;
+  if (size === null || factory === null || factory <= 0) {
+    return `${formatBytes(space.unallocatedBytes)} (${userShare})`;
+  }
+  const raw = size + factory;
+  const rawShare = (((space.unallocatedBytes + factory) / raw) * 100).toFixed(1);
+  return `${formatBytes(space.unallocatedBytes)} (${userShare}; with the ${formatBytes(factory)} factory spare, ${rawShare} % of the ${formatBytes(raw)} raw flash)`;
+}
+
+/**
+ * ATA secure erase, then a permanent Host Protected Area over the tail, then a stop: the drive must be
+ * power-cycled before the kernel sees the new size (hdparm(8) -N: "A hardware reset (or power cycle) is
+ * required before another permanent -N operation can succeed"). Erasing first makes the hidden range
+ * never-written again, which only then counts as spare area (the drive cannot TRIM, or the method would
+ * be a discarded tail). Only with ATA Security known supported, enabled=no and not frozen (hdparm(8)
+ * --security-erase); the temporary password is a fixed word the erase itself clears, not a secret.
+ */
+function hpaCommands(
+  facts: PlanFacts,
+  settings: CommandSettings,
+  layout: PlannedLayout,
+): PlanCommand[] | string {
+  const security = facts.sed?.ataSecurity ?? null;
+  if (facts.disk?.transport === 'usb') {
+    return 'USB bridges often drop or reset a Host Protected Area';
+  }
+  if (security?.supported !== true || security.enabled !== false || security.frozen !== false) {
+    return 'ATA secure erase is not known to be available (supported, not enabled, not frozen: hdparm -I), and the range must be erased before it is hidden';
+  }
+  const sector = settings.space?.logicalSectorBytes ?? 512;
+  const visibleSectors = layout.partition.endSector + 1 + GPT_BACKUP_SECTORS;
+  const password = 'encplan-erase';
+  return [
+    {
+      id: 'ata-security-set-pass',
+      purpose: `Set a temporary ATA user password ("${password}", not a secret: the erase below clears it); secure erase needs one. Run it only together with the erase: a password left set locks the drive at its next power-up.`,
+      argv: ['hdparm', '--user-master', 'u', '--security-set-pass', password, settings.devicePath],
+      // Part of the destructive erase step: never live on its own.
+      risk: 'destroys-data',
+      stdin: null,
+      stage: 1,
+    },
+    {
+      id: 'ata-security-erase',
+      purpose:
+        'Secure-erase the whole drive so the range hidden next is never-written flash the controller can use as spare.',
+      argv: ['hdparm', '--user-master', 'u', '--security-erase', password, settings.devicePath],
+      risk: 'destroys-data',
+      stdin: null,
+      stage: 1,
+    },
+    {
       id: 'hpa-set',
-      purpose: `Hide everything after sector ${String(visibleSectors - 1)} in a permanent Host Protected Area, then power-cycle the drive before partitioning.`,
+      purpose: `Hide everything after sector ${String(visibleSectors - 1)} (${String(sector)}-byte sectors${settings.space === null ? '' : `: ${spareShareText(facts, settings.space)}`}) in a permanent Host Protected Area. Then power-cycle the drive (off and on; a reboot is not enough) before stage 2.`,
       argv: [
         'hdparm',
         '-N',
@@ -113,49 +274,90 @@ function layoutCommands(
       ],
       risk: 'destroys-data',
       stdin: null,
-    });
-  }
-  commands.push({
-    id: 'partition-layout',
-    purpose: fresh
-      ? `Write a new GPT with one partition ending at sector ${String(space.partitionEndSector)}, leaving the tail unallocated.`
-      : `Add a partition in the free space, ending at sector ${String(space.partitionEndSector)} and leaving the tail unallocated.`,
-    argv: [
-      'sgdisk',
-      ...(fresh ? ['--clear'] : []),
-      `--new=0:${String(startSector)}:${String(space.partitionEndSector)}`,
-      `--typecode=0:${SGDISK_TYPE[settings.targetTool]}`,
-      `--change-name=0:${options.label}`,
-      settings.devicePath,
-    ],
-    risk: fresh ? 'destroys-data' : 'changes-settings',
-    stdin: null,
-  });
-  if (space.discardRange !== null) {
+      stage: 1,
+    },
+  ];
+}
+
+function layoutCommands(
+  facts: PlanFacts,
+  usage: DiskUsage,
+  options: ResolvedPlanOptions,
+  settings: CommandSettings,
+  layout: PlannedLayout,
+  stage: number | undefined,
+): PlanCommand[] {
+  const space = settings.space;
+  const { partition } = layout;
+  const staged = stage === undefined ? {} : { stage };
+  const share = space === null || space.unallocatedBytes === 0 ? null : spareShareText(facts, space);
+  const commands: PlanCommand[] = [
+    {
+      id: 'partition-layout',
+      purpose: `${layout.freshTable ? 'Write a new GPT with' : 'Add'} partition ${String(partition.number)} (sectors ${String(partition.startSector)}–${String(partition.endSector)})${layout.freshTable ? '' : ' in never-allocated space'}${share === null ? '' : `, leaving ${share} unallocated as spare area`}.${settings.devicePlaceholder === true ? ` ${settings.devicePath} stands for an empty disk you choose.` : ''}`,
+      argv: [
+        'sgdisk',
+        ...(layout.freshTable ? ['--clear'] : []),
+        `--new=${String(partition.number)}:${String(partition.startSector)}:${String(partition.endSector)}`,
+        `--typecode=${String(partition.number)}:${SGDISK_TYPE[settings.targetTool]}`,
+        `--change-name=${String(partition.number)}:${options.label}`,
+        settings.devicePath,
+      ],
+      risk: layout.freshTable ? 'destroys-data' : 'changes-settings',
+      stdin: null,
+      ...staged,
+    },
+    {
+      id: 'partition-table-reread',
+      purpose: `Tell the kernel about partition ${String(partition.number)} (partx --update; ${usage.inUse.length > 0 ? 'the kernel cannot re-read the whole table of a disk in use, so the new partition is added on its own' : 'sgdisk\u2019s own re-read can race with udev'}), so ${partition.path} exists before it is used.`,
+      argv: ['partx', '--update', '--nr', String(partition.number), settings.devicePath],
+      risk: 'changes-settings',
+      stdin: null,
+      ...staged,
+    },
+  ];
+  if (layout.discard !== null) {
     commands.push({
       id: 'blkdiscard-tail',
-      purpose:
-        'Discard the unallocated tail once so the drive can use it as spare area (its contents are lost).',
+      purpose: `Discard the never-allocated tail after partition ${String(partition.number)} once, so the drive can use it as spare area.`,
       argv: [
         'blkdiscard',
         '--offset',
-        String(space.discardRange.offsetBytes),
+        String(layout.discard.offsetBytes),
         '--length',
-        String(space.discardRange.lengthBytes),
+        String(layout.discard.lengthBytes),
         settings.devicePath,
       ],
       risk: 'destroys-data',
       stdin: null,
+      ...staged,
     });
   }
   return commands;
 }
 
+/** The dm-crypt activation flags the plan decided, as cryptsetup open options and as crypttab options. */
+function activationFlags(settings: CommandSettings): { open: string[]; crypttab: string[] } {
+  return {
+    open: [
+      ...(settings.allowDiscards ? ['--allow-discards'] : []),
+      ...(settings.workqueueBypass ? ['--perf-no_read_workqueue', '--perf-no_write_workqueue'] : []),
+    ],
+    crypttab: [
+      ...(settings.allowDiscards ? ['discard'] : []),
+      ...(settings.workqueueBypass ? ['no-read-workqueue', 'no-write-workqueue'] : []),
+    ],
+  };
+}
+
 function luks2Commands(
+  facts: PlanFacts,
   options: ResolvedPlanOptions,
   settings: CommandSettings,
   target: string,
+  stage: number | undefined,
 ): PlanCommand[] {
+  const staged = stage === undefined ? {} : { stage };
   const pbkdf = settings.luks2Pbkdf;
   const kdfArgs =
     pbkdf === null
@@ -171,20 +373,23 @@ function luks2Commands(
             ? ['--iter-time', String(pbkdf.iterTimeMs ?? 2000)]
             : ['--pbkdf-force-iterations', String(pbkdf.iterations)]),
         ];
-  const flags = [
-    ...(settings.allowDiscards ? ['--allow-discards'] : []),
-    ...(settings.workqueueBypass ? ['--perf-no_read_workqueue', '--perf-no_write_workqueue'] : []),
-  ];
-  const crypttabOptions = [
-    'luks',
-    ...(settings.allowDiscards ? ['discard'] : []),
-    ...(settings.workqueueBypass ? ['no-read-workqueue', 'no-write-workqueue'] : []),
-  ].join(',');
+  const flags = activationFlags(settings);
+  const crypttabOptions = ['luks', ...flags.crypttab].join(',');
+  const uuid = volumeUuidFor(
+    [
+      settings.devicePath,
+      String(facts.disk?.sizeBytes ?? ''),
+      target,
+      options.label,
+      options.mappingName,
+    ].join('\u0000'),
+  );
+  const mapped = `/dev/mapper/${options.mappingName}`;
+  const crypttabLine = `${options.mappingName} UUID=${uuid} none ${crypttabOptions}`;
   return [
     {
       id: 'luks-format',
-      purpose:
-        'Create the LUKS2 header with the planned cipher, sector size and key derivation (asks for the passphrase twice; cryptsetup lowers --pbkdf-parallel to the CPUs online where it runs).',
+      purpose: `Create the LUKS2 header on ${target} with the planned cipher, sector size and key derivation, and the UUID the crypttab line names (asks for the passphrase twice; cryptsetup lowers --pbkdf-parallel to the CPUs online where it runs).`,
       argv: [
         'cryptsetup',
         'luksFormat',
@@ -198,42 +403,50 @@ function luks2Commands(
         ...kdfArgs,
         '--label',
         options.label,
+        '--uuid',
+        uuid,
         target,
       ],
       risk: 'destroys-data',
       stdin: 'passphrase',
+      ...staged,
     },
     {
       id: 'luks-open',
       purpose:
-        flags.length === 0
+        flags.open.length === 0
           ? 'Open the new volume.'
-          : 'Open the new volume and store the discard/performance flags in the header (--persistent), so every later open uses them.',
+          : `Open the new volume with ${flags.open.join(' ')} and store them in the header (--persistent), so every later open uses them.`,
       argv: [
         'cryptsetup',
         'open',
-        ...flags,
-        ...(flags.length === 0 ? [] : ['--persistent']),
+        '--type',
+        'luks2',
+        ...flags.open,
+        ...(flags.open.length === 0 ? [] : ['--persistent']),
         target,
         options.mappingName,
       ],
       risk: 'changes-settings',
       stdin: 'passphrase',
+      ...staged,
+    },
+    {
+      id: 'mkfs',
+      purpose: `Make an ext4 filesystem on the opened volume ${mapped}.`,
+      argv: ['mkfs.ext4', '-L', options.label, mapped],
+      risk: 'destroys-data',
+      stdin: null,
+      ...staged,
     },
     {
       id: 'crypttab-entry',
-      purpose: `Append "${options.mappingName} UUID=<uuid> none ${crypttabOptions}" to /etc/crypttab so the volume opens at boot.`,
-      argv: [
-        'sh',
-        '-c',
-        'printf \'%s UUID=%s none %s\\n\' "$1" "$(blkid -s UUID -o value -- "$2")" "$3" >> /etc/crypttab',
-        'sh',
-        options.mappingName,
-        target,
-        crypttabOptions,
-      ],
+      purpose: `Append "${crypttabLine}" to /etc/crypttab so the volume opens at boot (run once: a second run adds the line again).`,
+      argv: ['tee', '-a', '/etc/crypttab'],
       risk: 'changes-settings',
-      stdin: null,
+      stdin: 'text',
+      stdinText: `${crypttabLine}\n`,
+      ...staged,
     },
   ];
 }
@@ -247,14 +460,11 @@ function refreshCommand(facts: PlanFacts, settings: CommandSettings): PlanComman
   ) {
     return [];
   }
-  const flags = [
-    ...(settings.allowDiscards ? ['--allow-discards'] : []),
-    ...(settings.workqueueBypass ? ['--perf-no_read_workqueue', '--perf-no_write_workqueue'] : []),
-  ];
+  const flags = activationFlags(settings).open;
   if (flags.length === 0) {
     return [];
   }
-  // Only LUKS2 headers can store activation flags (--persistent, reference-facts §1.2).
+  // Only LUKS2 headers can store activation flags (cryptsetup(8) refresh --persistent).
   const persistent = existing.kind === 'luks2';
   return [
     {
@@ -273,7 +483,12 @@ function refreshCommand(facts: PlanFacts, settings: CommandSettings): PlanComman
   ];
 }
 
-export function veracryptCommand(facts: PlanFacts, settings: CommandSettings): PlanCommand[] {
+export function veracryptCommand(
+  facts: PlanFacts,
+  settings: CommandSettings,
+  target: string,
+  stage: number | undefined,
+): PlanCommand[] {
   if (settings.veracrypt === null) {
     return [];
   }
@@ -296,10 +511,11 @@ export function veracryptCommand(facts: PlanFacts, settings: CommandSettings): P
         '--random-source=/dev/urandom',
         '--non-interactive',
         '--stdin',
-        settings.devicePath,
+        target,
       ],
       risk: 'destroys-data',
       stdin: 'passphrase',
+      ...(stage === undefined ? {} : { stage }),
     },
   ];
 }
@@ -317,66 +533,113 @@ function apfsCommand(options: ResolvedPlanOptions, settings: CommandSettings): P
   ];
 }
 
-/**
- * What to encrypt: the partition the layout creates, else the device as given when it holds no partition
- * table (or stands in for one); null when the disk has partitions the plan cannot extend.
- */
-function encryptionTarget(
+/** The volume commands per target tool (APFS volumes are added by diskutil, see apfsCommand). */
+const VOLUME_COMMANDS: Readonly<
+  Record<
+    Exclude<TargetTool, 'apfs' | 'bitlocker'>,
+    (
+      facts: PlanFacts,
+      options: ResolvedPlanOptions,
+      settings: CommandSettings,
+      target: string,
+      stage: number | undefined,
+    ) => PlanCommand[]
+  >
+> = {
+  luks2: luks2Commands,
+  veracrypt: (facts, _options, settings, target, stage) => veracryptCommand(facts, settings, target, stage),
+};
+
+function volumeCommands(
+  ...[facts, options, settings, target, stage]: Parameters<(typeof VOLUME_COMMANDS)['luks2']>
+): PlanCommand[] {
+  // APFS and BitLocker volumes are not made on Linux (rules/platform-targets.ts refuses those targets here).
+  return settings.targetTool === 'apfs' || settings.targetTool === 'bitlocker'
+    ? []
+    : VOLUME_COMMANDS[settings.targetTool](facts, options, settings, target, stage);
+}
+
+/** The fresh-format path on Linux: a new partition in never-allocated space, its spare tail, the volume. */
+function freshCommands(
   facts: PlanFacts,
   options: ResolvedPlanOptions,
   settings: CommandSettings,
-  layout: readonly PlanCommand[],
-): string | null {
-  if (layout.some((command) => command.id === 'partition-layout')) {
-    return partitionPathFor(options.label);
+): BuiltCommands {
+  const usage = diskUsageOf(facts);
+  const space = settings.space;
+  if (settings.devicePlaceholder === true && space === null) {
+    // A template for a device the user names, with no size to lay out and no spare advice to honour.
+    return {
+      commands: volumeCommands(facts, options, settings, settings.devicePath, undefined),
+      findings: [],
+    };
   }
-  const table = facts.disk?.partitionTable;
-  return table === 'none' || table === undefined || facts.disk?.path === undefined
-    ? settings.devicePath
-    : null;
+  const layout = planLayout(facts, usage, settings);
+  if (typeof layout === 'string') {
+    return {
+      commands: [],
+      findings: [
+        note(
+          usage.inUse.length > 0
+            ? `No partition or format commands: ${layout}. On a disk in use encplan writes nothing but a new partition and discards in never-allocated space (${usage.inUse.map((item) => item.detail).join('; ')}). ${IN_PLACE_ALTERNATIVE}`
+            : `No partition or format commands: ${layout}. encplan writes only to never-allocated space or a wholly empty disk; create a partition ending at sector ${String(space?.partitionEndSector ?? 'unknown')} yourself (or pick an existing, unused one) and encrypt it with the settings above.`,
+          facts,
+        ),
+      ],
+    };
+  }
+  const findings: Finding[] = [];
+  let prefix: PlanCommand[] = [];
+  let stage: number | undefined;
+  if (space?.method === 'hpa') {
+    const hpa =
+      layout.freshTable && settings.devicePlaceholder !== true
+        ? hpaCommands(facts, settings, layout)
+        : 'the disk is not wholly never-allocated (a Host Protected Area would cut off its GPT backup header)';
+    if (typeof hpa === 'string') {
+      findings.push(
+        note(
+          `The spare area is left as a never-written tail, not hidden in a Host Protected Area: ${hpa}.`,
+          facts,
+        ),
+      );
+    } else {
+      prefix = hpa;
+      stage = 2;
+    }
+  }
+  return {
+    commands: [
+      ...prefix,
+      ...layoutCommands(facts, usage, options, settings, layout, stage),
+      ...volumeCommands(facts, options, settings, layout.partition.path, stage),
+    ],
+    findings,
+  };
 }
 
-/** The exact commands that apply the plan, in order. Building them executes nothing. */
+/** The exact commands that apply the plan, in order, and notes on what was left out. Executes nothing. */
 export function buildCommands(
   facts: PlanFacts,
   options: ResolvedPlanOptions,
   settings: CommandSettings,
-): PlanCommand[] {
+): BuiltCommands {
   if (settings.targetTool === 'apfs') {
-    return apfsCommand(options, settings);
+    return { commands: apfsCommand(options, settings), findings: [] };
   }
   // An open LUKS volume is tuned in place, never reformatted by the plan.
   const existing = existingEncryptionOf(facts);
   const existingLuks = existing?.kind === 'luks1' || existing?.kind === 'luks2';
   if (settings.targetTool === 'luks2' && existingLuks && (existing?.mappingName ?? null) !== null) {
-    return refreshCommand(facts, settings);
+    return { commands: refreshCommand(facts, settings), findings: [] };
   }
-  const layout = plansForLinux(facts) ? layoutCommands(facts, options, settings) : [];
-  const target = encryptionTarget(facts, options, settings, layout);
-  if (target === null) {
-    return layout;
+  if (!plansForLinux(facts)) {
+    // Outside Linux the OS tools partition; the volume goes on the device as given (platform command sets
+    // come with their platform work).
+    return {
+      commands: volumeCommands(facts, options, settings, settings.devicePath, undefined),
+      findings: [],
+    };
   }
-  if (settings.targetTool === 'veracrypt') {
-    return [...layout, ...veracryptCommand(facts, { ...settings, devicePath: target })];
-  }
-  return [...layout, ...luks2Commands(options, settings, target)];
-}
-
-/**
- * The commands as a POSIX shell script: one comment per command, then the quoted command line. Commands
- * that destroy data are commented out unless `includeDestructive` is set (the user's destructive flag).
- */
-export function renderCommandScript(commands: readonly PlanCommand[], includeDestructive: boolean): string {
-  const lines = ['#!/bin/sh', '# encplan plan: review every line before running it.', 'set -eu', ''];
-  for (const command of commands) {
-    lines.push(`# ${command.purpose}`);
-    const line = renderShellCommand(command.argv);
-    if (command.risk === 'destroys-data' && !includeDestructive) {
-      lines.push('# DESTROYS DATA: commented out; rerun with --destructive to include it.', `# ${line}`);
-    } else {
-      lines.push(line);
-    }
-    lines.push('');
-  }
-  return lines.join('\n');
+  return freshCommands(facts, options, settings);
 }

@@ -114,18 +114,23 @@ export function buildPlatformPlan(
       });
       commands =
         external && identifier !== undefined
-          ? veracryptCommand(facts, {
-              targetTool: 'veracrypt',
-              devicePath: `/dev/${identifier}`,
-              cipherSpec: 'aes-xts-plain64',
-              keyBits: 512,
-              sectorSizeBytes: null,
-              luks2Pbkdf: null,
-              workqueueBypass: false,
-              allowDiscards: false,
-              space: null,
-              veracrypt: rules.settings,
-            })
+          ? veracryptCommand(
+              facts,
+              {
+                targetTool: 'veracrypt',
+                devicePath: `/dev/${identifier}`,
+                cipherSpec: 'aes-xts-plain64',
+                keyBits: 512,
+                sectorSizeBytes: null,
+                luks2Pbkdf: null,
+                workqueueBypass: false,
+                allowDiscards: false,
+                space: null,
+                veracrypt: rules.settings,
+              },
+              `/dev/${identifier}`,
+              undefined,
+            )
           : [];
     }
   } else if (platform === 'darwin') {

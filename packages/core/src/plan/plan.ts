@@ -1,7 +1,6 @@
 import { z } from 'zod';
 import { EncplanError } from '../errors.js';
-import { evidence, findingSchema, recommendationSchema } from '../domain/recommendation.js';
-import { sourceOf } from '../domain/source.js';
+import { findingSchema, recommendationSchema } from '../domain/recommendation.js';
 import {
   attackerCostSchema,
   estimateLuks2AttackerCost,
@@ -21,12 +20,14 @@ import {
 import { estimateInPlaceWriteCost, evaluateHealthGate, healthGateSchema } from '../rules/health-gate.js';
 import { recommendLuks2Pbkdf, recommendVeracryptKdf } from '../rules/key-derivation.js';
 import { predictedPerformanceSchema, predictPerformance } from '../rules/performance-model.js';
-import { lastPartitionEndSectorOf, existingEncryptionOf, osOf, type PlanFacts } from '../rules/facts.js';
+import { osOf, type PlanFacts } from '../rules/facts.js';
 import { mergeRuleResults, type RuleResult } from '../rules/rule-result.js';
 import { recommendSpace, spacePlanSchema } from '../rules/space.js';
-import { buildCommands, planCommandSchema } from './commands.js';
 import { buildPlatformPlan } from './plan-platform.js';
 import { DEFAULT_TARGET_TOOL, refuseForeignTarget } from '../rules/platform-targets.js';
+import { buildCommands, planCommandSchema, type CommandSettings, type PlanCommand } from './commands.js';
+import { diskUsageOf, IN_PLACE_ALTERNATIVE } from './disk-usage.js';
+import { checkCommandInvariants } from './invariants.js';
 import {
   planOptionsSchema,
   targetToolSchema,
@@ -80,6 +81,18 @@ export const planSchema = z.object({
   predictedPerformance: z.array(predictedPerformanceSchema),
   attackerCost: z.array(attackerCostSchema),
   commands: z.array(planCommandSchema),
+  /**
+   * Why `--destructive` is refused for this disk (plan 1.1): something on it is in use and the plan has no
+   * data-destroying step it may take safely. Null when --destructive may be given.
+   */
+  destructiveRefusal: z
+    .object({
+      reason: z.string(),
+      inUse: z.array(z.object({ path: z.string(), kind: z.string(), detail: z.string() })),
+      alternative: z.string(),
+    })
+    .nullable()
+    .optional(),
 });
 /** See {@link planSchema}. */
 export type Plan = z.infer<typeof planSchema>;
@@ -135,7 +148,7 @@ export function buildPlan(facts: PlanFacts, rawOptions: PlanOptions = {}): Plan 
   let kdfResult: RuleResult = { recommendations: [], findings: [] };
   let luks2Pbkdf: Plan['settings']['luks2Pbkdf'] = null;
   let veracrypt: Plan['settings']['veracrypt'] = null;
-  let veracryptSettings: Parameters<typeof buildCommands>[2]['veracrypt'] = null;
+  let veracryptSettings: CommandSettings['veracrypt'] = null;
   let modelSpeed = choice.speed;
   let attackerCost: Plan['attackerCost'] = [];
   if (targetTool === 'luks2') {
@@ -183,9 +196,10 @@ export function buildPlan(facts: PlanFacts, rawOptions: PlanOptions = {}): Plan 
     sectorSizeBytes: effectiveSector,
     workqueueBypass: workqueue.bypass,
   });
-  const commands = buildCommands(facts, options, {
+  const commandSettings: CommandSettings = {
     targetTool,
     devicePath,
+    devicePlaceholder: diskPath === undefined,
     cipherSpec: choice.spec,
     keyBits: choice.keyBits,
     sectorSizeBytes: sector.sectorSizeBytes,
@@ -194,27 +208,21 @@ export function buildPlan(facts: PlanFacts, rawOptions: PlanOptions = {}): Plan 
     allowDiscards: discards.allowDiscards,
     space: space.space,
     veracrypt: veracryptSettings,
-  });
-  const formats = commands.some(
-    (command) =>
-      command.id === 'luks-format' || command.id === 'veracrypt-create' || command.id === 'apfs-add-volume',
-  );
-  const findings = [...all.findings];
-  if (!formats && existingEncryptionOf(facts) === null) {
+  };
+  const built = buildCommands(facts, options, commandSettings);
+  // Every command list passes the invariants no flag overrides; a list that breaks one is withheld whole.
+  const violations = checkCommandInvariants(facts, commandSettings, built.commands);
+  const commands: PlanCommand[] = violations.length === 0 ? built.commands : [];
+  const findings = [...all.findings, ...built.findings];
+  if (violations.length > 0) {
     findings.push({
-      ruleId: 'partition-first',
-      severity: 'info',
-      message: `The disk already has partitions encplan cannot extend exactly; create one ending at sector ${String(space.space?.partitionEndSector ?? 'unknown')} (or pick an existing one) and encrypt that partition with the settings above.`,
-      evidence: [
-        evidence('disk.partitionTable', facts.disk?.partitionTable ?? null, sourceOf('lsblk', 'pttype')),
-        evidence(
-          'last partition end (sector)',
-          lastPartitionEndSectorOf(facts),
-          sourceOf('lsblk', 'partitions'),
-        ),
-      ],
+      ruleId: 'commands-withheld',
+      severity: 'critical',
+      message: `encplan withheld every command of this plan because ${String(violations.length)} broke a safety invariant (a defect in encplan; please report it): ${violations.map((violation) => `${violation.commandId}: ${violation.message}`).join('; ')}.`,
+      evidence: [],
     });
   }
+  const destructiveRefusal = refusalFor(facts, commands);
   const plan: Plan = {
     targetTool,
     threatModel: options.threatModel,
@@ -237,6 +245,38 @@ export function buildPlan(facts: PlanFacts, rawOptions: PlanOptions = {}): Plan 
     predictedPerformance,
     attackerCost,
     commands,
+    destructiveRefusal,
   };
   return plan;
+}
+
+/**
+ * Why `--destructive` must be refused: something on the disk is in use, and the plan has no data-destroying
+ * step confined to never-allocated space that the flag could enable. Null otherwise.
+ */
+function refusalFor(facts: PlanFacts, commands: readonly PlanCommand[]): Plan['destructiveRefusal'] {
+  const usage = diskUsageOf(facts);
+  if (usage.inUse.length === 0 || commands.some((command) => command.risk === 'destroys-data')) {
+    return null;
+  }
+  return {
+    reason: `encplan never writes to a disk in use: ${usage.inUse.map((item) => item.detail).join('; ')}. The only writes it allows on such a disk are a new partition and discards inside never-allocated space, and there is none to use.`,
+    inUse: usage.inUse.map((item) => ({ path: item.path, kind: item.kind, detail: item.detail })),
+    alternative: IN_PLACE_ALTERNATIVE,
+  };
+}
+
+/**
+ * Throws DESTRUCTIVE_OPERATION_REFUSED (exit 4) when the user gave --destructive for a disk the plan must not
+ * write to: the reason names what is in use, the hint the in-place alternative. No flag overrides it.
+ */
+export function assertDestructiveAllowed(plan: Pick<Plan, 'destructiveRefusal' | 'devicePath'>): void {
+  const refusal = plan.destructiveRefusal ?? null;
+  if (refusal !== null) {
+    throw new EncplanError(
+      'DESTRUCTIVE_OPERATION_REFUSED',
+      `--destructive refused for ${plan.devicePath}: ${refusal.reason}`,
+      { hint: refusal.alternative, details: { inUse: refusal.inUse } },
+    );
+  }
 }

@@ -1,4 +1,5 @@
 import type { PlanCommand } from '../plan/commands.js';
+import { InvariantError } from '../errors.js';
 import { renderPowerShellCommand, renderShellCommand } from '../plan/shell-quote.js';
 
 /**
@@ -20,6 +21,10 @@ export interface ScriptCommandView {
   readonly commentedOutBecause: string | null;
   /** The command reads a passphrase on stdin (typed at the prompt, never in argv). */
   readonly readsPassphrase: boolean;
+  /** The fixed, non-secret text the script feeds on stdin (a quoted here-document), or null. */
+  readonly stdinText: string | null;
+  /** The stage of the script the command runs in (a power cycle separates stages). */
+  readonly stage: number;
 }
 
 /** The marker every view prints before a data-destroying command. */
@@ -58,6 +63,8 @@ export function toScriptCommands(
       live: commentedOutBecause === null,
       commentedOutBecause,
       readsPassphrase: command.stdin === 'passphrase',
+      stdinText: command.stdin === 'text' ? (command.stdinText ?? '') : null,
+      stage: command.stage ?? 1,
     };
   });
 }
@@ -69,10 +76,50 @@ export interface ScriptHeader {
   readonly generated: string | null;
 }
 
+/** Delimiter of the quoted here-documents that feed fixed text on stdin (no expansion inside). */
+const HEREDOC_DELIMITER = 'ENCPLAN_EOF';
+
+/** The shell lines of one command: the quoted argv, with its stdin text as a quoted here-document. */
+function commandLines(command: ScriptCommandView): string[] {
+  if (command.stdinText === null) {
+    return [command.line];
+  }
+  const body = command.stdinText.replace(/\n$/, '').split('\n');
+  if (body.includes(HEREDOC_DELIMITER)) {
+    throw new InvariantError(`The stdin text of ${command.id} contains the here-document delimiter.`);
+  }
+  return [`${command.line} <<'${HEREDOC_DELIMITER}'`, ...body, HEREDOC_DELIMITER];
+}
+
+function renderOne(command: ScriptCommandView): string[] {
+  const lines = [`# ${command.purpose.replaceAll('\n', ' ')}`];
+  if (command.destroysData) {
+    lines.push(
+      `# ${DESTROYS_DATA_MARKER}${command.live ? ': this line runs (--destructive was given).' : ''}`,
+    );
+  }
+  if (command.readsPassphrase) {
+    lines.push('# Asks for the passphrase on the terminal.');
+  }
+  if (command.live) {
+    lines.push(...commandLines(command));
+  } else {
+    if (!command.destroysData) {
+      lines.push(`# ${command.commentedOutBecause ?? ''}`);
+    } else {
+      lines.push('# Commented out; rerun with --destructive to include it.');
+    }
+    lines.push(...commandLines(command).map((line) => `# ${line}`));
+  }
+  lines.push('');
+  return lines;
+}
+
 /**
  * The commands as a POSIX shell script, one comment per command, then the quoted line (or the commented-out
- * line with the reason above it). The one script renderer of `assess --commands`, `plan`, the HTML report
- * and the wizard's export.
+ * line with the reason above it). A plan with a step that needs a power cycle is split into stages: the
+ * script runs stage 1 and stops; run again with the stage number as its argument for the next. The one
+ * script renderer of `assess --commands`, `plan`, the HTML report and the wizard's export.
  */
 export function renderCommandScriptText(
   commands: readonly ScriptCommandView[],
@@ -87,28 +134,35 @@ export function renderCommandScriptText(
   if (header.generated !== null) {
     lines.push(`# ${header.generated}`);
   }
-  lines.push(powershell ? "$ErrorActionPreference = 'Stop'" : 'set -eu', '');
-  for (const command of commands) {
-    lines.push(`# ${command.purpose.replaceAll('\n', ' ')}`);
-    if (command.destroysData) {
+  const stages = Math.max(1, ...commands.map((command) => command.stage));
+  if (stages === 1) {
+    lines.push(powershell ? "$ErrorActionPreference = 'Stop'" : 'set -eu', '');
+    commands.forEach((command) => lines.push(...renderOne(command)));
+  } else {
+    lines.push(
+      `# This script has ${String(stages)} stages separated by a power cycle: run it without an argument for stage 1, then with 2, and so on.`,
+      'set -eu',
+      'stage="${1:-1}"',
+      '',
+    );
+    for (let stage = 1; stage <= stages; stage += 1) {
       lines.push(
-        `# ${DESTROYS_DATA_MARKER}${command.live ? ': this line runs (--destructive was given).' : ''}`,
+        `# ===== Stage ${String(stage)} of ${String(stages)} =====`,
+        `if [ "$stage" = ${String(stage)} ]; then`,
+        ':',
+        '',
       );
-    }
-    if (command.readsPassphrase) {
-      lines.push('# Asks for the passphrase on the terminal.');
-    }
-    if (command.live) {
-      lines.push(command.line);
-    } else {
-      if (!command.destroysData) {
-        lines.push(`# ${command.commentedOutBecause ?? ''}`);
-      } else {
-        lines.push('# Commented out; rerun with --destructive to include it.');
+      commands
+        .filter((command) => command.stage === stage)
+        .forEach((command) => lines.push(...renderOne(command)));
+      if (stage < stages) {
+        lines.push(
+          `echo 'encplan: end of stage ${String(stage)} of ${String(stages)}. Power-cycle the drive (switch it off and on; a reboot is not enough), then run this script again with the argument ${String(stage + 1)}.' >&2`,
+          'exit 0',
+        );
       }
-      lines.push(`# ${command.line}`);
+      lines.push('fi', '');
     }
-    lines.push('');
   }
   if (commands.length === 0) {
     lines.push('# The plan has no commands to run.', '');

@@ -6,6 +6,7 @@ import type { Health } from '../domain/health.js';
 import type { IoBenchmark } from '../domain/io-benchmark.js';
 import type { OverProvisioning } from '../domain/over-provisioning.js';
 import type { PlatformStorage } from '../domain/platform-storage.js';
+import type { Sed } from '../domain/sed.js';
 import type { Space } from '../domain/space.js';
 import { sourceOf, type FactSource } from '../domain/source.js';
 import type { DiscardPassthrough, Trim } from '../domain/trim.js';
@@ -36,6 +37,8 @@ export interface AssessedSections {
   readonly trim: Trim | null;
   readonly discardPassthrough: DiscardPassthrough | null;
   readonly overProvisioning: OverProvisioning | null;
+  /** ATA Security state decides whether the plan may secure-erase before hiding a spare area. */
+  readonly sed: Sed | null;
   readonly kernelCrypto: KernelCryptoFacts | null;
   readonly cipherBenchmark: CipherBenchmark | null;
   readonly ioBenchmark: IoBenchmark | null;

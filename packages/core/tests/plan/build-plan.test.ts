@@ -3,12 +3,12 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { planFromAssessment, type Plan, type PlanOptions } from '@encplan/core';
-import { renderCommandScript } from '../../src/plan/commands.js';
+import { renderPlanScript } from '../../src/report/command-script.js';
 import { buildPlan } from '../../src/plan/plan.js';
 import { type PlanFacts } from '../../src/rules/facts.js';
 import { planFactsFromDocument } from '../../src/use-cases/plan-from-assessment.js';
 import { planSchema } from '../../src/plan/plan.js';
-import { facts } from '../rules/facts-builder.js';
+import { emptyDisk, facts } from '../rules/facts-builder.js';
 
 const FIXTURES = path.resolve(
   path.dirname(fileURLToPath(import.meta.url)),
@@ -19,8 +19,8 @@ const FIXTURES = path.resolve(
 function fixture(name: string): PlanFacts {
   return planFactsFromDocument(JSON.parse(readFileSync(path.join(FIXTURES, `${name}.json`), 'utf8')));
 }
-function plan(name: string, options: PlanOptions = {}): Plan {
-  const result = buildPlan(fixture(name), options);
+function plan(name: string, options: PlanOptions = {}, extra: PlanFacts = {}): Plan {
+  const result = buildPlan(facts(fixture(name), extra), options);
   // Every plan is a valid contract document.
   expect(planSchema.parse(result)).toEqual(result);
   return result;
@@ -31,6 +31,9 @@ function value(result: Plan, ruleId: string): unknown {
 function argv(result: Plan, id: string): string[] | undefined {
   return result.commands.find((c) => c.id === id)?.argv;
 }
+
+/** The laptop's facts name its disk but not its usage; these add an empty disk of the same size. */
+const laptopEmpty = emptyDisk(250_059_350_016, '/dev/nvme0n1');
 
 describe('plans from captured machines', () => {
   it('gives a Raspberry Pi 4 without AES instructions Adiantum with 4096-byte sectors', () => {
@@ -73,7 +76,7 @@ describe('plans from captured machines', () => {
   });
 
   it('gives the AES-NI laptop AES-XTS-512, 4096-byte sectors and a fixed argon2id', () => {
-    const result = plan('x64-aesni-laptop-nvme');
+    const result = plan('x64-aesni-laptop-nvme', {}, laptopEmpty);
     expect(result.healthGate.status).toBe('proceed');
     expect(result.settings).toMatchObject({
       cipher: 'aes-xts-plain64',
@@ -102,12 +105,14 @@ describe('plans from captured machines', () => {
       '5',
       '--label',
       'encplan',
-      '/dev/disk/by-partlabel/encplan',
+      '--uuid',
+      expect.stringMatching(/^[0-9a-f-]{36}$/),
+      '/dev/nvme0n1p1',
     ]);
   });
 
   it('plans a VeraCrypt volume for the laptop with a timed PIM and the passphrase on stdin', () => {
-    const result = plan('x64-aesni-laptop-nvme', { targetTool: 'veracrypt' });
+    const result = plan('x64-aesni-laptop-nvme', { targetTool: 'veracrypt' }, laptopEmpty);
     expect(result.settings.veracrypt).toMatchObject({ encryption: 'AES', hash: 'whirlpool', pim: 1342 });
     const create = result.commands.find((c) => c.id === 'veracrypt-create');
     expect(create?.stdin).toBe('passphrase');
@@ -220,14 +225,16 @@ describe('buildPlan input checks', () => {
   });
 });
 
-describe('renderCommandScript', () => {
-  it('comments out every data-destroying command unless asked to include them', () => {
-    const result = plan('x64-aesni-laptop-nvme', { workload: 'server' });
-    const safe = renderCommandScript(result.commands, false);
-    const full = renderCommandScript(result.commands, true);
+describe('renderPlanScript', () => {
+  it('comments out every data-destroying command, and what depends on it, unless asked to include them', () => {
+    const result = plan('x64-aesni-laptop-nvme', { workload: 'server' }, laptopEmpty);
+    const safe = renderPlanScript(result.commands, false);
+    const full = renderPlanScript(result.commands, true);
     expect(safe).toMatch(/^# cryptsetup luksFormat /m);
     expect(safe).toMatch(/^# blkdiscard --offset /m);
-    expect(safe).toMatch(/^cryptsetup open --allow-discards --persistent /m);
+    expect(safe).toMatch(/^# cryptsetup open --type luks2 --allow-discards --persistent /m);
+    expect(safe).toMatch(/^# tee -a \/etc\/crypttab/m);
+    expect(full).toMatch(/^cryptsetup open --type luks2 --allow-discards --persistent /m);
     expect(full).toMatch(/^cryptsetup luksFormat /m);
     expect(full).toMatch(/^blkdiscard --offset /m);
   });
@@ -239,7 +246,7 @@ describe('renderCommandScript', () => {
       'sata-failing-realloc304-seagate',
     ]) {
       for (const targetTool of ['luks2', 'veracrypt'] as const) {
-        const result = plan(name, { targetTool });
+        const result = plan(name, { targetTool }, laptopEmpty);
         for (const command of result.commands) {
           expect(command.argv.join(' ')).not.toMatch(/--password|-p |--key-file|passphrase=/);
         }

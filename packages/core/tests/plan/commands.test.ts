@@ -1,8 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { type PlanFacts } from '../../src/rules/facts.js';
-import { buildCommands, partitionPathFor, type CommandSettings } from '../../src/plan/commands.js';
+import { buildCommands, type CommandSettings } from '../../src/plan/commands.js';
+import { checkCommandInvariants } from '../../src/plan/invariants.js';
 import { type SpacePlan } from '../../src/rules/space.js';
-import { facts, optionsWith } from '../rules/facts-builder.js';
+import { emptyDisk, facts, optionsWith } from '../rules/facts-builder.js';
 
 const space: SpacePlan = {
   unallocatedBytes: 100 * 1_048_576,
@@ -13,6 +14,8 @@ const space: SpacePlan = {
   method: 'discarded-tail',
   trimReachesDrive: true,
 };
+/** The disk `space` was planned for: 1,843,200 sectors of partition area plus the 100 MiB tail. */
+const DISK_BYTES = 1_843_200 * 512 + 100 * 1_048_576;
 const settings = (overrides: Partial<CommandSettings> = {}): CommandSettings => ({
   targetTool: 'luks2',
   devicePath: '/dev/sdz',
@@ -39,43 +42,76 @@ const veracryptSettings = settings({
     },
   },
 });
-/** A disk with this partition table whose last partition ends at this sector (inclusive, 512-byte sectors). */
-const table = (
-  partitionTable: 'gpt' | 'dos' | 'none' | 'unknown' | null,
-  lastPartitionEndSector: number | null,
-): PlanFacts =>
-  facts({
-    disk: { ...(partitionTable === null ? {} : { partitionTable }), logicalSectorBytes: 512 },
-    partitions:
-      lastPartitionEndSector === null
-        ? []
-        : [{ startBytes: 1_048_576, sizeBytes: (lastPartitionEndSector + 1) * 512 - 1_048_576 }],
-  });
+/** A GPT disk whose one partition (number 1, from 1 MiB) ends at this sector, with the rest free. */
+const gptDisk = (lastEndSector: number, mountpoints: string[] = []): PlanFacts => {
+  const partitionEnd = (lastEndSector + 1) * 512;
+  return {
+    disk: {
+      path: '/dev/sdz',
+      sizeBytes: DISK_BYTES,
+      logicalSectorBytes: 512,
+      partitionTable: 'gpt',
+      mountpoints,
+      isSystemDisk: false,
+    },
+    partitions: [
+      {
+        path: '/dev/sdz1',
+        number: 1,
+        startBytes: 1_048_576,
+        sizeBytes: partitionEnd - 1_048_576,
+        mountpoints,
+      },
+    ],
+    stack: {
+      path: '/dev/sdz',
+      type: 'disk',
+      filesystem: null,
+      mountpoints: [],
+      children: [{ path: '/dev/sdz1', type: 'part', mountpoints, children: [] }],
+    },
+    space: {
+      regions:
+        partitionEnd < DISK_BYTES - 34 * 512
+          ? [{ startBytes: partitionEnd, sizeBytes: DISK_BYTES - 34 * 512 - partitionEnd, location: 'tail' }]
+          : [],
+    },
+  };
+};
 /** An open LUKS volume: the inventory found it and its dm-crypt mapping is in the holder stack. */
 const openLuks = (kind: 'luks1' | 'luks2'): PlanFacts => ({
   encryption: { found: [{ format: kind }] },
   stack: { type: 'disk', children: [{ type: 'crypt', mapperName: 'cryptroot' }] },
 });
+const build = (input: PlanFacts, commandSettings = settings(), options = optionsWith()) => {
+  const built = buildCommands(input, options, commandSettings);
+  // Whatever the builder emits passes the invariants.
+  expect(checkCommandInvariants(input, commandSettings, built.commands)).toEqual([]);
+  return built;
+};
 
 describe('buildCommands', () => {
-  it('writes a fresh GPT, discards the tail, formats, opens with persistent flags and adds crypttab, in that order', () => {
-    const commands = buildCommands(table('none', null), optionsWith(), settings());
+  it('on an empty disk: new GPT, re-read, tail discard, format, open with the planned flags, mkfs, crypttab', () => {
+    const { commands } = build(emptyDisk(DISK_BYTES));
     expect(commands.map((c) => [c.id, c.risk])).toEqual([
       ['partition-layout', 'destroys-data'],
+      ['partition-table-reread', 'changes-settings'],
       ['blkdiscard-tail', 'destroys-data'],
       ['luks-format', 'destroys-data'],
       ['luks-open', 'changes-settings'],
+      ['mkfs', 'destroys-data'],
       ['crypttab-entry', 'changes-settings'],
     ]);
     expect(commands[0]?.argv).toEqual([
       'sgdisk',
       '--clear',
-      '--new=0:2048:1843199',
-      '--typecode=0:8309',
-      '--change-name=0:encplan',
+      '--new=1:2048:1843199',
+      '--typecode=1:8309',
+      '--change-name=1:encplan',
       '/dev/sdz',
     ]);
-    expect(commands[1]?.argv).toEqual([
+    expect(commands[1]?.argv).toEqual(['partx', '--update', '--nr', '1', '/dev/sdz']);
+    expect(commands[2]?.argv).toEqual([
       'blkdiscard',
       '--offset',
       String(1_843_200 * 512),
@@ -83,59 +119,140 @@ describe('buildCommands', () => {
       String(100 * 1_048_576 - 34 * 512),
       '/dev/sdz',
     ]);
-    expect(commands[3]?.argv).toEqual([
+    // The partition is addressed by its kernel name after the re-read, never /dev/disk/by-partlabel.
+    expect(commands[3]?.argv.at(-1)).toBe('/dev/sdz1');
+    expect(commands[4]?.argv).toEqual([
       'cryptsetup',
       'open',
+      '--type',
+      'luks2',
       '--allow-discards',
       '--perf-no_read_workqueue',
       '--perf-no_write_workqueue',
       '--persistent',
-      partitionPathFor('encplan'),
+      '/dev/sdz1',
       'cryptdata',
     ]);
-    expect(commands[4]?.argv.at(-1)).toBe('luks,discard,no-read-workqueue,no-write-workqueue');
+    expect(commands[5]?.argv).toEqual(['mkfs.ext4', '-L', 'encplan', '/dev/mapper/cryptdata']);
+    // crypttab: no shell string; the line is fixed text on stdin, naming the UUID luksFormat sets.
+    const uuid = commands[3]?.argv[commands[3].argv.indexOf('--uuid') + 1];
+    expect(uuid).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-8[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+    expect(commands[6]).toMatchObject({
+      argv: ['tee', '-a', '/etc/crypttab'],
+      stdin: 'text',
+      stdinText: `cryptdata UUID=${String(uuid)} none luks,discard,no-read-workqueue,no-write-workqueue\n`,
+    });
+    expect(commands.flatMap((c) => c.argv)).not.toContain('sh');
   });
 
-  it('adds a partition after the last one, aligned to 1 MiB, without clearing the table', () => {
-    const commands = buildCommands(table('gpt', 1_000_000), optionsWith(), settings());
-    // Sector 1,000,001 rounded up to the next 2048-sector (1 MiB) boundary.
+  it('names nvme and loop partitions with the kernel p separator', () => {
+    const { commands } = build(
+      emptyDisk(DISK_BYTES, '/dev/nvme0n1'),
+      settings({ devicePath: '/dev/nvme0n1' }),
+    );
+    expect(commands.find((c) => c.id === 'luks-format')?.argv.at(-1)).toBe('/dev/nvme0n1p1');
+  });
+
+  it('adds a partition in the free tail of a GPT disk, aligned to 1 MiB, without clearing the table', () => {
+    const { commands } = build(gptDisk(1_000_000));
+    // Sector 1,000,001 rounded up to the next 2048-sector (1 MiB) boundary; number 2 is the first free one.
     expect(commands[0]?.argv).toEqual([
       'sgdisk',
-      '--new=0:1001472:1843199',
-      '--typecode=0:8309',
-      '--change-name=0:encplan',
+      '--new=2:1001472:1843199',
+      '--typecode=2:8309',
+      '--change-name=2:encplan',
       '/dev/sdz',
     ]);
     expect(commands[0]?.risk).toBe('changes-settings');
+    expect(commands.find((c) => c.id === 'luks-format')?.argv.at(-1)).toBe('/dev/sdz2');
   });
 
-  it('formats the stand-in device as given when the input names no device or partitions', () => {
-    const commands = buildCommands(table(null, null), optionsWith(), settings());
-    expect(commands.map((c) => c.id)).toEqual(['luks-format', 'luks-open', 'crypttab-entry']);
-    expect(commands[0]?.argv.at(-1)).toBe('/dev/sdz');
+  it('on a disk in use, adds the partition for the kernel with partx, since the table cannot be re-read', () => {
+    const { commands } = build(gptDisk(1_000_000, ['/srv']));
+    expect(commands.find((c) => c.id === 'partition-table-reread')?.purpose).toMatch(/cannot re-read/);
+    expect(commands.find((c) => c.id === 'blkdiscard-tail')?.argv[2]).toBe(String(1_843_200 * 512));
+  });
+
+  it('writes nothing when the last partition reaches past the planned end (no start after end)', () => {
+    const built = build(gptDisk(1_900_000));
+    expect(built.commands).toEqual([]);
+    expect(built.findings[0]?.message).toMatch(
+      /no never-allocated region holds a partition ending at sector 1843199/,
+    );
+  });
+
+  it('formats the stand-in device as given when the input names no device and no size', () => {
+    const { commands } = build(
+      {},
+      settings({ devicePath: '/dev/DEVICE', devicePlaceholder: true, space: null }),
+    );
+    expect(commands.map((c) => c.id)).toEqual(['luks-format', 'luks-open', 'mkfs', 'crypttab-entry']);
+    expect(commands[0]?.argv.at(-1)).toBe('/dev/DEVICE');
   });
 
   it.each([
-    { name: 'a GPT disk whose partition ends are unknown', partitionTable: 'gpt', lastEnd: null },
-    { name: 'an MBR disk, which sgdisk would convert to GPT', partitionTable: 'dos', lastEnd: 1_000_000 },
-    { name: 'a disk whose table type is unknown', partitionTable: 'unknown', lastEnd: 1_000_000 },
-  ] as const)('never formats the whole of $name', ({ partitionTable, lastEnd }) => {
-    const input = facts(table(partitionTable, lastEnd), { disk: { path: '/dev/sdz' } });
-    expect(buildCommands(input, optionsWith(), settings())).toEqual([]);
+    {
+      name: 'a GPT disk whose partitions are unknown',
+      input: { disk: { path: '/dev/sdz', partitionTable: 'gpt' } },
+    },
+    {
+      name: 'an MBR disk, which sgdisk would convert to GPT',
+      input: facts(gptDisk(1_000_000), { disk: { partitionTable: 'dos' } }),
+    },
+    {
+      name: 'a disk whose table type is unknown',
+      input: facts(gptDisk(1_000_000), { disk: { partitionTable: 'unknown' } }),
+    },
+    {
+      name: 'a table-less disk whose free space is unknown',
+      input: facts(emptyDisk(DISK_BYTES), { space: { regions: [] } }),
+    },
+    {
+      name: 'a table-less disk whose stack is unknown',
+      input: { disk: emptyDisk(DISK_BYTES).disk, space: emptyDisk(DISK_BYTES).space },
+    },
+  ] as const)('writes nothing to $name', ({ input }) => {
+    const built = build(input as PlanFacts);
+    expect(built.commands).toEqual([]);
+    expect(built.findings[0]?.ruleId).toBe('partition-first');
   });
 
-  it('hides the tail in a Host Protected Area before partitioning when that is the spare method', () => {
-    const commands = buildCommands(
-      table('none', null),
-      optionsWith(),
+  it('hides the tail in a Host Protected Area only after a secure erase, and stops for the power cycle', () => {
+    const ataReady = facts(emptyDisk(DISK_BYTES), {
+      disk: { transport: 'sata' },
+      sed: { ataSecurity: { supported: true, enabled: false, locked: false, frozen: false } },
+    });
+    const hpaSettings = settings({ space: { ...space, method: 'hpa', discardRange: null } });
+    const { commands } = build(ataReady, hpaSettings);
+    expect(commands.map((c) => [c.id, c.stage])).toEqual([
+      ['ata-security-set-pass', 1],
+      ['ata-security-erase', 1],
+      ['hpa-set', 1],
+      ['partition-layout', 2],
+      ['partition-table-reread', 2],
+      ['luks-format', 2],
+      ['luks-open', 2],
+      ['mkfs', 2],
+      ['crypttab-entry', 2],
+    ]);
+    // partition end 1,843,199 + 1 + 34 backup sectors
+    expect(commands[2]?.argv).toEqual([
+      'hdparm',
+      '-N',
+      'p1843234',
+      '--yes-i-know-what-i-am-doing',
+      '/dev/sdz',
+    ]);
+    expect(commands[2]?.purpose).toMatch(/10\.0 % of the .* user capacity/);
+  });
+
+  it('leaves the HPA out, saying why, when secure erase is not known to be available', () => {
+    const built = build(
+      emptyDisk(DISK_BYTES),
       settings({ space: { ...space, method: 'hpa', discardRange: null } }),
     );
-    expect(commands.map((c) => c.id).slice(0, 2)).toEqual(['hpa-set', 'partition-layout']);
-    // partition end 1,843,199 + 1 + 34 backup sectors
-    expect(commands[0]).toMatchObject({
-      argv: ['hdparm', '-N', 'p1843234', '--yes-i-know-what-i-am-doing', '/dev/sdz'],
-      risk: 'destroys-data',
-    });
+    expect(built.commands.some((c) => c.argv[0] === 'hdparm')).toBe(false);
+    expect(built.findings[0]?.message).toMatch(/erased before it is hidden/);
   });
 
   it.each([
@@ -163,21 +280,18 @@ describe('buildCommands', () => {
       ],
     },
   ] as const)('tunes an open $kind volume in place instead of formatting', ({ kind, argv }) => {
-    const input = openLuks(kind);
-    expect(buildCommands(input, optionsWith(), settings()).map((c) => c.argv)).toEqual([argv]);
+    expect(build(openLuks(kind)).commands.map((c) => c.argv)).toEqual([argv]);
   });
 
   it('has nothing to run on an open volume when no flag changes', () => {
-    const input = openLuks('luks2');
     expect(
-      buildCommands(input, optionsWith(), settings({ allowDiscards: false, workqueueBypass: false })),
+      build(openLuks('luks2'), settings({ allowDiscards: false, workqueueBypass: false })).commands,
     ).toEqual([]);
   });
 
   it('lets cryptsetup time the KDF with --iter-time when no iteration count was computed', () => {
-    const commands = buildCommands(
-      table('none', null),
-      optionsWith(),
+    const { commands } = build(
+      emptyDisk(DISK_BYTES),
       settings({
         luks2Pbkdf: {
           memoryKiB: 1_048_576,
@@ -194,12 +308,12 @@ describe('buildCommands', () => {
   });
 
   it('creates a VeraCrypt volume on the new partition with a Linux filesystem type code', () => {
-    const commands = buildCommands(
-      table('none', null),
-      optionsWith({ targetTool: 'veracrypt' }),
+    const { commands } = build(
+      emptyDisk(DISK_BYTES),
       veracryptSettings,
+      optionsWith({ targetTool: 'veracrypt' }),
     );
-    expect(commands[0]?.argv).toContain('--typecode=0:8300');
+    expect(commands[0]?.argv).toContain('--typecode=1:8300');
     expect(commands.at(-1)?.argv).toEqual([
       'veracrypt',
       '-t',
@@ -214,13 +328,13 @@ describe('buildCommands', () => {
       '--random-source=/dev/urandom',
       '--non-interactive',
       '--stdin',
-      partitionPathFor('encplan'),
+      '/dev/sdz1',
     ]);
   });
 
   it('leaves partitioning to the OS tools outside Linux', () => {
-    const input = facts(table('none', null), { provenance: { platform: 'win32' } });
-    const commands = buildCommands(input, optionsWith({ targetTool: 'veracrypt' }), veracryptSettings);
+    const input = facts(emptyDisk(DISK_BYTES), { provenance: { platform: 'win32' } });
+    const { commands } = build(input, veracryptSettings, optionsWith({ targetTool: 'veracrypt' }));
     expect(commands.map((c) => c.id)).toEqual(['veracrypt-create']);
     expect(commands[0]?.argv).toContain('--filesystem=ntfs');
   });

@@ -48,7 +48,22 @@ describe('renderPlan', () => {
   });
 
   it('ends with the script, destructive lines commented out unless asked', () => {
-    const plan = planFromAssessment(input('x64-aesni-laptop-nvme'));
+    // The laptop input names its disk but not its usage; add what `assess` reports for an empty disk.
+    const size = 250_059_350_016;
+    const plan = planFromAssessment({
+      ...(input('x64-aesni-laptop-nvme') as Record<string, unknown>),
+      disk: {
+        path: '/dev/nvme0n1',
+        sizeBytes: size,
+        logicalSectorBytes: 512,
+        partitionTable: 'none',
+        mountpoints: [],
+        isSystemDisk: false,
+      },
+      partitions: [],
+      stack: { path: '/dev/nvme0n1', type: 'disk', filesystem: null, mountpoints: [], children: [] },
+      space: { regions: [{ startBytes: 0, sizeBytes: size, location: 'whole-disk' }] },
+    });
     expect(renderPlan(plan, { includeDestructive: false })).toMatch(
       /Commands \(planning ran none of them\):\n#!\/bin\/sh[\s\S]*^# cryptsetup luksFormat/m,
     );

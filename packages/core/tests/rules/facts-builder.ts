@@ -119,3 +119,23 @@ export function optionsWith(options: PlanOptions = {}): ResolvedPlanOptions {
   const parsed = planOptionsSchema.parse(options);
   return { ...parsed, targetTool: parsed.targetTool ?? 'luks2' };
 }
+
+/**
+ * The facts of a wholly never-allocated disk of `sizeBytes` at `path`: no table, no signature, no holder, not
+ * mounted, and the space analysis's whole-disk region (what `assess` reports for an empty disk).
+ */
+export function emptyDisk(sizeBytes: number, path = '/dev/sdz', logicalSectorBytes = 512): PlanFacts {
+  return {
+    disk: {
+      path,
+      sizeBytes,
+      logicalSectorBytes,
+      partitionTable: 'none',
+      mountpoints: [],
+      isSystemDisk: false,
+    },
+    partitions: [],
+    stack: { path, type: 'disk', filesystem: null, mountpoints: [], children: [] },
+    space: { regions: [{ startBytes: 0, sizeBytes, location: 'whole-disk' }] },
+  };
+}

@@ -1,0 +1,451 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { assessBundle, type Plan } from '@encplan/core';
+import { parseBundle } from '../../src/capture/bundle.js';
+import { buildPlan } from '../../src/plan/plan.js';
+import { checkCommandInvariants } from '../../src/plan/invariants.js';
+import { diskUsageOf } from '../../src/plan/disk-usage.js';
+import type { CommandSettings, PlanCommand } from '../../src/plan/commands.js';
+import { renderPlanScript } from '../../src/report/command-script.js';
+import type { PlanFacts } from '../../src/rules/facts.js';
+import { fixture } from '../support/fixtures.js';
+import { emptyDisk, facts } from '../rules/facts-builder.js';
+
+const clock = { now: () => new Date('2026-11-23T00:00:00Z') };
+const MIB = 1_048_576;
+
+async function bundlePlan(
+  name: string,
+  options: Parameters<typeof buildPlan>[1] = {},
+): Promise<{ facts: PlanFacts; plan: Plan }> {
+  const envelope = await assessBundle(parseBundle(JSON.parse(fixture(`bundles/${name}/bundle.json`))), clock);
+  const result = envelope.result as unknown as PlanFacts;
+  return { facts: result, plan: buildPlan(result, options) };
+}
+
+describe('the "tried as a new user" cases of issue 10', () => {
+  it('never wipes the virtio system disk that holds / (whole-disk ext4, no table); --destructive is refused', async () => {
+    const { plan } = await bundlePlan('virtio-root-no-table-blkid-eperm-debian12');
+    expect(plan.commands).toEqual([]);
+    expect(plan.destructiveRefusal?.reason).toMatch(/\/dev\/vda is mounted on \//);
+    expect(plan.destructiveRefusal?.alternative).toMatch(
+      /cryptsetup reencrypt --encrypt --reduce-device-size/,
+    );
+  });
+
+  it('never writes to a loop disk whose whole-disk ext4 is mounted, for any target', async () => {
+    for (const targetTool of ['luks2', 'veracrypt'] as const) {
+      const { plan } = await bundlePlan('loop-ext4-mounted-benchmark-quick-debian12', { targetTool });
+      expect(plan.commands).toEqual([]);
+      expect(plan.destructiveRefusal?.inUse.map((item) => item.kind)).toEqual([
+        'mounted',
+        'whole-disk-signature',
+      ]);
+    }
+  });
+
+  it('on the GPT loop disk with a mounted ext4 partition, discards and partitions only the never-allocated tail', async () => {
+    const { facts: base } = await bundlePlan('loop-gpt-ext4-78pct-debian12');
+    const mounted = facts(base, {
+      disk: { mountpoints: ['/mnt/data'] },
+      partitions: (base.partitions ?? []).map((partition) => ({ ...partition, mountpoints: ['/mnt/data'] })),
+    });
+    for (const targetTool of ['luks2', 'veracrypt'] as const) {
+      const plan = buildPlan(mounted, { targetTool, workload: 'desktop' });
+      const partitionEnd = 1_048_576 + 836_763_648;
+      const discard = plan.commands.find((command) => command.id === 'blkdiscard-tail');
+      if (discard !== undefined) {
+        expect(Number(discard.argv[2])).toBeGreaterThanOrEqual(partitionEnd);
+      }
+      expect(plan.commands.flatMap((command) => command.argv)).not.toContain('--clear');
+      expect(plan.commands.find((command) => command.id === 'partition-layout')?.argv[0]).toBe('sgdisk');
+      expect(plan.commands.flatMap((command) => command.argv)).not.toContain('/dev/loop0p1');
+      expect(plan.destructiveRefusal).toBeNull();
+    }
+  });
+
+  it('writes no partition whose start lies after its end when the disk has no free space', () => {
+    const size = 2048 * MIB;
+    const full = facts(emptyDisk(size), {
+      disk: { partitionTable: 'gpt' },
+      partitions: [
+        { path: '/dev/sdz1', number: 1, startBytes: MIB, sizeBytes: size - 2 * MIB, mountpoints: [] },
+      ],
+      space: { regions: [] },
+    });
+    const plan = buildPlan(full, { workload: 'write-heavy' });
+    expect(plan.commands).toEqual([]);
+    expect(plan.findings.some((finding) => finding.ruleId === 'partition-first')).toBe(true);
+  });
+
+  it('comments out open, mkfs and the crypttab line with a commented-out luksFormat', () => {
+    const plan = buildPlan(emptyDisk(64 * 1024 * MIB), {});
+    const script = renderPlanScript(plan.commands, false);
+    const live = script.split('\n').filter((line) => line !== '' && !line.startsWith('#'));
+    // The first step (a new GPT) destroys data: nothing after it is live.
+    expect(live).toEqual(['set -eu']);
+  });
+
+  it('never formats the whole disk when the plan leaves space unpartitioned', () => {
+    const plan = buildPlan(emptyDisk(512 * 1024 * MIB), { workload: 'write-heavy' });
+    expect(plan.settings.space?.unallocatedBytes).toBeGreaterThan(0);
+    expect(plan.commands.find((command) => command.id === 'luks-format')?.argv.at(-1)).toBe('/dev/sdz1');
+  });
+
+  it('splits the script at the Host Protected Area: stage 1 stops before the partition table is written', () => {
+    const noTrim = facts(emptyDisk(256 * 1024 * MIB), {
+      disk: { transport: 'sata' },
+      media: { kind: 'ssd' },
+      trim: { deviceSupportsTrim: false },
+      space: {
+        hostProtectedArea: { visibleSectors: 1, nativeMaxSectors: 1, enabled: false, hiddenBytes: 0 },
+      },
+      sed: { ataSecurity: { supported: true, enabled: false, locked: false, frozen: false } },
+    });
+    const plan = buildPlan(noTrim, { workload: 'write-heavy' });
+    expect(plan.settings.space?.method).toBe('hpa');
+    const script = renderPlanScript(plan.commands, true);
+    const stop = script.indexOf('exit 0');
+    expect(script.indexOf('hdparm -N')).toBeLessThan(stop);
+    expect(script.indexOf('hdparm --user-master u --security-erase')).toBeLessThan(
+      script.indexOf('hdparm -N'),
+    );
+    expect(script.indexOf('sgdisk')).toBeGreaterThan(stop);
+    expect(script).toMatch(/Power-cycle the drive/);
+  });
+});
+
+/** Settings of a LUKS2 plan on /dev/sdz with no discards, workqueue bypass or space plan. */
+const checkerSettings: CommandSettings = {
+  targetTool: 'luks2',
+  devicePath: '/dev/sdz',
+  cipherSpec: 'aes-xts-plain64',
+  keyBits: 512,
+  sectorSizeBytes: 4096,
+  luks2Pbkdf: null,
+  workqueueBypass: false,
+  allowDiscards: false,
+  space: null,
+  veracrypt: null,
+};
+
+describe('checkCommandInvariants catches what a broken builder could emit', () => {
+  const size = 16 * 1024 * MIB;
+  const endSector = (size - 1024 * MIB) / 512 - 1;
+  const settings: CommandSettings = {
+    ...checkerSettings,
+    workqueueBypass: true,
+    allowDiscards: true,
+    space: {
+      unallocatedBytes: 1024 * MIB,
+      unallocatedPercent: 6.3,
+      partitionEndSector: endSector,
+      logicalSectorBytes: 512,
+      discardRange: { offsetBytes: (endSector + 1) * 512, lengthBytes: 1024 * MIB - 34 * 512 },
+      method: 'discarded-tail',
+      trimReachesDrive: true,
+    },
+    veracrypt: null,
+  };
+  const command = (id: string, argv: string[], extra: Partial<PlanCommand> = {}): PlanCommand => ({
+    id,
+    purpose: id,
+    argv,
+    risk: 'destroys-data',
+    stdin: null,
+    ...extra,
+  });
+  const inUse = facts(emptyDisk(size), {
+    disk: { mountpoints: ['/'], isSystemDisk: true },
+    space: { regions: [] },
+  });
+  const rules = (input: PlanFacts, commands: PlanCommand[]) =>
+    checkCommandInvariants(input, settings, commands).map((violation) => violation.rule);
+
+  it('a relabel of a disk in use', () => {
+    expect(
+      rules(inUse, [command('x', ['sgdisk', '--clear', `--new=1:2048:${String(endSector)}`, '/dev/sdz'])]),
+    ).toContain('relabels-used-disk');
+  });
+  it('a start after the end, and a partition outside the disk', () => {
+    expect(
+      rules(emptyDisk(size), [command('x', ['sgdisk', '--clear', '--new=1:4194304:4192255', '/dev/sdz'])]),
+    ).toContain('partition-range');
+    expect(
+      rules(emptyDisk(size), [
+        command('x', ['sgdisk', '--clear', `--new=1:2048:${String(size / 512)}`, '/dev/sdz']),
+      ]),
+    ).toContain('partition-range');
+  });
+  it('a discard inside an existing partition', () => {
+    const gpt = facts(emptyDisk(size), {
+      disk: { partitionTable: 'gpt' },
+      partitions: [{ path: '/dev/sdz1', number: 1, startBytes: MIB, sizeBytes: size - 2 * MIB }],
+      space: { regions: [] },
+    });
+    expect(
+      rules(gpt, [
+        command('x', ['blkdiscard', '--offset', String(size / 2), '--length', String(MIB), '/dev/sdz']),
+      ]),
+    ).toContain('discard-range');
+  });
+  it('a whole-disk format while the plan leaves a spare tail', () => {
+    expect(rules(emptyDisk(size), [command('x', ['cryptsetup', 'luksFormat', '/dev/sdz'])])).toContain(
+      'layout-disagrees',
+    );
+  });
+  it('an open without the planned workqueue flags', () => {
+    const commands = [
+      command('a', ['sgdisk', '--clear', `--new=1:2048:${String(endSector)}`, '/dev/sdz']),
+      command('b', ['cryptsetup', 'luksFormat', '/dev/sdz1']),
+      command('c', ['cryptsetup', 'open', '--allow-discards', '--persistent', '/dev/sdz1', 'cryptdata'], {
+        risk: 'changes-settings',
+      }),
+    ];
+    expect(rules(emptyDisk(size), commands)).toEqual(['activation-flags', 'activation-flags']);
+  });
+  it('a command in the same stage after a Host Protected Area change', () => {
+    const commands = [
+      command('hpa-set', [
+        'hdparm',
+        '-N',
+        `p${String(endSector + 35)}`,
+        '--yes-i-know-what-i-am-doing',
+        '/dev/sdz',
+      ]),
+      command('a', ['sgdisk', '--clear', `--new=1:2048:${String(endSector)}`, '/dev/sdz']),
+    ];
+    expect(rules(emptyDisk(size), commands)).toContain('power-cycle-stop');
+  });
+  it('a tool it cannot interpret, and a shell string', () => {
+    expect(
+      rules(emptyDisk(size), [
+        command('x', ['sh', '-c', 'echo >> /etc/crypttab'], { risk: 'changes-settings' }),
+      ]),
+    ).toEqual(['uninterpreted-write']);
+  });
+});
+
+/** Random disks: a table or none, partitions, mounts, swap, holders, whole-disk filesystems, free regions. */
+const diskArbitrary = fc
+  .record({
+    sizeMiB: fc.integer({ min: 256, max: 4 * 1024 * 1024 }),
+    table: fc.constantFrom('gpt', 'dos', 'none', 'unknown', undefined),
+    partitionSharesPermille: fc.array(fc.integer({ min: 1, max: 400 }), { maxLength: 5 }),
+    mounted: fc.array(fc.boolean(), { minLength: 5, maxLength: 5 }),
+    swap: fc.array(fc.boolean(), { minLength: 5, maxLength: 5 }),
+    holder: fc.constantFrom(null, 'crypt', 'lvm', 'raid1'),
+    wholeDiskFs: fc.constantFrom(null, 'ext4', 'crypto_LUKS', 'LVM2_member'),
+    systemDisk: fc.boolean(),
+    stackKnown: fc.boolean(),
+    workload: fc.constantFrom('desktop', 'server', 'write-heavy'),
+    targetTool: fc.constantFrom('luks2', 'veracrypt'),
+    trim: fc.constantFrom(true, false, undefined),
+    ssd: fc.boolean(),
+  })
+  .map((shape): PlanFacts => {
+    const size = shape.sizeMiB * MIB;
+    const path = '/dev/sdz';
+    const table = shape.wholeDiskFs !== null ? 'none' : shape.table;
+    let cursor = MIB;
+    const partitions =
+      table === 'none'
+        ? []
+        : shape.partitionSharesPermille.flatMap((permille, index) => {
+            const sizeBytes = Math.floor((size * permille) / 1000 / MIB) * MIB;
+            if (sizeBytes < MIB || cursor + sizeBytes > size - MIB) {
+              return [];
+            }
+            const start = cursor;
+            cursor += sizeBytes;
+            const mountpoints = shape.swap[index]
+              ? ['[SWAP]']
+              : shape.mounted[index]
+                ? [`/m${String(index)}`]
+                : [];
+            return [
+              {
+                path: `${path}${String(index + 1)}`,
+                number: index + 1,
+                startBytes: start,
+                sizeBytes,
+                filesystem: { type: shape.swap[index] ? 'swap' : 'ext4' },
+                mountpoints,
+              },
+            ];
+          });
+    const usableEnd = size - 34 * 512;
+    const regions =
+      table === 'none'
+        ? shape.wholeDiskFs === null && shape.holder === null && !shape.systemDisk
+          ? [{ startBytes: 0, sizeBytes: size, location: 'whole-disk' as const }]
+          : []
+        : cursor + MIB <= usableEnd
+          ? [{ startBytes: cursor, sizeBytes: usableEnd - cursor, location: 'tail' as const }]
+          : [];
+    const mountpoints = [
+      ...partitions.flatMap((partition) => partition.mountpoints),
+      ...(shape.wholeDiskFs === 'ext4' && shape.mounted[0] ? ['/'] : []),
+    ];
+    const holderNode =
+      shape.holder === null
+        ? []
+        : [{ path: '/dev/dm-0', type: shape.holder, mapperName: 'held', mountpoints: [], children: [] }];
+    return {
+      provenance: { platform: 'linux 6.1' },
+      disk: {
+        path,
+        sizeBytes: size,
+        logicalSectorBytes: 512,
+        transport: 'sata',
+        ...(table === undefined ? {} : { partitionTable: table }),
+        isSystemDisk: shape.systemDisk,
+        mountpoints,
+      },
+      media: { kind: shape.ssd ? 'ssd' : 'hdd' },
+      ...(shape.trim === undefined ? {} : { trim: { deviceSupportsTrim: shape.trim } }),
+      partitions,
+      ...(shape.stackKnown
+        ? {
+            stack: {
+              path,
+              type: 'disk',
+              filesystem: shape.wholeDiskFs === null ? null : { type: shape.wholeDiskFs },
+              mountpoints: shape.wholeDiskFs === 'ext4' && shape.mounted[0] ? ['/'] : [],
+              children: [
+                ...partitions.map((partition) => ({ ...partition, type: 'part' as const, children: [] })),
+                ...(table === 'none' ? holderNode : []),
+              ],
+            },
+          }
+        : {}),
+      space: { regions },
+    };
+  });
+
+describe('properties over random disk layouts, mounts, swap and holders', () => {
+  it('every generated command list passes the invariants, and nothing in use is ever written', () => {
+    fc.assert(
+      fc.property(
+        diskArbitrary,
+        fc.constantFrom('desktop', 'server', 'write-heavy'),
+        fc.constantFrom('luks2', 'veracrypt'),
+        (input, workload, targetTool) => {
+          const plan = buildPlan(input, { workload, targetTool });
+          expect(plan.findings.filter((finding) => finding.ruleId === 'commands-withheld')).toEqual([]);
+          const usage = diskUsageOf(input);
+          const words = plan.commands.flatMap((command) => command.argv);
+          for (const partition of input.partitions ?? []) {
+            expect(words).not.toContain(partition.path);
+          }
+          if (!usage.wholeDiskFree) {
+            expect(words).not.toContain('--clear');
+            expect(
+              plan.commands.some(
+                (command) => command.argv.at(-1) === '/dev/sdz' && command.argv[1] === 'luksFormat',
+              ),
+            ).toBe(false);
+          }
+          for (const command of plan.commands) {
+            const created = /^--new=\d+:(\d+):(\d+)$/.exec(
+              command.argv.find((word) => word.startsWith('--new=')) ?? '',
+            );
+            if (created !== null) {
+              const [start, end] = [Number(created[1]), Number(created[2])];
+              expect(start).toBeLessThan(end);
+              expect((start * 512) % MIB).toBe(0);
+              expect((end + 1) * 512).toBeLessThanOrEqual((input.disk?.sizeBytes ?? 0) - 34 * 512);
+              expect(end).toBe(plan.settings.space?.partitionEndSector);
+            }
+          }
+          if (usage.inUse.length > 0) {
+            // --destructive is refused unless the plan's destructive steps stay in never-allocated space.
+            expect(plan.destructiveRefusal === null).toBe(
+              plan.commands.some((command) => command.risk === 'destroys-data'),
+            );
+          }
+        },
+      ),
+      { numRuns: 300 },
+    );
+  });
+
+  it('without --destructive, nothing after a commented-out destructive step is live', () => {
+    fc.assert(
+      fc.property(diskArbitrary, (input) => {
+        const plan = buildPlan(input, { workload: 'write-heavy' });
+        const script = renderPlanScript(plan.commands, false);
+        const live = script.split('\n').filter((line) => line !== '' && !line.startsWith('#'));
+        const firstDestructive = plan.commands.findIndex((command) => command.risk === 'destroys-data');
+        const liveAllowed = new Set([
+          'set -eu',
+          'stage="${1:-1}"',
+          ':',
+          'fi',
+          'exit 0',
+          ...plan.commands
+            .slice(0, Math.max(0, firstDestructive === -1 ? plan.commands.length : firstDestructive))
+            .map((c) => c.argv.join(' ')),
+        ]);
+        for (const line of live) {
+          if (!line.startsWith('if [') && !line.startsWith('echo ')) {
+            expect(
+              liveAllowed.has(line) ||
+                plan.commands
+                  .slice(0, firstDestructive === -1 ? undefined : firstDestructive)
+                  .some((c) => line.startsWith(c.argv[0] ?? '\0')),
+            ).toBe(true);
+          }
+        }
+      }),
+      { numRuns: 200 },
+    );
+  });
+});
+
+describe('in-place steps (the in-place strategy builds them)', () => {
+  const size = 16 * 1024 * MIB;
+  const withPartition = (mountpoints: string[]): PlanFacts =>
+    facts(emptyDisk(size), {
+      disk: { partitionTable: 'gpt', mountpoints },
+      partitions: [
+        {
+          path: '/dev/sdz1',
+          number: 1,
+          startBytes: MIB,
+          sizeBytes: size - 2 * MIB,
+          filesystem: { type: 'ext4' },
+          mountpoints,
+        },
+      ],
+      space: { regions: [] },
+    });
+  const settings = checkerSettings;
+  const inPlace: PlanCommand[] = [
+    { id: 'fsck', purpose: '', argv: ['e2fsck', '-f', '/dev/sdz1'], risk: 'changes-settings', stdin: null },
+    {
+      id: 'shrink',
+      purpose: '',
+      argv: ['resize2fs', '/dev/sdz1', '1000M'],
+      risk: 'destroys-data',
+      stdin: null,
+    },
+    {
+      id: 'reencrypt',
+      purpose: '',
+      argv: ['cryptsetup', 'reencrypt', '--encrypt', '--reduce-device-size', '32M', '/dev/sdz1'],
+      risk: 'destroys-data',
+      stdin: 'passphrase',
+    },
+  ];
+
+  it('may act on an existing partition nothing uses', () => {
+    expect(checkCommandInvariants(withPartition([]), settings, inPlace)).toEqual([]);
+  });
+
+  it('never on a mounted one (the root filesystem goes through the offline path)', () => {
+    const rules = checkCommandInvariants(withPartition(['/srv']), settings, inPlace).map((v) => v.rule);
+    expect(rules).toContain('writes-in-use');
+    expect(new Set(rules)).toEqual(new Set(['writes-in-use']));
+  });
+});
