@@ -79,6 +79,7 @@ export { type PlanCommand } from './plan/commands.js';
 export { STANDARD_PROFILES } from './plan/fio-jobs.js';
 export { type PlanOptions } from './rules/plan-options.js';
 export { type Plan } from './plan/plan.js';
+export { toStrategyView } from './report/strategy-view.js';
 
 // contract: the versioned JSON documents (envelopes) and their schemas
 export { assessmentDocument } from './contract/assessment.js';

@@ -6,6 +6,7 @@ import {
   formatRate,
   formatRecommendationValue,
   renderPlanScript,
+  toStrategyView,
   UNKNOWN,
   type Evidence,
   type Plan,
@@ -33,7 +34,7 @@ function percent(value: number | null): string {
   return value === null ? UNKNOWN : formatPercent(value, true);
 }
 
-/** The plan as text: health gate, findings, recommendations with reasons and evidence, predictions, then the script. */
+/** The plan as text: strategy, health gate, findings, recommendations with reasons and evidence, predictions, then the script. */
 export function renderPlan(plan: Plan, options: PlanRenderOptions): string {
   const lines: string[] = [];
   const device = plan.devicePlaceholder
@@ -43,6 +44,11 @@ export function renderPlan(plan: Plan, options: PlanRenderOptions): string {
     `encplan plan for ${device}: ${plan.targetTool}, threat model ${plan.threatModel}, workload ${plan.workload}`,
     '',
   );
+  if (plan.strategy !== undefined) {
+    const strategy = toStrategyView(plan.strategy);
+    lines.push(`Strategy: ${strategy.title}`, `  ${strategy.reason}`);
+    lines.push(...strategy.lines.map((line) => `  - ${line}`), '');
+  }
   lines.push(
     `Health gate: ${plan.healthGate.status.toUpperCase()} (${plan.healthGate.effectiveVerdict})`,
     `  ${plan.healthGate.reason}`,

@@ -127,7 +127,8 @@ function layoutCommands(
   return commands;
 }
 
-function luks2Commands(
+/** luksFormat, open and the crypttab entry of a LUKS2 volume on `target` (the in-place path derives its reencrypt from luksFormat). */
+export function luks2Commands(
   options: ResolvedPlanOptions,
   settings: CommandSettings,
   target: string,

@@ -24,7 +24,9 @@ import { predictedPerformanceSchema, predictPerformance } from '../rules/perform
 import { lastPartitionEndSectorOf, existingEncryptionOf, osOf, type PlanFacts } from '../rules/facts.js';
 import { mergeRuleResults, type RuleResult } from '../rules/rule-result.js';
 import { recommendSpace, spacePlanSchema } from '../rules/space.js';
+import { decideStrategy, strategySchema } from '../rules/strategy.js';
 import { buildCommands, planCommandSchema } from './commands.js';
+import { buildInPlaceCommands } from './commands-in-place.js';
 import {
   planOptionsSchema,
   targetToolSchema,
@@ -45,6 +47,11 @@ export const planSchema = z.object({
   /** The device path used in the commands; `devicePlaceholder` says when it is a stand-in. */
   devicePath: z.string(),
   devicePlaceholder: z.boolean(),
+  /**
+   * The first decision: fresh format, in place, reinstall or nothing to do, with preconditions, drive writes and
+   * time (plan 1.1; always present in plans made since).
+   */
+  strategy: strategySchema.optional(),
   healthGate: healthGateSchema,
   /** Things to fix or know first (critical before warning before info). */
   findings: z.array(findingSchema),
@@ -182,7 +189,7 @@ export function buildPlan(facts: PlanFacts, rawOptions: PlanOptions = {}): Plan 
     sectorSizeBytes: effectiveSector,
     workqueueBypass: workqueue.bypass,
   });
-  const commands = buildCommands(facts, options, {
+  const commandSettings = {
     targetTool,
     devicePath,
     cipherSpec: choice.spec,
@@ -193,13 +200,35 @@ export function buildPlan(facts: PlanFacts, rawOptions: PlanOptions = {}): Plan 
     allowDiscards: discards.allowDiscards,
     space: space.space,
     veracrypt: veracryptSettings,
+  };
+  const decision = decideStrategy(facts, options, health.gate, {
+    targetTool,
+    cipherSpec: choice.spec,
+    keyBits: choice.keyBits,
+    sectorSizeBytes: sector.sectorSizeBytes,
+    luks2Pbkdf,
+    allowDiscards: discards.allowDiscards,
+    workqueueBypass: workqueue.bypass,
+    cipherEncryptBytesPerSecond: modelSpeed?.encryptBytesPerSecond ?? null,
   });
+  const strategy = decision.strategy;
+  // The strategy picks the command set: in place, the fresh path, or none (reinstall; nothing to do keeps only
+  // the refresh of an open volume's flags).
+  const fresh = buildCommands(facts, options, commandSettings);
+  const commands =
+    strategy.kind === 'in-place'
+      ? buildInPlaceCommands(strategy, options, commandSettings)
+      : strategy.kind === 'reinstall'
+        ? []
+        : strategy.kind === 'nothing-to-do'
+          ? fresh.filter((command) => command.id === 'luks-refresh-existing')
+          : fresh;
   const formats = commands.some(
     (command) =>
       command.id === 'luks-format' || command.id === 'veracrypt-create' || command.id === 'apfs-add-volume',
   );
-  const findings = [...all.findings];
-  if (!formats && existingEncryptionOf(facts) === null) {
+  const findings = [...decision.findings, ...all.findings];
+  if (!formats && existingEncryptionOf(facts) === null && strategy.kind === 'fresh-format') {
     findings.push({
       ruleId: 'partition-first',
       severity: 'info',
@@ -220,9 +249,10 @@ export function buildPlan(facts: PlanFacts, rawOptions: PlanOptions = {}): Plan 
     workload: options.workload,
     devicePath,
     devicePlaceholder: diskPath === undefined,
+    strategy,
     healthGate: health.gate,
     findings: findings.sort((a, b) => SEVERITY_ORDER[a.severity] - SEVERITY_ORDER[b.severity]),
-    recommendations: [...all.recommendations],
+    recommendations: [...decision.recommendations, ...all.recommendations],
     settings: {
       cipher: targetTool === 'veracrypt' ? (veracrypt?.encryption ?? 'AES') : choice.spec,
       keySizeBits: targetTool === 'apfs' ? null : choice.keyBits,

@@ -76,6 +76,10 @@ export function renderHtmlReport(view: ReportView): string {
     device === null
       ? '<p>No device information.</p>'
       : `<p><strong>${escapeHtml(device.model)}</strong>, ${escapeHtml(device.size)}, ${escapeHtml(device.transport)} ${escapeHtml(device.kind)} at <code>${escapeHtml(device.path)}</code>${device.isSystemDisk ? ` ${badge('attention', 'system disk')}` : ''}</p>${factsTable(device.facts)}`;
+  const strategy =
+    view.strategy === null
+      ? ''
+      : `<p>${badge(view.strategy.kind === 'reinstall' || view.strategy.kind === 'undetermined' ? 'attention' : 'good', `strategy: ${view.strategy.title}`)} ${escapeHtml(view.strategy.reason)}</p><ul>${view.strategy.lines.map((line) => `<li>${escapeHtml(line)}</li>`).join('')}</ul>`;
   const gate =
     view.healthGate === null
       ? ''
@@ -144,6 +148,7 @@ export function renderHtmlReport(view: ReportView): string {
     `<p class="meta">Status ${escapeHtml(view.status)} · generated ${escapeHtml(view.generatedAt)} · encplan ${escapeHtml(view.toolVersion)}</p>`,
     error,
     '<h2>Plan</h2>',
+    strategy,
     gate,
     planFindings,
     recommendations,

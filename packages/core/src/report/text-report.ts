@@ -60,6 +60,10 @@ export function renderTextReport(view: ReportView): string {
     ].join('\n');
   }
   const lines = [`${view.title}: status ${view.status}`];
+  if (view.strategy !== null) {
+    lines.push('', `Strategy: ${view.strategy.title}`, `  ${view.strategy.reason}`);
+    lines.push(...view.strategy.lines.map((line) => `  - ${line}`));
+  }
   if (view.healthGate !== null) {
     lines.push(
       '',

@@ -282,6 +282,8 @@ const NEVER_FILLED_YET: Readonly<Record<string, string>> = {
   'cipherBenchmark.cipherSpeed.measurements[].decryptBytesPerSecond':
     'decryption is measured only by cryptsetup benchmark, which needs AF_ALG (absent on the capture hosts); openssl speed -evp measures encryption only',
   'trim.readsZeroesAfterTrim': 'needs ATA RZAT or NVMe DLFEAT from the drive; the fixture disks are virtual',
+  'partitions[].filesystem.availableBytes':
+    'lsblk reports FSAVAIL for mounted filesystems only; the one mounted fixture (loop-ext4-mounted-benchmark-quick-debian12) holds its filesystem on the whole disk, not in a partition',
 };
 
 /** Records every field path read through the proxy ("a.b[].c"); array methods and lengths are not facts. */
