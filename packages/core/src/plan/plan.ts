@@ -228,7 +228,11 @@ export function buildPlan(facts: PlanFacts, rawOptions: PlanOptions = {}): Plan 
       command.id === 'luks-format' || command.id === 'veracrypt-create' || command.id === 'apfs-add-volume',
   );
   const findings = [...decision.findings, ...all.findings];
-  if (!formats && existingEncryptionOf(facts) === null && strategy.kind === 'fresh-format') {
+  if (
+    !formats &&
+    existingEncryptionOf(facts) === null &&
+    (strategy.kind === 'fresh-format' || strategy.kind === 'undetermined')
+  ) {
     findings.push({
       ruleId: 'partition-first',
       severity: 'info',

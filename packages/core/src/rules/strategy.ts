@@ -190,8 +190,6 @@ function pickTarget(candidates: readonly Candidate[]): Candidate | null {
   return [...data].sort((a, b) => (b.sizeBytes ?? 0) - (a.sizeBytes ?? 0))[0] ?? null;
 }
 
-const round2 = (value: number): number => Math.round(value * 100) / 100;
-
 /**
  * The drive's rated endurance in bytes written, estimated from wear and bytes written (NVMe "Percentage Used"
  * is the share of the rated endurance used: NVM Express Base Specification 2.0, SMART / Health Information log).
@@ -224,7 +222,8 @@ function driveWritesOf(facts: PlanFacts, bytes: number | null, what: string): St
       basis: `${what}; the share of the rated endurance is unknown (no wear and bytes-written counters from SMART).`,
     };
   }
-  const percent = round2((bytes / rated) * 100);
+  // Two significant digits: a header write is a tiny share, a full rewrite a visible one.
+  const percent = Number(((bytes / rated) * 100).toPrecision(2));
   return {
     bytes,
     percentOfRatedEndurance: percent,
@@ -291,9 +290,10 @@ function differencesFrom(facts: PlanFacts, planned: PlannedSettings): Strategy['
     return [];
   }
   const rows: { setting: string; current: Scalar; planned: Scalar }[] = [];
+  // A setting the assessment does not know (null) is not a difference.
   const compare = (setting: string, current: Scalar | undefined, wanted: Scalar): void => {
-    if ((current ?? null) !== wanted) {
-      rows.push({ setting, current: current ?? null, planned: wanted });
+    if (current !== undefined && current !== null && current !== wanted) {
+      rows.push({ setting, current, planned: wanted });
     }
   };
   compare('format', found.format, planned.targetTool);
@@ -360,6 +360,22 @@ function targetOf(candidate: Candidate | null): Strategy['target'] {
         sizeBytes: candidate.sizeBytes,
         mountpoints: [...candidate.mountpoints],
       };
+}
+
+/** luksFormat: the header written at the measured sequential write speed, plus one key derivation. */
+function freshTime(facts: PlanFacts, header: number, options: ResolvedPlanOptions): Strategy['timeEstimate'] {
+  const write = measuredBytesPerSecond(facts, 'seq1m-q1t1-write', 'plain');
+  if (write === null) {
+    return {
+      seconds: null,
+      basis: `Unmeasured write speed; luksFormat writes only the ${formatBytes(header)} header and derives the key once (planned unlock time ${String(options.unlockTimeMs)} ms).`,
+    };
+  }
+  const seconds = header / write + options.unlockTimeMs / 1000;
+  return {
+    seconds: Math.round(seconds * 10) / 10,
+    basis: `The ${formatBytes(header)} header at the measured ${formatBytes(write)}/s (SEQ1M Q1T1) plus one key derivation of the planned ${String(options.unlockTimeMs)} ms.`,
+  };
 }
 
 const NO_TIME = { seconds: null, basis: 'No data are rewritten.' } as const;
@@ -487,6 +503,18 @@ function decide(
       timeEstimate: NO_TIME,
     };
   }
+  // Without the stack (whole-disk signatures, mounts) or a partition list, an empty-looking disk is unknown.
+  const layoutKnown = facts.stack !== undefined || (facts.partitions ?? []).length > 0;
+  if (candidates.length === 0 && !layoutKnown) {
+    return {
+      ...base,
+      kind: 'undetermined',
+      reason: `The assessment does not list what ${facts.disk.path} holds (no partitions, filesystems or mounts): check that it is empty before any command that formats it.`,
+      preconditions: [BACKUP, gatePrecondition(gate)],
+      driveWrites: driveWritesOf(facts, null, 'Unknown until the contents of the disk are known'),
+      timeEstimate: { seconds: null, basis: 'Unmeasured: the contents of the disk are unknown.' },
+    };
+  }
   if (candidates.length === 0) {
     const header = 16 * MIB;
     return {
@@ -502,11 +530,7 @@ function decide(
         gatePrecondition(gate),
       ],
       driveWrites: driveWritesOf(facts, header, 'luksFormat writes the 16 MiB LUKS2 header only'),
-      timeEstimate: {
-        seconds: null,
-        basis:
-          'Seconds: luksFormat writes the header only; the key derivation takes the planned unlock time.',
-      },
+      timeEstimate: freshTime(facts, header, options),
     };
   }
   const type = target?.filesystem?.type ?? null;
