@@ -35,7 +35,7 @@ export function toStrategyView(strategy: Strategy): StrategyView {
         `[${PRECONDITION_MARK[precondition.status]}] ${precondition.id}: ${precondition.detail}`,
     ),
     `Drive writes: ${writes.bytes === null ? 'unknown' : formatBytes(writes.bytes)}${writes.percentOfRatedEndurance === null ? '' : ` (${String(writes.percentOfRatedEndurance)} % of rated endurance)`}. ${writes.basis}`,
-    `Time: ${time.seconds === null ? 'unmeasured' : formatDuration(time.seconds)}. ${time.basis}`,
+    `Time: ${time.seconds === null ? '' : `${formatDuration(time.seconds)}. `}${time.basis}`,
     ...strategy.differences.map(
       (difference) =>
         `Differs: ${difference.setting} is ${String(difference.current)}, the plan says ${String(difference.planned)}`,

@@ -407,7 +407,7 @@ export function decideStrategy(
     ),
     evidence(
       'existing encryption',
-      existing?.kind ?? null,
+      facts.encryption?.found === undefined ? null : (existing?.kind ?? 'none'),
       sourceOf('cryptsetup', 'luksDump --dump-json-metadata'),
     ),
     evidence('health gate', gate.status, healthSourceOf(facts)),

@@ -22,7 +22,7 @@ describe('the strategy in every view', () => {
     expect(view.title).toBe('Encrypt in place');
     expect(view.lines[0]).toMatch(/^\[confirm\] backup: /);
     expect(view.lines).toContain(
-      'Time: unmeasured. Unmeasured: no sequential read and write speed of this disk in the assessment (run encplan assess --benchmark).',
+      'Time: Unmeasured: no sequential read and write speed of this disk in the assessment (run encplan assess --benchmark).',
     );
     expect(view.lines.some((line) => line.startsWith('Drive writes: 798.0 MiB'))).toBe(true);
   });
