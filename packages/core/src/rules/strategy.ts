@@ -622,7 +622,7 @@ function decide(
       id: 'sector-size',
       status: aligned ? 'unknown' : 'met',
       detail: aligned
-        ? `The ${String(sector)}-byte encryption sector needs a filesystem block of at least ${String(sector)} bytes; cryptsetup reencrypt checks the ext4 superblock and refuses otherwise (cryptsetup 2.6.1: "Requested --sector-size ... is incompatible with ext4 superblock").`
+        ? `The ${String(sector)}-byte encryption sector needs a filesystem block of at least ${String(sector)} bytes; check with dumpe2fs -h (Block size); cryptsetup reencrypt checks the ext4 superblock and refuses otherwise, after the shrink (cryptsetup 2.6.1: "Requested --sector-size ... is incompatible with ext4 superblock").`
         : `${target.path} is ${String(size)} bytes, not a multiple of the ${String(sector)}-byte sector: the in-place commands use 512-byte sectors ("Device size is not aligned to requested sector size").`,
     },
   ];
