@@ -176,6 +176,19 @@ function dataCandidates(facts: PlanFacts): Candidate[] {
   ];
 }
 
+/** The data filesystems other than `path` ("/dev/sda2 (ext4), …"; not the boot chain), or null when none. */
+function dataOutside(candidates: readonly Candidate[], path: string): string | null {
+  const others = candidates.filter(
+    (c) =>
+      c.path !== path &&
+      !NOT_DATA.has(c.filesystem?.type ?? '') &&
+      !c.mountpoints.some((mountpoint) => BOOT_MOUNTS.has(mountpoint)),
+  );
+  return others.length === 0
+    ? null
+    : others.map((c) => `${c.path} (${c.filesystem?.type ?? 'unknown'})`).join(', ');
+}
+
 /** The filesystem to encrypt in place: the root filesystem if it is here, else the largest data filesystem. */
 function pickTarget(candidates: readonly Candidate[]): Candidate | null {
   const data = candidates.filter(
@@ -483,11 +496,11 @@ function decide(
     const found = facts.encryption?.found?.[0];
     const differences = differencesFrom(facts, planned);
     const path = found?.path ?? facts.disk.path;
-    const plain = candidates.filter((c) => c.path !== path && !NOT_DATA.has(c.filesystem?.type ?? ''));
+    const plain = dataOutside(candidates, path);
     const others =
-      plain.length === 0
+      plain === null
         ? ''
-        : ` Not encrypted beside it: ${plain.map((c) => `${c.path} (${c.filesystem?.type ?? 'unknown'})`).join(', ')}; plan that partition on its own to encrypt it in place.`;
+        : ` Not encrypted beside it: ${plain}; plan that partition on its own to encrypt it in place.`;
     return {
       ...base,
       kind: 'nothing-to-do',
@@ -627,10 +640,15 @@ function decide(
     },
   ];
   const what = `Encrypting in place reads and rewrites ${target.path} once (${size === null ? 'size unknown' : formatBytes(size)})`;
+  const others = dataOutside(candidates, target.path);
+  const alsoData =
+    others === null
+      ? ''
+      : ` Also holding data, not covered by these commands: ${others}; plan each on its own.`;
   return {
     ...base,
     kind: 'in-place',
-    reason: `${target.path} holds ${type ?? ''} data${system === true ? ' on the system disk' : ''}: encrypt it in place with cryptsetup reencrypt --encrypt after shrinking the filesystem by ${formatBytes(IN_PLACE_REDUCTION_BYTES)} for the LUKS2 header${isRoot ? ', from a live/rescue system because it is the running root' : ''}. ${what}.`,
+    reason: `${target.path} holds ${type ?? ''} data${system === true ? ' on the system disk' : ''}: encrypt it in place with cryptsetup reencrypt --encrypt after shrinking the filesystem by ${formatBytes(IN_PLACE_REDUCTION_BYTES)} for the LUKS2 header${isRoot ? ', from a live/rescue system because it is the running root' : ''}. ${what}.${alsoData}`,
     offline: isRoot,
     steps: isRoot ? offlineSteps(target, options, bootSeparate) : [],
     reductionBytes: IN_PLACE_REDUCTION_BYTES,

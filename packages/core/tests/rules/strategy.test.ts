@@ -210,6 +210,21 @@ describe('strategy rules on hand-built layouts', () => {
     const strategy = strategyOf(buildPlan(input));
     expect(strategy.target?.path).toBe('/dev/nvme0n1p2');
     expect(strategy.steps.join(' ')).not.toContain('PBKDF2');
+    // /boot stays unencrypted and is not named as data left behind.
+    expect(strategy.reason).not.toContain('Also holding data');
+  });
+
+  it('names the data filesystems the in-place commands leave out', () => {
+    const input = gptDisk([
+      { path: '/dev/nvme0n1p1', sizeBytes: 100 * GIB, type: 'ext4', mountpoints: ['/'] },
+      { path: '/dev/nvme0n1p2', sizeBytes: 300 * GIB, type: 'ext4', mountpoints: ['/home'] },
+      { path: '/dev/nvme0n1p3', sizeBytes: 8 * GIB, type: 'swap' },
+    ]);
+    const strategy = strategyOf(buildPlan(input));
+    expect(strategy.target?.path).toBe('/dev/nvme0n1p1');
+    expect(strategy.reason).toContain(
+      'not covered by these commands: /dev/nvme0n1p2 (ext4); plan each on its own',
+    );
   });
 
   it('xfs cannot shrink: a system disk is reinstalled, a data disk backed up and formatted fresh', () => {
