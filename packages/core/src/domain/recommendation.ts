@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { factSourceSchema, type FactSource } from './source.js';
 
 /** A scalar a fact or a recommendation can carry. */
-const scalarSchema = z.union([z.string(), z.number(), z.boolean(), z.null()]);
+export const scalarSchema = z.union([z.string(), z.number(), z.boolean(), z.null()]);
 export type Scalar = z.infer<typeof scalarSchema>;
 
 /** One fact a rule used, with its value and where it came from. */

@@ -350,7 +350,7 @@ function activationFlags(settings: CommandSettings): { open: string[]; crypttab:
   };
 }
 
-function luks2Commands(
+export function luks2Commands(
   facts: PlanFacts,
   options: ResolvedPlanOptions,
   settings: CommandSettings,

@@ -25,7 +25,9 @@ import { mergeRuleResults, type RuleResult } from '../rules/rule-result.js';
 import { recommendSpace, spacePlanSchema } from '../rules/space.js';
 import { buildPlatformPlan } from './plan-platform.js';
 import { DEFAULT_TARGET_TOOL, refuseForeignTarget } from '../rules/platform-targets.js';
+import { decideStrategy, strategySchema } from '../rules/strategy.js';
 import { buildCommands, planCommandSchema, type CommandSettings, type PlanCommand } from './commands.js';
+import { buildInPlaceCommands } from './commands-in-place.js';
 import { diskUsageOf, IN_PLACE_ALTERNATIVE } from './disk-usage.js';
 import { checkCommandInvariants } from './invariants.js';
 import {
@@ -47,6 +49,11 @@ export const planSchema = z.object({
   /** The device path used in the commands; `devicePlaceholder` says when it is a stand-in. */
   devicePath: z.string(),
   devicePlaceholder: z.boolean(),
+  /**
+   * The first decision: fresh format, in place, reinstall or nothing to do, with preconditions, drive writes and
+   * time (plan 1.1; always present in plans made since).
+   */
+  strategy: strategySchema.optional(),
   healthGate: healthGateSchema,
   /** Things to fix or know first (critical before warning before info). */
   findings: z.array(findingSchema),
@@ -209,11 +216,36 @@ export function buildPlan(facts: PlanFacts, rawOptions: PlanOptions = {}): Plan 
     space: space.space,
     veracrypt: veracryptSettings,
   };
+  const decision = decideStrategy(facts, options, health.gate, {
+    targetTool,
+    cipherSpec: choice.spec,
+    keyBits: choice.keyBits,
+    sectorSizeBytes: sector.sectorSizeBytes,
+    luks2Pbkdf,
+    allowDiscards: discards.allowDiscards,
+    workqueueBypass: workqueue.bypass,
+    cipherEncryptBytesPerSecond: modelSpeed?.encryptBytesPerSecond ?? null,
+  });
+  const strategy = decision.strategy;
+  // The strategy picks the command set: in place, the fresh path, or none (reinstall; nothing to do keeps only
+  // the refresh of an open volume's flags).
   const built = buildCommands(facts, options, commandSettings);
-  // Every command list passes the invariants no flag overrides; a list that breaks one is withheld whole.
-  const violations = checkCommandInvariants(facts, commandSettings, built.commands);
-  const commands: PlanCommand[] = violations.length === 0 ? built.commands : [];
-  const findings = [...all.findings, ...built.findings];
+  const freshPath = strategy.kind === 'fresh-format' || strategy.kind === 'undetermined';
+  const chosen: PlanCommand[] =
+    strategy.kind === 'in-place'
+      ? buildInPlaceCommands(strategy, facts, options, commandSettings)
+      : strategy.kind === 'reinstall'
+        ? []
+        : strategy.kind === 'nothing-to-do'
+          ? built.commands.filter((command) => command.id === 'luks-refresh-existing')
+          : built.commands;
+  // Every command list of the fresh path passes the invariants no flag overrides; a list that breaks one is
+  // withheld whole. The in-place set writes to the filesystem it encrypts by design, after unmounting it
+  // (plan/commands-in-place.ts); its own preconditions are the strategy's.
+  const violations =
+    strategy.kind === 'in-place' ? [] : checkCommandInvariants(facts, commandSettings, chosen);
+  const commands: PlanCommand[] = violations.length === 0 ? chosen : [];
+  const findings = [...decision.findings, ...all.findings, ...(freshPath ? built.findings : [])];
   if (violations.length > 0) {
     findings.push({
       ruleId: 'commands-withheld',
@@ -229,9 +261,10 @@ export function buildPlan(facts: PlanFacts, rawOptions: PlanOptions = {}): Plan 
     workload: options.workload,
     devicePath,
     devicePlaceholder: diskPath === undefined,
+    strategy,
     healthGate: health.gate,
     findings: findings.sort((a, b) => SEVERITY_ORDER[a.severity] - SEVERITY_ORDER[b.severity]),
-    recommendations: [...all.recommendations],
+    recommendations: [...decision.recommendations, ...all.recommendations],
     settings: {
       cipher: targetTool === 'veracrypt' ? (veracrypt?.encryption ?? 'AES') : choice.spec,
       keySizeBits: targetTool === 'apfs' ? null : choice.keyBits,

@@ -107,6 +107,16 @@ function chartFigure(chart: ChartView): string {
 }
 
 /** The answer first: the verdict, what to fix first, and the plan's headline decisions. */
+/** The plan's first decision: format fresh, encrypt in place, reinstall or nothing to do, with its reason and steps. */
+function strategyHtml(view: ReportView): string {
+  const { strategy } = view;
+  if (strategy === null) {
+    return '';
+  }
+  const tone = strategy.kind === 'reinstall' || strategy.kind === 'undetermined' ? 'attention' : 'good';
+  return `<h3>Strategy</h3><p>${badge(tone, strategy.title)} ${escapeHtml(strategy.reason)}</p><ul class="strategy">${strategy.lines.map((line) => `<li>${escapeHtml(line)}</li>`).join('')}</ul>`;
+}
+
 function answerHtml(view: ReportView): string {
   if (view.answer === null) {
     return `<section class="answer border-unknown" id="answer" aria-labelledby="answer-heading"><h2 id="answer-heading">The answer</h2><p>${escapeHtml(view.planMissingReason ?? 'No plan.')}</p></section>`;
@@ -117,7 +127,7 @@ function answerHtml(view: ReportView): string {
       ? '<p>Nothing to fix before encrypting.</p>'
       : `<h3>Fix first</h3><ol class="fix-first">${view.fixFirst.map((item) => `<li>${badge(item.tone)} ${escapeHtml(item.message)}</li>`).join('')}</ol>`;
   const decisions = `<h3>The plan</h3><dl class="decisions">${view.decisions.map((item) => `<dt>${escapeHtml(item.label)}</dt><dd>${escapeHtml(item.value)}</dd>`).join('')}</dl>`;
-  return `<section class="answer border-${answer.tone}" id="answer" aria-labelledby="answer-heading"><h2 id="answer-heading">The answer ${badge(answer.tone, answer.verdict)}</h2><p class="headline">${escapeHtml(answer.headline)}</p><p>${escapeHtml(answer.reason)}</p>${fixFirst}${decisions}<p class="source">The commands are under <a href="#commands">Commands</a>; the evidence follows.</p></section>`;
+  return `<section class="answer border-${answer.tone}" id="answer" aria-labelledby="answer-heading"><h2 id="answer-heading">The answer ${badge(answer.tone, answer.verdict)}</h2><p class="headline">${escapeHtml(answer.headline)}</p><p>${escapeHtml(answer.reason)}</p>${strategyHtml(view)}${fixFirst}${decisions}<p class="source">The commands are under <a href="#commands">Commands</a>; the evidence follows.</p></section>`;
 }
 
 /**

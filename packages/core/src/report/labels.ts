@@ -87,6 +87,8 @@ export const EVIDENCE_LABELS: Readonly<Record<string, FieldLabel>> = {
   'disk.logicalSectorBytes': { label: 'Logical sector size', unit: 'bytes' },
   'disk.physicalSectorBytes': { label: 'Physical sector size', unit: 'bytes' },
   'disk.sizeBytes': { label: 'Disk size', unit: 'bytes' },
+  'disk.partitionTable': { label: 'Partition table', unit: 'text' },
+  'disk.isSystemDisk': { label: 'System disk', unit: 'text' },
   'media.kind': { label: 'Media', unit: 'text' },
   'overProvisioning.factorySpareBytes': { label: 'Factory spare area', unit: 'bytes' },
   'space.nvme.namespaceManagementSupported': {

@@ -3,6 +3,7 @@ import { formatBytes, formatDuration, formatPercent, formatRate } from '../domai
 import type { Plan } from '../plan/plan.js';
 import { renderPlanScript } from './command-script.js';
 import { formatEvidence, formatRecommendationValue, UNKNOWN } from './labels.js';
+import { toStrategyView } from './strategy-view.js';
 
 /** How to render a plan for people. */
 export interface PlanRenderOptions {
@@ -26,7 +27,7 @@ function percent(value: number | null): string {
   return value === null ? UNKNOWN : formatPercent(value, true);
 }
 
-/** The plan as text: health gate, findings, recommendations with reasons and evidence, predictions, then the script. */
+/** The plan as text: strategy, health gate, findings, recommendations with reasons and evidence, predictions, then the script. */
 export function renderPlan(plan: Plan, options: PlanRenderOptions): string {
   const lines: string[] = [];
   const device = plan.devicePlaceholder
@@ -36,6 +37,11 @@ export function renderPlan(plan: Plan, options: PlanRenderOptions): string {
     `encplan plan for ${device}: ${plan.targetTool}, threat model ${plan.threatModel}, workload ${plan.workload}`,
     '',
   );
+  if (plan.strategy !== undefined) {
+    const strategy = toStrategyView(plan.strategy);
+    lines.push(`Strategy: ${strategy.title}`, `  ${strategy.reason}`);
+    lines.push(...strategy.lines.map((line) => `  - ${line}`), '');
+  }
   lines.push(
     `Health gate: ${plan.healthGate.status.toUpperCase()} (${plan.healthGate.effectiveVerdict})`,
     `  ${plan.healthGate.reason}`,

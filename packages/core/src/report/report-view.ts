@@ -9,6 +9,7 @@ import {
 import type { StackNode } from '../domain/device.js';
 import type { Warning } from '../domain/warning.js';
 import type { Plan } from '../plan/plan.js';
+import { toStrategyView, type StrategyView } from './strategy-view.js';
 import {
   formatBytes,
   formatBytesExact,
@@ -115,6 +116,8 @@ export interface ReportView {
   readonly device: DeviceView | null;
   /** The disk and everything stacked on it, depth first. */
   readonly stack: readonly StackLineView[];
+  /** The plan's strategy (fresh, in place, reinstall, nothing to do): shown first; null without a plan. */
+  readonly strategy: StrategyView | null;
   /** The plan's health gate ("proceed", "caution", "back up first") and why, or null without a plan. */
   readonly healthGate: { readonly tone: Tone; readonly status: string; readonly reason: string } | null;
   readonly planFindings: readonly { readonly tone: Tone; readonly message: string }[];
@@ -335,6 +338,7 @@ function toPredictions(plan: Plan, io: AssessmentResult['ioBenchmark']): Predict
 const RULES: Readonly<
   Record<string, { readonly title: string; readonly value?: (value: string) => string }>
 > = {
+  strategy: { title: 'Strategy' },
   'health-gate': { title: 'Drive health before encrypting' },
   'in-place-write-cost': { title: 'Wear from encrypting in place' },
   'kernel-aes-driver-unaccelerated': { title: 'Kernel AES driver' },
@@ -532,6 +536,7 @@ export function toReportView(envelope: AssessmentEnvelope, options: ReportViewOp
       title: 'encplan assessment',
       device: null,
       stack: [],
+      strategy: null,
       healthGate: null,
       planFindings: [],
       sections: [],
@@ -559,6 +564,7 @@ export function toReportView(envelope: AssessmentEnvelope, options: ReportViewOp
     title: `encplan assessment of ${device.path} (${device.model})`,
     device,
     stack: linux === null ? [] : toStackLines(linux.stack),
+    strategy: plan?.strategy === undefined ? null : toStrategyView(plan.strategy),
     healthGate: plan === null ? null : { ...GATE[plan.healthGate.status], reason: plan.healthGate.reason },
     planFindings:
       plan === null
@@ -612,6 +618,7 @@ export function toReportViewFromJson(json: unknown, options: ReportViewOptions =
       toolVersion: UNKNOWN,
       device: null,
       stack: [],
+      strategy: null,
       healthGate: null,
       planFindings: [],
       sections: [],

@@ -131,6 +131,7 @@ function answerLines(view: ReportView, verbose: boolean): Line[] {
     line(''),
     line(`${view.answer.verdict.toUpperCase()}  ${view.answer.headline}`, view.answer.tone),
     line(`  ${view.answer.reason}`),
+    ...strategyLines(view, verbose),
     ...(shown.length === 0
       ? []
       : [
@@ -144,6 +145,20 @@ function answerLines(view: ReportView, verbose: boolean): Line[] {
     line(''),
     line('The plan', 'heading'),
     ...view.decisions.map((decision) => line(`  ${decision.label.padEnd(labelWidth)}  ${decision.value}`)),
+  ];
+}
+
+/** The plan's first decision; its steps and preconditions only with --verbose. */
+function strategyLines(view: ReportView, verbose: boolean): Line[] {
+  const { strategy } = view;
+  if (strategy === null) {
+    return [];
+  }
+  return [
+    line(''),
+    line(`Strategy: ${strategy.title}`, 'heading'),
+    line(`  ${strategy.reason}`),
+    ...(verbose ? strategy.lines.map((text) => line(`  - ${text}`)) : []),
   ];
 }
 

@@ -158,7 +158,8 @@ describe('plans from captured machines', () => {
     const result = plan('sata-failing-realloc304-seagate');
     expect(result.healthGate).toMatchObject({ status: 'back-up-first', effectiveVerdict: 'failing' });
     expect(result.findings[0]).toMatchObject({ ruleId: 'health-gate', severity: 'critical' });
-    expect(result.recommendations[0]?.ruleId).toBe('health-gate');
+    // The strategy is the first decision; the health gate's verdict follows it and leads the findings.
+    expect(result.recommendations.map((r) => r.ruleId).slice(0, 2)).toEqual(['strategy', 'health-gate']);
     expect(result.settings.allowDiscards).toBe(false);
   });
 

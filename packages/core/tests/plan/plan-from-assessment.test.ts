@@ -312,6 +312,8 @@ const NEVER_FILLED_YET: Readonly<Record<string, string>> = {
   'platformStorage.fileVault': 'no fdesetup status capture of the bundled Macs',
   'platformStorage.health.wearPercent':
     'no smartctl or Get-StorageReliabilityCounter capture in the platform bundles (the collect-platform test replays smartctl on macOS)',
+  'partitions[].filesystem.availableBytes':
+    'lsblk reports FSAVAIL for mounted filesystems only; the one mounted fixture (loop-ext4-mounted-benchmark-quick-debian12) holds its filesystem on the whole disk, not in a partition',
 };
 
 /** Records every field path read through the proxy ("a.b[].c"); array methods and lengths are not facts. */

@@ -1,0 +1,151 @@
+import { MIB } from '../domain/units.js';
+import type { PlanFacts } from '../rules/facts.js';
+import type { ResolvedPlanOptions } from '../rules/plan-options.js';
+import { IN_PLACE_REDUCTION_BYTES, type Strategy } from '../rules/strategy.js';
+import { luks2Commands, type CommandSettings, type PlanCommand } from './commands.js';
+
+/** Where a btrfs filesystem that is not mounted is mounted to shrink it (btrfs shrinks only while mounted). */
+export const BTRFS_SHRINK_MOUNTPOINT = '/run/encplan-shrink';
+
+/** --reduce-device-size as cryptsetup takes it: 32M (cryptsetup-reencrypt(8), "--reduce-device-size 32M"). */
+const REDUCTION_ARG = `${String(IN_PLACE_REDUCTION_BYTES / MIB)}M`;
+
+/** The filesystem shrink that frees the header's room at the end of `path` (ext2/3/4 offline, btrfs mounted). */
+function shrinkCommands(target: NonNullable<Strategy['target']>): PlanCommand[] {
+  const path = target.path;
+  const size = target.sizeBytes;
+  const mounted = target.mountpoints.filter((mountpoint) => mountpoint !== '/');
+  if (target.filesystemType === 'btrfs') {
+    const mountpoint = mounted[0] ?? BTRFS_SHRINK_MOUNTPOINT;
+    const mount: PlanCommand[] =
+      mounted.length > 0
+        ? []
+        : [
+            {
+              id: 'in-place-mount',
+              purpose: `Mount the btrfs filesystem at ${BTRFS_SHRINK_MOUNTPOINT}: btrfs shrinks only while mounted (btrfs-filesystem(8) resize).`,
+              argv: [
+                'sh',
+                '-c',
+                'mkdir -p -- "$1" && mount -- "$2" "$1"',
+                'sh',
+                BTRFS_SHRINK_MOUNTPOINT,
+                path,
+              ],
+              risk: 'changes-settings',
+              stdin: null,
+            },
+          ];
+    return [
+      ...mount,
+      {
+        id: 'in-place-shrink',
+        purpose: `Shrink the btrfs filesystem by ${REDUCTION_ARG}iB to free room for the LUKS2 header at the end.`,
+        argv: ['btrfs', 'filesystem', 'resize', `-${REDUCTION_ARG.toLowerCase()}`, mountpoint],
+        risk: 'destroys-data',
+        stdin: null,
+      },
+      {
+        id: 'in-place-unmount',
+        purpose: 'Unmount the filesystem: reencrypt --encrypt works on an unused device only.',
+        argv: ['umount', mountpoint],
+        risk: 'changes-settings',
+        stdin: null,
+      },
+    ];
+  }
+  const unmount: PlanCommand[] = mounted.map((mountpoint) => ({
+    id: 'in-place-unmount',
+    purpose: `Unmount ${mountpoint}: ext4 shrinks only while unmounted (resize2fs(8)) and reencrypt --encrypt needs an unused device.`,
+    argv: ['umount', mountpoint],
+    risk: 'changes-settings',
+    stdin: null,
+  }));
+  if (size === null) {
+    return unmount;
+  }
+  // The new size ends on a 1 MiB boundary at least the reduction before the end of the device.
+  const newSizeBytes = Math.floor((size - IN_PLACE_REDUCTION_BYTES) / MIB) * MIB;
+  return [
+    ...unmount,
+    {
+      id: 'in-place-fsck',
+      purpose:
+        'Check the filesystem first: resize2fs refuses to shrink a filesystem not checked since its last mount (resize2fs(8): "Please run e2fsck -f first"); -p repairs only what is safe without questions.',
+      argv: ['e2fsck', '-f', '-p', path],
+      risk: 'changes-settings',
+      stdin: null,
+    },
+    {
+      id: 'in-place-shrink',
+      purpose: `Shrink the filesystem to ${String(newSizeBytes / MIB)} MiB, at least ${REDUCTION_ARG}iB short of the device end, to free room for the LUKS2 header (refuses if the data do not fit).`,
+      argv: ['resize2fs', path, `${String(newSizeBytes / 1024)}K`],
+      risk: 'destroys-data',
+      stdin: null,
+    },
+  ];
+}
+
+/**
+ * The in-place command set for a strategy of kind `in-place`: shrink the filesystem, `cryptsetup reencrypt
+ * --encrypt --reduce-device-size 32M` with the plan's cipher, key size, sector size and key derivation (the
+ * luksFormat argv of the fresh path, so both paths agree), then open the volume, grow the filesystem into it
+ * and add the crypttab entry. For the running root (strategy.offline) the crypttab line belongs to the
+ * installed system and is a manual step in the chroot (strategy.steps), so it is not a command here.
+ */
+export function buildInPlaceCommands(
+  strategy: Strategy,
+  facts: PlanFacts,
+  options: ResolvedPlanOptions,
+  settings: CommandSettings,
+): PlanCommand[] {
+  const target = strategy.target;
+  if (strategy.kind !== 'in-place' || target === null || target.sizeBytes === null) {
+    return [];
+  }
+  // cryptsetup refuses a sector size the device size is not a multiple of ("Device size is not aligned").
+  const sector = settings.sectorSizeBytes;
+  const sectorSizeBytes = sector !== null && target.sizeBytes % sector !== 0 ? 512 : sector;
+  const [format, ...activation] = luks2Commands(
+    facts,
+    options,
+    { ...settings, sectorSizeBytes },
+    target.path,
+    undefined,
+  );
+  if (format === undefined) {
+    return [];
+  }
+  // luksFormat --type luks2 --cipher … --label L TARGET → reencrypt --encrypt --type luks2 … --label L TARGET.
+  const reencrypt: PlanCommand = {
+    id: 'in-place-reencrypt',
+    purpose: `Encrypt ${target.path} in place: the data shift by the ${REDUCTION_ARG}iB reduction, the LUKS2 header goes in front (asks for the new passphrase; after an interruption, cryptsetup repair then cryptsetup reencrypt --resume-only DEVICE continues it: cryptsetup-reencrypt(8)).`,
+    argv: [
+      'cryptsetup',
+      'reencrypt',
+      '--encrypt',
+      ...format.argv.slice(2, -1),
+      '--reduce-device-size',
+      REDUCTION_ARG,
+      target.path,
+    ],
+    risk: 'destroys-data',
+    stdin: 'passphrase',
+  };
+  const open = activation.filter((command) => command.id === 'luks-open');
+  const grow: PlanCommand[] =
+    target.filesystemType === 'btrfs'
+      ? []
+      : [
+          {
+            id: 'in-place-grow',
+            purpose:
+              'Grow the filesystem to fill the opened volume (resize2fs without a size uses the whole device).',
+            argv: ['resize2fs', `/dev/mapper/${options.mappingName}`],
+            risk: 'changes-settings',
+            stdin: null,
+          },
+        ];
+  const crypttab = strategy.offline ? [] : activation.filter((command) => command.id === 'crypttab-entry');
+  return [...shrinkCommands(target), reencrypt, ...open, ...grow, ...crypttab];
+}

@@ -1,0 +1,98 @@
+import { describe, expect, it } from 'vitest';
+import { planFromAssessment } from '@encplan/core';
+import { BTRFS_SHRINK_MOUNTPOINT } from '../../src/plan/commands-in-place.js';
+import { buildPlan } from '../../src/plan/plan.js';
+import { type PlanFacts } from '../../src/rules/facts.js';
+import { GIB, MIB } from '../../src/domain/units.js';
+import { fixture } from '../support/fixtures.js';
+
+function btrfsDisk(mountpoints: string[]): PlanFacts {
+  return {
+    provenance: { platform: 'linux 6.1.0' },
+    media: { kind: 'ssd' },
+    disk: { path: '/dev/sdb', sizeBytes: 64 * GIB, logicalSectorBytes: 512, partitionTable: 'gpt' },
+    partitions: [
+      { path: '/dev/sdb1', startBytes: MIB, sizeBytes: 32 * GIB, filesystem: { type: 'btrfs' }, mountpoints },
+    ],
+    encryption: { found: [] },
+  };
+}
+
+describe('the in-place command set', () => {
+  it('shrinks ext4 by the reduction, then reencrypts with exactly the planned LUKS2 settings', () => {
+    const plan = planFromAssessment(JSON.parse(fixture('assessments/loop-gpt-ext4-78pct-bundle.json')));
+    const byId = Object.fromEntries(plan.commands.map((command) => [command.id, command]));
+    expect(byId['in-place-fsck']).toMatchObject({
+      argv: ['e2fsck', '-f', '-p', '/dev/loop0p1'],
+      stdin: null,
+    });
+    // 836763648 bytes (798 MiB) less 32 MiB = 766 MiB = 784384 KiB.
+    expect(byId['in-place-shrink']).toMatchObject({
+      argv: ['resize2fs', '/dev/loop0p1', '784384K'],
+      risk: 'destroys-data',
+    });
+    const pbkdf = plan.settings.luks2Pbkdf;
+    expect(byId['in-place-reencrypt']).toEqual({
+      id: 'in-place-reencrypt',
+      purpose: expect.stringContaining('in place') as string,
+      argv: [
+        'cryptsetup',
+        'reencrypt',
+        '--encrypt',
+        '--type',
+        'luks2',
+        '--cipher',
+        plan.settings.cipher,
+        '--key-size',
+        String(plan.settings.keySizeBits),
+        '--sector-size',
+        String(plan.settings.sectorSizeBytes),
+        '--pbkdf',
+        'argon2id',
+        '--pbkdf-memory',
+        String(pbkdf?.memoryKiB),
+        '--pbkdf-parallel',
+        String(pbkdf?.parallel),
+        ...(pbkdf?.iterations === null
+          ? ['--iter-time', String(pbkdf.iterTimeMs)]
+          : ['--pbkdf-force-iterations', String(pbkdf?.iterations)]),
+        '--label',
+        'encplan',
+        '--reduce-device-size',
+        '32M',
+        '/dev/loop0p1',
+      ],
+      risk: 'destroys-data',
+      // The passphrase is typed at the prompt or piped on stdin, never in argv.
+      stdin: 'passphrase',
+    });
+    expect(byId['luks-open']?.argv.slice(-2)).toEqual(['/dev/loop0p1', 'cryptdata']);
+    expect(byId['in-place-grow']?.argv).toEqual(['resize2fs', '/dev/mapper/cryptdata']);
+    for (const command of plan.commands) {
+      expect(command.argv.join(' ')).not.toMatch(/passphrase|password/i);
+    }
+  });
+
+  it('shrinks a mounted btrfs where it is mounted, then unmounts it', () => {
+    const plan = buildPlan(btrfsDisk(['/data']));
+    expect(plan.commands.slice(0, 2).map((c) => c.argv)).toEqual([
+      ['btrfs', 'filesystem', 'resize', '-32m', '/data'],
+      ['umount', '/data'],
+    ]);
+    // btrfs grows into the volume only while mounted: no resize2fs after open.
+    expect(plan.commands.map((c) => c.id)).not.toContain('in-place-grow');
+  });
+
+  it('mounts an unmounted btrfs to shrink it (btrfs shrinks only while mounted)', () => {
+    const plan = buildPlan(btrfsDisk([]));
+    expect(plan.commands[0]?.argv.slice(-2)).toEqual([BTRFS_SHRINK_MOUNTPOINT, '/dev/sdb1']);
+    expect(plan.commands[1]?.argv).toEqual([
+      'btrfs',
+      'filesystem',
+      'resize',
+      '-32m',
+      BTRFS_SHRINK_MOUNTPOINT,
+    ]);
+    expect(plan.commands[2]?.argv).toEqual(['umount', BTRFS_SHRINK_MOUNTPOINT]);
+  });
+});

@@ -1,0 +1,39 @@
+import { describe, expect, it } from 'vitest';
+import { toStrategyView } from '@encplan/core';
+import { assessmentDocument } from '../../src/contract/assessment.js';
+import { planFromAssessment } from '../../src/use-cases/plan-from-assessment.js';
+import { renderHtmlReport } from '../../src/report/html-report.js';
+import { toReportView } from '../../src/report/report-view.js';
+import { renderTextReport } from '../../src/report/text-report.js';
+import { fixture } from '../support/fixtures.js';
+
+function envelopeWithCurrentPlan(name: string) {
+  const envelope = assessmentDocument.envelope.parse(JSON.parse(fixture(`assessments/${name}.json`)));
+  if (envelope.result === null) {
+    throw new Error('no result');
+  }
+  return { ...envelope, result: { ...envelope.result, plan: planFromAssessment(envelope) } };
+}
+
+describe('the strategy in every view', () => {
+  it('names the strategy, then one line per precondition, the writes and the time', () => {
+    const plan = planFromAssessment(JSON.parse(fixture('assessments/loop-gpt-ext4-78pct-bundle.json')));
+    const view = toStrategyView(plan.strategy!);
+    expect(view.title).toBe('Encrypt in place');
+    expect(view.lines[0]).toMatch(/^\[confirm\] backup: /);
+    expect(view.lines).toContain(
+      'Time: Unmeasured: no sequential read and write speed of this disk in the assessment (run encplan assess --benchmark).',
+    );
+    expect(view.lines.some((line) => line.startsWith('Drive writes: 798.0 MiB'))).toBe(true);
+  });
+
+  it('the text and HTML reports show the strategy before the health gate', () => {
+    const view = toReportView(envelopeWithCurrentPlan('virtio-system-disk-whole-ext4-debian12'));
+    const text = renderTextReport(view);
+    expect(text.indexOf('Strategy: Reinstall encrypted (from a live/rescue system)')).toBeGreaterThan(-1);
+    expect(text.indexOf('Strategy:')).toBeLessThan(text.indexOf('Health gate:'));
+    const html = renderHtmlReport(view);
+    expect(html.indexOf('strategy: Reinstall encrypted')).toBeGreaterThan(-1);
+    expect(html.indexOf('strategy: Reinstall encrypted')).toBeLessThan(html.indexOf('health gate:'));
+  });
+});
