@@ -63,7 +63,6 @@ export { type PlanCommand } from './plan/commands.js';
 export { STANDARD_PROFILES } from './plan/fio-jobs.js';
 export { type PlanOptions } from './rules/plan-options.js';
 export { assertDestructiveAllowed, type Plan } from './plan/plan.js';
-export { toStrategyView } from './report/strategy-view.js';
 
 // contract: the versioned JSON documents (envelopes) and their schemas
 export { assessmentDocument, machineAssessmentDocument } from './contract/assessment.js';

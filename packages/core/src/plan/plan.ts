@@ -254,7 +254,20 @@ export function buildPlan(facts: PlanFacts, rawOptions: PlanOptions = {}): Plan 
       evidence: [],
     });
   }
-  const destructiveRefusal = refusalFor(facts, commands);
+  // The running root is encrypted from a live/rescue system (strategy.offline): never from the system it runs.
+  const destructiveRefusal =
+    strategy.kind === 'in-place' && strategy.offline
+      ? {
+          reason: `${strategy.target?.path ?? devicePath} holds the running root filesystem: it cannot be shrunk or encrypted while this system runs from it.`,
+          inUse: diskUsageOf(facts).inUse.map((item) => ({
+            path: item.path,
+            kind: item.kind,
+            detail: item.detail,
+          })),
+          alternative:
+            'Boot a live/rescue system, run encplan assess there with --destructive, and follow the strategy steps (the crypttab and initramfs changes are made in a chroot of the installed system).',
+        }
+      : refusalFor(facts, commands);
   const plan: Plan = {
     targetTool,
     threatModel: options.threatModel,

@@ -29,7 +29,6 @@ import type { Filesystem } from '../domain/device.js';
  * `undetermined`: the assessment does not say what is on the disk.
  */
 const strategyKindSchema = z.enum(['fresh-format', 'in-place', 'reinstall', 'nothing-to-do', 'undetermined']);
-type StrategyKind = z.infer<typeof strategyKindSchema>;
 
 /** One condition the strategy needs; `confirm` is one only the user can check (a backup). */
 const strategyPreconditionSchema = z.object({

@@ -58,6 +58,9 @@ describe('the in-place command set', () => {
           : ['--pbkdf-force-iterations', String(pbkdf?.iterations)]),
         '--label',
         'encplan',
+        // The UUID the crypttab line names (plan/volume-uuid.ts), set by the reencrypt as by luksFormat.
+        '--uuid',
+        expect.stringMatching(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/) as string,
         '--reduce-device-size',
         '32M',
         '/dev/loop0p1',

@@ -23,6 +23,36 @@ async function bundlePlan(
   return { facts: result, plan: buildPlan(result, options) };
 }
 
+/**
+ * The in-place strategy writes to the filesystem it encrypts by design: only to that one device, and only
+ * after the plan has unmounted every mount point of it (set -eu stops the script when an unmount fails).
+ */
+function expectInPlaceUnmountsFirst(plan: Plan, input: PlanFacts): void {
+  const target = plan.strategy?.target ?? null;
+  expect(target).not.toBeNull();
+  const path = target?.path ?? '';
+  const firstUse = plan.commands.findIndex(
+    (command) => command.id !== 'in-place-unmount' && command.argv.includes(path),
+  );
+  const unmounted = plan.commands
+    .slice(0, firstUse === -1 ? plan.commands.length : firstUse)
+    .filter((command) => command.id === 'in-place-unmount')
+    .map((command) => command.argv.at(-1));
+  for (const mountpoint of (target?.mountpoints ?? []).filter((point) => point !== '/')) {
+    expect(unmounted).toContain(mountpoint);
+  }
+  // The running root is never encrypted from the running system: its commands are for a live/rescue system.
+  if ((target?.mountpoints ?? []).includes('/')) {
+    expect(plan.strategy?.offline).toBe(true);
+  }
+  // No other partition of the disk is ever named.
+  for (const partition of input.partitions ?? []) {
+    if (partition.path !== path) {
+      expect(plan.commands.flatMap((command) => command.argv)).not.toContain(partition.path);
+    }
+  }
+}
+
 describe('the "tried as a new user" cases of issue 10', () => {
   it('never wipes the virtio system disk that holds / (whole-disk ext4, no table); --destructive is refused', async () => {
     const { plan } = await bundlePlan('virtio-root-no-table-blkid-eperm-debian12');
@@ -35,7 +65,13 @@ describe('the "tried as a new user" cases of issue 10', () => {
 
   it('never writes to a loop disk whose whole-disk ext4 is mounted, for any target', async () => {
     for (const targetTool of ['luks2', 'veracrypt'] as const) {
-      const { plan } = await bundlePlan('loop-ext4-mounted-benchmark-quick-debian12', { targetTool });
+      const { facts: input, plan } = await bundlePlan('loop-ext4-mounted-benchmark-quick-debian12', {
+        targetTool,
+      });
+      if (plan.strategy?.kind === 'in-place') {
+        expectInPlaceUnmountsFirst(plan, input);
+        continue;
+      }
       expect(plan.commands).toEqual([]);
       expect(plan.destructiveRefusal?.inUse.map((item) => item.kind)).toEqual([
         'mounted',
@@ -52,6 +88,10 @@ describe('the "tried as a new user" cases of issue 10', () => {
     });
     for (const targetTool of ['luks2', 'veracrypt'] as const) {
       const plan = buildPlan(mounted, { targetTool, workload: 'desktop' });
+      if (plan.strategy?.kind === 'in-place') {
+        expectInPlaceUnmountsFirst(plan, mounted);
+        continue;
+      }
       const partitionEnd = 1_048_576 + 836_763_648;
       const discard = plan.commands.find((command) => command.id === 'blkdiscard-tail');
       if (discard !== undefined) {
@@ -333,6 +373,10 @@ describe('properties over random disk layouts, mounts, swap and holders', () => 
         (input, workload, targetTool) => {
           const plan = buildPlan(input, { workload, targetTool });
           expect(plan.findings.filter((finding) => finding.ruleId === 'commands-withheld')).toEqual([]);
+          if (plan.strategy?.kind === 'in-place') {
+            expectInPlaceUnmountsFirst(plan, input);
+            return;
+          }
           const usage = diskUsageOf(input);
           const words = plan.commands.flatMap((command) => command.argv);
           for (const partition of input.partitions ?? []) {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { toStrategyView } from '@encplan/core';
+import { toStrategyView } from '../../src/report/strategy-view.js';
 import { assessmentDocument } from '../../src/contract/assessment.js';
 import { planFromAssessment } from '../../src/use-cases/plan-from-assessment.js';
 import { renderHtmlReport } from '../../src/report/html-report.js';
@@ -27,13 +27,18 @@ describe('the strategy in every view', () => {
     expect(view.lines.some((line) => line.startsWith('Drive writes: 798.0 MiB'))).toBe(true);
   });
 
-  it('the text and HTML reports show the strategy before the health gate', () => {
+  it('the text and HTML reports show the strategy in the answer, before what to fix and the settings', () => {
     const view = toReportView(envelopeWithCurrentPlan('virtio-system-disk-whole-ext4-debian12'));
-    const text = renderTextReport(view);
-    expect(text.indexOf('Strategy: Reinstall encrypted (from a live/rescue system)')).toBeGreaterThan(-1);
-    expect(text.indexOf('Strategy:')).toBeLessThan(text.indexOf('Health gate:'));
+    for (const text of [renderTextReport(view), renderTextReport(view, { verbose: true })]) {
+      expect(text.indexOf('Strategy: Reinstall encrypted (from a live/rescue system)')).toBeGreaterThan(-1);
+      expect(text.indexOf('Strategy:')).toBeLessThan(text.indexOf('The plan'));
+    }
     const html = renderHtmlReport(view);
-    expect(html.indexOf('strategy: Reinstall encrypted')).toBeGreaterThan(-1);
-    expect(html.indexOf('strategy: Reinstall encrypted')).toBeLessThan(html.indexOf('health gate:'));
+    const answer = html.slice(
+      html.indexOf('id="answer"'),
+      html.indexOf('</section>', html.indexOf('id="answer"')),
+    );
+    expect(answer).toContain('Reinstall encrypted');
+    expect(answer.indexOf('Reinstall encrypted')).toBeLessThan(answer.indexOf('The plan'));
   });
 });
