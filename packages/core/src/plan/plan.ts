@@ -20,7 +20,12 @@ import {
 } from '../rules/dm-crypt-parameters.js';
 import { estimateInPlaceWriteCost, evaluateHealthGate, healthGateSchema } from '../rules/health-gate.js';
 import { recommendLuks2Pbkdf, recommendVeracryptKdf } from '../rules/key-derivation.js';
-import { predictedPerformanceSchema, predictPerformance } from '../rules/performance-model.js';
+import {
+  findPerformanceResiduals,
+  predictedPerformanceSchema,
+  predictPerformance,
+} from '../rules/performance-model.js';
+import { isKernelAtLeast } from '../rules/kernel-version.js';
 import { lastPartitionEndSectorOf, existingEncryptionOf, osOf, type PlanFacts } from '../rules/facts.js';
 import { mergeRuleResults, type RuleResult } from '../rules/rule-result.js';
 import { recommendSpace, spacePlanSchema } from '../rules/space.js';
@@ -181,6 +186,14 @@ export function buildPlan(facts: PlanFacts, rawOptions: PlanOptions = {}): Plan 
     speed: modelSpeed,
     sectorSizeBytes: effectiveSector,
     workqueueBypass: workqueue.bypass,
+    engine: targetTool === 'luks2' ? 'dm-crypt' : targetTool,
+  });
+  const residuals = findPerformanceResiduals(predictedPerformance, {
+    workqueueBypass: workqueue.bypass,
+    sectorSizeBytes: effectiveSector,
+    keyBits: targetTool === 'luks2' ? choice.keyBits : null,
+    kernelAesGeneric: facts.kernelCrypto?.xtsAesImplementation === 'generic',
+    kernelAtLeast59: isKernelAtLeast(facts.machine?.os?.kernel ?? null, 5, 9),
   });
   const commands = buildCommands(facts, options, {
     targetTool,
@@ -198,7 +211,7 @@ export function buildPlan(facts: PlanFacts, rawOptions: PlanOptions = {}): Plan 
     (command) =>
       command.id === 'luks-format' || command.id === 'veracrypt-create' || command.id === 'apfs-add-volume',
   );
-  const findings = [...all.findings];
+  const findings = [...all.findings, ...residuals];
   if (!formats && existingEncryptionOf(facts) === null) {
     findings.push({
       ruleId: 'partition-first',
