@@ -80,7 +80,7 @@ export type AssessmentResult = z.infer<typeof assessmentResultSchema>;
 /** `encplan assess --json` (and `collect --json`): see docs/json-contract.md for the changelog. */
 export const assessmentDocument = defineDocument({
   name: 'encplan.assessment',
-  version: [1, 1],
+  version: [1, 2],
   title: 'encplan assessment envelope',
   result: assessmentResultSchema,
 });

@@ -4,7 +4,7 @@ import { defineDocument } from './document.js';
 /** `encplan plan --json`: the {@link planSchema} result (docs/json-contract.md). */
 export const planDocument = defineDocument({
   name: 'encplan.plan',
-  version: [1, 0],
+  version: [1, 1],
   title: 'encplan plan envelope',
   result: planSchema,
 });

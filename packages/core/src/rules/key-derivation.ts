@@ -14,8 +14,33 @@ const ARGON2_MIN_MEMORY_KIB = 32;
 export const ARGON2_MIN_ITERATIONS = 4;
 /** cryptsetup's default --pbkdf-parallel, 4, capped by online CPUs (§1.2). */
 const ARGON2_DEFAULT_PARALLEL = 4;
-/** Memory ≤ ~50 % of the smallest RAM that must unlock; an initramfs has less free (§4.3, omarchy #96). */
-const UNLOCK_RAM_SHARE = 0.5;
+/**
+ * Argon2 memory ≤ a quarter of the unlocking machine's RAM. cryptsetup itself caps at half of physical memory
+ * (cryptsetup lib/utils_pbkdf.c, "half of physical memory"), and that half is what gets luksFormat
+ * OOM-killed on 2 GiB machines while an installer runs (agama-project/agama#2907, latchset/clevis#339,
+ * ansible-collections/community.crypto#136); an initramfs unlock shares RAM with the boot environment.
+ * coreos/coreos-assembler#829 settled on 512 MiB for 2 GiB VMs: a quarter.
+ */
+const UNLOCK_RAM_SHARE = 0.25;
+/**
+ * When the unlocking machine's RAM is unknown: 256 MiB, the fixed default omarchy chose so that every
+ * install gets the same KDF parameters (omacom/omarchy-iso#96).
+ */
+export const ARGON2_UNKNOWN_RAM_MEMORY_KIB = 262_144;
+/**
+ * Argon2 memory is rounded down to this grid (KiB): powers of two and their midpoints from 64 MiB (RFC 9106
+ * §4 second recommended option) to 1 GiB, so a few per cent of benchmark noise moves it by at most one step
+ * and the same facts always give the same setting.
+ */
+export const ARGON2_MEMORY_GRID_KIB = [
+  65_536, 98_304, 131_072, 196_608, 262_144, 393_216, 524_288, 786_432, 1_048_576,
+] as const;
+
+/** `memoryKiB` rounded down to {@link ARGON2_MEMORY_GRID_KIB} (unchanged below its first step). */
+export function roundArgon2Memory(memoryKiB: number): number {
+  const steps = ARGON2_MEMORY_GRID_KIB.filter((step) => step <= memoryKiB);
+  return steps.length === 0 ? Math.floor(memoryKiB) : (steps.at(-1) ?? memoryKiB);
+}
 
 /**
  * The LUKS2 keyslot KDF the plan emits. `iterations` null means "let cryptsetup benchmark to iterTimeMs";
@@ -72,12 +97,18 @@ export function recommendLuks2Pbkdf(
     ARGON2_DEFAULT_PARALLEL,
     unlockCores ?? bench?.threads ?? ARGON2_DEFAULT_PARALLEL,
   );
-  const memoryCapKiB = Math.min(
-    ARGON2_MAX_MEMORY_KIB,
-    unlockMemoryBytes !== null
-      ? Math.floor((unlockMemoryBytes * UNLOCK_RAM_SHARE) / 1024)
-      : (bench?.memoryKiB ?? ARGON2_MAX_MEMORY_KIB),
+  const memoryCapKiB = roundArgon2Memory(
+    Math.min(
+      ARGON2_MAX_MEMORY_KIB,
+      unlockMemoryBytes !== null
+        ? Math.floor((unlockMemoryBytes * UNLOCK_RAM_SHARE) / 1024)
+        : Math.min(bench?.memoryKiB ?? ARGON2_UNKNOWN_RAM_MEMORY_KIB, ARGON2_UNKNOWN_RAM_MEMORY_KIB),
+    ),
   );
+  const capBasis =
+    unlockMemoryBytes === null
+      ? `the unlocking machine's RAM is unknown, so ${String(ARGON2_UNKNOWN_RAM_MEMORY_KIB)} KiB, a safe default`
+      : `a quarter of the unlocking machine's ${String(Math.round(unlockMemoryBytes / 2 ** 20))} MiB of RAM (at most 1 GiB), leaving room for the installer or initramfs`;
   const reasons: Evidence[] = [
     evidence(
       'unlock machine memory (bytes)',
@@ -114,7 +145,7 @@ export function recommendLuks2Pbkdf(
             iterations: null,
             iterTimeMs: options.unlockTimeMs,
           },
-          reason: `No argon2id benchmark is available, so cap memory at ${String(memoryCapKiB)} KiB and ${String(parallel)} lanes for the weakest unlocking machine and let cryptsetup pick iterations for ${String(options.unlockTimeMs)} ms; run luksFormat on that machine so its own speed is measured.`,
+          reason: `No argon2id benchmark is available, so cap memory at ${String(memoryCapKiB)} KiB (${capBasis}) and ${String(parallel)} lanes for the weakest unlocking machine and let cryptsetup pick iterations for ${String(options.unlockTimeMs)} ms; run luksFormat on that machine so its own speed is measured.`,
           evidence: reasons,
           confidence: 'low',
         },
@@ -139,15 +170,14 @@ export function recommendLuks2Pbkdf(
     iterations = ARGON2_MIN_ITERATIONS;
     memoryKiB = Math.max(
       ARGON2_MIN_MEMORY_KIB,
-      Math.floor((options.unlockTimeMs * unlockLanes) / (msPerKiBIterationLane * iterations)),
+      roundArgon2Memory(
+        Math.floor((options.unlockTimeMs * unlockLanes) / (msPerKiBIterationLane * iterations)),
+      ),
     );
   }
   const predictedUnlockMs = Math.round((iterations * memoryKiB * msPerKiBIterationLane) / unlockLanes);
   const pbkdf: Luks2Pbkdf = { memoryKiB, parallel, iterations, iterTimeMs: null, predictedUnlockMs };
-  const memoryNote =
-    unlockMemoryBytes === null
-      ? "no more memory than this machine's benchmark chose (its RAM is unknown)"
-      : 'at most half its RAM';
+  const memoryNote = `no more memory than ${capBasis}`;
   const assumption = otherMachine
     ? " It assumes the unlocking machine's cores are as fast as this one's; format there if they are slower."
     : '';
@@ -299,9 +329,13 @@ export function recommendVeracryptKdf(
     .filter((c) => c !== best)
     .map((c) => `${c.hash} ${(best.advantage / c.advantage).toFixed(1)}×`)
     .join(', ');
+  // The floor note names the rule that set it: 485 for passwords under 20 characters, 1 (the smallest PIM)
+  // for a long password.
   const floorNote =
     pim === minimumPim && timedPim < minimumPim
-      ? `; ${String(minimumPim)} is VeraCrypt's floor for passwords under 20 characters`
+      ? shortPassword
+        ? `; ${String(minimumPim)} is VeraCrypt's floor for passwords under 20 characters`
+        : `; ${String(minimumPim)} is the smallest PIM VeraCrypt accepts (allowed because the password has 20 or more characters)`
       : '';
   return {
     recommendations: [

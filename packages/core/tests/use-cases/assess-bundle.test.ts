@@ -13,7 +13,7 @@ describe('assessBundle on a real loop-device bundle', () => {
     const envelope = assessmentDocument.envelope.parse(await assessBundle(bundle, clock));
     expect(envelope).toMatchObject({
       schema: 'encplan.assessment',
-      schemaVersion: [1, 1],
+      schemaVersion: [1, 2],
       generatedAt: '2026-11-21T12:00:00.000Z',
     });
     const result = envelope.result!;
