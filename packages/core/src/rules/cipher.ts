@@ -112,10 +112,12 @@ export function recommendCipherMode(
   ];
 
   if (options.targetTool === 'apfs') {
+    // APFS encrypts with AES-256 in XTS mode, a 512-bit XTS key (Apple Platform Security guide, "Data
+    // Protection": the AES engine's AES-256 XTS).
     const choice: CipherChoice = {
       spec: 'aes-xts-plain64',
-      keyBits: 256,
-      speed: effectiveCipherSpeed(facts, 'aes-xts', 256),
+      keyBits: 512,
+      speed: effectiveCipherSpeed(facts, 'aes-xts', 512),
     };
     const recommendation: Recommendation = {
       ruleId: 'cipher-mode',
