@@ -75,7 +75,7 @@ function layoutCommands(
     lastEnd === null ? MIB / sector : (Math.ceil(((lastEnd + 1) * sector) / MIB) * MIB) / sector;
   const commands: PlanCommand[] = [];
   if (space.method === 'hpa') {
-    // The visible end keeps the partition plus GPT's 34-sector backup area; the rest is hidden (§3.7).
+    // The visible end keeps the partition plus GPT's 34-sector backup area; the rest is hidden (AnandTech, "Exploring the Relationship Between Spare Area and Performance Consistency in Modern SSDs", 2012; Agarwal & Marrow, write amplification; hdparm(8) -N; nvme-cli nvme-ns-create).
     const visibleSectors = space.partitionEndSector + 1 + GPT_BACKUP_SECTORS;
     commands.push({
       id: 'hpa-set',
@@ -230,7 +230,7 @@ function refreshCommand(facts: PlanFacts, settings: CommandSettings): PlanComman
   if (flags.length === 0) {
     return [];
   }
-  // Only LUKS2 headers can store activation flags (--persistent, reference-facts §1.2).
+  // Only LUKS2 headers can store activation flags (--persistent, cryptsetup meson_options.txt, lib/utils_pbkdf.c, man/common_options.adoc).
   const persistent = existing.kind === 'luks2';
   return [
     {

@@ -24,7 +24,7 @@ export interface CipherChoice {
 }
 
 /**
- * Android lets devices whose AES runs below 50 MiB/s use Adiantum instead (reference-facts §2.6,
+ * Android lets devices whose AES runs below 50 MiB/s use Adiantum instead (Crowley & Biggers, "Adiantum", IACR ToSC 2018 (eprint 2018/720); source.android.com "Enabling Adiantum"; raspberrypi/linux#3648,
  * source.android.com "Enabling Adiantum"): the bar for "this CPU is too slow for AES" without a measurement
  * of Adiantum itself.
  */
@@ -92,7 +92,7 @@ export function checkKernelAesDriver(facts: PlanFacts): RuleResult {
 
 /**
  * `cipher-mode`: AES-XTS where the CPU accelerates AES; Adiantum where the CPU lacks AES instructions, the
- * kernel has Adiantum and it measures faster (reference-facts §2.6–2.7: Pi 4 Adiantum > AES, Pi 5 AES 4× faster).
+ * kernel has Adiantum and it measures faster (Crowley & Biggers, "Adiantum", IACR ToSC 2018 (eprint 2018/720); source.android.com "Enabling Adiantum"; raspberrypi/linux#3648; Raspberry Pi benchmarks: kubesail/pibox-os#17, gitbls/sdm#199, Start9Labs/start-os#2336: Pi 4 Adiantum > AES, Pi 5 AES 4× faster).
  */
 export function recommendCipherMode(
   facts: PlanFacts,
@@ -130,7 +130,7 @@ export function recommendCipherMode(
     return { recommendations: [recommendation], findings: [], choice };
   }
 
-  // A measured Adiantum proves the kernel has it: cryptsetup benchmark uses the kernel's implementation (§1.1).
+  // A measured Adiantum proves the kernel has it: cryptsetup benchmark uses the kernel's implementation (cryptsetup(8) BENCHMARK; cryptsetup src/cryptsetup.c, lib/crypto_backend/cipher_check.c).
   const kernelHasAdiantum = adiantumAvailable === true || adiantum !== null;
   const lacksAes =
     hasAes === false ||
@@ -205,8 +205,8 @@ export function recommendCipherMode(
 }
 
 /**
- * `cipher-key-size`: 512-bit XTS keys (AES-256, the LUKS2 default, §1.2) unless the user prefers speed and
- * the cipher, not the device, limits throughput; the cost is quantified from the measurement (§2.4).
+ * `cipher-key-size`: 512-bit XTS keys (AES-256, the LUKS2 default, cryptsetup meson_options.txt, lib/utils_pbkdf.c, man/common_options.adoc) unless the user prefers speed and
+ * the cipher, not the device, limits throughput; the cost is quantified from the measurement (cryptsetup benchmark pairs: kubesail/pibox-os#17, jo-so.de 2017, rvso.com/de/archives/1576615).
  */
 export function recommendKeySize(
   facts: PlanFacts,
@@ -283,12 +283,12 @@ export function recommendKeySize(
   };
 }
 
-/** VeraCrypt's encryption algorithm names (reference-facts §1.4). */
+/** VeraCrypt's encryption algorithm names (VeraCrypt documentation: "Personal Iterations Multiplier (PIM)", "Command Line Usage", "Cascades"; cryptsetup lib/tcrypt/tcrypt.c). */
 export type VeracryptEncryption = 'AES' | 'Serpent' | 'Twofish' | 'AES-Twofish-Serpent';
 
 /**
  * `veracrypt-encryption`: AES alone unless the measured cascade, spread over all cores as VeraCrypt does
- * (§1.4 Parallelization), still outruns the device; a cascade costs ≈ 90 % per core (§2.5).
+ * (VeraCrypt documentation: "Personal Iterations Multiplier (PIM)", "Command Line Usage", "Cascades"; cryptsetup lib/tcrypt/tcrypt.c Parallelization), still outruns the device; a cascade costs ≈ 90 % per core (VeraCrypt documentation "Cascades", "Parallelization").
  */
 export function recommendVeracryptEncryption(
   facts: PlanFacts,
@@ -307,7 +307,7 @@ export function recommendVeracryptEncryption(
     evidence('machine.logicalCores', facts.machine?.logicalCores ?? null, coresSource),
     evidence('fastest plain device throughput (bytes/s)', device, sourceOf('fio', 'bw_bytes')),
   ];
-  // Cascade throughput ≈ harmonic combination of its layers (§2.5).
+  // Cascade throughput ≈ harmonic combination of its layers (VeraCrypt documentation "Cascades", "Parallelization").
   const layerRates = [aes?.rate ?? null, twofish?.rate ?? null, serpent?.rate ?? null].filter(
     (rate): rate is number => rate !== null,
   );

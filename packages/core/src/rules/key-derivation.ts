@@ -6,13 +6,13 @@ import type { PlanFacts } from './facts.js';
 import { VERACRYPT_GPU_RATES } from './reference-rates.js';
 import type { RuleResult } from './rule-result.js';
 
-/** cryptsetup's default maximum argon2 memory, 1 GiB in KiB (reference-facts §1.2, meson_options.txt). */
+/** cryptsetup's default maximum argon2 memory, 1 GiB in KiB (cryptsetup meson_options.txt, lib/utils_pbkdf.c, man/common_options.adoc, meson_options.txt). */
 export const ARGON2_MAX_MEMORY_KIB = 1_048_576;
-/** cryptsetup's argon2 minimum memory, 32 KiB (§1.2). */
+/** cryptsetup's argon2 minimum memory, 32 KiB (cryptsetup meson_options.txt, lib/utils_pbkdf.c, man/common_options.adoc). */
 const ARGON2_MIN_MEMORY_KIB = 32;
-/** cryptsetup's argon2 minimum time cost, 4 (§1.2, §4.3: attacks work up to 3 iterations). */
+/** cryptsetup's argon2 minimum time cost, 4 (cryptsetup meson_options.txt, lib/utils_pbkdf.c, man/common_options.adoc, cryptsetup FAQ 10.5, lib/utils_pbkdf.c: attacks work up to 3 iterations). */
 export const ARGON2_MIN_ITERATIONS = 4;
-/** cryptsetup's default --pbkdf-parallel, 4, capped by online CPUs (§1.2). */
+/** cryptsetup's default --pbkdf-parallel, 4, capped by online CPUs (cryptsetup meson_options.txt, lib/utils_pbkdf.c, man/common_options.adoc). */
 const ARGON2_DEFAULT_PARALLEL = 4;
 /**
  * Argon2 memory ≤ a quarter of the unlocking machine's RAM. cryptsetup itself caps at half of physical memory
@@ -81,7 +81,7 @@ function argon2idBenchmarkOf(
 /**
  * `luks2-pbkdf`: argon2id with explicit memory, parallelism and iterations, computed from this machine's
  * argon2id benchmark for the weakest machine that must unlock (its RAM and cores), capped at half its RAM
- * (§4.3). Assumes time ∝ iterations × memory / lanes and that the unlocking machine's cores are as fast as
+ * (cryptsetup FAQ 10.5, lib/utils_pbkdf.c). Assumes time ∝ iterations × memory / lanes and that the unlocking machine's cores are as fast as
  * this one's (stated in the reason when the machines differ).
  */
 export function recommendLuks2Pbkdf(
@@ -166,7 +166,7 @@ export function recommendLuks2Pbkdf(
   let memoryKiB = memoryCapKiB;
   let iterations = Math.floor((options.unlockTimeMs * unlockLanes) / (msPerKiBIterationLane * memoryKiB));
   if (iterations < ARGON2_MIN_ITERATIONS) {
-    // cryptsetup lowers memory, not iterations, to reach the time target (§4.3).
+    // cryptsetup lowers memory, not iterations, to reach the time target (cryptsetup FAQ 10.5, lib/utils_pbkdf.c).
     iterations = ARGON2_MIN_ITERATIONS;
     memoryKiB = Math.max(
       ARGON2_MIN_MEMORY_KIB,
@@ -201,14 +201,14 @@ const HASH_OUTPUT_BYTES: Readonly<Record<Pbkdf2Hash, number>> = {
   blake2s: 32,
   streebog: 64,
 };
-/** cryptsetup benchmark derives a 256-bit key (§1.1 "per second for 256-bit key"). */
+/** cryptsetup benchmark derives a 256-bit key (cryptsetup(8) BENCHMARK; cryptsetup src/cryptsetup.c, lib/crypto_backend/cipher_check.c "per second for 256-bit key"). */
 const CRYPTSETUP_BENCH_KEY_BYTES = 32;
-/** VeraCrypt derives 64 bytes (two 256-bit XTS keys) per cipher of the cascade (§1.4 Cascades). */
+/** VeraCrypt derives 64 bytes (two 256-bit XTS keys) per cipher of the cascade (VeraCrypt documentation: "Personal Iterations Multiplier (PIM)", "Command Line Usage", "Cascades"; cryptsetup lib/tcrypt/tcrypt.c Cascades). */
 const VERACRYPT_KEY_BYTES_PER_CIPHER = 64;
-/** Non-system volumes: iterations = 15000 + 1000·PIM (§1.4, VeraCrypt "PIM" page). */
+/** Non-system volumes: iterations = 15000 + 1000·PIM (VeraCrypt documentation: "Personal Iterations Multiplier (PIM)", "Command Line Usage", "Cascades"; cryptsetup lib/tcrypt/tcrypt.c, VeraCrypt "PIM" page). */
 const VERACRYPT_BASE_ITERATIONS = 15_000;
 const VERACRYPT_ITERATIONS_PER_PIM = 1000;
-/** Passwords under 20 characters require PIM ≥ 485 for non-system volumes (§1.4). */
+/** Passwords under 20 characters require PIM ≥ 485 for non-system volumes (VeraCrypt documentation: "Personal Iterations Multiplier (PIM)", "Command Line Usage", "Cascades"; cryptsetup lib/tcrypt/tcrypt.c). */
 export const VERACRYPT_SHORT_PASSWORD_MIN_PIM = 485;
 const VERACRYPT_SHORT_PASSWORD_CHARS = 20;
 
@@ -231,9 +231,9 @@ export interface VeracryptKdf {
 }
 
 /**
- * `veracrypt-pim`: the hash whose measured speed here, against its hashcat rate (§4.1), gives the attacker
+ * `veracrypt-pim`: the hash whose measured speed here, against its hashcat rate (dosoos/hashcat_speeds (hashcat -b outputs)), gives the attacker
  * the most work per second of the user's wait, and the PIM that makes one unlock take `unlockTimeMs`,
- * never below 485 for passwords shorter than 20 characters (§1.4).
+ * never below 485 for passwords shorter than 20 characters (VeraCrypt documentation: "Personal Iterations Multiplier (PIM)", "Command Line Usage", "Cascades"; cryptsetup lib/tcrypt/tcrypt.c).
  */
 export function recommendVeracryptKdf(
   facts: PlanFacts,
@@ -261,7 +261,7 @@ export function recommendVeracryptKdf(
     // PBKDF2 cost scales with the number of output blocks: ceil(key / hash output) (RFC 8018 §5.2).
     const iterationsPerSecond =
       (measured * Math.ceil(benchKeyBytes / outputBytes)) / Math.ceil(keyBytes / outputBytes);
-    // Attacker seconds per defender second ∝ defender iterations/s ÷ GPU iterations/s (§4.1 derived ratio).
+    // Attacker seconds per defender second ∝ defender iterations/s ÷ GPU iterations/s (dosoos/hashcat_speeds (hashcat -b outputs) derived ratio).
     const advantage = iterationsPerSecond / (gpu.guessesPerSecond * gpu.iterations);
     return [{ hash, iterationsPerSecond, advantage, speed }];
   });

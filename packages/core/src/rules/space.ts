@@ -13,18 +13,18 @@ import {
 } from './facts.js';
 import type { RuleResult } from './rule-result.js';
 
-/** Most client drives keep ≈ 7 % of their NAND as factory spare (reference-facts §3.7, AnandTech 2012). */
+/** Most client drives keep ≈ 7 % of their NAND as factory spare (AnandTech, "Exploring the Relationship Between Spare Area and Performance Consistency in Modern SSDs", 2012; Agarwal & Marrow, write amplification; hdparm(8) -N; nvme-cli nvme-ns-create, AnandTech 2012). */
 export const CLIENT_FACTORY_SPARE_SHARE = 0.07;
 /** Partitions start and end on 1 MiB boundaries (sgdisk's and parted's default alignment). */
 const ALIGNMENT_BYTES = MIB;
 /** GPT keeps a backup header and a 32-sector entry array after the last usable LBA: 34 sectors reserved (UEFI spec §5.3). */
 const GPT_BACKUP_SECTORS = 34;
-/** Wear above which one more tier of spare is worth it: GSmartControl notices SSD life left < 50 (§1.12). */
+/** Wear above which one more tier of spare is worth it: GSmartControl notices SSD life left < 50 (GSmartControl src/applib/storage_property_descr_*.cpp). */
 const WORN_PERCENT = 50;
 /**
  * Worst-case write amplification targets per tier; spare factor ρ = 1 / (2·WA − 1) from the greedy-GC worst
- * case WA = (1 + ρ) / (2ρ) (reference-facts §3.7, Agarwal & Marrow). Tier 0 = no extra spare: TRIMmed free
- * space already acts as spare (dynamic OP, §3.7).
+ * case WA = (1 + ρ) / (2ρ) (AnandTech, "Exploring the Relationship Between Spare Area and Performance Consistency in Modern SSDs", 2012; Agarwal & Marrow, write amplification; hdparm(8) -N; nvme-cli nvme-ns-create, Agarwal & Marrow). Tier 0 = no extra spare: TRIMmed free
+ * space already acts as spare (dynamic OP, AnandTech, "Exploring the Relationship Between Spare Area and Performance Consistency in Modern SSDs", 2012; Agarwal & Marrow, write amplification; hdparm(8) -N; nvme-cli nvme-ns-create).
  */
 const WRITE_AMPLIFICATION_TIERS = [null, 3, 2, 1.5] as const;
 const WORKLOAD_TIER: Readonly<Record<ResolvedPlanOptions['workload'], number>> = {
@@ -69,7 +69,7 @@ export function spareFactorFor(writeAmplification: number): number {
 /**
  * `unallocated-space` and `spare-area-method`: how much to leave unpartitioned, from drive type, wear, whether
  * TRIM reaches the drive through the planned stack, factory spare and the workload; and how to make it real
- * spare (only never-written or TRIMmed space counts, §3.7).
+ * spare (only never-written or TRIMmed space counts, AnandTech, "Exploring the Relationship Between Spare Area and Performance Consistency in Modern SSDs", 2012; Agarwal & Marrow, write amplification; hdparm(8) -N; nvme-cli nvme-ns-create).
  */
 export function recommendSpace(
   facts: PlanFacts,
@@ -226,14 +226,14 @@ function spareMethod(facts: PlanFacts, neededBytes: number): SpareMethod {
   if (neededBytes === 0) {
     return 'none';
   }
-  // Unpartitioned tail + one discard: simplest and OS-agnostic (§3.7); needs TRIM at the drive.
+  // Unpartitioned tail + one discard: simplest and OS-agnostic (AnandTech, "Exploring the Relationship Between Spare Area and Performance Consistency in Modern SSDs", 2012; Agarwal & Marrow, write amplification; hdparm(8) -N; nvme-cli nvme-ns-create); needs TRIM at the drive.
   if (facts.trim?.deviceSupportsTrim !== false) {
     return 'discarded-tail';
   }
   if (facts.space?.nvme?.namespaceManagementSupported === true) {
     return 'nvme-namespace';
   }
-  // HPA is frequently unsupported behind USB bridges (§3.7).
+  // HPA is frequently unsupported behind USB bridges (AnandTech, "Exploring the Relationship Between Spare Area and Performance Consistency in Modern SSDs", 2012; Agarwal & Marrow, write amplification; hdparm(8) -N; nvme-cli nvme-ns-create).
   if (hpaSupportedOf(facts) === true && facts.disk?.transport !== 'usb') {
     return 'hpa';
   }
