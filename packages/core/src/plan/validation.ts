@@ -62,6 +62,13 @@ const settingAtMostCheckSchema = z.object({
   publishedFailingValue: z.number().nullable().default(null),
 });
 
+const settingNearCheckSchema = z.object({
+  kind: z.literal('setting-near'),
+  /** Dotted path into plan.settings, e.g. "space.partitionEndSector". */
+  path: z.string().min(1),
+  publishedValue: z.number(),
+});
+
 /** One validation case as stored in fixtures/validation/<id>.json. */
 export const validationCaseSchema = z.object({
   id: z.string().regex(/^[a-z0-9-]+$/),
@@ -82,6 +89,7 @@ export const validationCaseSchema = z.object({
     cipherAtSectorCheckSchema,
     recommendationCheckSchema,
     settingAtMostCheckSchema,
+    settingNearCheckSchema,
   ]),
   /** ± per cent a numeric prediction may stray from the published figure. */
   tolerancePercent: z.number().positive().default(RESIDUAL_TOLERANCE_PERCENT),
@@ -193,6 +201,21 @@ function evaluate(
         ].join(' + '),
         errorPercent: null,
         matches: valueMatches && missing.length === 0,
+      };
+    }
+    case 'setting-near': {
+      const plan = buildPlan(facts, testCase.options);
+      const value = valueAt(plan.settings, check.path);
+      const predicted = typeof value === 'number' ? value : null;
+      const error =
+        predicted === null
+          ? null
+          : Math.round(((predicted - check.publishedValue) / check.publishedValue) * 1e6) / 1e4;
+      return {
+        published: String(check.publishedValue),
+        predicted: predicted === null ? 'not set' : String(predicted),
+        errorPercent: error,
+        matches: error !== null && Math.abs(error) <= testCase.tolerancePercent,
       };
     }
     case 'setting-at-most': {

@@ -44,6 +44,15 @@ export const planOptionsSchema = z.object({
     .default([...DEFAULT_ENTROPY_BITS]),
   /** Accept AES-128-XTS and no cascades when the cipher, not the device, limits throughput. */
   speedOverSecurity: z.boolean().default(false),
+  /**
+   * A fixed spare area the user asks for, in per cent of a stated base: `user` = the capacity the host sees
+   * (disk size), `raw` = the raw flash (disk size + factory spare, known only when the drive reports it).
+   * Null: the plan computes the spare area from wear, TRIM and workload.
+   */
+  targetSpare: z
+    .object({ percent: z.number().min(0).max(90), base: z.enum(['user', 'raw']).default('user') })
+    .nullable()
+    .default(null),
   /** dm-crypt mapping name used in commands and crypttab. */
   mappingName: z
     .string()
