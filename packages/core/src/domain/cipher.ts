@@ -14,6 +14,7 @@ export const cipherSpeedSourceSchema = z.enum(['cryptsetup', 'openssl']);
  */
 export const cipherIdSchema = z.enum([
   'aes-xts',
+  'aes-cbc',
   'serpent-xts',
   'twofish-xts',
   'xchacha12,aes-adiantum',

@@ -22,6 +22,7 @@ import { estimateInPlaceWriteCost, evaluateHealthGate, healthGateSchema } from '
 import { recommendLuks2Pbkdf, recommendVeracryptKdf } from '../rules/key-derivation.js';
 import {
   findPerformanceResiduals,
+  findSmallSectorBound,
   predictedPerformanceSchema,
   predictPerformance,
 } from '../rules/performance-model.js';
@@ -211,7 +212,8 @@ export function buildPlan(facts: PlanFacts, rawOptions: PlanOptions = {}): Plan 
     (command) =>
       command.id === 'luks-format' || command.id === 'veracrypt-create' || command.id === 'apfs-add-volume',
   );
-  const findings = [...all.findings, ...residuals];
+  const smallSector = findSmallSectorBound(predictedPerformance, effectiveSector, targetTool === 'luks2');
+  const findings = [...all.findings, ...residuals, ...smallSector];
   if (!formats && existingEncryptionOf(facts) === null) {
     findings.push({
       ruleId: 'partition-first',

@@ -324,3 +324,37 @@ export function findPerformanceResiduals(
     },
   ];
 }
+
+/**
+ * `small-sector-cipher-bound`: encryption sectors under 4096 bytes cost the cipher more than half its speed
+ * ({@link SMALL_SECTOR_CIPHER_SHARE}); say so when that makes the cipher, not the device, the limit.
+ */
+export function findSmallSectorBound(
+  predictions: readonly PredictedPerformance[],
+  sectorSizeBytes: number,
+  canChoose: boolean,
+): Finding[] {
+  if (sectorSizeBytes >= 4096) {
+    return [];
+  }
+  const bound = predictions.filter(
+    (row) => row.readLimitedBy === 'cipher' || row.writeLimitedBy === 'cipher',
+  );
+  if (bound.length === 0) {
+    return [];
+  }
+  return [
+    {
+      ruleId: 'small-sector-cipher-bound',
+      severity: 'warning',
+      message: `With ${String(sectorSizeBytes)}-byte encryption sectors the cipher runs at about ${String(Math.round(SMALL_SECTOR_CIPHER_SHARE * 100))} % of its 4096-byte speed and limits ${bound.map((row) => row.profile).join(', ')} on this device. ${canChoose ? 'Use --sector-size 4096 (LUKS2).' : 'This tool fixes its sector size; LUKS2 with --sector-size 4096 would not have this limit.'}`,
+      evidence: bound.map((row) =>
+        evidence(
+          `${row.profile} cipher rate at ${String(sectorSizeBytes)}-byte sectors (bytes/s)`,
+          row.cipherReadBytesPerSecond,
+          sourceOf('cryptsetup benchmark', 'scaled by sector share'),
+        ),
+      ),
+    },
+  ];
+}

@@ -192,6 +192,21 @@ describe('recommendVeracryptKdf', () => {
     expect(result.recommendations.map((r) => r.ruleId)).toEqual(['veracrypt-hash', 'veracrypt-pim']);
   });
 
+  it('words the PIM floor by the rule that set it (a 24-character password is not "under 20")', () => {
+    const fast = speeds([['sha512', 1_685_813]]);
+    const reasonFor = (passwordLength: number) =>
+      recommendVeracryptKdf(
+        fast,
+        optionsWith({ targetTool: 'veracrypt', unlockTimeMs: 1, passwordLength }),
+        1,
+      )
+        .recommendations.map((r) => r.reason)
+        .join(' ');
+    expect(reasonFor(24)).not.toContain('under 20 characters');
+    expect(reasonFor(24)).toContain('20 or more characters');
+    expect(reasonFor(12)).toContain("485 is VeraCrypt's floor for passwords under 20 characters");
+  });
+
   it.each([
     { pim: 485, iterations: 500_000 },
     { pim: 1, iterations: 16_000 },

@@ -2,7 +2,11 @@ import { describe, expect, it } from 'vitest';
 import { type StandardProfileId } from '../../src/domain/io-benchmark.js';
 import { MIB } from '../../src/domain/units.js';
 import { type EffectiveCipherSpeed } from '../../src/rules/cipher-speed.js';
-import { findPerformanceResiduals, predictPerformance } from '../../src/rules/performance-model.js';
+import {
+  findPerformanceResiduals,
+  findSmallSectorBound,
+  predictPerformance,
+} from '../../src/rules/performance-model.js';
 import { facts, ioBenchmark, machine, type ProfileRates } from './facts-builder.js';
 
 function speed(mib: number): EffectiveCipherSpeed {
@@ -226,5 +230,19 @@ describe('findPerformanceResiduals', () => {
     );
     const [finding] = findPerformanceResiduals(rows, context);
     expect(finding?.severity).toBe('info');
+  });
+});
+
+describe('findSmallSectorBound', () => {
+  it('flags a 512-byte-sector plan on a fast NVMe whose cipher then limits it', () => {
+    const rows = predictPerformance(facts(machine({ cores: 8 }), ioBenchmark(plain('seq1m-q1t1', 3000))), {
+      speed: speed(2500),
+      sectorSizeBytes: 512,
+      workqueueBypass: false,
+    });
+    const [finding] = findSmallSectorBound(rows, 512, true);
+    expect(finding?.ruleId).toBe('small-sector-cipher-bound');
+    expect(finding?.message).toContain('--sector-size 4096');
+    expect(findSmallSectorBound(rows, 4096, true)).toEqual([]);
   });
 });
