@@ -14,11 +14,11 @@ const fixture = (name: string): PlanFacts =>
 /** The facts with every cipher and argon2 benchmark figure scaled by its own factor (benchmark noise). */
 function withNoise(facts: PlanFacts, factors: readonly number[]): PlanFacts {
   let next = 0;
-  const noisy = (value: number | null | undefined) => {
+  function noisy<T extends number | null | undefined>(value: T): T {
     const factor = factors[next % factors.length] ?? 1;
     next += 1;
-    return value === null || value === undefined ? value : Math.round(value * factor);
-  };
+    return (typeof value === 'number' ? Math.round(value * factor) : value) as T;
+  }
   const bench = facts.cipherBenchmark;
   return {
     ...facts,
@@ -28,15 +28,19 @@ function withNoise(facts: PlanFacts, factors: readonly number[]): PlanFacts {
         ...bench?.cipherSpeed,
         measurements: (bench?.cipherSpeed?.measurements ?? []).map((row) => ({
           ...row,
-          encryptBytesPerSecond: noisy(row.encryptBytesPerSecond),
-          decryptBytesPerSecond: noisy(row.decryptBytesPerSecond),
+          ...(row.encryptBytesPerSecond === undefined
+            ? {}
+            : { encryptBytesPerSecond: noisy(row.encryptBytesPerSecond) }),
+          ...(row.decryptBytesPerSecond === undefined
+            ? {}
+            : { decryptBytesPerSecond: noisy(row.decryptBytesPerSecond) }),
         })),
       },
       kdfSpeed: {
         ...bench?.kdfSpeed,
         argon2: (bench?.kdfSpeed?.argon2 ?? []).map((row) => ({
           ...row,
-          memoryKibibytes: noisy(row.memoryKibibytes),
+          ...(row.memoryKibibytes === undefined ? {} : { memoryKibibytes: noisy(row.memoryKibibytes) }),
         })),
       },
     },

@@ -232,7 +232,7 @@ describe('recommendSpace', () => {
 
   it('does not read unknown TRIM support as "TRIM does not reach the drive"', () => {
     const unknown = facts(ssd({ known: false }), {
-      disk: { partitionTable: null },
+      disk: { partitionTable: 'unknown' },
       trim: { deviceSupportsTrim: null },
     });
     const result = recommendSpace(unknown, optionsWith(), true);
