@@ -45,6 +45,16 @@ export const planOptionFlags = {
     summary: 'Accept AES-128-XTS when the cipher limits the device.',
     default: false,
   }),
+  'target-spare': Flags.string({
+    summary:
+      'Fixed spare area in per cent, e.g. 25 (default: computed from wear, TRIM and workload); offers an HPA where the drive has one.',
+  }),
+  'target-spare-base': Flags.string({
+    summary:
+      'What --target-spare is a share of: user (the capacity the host sees) or raw (raw flash, if known).',
+    options: ['user', 'raw'],
+    default: 'user',
+  }),
   destructive: Flags.boolean({
     summary: 'Leave data-destroying commands uncommented in the script.',
     default: false,
@@ -75,6 +85,14 @@ export function optionsFromFlags(flags: PlanOptionFlagValues): PlanOptions {
       `--entropy-bits takes positive numbers, got ${JSON.stringify(flags['entropy-bits'])}.`,
     );
   }
+  const spare = flags['target-spare'];
+  const sparePercent = spare === undefined ? null : Number(spare);
+  if (sparePercent !== null && (!Number.isFinite(sparePercent) || sparePercent < 0 || sparePercent > 90)) {
+    throw new EncplanError(
+      'INVALID_ARGUMENT',
+      `--target-spare ${JSON.stringify(spare)} is not a per cent from 0 to 90.`,
+    );
+  }
   // The option schema in core validates the enums again; oclif's `options` already limited them.
   return {
     targetTool: (flags.target ?? null) as PlanOptions['targetTool'],
@@ -85,6 +103,10 @@ export function optionsFromFlags(flags: PlanOptionFlagValues): PlanOptions {
     passwordLength: flags['password-length'] ?? null,
     ...(entropyBits.length > 0 ? { entropyBits: entropyBits } : {}),
     speedOverSecurity: flags['speed-over-security'],
+    targetSpare:
+      sparePercent === null
+        ? null
+        : { percent: sparePercent, base: flags['target-spare-base'] as 'user' | 'raw' },
     mappingName: flags['mapping-name'],
     label: flags.label,
   };

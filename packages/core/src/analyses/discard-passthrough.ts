@@ -3,14 +3,14 @@ import { sourceOf } from '../domain/source.js';
 import type { DiscardLayer, DiscardPassthrough, DiscardPath } from '../domain/trim.js';
 import type { DiscardStackFacts } from '../probes/linux/discard-stack.js';
 
-/** What passing discards through an encryption layer reveals, and what it does not (reference-facts §3.1). */
+/** What passing discards through an encryption layer reveals, and what it does not (cryptsetup(8) --allow-discards, crypttab(5) discard; Milan Broz, "TRIM & dm-crypt ... problems?" (2011); cryptsetup FAQ 5.19). */
 const LEAKS = [
-  'Discarded blocks are visible on the raw device, so the used/free map, and from it the filesystem type and fill level, can be read by anyone with the disk (cryptsetup(8) --allow-discards warning; reference-facts §3.1).',
-  'Plausible deniability of hidden volumes is lost (cryptsetup refuses --allow-discards with --tcrypt-hidden; reference-facts §3.1, §3.4).',
-  'File contents and keys are not revealed (reference-facts §3.1).',
+  'Discarded blocks are visible on the raw device, so the used/free map, and from it the filesystem type and fill level, can be read by anyone with the disk (cryptsetup(8) --allow-discards warning; Milan Broz, "TRIM & dm-crypt ... problems?", 2011).',
+  'Plausible deniability of hidden volumes is lost (cryptsetup refuses --allow-discards with --tcrypt-hidden: cryptsetup-open(8)).',
+  'File contents and keys are not revealed (Milan Broz, "TRIM & dm-crypt ... problems?", 2011).',
 ] as const;
 const ZEROES_LEAK =
-  'This drive reads trimmed blocks as zeros (RZAT/DLFEAT), so the free-space map is exact rather than inferred (reference-facts §3.1, §3.6).';
+  'This drive reads trimmed blocks as zeros (RZAT/DLFEAT), so the free-space map is exact rather than inferred (ATA IDENTIFY word 69 bit 5, NVMe DLFEAT).';
 
 type Kind = DiscardLayer['kind'];
 
@@ -22,7 +22,7 @@ function kindOf(node: StackNode): Kind {
     case 'part':
       return 'partition';
     case 'crypt':
-      // VeraCrypt's own Linux mappings are named veracryptN (CoreLinux.cpp; reference-facts §3.4).
+      // VeraCrypt's own Linux mappings are named veracryptN (CoreLinux.cpp; VeraCrypt src/Core/Unix/Linux/CoreLinux.cpp, veracrypt/VeraCrypt#1186, VeraCrypt documentation "Trim Operation").
       return /^veracrypt\d*$/.test(name) ? 'veracrypt' : 'dm-crypt';
     case 'lvm':
       return 'lvm';
@@ -63,7 +63,7 @@ function cryptFix(node: StackNode, facts: DiscardStackFacts): string {
       ? ` and add "discard" to the options of ${name} in /etc/crypttab`
       : '';
   if (uuid.startsWith('CRYPT-TCRYPT')) {
-    return `cryptsetup close ${name} && cryptsetup open --type tcrypt --allow-discards <device> ${name} (never for hidden volumes; reference-facts §3.4)`;
+    return `cryptsetup close ${name} && cryptsetup open --type tcrypt --allow-discards <device> ${name} (never for hidden volumes: cryptsetup-open(8))`;
   }
   if (uuid.startsWith('CRYPT-LUKS2')) {
     return `cryptsetup refresh ${name} --allow-discards --persistent${crypttabNote}`;
@@ -79,7 +79,7 @@ function localVerdict(node: StackNode, kind: Kind, facts: DiscardStackFacts): Lo
     return {
       passes: false,
       reason:
-        'VeraCrypt maps its volumes without allow_discards on Linux, whatever its documentation says (CoreLinux.cpp, VeraCrypt#1186; reference-facts §3.4).',
+        'VeraCrypt maps its volumes without allow_discards on Linux, whatever its documentation says (VeraCrypt CoreLinux.cpp, veracrypt/VeraCrypt#1186).',
       fix: `close it in VeraCrypt, then: cryptsetup open --type tcrypt --allow-discards <device> ${name} (never for hidden volumes)`,
     };
   }
@@ -107,8 +107,8 @@ function localVerdict(node: StackNode, kind: Kind, facts: DiscardStackFacts): Lo
       }
       const why =
         table === null
-          ? 'dm-crypt passes no discards (discard_max_bytes 0): it is never enabled by default (reference-facts §3.1)'
-          : 'the dm-crypt table has no allow_discards option: discards are never enabled by default (reference-facts §3.1)';
+          ? 'dm-crypt passes no discards (discard_max_bytes 0): it is never enabled by default (cryptsetup(8) --allow-discards)'
+          : 'the dm-crypt table has no allow_discards option: discards are never enabled by default (cryptsetup(8) --allow-discards)';
       const header = (facts.luksFlags[name] ?? []).includes('allow-discards')
         ? ' The LUKS2 header has allow-discards, but this mapping was opened without it.'
         : '';
@@ -120,7 +120,7 @@ function localVerdict(node: StackNode, kind: Kind, facts: DiscardStackFacts): Lo
         return {
           passes,
           reason:
-            'md RAID 4/5/6 drops discards unless raid456.devices_handle_discard_safely=Y, because parity needs discarded blocks to read back as zeros (reference-facts §3.2).',
+            'md RAID 4/5/6 drops discards unless raid456.devices_handle_discard_safely=Y, because parity needs discarded blocks to read back as zeros (Linux md raid456 devices_handle_discard_safely).',
           fix: 'only if every member reads zeros after TRIM: echo Y > /sys/module/raid456/parameters/devices_handle_discard_safely, and add "options raid456 devices_handle_discard_safely=Y" to /etc/modprobe.d/raid456.conf',
         };
       }
@@ -136,7 +136,7 @@ function localVerdict(node: StackNode, kind: Kind, facts: DiscardStackFacts): Lo
       return {
         passes,
         reason: passes
-          ? `LVM passes discards without issue_discards (discard_max_bytes ${maxBytes}; reference-facts §3.2).`
+          ? `LVM passes discards without issue_discards (discard_max_bytes ${maxBytes}; lvm.conf issue_discards).`
           : 'This LVM volume passes no discards (a thin pool with discards=ignore, or a segment type without discard support).',
         fix: passes ? null : 'for a thin pool: lvchange --discards passdown VG/POOL (lvmthin(7))',
       };
@@ -264,7 +264,7 @@ function blocked(blockingIndex: number, index: number): boolean {
 
 /**
  * Walks every path from the disk up to each filesystem (or top layer) and reports, layer by layer, whether
- * discards pass (sysfs queue/discard_max_bytes; reference-facts §3.5), the lowest layer that stops them with
+ * discards pass (sysfs queue/discard_max_bytes; Linux Documentation/ABI/stable/sysfs-block (discard_max_bytes, discard_granularity); lsblk(8) --discard), the lowest layer that stops them with
  * the exact fix, whether anything issues discards (discard mount option, fstrim.timer) and what passing them
  * through encryption leaks. Pure: `root` is the disk's StackNode, `facts` what probeDiscardStack gathered.
  */

@@ -104,7 +104,7 @@ export function assessDriveSections(input: {
 
 /**
  * The NVMe capacity part of the space section (TNVMCAP, UNVMCAP, namespace size, OACS bit 3) from the Identify
- * data probeHealth read; null when the drive is not NVMe or nvme-cli did not answer (reference-facts §3.7).
+ * data probeHealth read; null when the drive is not NVMe or nvme-cli did not answer (AnandTech, "Exploring the Relationship Between Spare Area and Performance Consistency in Modern SSDs", 2012; Agarwal & Marrow, write amplification; hdparm(8) -N; nvme-cli nvme-ns-create).
  */
 export function nvmeCapacityOf(
   drive: Pick<DriveHealthFacts, 'nvmeIdCtrl' | 'nvmeIdNs'>,

@@ -12,7 +12,7 @@ import { sourceOf } from '../domain/source.js';
 import type { Warning } from '../domain/warning.js';
 import type { ImplausibleValue } from '../parsers/smartctl/plausible-ranges.js';
 
-/** Who set each threshold; every finding cites one (reference-facts sections). */
+/** Who set each threshold; every finding cites one (the original documents). */
 const THRESHOLD_SOURCES = {
   scrutinyNvme: 'AnalogJ/scrutiny webapp/backend/pkg/thresholds/nvme_attributes.go',
   scrutinyAta:
@@ -27,7 +27,7 @@ const THRESHOLD_SOURCES = {
   encplanWear: 'encplan wear tiers, docs/health-and-discard.md',
 } as const;
 
-/** One NVMe data unit is 1000 × 512 bytes (NVMe Base Spec; reference-facts §1.9). */
+/** One NVMe data unit is 1000 × 512 bytes (NVMe Base Spec; smartctl(8) RETURN VALUES; smartmontools src/json.cpp, nvmeprint.cpp, ataprint.cpp). */
 const NVME_DATA_UNIT_BYTES = 512_000n;
 /** Hours per year (365.25 days), for remaining-life estimates. */
 const HOURS_PER_YEAR = 8766;
@@ -55,7 +55,7 @@ const CRITICAL_WARNING_BITS: readonly (readonly [number, string])[] = [
 
 /**
  * ATA wear attributes whose normalised value is the remaining life in percent, by vendor (CrystalDiskInfo's
- * per-vendor choice, reference-facts §1.11): 231 SandForce/Kingston/Phison SSD_Life_Left, 233 Intel/OCZ/SK
+ * per-vendor choice, CrystalDiskInfo AtaSmart.cpp): 231 SandForce/Kingston/Phison SSD_Life_Left, 233 Intel/OCZ/SK
  * hynix Media_Wearout_Indicator, 202 Micron/Crucial Percent_Lifetime_Remain, 177 Samsung Wear_Leveling_Count,
  * 173 Kioxia/Micron. Ids are reused for other meanings (Samsung PM883's 202 is Exception_Mode_Status), so the
  * name must also look like a wear counter.

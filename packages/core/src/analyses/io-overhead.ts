@@ -3,7 +3,7 @@ import type { IoBound, Overhead, ProfileMeasurement, TargetMeasurement } from '.
 /**
  * Encrypted runs within 10% of plain count as device-bound. encplan's threshold: smaller gaps are of the
  * order of the run-to-run spread reported next to each median, and the smallest published encryption cost
- * the seeds care about is −11% (APFS external SSD writes, reference-facts §2.8 case F).
+ * the seeds care about is −11% (APFS external SSD writes, published plain-against-encrypted measurements, docs/validation.md case F).
  */
 const DEVICE_BOUND_RATIO = 0.9;
 
@@ -12,8 +12,8 @@ const FASTER_THAN_PLAIN_RATIO = 1.1;
 
 /**
  * A run reaching 80% of the min()/serial model counts as explained by the cipher: the closest published
- * case reached 80–94% of min(device, cipher) (reference-facts §2.8 case A); far below it, dm-crypt's
- * queueing is what is left (§2.8 case B, §2.1).
+ * case reached 80–94% of min(device, cipher) (published plain-against-encrypted measurements, docs/validation.md case A); far below it, dm-crypt's
+ * queueing is what is left (published plain-against-encrypted measurements, docs/validation.md case B, Cloudflare, "Speeding up Linux disk encryption", 2020-03-25; dm-crypt no_read_workqueue/no_write_workqueue (Linux 5.9); cryptsetup(8) --perf-*).
  */
 const MODEL_EXPLAINED_RATIO = 0.8;
 
@@ -46,7 +46,7 @@ function classify(
   const { queueDepth, threads } = plain.profile;
   const cipher = cipherBytesPerSecondPerCore * threads;
   // One request in flight: cipher and device work back to back, so throughput is the serial (harmonic)
-  // combination; with a queue the slower stage sets the pace, min() (reference-facts §2.8 cases A and C).
+  // combination; with a queue the slower stage sets the pace, min() (published plain-against-encrypted measurements, docs/validation.md cases A and C).
   const serial = queueDepth * threads === 1;
   const predicted = serial ? 1 / (1 / device + 1 / cipher) : Math.min(device, cipher);
   const model = serial ? 'the serial model 1/(1/device + 1/cipher)' : 'min(device, cipher)';

@@ -31,9 +31,9 @@ export interface OverProvisioningInput {
 }
 
 /**
- * Client drives keep about 7 % of their NAND as factory spare (AnandTech 2012, reference-facts §3.7): extra
+ * Client drives keep about 7 % of their NAND as factory spare (AnandTech 2012, AnandTech, "Exploring the Relationship Between Spare Area and Performance Consistency in Modern SSDs", 2012; Agarwal & Marrow, write amplification; hdparm(8) -N; nvme-cli nvme-ns-create): extra
  * spare below that is "low"; 25 % gives enterprise-like consistency in AnandTech's tests (conclusion text not
- * re-read: reference-facts §3.7 marks it unverified), so it is the line for "generous".
+ * re-read; the figure is unverified), so it is the line for "generous".
  */
 const LOW_SPARE_PERCENT = 7;
 const GENEROUS_SPARE_PERCENT = 25;
@@ -41,7 +41,7 @@ const GENEROUS_SPARE_PERCENT = 25;
 /**
  * Judges the spare area the user adds on top of the factory's. Unallocated space counts only when it was
  * never written or has been discarded; filesystem free space counts when discards reach the drive.
- * Worst-case write amplification uses WA = (1+ρ)/(2ρ) (Agarwal & Marrow; reference-facts §3.7).
+ * Worst-case write amplification uses WA = (1+ρ)/(2ρ) (Agarwal & Marrow; AnandTech, "Exploring the Relationship Between Spare Area and Performance Consistency in Modern SSDs", 2012; Agarwal & Marrow, write amplification; hdparm(8) -N; nvme-cli nvme-ns-create).
  */
 export function assessOverProvisioning(input: OverProvisioningInput): OverProvisioning {
   const filesystems = input.filesystems.map((fs) => ({

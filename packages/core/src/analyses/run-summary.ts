@@ -18,7 +18,7 @@ function medianInt(values: readonly (number | null)[]): number | null {
 
 /**
  * Summarises repeated runs of one profile: median throughput, IOPS, CPU and latency, and the spread
- * (max − min) / median. CrystalDiskMark keeps the maximum (reference-facts §1.5); encplan reports the median
+ * (max − min) / median. CrystalDiskMark keeps the maximum (CrystalDiskMark DiskMark/DiskBench.cpp, DiskMarkDlg.cpp); encplan reports the median
  * so one lucky run cannot decide a recommendation, and shows the spread so the reader sees the noise.
  */
 export function summarizeRuns(runs: readonly FioRun[]): RunSummary {

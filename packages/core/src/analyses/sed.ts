@@ -3,9 +3,9 @@ import type { Sed } from '../domain/sed.js';
 import { sourceOf, type FactSource } from '../domain/source.js';
 import type { SedutilScanEntry } from '../parsers/sedutil/scan.js';
 
-/** Why the plan still defaults to software encryption on a SED (reference-facts §5.2). */
+/** Why the plan still defaults to software encryption on a SED (Meijer & van Gastel, "Self-encrypting deception", IEEE S&P 2019; Microsoft ADV180028, KB4516071). */
 const SOFTWARE_FIRST =
-  'encplan recommends software encryption (optionally on top of Opal): SED firmware has been broken before (Meijer & van Gastel 2019; ADV180028), reference-facts §5.2.';
+  'encplan recommends software encryption (optionally on top of Opal): SED firmware has been broken before (Meijer & van Gastel, "Self-encrypting deception", IEEE S&P 2019; Microsoft ADV180028).';
 
 function firstBoolean(
   capabilities: readonly SecurityCapability[],
@@ -22,7 +22,7 @@ function firstBoolean(
 
 /**
  * Judges self-encrypting-drive capability from sedutil-cli --scan (when present) and the prerequisites the
- * drive reports: NVMe OACS bit 0, ATA Trusted Computing and the ATA Security feature set (reference-facts §5.1).
+ * drive reports: NVMe OACS bit 0, ATA Trusted Computing and the ATA Security feature set (sedutil-cli --scan; TCG Storage Opal SSC Level 0 Discovery; NVMe OACS bit 0).
  */
 export function assessSed(
   capabilities: readonly SecurityCapability[],
@@ -45,7 +45,7 @@ export function assessSed(
     } else if (sedutil.pyrite) {
       status = 'pyrite-only';
       explanation =
-        'sedutil-cli reports only TCG Pyrite: the drive can lock but does not encrypt (cryptsetup 2.7 notes, reference-facts §5.2).';
+        'sedutil-cli reports only TCG Pyrite: the drive can lock but does not encrypt (cryptsetup 2.7.0 release notes).';
     } else {
       status = 'not-sed';
       explanation = 'sedutil-cli reports no TCG security subsystem on this drive.';

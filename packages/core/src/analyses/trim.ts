@@ -28,7 +28,7 @@ function firstKnown(
 
 /**
  * Combines the drive's TRIM capability with what the kernel exposes at the disk. lsblk's DISC-ZERO is
- * never used: it has been hard-wired to 0 since Linux 4.12 (reference-facts §3.5).
+ * never used: it has been hard-wired to 0 since Linux 4.12 (Linux Documentation/ABI/stable/sysfs-block (discard_max_bytes, discard_granularity); lsblk(8) --discard).
  */
 export function assessTrim(input: TrimInput): Trim {
   const supported = firstKnown(input.capabilities, 'supported');
@@ -57,10 +57,10 @@ export function assessTrim(input: TrimInput): Trim {
     const usb = input.transport === 'usb' || input.provisioningMode === 'full';
     status = usb ? 'blocked-by-bridge' : 'blocked-by-kernel';
     explanation = usb
-      ? `The drive supports TRIM but the USB bridge does not advertise it (provisioning_mode ${input.provisioningMode ?? 'unknown'}): the kernel sends no discards (reference-facts §3.3).`
+      ? `The drive supports TRIM but the USB bridge does not advertise it (provisioning_mode ${input.provisioningMode ?? 'unknown'}): the kernel sends no discards (Linux drivers/scsi/sd.c provisioning_mode; sg_vpd(8) Logical Block Provisioning page).`
       : 'The drive supports TRIM but the kernel sends it no discards (a controller, driver quirk or virtual disk in between).';
     fix = usb
-      ? 'At your own risk, set provisioning_mode=unmap with a udev rule for this bridge (ATTRS{idVendor}/ATTRS{idProduct}, SUBSYSTEM=="scsi_disk", ATTR{provisioning_mode}="unmap"); check `sg_vpd -p lbpv` first (reference-facts §3.3).'
+      ? 'At your own risk, set provisioning_mode=unmap with a udev rule for this bridge (ATTRS{idVendor}/ATTRS{idProduct}, SUBSYSTEM=="scsi_disk", ATTR{provisioning_mode}="unmap"); check `sg_vpd -p lbpv` first (Linux drivers/scsi/sd.c provisioning_mode; sg_vpd(8) Logical Block Provisioning page).'
       : null;
   } else if (supported?.value === false) {
     status = 'not-supported';

@@ -3,8 +3,8 @@ import { kdfSpeedSchema } from './kdf.js';
 
 /**
  * Where a cipher figure was measured. `cryptsetup` = the kernel's crypto API through AF_ALG (the code dm-crypt and
- * fscrypt run, without their I/O path; reference-facts §1.1); `openssl` = userspace OpenSSL (`openssl speed -evp`),
- * an upper bound for what the kernel could do with the same CPU instructions (reference-facts §2.3).
+ * fscrypt run, without their I/O path; cryptsetup(8) BENCHMARK; cryptsetup src/cryptsetup.c, lib/crypto_backend/cipher_check.c); `openssl` = userspace OpenSSL (`openssl speed -evp`),
+ * an upper bound for what the kernel could do with the same CPU instructions (lelegard/aesbench RESULTS.md; published cryptsetup benchmark outputs).
  */
 const cipherSpeedSourceSchema = z.enum(['cryptsetup', 'openssl']);
 
@@ -14,6 +14,7 @@ const cipherSpeedSourceSchema = z.enum(['cryptsetup', 'openssl']);
  */
 export const cipherIdSchema = z.enum([
   'aes-xts',
+  'aes-cbc',
   'serpent-xts',
   'twofish-xts',
   'xchacha12,aes-adiantum',
@@ -36,7 +37,7 @@ const cipherSpeedMeasurementSchema = z.object({
   allCoresDecryptBytesPerSecond: z.number().int().nullable(),
   /** Processes used for the all-cores figures. */
   allCoresThreads: z.number().int().nullable(),
-  /** Size of each encrypted message: openssl `-bytes`; cryptsetup always uses 64 KiB chunks (reference-facts §1.1). */
+  /** Size of each encrypted message: openssl `-bytes`; cryptsetup always uses 64 KiB chunks (cryptsetup(8) BENCHMARK; cryptsetup src/cryptsetup.c, lib/crypto_backend/cipher_check.c). */
   messageBytes: z.number().int().nullable(),
   /** The exact command, for the report's evidence. */
   argv: z.array(z.string()),

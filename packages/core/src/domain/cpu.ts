@@ -1,10 +1,10 @@
 import { z } from 'zod';
 
-/** The CPU instructions that decide which cipher is fast (reference-facts §2.3, §2.6). */
+/** The CPU instructions that decide which cipher is fast (lelegard/aesbench RESULTS.md; published cryptsetup benchmark outputs, Crowley & Biggers, "Adiantum", IACR ToSC 2018 (eprint 2018/720); source.android.com "Enabling Adiantum"; raspberrypi/linux#3648). */
 const cpuCryptoFlagsSchema = z.object({
   /** x86 AES-NI or ARMv8 AES instructions. */
   aes: z.boolean(),
-  /** x86 vector AES (VAES): the kernel's fastest AES-XTS paths (reference-facts §2.2). */
+  /** x86 vector AES (VAES): the kernel's fastest AES-XTS paths (Eric Biggers, "x86: AES-XTS with VAES/AVX10" cover letter, linux-crypto 2024; systemd/systemd#24382; cryptsetup 2.4.0 release notes). */
   vaes: z.boolean(),
   /** x86 carry-less multiply (PCLMULQDQ) or ARMv8 PMULL. */
   carrylessMultiply: z.boolean(),

@@ -20,7 +20,7 @@ const healthFindingSchema = z.object({
   value: z.union([z.number(), z.string(), z.boolean()]).nullable(),
   /** The rule, e.g. "raw >= 1" or "< available_spare_threshold (10)"; null for plain facts. */
   threshold: z.string().nullable(),
-  /** Who set the threshold (reference-facts section), e.g. "Scrutiny nvme_attributes.go (reference-facts §1.10)". */
+  /** Who set the threshold (the original document), e.g. "Scrutiny nvme_attributes.go (Scrutiny webapp/backend/pkg/thresholds/nvme_attributes.go, ata_attributes.go)". */
   thresholdSource: z.string().nullable(),
   message: z.string(),
   source: factSourceSchema,

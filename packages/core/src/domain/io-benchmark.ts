@@ -4,7 +4,7 @@ import { z } from 'zod';
 const ioDirectionSchema = z.enum(['read', 'write']);
 export type IoDirection = z.infer<typeof ioDirectionSchema>;
 
-/** Sequential or random access, as CrystalDiskMark's SEQ/RND prefixes (reference-facts §1.5). */
+/** Sequential or random access, as CrystalDiskMark's SEQ/RND prefixes (CrystalDiskMark DiskMark/DiskBench.cpp, DiskMarkDlg.cpp). */
 const ioPatternSchema = z.enum(['sequential', 'random']);
 export type IoPattern = z.infer<typeof ioPatternSchema>;
 

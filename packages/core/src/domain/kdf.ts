@@ -11,14 +11,14 @@ const pbkdf2SpeedSchema = z.object({
   /**
    * Size of the derived key the benchmark used; null when the output did not say (cryptsetup 1.6). PBKDF2 costs one
    * iteration chain per hash-output block: a 512-bit key from SHA-256 or BLAKE2s-256 (32-byte output) costs twice
-   * the 256-bit figure, from SHA-512 or Whirlpool (64-byte output) the same (RFC 8018 §5.2).
+   * the 256-bit figure, from SHA-512 or Whirlpool (64-byte output) the same (RFC 8018 Meijer & van Gastel, "Self-encrypting deception", IEEE S&P 2019; Microsoft ADV180028, KB4516071).
    */
   derivedKeyBits: z.number().int().nullable(),
 });
 
 /**
  * Argon2 parameters cryptsetup's benchmark chose for the requested unlock time: what `luksFormat` would pick on
- * this machine (LUKS2 defaults argon2id, 2000 ms, ≤ 1 GiB, 4 threads; reference-facts §1.2).
+ * this machine (LUKS2 defaults argon2id, 2000 ms, ≤ 1 GiB, 4 threads; cryptsetup meson_options.txt, lib/utils_pbkdf.c, man/common_options.adoc).
  */
 const argon2SpeedSchema = z.object({
   variant: z.enum(['argon2i', 'argon2id']),

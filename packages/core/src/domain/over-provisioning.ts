@@ -6,7 +6,7 @@ export const overProvisioningSchema = z.object({
   diskSizeBytes: z.number().int(),
   unallocatedBytes: z.number().int(),
   unallocatedPercent: z.number(),
-  /** Whether the unallocated space can act as spare: only when never written or trimmed (reference-facts §3.7). */
+  /** Whether the unallocated space can act as spare: only when never written or trimmed (AnandTech, "Exploring the Relationship Between Spare Area and Performance Consistency in Modern SSDs", 2012; Agarwal & Marrow, write amplification; hdparm(8) -N; nvme-cli nvme-ns-create). */
   unallocatedCountsAsSpare: z.enum(['yes', 'only-if-trimmed', 'no']),
   /** NVMe UNVMCAP: capacity outside every namespace. */
   nvmeUnallocatedCapacityBytes: z.number().int().nullable(),
@@ -16,7 +16,7 @@ export const overProvisioningSchema = z.object({
   effectiveSpareBytes: z.number().int(),
   /** effectiveSpare / (disk − effectiveSpare), the ρ of WA = (1+ρ)/(2ρ). */
   spareFactor: z.number().nullable(),
-  /** Worst-case write amplification under uniform random writes (Agarwal & Marrow; reference-facts §3.7). */
+  /** Worst-case write amplification under uniform random writes (Agarwal & Marrow; AnandTech, "Exploring the Relationship Between Spare Area and Performance Consistency in Modern SSDs", 2012; Agarwal & Marrow, write amplification; hdparm(8) -N; nvme-cli nvme-ns-create). */
   worstCaseWriteAmplification: z.number().nullable(),
   /** Factory spare when known (e.g. from the drive class); null otherwise. */
   factorySpareBytes: z.number().int().nullable(),

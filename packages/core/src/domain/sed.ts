@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { factSourceSchema } from './source.js';
 
-/** Self-encrypting drive capability, reported as a fact for the plan (reference-facts §5). */
+/** Self-encrypting drive capability, reported as a fact for the plan (Meijer & van Gastel, "Self-encrypting deception", IEEE S&P 2019; cryptsetup 2.7.0 release notes). */
 export const sedSchema = z.object({
   status: z.enum(['opal', 'enterprise', 'pyrite-only', 'possible', 'not-sed', 'unknown']),
   opal1: z.boolean().nullable(),

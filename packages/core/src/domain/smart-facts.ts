@@ -34,7 +34,7 @@ export interface NvmeHealthLog {
   readonly availableSparePercent: Sourced<number> | null;
   readonly availableSpareThresholdPercent: Sourced<number> | null;
   readonly percentageUsed: Sourced<number> | null;
-  /** Units of 1000 × 512 bytes (NVMe Base Spec; reference-facts §1.9). */
+  /** Units of 1000 × 512 bytes (NVMe Base Spec; smartctl(8) RETURN VALUES; smartmontools src/json.cpp, nvmeprint.cpp, ataprint.cpp). */
   readonly dataUnitsWritten: Sourced<Counter> | null;
   readonly powerOnHours: Sourced<Counter> | null;
   /** Minutes the controller had I/O outstanding (NVMe Base Spec 2.0, SMART / Health log bytes 112-127). */

@@ -28,7 +28,7 @@ const hostProtectedAreaSchema = z.object({
 });
 export type HostProtectedArea = z.infer<typeof hostProtectedAreaSchema>;
 
-/** Space on the disk that no partition uses: candidate spare area for the SSD (reference-facts §3.7). */
+/** Space on the disk that no partition uses: candidate spare area for the SSD (AnandTech, "Exploring the Relationship Between Spare Area and Performance Consistency in Modern SSDs", 2012; Agarwal & Marrow, write amplification; hdparm(8) -N; nvme-cli nvme-ns-create). */
 export const spaceSchema = z.object({
   diskSizeBytes: z.number().int(),
   /** Sum of the regions below. Alignment slack under 1 MiB is not counted. */

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { factSourceSchema } from './source.js';
 
-/** TRIM at the drive and what the kernel accepts at the disk (reference-facts §3.3, §3.5, §3.6). */
+/** TRIM at the drive and what the kernel accepts at the disk (Linux drivers/scsi/sd.c provisioning_mode; sg_vpd(8) Logical Block Provisioning page, Linux Documentation/ABI/stable/sysfs-block (discard_max_bytes, discard_granularity); lsblk(8) --discard, ATA/ATAPI ACS IDENTIFY words 69 and 169 (hdparm -I, smartmontools ataprint.cpp); NVMe Base Specification ONCS, DLFEAT (nvme-cli nvme-print-json.c)). */
 export const trimSchema = z.object({
   /** The drive's own answer: ATA DSM TRIM, NVMe Dataset Management, SCSI UNMAP; null when no tool said. */
   deviceSupportsTrim: z.boolean().nullable(),
@@ -73,7 +73,7 @@ const discardPathSchema = z.object({
   issuing: discardIssuingSchema,
   /** True only when discards pass every layer and something issues them. */
   discardsReachDrive: z.boolean().nullable(),
-  /** What passing discards through an encryption layer reveals (reference-facts §3.1); empty without one. */
+  /** What passing discards through an encryption layer reveals (cryptsetup(8) --allow-discards, crypttab(5) discard; Milan Broz, "TRIM & dm-crypt ... problems?" (2011); cryptsetup FAQ 5.19); empty without one. */
   leaks: z.array(z.string()),
 });
 export type DiscardPath = z.infer<typeof discardPathSchema>;

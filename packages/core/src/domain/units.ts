@@ -1,4 +1,4 @@
-/** One MiB in bytes. cryptsetup and fio report MiB/s (reference-facts §1.1, §1.6). */
+/** One MiB in bytes. cryptsetup and fio report MiB/s (cryptsetup(8) BENCHMARK; cryptsetup src/cryptsetup.c, lib/crypto_backend/cipher_check.c, KDiskMark src/helper.cpp, src/benchmark.cpp). */
 export const MIB = 1_048_576;
 /** One GiB in bytes. */
 export const GIB = 1_073_741_824;

@@ -82,7 +82,7 @@ export { luks2VariantName, type Luks2Variant } from '../domain/io-benchmark.js';
 
 export const cryptsetupArgs = {
   /**
-   * luksFormat with LUKS2's default cipher and 512-bit key (reference-facts §1.2, §2.4). The key is a random
+   * luksFormat with LUKS2's default cipher and 512-bit key (cryptsetup meson_options.txt, lib/utils_pbkdf.c, man/common_options.adoc, cryptsetup benchmark pairs: kubesail/pibox-os#17, jo-so.de 2017, rvso.com/de/archives/1576615). The key is a random
    * 64-byte key file, so the KDF protects nothing: PBKDF2 at cryptsetup's minimum of 1000 iterations keeps
    * formatting instant (cryptsetup(8) `--pbkdf-force-iterations`).
    */
@@ -106,7 +106,7 @@ export const cryptsetupArgs = {
     '--',
     container,
   ],
-  /** `--perf-no_*_workqueue` need kernel ≥ 5.9 and cryptsetup ≥ 2.3.4 (reference-facts §2.1). */
+  /** `--perf-no_*_workqueue` need kernel ≥ 5.9 and cryptsetup ≥ 2.3.4 (Cloudflare, "Speeding up Linux disk encryption", 2020-03-25; dm-crypt no_read_workqueue/no_write_workqueue (Linux 5.9); cryptsetup(8) --perf-*). */
   open: (container: string, keyFile: string, mappingName: string, noWorkqueues: boolean): string[] => [
     'open',
     '--type',
@@ -126,11 +126,11 @@ export interface VeracryptVariant {
   readonly kernelCrypto: boolean;
 }
 
-/** Low PIM because the password is random and thrown away; iterations = 15000 + 1000·PIM (reference-facts §1.4). */
+/** Low PIM because the password is random and thrown away; iterations = 15000 + 1000·PIM (VeraCrypt documentation: "Personal Iterations Multiplier (PIM)", "Command Line Usage", "Cascades"; cryptsetup lib/tcrypt/tcrypt.c). */
 const VERACRYPT_BENCH_PIM = '1';
 
 export const veracryptArgs = {
-  /** Creates an AES/SHA-512 ext4 container non-interactively; the password arrives on stdin (§1.4 CLI). */
+  /** Creates an AES/SHA-512 ext4 container non-interactively; the password arrives on stdin (VeraCrypt documentation: "Personal Iterations Multiplier (PIM)", "Command Line Usage", "Cascades"; cryptsetup lib/tcrypt/tcrypt.c CLI). */
   create: (container: string, sizeBytes: number): string[] => [
     '--text',
     '--create',

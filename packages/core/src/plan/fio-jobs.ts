@@ -31,7 +31,7 @@ function profile(
 
 /**
  * CrystalDiskMark's and KDiskMark's default profile set, read and write: SEQ1M Q8T1, SEQ1M Q1T1, RND4K Q32T1,
- * RND4K Q1T1 (reference-facts §1.5 `DiskMarkDlg.cpp` "Default", §1.6 KDiskMark "Standard" preset).
+ * RND4K Q1T1 (CrystalDiskMark DiskMark/DiskBench.cpp, DiskMarkDlg.cpp `DiskMarkDlg.cpp` "Default", KDiskMark src/helper.cpp, src/benchmark.cpp KDiskMark "Standard" preset).
  */
 export const STANDARD_PROFILES: readonly IoProfile[] = (['read', 'write'] as const).flatMap((direction) => [
   profile('sequential', MIB, 8, 1, direction),
@@ -40,12 +40,12 @@ export const STANDARD_PROFILES: readonly IoProfile[] = (['read', 'write'] as con
   profile('random', 4 * KIB, 1, 1, direction),
 ]);
 
-/** ATTO's queue depth as reviewers use it (QD4, reference-facts §1.7). */
+/** ATTO's queue depth as reviewers use it (QD4, ATTO Disk Benchmark documentation). */
 const SWEEP_QUEUE_DEPTH = 4;
 
 /**
- * An ATTO-style block-size sweep, sequential read and write, 512 B to 64 MiB in powers of two (reference-facts
- * §1.7): shows where per-request encryption overhead is amortised.
+ * An ATTO-style block-size sweep, sequential read and write, 512 B to 64 MiB in powers of two (
+ * ATTO Disk Benchmark documentation): shows where per-request encryption overhead is amortised.
  */
 export const SWEEP_PROFILES: readonly IoProfile[] = (['read', 'write'] as const).flatMap((direction) =>
   Array.from({ length: 18 }, (_, exponent) =>
@@ -65,7 +65,7 @@ export interface FioModeSettings {
  * quick: one 1 s run per profile on 64 MiB. Each fio run costs about 1.9 s of wall time on the 2-core build VM
  * (measured: 32 runs took 59.5 s), so plain + fscrypt (16 runs) take about 30 s and leave room in the 60 s
  * budget of a whole quick assessment (issue #4). full: CrystalDiskMark's and KDiskMark's defaults, 5 runs of
- * 5 s on a 1 GiB file (reference-facts §1.5, §1.6), summarised as median and spread.
+ * 5 s on a 1 GiB file (CrystalDiskMark DiskMark/DiskBench.cpp, DiskMarkDlg.cpp, KDiskMark src/helper.cpp, src/benchmark.cpp), summarised as median and spread.
  */
 export const FIO_MODES: Readonly<Record<IoBenchmarkMode, FioModeSettings>> = {
   quick: { mode: 'quick', runtimeSeconds: 1, repeats: 1, fileSizeBytes: 64 * MIB },
@@ -80,7 +80,7 @@ export interface FioTargetAccess {
 
 /**
  * The engine for a platform: libaio queues only with O_DIRECT, so without it (or where the filesystem
- * refuses O_DIRECT) psync is used and queue depth means nothing; macOS uses posixaio (reference-facts §1.8).
+ * refuses O_DIRECT) psync is used and queue depth means nothing; macOS uses posixaio (fio HOWTO.rst, stat.c).
  */
 export function chooseFioAccess(
   platform: 'linux' | 'darwin' | 'win32' | 'other',
@@ -114,9 +114,9 @@ const FIO_RW: Readonly<Record<IoPattern, Readonly<Record<IoDirection, string>>>>
 };
 
 /**
- * The exact fio argv (after the tool name) for one job, modelled on KDiskMark's command (reference-facts §1.6):
+ * The exact fio argv (after the tool name) for one job, modelled on KDiskMark's command (KDiskMark src/helper.cpp, src/benchmark.cpp):
  * random, refilled buffers so compression cannot help, fsync at the end of writes, time-based runtime, and
- * JSON written to a file so stray warnings cannot corrupt it (§1.8).
+ * JSON written to a file so stray warnings cannot corrupt it (fio HOWTO.rst, stat.c).
  */
 export function buildFioArgs(job: FioJob): string[] {
   const { profile: p, access, settings } = job;

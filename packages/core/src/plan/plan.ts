@@ -19,7 +19,13 @@ import {
 } from '../rules/dm-crypt-parameters.js';
 import { estimateInPlaceWriteCost, evaluateHealthGate, healthGateSchema } from '../rules/health-gate.js';
 import { recommendLuks2Pbkdf, recommendVeracryptKdf } from '../rules/key-derivation.js';
-import { predictedPerformanceSchema, predictPerformance } from '../rules/performance-model.js';
+import {
+  findPerformanceResiduals,
+  findSmallSectorBound,
+  predictedPerformanceSchema,
+  predictPerformance,
+} from '../rules/performance-model.js';
+import { isKernelAtLeast } from '../rules/kernel-version.js';
 import { osOf, type PlanFacts } from '../rules/facts.js';
 import { mergeRuleResults, type RuleResult } from '../rules/rule-result.js';
 import { recommendSpace, spacePlanSchema } from '../rules/space.js';
@@ -202,6 +208,14 @@ export function buildPlan(facts: PlanFacts, rawOptions: PlanOptions = {}): Plan 
     speed: modelSpeed,
     sectorSizeBytes: effectiveSector,
     workqueueBypass: workqueue.bypass,
+    engine: targetTool === 'veracrypt' || targetTool === 'apfs' ? targetTool : 'dm-crypt',
+  });
+  const residuals = findPerformanceResiduals(predictedPerformance, {
+    workqueueBypass: workqueue.bypass,
+    sectorSizeBytes: effectiveSector,
+    keyBits: targetTool === 'luks2' ? choice.keyBits : null,
+    kernelAesGeneric: facts.kernelCrypto?.xtsAesImplementation === 'generic',
+    kernelAtLeast59: isKernelAtLeast(facts.machine?.os?.kernel ?? null, 5, 9),
   });
   const commandSettings: CommandSettings = {
     targetTool,
@@ -245,7 +259,14 @@ export function buildPlan(facts: PlanFacts, rawOptions: PlanOptions = {}): Plan 
   const violations =
     strategy.kind === 'in-place' ? [] : checkCommandInvariants(facts, commandSettings, chosen);
   const commands: PlanCommand[] = violations.length === 0 ? chosen : [];
-  const findings = [...decision.findings, ...all.findings, ...(freshPath ? built.findings : [])];
+  const smallSector = findSmallSectorBound(predictedPerformance, effectiveSector, targetTool === 'luks2');
+  const findings = [
+    ...decision.findings,
+    ...all.findings,
+    ...residuals,
+    ...smallSector,
+    ...(freshPath ? built.findings : []),
+  ];
   if (violations.length > 0) {
     findings.push({
       ruleId: 'commands-withheld',

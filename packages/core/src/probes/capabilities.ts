@@ -25,7 +25,7 @@ export async function probeCapabilities(host: Host): Promise<Capability[]> {
   ]);
   const deviceMapper = misc?.split('\n').some((line) => line.trim().endsWith(' device-mapper')) === true;
   // AF_ALG registers the "ALG" protocol once algif_* is loaded (crypto/af_alg.c); cryptsetup benchmark
-  // needs it for cipher rows (reference-facts §1.1).
+  // needs it for cipher rows (cryptsetup(8) BENCHMARK; cryptsetup src/cryptsetup.c, lib/crypto_backend/cipher_check.c).
   const afAlg = protocols?.split('\n').some((line) => line.startsWith('ALG ')) === true;
   return [
     {

@@ -24,7 +24,7 @@ export interface SpeedProbeOptions {
   readonly onProgress?: (step: string) => void;
 }
 
-/** cryptsetup benchmark runs: `-s 512` is what luksFormat uses, Adiantum is not in the default list (reference-facts §1.1). */
+/** cryptsetup benchmark runs: `-s 512` is what luksFormat uses, Adiantum is not in the default list (cryptsetup(8) BENCHMARK; cryptsetup src/cryptsetup.c, lib/crypto_backend/cipher_check.c). */
 const CRYPTSETUP_CIPHERS: readonly (readonly [string, string])[] = [
   ['aes-xts', '512'],
   ['aes-xts', '256'],
@@ -47,9 +47,9 @@ const NO_AF_ALG_WARNING = {
   source: 'cryptsetup',
 } as const;
 const CIPHER_NOT_AVAILABLE = /Cipher (\S+) \(with (\d+) bits key\) is not available/;
-/** A cipher benchmark runs ≥ 1 s per direction, up to ~65 MiB buffers (reference-facts §1.1): 60 s is generous. */
+/** A cipher benchmark runs ≥ 1 s per direction, up to ~65 MiB buffers (cryptsetup(8) BENCHMARK; cryptsetup src/cryptsetup.c, lib/crypto_backend/cipher_check.c): 60 s is generous. */
 const CRYPTSETUP_CIPHER_TIMEOUT_MS = 60_000;
-/** 4096-byte messages: the sector size dm-crypt should use and fscrypt's block size (reference-facts §2.2). */
+/** 4096-byte messages: the sector size dm-crypt should use and fscrypt's block size (Eric Biggers, "x86: AES-XTS with VAES/AVX10" cover letter, linux-crypto 2024; systemd/systemd#24382; cryptsetup 2.4.0 release notes). */
 const OPENSSL_MESSAGE_BYTES = 4096;
 const OPENSSL_EVPS: readonly OpensslCipherName[] = ['aes-128-xts', 'aes-256-xts', 'chacha20'];
 
@@ -113,7 +113,7 @@ async function measureWithCryptsetup(context: ProbeContext, options: SpeedProbeO
       Promise.resolve(parseCryptsetupBenchmark(output.stdout)),
     );
     if (benchmark?.cipherTestUnavailable === true) {
-      // Older cryptsetup prints "# Cipher speed test is not available." with N/A rows instead (reference-facts §1.1).
+      // Older cryptsetup prints "# Cipher speed test is not available." with N/A rows instead (cryptsetup(8) BENCHMARK; cryptsetup src/cryptsetup.c, lib/crypto_backend/cipher_check.c).
       available = false;
       addWarning(context, NO_AF_ALG_WARNING);
       break;
@@ -231,9 +231,9 @@ export async function probeCipherSpeed(
   };
 }
 
-/** PBKDF2 hashes measured: VeraCrypt's SHA-512, Whirlpool, SHA-256, BLAKE2s, Streebog (reference-facts §1.4); LUKS1 uses sha256. */
+/** PBKDF2 hashes measured: VeraCrypt's SHA-512, Whirlpool, SHA-256, BLAKE2s, Streebog (VeraCrypt documentation: "Personal Iterations Multiplier (PIM)", "Command Line Usage", "Cascades"; cryptsetup lib/tcrypt/tcrypt.c); LUKS1 uses sha256. */
 const PBKDF2_HASHES = ['sha256', 'sha512', 'whirlpool', 'blake2s-256', 'streebog512'] as const;
-/** PBKDF2 benchmarks aim at ~1 s each, argon2id at the 2000 ms LUKS2 default (reference-facts §1.1–1.2). */
+/** PBKDF2 benchmarks aim at ~1 s each, argon2id at the 2000 ms LUKS2 default (cryptsetup(8) BENCHMARK; cryptsetup src/cryptsetup.c, lib/crypto_backend/cipher_check.c; cryptsetup meson_options.txt, lib/utils_pbkdf.c, man/common_options.adoc). */
 const KDF_TIMEOUT_MS = 60_000;
 
 /**

@@ -29,7 +29,7 @@ export function expectedGuessSeconds(entropyBits: number, guessesPerSecond: numb
 
 /**
  * Attacker cost of a VeraCrypt header: hashcat's rates at 500,000 iterations rescaled linearly to the
- * planned iterations (§4.1; hashcat#3535 warns benchmark iteration counts are not real-world).
+ * planned iterations (dosoos/hashcat_speeds (hashcat -b outputs); hashcat#3535 warns benchmark iteration counts are not real-world).
  */
 export function estimateVeracryptAttackerCost(
   kdf: VeracryptKdf,
@@ -56,7 +56,7 @@ export function estimateVeracryptAttackerCost(
 
 /**
  * Attacker cost of a LUKS2 argon2id keyslot. GPU PBKDF2 figures do not transfer: hashcat mode 34100 exists
- * but argon2id is memory-bound and the GPU advantage vanishes around 100–200 MB per hash (§4.1). What does
+ * but argon2id is memory-bound and the GPU advantage vanishes around 100–200 MB per hash (dosoos/hashcat_speeds (hashcat -b outputs)). What does
  * transfer: each guess costs one unlock on a machine like the unlocking one.
  */
 export function estimateLuks2AttackerCost(pbkdf: Luks2Pbkdf, entropyBits: readonly number[]): AttackerCost[] {

@@ -4,10 +4,10 @@ import type { PlanFacts } from './facts.js';
 
 /**
  * AES-256-XTS (512-bit key) runs ≈ 20 % slower than AES-128-XTS when the cipher is the limit: measured
- * −19 … −23 % on four machines, −8 % with VAES (reference-facts §2.4).
+ * −19 … −23 % on four machines, −8 % with VAES (cryptsetup benchmark pairs: kubesail/pibox-os#17, jo-so.de 2017, rvso.com/de/archives/1576615).
  */
-const AES_XTS_512_OVER_256 = 0.8;
-/** With VAES the 512-bit key costs only ≈ 8 % (reference-facts §2.4, "Fendos" report). */
+export const AES_XTS_512_OVER_256 = 0.8;
+/** With VAES the 512-bit key costs only ≈ 8 % (cryptsetup benchmark pairs: kubesail/pibox-os#17, jo-so.de 2017, rvso.com/de/archives/1576615, "Fendos" report). */
 const AES_XTS_512_OVER_256_VAES = 0.92;
 
 /** One cipher at one key size as the rules use it: the kernel's one-core rate and OpenSSL's all-core rate. */
@@ -62,7 +62,7 @@ export interface EffectiveCipherSpeed {
 /**
  * The one-core speed of `cipher` at `keyBits`: measured when present; for aes-xts 512 derived from a 256-bit
  * measurement with {@link AES_XTS_512_OVER_256}; for Adiantum, XChaCha12 falls back to the XChaCha20
- * measurement (a lower bound: 12 rounds are faster than 20, §2.6). Null when nothing applies.
+ * measurement (a lower bound: 12 rounds are faster than 20, Crowley & Biggers, "Adiantum", IACR ToSC 2018 (eprint 2018/720); source.android.com "Enabling Adiantum"; raspberrypi/linux#3648). Null when nothing applies.
  */
 export function effectiveCipherSpeed(
   facts: PlanFacts,
@@ -83,7 +83,7 @@ export function effectiveCipherSpeed(
     const xchacha20 = findCipherSpeed(facts, 'xchacha20,aes-adiantum', keyBits);
     return xchacha20 === null ? null : fromMeasurement(cipher, keyBits, xchacha20, 1, false);
   }
-  // Serpent and Twofish do not change speed with key size (§2.4).
+  // Serpent and Twofish do not change speed with key size (cryptsetup benchmark pairs: kubesail/pibox-os#17, jo-so.de 2017, rvso.com/de/archives/1576615).
   if (cipher === 'serpent-xts' || cipher === 'twofish-xts') {
     const other = findCipherSpeed(facts, cipher, keyBits === 512 ? 256 : 512);
     return other === null ? null : fromMeasurement(cipher, keyBits, other, 1, false);

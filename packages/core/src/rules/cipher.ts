@@ -4,6 +4,7 @@ import { sourceOf } from '../domain/source.js';
 import { formatRate, MIB } from '../domain/units.js';
 import type { ResolvedPlanOptions } from './plan-options.js';
 import {
+  AES_XTS_512_OVER_256,
   effectiveCipherSpeed,
   fastestPlainBytesPerSecond,
   slowerEffective,
@@ -24,11 +25,26 @@ export interface CipherChoice {
 }
 
 /**
- * Android lets devices whose AES runs below 50 MiB/s use Adiantum instead (reference-facts §2.6,
+ * Android lets devices whose AES runs below 50 MiB/s use Adiantum instead (Crowley & Biggers, "Adiantum", IACR ToSC 2018 (eprint 2018/720); source.android.com "Enabling Adiantum"; raspberrypi/linux#3648,
  * source.android.com "Enabling Adiantum"): the bar for "this CPU is too slow for AES" without a measurement
  * of Adiantum itself.
  */
 const ANDROID_ADIANTUM_AES_BAR_BYTES_PER_SECOND = 50 * MIB;
+
+/** The AES-XTS-512 cost is stated in 5 % steps (plan stability). */
+const COST_STEP_PERCENT = 5;
+/**
+ * The device must outrun the cipher by more than 10 % before a plan calls it cipher-bound: a dead band so that
+ * two runs of the same machine (cryptsetup benchmark repeats within a few per cent) give the same decision.
+ */
+const CIPHER_BOUND_MARGIN = 1.1;
+
+/** aes-cbc must beat AES-XTS-512 by half again before the plan mentions it (well beyond benchmark noise). */
+const CBC_FASTER_FACTOR = 1.5;
+
+function roundTo(value: number, step: number): number {
+  return Math.round(value / step) * step;
+}
 
 const cpuSource = (facts: PlanFacts) => sourceOf(machineFactOrigin(facts.machine, '/proc/cpuinfo'), 'flags');
 const coresSource = (facts: PlanFacts) =>
@@ -81,7 +97,7 @@ export function checkKernelAesDriver(facts: PlanFacts): RuleResult {
 
 /**
  * `cipher-mode`: AES-XTS where the CPU accelerates AES; Adiantum where the CPU lacks AES instructions, the
- * kernel has Adiantum and it measures faster (reference-facts §2.6–2.7: Pi 4 Adiantum > AES, Pi 5 AES 4× faster).
+ * kernel has Adiantum and it measures faster (Crowley & Biggers, "Adiantum", IACR ToSC 2018 (eprint 2018/720); source.android.com "Enabling Adiantum"; raspberrypi/linux#3648; Raspberry Pi benchmarks: kubesail/pibox-os#17, gitbls/sdm#199, Start9Labs/start-os#2336: Pi 4 Adiantum > AES, Pi 5 AES 4× faster).
  */
 export function recommendCipherMode(
   facts: PlanFacts,
@@ -101,10 +117,12 @@ export function recommendCipherMode(
   ];
 
   if (options.targetTool === 'apfs') {
+    // APFS encrypts with AES-256 in XTS mode, a 512-bit XTS key (Apple Platform Security guide, "Data
+    // Protection": the AES engine's AES-256 XTS).
     const choice: CipherChoice = {
       spec: 'aes-xts-plain64',
-      keyBits: 256,
-      speed: effectiveCipherSpeed(facts, 'aes-xts', 256),
+      keyBits: 512,
+      speed: effectiveCipherSpeed(facts, 'aes-xts', 512),
     };
     const recommendation: Recommendation = {
       ruleId: 'cipher-mode',
@@ -117,7 +135,7 @@ export function recommendCipherMode(
     return { recommendations: [recommendation], findings: [], choice };
   }
 
-  // A measured Adiantum proves the kernel has it: cryptsetup benchmark uses the kernel's implementation (§1.1).
+  // A measured Adiantum proves the kernel has it: cryptsetup benchmark uses the kernel's implementation (cryptsetup(8) BENCHMARK; cryptsetup src/cryptsetup.c, lib/crypto_backend/cipher_check.c).
   const kernelHasAdiantum = adiantumAvailable === true || adiantum !== null;
   const lacksAes =
     hasAes === false ||
@@ -129,26 +147,69 @@ export function recommendCipherMode(
     aesRate !== null &&
     aesRate < ANDROID_ADIANTUM_AES_BAR_BYTES_PER_SECOND;
 
+  const device = fastestPlainBytesPerSecond(facts);
   if (lacksAes && kernelHasAdiantum && (adiantumFaster || aesTooSlowUnmeasuredAdiantum)) {
     const measured = adiantumRate !== null && aesRate !== null;
-    const reason = measured
-      ? `This CPU has no AES instructions and Adiantum measures ${formatRate(adiantumRate)} against AES-XTS-512's ${formatRate(aesRate)}, so Adiantum (XChaCha12 + AES on one block per sector) is ${(adiantumRate / aesRate).toFixed(1)}× faster at equal security.`
-      : `This CPU has no AES instructions and AES-XTS runs below Android's 50 MiB/s bar, so Adiantum (XChaCha12, more than 5× faster than AES-XTS on such CPUs) is the right mode.`;
+    // Which factor decides: speed when AES-XTS would hold back the device (or the device is unmeasured); when
+    // the device is slower than both, speed is moot and the timing side channel of table-based software AES
+    // (Bernstein, "Cache-timing attacks on AES", 2005; the motivation of Crowley & Biggers, IACR ToSC 2018)
+    // decides, at lower confidence because a portable volume may meet machines without Adiantum.
+    const deviceSlowerThanAes = device !== null && aesRate !== null && device <= aesRate;
+    const speedText = measured
+      ? `Adiantum measures ${formatRate(adiantumRate)} against AES-XTS-512's ${formatRate(aesRate)} (${(adiantumRate / aesRate).toFixed(1)}×)`
+      : "AES-XTS runs below Android's 50 MiB/s bar for Adiantum (Adiantum is more than 5× faster than AES-XTS on such CPUs)";
+    const reason = deviceSlowerThanAes
+      ? `This CPU has no AES instructions; the device (${formatRate(device)}) is slower than either cipher, so speed does not decide here: the timing side channel of table-based software AES does, and Adiantum (XChaCha12 + AES on one block per sector) avoids it. ${speedText}. Portability: every machine that opens the volume needs Linux ≥ 5.0 and cryptsetup ≥ 2.0.6 (no VeraCrypt, BitLocker or macOS).`
+      : `This CPU has no AES instructions and ${speedText}, so Adiantum (XChaCha12 + AES on one block per sector) is the faster mode at equal security${device === null ? '' : ` and AES-XTS would hold back the device (${formatRate(device)})`}. Portability: every machine that opens the volume needs Linux ≥ 5.0 and cryptsetup ≥ 2.0.6.`;
     return {
       recommendations: [
         {
           ruleId: 'cipher-mode',
           value: 'xchacha12,aes-adiantum-plain64',
           reason,
-          evidence: reasons,
-          confidence: measured ? 'high' : 'medium',
+          evidence: [
+            ...reasons,
+            evidence('fastest plain device throughput (bytes/s)', device, sourceOf('fio', 'bw_bytes')),
+          ],
+          confidence: measured && !deviceSlowerThanAes ? 'high' : 'medium',
         },
       ],
       findings: [],
       choice: { spec: 'xchacha12,aes-adiantum-plain64', keyBits: 256, speed: adiantum },
     };
   }
-
+  // A CPU without AES instructions on a kernel without Adiantum: say so instead of a silent AES-XTS.
+  const adiantumMissing: Finding[] =
+    lacksAes && adiantumAvailable === false && adiantum === null
+      ? [
+          {
+            ruleId: 'adiantum-missing',
+            severity: 'warning',
+            message:
+              'This CPU has no AES instructions and this kernel does not offer Adiantum, so the plan falls back to AES-XTS in software: slower, and table-based AES is exposed to cache-timing attacks. Adiantum needs Linux ≥ 5.0 built with CONFIG_CRYPTO_ADIANTUM (with CONFIG_CRYPTO_CHACHA20 and CONFIG_CRYPTO_NHPOLY1305): try `modprobe adiantum`, else install a distribution kernel that enables it (Raspberry Pi kernels lacked it until raspberrypi/linux#3648) and assess again.',
+            evidence: reasons,
+          },
+        ]
+      : [];
+  // A crypto engine that accelerates CBC but not XTS shows up as an aes-cbc row well above aes-xts.
+  const cbc = slowerEffective(effectiveCipherSpeed(facts, 'aes-cbc', 256));
+  const cbcFaster: Finding[] =
+    cbc !== null && aesRate !== null && cbc > aesRate * CBC_FASTER_FACTOR
+      ? [
+          {
+            ruleId: 'aes-cbc-faster',
+            severity: 'info',
+            message: `aes-cbc measures ${formatRate(cbc)} against AES-XTS-512's ${formatRate(aesRate)} here (a crypto engine that accelerates CBC only). The plan keeps AES-XTS: CBC with ESSIV is malleable block by block and cryptsetup replaced it as the default with aes-xts-plain64 in 1.6.0; only if throughput matters more, format with -c aes-cbc-essiv:sha256 -s 256.`,
+            evidence: [
+              evidence(
+                'aes-cbc 256b slower direction, one core (bytes/s)',
+                cbc,
+                sourceOf('cryptsetup benchmark', 'aes-cbc'),
+              ),
+            ],
+          },
+        ]
+      : [];
   const accelerated = hasAes === true;
   const reason = accelerated
     ? `The CPU has AES instructions${aesRate === null ? '' : ` (AES-XTS-512 ${aes512?.measured === true ? 'measures' : 'is estimated at'} ${formatRate(aesRate)} on one core)`}, so AES-XTS is both the fastest and the most widely supported mode.`
@@ -162,14 +223,14 @@ export function recommendCipherMode(
     recommendations: [
       { ruleId: 'cipher-mode', value: 'aes-xts-plain64', reason, evidence: reasons, confidence },
     ],
-    findings: [],
+    findings: [...adiantumMissing, ...cbcFaster],
     choice: { spec: 'aes-xts-plain64', keyBits: 512, speed: aes512 },
   };
 }
 
 /**
- * `cipher-key-size`: 512-bit XTS keys (AES-256, the LUKS2 default, §1.2) unless the user prefers speed and
- * the cipher, not the device, limits throughput; the cost is quantified from the measurement (§2.4).
+ * `cipher-key-size`: 512-bit XTS keys (AES-256, the LUKS2 default, cryptsetup meson_options.txt, lib/utils_pbkdf.c, man/common_options.adoc) unless the user prefers speed and
+ * the cipher, not the device, limits throughput; the cost is quantified from the measurement (cryptsetup benchmark pairs: kubesail/pibox-os#17, jo-so.de 2017, rvso.com/de/archives/1576615).
  */
 export function recommendKeySize(
   facts: PlanFacts,
@@ -185,8 +246,23 @@ export function recommendKeySize(
   const rate512 = slowerEffective(aes512);
   const cores = facts.machine?.logicalCores ?? 1;
   const device = fastestPlainBytesPerSecond(facts);
-  const costPercent = rate256 !== null && rate512 !== null ? Math.round((1 - rate512 / rate256) * 100) : 20;
-  const cipherBound = device !== null && rate512 !== null && device > rate512 * cores;
+  // Both rates are quantised to whole MiB/s and the cost to 5 % steps so benchmark noise does not change the
+  // wording of the same machine's plan (issue 11: "−4 % / 27 / 18 / 42 / 19 %" over five idle runs).
+  const measuredCost =
+    rate256 !== null && rate512 !== null && aes256?.measured === true && aes512?.measured === true
+      ? roundTo(Math.max(0, (1 - rate512 / rate256) * 100), COST_STEP_PERCENT)
+      : null;
+  // Unmeasured pair: AES-XTS-512 costs ≈ 20 % (cryptsetup benchmark pairs −19 … −23 %, see cipher-speed.ts).
+  const costPercent = measuredCost ?? roundTo((1 - AES_XTS_512_OVER_256) * 100, COST_STEP_PERCENT);
+  // Two regimes (performance-model.ts cipherRegimeOf): one sequential stream waits on one core's cipher;
+  // queued I/O spreads over the cores. A device faster than one core is cipher-bound for single streams.
+  const singleStreamBound = device !== null && rate512 !== null && device > rate512 * CIPHER_BOUND_MARGIN;
+  const queuedBound = device !== null && rate512 !== null && device > rate512 * cores * CIPHER_BOUND_MARGIN;
+  const cipherBound = singleStreamBound || queuedBound;
+  const regimeText =
+    device === null || rate512 === null
+      ? ''
+      : ` Single stream: the device (${formatRate(device)}) ${singleStreamBound ? 'outruns' : 'does not outrun'} one core's AES-XTS-512 (${formatRate(rate512)}); queued I/O: ${queuedBound ? 'it outruns' : 'it does not outrun'} all ${String(cores)} cores (${formatRate(rate512 * cores)}).`;
   const reasons: Evidence[] = [
     ...speedEvidence('aes-xts 256b', aes256),
     ...speedEvidence('aes-xts 512b', aes512),
@@ -204,7 +280,7 @@ export function recommendKeySize(
         {
           ruleId: 'cipher-key-size',
           value: 256,
-          reason: `You asked for speed and the device (${formatRate(device)}) outruns AES-XTS-512 on all ${String(cores)} cores (${formatRate(rate512 * cores)}), so a 256-bit XTS key (AES-128) buys about ${String(costPercent)} % more throughput.`,
+          reason: `You asked for speed and the cipher limits this device${queuedBound ? ' even on all cores' : ' for single-stream reads and writes'}, so a 256-bit XTS key (AES-128) buys about ${String(costPercent)} % more throughput.${regimeText}`,
           evidence: reasons,
           confidence: rate256 !== null && aes256?.measured === true ? 'high' : 'medium',
         },
@@ -214,14 +290,14 @@ export function recommendKeySize(
     };
   }
   const why = cipherBound
-    ? `the cipher limits this device, so AES-128 would be about ${String(costPercent)} % faster, but the 512-bit key is the LUKS2 default and the safer choice unless you pass --speed-over-security`
+    ? `the cipher limits this device${queuedBound ? '' : ' for single-stream work'}, so AES-128 would be about ${String(costPercent)} % faster, but the 512-bit key is the LUKS2 default and the safer choice unless you pass --speed-over-security`
     : `AES-128 would be only about ${String(costPercent)} % faster in the cipher, and the cipher is not what limits this device${device === null ? ' (device speed unmeasured)' : ''}`;
   return {
     recommendations: [
       {
         ruleId: 'cipher-key-size',
         value: 512,
-        reason: `Use a 512-bit XTS key (AES-256): ${why}.`,
+        reason: `Use a 512-bit XTS key (AES-256): ${why}.${regimeText}`,
         evidence: reasons,
         confidence: device === null ? 'medium' : 'high',
       },
@@ -231,12 +307,12 @@ export function recommendKeySize(
   };
 }
 
-/** VeraCrypt's encryption algorithm names (reference-facts §1.4). */
+/** VeraCrypt's encryption algorithm names (VeraCrypt documentation: "Personal Iterations Multiplier (PIM)", "Command Line Usage", "Cascades"; cryptsetup lib/tcrypt/tcrypt.c). */
 export type VeracryptEncryption = 'AES' | 'Serpent' | 'Twofish' | 'AES-Twofish-Serpent';
 
 /**
  * `veracrypt-encryption`: AES alone unless the measured cascade, spread over all cores as VeraCrypt does
- * (§1.4 Parallelization), still outruns the device; a cascade costs ≈ 90 % per core (§2.5).
+ * (VeraCrypt documentation: "Personal Iterations Multiplier (PIM)", "Command Line Usage", "Cascades"; cryptsetup lib/tcrypt/tcrypt.c Parallelization), still outruns the device; a cascade costs ≈ 90 % per core (VeraCrypt documentation "Cascades", "Parallelization").
  */
 export function recommendVeracryptEncryption(
   facts: PlanFacts,
@@ -255,7 +331,7 @@ export function recommendVeracryptEncryption(
     evidence('machine.logicalCores', facts.machine?.logicalCores ?? null, coresSource(facts)),
     evidence('fastest plain device throughput (bytes/s)', device, sourceOf('fio', 'bw_bytes')),
   ];
-  // Cascade throughput ≈ harmonic combination of its layers (§2.5).
+  // Cascade throughput ≈ harmonic combination of its layers (VeraCrypt documentation "Cascades", "Parallelization").
   const layerRates = [aes?.rate ?? null, twofish?.rate ?? null, serpent?.rate ?? null].filter(
     (rate): rate is number => rate !== null,
   );

@@ -18,13 +18,13 @@ import type { RuleResult } from './rule-result.js';
 const sysfsSource = sourceOf('lsblk', 'log-sec/phy-sec');
 const optionSource = (name: string) => sourceOf('encplan', `options.${name}`);
 
-/** LUKS2 sector sizes are 512…4096 (reference-facts §1.2); 4096 is the biggest single lever (§2.2). */
+/** LUKS2 sector sizes are 512…4096 (cryptsetup meson_options.txt, lib/utils_pbkdf.c, man/common_options.adoc); 4096 is the biggest single lever (Eric Biggers, "x86: AES-XTS with VAES/AVX10" cover letter, linux-crypto 2024; systemd/systemd#24382; cryptsetup 2.4.0 release notes). */
 const LUKS2_MAX_SECTOR_BYTES = 4096;
 
 /**
  * `sector-size`: 4096-byte encryption sectors when the device allows (≥ logical sector size, LUKS2 only):
- * kernel AES-XTS runs +117 … +155 % faster on 4096-byte than 512-byte messages (§2.2); Adiantum's speed is
- * quoted at 4096 (§2.6).
+ * kernel AES-XTS runs +117 … +155 % faster on 4096-byte than 512-byte messages (Eric Biggers, "x86: AES-XTS with VAES/AVX10" cover letter, linux-crypto 2024; systemd/systemd#24382; cryptsetup 2.4.0 release notes); Adiantum's speed is
+ * quoted at 4096 (Crowley & Biggers, "Adiantum", IACR ToSC 2018 (eprint 2018/720); source.android.com "Enabling Adiantum"; raspberrypi/linux#3648).
  */
 export function recommendSectorSize(
   facts: PlanFacts,
@@ -56,7 +56,7 @@ export function recommendSectorSize(
       sectorSizeBytes: logical,
     };
   }
-  // cryptsetup warns that a sector larger than the physical one is not power-fail atomic on some devices (§1.2).
+  // cryptsetup warns that a sector larger than the physical one is not power-fail atomic on some devices (cryptsetup meson_options.txt, lib/utils_pbkdf.c, man/common_options.adoc).
   const caveat =
     physical !== null && physical < LUKS2_MAX_SECTOR_BYTES
       ? `; the drive reports ${String(physical)}-byte physical sectors, so a 4096-byte write is not guaranteed atomic on power loss (journaling filesystems cope), and every filesystem or LVM volume group on top must use 4096-byte blocks`
@@ -80,9 +80,9 @@ function meanThroughput(targets: readonly DeepPartial<TargetMeasurement>[]): num
 }
 
 /**
- * `workqueue-bypass`: `--perf-no_read_workqueue --perf-no_write_workqueue` (kernel ≥ 5.9, §2.1) for fast
+ * `workqueue-bypass`: `--perf-no_read_workqueue --perf-no_write_workqueue` (kernel ≥ 5.9, Cloudflare, "Speeding up Linux disk encryption", 2020-03-25; dm-crypt no_read_workqueue/no_write_workqueue (Linux 5.9); cryptsetup(8) --perf-*) for fast
  * non-rotational devices, decided by measurement when both variants were measured. The flags were aimed at
- * fast, low-latency devices; rotational disks keep the defaults (§2.1).
+ * fast, low-latency devices; rotational disks keep the defaults (Cloudflare, "Speeding up Linux disk encryption", 2020-03-25; dm-crypt no_read_workqueue/no_write_workqueue (Linux 5.9); cryptsetup(8) --perf-*).
  */
 export function recommendWorkqueueBypass(
   facts: PlanFacts,
@@ -178,8 +178,8 @@ const LEAK_STATEMENT =
   'discards reveal which blocks are unused, and so the filesystem type and how full it is (exactly, when the drive reads zeros after TRIM), but never data or keys';
 
 /**
- * `allow-discards`: pass TRIM through dm-crypt only when the threat model tolerates what it leaks (§3.1) and
- * the drive can use it; VeraCrypt on Linux never passes discards (§3.4). Adds `discard-blocked-below` when a
+ * `allow-discards`: pass TRIM through dm-crypt only when the threat model tolerates what it leaks (cryptsetup(8) --allow-discards, crypttab(5) discard; Milan Broz, "TRIM & dm-crypt ... problems?" (2011); cryptsetup FAQ 5.19) and
+ * the drive can use it; VeraCrypt on Linux never passes discards (VeraCrypt src/Core/Unix/Linux/CoreLinux.cpp, veracrypt/VeraCrypt#1186, VeraCrypt documentation "Trim Operation"). Adds `discard-blocked-below` when a
  * layer other than dm-crypt blocks discards in the existing stack.
  */
 export function recommendDiscards(
@@ -205,7 +205,7 @@ export function recommendDiscards(
     findings.push({
       ruleId: 'discard-blocked-below',
       severity: 'warning',
-      message: `Discards stop at ${blocking.kind} "${blocking.name}" in the existing stack, so enabling them in dm-crypt alone will not reach the drive; fix that layer first (reference-facts §3.2–3.3).`,
+      message: `Discards stop at ${blocking.kind} "${blocking.name}" in the existing stack, so enabling them in dm-crypt alone will not reach the drive; fix that layer first (lvm.conf issue_discards, lvmthin(7); Linux md raid456 devices_handle_discard_safely; Linux drivers/scsi/sd.c provisioning_mode; sg_vpd(8) Logical Block Provisioning page).`,
       evidence: reasons,
     });
   }

@@ -93,7 +93,7 @@ export function trimSourceOf(facts: PlanFacts): FactSource {
     : sourceOf(first.origin ?? 'encplan assess', first.field ?? null);
 }
 
-/** The layer kinds a discard can stop at (reference-facts §3.1–3.4). */
+/** The layer kinds a discard can stop at (cryptsetup(8) --allow-discards, crypttab(5) discard; Milan Broz, "TRIM & dm-crypt ... problems?" (2011); cryptsetup FAQ 5.19; lvm.conf issue_discards, lvmthin(7); Linux md raid456 devices_handle_discard_safely; Linux drivers/scsi/sd.c provisioning_mode; sg_vpd(8) Logical Block Provisioning page; VeraCrypt src/Core/Unix/Linux/CoreLinux.cpp, veracrypt/VeraCrypt#1186, VeraCrypt documentation "Trim Operation"). */
 export type BlockingLayerKind =
   'dm-crypt' | 'lvm' | 'md-raid' | 'loop' | 'usb-bridge' | 'veracrypt' | 'device' | 'other';
 

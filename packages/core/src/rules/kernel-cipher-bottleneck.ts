@@ -16,7 +16,7 @@ export function findKernelCipherBottleneck(input: {
   if (!cpuHasAes || kernel.xtsAes === null || kernel.xtsAesImplementation !== 'generic') {
     return null;
   }
-  // Quote the figure for the 512-bit key luksFormat uses (reference-facts §1.2), else the best AES-XTS figure.
+  // Quote the figure for the 512-bit key luksFormat uses (cryptsetup meson_options.txt, lib/utils_pbkdf.c, man/common_options.adoc), else the best AES-XTS figure.
   const openssl = (input.cipherSpeed?.measurements ?? [])
     .filter((m) => m.source === 'openssl' && m.cipher === 'aes-xts' && m.encryptBytesPerSecond !== null)
     .sort(

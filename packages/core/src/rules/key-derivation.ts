@@ -7,16 +7,41 @@ import type { PlanFacts } from './facts.js';
 import { VERACRYPT_GPU_RATES } from './reference-rates.js';
 import type { RuleResult } from './rule-result.js';
 
-/** cryptsetup's default maximum argon2 memory, 1 GiB in KiB (reference-facts §1.2, meson_options.txt). */
+/** cryptsetup's default maximum argon2 memory, 1 GiB in KiB (cryptsetup meson_options.txt, lib/utils_pbkdf.c, man/common_options.adoc, meson_options.txt). */
 const ARGON2_MAX_MEMORY_KIB = 1_048_576;
-/** cryptsetup's argon2 minimum memory, 32 KiB (§1.2). */
+/** cryptsetup's argon2 minimum memory, 32 KiB (cryptsetup meson_options.txt, lib/utils_pbkdf.c, man/common_options.adoc). */
 const ARGON2_MIN_MEMORY_KIB = 32;
-/** cryptsetup's argon2 minimum time cost, 4 (§1.2, §4.3: attacks work up to 3 iterations). */
+/** cryptsetup's argon2 minimum time cost, 4 (cryptsetup meson_options.txt, lib/utils_pbkdf.c, man/common_options.adoc, cryptsetup FAQ 10.5, lib/utils_pbkdf.c: attacks work up to 3 iterations). */
 const ARGON2_MIN_ITERATIONS = 4;
-/** cryptsetup's default --pbkdf-parallel, 4, capped by online CPUs (§1.2). */
+/** cryptsetup's default --pbkdf-parallel, 4, capped by online CPUs (cryptsetup meson_options.txt, lib/utils_pbkdf.c, man/common_options.adoc). */
 const ARGON2_DEFAULT_PARALLEL = 4;
-/** Memory ≤ ~50 % of the smallest RAM that must unlock; an initramfs has less free (§4.3, omarchy #96). */
-const UNLOCK_RAM_SHARE = 0.5;
+/**
+ * Argon2 memory ≤ a quarter of the unlocking machine's RAM. cryptsetup itself caps at half of physical memory
+ * (cryptsetup lib/utils_pbkdf.c, "half of physical memory"), and that half is what gets luksFormat
+ * OOM-killed on 2 GiB machines while an installer runs (agama-project/agama#2907, latchset/clevis#339,
+ * ansible-collections/community.crypto#136); an initramfs unlock shares RAM with the boot environment.
+ * coreos/coreos-assembler#829 settled on 512 MiB for 2 GiB VMs: a quarter.
+ */
+const UNLOCK_RAM_SHARE = 0.25;
+/**
+ * When the unlocking machine's RAM is unknown: 256 MiB, the fixed default omarchy chose so that every
+ * install gets the same KDF parameters (omacom/omarchy-iso#96).
+ */
+const ARGON2_UNKNOWN_RAM_MEMORY_KIB = 262_144;
+/**
+ * Argon2 memory is rounded down to this grid (KiB): powers of two and their midpoints from 64 MiB (RFC 9106
+ * §4 second recommended option) to 1 GiB, so a few per cent of benchmark noise moves it by at most one step
+ * and the same facts always give the same setting.
+ */
+export const ARGON2_MEMORY_GRID_KIB = [
+  65_536, 98_304, 131_072, 196_608, 262_144, 393_216, 524_288, 786_432, 1_048_576,
+] as const;
+
+/** `memoryKiB` rounded down to {@link ARGON2_MEMORY_GRID_KIB} (unchanged below its first step). */
+function roundArgon2Memory(memoryKiB: number): number {
+  const steps = ARGON2_MEMORY_GRID_KIB.filter((step) => step <= memoryKiB);
+  return steps.length === 0 ? Math.floor(memoryKiB) : (steps.at(-1) ?? memoryKiB);
+}
 
 /**
  * The LUKS2 keyslot KDF the plan emits. `iterations` null means "let cryptsetup benchmark to iterTimeMs";
@@ -57,7 +82,7 @@ function argon2idBenchmarkOf(
 /**
  * `luks2-pbkdf`: argon2id with explicit memory, parallelism and iterations, computed from this machine's
  * argon2id benchmark for the weakest machine that must unlock (its RAM and cores), capped at half its RAM
- * (§4.3). Assumes time ∝ iterations × memory / lanes and that the unlocking machine's cores are as fast as
+ * (cryptsetup FAQ 10.5, lib/utils_pbkdf.c). Assumes time ∝ iterations × memory / lanes and that the unlocking machine's cores are as fast as
  * this one's (stated in the reason when the machines differ).
  */
 export function recommendLuks2Pbkdf(
@@ -73,12 +98,18 @@ export function recommendLuks2Pbkdf(
     ARGON2_DEFAULT_PARALLEL,
     unlockCores ?? bench?.threads ?? ARGON2_DEFAULT_PARALLEL,
   );
-  const memoryCapKiB = Math.min(
-    ARGON2_MAX_MEMORY_KIB,
-    unlockMemoryBytes !== null
-      ? Math.floor((unlockMemoryBytes * UNLOCK_RAM_SHARE) / 1024)
-      : (bench?.memoryKiB ?? ARGON2_MAX_MEMORY_KIB),
+  const memoryCapKiB = roundArgon2Memory(
+    Math.min(
+      ARGON2_MAX_MEMORY_KIB,
+      unlockMemoryBytes !== null
+        ? Math.floor((unlockMemoryBytes * UNLOCK_RAM_SHARE) / 1024)
+        : Math.min(bench?.memoryKiB ?? ARGON2_UNKNOWN_RAM_MEMORY_KIB, ARGON2_UNKNOWN_RAM_MEMORY_KIB),
+    ),
   );
+  const capBasis =
+    unlockMemoryBytes === null
+      ? `the unlocking machine's RAM is unknown, so ${String(ARGON2_UNKNOWN_RAM_MEMORY_KIB)} KiB, a safe default`
+      : `a quarter of the unlocking machine's ${String(Math.round(unlockMemoryBytes / 2 ** 20))} MiB of RAM (at most 1 GiB), leaving room for the installer or initramfs`;
   const reasons: Evidence[] = [
     evidence(
       'unlock machine memory (bytes)',
@@ -115,7 +146,7 @@ export function recommendLuks2Pbkdf(
             iterations: null,
             iterTimeMs: options.unlockTimeMs,
           },
-          reason: `No argon2id benchmark is available, so cap memory at ${String(memoryCapKiB)} KiB and ${String(parallel)} lanes for the weakest unlocking machine and let cryptsetup pick iterations for ${String(options.unlockTimeMs)} ms; run luksFormat on that machine so its own speed is measured.`,
+          reason: `No argon2id benchmark is available, so cap memory at ${String(memoryCapKiB)} KiB (${capBasis}) and ${String(parallel)} lanes for the weakest unlocking machine and let cryptsetup pick iterations for ${String(options.unlockTimeMs)} ms; run luksFormat on that machine so its own speed is measured.`,
           evidence: reasons,
           confidence: 'low',
         },
@@ -136,19 +167,18 @@ export function recommendLuks2Pbkdf(
   let memoryKiB = memoryCapKiB;
   let iterations = Math.floor((options.unlockTimeMs * unlockLanes) / (msPerKiBIterationLane * memoryKiB));
   if (iterations < ARGON2_MIN_ITERATIONS) {
-    // cryptsetup lowers memory, not iterations, to reach the time target (§4.3).
+    // cryptsetup lowers memory, not iterations, to reach the time target (cryptsetup FAQ 10.5, lib/utils_pbkdf.c).
     iterations = ARGON2_MIN_ITERATIONS;
     memoryKiB = Math.max(
       ARGON2_MIN_MEMORY_KIB,
-      Math.floor((options.unlockTimeMs * unlockLanes) / (msPerKiBIterationLane * iterations)),
+      roundArgon2Memory(
+        Math.floor((options.unlockTimeMs * unlockLanes) / (msPerKiBIterationLane * iterations)),
+      ),
     );
   }
   const predictedUnlockMs = Math.round((iterations * memoryKiB * msPerKiBIterationLane) / unlockLanes);
   const pbkdf: Luks2Pbkdf = { memoryKiB, parallel, iterations, iterTimeMs: null, predictedUnlockMs };
-  const memoryNote =
-    unlockMemoryBytes === null
-      ? "no more memory than this machine's benchmark chose (its RAM is unknown)"
-      : 'at most half its RAM';
+  const memoryNote = `no more memory than ${capBasis}`;
   const assumption = otherMachine
     ? " It assumes the unlocking machine's cores are as fast as this one's; format there if they are slower."
     : '';
@@ -172,14 +202,14 @@ const HASH_OUTPUT_BYTES: Readonly<Record<Pbkdf2Hash, number>> = {
   blake2s: 32,
   streebog: 64,
 };
-/** cryptsetup benchmark derives a 256-bit key (§1.1 "per second for 256-bit key"). */
+/** cryptsetup benchmark derives a 256-bit key (cryptsetup(8) BENCHMARK; cryptsetup src/cryptsetup.c, lib/crypto_backend/cipher_check.c "per second for 256-bit key"). */
 const CRYPTSETUP_BENCH_KEY_BYTES = 32;
-/** VeraCrypt derives 64 bytes (two 256-bit XTS keys) per cipher of the cascade (§1.4 Cascades). */
+/** VeraCrypt derives 64 bytes (two 256-bit XTS keys) per cipher of the cascade (VeraCrypt documentation: "Personal Iterations Multiplier (PIM)", "Command Line Usage", "Cascades"; cryptsetup lib/tcrypt/tcrypt.c Cascades). */
 const VERACRYPT_KEY_BYTES_PER_CIPHER = 64;
-/** Non-system volumes: iterations = 15000 + 1000·PIM (§1.4, VeraCrypt "PIM" page). */
+/** Non-system volumes: iterations = 15000 + 1000·PIM (VeraCrypt documentation: "Personal Iterations Multiplier (PIM)", "Command Line Usage", "Cascades"; cryptsetup lib/tcrypt/tcrypt.c, VeraCrypt "PIM" page). */
 const VERACRYPT_BASE_ITERATIONS = 15_000;
 const VERACRYPT_ITERATIONS_PER_PIM = 1000;
-/** Passwords under 20 characters require PIM ≥ 485 for non-system volumes (§1.4). */
+/** Passwords under 20 characters require PIM ≥ 485 for non-system volumes (VeraCrypt documentation: "Personal Iterations Multiplier (PIM)", "Command Line Usage", "Cascades"; cryptsetup lib/tcrypt/tcrypt.c). */
 const VERACRYPT_SHORT_PASSWORD_MIN_PIM = 485;
 const VERACRYPT_SHORT_PASSWORD_CHARS = 20;
 
@@ -202,9 +232,9 @@ export interface VeracryptKdf {
 }
 
 /**
- * `veracrypt-pim`: the hash whose measured speed here, against its hashcat rate (§4.1), gives the attacker
+ * `veracrypt-pim`: the hash whose measured speed here, against its hashcat rate (dosoos/hashcat_speeds (hashcat -b outputs)), gives the attacker
  * the most work per second of the user's wait, and the PIM that makes one unlock take `unlockTimeMs`,
- * never below 485 for passwords shorter than 20 characters (§1.4).
+ * never below 485 for passwords shorter than 20 characters (VeraCrypt documentation: "Personal Iterations Multiplier (PIM)", "Command Line Usage", "Cascades"; cryptsetup lib/tcrypt/tcrypt.c).
  */
 export function recommendVeracryptKdf(
   facts: PlanFacts,
@@ -232,7 +262,7 @@ export function recommendVeracryptKdf(
     // PBKDF2 cost scales with the number of output blocks: ceil(key / hash output) (RFC 8018 §5.2).
     const iterationsPerSecond =
       (measured * Math.ceil(benchKeyBytes / outputBytes)) / Math.ceil(keyBytes / outputBytes);
-    // Attacker seconds per defender second ∝ defender iterations/s ÷ GPU iterations/s (§4.1 derived ratio).
+    // Attacker seconds per defender second ∝ defender iterations/s ÷ GPU iterations/s (dosoos/hashcat_speeds (hashcat -b outputs) derived ratio).
     const advantage = iterationsPerSecond / (gpu.guessesPerSecond * gpu.iterations);
     return [{ hash, iterationsPerSecond, advantage, speed }];
   });
@@ -300,9 +330,13 @@ export function recommendVeracryptKdf(
     .filter((c) => c !== best)
     .map((c) => `${c.hash} ${(best.advantage / c.advantage).toFixed(1)}×`)
     .join(', ');
+  // The floor note names the rule that set it: 485 for passwords under 20 characters, 1 (the smallest PIM)
+  // for a long password.
   const floorNote =
     pim === minimumPim && timedPim < minimumPim
-      ? `; ${String(minimumPim)} is VeraCrypt's floor for passwords under 20 characters`
+      ? shortPassword
+        ? `; ${String(minimumPim)} is VeraCrypt's floor for passwords under 20 characters`
+        : `; ${String(minimumPim)} is the smallest PIM VeraCrypt accepts (allowed because the password has 20 or more characters)`
       : '';
   return {
     recommendations: [

@@ -8,16 +8,37 @@ import {
   type TargetMeasurement,
 } from '../domain/io-benchmark.js';
 import type { EffectiveCipherSpeed } from './cipher-speed.js';
+import { evidence, type Finding } from '../domain/recommendation.js';
+import { sourceOf } from '../domain/source.js';
 import type { DeepPartial, PlanFacts } from './facts.js';
 
 /**
- * Kernel AES-XTS at 512-byte sectors runs at about half its 4096-byte speed (Zen 4 +155 %, Ice Lake +127 %
- * going to 4096, reference-facts §2.2); cryptsetup benchmark's 64 KiB chunks (§1.1) approximate 4096.
+ * Kernel AES-XTS at 512-byte messages runs at 0.39 … 0.46 of its 4096-byte speed: +155 % / +117 % going to
+ * 4096 on AMD Zen 4 and +127 % / +120 % on Intel Ice Lake (Eric Biggers, "x86: AES-XTS with VAES/AVX10"
+ * cover letter, linux-crypto, March 2024); 0.44 is their mean. cryptsetup benchmark's 64 KiB chunks
+ * (cryptsetup lib/crypto_backend/cipher_check.c, CIPHER_BLOCK_BYTES) measure the large-message speed.
  */
-const SMALL_SECTOR_CIPHER_SHARE = 0.5;
+const SMALL_SECTOR_CIPHER_SHARE = 0.44;
 
-/** Which model a prediction uses (reference-facts §2.8). */
-const performanceRegimeSchema = z.enum(['min-device-cipher', 'serial-harmonic']);
+/** The cipher rate at an encryption sector size, from a rate measured on large (≥ 4 KiB) messages. */
+export function cipherRateAtSector(rate: number, sectorSizeBytes: number): number {
+  return sectorSizeBytes >= 4096 ? rate : rate * SMALL_SECTOR_CIPHER_SHARE;
+}
+
+/**
+ * Which model a prediction uses. `min-device-cipher`: queued I/O, the slower of device and cipher on the
+ * cores the crypto can use. `one-core-stream`: one large request at a time; the block layer splits it into
+ * bios that the device and one core's cipher work on at once, so min(device, one core). `qd1-latency`: one
+ * small request at a time, device time and cipher time add up (1 / (1/device + 1/cipher)).
+ * `serial-harmonic` is the name plan 1.0 gave the QD1 rows (no longer emitted).
+ */
+const performanceRegimeSchema = z.enum([
+  'min-device-cipher',
+  'one-core-stream',
+  'qd1-latency',
+  'serial-harmonic',
+]);
+export type PerformanceRegime = z.infer<typeof performanceRegimeSchema>;
 
 /** Predicted encrypted throughput of one profile, beside the plain and (if any) measured values. */
 export const predictedPerformanceSchema = z.object({
@@ -25,6 +46,8 @@ export const predictedPerformanceSchema = z.object({
   regime: performanceRegimeSchema,
   /** The assumption behind the numbers, in one sentence. */
   assumption: z.string(),
+  /** How many cores' cipher speed the prediction assumes (plan 1.1). */
+  cipherCores: z.number().int().positive().optional(),
   plainReadBytesPerSecond: z.number().nullable(),
   plainWriteBytesPerSecond: z.number().nullable(),
   cipherReadBytesPerSecond: z.number().nullable(),
@@ -46,6 +69,11 @@ export interface PerformanceSettings {
   readonly speed: EffectiveCipherSpeed | null;
   readonly sectorSizeBytes: number;
   readonly workqueueBypass: boolean;
+  /**
+   * Who encrypts: dm-crypt (LUKS2, default), VeraCrypt (splits every request over all cores: VeraCrypt
+   * documentation "Parallelization") or APFS (the CPU's AES, modelled like dm-crypt's workqueues).
+   */
+  readonly engine?: 'dm-crypt' | 'veracrypt' | 'apfs';
 }
 
 interface Direction {
@@ -58,19 +86,48 @@ function predictDirection(
   plain: number | null,
   oneCore: number | null,
   allCores: number | null,
-  parallelism: number,
-  serial: boolean,
+  cores: number,
+  regime: PerformanceRegime,
 ): Direction {
   if (oneCore === null) {
     return { predicted: null, cipher: null, limitedBy: null };
   }
-  const cipher = serial ? oneCore : Math.min(oneCore * parallelism, allCores ?? Number.POSITIVE_INFINITY);
+  const cipher = cores <= 1 ? oneCore : Math.min(oneCore * cores, allCores ?? Number.POSITIVE_INFINITY);
   if (plain === null) {
     return { predicted: null, cipher, limitedBy: null };
   }
-  // Case C of §2.8: one request at a time does I/O and cipher back to back → 1 / (1/device + 1/cipher).
-  const predicted = serial ? 1 / (1 / plain + 1 / cipher) : Math.min(plain, cipher);
+  // One small request at a time: device time and cipher time add up (blog.linux-ng.de "Linux dm-crypt
+  // Performance – Theory": throughput = 1 / (1/crypto + 1/io)); otherwise the slower stage sets the pace.
+  const predicted = regime === 'qd1-latency' ? 1 / (1 / plain + 1 / cipher) : Math.min(plain, cipher);
   return { predicted, cipher, limitedBy: cipher < plain ? 'cipher' : 'device' };
+}
+
+/**
+ * The regime and the number of cores whose cipher speed a profile can use. dm-crypt's kcryptd workqueue is
+ * unbound (Linux drivers/md/dm-crypt.c: alloc_workqueue("kcryptd/%s", WQ_CPU_INTENSIVE | WQ_MEM_RECLAIM |
+ * WQ_UNBOUND, num_online_cpus()) unless same_cpu_crypt), so queued requests spread over min(cores, queue
+ * depth) cores. With no_read_workqueue/no_write_workqueue the crypto runs in the submitting or completing
+ * context (dm-crypt.c kcryptd_queue_crypt; Cloudflare, "Speeding up Linux disk encryption", 2020-03-25), so
+ * one submitting thread gets one core. A single stream (queue depth 1) waits on one core's cipher. VeraCrypt
+ * splits every request over all cores (VeraCrypt documentation "Parallelization").
+ */
+function cipherRegimeOf(
+  profile: StandardProfileId,
+  cores: number,
+  settings: Pick<PerformanceSettings, 'workqueueBypass' | 'engine'>,
+): { readonly regime: PerformanceRegime; readonly cipherCores: number } {
+  const shape = STANDARD_PROFILE_SHAPES[profile];
+  const regime: PerformanceRegime =
+    shape.queueDepth > 1
+      ? 'min-device-cipher'
+      : shape.blockBytes >= 65_536
+        ? 'one-core-stream'
+        : 'qd1-latency';
+  if (settings.engine === 'veracrypt') {
+    return { regime, cipherCores: Math.max(1, cores) };
+  }
+  const spread = regime === 'min-device-cipher' && !settings.workqueueBypass;
+  return { regime, cipherCores: spread ? Math.max(1, Math.min(cores, shape.queueDepth)) : 1 };
 }
 
 function errorPercent(predicted: number | null, measured: number | null): number | null {
@@ -110,15 +167,17 @@ export function measuredLuks2Targets(facts: PlanFacts): {
 }
 
 /**
- * Predicts encrypted throughput per profile before any destructive test: min(device, cipher × parallelism)
- * for queued I/O, the serial (harmonic) combination for QD1 (reference-facts §2.8 cases A and C). Both
- * assume dm-crypt adds no queueing of its own; stock workqueues can fall far below (§2.8 case B).
+ * Predicts encrypted throughput per profile before any destructive test, in three regimes
+ * ({@link cipherRegimeOf}): queued I/O min(device, cipher × cores), a single large-request stream
+ * min(device, one core) and single small requests 1 / (1/device + 1/one core). The cipher rate is scaled to
+ * the encryption sector ({@link cipherRateAtSector}). dm-crypt's own queueing is not modelled: stock
+ * workqueues can fall far below (Cloudflare 2020: 80.6 MiB/s against 508 MiB/s raw with a null cipher), and
+ * {@link findPerformanceResiduals} reports where a measurement says so.
  */
 export function predictPerformance(facts: PlanFacts, settings: PerformanceSettings): PredictedPerformance[] {
   const cores = facts.machine?.logicalCores ?? 1;
-  const share = settings.sectorSizeBytes >= 4096 ? 1 : SMALL_SECTOR_CIPHER_SHARE;
   const scale = (value: number | null | undefined) =>
-    (value ?? null) === null ? null : (value ?? 0) * share;
+    value === null || value === undefined ? null : cipherRateAtSector(value, settings.sectorSizeBytes);
   const encrypt = scale(settings.speed?.encryptBytesPerSecond);
   const decrypt = scale(settings.speed?.decryptBytesPerSecond);
   const allCoresEncrypt = scale(settings.speed?.allCoresEncryptBytesPerSecond);
@@ -132,9 +191,7 @@ export function predictPerformance(facts: PlanFacts, settings: PerformanceSettin
     luks2.find((row) => row.noWorkqueues === settings.workqueueBypass) ??
     luks2[0];
   return standardProfileIdSchema.options.map((profile) => {
-    const shape = STANDARD_PROFILE_SHAPES[profile];
-    const serial = shape.queueDepth === 1;
-    const parallelism = Math.min(cores, shape.queueDepth);
+    const { regime, cipherCores } = cipherRegimeOf(profile, cores, settings);
     const plainTarget = facts.ioBenchmark?.plain;
     const plain = {
       readBytesPerSecond: measuredBytesPerSecond(plainTarget, profile, 'read'),
@@ -147,18 +204,26 @@ export function predictPerformance(facts: PlanFacts, settings: PerformanceSettin
             readBytesPerSecond: measuredBytesPerSecond(measuredTarget.target, profile, 'read'),
             writeBytesPerSecond: measuredBytesPerSecond(measuredTarget.target, profile, 'write'),
           };
-    const read = predictDirection(plain.readBytesPerSecond, decrypt, allCoresEncrypt, parallelism, serial);
-    const write = predictDirection(plain.writeBytesPerSecond, encrypt, allCoresEncrypt, parallelism, serial);
-    const queueing = settings.workqueueBypass
-      ? 'dm-crypt workqueues bypassed'
-      : 'no extra dm-crypt queueing (stock workqueues can fall far below this)';
-    const assumption = serial
-      ? `One request at a time: device time and one core's cipher time add up (serial pipeline); ${queueing}.`
-      : `Queued I/O: the slower of the device and the cipher on ${String(parallelism)} core(s) sets the pace; ${queueing}.`;
+    const read = predictDirection(plain.readBytesPerSecond, decrypt, allCoresEncrypt, cipherCores, regime);
+    const write = predictDirection(plain.writeBytesPerSecond, encrypt, allCoresEncrypt, cipherCores, regime);
+    const queueing =
+      settings.engine === 'veracrypt' || settings.engine === 'apfs'
+        ? `${settings.engine === 'veracrypt' ? 'VeraCrypt' : 'APFS'} adds no queueing of its own`
+        : settings.workqueueBypass
+          ? 'dm-crypt workqueues bypassed (crypto in the submitting thread)'
+          : 'no extra dm-crypt queueing (stock workqueues can fall far below this)';
+    const coresText = `${String(cipherCores)} core${cipherCores === 1 ? '' : 's'}`;
+    const assumption =
+      regime === 'qd1-latency'
+        ? `One small request at a time: device time and ${coresText}' cipher time add up; ${queueing}.`
+        : regime === 'one-core-stream'
+          ? `One large request at a time: the device and the cipher on ${coresText} overlap, the slower sets the pace; ${queueing}.`
+          : `Queued I/O: the slower of the device and the cipher on ${coresText} sets the pace; ${queueing}.`;
     return {
       profile,
-      regime: serial ? 'serial-harmonic' : 'min-device-cipher',
+      regime,
       assumption,
+      cipherCores,
       plainReadBytesPerSecond: plain.readBytesPerSecond,
       plainWriteBytesPerSecond: plain.writeBytesPerSecond,
       cipherReadBytesPerSecond: read.cipher,
@@ -173,4 +238,123 @@ export function predictPerformance(facts: PlanFacts, settings: PerformanceSettin
       writeLimitedBy: write.limitedBy,
     };
   });
+}
+
+/**
+ * How far a measurement may stray from the model before the plan says so: ±25 %, the tolerance the
+ * validation set holds the model to (docs/validation.md).
+ */
+export const RESIDUAL_TOLERANCE_PERCENT = 25;
+
+/** What the plan knows that may explain a measurement below the model. */
+export interface ResidualContext {
+  readonly workqueueBypass: boolean;
+  readonly sectorSizeBytes: number;
+  readonly keyBits: number | null;
+  readonly kernelAesGeneric: boolean;
+  readonly kernelAtLeast59: boolean | null;
+}
+
+/**
+ * `performance-residual`: measured against predicted, per profile and direction, where both exist and they
+ * differ by more than {@link RESIDUAL_TOLERANCE_PERCENT}; a measurement below the model names the likely
+ * causes this plan can see and what to try, so the measurement moves the advice.
+ */
+export function findPerformanceResiduals(
+  predictions: readonly PredictedPerformance[],
+  context: ResidualContext,
+): Finding[] {
+  const rows = predictions.flatMap((row) =>
+    (['read', 'write'] as const).flatMap((direction) => {
+      const error = direction === 'read' ? row.readErrorPercent : row.writeErrorPercent;
+      const predicted =
+        direction === 'read' ? row.predictedReadBytesPerSecond : row.predictedWriteBytesPerSecond;
+      const measured =
+        direction === 'read' ? row.measuredReadBytesPerSecond : row.measuredWriteBytesPerSecond;
+      return error === null ||
+        predicted === null ||
+        measured === null ||
+        Math.abs(error) <= RESIDUAL_TOLERANCE_PERCENT
+        ? []
+        : [{ profile: row.profile, direction, error, predicted, measured }];
+    }),
+  );
+  if (rows.length === 0) {
+    return [];
+  }
+  const below = rows.filter((row) => row.error > 0);
+  const causes: string[] = [];
+  if (below.length > 0) {
+    if (!context.workqueueBypass && context.kernelAtLeast59 !== false) {
+      causes.push(
+        "dm-crypt's workqueues (Cloudflare measured 80.6 MiB/s against 508 MiB/s raw with a null cipher; measure again with --perf-no_read_workqueue --perf-no_write_workqueue)",
+      );
+    }
+    if (context.sectorSizeBytes < 4096) {
+      causes.push('512-byte encryption sectors (about half the cipher speed; use --sector-size 4096)');
+    }
+    if (context.kernelAesGeneric) {
+      causes.push("the kernel's generic AES driver (load the accelerated one)");
+    }
+    if (context.keyBits === 512) {
+      causes.push('the 512-bit XTS key (about 20 % slower than 256-bit when the cipher limits)');
+    }
+    if (causes.length === 0) {
+      causes.push('the device or its driver under this access pattern (queueing, power state, a USB bridge)');
+    }
+  }
+  const worst = [...rows].sort((a, b) => Math.abs(b.error) - Math.abs(a.error))[0];
+  const describe = (row: (typeof rows)[number]) =>
+    `${row.profile} ${row.direction}: measured ${(row.measured / 1e6).toFixed(0)} MB/s, predicted ${(row.predicted / 1e6).toFixed(0)} MB/s (${row.error > 0 ? '+' : ''}${row.error.toFixed(0)} %)`;
+  return [
+    {
+      ruleId: 'performance-residual',
+      severity: below.length > 0 ? 'warning' : 'info',
+      message:
+        below.length > 0
+          ? `The encrypted measurement is far below the model (${below.map(describe).join('; ')}); likely causes: ${causes.join('; ')}. Measured beats predicted: plan with the measured figure.`
+          : `The encrypted measurement is well above the model (${rows.map(describe).join('; ')}): the cipher benchmark understates this machine; the plan's cipher-bound warnings are pessimistic.`,
+      evidence: rows.map((row) =>
+        evidence(
+          `${row.profile} ${row.direction} error (%)`,
+          row.error,
+          sourceOf('fio', worst?.profile === row.profile ? 'worst residual' : 'residual'),
+        ),
+      ),
+    },
+  ];
+}
+
+/**
+ * `small-sector-cipher-bound`: encryption sectors under 4096 bytes cost the cipher more than half its speed
+ * ({@link SMALL_SECTOR_CIPHER_SHARE}); say so when that makes the cipher, not the device, the limit.
+ */
+export function findSmallSectorBound(
+  predictions: readonly PredictedPerformance[],
+  sectorSizeBytes: number,
+  canChoose: boolean,
+): Finding[] {
+  if (sectorSizeBytes >= 4096) {
+    return [];
+  }
+  const bound = predictions.filter(
+    (row) => row.readLimitedBy === 'cipher' || row.writeLimitedBy === 'cipher',
+  );
+  if (bound.length === 0) {
+    return [];
+  }
+  return [
+    {
+      ruleId: 'small-sector-cipher-bound',
+      severity: 'warning',
+      message: `With ${String(sectorSizeBytes)}-byte encryption sectors the cipher runs at about ${String(Math.round(SMALL_SECTOR_CIPHER_SHARE * 100))} % of its 4096-byte speed and limits ${bound.map((row) => row.profile).join(', ')} on this device. ${canChoose ? 'Use --sector-size 4096 (LUKS2).' : 'This tool fixes its sector size; LUKS2 with --sector-size 4096 would not have this limit.'}`,
+      evidence: bound.map((row) =>
+        evidence(
+          `${row.profile} cipher rate at ${String(sectorSizeBytes)}-byte sectors (bytes/s)`,
+          row.cipherReadBytesPerSecond,
+          sourceOf('cryptsetup benchmark', 'scaled by sector share'),
+        ),
+      ),
+    },
+  ];
 }

@@ -15,11 +15,11 @@ export const workloadSchema = z.enum(['desktop', 'server', 'write-heavy']);
 
 /**
  * Password entropies the attacker-cost table is computed for, in bits: 8 and 10 random [a-z0-9] characters
- * and a 5-word Diceware passphrase, the columns of reference-facts §4.2 (36^8, 36^10, 7776^5).
+ * and a 5-word Diceware passphrase, the columns of VeraCrypt PIM formula with dosoos/hashcat_speeds rates (36^8, 36^10, 7776^5).
  */
 export const DEFAULT_ENTROPY_BITS = [8 * Math.log2(36), 10 * Math.log2(36), 5 * Math.log2(7776)] as const;
 
-/** cryptsetup's LUKS2 default unlock target, 2000 ms (reference-facts §1.2, FAQ 3.4). */
+/** cryptsetup's LUKS2 default unlock target, 2000 ms (cryptsetup meson_options.txt, lib/utils_pbkdf.c, man/common_options.adoc, FAQ 3.4). */
 const DEFAULT_UNLOCK_TIME_MS = 2000;
 
 /** Options of {@link buildPlan}; every field has a default. */
@@ -44,6 +44,15 @@ export const planOptionsSchema = z.object({
     .default([...DEFAULT_ENTROPY_BITS]),
   /** Accept AES-128-XTS and no cascades when the cipher, not the device, limits throughput. */
   speedOverSecurity: z.boolean().default(false),
+  /**
+   * A fixed spare area the user asks for, in per cent of a stated base: `user` = the capacity the host sees
+   * (disk size), `raw` = the raw flash (disk size + factory spare, known only when the drive reports it).
+   * Null: the plan computes the spare area from wear, TRIM and workload.
+   */
+  targetSpare: z
+    .object({ percent: z.number().min(0).max(90), base: z.enum(['user', 'raw']).default('user') })
+    .nullable()
+    .default(null),
   /** dm-crypt mapping name used in commands and crypttab. */
   mappingName: z
     .string()

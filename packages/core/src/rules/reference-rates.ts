@@ -1,7 +1,7 @@
-/** GPUs with published hashcat benchmark rates (reference-facts §4.1, dosoos/hashcat_speeds). */
+/** GPUs with published hashcat benchmark rates (dosoos/hashcat_speeds (hashcat -b outputs), dosoos/hashcat_speeds). */
 export type ReferenceGpu = 'rtx-4090' | 'rtx-5090' | 'h100-pcie';
 
-/** A hashcat benchmark rate: guesses/s at the benchmark's iteration count. PBKDF2 scales linearly (§4.1). */
+/** A hashcat benchmark rate: guesses/s at the benchmark's iteration count. PBKDF2 scales linearly (dosoos/hashcat_speeds (hashcat -b outputs)). */
 export interface GpuRate {
   readonly guessesPerSecond: number;
   readonly iterations: number;
@@ -9,10 +9,10 @@ export interface GpuRate {
   readonly mode: string;
 }
 
-/** hashcat's VeraCrypt benchmarks use 500,000 iterations (= PIM 485, §4.1). */
+/** hashcat's VeraCrypt benchmarks use 500,000 iterations (= PIM 485, dosoos/hashcat_speeds (hashcat -b outputs)). */
 const VERACRYPT_BENCH_ITERATIONS = 500_000;
 
-/** VeraCrypt PBKDF2 + XTS-512 rates per hash and GPU (reference-facts §4.1 table). */
+/** VeraCrypt PBKDF2 + XTS-512 rates per hash and GPU (dosoos/hashcat_speeds (hashcat -b outputs) table). */
 export const VERACRYPT_GPU_RATES: Readonly<
   Record<'sha512' | 'whirlpool' | 'sha256' | 'streebog', Partial<Record<ReferenceGpu, GpuRate>>>
 > = {

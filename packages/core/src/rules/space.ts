@@ -13,18 +13,18 @@ import {
 } from './facts.js';
 import type { RuleResult } from './rule-result.js';
 
-/** Most client drives keep ≈ 7 % of their NAND as factory spare (reference-facts §3.7, AnandTech 2012). */
+/** Most client drives keep ≈ 7 % of their NAND as factory spare (AnandTech, "Exploring the Relationship Between Spare Area and Performance Consistency in Modern SSDs", 2012; Agarwal & Marrow, write amplification; hdparm(8) -N; nvme-cli nvme-ns-create, AnandTech 2012). */
 const CLIENT_FACTORY_SPARE_SHARE = 0.07;
 /** Partitions start and end on 1 MiB boundaries (sgdisk's and parted's default alignment). */
 const ALIGNMENT_BYTES = MIB;
 /** GPT keeps a backup header and a 32-sector entry array after the last usable LBA: 34 sectors reserved (UEFI spec §5.3). */
 const GPT_BACKUP_SECTORS = 34;
-/** Wear above which one more tier of spare is worth it: GSmartControl notices SSD life left < 50 (§1.12). */
+/** Wear above which one more tier of spare is worth it: GSmartControl notices SSD life left < 50 (GSmartControl src/applib/storage_property_descr_*.cpp). */
 const WORN_PERCENT = 50;
 /**
  * Worst-case write amplification targets per tier; spare factor ρ = 1 / (2·WA − 1) from the greedy-GC worst
- * case WA = (1 + ρ) / (2ρ) (reference-facts §3.7, Agarwal & Marrow). Tier 0 = no extra spare: TRIMmed free
- * space already acts as spare (dynamic OP, §3.7).
+ * case WA = (1 + ρ) / (2ρ) (AnandTech, "Exploring the Relationship Between Spare Area and Performance Consistency in Modern SSDs", 2012; Agarwal & Marrow, write amplification; hdparm(8) -N; nvme-cli nvme-ns-create, Agarwal & Marrow). Tier 0 = no extra spare: TRIMmed free
+ * space already acts as spare (dynamic OP, AnandTech, "Exploring the Relationship Between Spare Area and Performance Consistency in Modern SSDs", 2012; Agarwal & Marrow, write amplification; hdparm(8) -N; nvme-cli nvme-ns-create).
  */
 const WRITE_AMPLIFICATION_TIERS = [null, 3, 2, 1.5] as const;
 const WORKLOAD_TIER: Readonly<Record<ResolvedPlanOptions['workload'], number>> = {
@@ -63,7 +63,7 @@ export function spareFactorFor(writeAmplification: number): number {
 /**
  * `unallocated-space` and `spare-area-method`: how much to leave unpartitioned, from drive type, wear, whether
  * TRIM reaches the drive through the planned stack, factory spare and the workload; and how to make it real
- * spare (only never-written or TRIMmed space counts, §3.7).
+ * spare (only never-written or TRIMmed space counts, AnandTech, "Exploring the Relationship Between Spare Area and Performance Consistency in Modern SSDs", 2012; Agarwal & Marrow, write amplification; hdparm(8) -N; nvme-cli nvme-ns-create).
  */
 export function recommendSpace(
   facts: PlanFacts,
@@ -141,13 +141,14 @@ export function recommendSpace(
       WORKLOAD_TIER[options.workload] + (trimReaches ? 0 : 1) + (worn ? 1 : 0),
     );
   const targetWriteAmplification = WRITE_AMPLIFICATION_TIERS[tierFor(trimReachesDrive)] ?? null;
-  const needed = neededSpareBytes(size, factorySpare, targetWriteAmplification);
+  const target = targetSpareBytes(size, factorySpareBytes, options.targetSpare);
+  const needed = target?.bytes ?? neededSpareBytes(size, factorySpare, targetWriteAmplification);
   const neededAfterFix = neededSpareBytes(
     size,
     factorySpare,
     WRITE_AMPLIFICATION_TIERS[tierFor(true)] ?? null,
   );
-  const method = spareMethod(facts, needed);
+  const method = spareMethod(facts, needed, target !== null);
   const space = layout(size, sector, needed, method, trimReachesDrive);
   const findings: Finding[] = [];
   const lastEnd = lastPartitionEndSectorOf(facts);
@@ -159,10 +160,22 @@ export function recommendSpace(
       evidence: [evidence('last partition end (sector)', lastEnd, sourceOf('lsblk', 'partitions'))],
     });
   }
+  // Unknown is not "no": say when the plan only assumes TRIM does not reach the drive.
+  const trimKnown = deviceSupportsTrim !== null && (stop.known || facts.disk?.partitionTable === 'none');
+  const trimText = trimReachesDrive
+    ? ''
+    : !allowDiscards
+      ? 'the plan does not enable discards, so written free space never returns to the drive; '
+      : !trimKnown
+        ? `whether TRIM reaches the drive is unknown (${deviceSupportsTrim === null ? 'the drive did not say whether it supports TRIM' : 'the existing stack was not walked'}), so the plan assumes written free space may not return to it; `
+        : `TRIM does not reach the drive${blocking === null ? '' : ` (it stops at ${blocking.kind} "${blocking.name}")`}, so written free space never returns to the drive; `;
+  const bases = spareBasesText(size, sector, factorySpareBytes, space.unallocatedBytes);
   const why =
-    targetWriteAmplification === null
-      ? 'TRIM reaches the drive and the workload is light, so free space inside the filesystem already serves as spare area on top of the factory spare'
-      : `${trimReachesDrive ? '' : `TRIM does not reach the drive${blocking === null ? '' : ` (it stops at ${blocking.kind} "${blocking.name}")`}, so written free space never returns to the drive; `}${worn ? 'the drive is past half its wear; ' : ''}for a ${options.workload} workload this keeps worst-case write amplification near ${String(targetWriteAmplification)} (spare factor ${spareFactorFor(targetWriteAmplification).toFixed(2)}) counting ${factorySpareBytes === null ? 'an assumed 7 %' : formatBytes(factorySpare)} factory spare`;
+    target !== null
+      ? `you asked for ${String(target.percent)} % of the ${target.base === 'raw' ? 'raw flash' : "drive's user capacity"}${target.base === 'raw' ? ' (counting the factory spare)' : ''}`
+      : targetWriteAmplification === null
+        ? 'TRIM reaches the drive and the workload is light, so free space inside the filesystem already serves as spare area on top of the factory spare'
+        : `${trimText}${worn ? 'the drive is past half its wear; ' : ''}for a ${options.workload} workload this keeps worst-case write amplification near ${String(targetWriteAmplification)} (spare factor ${spareFactorFor(targetWriteAmplification).toFixed(2)}) counting ${factorySpareBytes === null ? 'an assumed 7 %' : formatBytes(factorySpare)} factory spare`;
   return {
     recommendations: [
       {
@@ -172,14 +185,14 @@ export function recommendSpace(
           bytes: space.unallocatedBytes,
           partitionEndSector: space.partitionEndSector,
         },
-        reason: `Leave ${formatBytes(space.unallocatedBytes)} (${space.unallocatedPercent.toFixed(1)} %) unpartitioned: ${why}${fixable ? `; once the refresh below lets discards through, ${formatBytes(neededAfterFix)} is enough` : ''}.`,
+        reason: `Leave ${formatBytes(space.unallocatedBytes)} (${space.unallocatedPercent.toFixed(1)} % of the user capacity) unpartitioned: ${why}${fixable && target === null ? `; once the refresh below lets discards through, ${formatBytes(neededAfterFix)} is enough` : ''}. ${bases}`,
         evidence: reasons,
-        confidence: factorySpareBytes === null || !stop.known ? 'medium' : 'high',
+        confidence: target !== null ? 'high' : factorySpareBytes === null || !stop.known ? 'medium' : 'high',
       },
       {
         ruleId: 'spare-area-method',
         value: method,
-        reason: methodReason(method),
+        reason: methodReason(method, target !== null),
         evidence: [
           evidence('trim.deviceSupportsTrim', deviceSupportsTrim, trimSource),
           evidence(
@@ -210,31 +223,85 @@ function neededSpareBytes(
   return Math.max(0, Math.ceil((rho * size - factorySpare) / (1 + rho) / MIB) * MIB);
 }
 
+/** The user's fixed spare area in bytes beyond the factory spare; null when none was asked for. */
+function targetSpareBytes(
+  size: number,
+  factorySpareBytes: number | null,
+  targetSpare: ResolvedPlanOptions['targetSpare'],
+): { readonly bytes: number; readonly percent: number; readonly base: 'user' | 'raw' } | null {
+  if (targetSpare === null) {
+    return null;
+  }
+  if (targetSpare.base === 'user' || factorySpareBytes === null) {
+    // Without the raw flash size a share of raw cannot be computed; fall back to the user capacity and say so.
+    return {
+      bytes: Math.ceil((size * targetSpare.percent) / 100 / MIB) * MIB,
+      percent: targetSpare.percent,
+      base: 'user',
+    };
+  }
+  // Share of raw flash: total spare (factory + hidden) = percent × (size + factory).
+  const raw = size + factorySpareBytes;
+  const hidden = Math.max(0, (raw * targetSpare.percent) / 100 - factorySpareBytes);
+  return { bytes: Math.ceil(hidden / MIB) * MIB, percent: targetSpare.percent, base: 'raw' };
+}
+
+/**
+ * The spare area against both bases, side by side, with sector numbers: the share of the user capacity (what
+ * the host sees) and, when the drive reports its factory spare, the share of raw flash (size + factory spare).
+ */
+function spareBasesText(
+  size: number,
+  sector: number,
+  factorySpareBytes: number | null,
+  unallocatedBytes: number,
+): string {
+  const userSectors = Math.floor(size / sector);
+  const hiddenSectors = Math.floor(unallocatedBytes / sector);
+  const userShare = `${((unallocatedBytes / size) * 100).toFixed(1)} % of the user capacity (${String(hiddenSectors)} of ${String(userSectors)} sectors)`;
+  if (factorySpareBytes === null) {
+    return `Base: ${userShare}; the raw flash size is unknown, so its share cannot be given.`;
+  }
+  const raw = size + factorySpareBytes;
+  const rawSectors = Math.floor(raw / sector);
+  const spareSectors = Math.floor((unallocatedBytes + factorySpareBytes) / sector);
+  return `Bases: ${userShare}; with the factory spare, ${(((unallocatedBytes + factorySpareBytes) / raw) * 100).toFixed(1)} % of raw flash (${String(spareSectors)} of ${String(rawSectors)} sectors).`;
+}
+
 /** True when hdparm -N read a Host Protected Area (so it can be set); null when it was not read. */
 function hpaSupportedOf(facts: PlanFacts): boolean | null {
   const hpa = facts.space?.hostProtectedArea;
   return hpa === undefined || hpa === null ? null : true;
 }
 
-function spareMethod(facts: PlanFacts, neededBytes: number): SpareMethod {
+function spareMethod(facts: PlanFacts, neededBytes: number, fixedByUser: boolean): SpareMethod {
   if (neededBytes === 0) {
     return 'none';
   }
-  // Unpartitioned tail + one discard: simplest and OS-agnostic (§3.7); needs TRIM at the drive.
+  const hpaUsable = hpaSupportedOf(facts) === true && facts.disk?.transport !== 'usb';
+  // A fixed spare area the user asked for is best hidden where no partitioning tool can take it back: an HPA
+  // (hdparm(8) -N), when the drive has one and no USB bridge sits in between.
+  if (fixedByUser && hpaUsable) {
+    return 'hpa';
+  }
+  // Unpartitioned tail + one discard: simplest and OS-agnostic (AnandTech, "Exploring the Relationship Between Spare Area and Performance Consistency in Modern SSDs", 2012; Agarwal & Marrow, write amplification; hdparm(8) -N; nvme-cli nvme-ns-create); needs TRIM at the drive.
   if (facts.trim?.deviceSupportsTrim !== false) {
     return 'discarded-tail';
   }
   if (facts.space?.nvme?.namespaceManagementSupported === true) {
     return 'nvme-namespace';
   }
-  // HPA is frequently unsupported behind USB bridges (§3.7).
-  if (hpaSupportedOf(facts) === true && facts.disk?.transport !== 'usb') {
+  // HPA is frequently unsupported behind USB bridges (AnandTech, "Exploring the Relationship Between Spare Area and Performance Consistency in Modern SSDs", 2012; Agarwal & Marrow, write amplification; hdparm(8) -N; nvme-cli nvme-ns-create).
+  if (hpaUsable) {
     return 'hpa';
   }
   return 'never-written-tail';
 }
 
-function methodReason(method: SpareMethod): string {
+function methodReason(method: SpareMethod, fixedByUser: boolean): string {
+  if (method === 'hpa' && fixedByUser) {
+    return 'You asked for a fixed spare area and the drive has a Host Protected Area, so hide the tail with hdparm -N p… (after discarding it, and power-cycle before partitioning): no partitioning tool can take it back. A discarded unpartitioned tail would work too while TRIM reaches the drive.';
+  }
   switch (method) {
     case 'discarded-tail':
       return 'Discard the unpartitioned tail once (blkdiscard of that range) so the drive knows it is free; unpartitioned space counts as spare only if never written or TRIMmed.';

@@ -131,7 +131,7 @@ describe('assessSed', () => {
       expect(sed.status).toBe(status);
       expect(sedSchema.parse(sed)).toEqual(sed);
       if (status === 'opal' || status === 'enterprise' || status === 'possible') {
-        expect(sed.explanation).toContain('§5.2');
+        expect(sed.explanation).toContain('Self-encrypting deception');
       }
     },
   );
@@ -164,7 +164,7 @@ describe('assessOverProvisioning', () => {
       `Discard the unallocated region once so the drive can use it as spare: blkdiscard --offset ${450 * GB} --length ${50 * GB} /dev/sda (erases only that never-partitioned range).`,
     );
     const trimmed = assessOverProvisioning({ ...base, unallocatedKnownTrimmed: true });
-    // ρ = 50 / 450 = 0.111; WA = (1 + ρ) / (2ρ) = 5.0 (reference-facts §3.7).
+    // ρ = 50 / 450 = 0.111; WA = (1 + ρ) / (2ρ) = 5.0 (Agarwal & Marrow).
     expect(trimmed).toMatchObject({
       status: 'adequate',
       effectiveSpareBytes: 50 * GB,

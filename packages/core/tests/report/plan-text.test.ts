@@ -37,7 +37,8 @@ describe('renderPlan', () => {
   it('states the regime and assumption of every prediction', () => {
     const text = renderPlan(planFromAssessment(input('arm64-aes-rpi5')), { includeDestructive: false });
     expect(text).toMatch(/seq1m-q8t1 .*cipher limit/);
-    expect(text).toContain('serial-harmonic: One request at a time');
+    expect(text).toContain('qd1-latency: One small request at a time');
+    expect(text).toContain('one-core-stream: One large request at a time');
   });
 
   it('says where GPU figures do not transfer', () => {

@@ -218,3 +218,64 @@ describe('recommendVeracryptEncryption', () => {
     expect(result.recommendations[0]?.reason).toMatch(/5\.3×/);
   });
 });
+
+describe('issue 11: device-aware cipher choice, missing Adiantum, aes-cbc rows, single-stream key size', () => {
+  const noAes = (adiantum: 'absent' | 'module') =>
+    facts(
+      machine({ aes: false, cores: 4 }),
+      { kernelCrypto: { adiantum } },
+      ciphers(cipherMiB('aes-xts', 512, 11.2)),
+    );
+
+  it('names the missing kernel option instead of a silent AES-XTS', () => {
+    const result = recommendCipherMode(noAes('absent'), optionsWith());
+    expect(result.recommendations[0]?.value).toBe('aes-xts-plain64');
+    expect(result.findings[0]?.ruleId).toBe('adiantum-missing');
+    expect(result.findings[0]?.message).toContain('CONFIG_CRYPTO_ADIANTUM');
+  });
+
+  it('says the timing side channel decided when the device is slower than either cipher, at lower confidence', () => {
+    const slowCard = facts(noAes('module'), ioBenchmark({ 'seq1m-q1t1': [5 * MIB, 5 * MIB] }));
+    const fastSsd = facts(
+      machine({ aes: false, cores: 4 }),
+      { kernelCrypto: { adiantum: 'module' } },
+      ciphers(cipherMiB('aes-xts', 512, 60), cipherMiB('xchacha12,aes-adiantum', 256, 110)),
+      ioBenchmark({ 'seq1m-q1t1': [300 * MIB, 300 * MIB] }),
+    );
+    const slow = recommendCipherMode(slowCard, optionsWith()).recommendations[0];
+    const fast = recommendCipherMode(fastSsd, optionsWith()).recommendations[0];
+    expect(slow?.value).toBe('xchacha12,aes-adiantum-plain64');
+    expect(slow?.reason).toContain('timing side channel');
+    expect(slow?.confidence).toBe('medium');
+    expect(fast?.value).toBe('xchacha12,aes-adiantum-plain64');
+    expect(fast?.reason).toContain('would hold back the device');
+    expect(fast?.confidence).toBe('high');
+  });
+
+  it('takes an aes-cbc row into account and says when a CBC-only engine makes it much faster', () => {
+    const engine = facts(
+      machine({ aes: true, cores: 2 }),
+      ciphers(cipherMiB('aes-xts', 512, 40), cipherMiB('aes-cbc', 256, 200)),
+    );
+    const result = recommendCipherMode(engine, optionsWith());
+    expect(result.recommendations[0]?.value).toBe('aes-xts-plain64');
+    expect(result.findings.map((f) => f.ruleId)).toContain('aes-cbc-faster');
+    const close = facts(
+      machine({ aes: true }),
+      ciphers(cipherMiB('aes-xts', 512, 1774), cipherMiB('aes-cbc', 256, 923, 1895)),
+    );
+    expect(recommendCipherMode(close, optionsWith()).findings).toEqual([]);
+  });
+
+  it('calls a device faster than one core cipher-bound for single streams although all cores outrun it', () => {
+    const laptop = facts(
+      machine({ aes: true, cores: 4 }),
+      ciphers(cipherMiB('aes-xts', 256, 433.7, 416.8), cipherMiB('aes-xts', 512, 349.5, 356.6)),
+      ioBenchmark({ 'seq1m-q1t1': [530 * MIB, 500 * MIB] }),
+    );
+    const options = optionsWith({ speedOverSecurity: true });
+    const result = recommendKeySize(laptop, options, recommendCipherMode(laptop, options).choice);
+    expect(result.recommendations[0]?.value).toBe(256);
+    expect(result.recommendations[0]?.reason).toContain('single-stream');
+  });
+});

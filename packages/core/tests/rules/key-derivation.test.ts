@@ -1,8 +1,10 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { type PlanFacts } from '../../src/rules/facts.js';
 import { type Pbkdf2Hash } from '../../src/domain/kdf.js';
 import { GIB } from '../../src/domain/units.js';
 import {
+  ARGON2_MEMORY_GRID_KIB,
   recommendLuks2Pbkdf,
   recommendVeracryptKdf,
   veracryptIterations,
@@ -31,27 +33,46 @@ describe('recommendLuks2Pbkdf', () => {
   it.each([
     {
       name: 'reproduces the benchmark on the formatting machine itself (x86 laptop: 5 × 1 GiB × 4)',
-      input: facts(machine({ cores: 4 }), bench(5, 1_048_576, 4)),
+      input: facts(machine({ cores: 4, memoryBytes: 16 * GIB }), bench(5, 1_048_576, 4)),
       unlock: {},
       expected: { memoryKiB: 1_048_576, parallel: 4, iterations: 5, iterTimeMs: null },
     },
     {
-      name: 'halves memory and lanes for a 1 GiB, 2-core unlocking machine and keeps 2 s',
+      name: 'gives a 1 GiB, 2-core unlocking machine a quarter of its RAM, its lanes, and keeps 2 s',
       input: facts(machine({ cores: 4 }), bench(5, 1_048_576, 4)),
       unlock: { unlockMachine: { memoryBytes: GIB, cores: 2 } },
-      expected: { memoryKiB: 524_288, parallel: 2, iterations: 5, iterTimeMs: null, predictedUnlockMs: 2000 },
+      expected: {
+        memoryKiB: 262_144,
+        parallel: 2,
+        iterations: 10,
+        iterTimeMs: null,
+        predictedUnlockMs: 2000,
+      },
     },
     {
       name: 'lowers memory, not iterations below 4, on a slow CPU (Pi 4: 4 × 321984 KiB)',
       input: facts(machine({ cores: 4 }), bench(4, 321_984, 4)),
       unlock: { unlockMachine: { memoryBytes: 8 * GIB, cores: 4 } },
-      expected: { memoryKiB: 321_984, parallel: 4, iterations: 4 },
+      // 321984 KiB rounds down to the 256 MiB step of the memory grid (plan stability).
+      expected: { memoryKiB: 262_144, parallel: 4, iterations: 4 },
     },
     {
-      name: 'caps memory at half of a 256 MiB unlocking machine',
+      name: 'caps memory at a quarter of a 256 MiB unlocking machine',
       input: facts(machine({ cores: 4 }), bench(5, 1_048_576, 4)),
       unlock: { unlockMachine: { memoryBytes: 256 * 1_048_576, cores: 1 } },
-      expected: { memoryKiB: 131_072, parallel: 1 },
+      expected: { memoryKiB: 65_536, parallel: 1 },
+    },
+    {
+      name: 'never asks a 2 GiB machine without a benchmark for 1 GiB (agama#2907: OOM-killed luksFormat)',
+      input: facts(machine({ cores: 2, memoryBytes: 2 * GIB })),
+      unlock: {},
+      expected: { memoryKiB: 524_288, parallel: 2, iterations: null, iterTimeMs: 2000 },
+    },
+    {
+      name: 'uses the 256 MiB safe default when neither RAM nor a benchmark is known',
+      input: facts(machine({ cores: 4 })),
+      unlock: {},
+      expected: { memoryKiB: 262_144, parallel: 4, iterations: null },
     },
     {
       name: 'falls back to --iter-time with explicit memory and lanes without a benchmark',
@@ -63,6 +84,40 @@ describe('recommendLuks2Pbkdf', () => {
     const result = recommendLuks2Pbkdf(input, optionsWith(unlock));
     expect(result.pbkdf).toMatchObject(expected);
     expect(result.recommendations[0]?.ruleId).toBe('luks2-pbkdf');
+  });
+
+  it('says which basis capped the memory', () => {
+    const unknown = recommendLuks2Pbkdf(facts(machine({ cores: 4 })), optionsWith());
+    expect(unknown.recommendations[0]?.reason).toContain('RAM is unknown');
+    const small = recommendLuks2Pbkdf(facts(machine({ cores: 2, memoryBytes: 2 * GIB })), optionsWith());
+    expect(small.recommendations[0]?.reason).toContain('a quarter of');
+  });
+
+  it('moves memory by at most one grid step and iterations by at most one for ±5 % benchmark noise', () => {
+    const grid: readonly number[] = ARGON2_MEMORY_GRID_KIB;
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 4, max: 12 }),
+        fc.integer({ min: 65_536, max: 1_048_576 }),
+        fc.double({ min: 0.95, max: 1.05, noNaN: true }),
+        (timeCost, memoryKiB, noise) => {
+          const plan = (memory: number) =>
+            recommendLuks2Pbkdf(
+              facts(machine({ cores: 4, memoryBytes: 16 * GIB }), bench(timeCost, Math.round(memory), 4)),
+              optionsWith(),
+            ).pbkdf;
+          const a = plan(memoryKiB);
+          const b = plan(memoryKiB * noise);
+          const stepsApart = Math.abs(grid.indexOf(a.memoryKiB) - grid.indexOf(b.memoryKiB));
+          expect(grid).toContain(a.memoryKiB);
+          expect(stepsApart).toBeLessThanOrEqual(1);
+          if (a.memoryKiB === b.memoryKiB) {
+            expect(Math.abs((a.iterations ?? 0) - (b.iterations ?? 0))).toBeLessThanOrEqual(1);
+          }
+          expect(plan(memoryKiB)).toEqual(a);
+        },
+      ),
+    );
   });
 
   it('says the per-core speed assumption when the unlocking machine differs', () => {
@@ -135,6 +190,21 @@ describe('recommendVeracryptKdf', () => {
     const result = recommendVeracryptKdf(input, optionsWith({ targetTool: 'veracrypt', ...options }), 1);
     expect(result.kdf).toMatchObject({ hash, pim, iterations: veracryptIterations(pim) });
     expect(result.recommendations.map((r) => r.ruleId)).toEqual(['veracrypt-hash', 'veracrypt-pim']);
+  });
+
+  it('words the PIM floor by the rule that set it (a 24-character password is not "under 20")', () => {
+    const fast = speeds([['sha512', 1_685_813]]);
+    const reasonFor = (passwordLength: number) =>
+      recommendVeracryptKdf(
+        fast,
+        optionsWith({ targetTool: 'veracrypt', unlockTimeMs: 1, passwordLength }),
+        1,
+      )
+        .recommendations.map((r) => r.reason)
+        .join(' ');
+    expect(reasonFor(24)).not.toContain('under 20 characters');
+    expect(reasonFor(24)).toContain('20 or more characters');
+    expect(reasonFor(12)).toContain("485 is VeraCrypt's floor for passwords under 20 characters");
   });
 
   it.each([

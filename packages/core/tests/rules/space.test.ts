@@ -204,4 +204,40 @@ describe('recommendSpace', () => {
     expect(spareFactorFor(writeAmplification)).toBeCloseTo(rho, 10);
     expect((1 + rho) / (2 * rho)).toBeCloseTo(writeAmplification, 10);
   });
+
+  it('takes a fixed spare area the user asks for, and offers the HPA even though TRIM works', () => {
+    const input = facts(ssd({ factory: 80 * GIB }), { space: { hostProtectedArea: HPA_READ } });
+    const result = recommendSpace(input, optionsWith({ targetSpare: { percent: 10, base: 'user' } }), true);
+    expect(result.space?.method).toBe('hpa');
+    expect(result.space?.unallocatedPercent).toBeCloseTo(10, 0);
+    const reason = result.recommendations[0]?.reason ?? '';
+    expect(reason).toContain("10 % of the drive's user capacity");
+    // Both bases side by side, with sector numbers.
+    expect(reason).toMatch(/% of the user capacity \(\d+ of 1953525168 sectors\)/);
+    expect(reason).toMatch(/% of raw flash \(\d+ of \d+ sectors\)/);
+  });
+
+  it('computes a share of raw flash from the factory spare, and says when the raw size is unknown', () => {
+    const raw = recommendSpace(
+      ssd({ factory: 80 * GIB }),
+      optionsWith({ targetSpare: { percent: 25, base: 'raw' } }),
+      true,
+    );
+    // 25 % of (size + factory) in total, minus the 80 GiB the factory already keeps.
+    const expected = (TB + 80 * GIB) * 0.25 - 80 * GIB;
+    expect(Math.abs((raw.space?.unallocatedBytes ?? 0) - expected)).toBeLessThan(2 * 1_048_576);
+    const unknown = recommendSpace(ssd({ factory: null }), optionsWith(), true);
+    expect(unknown.recommendations[0]?.reason).toContain('the raw flash size is unknown');
+  });
+
+  it('does not read unknown TRIM support as "TRIM does not reach the drive"', () => {
+    const unknown = facts(ssd({ known: false }), {
+      disk: { partitionTable: 'unknown' },
+      trim: { deviceSupportsTrim: null },
+    });
+    const result = recommendSpace(unknown, optionsWith(), true);
+    const reason = result.recommendations[0]?.reason ?? '';
+    expect(reason).not.toContain('TRIM does not reach the drive');
+    expect(reason).toContain('whether TRIM reaches the drive is unknown');
+  });
 });

@@ -36,7 +36,7 @@ export function cipherFactsFromCryptsetup(runs: readonly CryptsetupBenchmarkRun[
         allCoresEncryptBytesPerSecond: null,
         allCoresDecryptBytesPerSecond: null,
         allCoresThreads: null,
-        // cryptsetup encrypts in 64 KiB chunks (lib/crypto_backend/cipher_check.c CIPHER_BLOCK_BYTES; reference-facts §1.1).
+        // cryptsetup encrypts in 64 KiB chunks (lib/crypto_backend/cipher_check.c CIPHER_BLOCK_BYTES; cryptsetup(8) BENCHMARK; cryptsetup src/cryptsetup.c, lib/crypto_backend/cipher_check.c).
         messageBytes: 65536,
         argv: [...argv],
       });

@@ -9,7 +9,7 @@ const percentileSchema = z.record(z.string(), z.number());
 const latencySchema = z.looseObject({ percentile: percentileSchema.optional() });
 const directionSchema = z.looseObject({
   io_bytes: z.number().nonnegative(),
-  // bw is KiB/s (reference-facts §1.8); bw_bytes (B/s) exists from fio 3.2 on, not in the fio 3.1 fixtures.
+  // bw is KiB/s (fio HOWTO.rst, stat.c); bw_bytes (B/s) exists from fio 3.2 on, not in the fio 3.1 fixtures.
   bw: z.number().nonnegative(),
   bw_bytes: z.number().nonnegative().optional(),
   iops: z.number().nonnegative(),

@@ -58,7 +58,7 @@ function readSecurity(lines: readonly string[]): AtaSecurityState | null {
 
 /**
  * Parses `hdparm -I` text (tabs or spaces, LF or CRLF): TRIM and deterministic/zeroed reads after TRIM
- * (IDENTIFY words 169 and 69, reference-facts §3.6), the ATA Security state and Trusted Computing (§5.1).
+ * (IDENTIFY words 169 and 69, ATA/ATAPI ACS IDENTIFY words 69 and 169 (hdparm -I, smartmontools ataprint.cpp); NVMe Base Specification ONCS, DLFEAT (nvme-cli nvme-print-json.c)), the ATA Security state and Trusted Computing (sedutil-cli --scan; TCG Storage Opal SSC Level 0 Discovery; NVMe OACS bit 0).
  * Throws TOOL_OUTPUT_UNRECOGNIZED for text that is not an ATA IDENTIFY dump.
  */
 export function parseHdparmIdentify(text: string): HdparmIdentify {

@@ -34,7 +34,7 @@ function sizeOf(text: string): number | null {
 
 /**
  * Parses `lsblk --discard` text (ASCII `|-`/`` `- `` or UTF-8 `├─`/`└─` trees). DISC-ZERO is read past but
- * not returned: it is always 0 since Linux 4.12 (reference-facts §3.5). Throws TOOL_OUTPUT_UNRECOGNIZED
+ * not returned: it is always 0 since Linux 4.12 (Linux Documentation/ABI/stable/sysfs-block (discard_max_bytes, discard_granularity); lsblk(8) --discard). Throws TOOL_OUTPUT_UNRECOGNIZED
  * without the NAME DISC-ALN DISC-GRAN DISC-MAX header.
  */
 export function parseLsblkDiscard(text: string): LsblkDiscardRow[] {

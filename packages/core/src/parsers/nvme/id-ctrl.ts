@@ -26,7 +26,7 @@ export interface NvmeIdCtrl {
 /**
  * Parses `nvme id-ctrl -o json` (nvme-cli 1.x `"key" : value` and 2.x layouts). OACS bit 0 = Security
  * Send/Receive, bit 3 = Namespace Management; ONCS bit 2 = Dataset Management (deallocate/TRIM), bit 3 =
- * Write Zeroes (NVMe Base Spec; reference-facts §3.6, §5.1). Throws TOOL_OUTPUT_UNRECOGNIZED without oacs/oncs.
+ * Write Zeroes (NVMe Base Spec; ATA/ATAPI ACS IDENTIFY words 69 and 169 (hdparm -I, smartmontools ataprint.cpp); NVMe Base Specification ONCS, DLFEAT (nvme-cli nvme-print-json.c), sedutil-cli --scan; TCG Storage Opal SSC Level 0 Discovery; NVMe OACS bit 0). Throws TOOL_OUTPUT_UNRECOGNIZED without oacs/oncs.
  */
 export function parseNvmeIdCtrl(text: string): NvmeIdCtrl {
   const document = parseJsonObject(TOOL, text);

@@ -24,7 +24,7 @@ const DEALLOCATED_READS: readonly DeallocatedReadBehaviour[] = ['not-reported', 
 
 /**
  * Parses `nvme id-ns -o json`: NSZE/NCAP/NUSE, the LBA size from FLBAS and lbafs[].ds (ds = log2 bytes), and
- * DLFEAT (reference-facts §3.6). Throws TOOL_OUTPUT_UNRECOGNIZED without nsze or dlfeat.
+ * DLFEAT (ATA/ATAPI ACS IDENTIFY words 69 and 169 (hdparm -I, smartmontools ataprint.cpp); NVMe Base Specification ONCS, DLFEAT (nvme-cli nvme-print-json.c)). Throws TOOL_OUTPUT_UNRECOGNIZED without nsze or dlfeat.
  */
 export function parseNvmeIdNs(text: string): NvmeIdNs {
   const document = parseJsonObject(TOOL, text);

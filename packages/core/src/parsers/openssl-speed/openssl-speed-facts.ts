@@ -6,7 +6,7 @@ const OPENSSL_CIPHERS = {
   // XTS takes two keys of the AES size (IEEE 1619), so AES-128-XTS is cryptsetup's aes-xts -s 256.
   'aes-128-xts': { cipher: 'aes-xts', keyBits: 256 },
   'aes-256-xts': { cipher: 'aes-xts', keyBits: 512 },
-  // OpenSSL has no Adiantum; ChaCha20 is its bulk stream cipher (Adiantum uses XChaCha12/20; reference-facts §2.6).
+  // OpenSSL has no Adiantum; ChaCha20 is its bulk stream cipher (Adiantum uses XChaCha12/20; Crowley & Biggers, "Adiantum", IACR ToSC 2018 (eprint 2018/720); source.android.com "Enabling Adiantum"; raspberrypi/linux#3648).
   chacha20: { cipher: 'chacha20', keyBits: 256 },
 } as const;
 

@@ -17,7 +17,7 @@ export interface SedutilScanEntry {
 /**
  * Parses `sedutil-cli --scan`: "Scanning for Opal compliant disks", then "<device> <flags> <model> <fw>".
  * Flags: 1 = Opal 1.0, 2 = Opal 2.0, E = Enterprise, L = Opalite, p/P = Pyrite 1/2, r = Ruby, No = not a SED
- * (reference-facts §5.1). Throws TOOL_OUTPUT_UNRECOGNIZED without the banner.
+ * (sedutil-cli --scan; TCG Storage Opal SSC Level 0 Discovery; NVMe OACS bit 0). Throws TOOL_OUTPUT_UNRECOGNIZED without the banner.
  */
 export function parseSedutilScan(text: string): SedutilScanEntry[] {
   assertInputSize('sedutil-cli', text);

@@ -4,7 +4,7 @@ import type {
   SmartctlExitStatus,
 } from '../../domain/smart-facts.js';
 
-/** Bits of smartctl's exit status, from smartctl(8) "EXIT STATUS" (reference-facts §1.9). */
+/** Bits of smartctl's exit status, from smartctl(8) "EXIT STATUS" (smartctl(8) RETURN VALUES; smartmontools src/json.cpp, nvmeprint.cpp, ataprint.cpp). */
 export const SmartctlExitBit = {
   /** Also set when the device type cannot be detected (loop devices, unknown USB bridges). */
   commandLineInvalid: 1 << 0,

@@ -261,7 +261,7 @@ function unavailableReason(
 }
 
 function readTrim(document: JsonObject, facts: Omit<SmartFacts, 'unavailable'>): TrimCapability | null {
-  // smartctl 7.3+ prints ATA IDENTIFY words 169/69 as `trim` (reference-facts §3.6); older versions do not.
+  // smartctl 7.3+ prints ATA IDENTIFY words 169/69 as `trim` (ATA/ATAPI ACS IDENTIFY words 69 and 169 (hdparm -I, smartmontools ataprint.cpp); NVMe Base Specification ONCS, DLFEAT (nvme-cli nvme-print-json.c)); older versions do not.
   const trim = objectAt(document, 'trim');
   if (trim !== null) {
     return {
@@ -276,7 +276,7 @@ function readTrim(document: JsonObject, facts: Omit<SmartFacts, 'unavailable'>):
   const nvmCommands = objectAt(document, 'nvme_optional_nvm_commands');
   if (nvmCommands !== null) {
     const value = numberAt(nvmCommands, 'value');
-    // ONCS bit 2 = Dataset Management (deallocate) (NVMe Base Spec; reference-facts §3.6).
+    // ONCS bit 2 = Dataset Management (deallocate) (NVMe Base Spec; ATA/ATAPI ACS IDENTIFY words 69 and 169 (hdparm -I, smartmontools ataprint.cpp); NVMe Base Specification ONCS, DLFEAT (nvme-cli nvme-print-json.c)).
     const supported =
       booleanAt(nvmCommands, 'dataset_management') ?? (value === null ? null : (value & 0b100) !== 0);
     return {
@@ -325,7 +325,7 @@ function readSecurity(document: JsonObject): SecurityCapability | null {
     return null;
   }
   const oacs = numberAt(admin, 'value');
-  // OACS bit 0 = Security Send/Receive, bit 3 = Namespace Management (reference-facts §5.1, §3.7).
+  // OACS bit 0 = Security Send/Receive, bit 3 = Namespace Management (sedutil-cli --scan; TCG Storage Opal SSC Level 0 Discovery; NVMe OACS bit 0, AnandTech, "Exploring the Relationship Between Spare Area and Performance Consistency in Modern SSDs", 2012; Agarwal & Marrow, write amplification; hdparm(8) -N; nvme-cli nvme-ns-create).
   const bit = (mask: number): boolean | null => (oacs === null ? null : (oacs & mask) !== 0);
   return {
     nvmeSecuritySendReceive: admin === null ? null : (booleanAt(admin, 'security_send_receive') ?? bit(0b1)),

@@ -22,7 +22,7 @@ import { attempt, createProbeContext, tryRun, type ProbeContext } from '../probe
 const SMARTCTL_TIMEOUT_MS = 60_000;
 const TOOL_TIMEOUT_MS = 15_000;
 
-/** USB bridge device types to try when smartctl cannot tell the type itself (smartctl(8) -d; reference-facts §3.3). */
+/** USB bridge device types to try when smartctl cannot tell the type itself (smartctl(8) -d; Linux drivers/scsi/sd.c provisioning_mode; sg_vpd(8) Logical Block Provisioning page). */
 const USB_BRIDGE_TYPES = ['sat', 'sntjmicron', 'sntasmedia', 'sntrealtek'] as const;
 
 /** The disk probeHealth asks about. */

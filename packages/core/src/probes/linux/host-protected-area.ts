@@ -7,7 +7,7 @@ import { addWarning, attempt, tryRun, type ProbeContext } from '../probe-context
 const ATA_TRANSPORTS: ReadonlySet<Disk['transport']> = new Set(['sata', 'ata', 'sas', 'usb', 'scsi']);
 
 /**
- * Reads an ATA host protected area with `hdparm -N` (reference-facts §3.7: one way to reserve spare area).
+ * Reads an ATA host protected area with `hdparm -N` (AnandTech, "Exploring the Relationship Between Spare Area and Performance Consistency in Modern SSDs", 2012; Agarwal & Marrow, write amplification; hdparm(8) -N; nvme-cli nvme-ns-create: one way to reserve spare area).
  * Only for ATA-like transports; null when hdparm is missing, refuses, or the device does not answer.
  */
 export async function probeHostProtectedArea(

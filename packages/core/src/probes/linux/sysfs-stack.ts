@@ -107,7 +107,7 @@ export async function readSysfsStack(
 /**
  * The sd driver's provisioning_mode for a SCSI/USB disk (/sys/class/block/<disk>/device/scsi_disk/<h:c:t:l>/
  * provisioning_mode): "full" means no discard, "unmap"/"writesame_16"/… the command used (drivers/scsi/sd.c;
- * reference-facts §3.3). Null for disks that are not SCSI disks (NVMe, virtio, loop).
+ * Linux drivers/scsi/sd.c provisioning_mode; sg_vpd(8) Logical Block Provisioning page). Null for disks that are not SCSI disks (NVMe, virtio, loop).
  */
 export async function readProvisioningMode(host: Host, kernelName: string): Promise<string | null> {
   const directory = `${sysBlockPath(kernelName)}/device/scsi_disk`;

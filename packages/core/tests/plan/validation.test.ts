@@ -1,0 +1,80 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import {
+  formatValidationTable,
+  resolveValidationCase,
+  runValidationCase,
+  type ValidationCase,
+} from '../../src/plan/validation.js';
+
+const ROOT = fileURLToPath(new URL('../../../../', import.meta.url));
+const DIRECTORY = 'fixtures/validation';
+const readJson = (relative: string): unknown => JSON.parse(readFileSync(path.join(ROOT, relative), 'utf8'));
+const cases: ValidationCase[] = readdirSync(path.join(ROOT, DIRECTORY))
+  .filter((name) => name.endsWith('.json'))
+  .sort()
+  .map((name) => resolveValidationCase(readJson(`${DIRECTORY}/${name}`), readJson));
+
+describe('the validation set (npm run validate)', () => {
+  it('holds at least 15 published measurements, each with its source', () => {
+    expect(cases.length).toBeGreaterThanOrEqual(15);
+    for (const testCase of cases) {
+      expect(testCase.source.citation.length).toBeGreaterThan(10);
+      expect(testCase.source.locator.length).toBeGreaterThan(5);
+      expect(readdirSync(path.join(ROOT, DIRECTORY))).toContain(`${testCase.id}.json`);
+    }
+  });
+
+  it.each(cases.map((testCase) => [testCase.id, testCase] as const))(
+    '%s: prediction within tolerance or recommendation matches',
+    (_id, testCase) => {
+      const result = runValidationCase(testCase);
+      if (testCase.modelLimit === null) {
+        expect(result.status, `${result.published} published, ${result.predicted} predicted`).toBe('pass');
+      } else {
+        expect(result.status).not.toBe('fail');
+      }
+    },
+  );
+
+  it('fails a case whose published figure the model misses', () => {
+    const throughput = cases.find((testCase) => testCase.check.kind === 'throughput');
+    expect(throughput).toBeDefined();
+    if (throughput?.check.kind !== 'throughput') {
+      return;
+    }
+    const wrong: ValidationCase = {
+      ...throughput,
+      modelLimit: null,
+      check: { ...throughput.check, publishedBytesPerSecond: throughput.check.publishedBytesPerSecond / 3 },
+    };
+    expect(runValidationCase(wrong)).toMatchObject({ status: 'fail', matches: false });
+  });
+
+  it('fails a recommendation case when the plan recommends something else', () => {
+    const recommendation = cases.find((testCase) => testCase.id === 'rpi5-aes-ce-aes-wins');
+    expect(recommendation).toBeDefined();
+    if (recommendation?.check.kind !== 'recommendation') {
+      return;
+    }
+    const wrong: ValidationCase = {
+      ...recommendation,
+      check: { ...recommendation.check, expectedValue: 'xchacha12,aes-adiantum-plain64' },
+    };
+    expect(runValidationCase(wrong).status).toBe('fail');
+  });
+
+  it('keeps docs/validation.md in step with the results', () => {
+    // Cell padding is prettier's business: compare the cells, not the spaces around them.
+    const cells = (text: string) =>
+      text
+        .split('\n')
+        .map((line) => line.replaceAll(/\s*\|\s*/g, '|').replaceAll(/-{3,}/g, '---'))
+        .join('\n');
+    const table = formatValidationTable(cases.map(runValidationCase));
+    const doc = readFileSync(path.join(ROOT, 'docs/validation.md'), 'utf8');
+    expect(cells(doc)).toContain(cells(table));
+  });
+});
