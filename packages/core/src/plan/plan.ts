@@ -132,7 +132,10 @@ export function buildPlan(facts: PlanFacts, rawOptions: PlanOptions = {}): Plan 
   const targetTool = parsedOptions.data.targetTool ?? DEFAULT_TARGET_TOOL[platform];
   refuseForeignTarget(platform, targetTool);
   const options = { ...parsedOptions.data, targetTool };
-  if (platform !== 'linux') {
+  // A macOS or Windows assessment carries the platform's own facts (platformStorage): its plan comes from the
+  // platform rules. Facts without them (the validation set's published measurements) go through the general
+  // model below, which predicts from measured speeds on any platform.
+  if (platform !== 'linux' && facts.platformStorage !== undefined && facts.platformStorage !== null) {
     return buildPlatformPlan(facts, options, platform);
   }
   const diskPath = facts.disk?.path;
@@ -245,14 +248,17 @@ export function buildPlan(facts: PlanFacts, rawOptions: PlanOptions = {}): Plan 
   // the refresh of an open volume's flags).
   const built = buildCommands(facts, options, commandSettings);
   const freshPath = strategy.kind === 'fresh-format' || strategy.kind === 'undetermined';
+  // Off Linux without the platform's own facts (see above) no command can be built safely: the model only.
   const chosen: PlanCommand[] =
-    strategy.kind === 'in-place'
-      ? buildInPlaceCommands(strategy, facts, options, commandSettings)
-      : strategy.kind === 'reinstall'
-        ? []
-        : strategy.kind === 'nothing-to-do'
-          ? built.commands.filter((command) => command.id === 'luks-refresh-existing')
-          : built.commands;
+    platform !== 'linux'
+      ? []
+      : strategy.kind === 'in-place'
+        ? buildInPlaceCommands(strategy, facts, options, commandSettings)
+        : strategy.kind === 'reinstall'
+          ? []
+          : strategy.kind === 'nothing-to-do'
+            ? built.commands.filter((command) => command.id === 'luks-refresh-existing')
+            : built.commands;
   // Every command list of the fresh path passes the invariants no flag overrides; a list that breaks one is
   // withheld whole. The in-place set writes to the filesystem it encrypts by design, after unmounting it
   // (plan/commands-in-place.ts); its own preconditions are the strategy's.
