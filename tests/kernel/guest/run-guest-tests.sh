@@ -20,8 +20,11 @@ for file in "$here"/tests/*.sh; do
   mkdir -p "/tmp/out/$name"
   start=$(date +%s)
   echo "== $name (guest uptime $(cut -d' ' -f1 /proc/uptime) s)"
-  # -x with the guest's uptime in front of every command: the log says where a test spends its time.
-  (cd /tmp && OUT="/tmp/out/$name" PS4='+ [$(cut -d" " -f1 /proc/uptime)] ' bash -eux "$file") >"/tmp/out/$name/log.txt" 2>&1
+  # -x with the guest's uptime in front of every command: the log says where a test spends its time (PS4 is
+  # set inside: bash run as root ignores PS4 from the environment).
+  # shellcheck disable=SC2016 # expanded by the inner bash at each command
+  (cd /tmp && OUT="/tmp/out/$name" bash -eu -c 'PS4="+ [\$(cut -d\" \" -f1 /proc/uptime)] "; set -x; source "$0"' "$file") \
+    >"/tmp/out/$name/log.txt" 2>&1
   status=$?
   { echo "status=$status"; echo "seconds=$(($(date +%s) - start))"; } >"/tmp/out/results/$name.status"
   echo "== $name status=$status"
