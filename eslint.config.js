@@ -95,6 +95,7 @@ export default tseslint.config(
       '**/*.d.ts',
       '.tools/**',
       'test-artifacts/**',
+      '.kernel-lane/**', // the kernel lane's work folder (tests/kernel): the unpacked kernel, the packed release
       'packages/desktop/out/**',
     ],
   },

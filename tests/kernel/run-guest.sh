@@ -15,7 +15,7 @@ rm -f "$scratch" && truncate -s 1G "$scratch"
 qemu-system-x86_64 -accel tcg -cpu max -M q35 -smp 2 -m 2048 -nodefaults -no-user-config -display none \
   -vga none -no-reboot -serial "file:$out/console.log" -monitor none \
   -kernel "$work/vmlinuz" -initrd "$work/initramfs.cpio.gz" \
-  -append "console=ttyS0 panic=-1 loglevel=4 encplan.repo=$repo encplan.work=$work encplan.test=$test" \
+  -append "console=ttyS0 panic=-1 loglevel=4 encplan.repo=$repo encplan.work=$work encplan.test=$test encplan.capture=${ENCPLAN_KERNEL_CAPTURE:-0}" \
   -virtfs local,path=/,mount_tag=hostroot,security_model=none,readonly=on,multidevs=remap \
   -virtfs "local,path=$out,mount_tag=outshare,security_model=none,multidevs=remap" \
   -drive "file=$scratch,if=none,id=scratch,format=raw,cache=none,aio=threads,discard=unmap" \

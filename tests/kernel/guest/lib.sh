@@ -1,5 +1,6 @@
 # Shared helpers of the guest tests (sourced; not a test itself).
-encplan() { node "$ENCPLAN_REPO/packages/cli/bin/run.js" "$@"; }
+# encplan as released (the bundle build-kernel-image.sh packed; see run-guest-tests.sh).
+encplan() { node "$ENCPLAN_CLI" "$@"; }
 # Fails unless no dm mapping, no loop device, no encplan mount and no encplan-bench-* entry in DIR is left.
 assert_nothing_left() {
   local dir="$1"
@@ -24,4 +25,9 @@ wait_for_mapping() {
 bench_directory() {
   wipefs -qa /dev/vda && mkfs.ext4 -q -F /dev/vda && mkdir -p /mnt/bench && mount /dev/vda /mnt/bench
   mkdir -p "/mnt/bench/$1" && echo "/mnt/bench/$1"
+}
+# lvm without udev (the guest runs none): list devices by scanning /dev, create the /dev nodes itself and
+# never wait for udev (lvm.conf(5) devices/obtain_device_list_from_udev, activation/udev_sync, udev_rules).
+lvm_no_udev() {
+  lvm "$@" --config 'devices { obtain_device_list_from_udev = 0 external_device_info_source = "none" } activation { udev_sync = 0 udev_rules = 0 verify_udev_operations = 1 }'
 }

@@ -194,6 +194,36 @@ describe('parseDmsetupTable', () => {
     });
   });
 
+  it('decodes a real kernel’s stacks: LUKS2 with and without allow_discards, LVM both ways, TCRYPT (kernel lane)', () => {
+    const lines = parseDmsetupTable(
+      fixture('dmsetup/qemu-debian12-kernel6.1-stacks-luks2-lvm-tcrypt/stdout.txt'),
+    );
+    const byName = new Map(lines.map((line) => [line.name, line]));
+    expect([...byName.keys()]).toEqual([
+      'lane-discards',
+      'lane-luks-in-lvm',
+      'lane-lvm-crypt',
+      'lane-nodiscards',
+      'lane-tcrypt',
+      'lanevg-lanelv',
+      'lanevg2-cryptlv',
+    ]);
+    expect(byName.get('lanevg-lanelv')).toMatchObject({ target: 'linear', lengthSectors: 131_072 });
+    expect(byName.get('lane-discards')?.crypt).toMatchObject({ keyKind: 'keyring', allowDiscards: true });
+    expect(byName.get('lane-luks-in-lvm')?.crypt).toMatchObject({ device: '253:4', allowDiscards: false });
+    expect(byName.get('lane-nodiscards')?.crypt).toMatchObject({
+      allowDiscards: false,
+      sectorSizeBytes: 4096,
+    });
+    // TCRYPT: a hex key (printed as zeros), IV offset 256, data from sector 256 of the partition.
+    expect(byName.get('lane-tcrypt')?.crypt).toMatchObject({
+      cipher: 'aes-xts-plain64',
+      device: '254:5',
+      offsetSectors: 256,
+      allowDiscards: true,
+    });
+  });
+
   it('survives truncated, hostile and huge input with typed errors', () => {
     checkTruncations(DMSETUP, parseDmsetupTable);
     checkHostileInputs(parseDmsetupTable, (lines) => {

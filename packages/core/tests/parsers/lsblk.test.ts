@@ -49,6 +49,31 @@ describe('parseLsblkJson', () => {
     expect(sda4?.sizeBytes).toBe(Math.round(33.3 * 1024 ** 3));
   });
 
+  it('reads a real kernel’s dm stacks as a tree: crypt, LVM inside crypt, crypt inside LVM (kernel lane)', () => {
+    const [disk] = parseLsblkJson(fixture('lsblk/qemu-debian12-kernel6.1-stacks-luks2-lvm-tcrypt/stdout'));
+    type Node = { kernelName: string; type: string; children: readonly Node[] };
+    const shape = (node: Node): unknown => [
+      `${node.kernelName}:${node.type}`,
+      ...node.children.map((child) => shape(child)),
+    ];
+    expect(disk && shape(disk)).toEqual([
+      'vda:disk',
+      ['vda1:part', ['dm-0:crypt']],
+      ['vda2:part', ['dm-1:crypt']],
+      ['vda3:part', ['dm-2:crypt', ['dm-3:lvm']]],
+      ['vda4:part', ['dm-4:lvm', ['dm-5:crypt']]],
+      ['vda5:part', ['dm-6:crypt']],
+    ]);
+    const luksInLvm = disk?.children[3]?.children[0]?.children[0];
+    expect(luksInLvm).toMatchObject({
+      name: 'lane-luks-in-lvm',
+      path: '/dev/mapper/lane-luks-in-lvm',
+      sizeBytes: 83_886_080,
+    });
+    // No udev ran in the guest: lsblk had no udev database to take FSTYPE from.
+    expect(disk?.children[0]?.filesystemType).toBeNull();
+  });
+
   it('fails closed on output without a blockdevices list', () => {
     for (const text of ['', '{}', '{"blockdevices": 3}', 'lsblk: /dev/x: not a block device', '[1,2]']) {
       expect(() => parseLsblkJson(text)).toThrowError(

@@ -5,6 +5,18 @@ import { parseLuks2JsonMetadata, parseLuksDumpText } from '../../src/parsers/cry
 import { fixture } from '../support/fixtures.js';
 
 describe('parseLuks2JsonMetadata', () => {
+  it('reads a real LUKS2 header on an LVM logical volume (kernel lane, pbkdf2 with 1000 iterations)', () => {
+    expect(
+      parseLuks2JsonMetadata(fixture('cryptsetup-luksdump/lv-luks2-pbkdf2-kernel-lane-debian12/stdout')),
+    ).toMatchObject({
+      format: 'luks2',
+      cipher: 'aes-xts-plain64',
+      keyBits: 512,
+      sectorBytes: 512,
+      pbkdf: [{ keyslot: '0', type: 'pbkdf2', hash: 'sha256', iterations: 1000 }],
+    });
+  });
+
   it('reads cipher, key size, sector size and argon2id parameters of a header made here', () => {
     expect(
       parseLuks2JsonMetadata(fixture('cryptsetup-luksdump/file-luks2-argon2id-sector4096-debian12/stdout')),

@@ -1,7 +1,7 @@
 # SIGINT during a LUKS2 run (once its dm-crypt mapping exists): the run stops and leaves nothing behind.
 source "$(dirname "$0")/../lib.sh"
 dir="$(bench_directory bench-sigint)"
-node "$ENCPLAN_REPO/packages/cli/bin/run.js" benchmark io "$dir" --backend luks2 --quick --json >"$OUT/sigint.json" 2>"$OUT/sigint.stderr" &
+node "$ENCPLAN_CLI" benchmark io "$dir" --backend luks2 --quick --json >"$OUT/sigint.json" 2>"$OUT/sigint.stderr" &
 pid=$!
 wait_for_mapping 240 || { echo 'no mapping appeared'; kill -KILL $pid; exit 1; }
 dmsetup table >"$OUT/dmsetup-table-during-run.txt"

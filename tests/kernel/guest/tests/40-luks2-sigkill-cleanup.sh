@@ -1,7 +1,7 @@
 # SIGKILL during a LUKS2 run leaves the mapping behind; `encplan cleanup` then removes everything.
 source "$(dirname "$0")/../lib.sh"
 dir="$(bench_directory bench-sigkill)"
-node "$ENCPLAN_REPO/packages/cli/bin/run.js" benchmark io "$dir" --backend luks2 --quick --json >/dev/null 2>&1 &
+node "$ENCPLAN_CLI" benchmark io "$dir" --backend luks2 --quick --json >/dev/null 2>&1 &
 pid=$!
 wait_for_mapping 240 || { echo 'no mapping appeared'; kill -KILL $pid; exit 1; }
 kill -KILL $pid; wait $pid || true

@@ -10,10 +10,15 @@ for f in crypttab fstab; do
 done
 encplan assess "$disk" --json >"$OUT/assess-before.json" || echo "assess exit status $?"
 encplan assess "$disk" --commands --destructive >"$OUT/plan-script.sh"
-# The script asks for the passphrase on the terminal; two identical lines answer luksFormat's prompt and
-# the open that follows.
+# The script asks for the passphrase on the terminal; identical lines answer luksFormat's prompts and the
+# open that follows (from a file, so that the log's command trace never shows it).
+cat >/tmp/plan-passphrase-lines <<'LINES'
+lane-passphrase-1
+lane-passphrase-1
+lane-passphrase-1
+LINES
 status=0
-printf 'lane-passphrase-1\nlane-passphrase-1\nlane-passphrase-1\n' | timeout 600 sh -x "$OUT/plan-script.sh" >"$OUT/plan-script-output.txt" 2>&1 || status=$?
+timeout 600 sh -x "$OUT/plan-script.sh" </tmp/plan-passphrase-lines >"$OUT/plan-script-output.txt" 2>&1 || status=$?
 echo "plan script exit status $status" | tee -a "$OUT/plan-script-output.txt"
 cp /tmp/crypttab "$OUT/crypttab-after.txt"
 lsblk -J -O "$disk" >"$OUT/lsblk-J-O-after.json"
