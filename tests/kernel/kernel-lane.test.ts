@@ -31,13 +31,9 @@ const GUEST_TESTS = ALL_GUEST_TESTS.filter(selected);
 /**
  * Guest tests that fail today for a known defect of encplan itself (not of the lane), reported with `it.fails`
  * so that the lane stays green while the defect is open and turns red the day it is fixed (then remove the
- * entry). 70: the plan's script opens /dev/disk/by-partlabel/encplan right after sgdisk; no udev creates that
- * link in the guest (and on a real machine udev may not have yet): cryptsetup luksFormat exits 4 ("does not
- * exist"). The fix (partition path via partx or `udevadm settle`) is issue 10's.
+ * entry). Empty since issue 10 addressed the new partition by its kernel name after `partx --update`.
  */
-const KNOWN_DEFECTS: Readonly<Record<string, string>> = {
-  '70-plan-destructive-script': 'issue 10: the plan script uses /dev/disk/by-partlabel right after sgdisk',
-};
+const KNOWN_DEFECTS: Readonly<Record<string, string>> = {};
 function guestIt(test: string): typeof it | typeof it.fails {
   return test in KNOWN_DEFECTS ? it.fails : it;
 }
