@@ -141,24 +141,24 @@ describe('encplan assess: the plan, --commands, --html and --fail-on (built bina
     expect(report.status, report.stderr).toBe(0);
     expect(report.stdout.indexOf('CAUTION  ')).toBeLessThan(report.stdout.indexOf('Drive: '));
     expect(report.stdout.indexOf('\nThe plan\n')).toBeLessThan(report.stdout.indexOf('Drive: '));
+    // The disk's ext4 partition holds data: the strategy is in place (shrink, reencrypt), not a fresh format.
     const script = runCli(['assess', '--bundle', BUNDLE, '--commands']);
     expect(script.status, script.stderr).toBe(0);
     expect(script.stdout).toMatch(/^#!\/bin\/sh\n/);
     expect(script.stdout).toContain(
-      '# cryptsetup luksFormat --type luks2 --cipher aes-xts-plain64 --key-size 512 --sector-size 4096',
+      '# cryptsetup reencrypt --encrypt --type luks2 --cipher aes-xts-plain64 --key-size 512 --sector-size 4096',
     );
-    // The lines that depend on the commented-out luksFormat are commented out with it; the same script is in the report.
+    // The lines that depend on the commented-out shrink are commented out with it; the same script is in the report.
     expect(script.stdout).toContain('\n# cryptsetup open --type luks2 --allow-discards');
     expect(script.stdout).toContain("\n# tee -a /etc/crypttab <<'ENCPLAN_EOF'");
-    expect(script.stdout).not.toMatch(/^cryptsetup /m);
+    expect(script.stdout).not.toMatch(/^(cryptsetup|resize2fs|tee) /m);
     expect(report.stdout).toContain('# DESTROYS DATA');
     const destructive = runCli(['assess', '--bundle', BUNDLE, '--commands', '--destructive']);
-    expect(destructive.stdout).toMatch(/^cryptsetup luksFormat /m);
-    expect(destructive.stdout).toMatch(/^cryptsetup open /m);
-    // The new partition is addressed by number after partx re-read it, never /dev/disk/by-partlabel.
+    expect(destructive.stdout).toMatch(/^resize2fs \/dev\/loop0p1 \d+K$/m);
     expect(destructive.stdout).toMatch(
-      /^partx --update --nr 2 \/dev\/loop0\ncryptsetup|^partx --update --nr 2 \/dev\/loop0$/m,
+      /^cryptsetup reencrypt --encrypt .* --reduce-device-size 32M \/dev\/loop0p1$/m,
     );
+    expect(destructive.stdout).toMatch(/^cryptsetup open /m);
     expect(destructive.stdout).not.toContain('by-partlabel');
   });
 

@@ -91,8 +91,10 @@ describe('encplan plan (built binary)', () => {
     const safe = encplan('plan', '--bundle', bundle, '--commands');
     const full = encplan('plan', '--bundle', bundle, '--commands', '--destructive');
     expect(safe.stdout.startsWith('#!/bin/sh\n')).toBe(true);
-    expect(safe.stdout).toMatch(/^# cryptsetup luksFormat /m);
-    expect(full.stdout).toMatch(/^cryptsetup luksFormat /m);
+    // Its ext4 partition holds data: the in-place strategy's reencrypt, commented out without --destructive.
+    expect(safe.stdout).toMatch(/^# cryptsetup reencrypt --encrypt /m);
+    expect(safe.stdout).not.toMatch(/^cryptsetup /m);
+    expect(full.stdout).toMatch(/^cryptsetup reencrypt --encrypt /m);
   });
 
   it('plans for a weaker unlocking machine given by flags', () => {

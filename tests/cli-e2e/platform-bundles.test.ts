@@ -91,7 +91,7 @@ describe.each(CASES)('$bundle (built binary)', (testCase) => {
   });
 
   it('assess: the text report names the drive and says what the plan found', () => {
-    const run = runCli(['assess', '--bundle', bundle]);
+    const run = runCli(['assess', '--bundle', bundle, '--verbose']);
     expect(run.status).toBe(0);
     expect(run.stdout).toContain(testCase.identifier);
     expect(run.stdout).toMatch(testCase.says);

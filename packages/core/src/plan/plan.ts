@@ -294,7 +294,9 @@ export function buildPlan(facts: PlanFacts, rawOptions: PlanOptions = {}): Plan 
           alternative:
             'Boot a live/rescue system, run encplan assess there with --destructive, and follow the strategy steps (the crypttab and initramfs changes are made in a chroot of the installed system).',
         }
-      : refusalFor(facts, commands);
+      : // The in-place set is the alternative itself: with something in use it stays commented out (unmount first,
+        // then assess again), never enabled by --destructive on a disk in use.
+        refusalFor(facts, strategy.kind === 'in-place' ? [] : commands);
   const plan: Plan = {
     targetTool,
     threatModel: options.threatModel,
