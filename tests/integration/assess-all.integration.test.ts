@@ -172,7 +172,7 @@ describe.skipIf(skipReason !== null)('encplan assess --all over several real loo
   });
 
   it('prints the machine first, one line per disk, then each disk', () => {
-    const text = runCli(['assess', '--all'], { timeoutMs: 300_000 });
+    const text = runCli(['assess', '--all', '--verbose'], { timeoutMs: 300_000 });
     const lines = text.stdout.split('\n');
     const table = lines.findIndex((line) => line.trimStart().startsWith('Disk '));
     expect(table).toBeGreaterThan(0);

@@ -225,30 +225,31 @@ describe.skipIf(skipReason !== null)('the --destructive script, run for real on 
     expectPlannedHeader(script.plan, `${disk}p${String(number)}`);
   });
 
-  it('on a disk with a mounted partition: adds one in the free tail only, and the mounted files stay intact', () => {
+  it('on a disk with a mounted partition: plans in place, refuses --destructive (exit 4) and writes nothing', () => {
     spawnSync('cryptsetup', ['close', MAPPING], { env: { PATH: SBIN_PATH } });
     busy = createLoopStack({ sizeBytes: DISK_BYTES, partitionPercent: 50, mount: true });
     const known = path.join(busy.mountpoint ?? '', 'known.txt');
     writeFileSync(known, 'encplan keeps this\n');
     run('sync', []);
-    const before = partitionTable(busy.device).partitions[0];
-    const workDirectory = path.join(busy.directory, 'script');
-    mkdirSync(workDirectory);
-    const script = runGeneratedScript(workDirectory, busy.device);
-    expect(script.plan.commands.flatMap((command) => command.argv)).not.toContain('--clear');
-    expectCleanStop(script, ['sgdisk', 'partx', 'cryptsetup']);
-    const { number, start, end } = plannedPartition(script.plan);
-    expect(number).toBe(2);
-    expect(partitionTable(busy.device).partitions).toEqual([
-      before,
-      expect.objectContaining({
-        node: `${busy.device}p2`,
-        start,
-        size: end - start + 1,
-        type: LINUX_LUKS_TYPE,
-      }),
-    ]);
-    expectPlannedHeader(script.plan, `${busy.device}p2`);
+    const before = partitionTable(busy.device).partitions;
+    // The partition holds data: the strategy is in place, and its commands stay commented out while the disk
+    // is in use (issue 10: no flag overrides that).
+    const refused = spawnSync(process.execPath, [CLI, 'assess', busy.device, '--commands', '--destructive'], {
+      encoding: 'utf8',
+      env: { ...process.env, PATH: SBIN_PATH },
+    });
+    expect(refused.status, refused.stderr).toBe(4);
+    expect(refused.stdout).toBe('');
+    expect(refused.stderr).toMatch(/is mounted on/);
+    expect(refused.stderr).toMatch(/Encrypt in place instead/);
+    const assessed = spawnSync(process.execPath, [CLI, 'assess', busy.device, '--json'], {
+      encoding: 'utf8',
+      env: { ...process.env, PATH: SBIN_PATH },
+    });
+    const plan = (JSON.parse(assessed.stdout) as { result: { plan: { strategy: { kind: string } } } }).result
+      .plan;
+    expect(plan.strategy.kind).toBe('in-place');
+    expect(partitionTable(busy.device).partitions).toEqual(before);
     expect(run('findmnt', ['--noheadings', '--output', 'SOURCE', busy.mountpoint ?? '']).trim()).toBe(
       busy.partition,
     );
