@@ -176,7 +176,12 @@ export default class Assess extends EncplanCommand {
     if (flags.json) {
       this.emitJson(envelope);
     } else {
-      this.log(renderMachineTextReport(envelope, { includeDestructive: flags.destructive }));
+      this.log(
+        renderMachineTextReport(envelope, {
+          includeDestructive: flags.destructive,
+          text: terminalTextOptions(flags.verbose),
+        }),
+      );
     }
     exitIfDiskFailed(envelope);
   }

@@ -5,7 +5,7 @@ import {
 } from '../contract/assessment.js';
 import { formatBytes } from '../domain/units.js';
 import { toReportView } from './report-view.js';
-import { formatTextTable, renderTextReport } from './text-report.js';
+import { formatTextTable, renderTextReport, type TextRenderOptions } from './text-report.js';
 
 const DISCARD_WORDS: Readonly<Record<DiskSummary['discardPath'], string>> = {
   all: 'reaches drive',
@@ -37,7 +37,7 @@ function spare(row: DiskSummary): string {
  */
 export function renderMachineTextReport(
   envelope: MachineAssessmentEnvelope,
-  options: { includeDestructive?: boolean } = {},
+  options: { includeDestructive?: boolean; text?: TextRenderOptions } = {},
 ): string {
   const result = envelope.result;
   if (result === null) {
@@ -92,7 +92,7 @@ export function renderMachineTextReport(
       assessmentDocument.ok(disk.assessment, disk.warnings, new Date(envelope.generatedAt)),
       options.includeDestructive === undefined ? {} : { includeDestructive: options.includeDestructive },
     );
-    lines.push(renderTextReport(view));
+    lines.push(renderTextReport(view, options.text ?? {}));
   }
   return lines.join('\n');
 }
