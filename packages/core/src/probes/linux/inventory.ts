@@ -149,44 +149,54 @@ async function probeBlkid(context: ProbeContext, path: string): Promise<BlkidPro
 }
 
 /**
- * Signatures of several devices with ONE `blkid -p -o export -- DEV…` (a block per device with DEVNAME).
- * A device without a block found nothing, unless blkid complained: its exit status is the last device's
- * only, so any message on stderr makes the devices it left out unknown (null), never "empty". A bundle
- * collected when encplan asked blkid once per device replays that way.
+ * Signatures of several devices with one `blkid -p -o export -- DEV…` (a block per device with DEVNAME).
+ * blkid's low-level probe stops at the first device it finds nothing on or cannot read (util-linux 2.38.1,
+ * fixtures/blkid/loop-nothing-found-first-stops-the-probe: a blank device first, a LUKS2 one second → no block
+ * at all, exit 2, nothing on stderr). So the first device without a block is the one that ended the run:
+ * "nothing found" when blkid said nothing on stderr, unknown (null) with the warning otherwise, and blkid is
+ * asked again for the devices after it. One call when every device has a signature (partitions always have
+ * their PART_ENTRY_* values), one more per device that has none. A bundle collected when encplan asked blkid
+ * once per device replays that way.
  */
 async function probeBlkidAll(
   context: ProbeContext,
   paths: readonly string[],
 ): Promise<Map<string, BlkidProbe | null>> {
   const found = new Map<string, BlkidProbe | null>();
-  if (paths.length === 0) {
-    return found;
-  }
-  const output = await tryRunOrUncaptured(
-    context,
-    { tool: 'blkid', args: ['-p', '-o', 'export', '--', ...paths], timeoutMs: TIMEOUT_MS },
-    `Reading signatures on ${paths.join(' ')}`,
-  );
-  if (output === 'uncaptured') {
-    for (const path of paths) {
-      found.set(path, await probeBlkid(context, path));
+  let rest = [...paths];
+  while (rest.length > 0) {
+    const output = await tryRunOrUncaptured(
+      context,
+      { tool: 'blkid', args: ['-p', '-o', 'export', '--', ...rest], timeoutMs: TIMEOUT_MS },
+      `Reading signatures on ${rest.join(' ')}`,
+    );
+    if (output === 'uncaptured') {
+      for (const path of rest) {
+        found.set(path, await probeBlkid(context, path));
+      }
+      return found;
     }
-    return found;
-  }
-  const blocks = output === null ? new Map<string, BlkidProbe>() : parseBlkidExportDevices(output.stdout);
-  const complaint = output === null ? 'blkid did not run' : output.stderr.trim();
-  for (const path of paths) {
-    const block = blocks.get(path);
-    if (block !== undefined) {
-      found.set(path, block);
-    } else if (output !== null && complaint === '' && blkidAnswered(output)) {
-      found.set(path, parseBlkidExport(''));
-    } else {
-      found.set(
-        path,
-        output === null ? null : blkidFailed(context, path, complaint || `exit ${output.exitCode}`),
-      );
+    if (output === null) {
+      rest.forEach((path) => found.set(path, null));
+      return found;
     }
+    const blocks = parseBlkidExportDevices(output.stdout);
+    const stop = rest.findIndex((path) => !blocks.has(path));
+    rest
+      .slice(0, stop === -1 ? rest.length : stop)
+      .forEach((path) => found.set(path, blocks.get(path) ?? null));
+    if (stop === -1) {
+      return found;
+    }
+    const ended = rest[stop] as string;
+    const complaint = output.stderr.trim();
+    found.set(
+      ended,
+      complaint === '' && blkidAnswered(output)
+        ? parseBlkidExport('')
+        : blkidFailed(context, ended, complaint || `exit ${String(output.exitCode)}`),
+    );
+    rest = rest.slice(stop + 1);
   }
   return found;
 }
