@@ -210,6 +210,13 @@ describe('kernel lane: encplan’s reading of the real stacks equals the guest k
     expect(capture('50-assess-stacks', 'tcryptdump-vda5.txt')).toMatch(/^Cipher chain:\s*aes$/m);
   });
 
+  it('the plan for the disk of existing volumes says it is already encrypted', (context) => {
+    requireLane(context, '50-assess-stacks');
+    const strategy = planStrategyOf(capture('50-assess-stacks', 'assess.json'));
+    expect(strategy.kind).toBe('nothing-to-do');
+    expect(strategy.reason).toMatch(/is already encrypted \(luks2\)/);
+  });
+
   it('reencrypt --encrypt keeps every known file intact', (context) => {
     requireLane(context, '60-reencrypt-in-place');
     const check = capture('60-reencrypt-in-place', 'sha256-check.txt');
@@ -226,6 +233,29 @@ describe('kernel lane: encplan’s reading of the real stacks equals the guest k
         result: { encryption: { found: unknown[] } };
       };
       expect(assessment.result.encryption.found.length).toBeGreaterThan(0);
+      // The stack is the one the plan described: nothing to do, and the only setting that may differ is the
+      // Argon2id memory, which cryptsetup treats as a maximum and lowers when its benchmark cannot reach
+      // --iter-time otherwise (cryptsetup(8), --pbkdf-memory) — as it does under emulation.
+      const before = JSON.parse(capture('70-plan-destructive-script', 'assess-before.json')) as {
+        result: { plan: { strategy: { kind: string } } };
+      };
+      expect(before.result.plan.strategy.kind).toBe('fresh-format');
+      const strategy = planStrategyOf(capture('70-plan-destructive-script', 'assess-after.json'));
+      expect(strategy.kind).toBe('nothing-to-do');
+      for (const difference of strategy.differences) {
+        expect(difference.setting, JSON.stringify(difference)).toMatch(/memoryKiB$/);
+        expect(Number(difference.current)).toBeLessThanOrEqual(Number(difference.planned));
+      }
     },
   );
 });
+
+interface PlanStrategy {
+  kind: string;
+  reason: string;
+  differences: { setting: string; current: unknown; planned: unknown }[];
+}
+
+function planStrategyOf(assessJson: string): PlanStrategy {
+  return (JSON.parse(assessJson) as { result: { plan: { strategy: PlanStrategy } } }).result.plan.strategy;
+}
