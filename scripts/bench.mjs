@@ -137,12 +137,17 @@ function childProcesses(args) {
 
 /** Peak resident memory of one run, in MiB (GNU time's maximum resident set size). */
 function peakMiB(args) {
+  // stdout is not read: `assess --all` over 32 disks writes more than spawnSync's 1 MiB buffer, which ended
+  // the run early and left GNU time's line missing (an empty line read as 0 MiB).
   const result = spawnSync('/usr/bin/time', ['-f', '%M', process.execPath, cli, ...args], {
     env,
     encoding: 'utf8',
+    stdio: ['ignore', 'ignore', 'pipe'],
+    maxBuffer: 64 * 1024 * 1024,
   });
-  const kib = Number(result.stderr.trim().split('\n').at(-1));
-  return Number.isFinite(kib) ? Math.round(kib / 102.4) / 10 : null;
+  const last = result.stderr.trim().split('\n').at(-1) ?? '';
+  const kib = /^\d+$/.test(last) ? Number(last) : Number.NaN;
+  return Number.isFinite(kib) && kib > 0 ? Math.round(kib / 102.4) / 10 : null;
 }
 
 /** The raw calls one disk's assessment needs: what encplan itself must ask, once each. */
