@@ -146,7 +146,7 @@ export function recommendLuks2Pbkdf(
             iterations: null,
             iterTimeMs: options.unlockTimeMs,
           },
-          reason: `No argon2id benchmark is available, so cap memory at ${String(memoryCapKiB)} KiB (${capBasis}) and ${String(parallel)} lanes for the weakest unlocking machine and let cryptsetup pick iterations for ${String(options.unlockTimeMs)} ms; run luksFormat on that machine so its own speed is measured.`,
+          reason: `No argon2id benchmark is available, so cap memory at ${String(memoryCapKiB)} KiB (${capBasis}) and ${String(parallel)} lanes for the weakest unlocking machine and let cryptsetup pick iterations for ${String(options.unlockTimeMs)} ms; run luksFormat on that machine so its own speed is measured. The memory is a maximum: on a machine too slow to meet the time with it, cryptsetup's benchmark lowers it (cryptsetup(8), --pbkdf-memory), so luksDump may show less.`,
           evidence: reasons,
           confidence: 'low',
         },
