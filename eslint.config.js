@@ -22,15 +22,18 @@ const importGroups = (paths) =>
   paths.flatMap((entry) =>
     entry.endsWith('.ts') ? [`**/${entry.replace(/\.ts$/, '.js')}`] : [`**/${entry}/*`, `**/${entry}/**`],
   );
-const coreBase = {
-  paths: [
-    {
-      name: 'node:child_process',
-      message: `Processes start only in core/src/node/process/run-command.ts (${LAYERS}).`,
-    },
-    { name: 'electron', message: `Core never imports electron (${LAYERS}).` },
-  ],
+const childProcess = {
+  name: 'node:child_process',
+  message: `Processes start only in core/src/node/process/run-command.ts (${LAYERS}).`,
 };
+/** An import of electron refused, with why (`who` never imports it). */
+const noElectron = (who) => ({ name: 'electron', message: `${who} (${LAYERS}).` });
+const coreBase = { paths: [childProcess, noElectron('Core never imports electron')] };
+/** A zone whose files may not import `paths` (module names) nor `patterns` (globs), each saying why. */
+const restrictImports = (files, { paths, patterns }) => ({
+  files,
+  rules: { 'no-restricted-imports': ['error', patterns === undefined ? { paths } : { paths, patterns }] },
+});
 /** The no-restricted-imports options for a core source: no layer above `index`, except `allowed` ones. */
 function layerRule(index, allowed) {
   const above = coreLayers.layers.slice(index + 1).filter((layer) => !allowed.includes(layer.name));
@@ -43,15 +46,7 @@ function layerRule(index, allowed) {
     'error',
     {
       paths: coreBase.paths,
-      patterns: pure
-        ? [
-            {
-              group: ['node:*'],
-              message: `The pure core must not touch Node; put I/O in core/src/node (${LAYERS}).`,
-            },
-            ...patterns,
-          ]
-        : patterns,
+      patterns: pure ? [nodeBuiltins, ...patterns] : patterns,
     },
   ];
 }
@@ -79,11 +74,6 @@ const knownViolationZones = coreLayers.knownViolations
       rules: { 'no-restricted-imports': layerRule(index, [known.to]) },
     };
   });
-
-const childProcess = {
-  name: 'node:child_process',
-  message: `Processes start only in core/src/node/process/run-command.ts (${LAYERS}).`,
-};
 
 export default tseslint.config(
   {
@@ -130,108 +120,56 @@ export default tseslint.config(
   ...layerZones,
   ...knownViolationZones,
   {
-    files: ['packages/core/src/node/**/*.ts'],
+    ...restrictImports(['packages/core/src/node/**/*.ts'], coreBase),
     ignores: ['packages/core/src/node/process/**'],
-    rules: {
-      'no-restricted-imports': [
-        'error',
-        { paths: [childProcess, { name: 'electron', message: `Core never imports electron (${LAYERS}).` }] },
-      ],
-    },
   },
   {
     files: ['packages/core/src/node/process/**/*.ts'],
     rules: { 'no-restricted-imports': 'off' },
   },
-  {
-    files: ['packages/cli/src/**/*.ts'],
-    rules: {
-      'no-restricted-imports': [
-        'error',
+  restrictImports(['packages/cli/src/**/*.ts'], {
+    paths: [childProcess, noElectron('The CLI never imports electron')],
+    patterns: [
+      {
+        group: ['@encplan/core/src/*', '**/core/src/**'],
+        message: `Use @encplan/core or @encplan/core/node, not deep paths (${LAYERS}).`,
+      },
+    ],
+  }),
+  restrictImports(['packages/desktop/src/renderer/**/*.{ts,tsx}'], {
+    paths: [
+      { name: '@encplan/core/node', message: `The renderer uses only the neutral core entry (${LAYERS}).` },
+      noElectron('The renderer never sees Electron'),
+    ],
+    patterns: [nodeBuiltins],
+  }),
+  restrictImports(['packages/desktop/src/main/**/*.ts', 'packages/desktop/src/preload/**/*.ts'], {
+    paths: [childProcess],
+    patterns: [
+      { group: ['**/renderer/**'], message: `Main and preload never import the renderer (${LAYERS}).` },
+    ],
+  }),
+  restrictImports(['packages/desktop/src/backend/**/*.ts', 'packages/desktop/src/server/**/*.ts'], {
+    paths: [childProcess, noElectron('The wizard back end and encplan ui run without Electron')],
+    patterns: [
+      { group: ['**/renderer/**'], message: `Back end code never imports the renderer (${LAYERS}).` },
+    ],
+  }),
+  // Shared by the renderer (the fake bridge runs the real handler table), so environment-neutral.
+  restrictImports(
+    ['packages/desktop/src/shared/**/*.ts', 'packages/desktop/src/backend/bridge-handlers.ts'],
+    {
+      paths: [
+        childProcess,
+        noElectron('Shared bridge code never imports electron'),
         {
-          paths: [childProcess, { name: 'electron', message: `The CLI never imports electron (${LAYERS}).` }],
-          patterns: [
-            {
-              group: ['@encplan/core/src/*', '**/core/src/**'],
-              message: `Use @encplan/core or @encplan/core/node, not deep paths (${LAYERS}).`,
-            },
-          ],
+          name: '@encplan/core/node',
+          message: `Shared bridge code uses only the neutral core entry (${LAYERS}).`,
         },
       ],
+      patterns: [nodeBuiltins],
     },
-  },
-  {
-    files: ['packages/desktop/src/renderer/**/*.{ts,tsx}'],
-    rules: {
-      'no-restricted-imports': [
-        'error',
-        {
-          paths: [
-            {
-              name: '@encplan/core/node',
-              message: `The renderer uses only the neutral core entry (${LAYERS}).`,
-            },
-            { name: 'electron', message: `The renderer never sees Electron (${LAYERS}).` },
-          ],
-          patterns: [nodeBuiltins],
-        },
-      ],
-    },
-  },
-  {
-    files: ['packages/desktop/src/main/**/*.ts', 'packages/desktop/src/preload/**/*.ts'],
-    rules: {
-      'no-restricted-imports': [
-        'error',
-        {
-          paths: [childProcess],
-          patterns: [
-            { group: ['**/renderer/**'], message: `Main and preload never import the renderer (${LAYERS}).` },
-          ],
-        },
-      ],
-    },
-  },
-  {
-    files: ['packages/desktop/src/backend/**/*.ts', 'packages/desktop/src/server/**/*.ts'],
-    rules: {
-      'no-restricted-imports': [
-        'error',
-        {
-          paths: [
-            childProcess,
-            {
-              name: 'electron',
-              message: `The wizard back end and encplan ui run without Electron (${LAYERS}).`,
-            },
-          ],
-          patterns: [
-            { group: ['**/renderer/**'], message: `Back end code never imports the renderer (${LAYERS}).` },
-          ],
-        },
-      ],
-    },
-  },
-  {
-    // Shared by the renderer (the fake bridge runs the real handler table), so environment-neutral.
-    files: ['packages/desktop/src/shared/**/*.ts', 'packages/desktop/src/backend/bridge-handlers.ts'],
-    rules: {
-      'no-restricted-imports': [
-        'error',
-        {
-          paths: [
-            childProcess,
-            { name: 'electron', message: `Shared bridge code never imports electron (${LAYERS}).` },
-            {
-              name: '@encplan/core/node',
-              message: `Shared bridge code uses only the neutral core entry (${LAYERS}).`,
-            },
-          ],
-          patterns: [nodeBuiltins],
-        },
-      ],
-    },
-  },
+  ),
   {
     files: ['**/tests/**/*.ts', 'tests/**/*.ts', 'scripts/**', '**/*.test.ts'],
     rules: {

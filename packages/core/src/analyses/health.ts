@@ -186,35 +186,36 @@ function analyseNvme(facts: SmartFacts, draft: Draft): void {
       mediaErrors.field,
     );
   }
-  const errorLog = log.errorLogEntries;
-  if (errorLog !== null && errorLog.value.exact > 0n) {
-    add(
-      draft,
-      'nvme-error-log-entries',
-      'info',
-      'num_err_log_entries',
-      errorLog.value.value,
-      null,
-      null,
-      `${errorLog.value.exact.toString()} entries in the controller's error log (often harmless, e.g. unsupported commands).`,
-      origin,
-      errorLog.field,
-    );
-  }
-  const unsafe = log.unsafeShutdowns;
-  if (unsafe !== null && unsafe.value.exact > 0n) {
-    add(
-      draft,
-      'unsafe-shutdowns',
-      'info',
-      'unsafe_shutdowns',
-      unsafe.value.value,
-      null,
-      null,
-      `${unsafe.value.exact.toString()} unsafe shutdowns (power lost without a flush).`,
-      origin,
-      unsafe.field,
-    );
+  // Counters that only inform: any count above zero is worth a line, none is a fault.
+  const informational = [
+    {
+      counter: log.errorLogEntries,
+      id: 'nvme-error-log-entries',
+      attribute: 'num_err_log_entries',
+      says: "entries in the controller's error log (often harmless, e.g. unsupported commands)",
+    },
+    {
+      counter: log.unsafeShutdowns,
+      id: 'unsafe-shutdowns',
+      attribute: 'unsafe_shutdowns',
+      says: 'unsafe shutdowns (power lost without a flush)',
+    },
+  ];
+  for (const { counter, id, attribute, says } of informational) {
+    if (counter !== null && counter.value.exact > 0n) {
+      add(
+        draft,
+        id,
+        'info',
+        attribute,
+        counter.value.value,
+        null,
+        null,
+        `${counter.value.exact.toString()} ${says}.`,
+        origin,
+        counter.field,
+      );
+    }
   }
 }
 
@@ -328,41 +329,23 @@ function analyseAta(facts: SmartFacts, draft: Draft): void {
     if (rule === undefined || raw === null) {
       continue;
     }
-    const label = attributeLabel(attribute);
-    if (rule.failingAt !== null && raw >= rule.failingAt) {
+    // The highest level the raw value reaches; info findings cite no threshold.
+    const level =
+      rule.failingAt !== null && raw >= rule.failingAt
+        ? { severity: 'failing' as const, threshold: `raw >= ${rule.failingAt}` }
+        : rule.warningAt !== null && raw >= rule.warningAt
+          ? { severity: 'warning' as const, threshold: `raw >= ${rule.warningAt}` }
+          : rule.infoAt !== null && raw >= rule.infoAt
+            ? { severity: 'info' as const, threshold: null }
+            : null;
+    if (level !== null) {
       add(
         draft,
         `ata-${rule.rule}`,
-        'failing',
-        label,
+        level.severity,
+        attributeLabel(attribute),
         raw,
-        `raw >= ${rule.failingAt}`,
-        rule.source,
-        `${raw} ${rule.meaning}.`,
-        origin,
-        `${field}.raw.value`,
-      );
-    } else if (rule.warningAt !== null && raw >= rule.warningAt) {
-      add(
-        draft,
-        `ata-${rule.rule}`,
-        'warning',
-        label,
-        raw,
-        `raw >= ${rule.warningAt}`,
-        rule.source,
-        `${raw} ${rule.meaning}.`,
-        origin,
-        `${field}.raw.value`,
-      );
-    } else if (rule.infoAt !== null && raw >= rule.infoAt) {
-      add(
-        draft,
-        `ata-${rule.rule}`,
-        'info',
-        label,
-        raw,
-        null,
+        level.threshold,
         rule.source,
         `${raw} ${rule.meaning}.`,
         origin,

@@ -5,7 +5,7 @@ import { diskSchema, partitionSchema, stackNodeSchema } from '../domain/device.j
 import { encryptionInventorySchema } from '../domain/encryption.js';
 import { spaceSchema } from '../domain/space.js';
 import { toolRecordSchema } from '../domain/tooling.js';
-import { defineDocument } from './document.js';
+import { commandDocument, defineDocument } from './document.js';
 import { errorBodySchema, statusSchema } from './envelope.js';
 import { warningSchema } from '../domain/warning.js';
 import { healthSchema, healthVerdictSchema } from '../domain/health.js';
@@ -91,12 +91,7 @@ export const assessmentResultSchema = z.object({
 export type AssessmentResult = z.infer<typeof assessmentResultSchema>;
 
 /** `encplan assess --json` (and `collect --json`): see docs/json-contract.md for the changelog. */
-export const assessmentDocument = defineDocument({
-  name: 'encplan.assessment',
-  version: [1, 2],
-  title: 'encplan assessment envelope',
-  result: assessmentResultSchema,
-});
+export const assessmentDocument = commandDocument('assessment', [1, 2], 'assessment', assessmentResultSchema);
 /** A validated `assessmentDocument.envelope` value (the whole `encplan assess --json` document). */
 export type AssessmentEnvelope = z.infer<typeof assessmentDocument.envelope>;
 

@@ -75,5 +75,18 @@ export function defineDocument<Name extends string, Result extends z.ZodType>(
   };
 }
 
+/**
+ * A document in the usual form: named `encplan.<id>`, titled `encplan <printedBy> envelope` after what
+ * prints it (`benchmark ciphers`, `man page`).
+ */
+export function commandDocument<Id extends string, Result extends z.ZodType>(
+  id: Id,
+  version: readonly [number, number],
+  printedBy: string,
+  result: Result,
+): JsonDocument<`encplan.${Id}`, Result> {
+  return defineDocument({ name: `encplan.${id}`, version, title: `encplan ${printedBy} envelope`, result });
+}
+
 /** The result type of a document, for code that builds one without importing zod. */
 export type DocumentResult<Document extends JsonDocument> = Parameters<Document['ok']>[0];

@@ -1,7 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { constants as fsConstants } from 'node:fs';
 import {
-  access,
   mkdir,
   open,
   readFile,
@@ -18,6 +17,7 @@ import path from 'node:path';
 import { EncplanError } from '../errors.js';
 import type { Host, HostEffects, PathKind, PathStat, SystemInfoSnapshot } from '../ports.js';
 import type { Runner } from './process/run-command.js';
+import { canAccess } from './can-access.js';
 import { userPathError } from './user-files.js';
 
 function isMissing(error: unknown): boolean {
@@ -42,21 +42,24 @@ function rethrow(error: unknown, path: string): never {
   });
 }
 
+/** What `read` answers; null when the path does not exist; typed errors for the rest. */
+async function unlessMissing<T>(path: string, read: () => Promise<T>): Promise<T | null> {
+  try {
+    return await read();
+  } catch (error) {
+    if (isMissing(error)) {
+      return null;
+    }
+    return rethrow(error, path);
+  }
+}
+
 function deviceNumber(value: number | bigint): string {
   // Linux encodes dev_t as major in bits 8-19 and 32-43, minor in bits 0-7 and 20-31 (see <sys/sysmacros.h>).
   const dev = BigInt(value);
   const major = ((dev >> 8n) & 0xfffn) | ((dev >> 32n) & ~0xfffn);
   const minor = (dev & 0xffn) | ((dev >> 12n) & ~0xffn);
   return `${major.toString()}:${minor.toString()}`;
-}
-
-async function readableBy(path: string): Promise<boolean> {
-  try {
-    await access(path, fsConstants.R_OK);
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 function writeFailed(error: unknown, target: string): never {
@@ -170,38 +173,11 @@ export function createNodeHost(runner: Runner, cwd: string = process.cwd()): Hos
     privileged,
     effects: createNodeEffects(),
     run: runner.run,
-    async readText(path) {
-      try {
-        return await readFile(path, 'utf8');
-      } catch (error) {
-        if (isMissing(error)) {
-          return null;
-        }
-        return rethrow(error, path);
-      }
-    },
-    async listDir(path) {
-      try {
-        return (await readdir(path)).sort();
-      } catch (error) {
-        if (isMissing(error)) {
-          return null;
-        }
-        return rethrow(error, path);
-      }
-    },
-    async realPath(path) {
-      try {
-        return await realpath(path);
-      } catch (error) {
-        if (isMissing(error)) {
-          return null;
-        }
-        return rethrow(error, path);
-      }
-    },
-    async stat(path): Promise<PathStat | null> {
-      try {
+    readText: (path) => unlessMissing(path, () => readFile(path, 'utf8')),
+    listDir: (path) => unlessMissing(path, async () => (await readdir(path)).sort()),
+    realPath: (path) => unlessMissing(path, () => realpath(path)),
+    stat: (path) =>
+      unlessMissing(path, async (): Promise<PathStat> => {
         const info = await stat(path, { bigint: true });
         let kind: PathKind = 'other';
         if (info.isBlockDevice()) {
@@ -219,15 +195,9 @@ export function createNodeHost(runner: Runner, cwd: string = process.cwd()): Hos
           deviceNumber: isDevice ? deviceNumber(info.rdev) : null,
           containingDeviceNumber: deviceNumber(info.dev),
           sizeBytes: Number(info.size),
-          readable: await readableBy(path),
+          readable: await canAccess(path, fsConstants.R_OK),
         };
-      } catch (error) {
-        if (isMissing(error)) {
-          return null;
-        }
-        return rethrow(error, path);
-      }
-    },
+      }),
     whichTool: (tool) => runner.resolveTool(tool),
     async systemInfo(): Promise<SystemInfoSnapshot> {
       // systeminformation starts its own processes (lscpu, lsblk): the one documented exception to the

@@ -1,5 +1,6 @@
 import type { CipherSpeedFacts, UnmeasuredCipher } from '../domain/cipher.js';
 import type { KdfSpeedFacts } from '../domain/kdf.js';
+import type { CommandOutput } from '../ports.js';
 import { parseCryptsetupBenchmark } from '../parsers/cryptsetup-benchmark/parse-cryptsetup-benchmark.js';
 import {
   cipherFactsFromCryptsetup,
@@ -101,16 +102,11 @@ async function measureWithCryptsetup(context: ProbeContext, options: SpeedProbeO
       });
       continue;
     }
-    if (output.exitCode !== 0) {
-      addWarning(context, {
-        code: 'TOOL_FAILED',
-        message: `cryptsetup ${args.join(' ')} failed: ${firstLineOf(output.stderr)}`,
-        source: 'cryptsetup',
-      });
-      continue;
-    }
-    const benchmark = await attempt(context, 'cryptsetup', 'Reading kernel cipher speed', () =>
-      Promise.resolve(parseCryptsetupBenchmark(output.stdout)),
+    const benchmark = await parseIfSucceeded(
+      context,
+      { tool: 'cryptsetup', args, output },
+      'Reading kernel cipher speed',
+      parseCryptsetupBenchmark,
     );
     if (benchmark?.cipherTestUnavailable === true) {
       // Older cryptsetup prints "# Cipher speed test is not available." with N/A rows instead (cryptsetup(8) BENCHMARK; cryptsetup src/cryptsetup.c, lib/crypto_backend/cipher_check.c).
@@ -125,6 +121,24 @@ async function measureWithCryptsetup(context: ProbeContext, options: SpeedProbeO
   }
   const facts = cipherFactsFromCryptsetup(runs);
   return { ...facts, unmeasured: [...facts.unmeasured, ...unmeasured], available };
+}
+
+/** The parsed output of a run that exited 0; a failed run is a TOOL_FAILED warning with its first stderr line. */
+async function parseIfSucceeded<T>(
+  context: ProbeContext,
+  run: { tool: 'cryptsetup' | 'openssl'; args: readonly string[]; output: CommandOutput },
+  purpose: string,
+  parse: (stdout: string) => T,
+): Promise<T | null> {
+  if (run.output.exitCode !== 0) {
+    addWarning(context, {
+      code: 'TOOL_FAILED',
+      message: `${run.tool} ${run.args.join(' ')} failed: ${firstLineOf(run.output.stderr)}`,
+      source: run.tool,
+    });
+    return null;
+  }
+  return attempt(context, run.tool, purpose, () => Promise.resolve(parse(run.output.stdout)));
 }
 
 async function measureWithOpenssl(context: ProbeContext, options: SpeedProbeOptions) {
@@ -165,16 +179,11 @@ async function measureWithOpenssl(context: ProbeContext, options: SpeedProbeOpti
         if (output === null) {
           break outer;
         }
-        if (output.exitCode !== 0) {
-          addWarning(context, {
-            code: 'TOOL_FAILED',
-            message: `openssl ${args.join(' ')} failed: ${firstLineOf(output.stderr)}`,
-            source: 'openssl',
-          });
-          continue;
-        }
-        const speed = await attempt(context, 'openssl', 'Reading userspace cipher speed', () =>
-          Promise.resolve(parseOpensslSpeed(output.stdout)),
+        const speed = await parseIfSucceeded(
+          context,
+          { tool: 'openssl', args, output },
+          'Reading userspace cipher speed',
+          parseOpensslSpeed,
         );
         if (speed !== null) {
           runs.push({

@@ -1,6 +1,5 @@
 import { spawn } from 'node:child_process';
 import { constants as fsConstants } from 'node:fs';
-import { access } from 'node:fs/promises';
 import path from 'node:path';
 import { EncplanError, cancelled, throwIfCancelled, toolNotFound } from '../../errors.js';
 import {
@@ -10,6 +9,7 @@ import {
   type RunCommand,
   type ToolName,
 } from '../../ports.js';
+import { canAccess } from '../can-access.js';
 
 /** Directories searched for tools after the user's PATH: smartctl, hdparm and friends live in sbin. */
 const SYSTEM_DIRECTORIES = ['/usr/local/sbin', '/usr/local/bin', '/usr/sbin', '/usr/bin', '/sbin', '/bin'];
@@ -61,24 +61,6 @@ export interface Runner {
 const DEFAULT_MAX_OUTPUT_BYTES = 64 * 1024 * 1024;
 const STDERR_TAIL_BYTES = 8 * 1024;
 
-async function exists(file: string): Promise<boolean> {
-  try {
-    await access(file, fsConstants.F_OK);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-async function isExecutable(file: string): Promise<boolean> {
-  try {
-    await access(file, fsConstants.X_OK);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
 /**
  * Creates the one process runner. Tools are looked up once over a fixed search path; children run with
  * `shell: false`, an argument array and an explicit `LC_ALL=C` environment so parsers see stable output.
@@ -99,11 +81,11 @@ export function createRunner(options: RunnerOptions): Runner {
         const explicit = options.toolPaths?.[tool];
         if (explicit !== undefined) {
           // An explicit path is used as given: if it is not executable, spawning it says EACCES.
-          return (await exists(explicit)) ? explicit : null;
+          return (await canAccess(explicit, fsConstants.F_OK)) ? explicit : null;
         }
         for (const directory of uniqueDirectories) {
           const candidate = path.join(directory, tool);
-          if (await isExecutable(candidate)) {
+          if (await canAccess(candidate, fsConstants.X_OK)) {
             return candidate;
           }
         }

@@ -185,26 +185,18 @@ export async function probeHealth(
     context.warnings.push(exitStatusMismatchWarning(mismatch));
   }
   context.warnings.push(...implausibleValueWarnings(smartctl?.report.implausible ?? [], 'smartctl'));
-  const nvmeIdCtrl =
+  const nvmeIdentify = <T>(command: 'id-ctrl' | 'id-ns', what: string, parse: (text: string) => T) =>
     nvme && hasNvme !== null
-      ? await runJson(
+      ? runJson(
           context,
           'nvme',
-          ['id-ctrl', '-o', 'json', '--', target.path],
-          `Reading NVMe Identify Controller of ${target.path}`,
-          parseNvmeIdCtrl,
+          [command, '-o', 'json', '--', target.path],
+          `Reading NVMe Identify ${what} of ${target.path}`,
+          parse,
         )
-      : null;
-  const nvmeIdNs =
-    nvme && hasNvme !== null
-      ? await runJson(
-          context,
-          'nvme',
-          ['id-ns', '-o', 'json', '--', target.path],
-          `Reading NVMe Identify Namespace of ${target.path}`,
-          parseNvmeIdNs,
-        )
-      : null;
+      : Promise.resolve(null);
+  const nvmeIdCtrl = await nvmeIdentify('id-ctrl', 'Controller', parseNvmeIdCtrl);
+  const nvmeIdNs = await nvmeIdentify('id-ns', 'Namespace', parseNvmeIdNs);
   // smartctl prints `trim` only from 7.3; older versions need hdparm -I for TRIM and deterministic reads.
   const hdparm =
     ata && hasHdparm !== null && (smartctl?.report.trim ?? null) === null

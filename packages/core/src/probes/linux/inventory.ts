@@ -1,11 +1,12 @@
 import { EncplanError } from '../../errors.js';
-import type {
-  Disk,
-  Filesystem,
-  Partition,
-  StackNode,
-  StackNodeType,
-  Transport,
+import {
+  stackNodeTypeSchema,
+  type Disk,
+  type Filesystem,
+  type Partition,
+  type StackNode,
+  type StackNodeType,
+  type Transport,
 } from '../../domain/device.js';
 import type { EncryptionInventory, ExistingEncryption } from '../../domain/encryption.js';
 import { protectIdentifier } from '../../domain/identifier.js';
@@ -77,24 +78,10 @@ export function transportOf(device: LsblkDevice): Transport {
   return 'unknown';
 }
 
+/** lsblk's TYPE as the domain names it; a type the domain does not know is `other`. */
 function stackTypeOf(lsblkType: string): StackNodeType {
-  const known: readonly StackNodeType[] = [
-    'disk',
-    'part',
-    'crypt',
-    'lvm',
-    'raid0',
-    'raid1',
-    'raid4',
-    'raid5',
-    'raid6',
-    'raid10',
-    'md',
-    'loop',
-    'dm',
-    'rom',
-  ];
-  return (known as readonly string[]).includes(lsblkType) ? (lsblkType as StackNodeType) : 'other';
+  const known = stackNodeTypeSchema.safeParse(lsblkType);
+  return known.success ? known.data : 'other';
 }
 
 function flatten(device: LsblkDevice): LsblkDevice[] {

@@ -3,6 +3,7 @@ import { EncplanError } from '../../errors.js';
 import { parseDisableDeleteNotify } from '../../parsers/fsutil/parse-disable-delete-notify.js';
 import {
   parseManageBdeStatus,
+  type BitLockerMethod,
   type BitLockerVolume,
 } from '../../parsers/manage-bde/parse-manage-bde-status.js';
 import {
@@ -48,42 +49,50 @@ const WINDOWS_COMMANDS = {
   manageBde: (): CommandSpec => ({ tool: 'manage-bde', args: ['-status'], timeoutMs: 30_000 }),
 } as const;
 
-function fromManageBde(volume: BitLockerVolume): PlatformEncryption {
+/** One BitLocker volume, whichever tool described it; `decrypted` when its conversion says fully decrypted. */
+function bitLockerEncryption(
+  volume: Pick<PlatformEncryption, 'volume' | 'name' | 'conversion' | 'percentEncrypted' | 'protectionOn'>,
+  method: BitLockerMethod,
+  decrypted: boolean,
+  source: PlatformEncryption['source'],
+): PlatformEncryption {
   return {
     volume: volume.volume,
-    name: volume.label,
-    format:
-      volume.method.kind === 'none' || volume.conversion === 'fully-decrypted'
-        ? 'bitlocker-off'
-        : 'bitlocker',
-    method: volume.method.kind,
-    keyBits: volume.method.keyBits,
-    hardware: volume.method.kind === 'unknown' ? null : volume.method.kind === 'hardware',
+    name: volume.name,
+    format: method.kind === 'none' || decrypted ? 'bitlocker-off' : 'bitlocker',
+    method: method.kind,
+    keyBits: method.keyBits,
+    hardware: method.kind === 'unknown' ? null : method.kind === 'hardware',
     conversion: volume.conversion,
     percentEncrypted: volume.percentEncrypted,
     protectionOn: volume.protectionOn,
     roles: [],
-    source: 'manage-bde',
+    source,
   };
 }
 
+function fromManageBde(volume: BitLockerVolume): PlatformEncryption {
+  return bitLockerEncryption(
+    { ...volume, name: volume.label },
+    volume.method,
+    volume.conversion === 'fully-decrypted',
+    'manage-bde',
+  );
+}
+
 function fromCmdlet(volume: WindowsBitLocker): PlatformEncryption {
-  return {
-    volume: volume.mountPoint,
-    name: null,
-    format:
-      volume.method.kind === 'none' || volume.volumeStatus === 'FullyDecrypted'
-        ? 'bitlocker-off'
-        : 'bitlocker',
-    method: volume.method.kind,
-    keyBits: volume.method.keyBits,
-    hardware: volume.method.kind === 'unknown' ? null : volume.method.kind === 'hardware',
-    conversion: volume.volumeStatus,
-    percentEncrypted: volume.encryptionPercentage,
-    protectionOn: volume.protectionOn,
-    roles: [],
-    source: 'Get-BitLockerVolume',
-  };
+  return bitLockerEncryption(
+    {
+      volume: volume.mountPoint,
+      name: null,
+      conversion: volume.volumeStatus,
+      percentEncrypted: volume.encryptionPercentage,
+      protectionOn: volume.protectionOn,
+    },
+    volume.method,
+    volume.volumeStatus === 'FullyDecrypted',
+    'Get-BitLockerVolume',
+  );
 }
 
 /** "0", "PhysicalDrive0", "\\.\PhysicalDrive0" → 0. */
@@ -97,6 +106,19 @@ function diskNumberOf(identifier: string): number {
   return Number(match[1]);
 }
 
+/** Runs one command and parses its stdout; either step failing is a warning (run, then read purpose) and null. */
+async function runParsed<T>(
+  context: ProbeContext,
+  spec: CommandSpec,
+  [runPurpose, readPurpose]: readonly [string, string],
+  parse: (stdout: string) => T,
+): Promise<T | null> {
+  const output = await tryRun(context, spec, runPurpose);
+  return output === null
+    ? null
+    : attempt(context, spec.tool, readPurpose, () => Promise.resolve(parse(output.stdout)));
+}
+
 /**
  * The Windows probe set: one PowerShell storage pipeline, fsutil for TRIM, manage-bde -status for
  * BitLocker (the cmdlet's answer is preferred, manage-bde covers machines without the BitLocker module),
@@ -108,35 +130,27 @@ export async function probeWindowsStorage(
   identifier: string,
 ): Promise<PlatformStorage> {
   const number = diskNumberOf(identifier);
-  const storageOutput = await tryRun(
+  const storage = await runParsed(
     context,
     WINDOWS_COMMANDS.storage(),
-    'Reading disks, partitions, volumes and BitLocker from PowerShell',
+    [
+      'Reading disks, partitions, volumes and BitLocker from PowerShell',
+      'Reading the PowerShell storage document',
+    ],
+    parseWindowsStorageJson,
   );
-  const storage =
-    storageOutput === null
-      ? null
-      : await attempt(context, 'powershell', 'Reading the PowerShell storage document', () =>
-          Promise.resolve(parseWindowsStorageJson(storageOutput.stdout)),
-        );
-  const fsutilOutput = await tryRun(context, WINDOWS_COMMANDS.fsutil(), 'Asking fsutil whether TRIM is sent');
-  const trim =
-    fsutilOutput === null
-      ? null
-      : await attempt(context, 'fsutil', 'Reading DisableDeleteNotify', () =>
-          Promise.resolve(parseDisableDeleteNotify(fsutilOutput.stdout)),
-        );
-  const bdeOutput = await tryRun(
+  const trim = await runParsed(
+    context,
+    WINDOWS_COMMANDS.fsutil(),
+    ['Asking fsutil whether TRIM is sent', 'Reading DisableDeleteNotify'],
+    parseDisableDeleteNotify,
+  );
+  const bde = await runParsed(
     context,
     WINDOWS_COMMANDS.manageBde(),
-    'Asking manage-bde for BitLocker status',
+    ['Asking manage-bde for BitLocker status', 'Reading manage-bde -status'],
+    parseManageBdeStatus,
   );
-  const bde =
-    bdeOutput === null
-      ? null
-      : await attempt(context, 'manage-bde', 'Reading manage-bde -status', () =>
-          Promise.resolve(parseManageBdeStatus(bdeOutput.stdout)),
-        );
   const disk = storage?.disks.find((candidate) => candidate.number === number) ?? null;
   if (storage !== null && storage.disks.length > 0 && disk === null) {
     throw new EncplanError('DEVICE_NOT_FOUND', `Windows has no disk number ${String(number)}.`, {
