@@ -79,6 +79,7 @@ export default tseslint.config(
   {
     ignores: [
       '**/dist/**',
+      'packages/cli/bundle/**',
       '**/node_modules/**',
       'fixtures/**',
       'schemas/**',

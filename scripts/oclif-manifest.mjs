@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // Writes packages/cli/oclif.manifest.json: every command's id, flags, arguments and help texts, taken by
 // oclif from the built command classes (the same data `oclif manifest` writes). With it, oclif answers
-// `encplan --help` and lists commands without importing them, and loads dist/main.js only to run a command.
+// `encplan --help` and lists commands without importing them, and loads bundle/main.js only to run a command.
 // Run after `tsc -b` (npm run build does); the release copies it (scripts/pack-release.mjs).
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';

@@ -1,19 +1,19 @@
 #!/usr/bin/env node
 // Builds the installable release of the CLI: one npm tarball with no dependencies to fetch. The CLI and
 // everything it imports (core, the desktop's `encplan ui` server, oclif, zod, systeminformation) are bundled
-// with rolldown into dist/, the built wizard is copied to renderer/, and encplan(1) is generated from the
+// with rolldown into bundle/ (scripts/bundle-cli.mjs, the same bundle the workspace runs), the built wizard is copied to renderer/, and encplan(1) is generated from the
 // command definitions. Run `npm run build` first. Usage: node scripts/pack-release.mjs [--self-contained] [OUT_DIR]
 // (default test-artifacts/release). Prints the tarball's path. Details: docs/packaging.md.
 // With --self-contained it also packs this Node binary beside the same bundle, for machines without Node or a
 // registry (the Ansible role `encplan.fleet.install` unpacks it into a prefix):
 //   encplan-VERSION-linux-ARCH/bin/encplan   sh wrapper running lib/encplan/bin/run.js with the bundled node
 //   encplan-VERSION-linux-ARCH/bin/node      the Node binary this was built with (same OS and architecture only)
-//   encplan-VERSION-linux-ARCH/lib/encplan/  the npm package's content (bin, dist, renderer, man)
+//   encplan-VERSION-linux-ARCH/lib/encplan/  the npm package's content (bin, bundle, renderer, man)
 import { execFileSync } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { rolldown } from 'rolldown';
+import { bundleCli } from './bundle-cli.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const cli = path.join(root, 'packages/cli');
@@ -35,22 +35,8 @@ rmSync(stage, { recursive: true, force: true });
 mkdirSync(stage, { recursive: true });
 
 const source = JSON.parse(readFileSync(path.join(cli, 'package.json'), 'utf8'));
-const bundle = await rolldown({
-  // Two entries sharing chunks: bin/run.js loads oclif-entry.js first, and oclif loads main.js to run a command.
-  input: { main: path.join(cli, 'dist/main.js'), 'oclif-entry': path.join(cli, 'dist/oclif-entry.js') },
-  platform: 'node',
-  // systeminformation requires macOS-only optional helpers inside platform checks; they are never present here.
-  external: ['osx-temperature-sensor', 'electron'],
-  logLevel: 'warn',
-});
-await bundle.write({
-  dir: path.join(stage, 'dist'),
-  format: 'esm',
-  entryFileNames: '[name].js',
-  chunkFileNames: 'chunks/[name]-[hash].js',
-});
-await bundle.close();
-cpSync(path.join(cli, 'dist/version-line.js'), path.join(stage, 'dist/version-line.js'));
+// The same bundle bin/run.js runs in the workspace (scripts/bundle-cli.mjs).
+await bundleCli(path.join(stage, 'bundle'));
 cpSync(path.join(cli, 'bin/run.js'), path.join(stage, 'bin/run.js'));
 cpSync(path.join(cli, 'oclif.manifest.json'), path.join(stage, 'oclif.manifest.json'));
 cpSync(path.join(root, 'packages/desktop/out/renderer'), path.join(stage, 'renderer'), { recursive: true });
@@ -66,7 +52,7 @@ const manifest = {
   engines: source.engines,
   bin: source.bin,
   man: ['./man/encplan.1'],
-  files: ['bin', 'dist', 'renderer', 'man', 'README.md', 'oclif.manifest.json'],
+  files: ['bin', 'bundle', 'renderer', 'man', 'README.md', 'oclif.manifest.json'],
   oclif: source.oclif,
 };
 writeFileSync(path.join(stage, 'package.json'), `${JSON.stringify(manifest, null, 2)}\n`);

@@ -9,7 +9,7 @@ export interface CliRun {
   readonly stderr: string;
 }
 
-/** Runs the BUILT encplan binary (packages/cli/bin/run.js → dist) with this Node, no shell. */
+/** Runs the BUILT encplan binary (packages/cli/bin/run.js → bundle/) with this Node, no shell. */
 export function runCli(
   args: readonly string[],
   options: { env?: NodeJS.ProcessEnv; cwd?: string; timeoutMs?: number } = {},

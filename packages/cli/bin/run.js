@@ -26,12 +26,12 @@ enableCompileCache?.();
 const argv = process.argv.slice(2);
 if (argv[0] === '--version' || argv[0] === '-v') {
   const { readFileSync } = await import('node:fs');
-  const { versionLine } = await import('../dist/version-line.js');
+  const { versionLine } = await import('../bundle/version-line.js');
   const { version } = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
   process.stdout.write(`${versionLine(version)}\n`);
 } else {
-  // oclif alone: it imports dist/main.js (every command and the core) only when a command runs, and answers
+  // oclif alone: it imports bundle/main.js (every command and the core) only when a command runs, and answers
   // `--help` from oclif.manifest.json (src/oclif-entry.ts).
-  const { execute } = await import('../dist/oclif-entry.js');
+  const { execute } = await import('../bundle/oclif-entry.js');
   await execute({ dir: import.meta.url });
 }

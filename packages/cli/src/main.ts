@@ -1,8 +1,13 @@
 /**
- * The CLI's one entry: what bin/run.js and oclif's explicit command strategy load. The packed release bundles
- * exactly this module (and what it imports) into dist/main.js, so the same package.json works from the
- * workspace and from the tarball (see docs/packaging.md).
+ * The CLI's one entry: what oclif's explicit command strategy loads to run a command. scripts/bundle-cli.mjs
+ * bundles this module (and what it imports) into bundle/main.js, in the workspace and in the packed release
+ * alike, so the same package.json works from both (see docs/packaging.md).
  */
+import { parseWithoutCompiling } from '@encplan/core';
+
+// One run validates each document once: zod's compiled parsers would cost more than they save.
+parseWithoutCompiling();
+
 export { execute } from '@oclif/core';
 export { COMMANDS } from './commands/index.js';
 export { default as commandNotFound } from './hooks/command-not-found.js';

@@ -1,6 +1,6 @@
 /**
  * What bin/run.js loads first: oclif alone, without the commands. oclif reads each command's flags and help
- * from oclif.manifest.json (scripts/oclif-manifest.mjs writes it at build time) and imports dist/main.js, with
+ * from oclif.manifest.json (scripts/oclif-manifest.mjs writes it at build time) and imports bundle/main.js, with
  * all commands and the core, only when a command runs; `encplan --help` and `encplan` alone never load the core.
  */
 export { execute } from '@oclif/core';

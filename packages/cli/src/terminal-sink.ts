@@ -1,5 +1,3 @@
-import { randomBytes } from 'node:crypto';
-
 /**
  * The CLI's output sink: every byte encplan prints on stdout or stderr passes through `sanitizeForTerminal`,
  * so a drive model, a serial number or a tool's message cannot carry terminal control sequences (ESC, CSI,
@@ -29,12 +27,20 @@ const STATUS_LINE = /^\r([^\r]*)\u001b\[K(\n?)$/su;
 
 // encplan's own colours (SGR) travel through the sink as a private-use marker with a per-process random key,
 // turned into ESC [ … m only after sanitising: text from a drive or a tool cannot forge it without the key.
-const SGR_KEY = randomBytes(6).toString('hex');
-const SGR_MARKER = new RegExp(`\u{E000}${SGR_KEY}([0-9;]+)\u{E001}`, 'gu');
+// The key is drawn on first use: node:crypto is loaded only by a run that colours something (start-up, issue 18).
+let sgrKeyAndMarker: { readonly key: string; readonly marker: RegExp } | undefined;
+function sgrKey(): { readonly key: string; readonly marker: RegExp } {
+  if (sgrKeyAndMarker === undefined) {
+    const key = process.getBuiltinModule('node:crypto').randomBytes(6).toString('hex');
+    sgrKeyAndMarker = { key, marker: new RegExp(`\u{E000}${key}([0-9;]+)\u{E001}`, 'gu') };
+  }
+  return sgrKeyAndMarker;
+}
 
 /** Wraps text in an SGR colour (e.g. "1" bold, "31" red) that the sink alone turns into an escape sequence. */
 export function sgr(code: string, text: string): string {
-  return `\u{E000}${SGR_KEY}${code}\u{E001}${text}\u{E000}${SGR_KEY}0\u{E001}`;
+  const { key } = sgrKey();
+  return `\u{E000}${key}${code}\u{E001}${text}\u{E000}${key}0\u{E001}`;
 }
 
 /** Sanitises one chunk for the sink, keeping the progress bar's own status-line rewrite and encplan's colours. */
@@ -43,7 +49,9 @@ export function sanitizeChunk(text: string): string {
   if (status !== null) {
     return `\r${sanitizeForTerminal(status[1] ?? '')}\u001b[K${status[2] ?? ''}`;
   }
-  return sanitizeForTerminal(text).replace(SGR_MARKER, '\u001b[$1m');
+  const sanitized = sanitizeForTerminal(text);
+  // Before the first sgr() there is no key, so no colour of encplan's to restore.
+  return sgrKeyAndMarker === undefined ? sanitized : sanitized.replace(sgrKeyAndMarker.marker, '\u001b[$1m');
 }
 
 const installed = new WeakSet<NodeJS.WriteStream>();

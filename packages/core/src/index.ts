@@ -67,6 +67,7 @@ export { assertDestructiveAllowed, type Plan } from './plan/plan.js';
 // contract: the versioned JSON documents (envelopes) and their schemas
 export { assessmentDocument, machineAssessmentDocument } from './contract/assessment.js';
 export { type DocumentResult, type JsonDocument } from './contract/document.js';
+export { parseWithoutCompiling } from './contract/zod-config.js';
 export {
   bridgeDocument,
   cipherBenchmarkDocument,

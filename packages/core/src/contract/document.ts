@@ -20,7 +20,7 @@ export interface JsonDocument<
   Name extends string = string,
   Result extends z.ZodType = z.ZodType,
 > extends DocumentSpec<Name, Result> {
-  /** The zod schema of the whole envelope. */
+  /** The zod schema of the whole envelope, built on first use. */
   readonly envelope: ReturnType<typeof envelopeSchema<Name, Result>>;
   /** The committed JSON Schema's path from the repository root: `schemas/<name>.v<major>.json`. */
   readonly schemaFile: string;
@@ -58,17 +58,21 @@ export function defineDocument<Name extends string, Result extends z.ZodType>(
     toolVersion: TOOL_VERSION,
     generatedAt,
   });
-  const envelope = envelopeSchema(spec.name, spec.result);
+  // The envelope schema is built on first use (a command validates one document, if any, of the ~20).
+  let envelope: ReturnType<typeof envelopeSchema<Name, Result>> | undefined;
+  const envelopeOf = () => (envelope ??= envelopeSchema(spec.name, spec.result));
   const schemaFile = schemaFileOf(spec.name, spec.version[0]);
   return {
     ...spec,
-    envelope,
+    get envelope() {
+      return envelopeOf();
+    },
     schemaFile,
     ok: (result, warnings = [], generatedAt = new Date()) => okEnvelope(meta(generatedAt), result, warnings),
     error: (error, warnings = [], generatedAt = new Date()) =>
       errorEnvelope(meta(generatedAt), error, warnings),
     jsonSchema: () => ({
-      ...z.toJSONSchema(envelope, { target: 'draft-2020-12', io: 'output' }),
+      ...z.toJSONSchema(envelopeOf(), { target: 'draft-2020-12', io: 'output' }),
       $id: `https://encplan.dev/${schemaFile}`,
       title: spec.title,
     }),

@@ -1,4 +1,3 @@
-import { randomBytes } from 'node:crypto';
 import { constants as fsConstants } from 'node:fs';
 import {
   mkdir,
@@ -89,13 +88,18 @@ export function defaultStateDirectory(): string {
   return process.getuid?.() === 0 ? '/run/encplan' : path.join(tmpdir(), 'encplan-state');
 }
 
+/** Random bytes; node:crypto is loaded on first use, by the runs that need it (benchmarks), not at start-up. */
+function randomBytesOf(size: number): Buffer {
+  return process.getBuiltinModule('node:crypto').randomBytes(size);
+}
+
 /** The real effects: node:fs, the process table, the monotonic clock. */
 function createNodeEffects(): HostEffects {
   return {
     runIdentity: () =>
       Promise.resolve({
         pid: process.pid,
-        nonce: randomBytes(4).toString('hex'),
+        nonce: randomBytesOf(4).toString('hex'),
         tempDirectory: tmpdir(),
         stateDirectory: defaultStateDirectory(),
         startedAt: new Date().toISOString(),
@@ -108,7 +112,10 @@ function createNodeEffects(): HostEffects {
     createFile: (target, options) =>
       guarded(target, async () => {
         if (options.content.kind === 'random') {
-          await writeFile(target, randomBytes(options.content.sizeBytes), { mode: options.mode, flag: 'wx' });
+          await writeFile(target, randomBytesOf(options.content.sizeBytes), {
+            mode: options.mode,
+            flag: 'wx',
+          });
           return;
         }
         const handle = await open(target, 'wx', options.mode);

@@ -39,11 +39,16 @@ function deepPartial(schema: z.ZodType): z.ZodType {
   return schema;
 }
 
+let planFacts: z.ZodType | undefined;
 /**
  * What `encplan plan --input` and `encplan assess` plan from: the `result` of an assessment, whole or with
- * sections and fields left out (left out = unknown). A `plan` already in the document is ignored.
+ * sections and fields left out (left out = unknown). A `plan` already in the document is ignored. Built on
+ * first use and kept: a command that plans nothing does not pay for the walk over the whole assessment schema.
  */
-export const planFactsSchema = deepPartial(assessmentResultSchema.omit({ plan: true }));
+export function planFactsSchema(): z.ZodType {
+  planFacts ??= deepPartial(assessmentResultSchema.omit({ plan: true }));
+  return planFacts;
+}
 
 /** The envelope of `assess --json`, recognised by its `schema` name, with its result read as partial facts. */
 const assessmentDocumentSchema = z.object({
@@ -63,7 +68,7 @@ export function planFactsFromDocument(document: unknown): PlanFacts {
       { hint: 'Plan from an assessment that succeeded (status "ok").' },
     );
   }
-  const parsed = planFactsSchema.safeParse(result);
+  const parsed = planFactsSchema().safeParse(result);
   if (!parsed.success) {
     throw new EncplanError(
       'INVALID_ARGUMENT',

@@ -1,6 +1,14 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { DOCUMENTS, findDocument, TOOL_VERSION } from '@encplan/core';
+import { z } from 'zod';
+import {
+  assessmentDocument,
+  DOCUMENTS,
+  findDocument,
+  parseWithoutCompiling,
+  planFromAssessment,
+  TOOL_VERSION,
+} from '@encplan/core';
 
 const root = new URL('../../../../', import.meta.url);
 
@@ -57,6 +65,33 @@ describe('the envelope builders of a document', () => {
       result: null,
       error: { code: 'INTERNAL_ERROR' },
     });
+  });
+});
+
+describe('schemas built on first use and parsed without compiling (start-up, issue 18)', () => {
+  const assessment: unknown = JSON.parse(
+    readFileSync(new URL('fixtures/assessments/loop-gpt-ext4-luks2-unallocated-debian12.json', root), 'utf8'),
+  );
+
+  it('each document builds its envelope schema once', () => {
+    for (const document of DOCUMENTS) {
+      expect(document.envelope, document.name).toBe(document.envelope);
+    }
+  });
+
+  it('parses an assessment and plans from it alike with and without compiling, and rejects alike', () => {
+    const broken = { ...(assessment as Record<string, unknown>), status: 'maybe' };
+    const compiled = assessmentDocument.envelope.parse(assessment);
+    const plan = planFromAssessment(assessment);
+    parseWithoutCompiling();
+    try {
+      expect(assessmentDocument.envelope.parse(assessment)).toEqual(compiled);
+      expect(planFromAssessment(assessment)).toEqual(plan);
+      expect(assessmentDocument.envelope.safeParse(broken).success).toBe(false);
+    } finally {
+      z.config({ jitless: false });
+    }
+    expect(assessmentDocument.envelope.safeParse(broken).success).toBe(false);
   });
 });
 

@@ -1,0 +1,88 @@
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { afterAll, describe, expect, it } from 'vitest';
+import { runCli } from '../support/cli.js';
+import { REPO_ROOT } from '../support/fake-tools.js';
+
+// What each command loads (issue 18, start-up): the CLI runs from its rolldown bundle (scripts/bundle-cli.mjs),
+// `--help` from oclif alone, and no command loads what only another needs. tests/support/module-trace.mjs
+// records every module file a run loads; the lists are compared, never the time they take.
+const work = mkdtempSync(path.join(tmpdir(), 'encplan-modules-'));
+const cli = path.join(REPO_ROOT, 'packages/cli');
+const bundleDir = path.join(REPO_ROOT, 'fixtures/bundles/loop-gpt-ext4-78pct-debian12');
+afterAll(() => rmSync(work, { recursive: true, force: true }));
+
+let runs = 0;
+/** The module files one run loads (relative to packages/cli), the built-in modules, and the exit status. */
+function loadedBy(args: readonly string[]): { status: number; files: string[]; builtins: string[] } {
+  runs += 1;
+  const trace = path.join(work, `trace-${String(runs)}.txt`);
+  const hook = pathToFileURL(path.join(REPO_ROOT, 'tests/support/module-trace.mjs')).href;
+  const run = runCli(args, {
+    // As a user runs it: under NODE_ENV test or development (vitest sets test), oclif also loads typescript
+    // to look for a tsconfig.json.
+    env: { NODE_OPTIONS: `--import ${hook}`, ENCPLAN_MODULE_TRACE: trace, NODE_ENV: 'production' },
+  });
+  const urls = readFileSync(trace, 'utf8')
+    .split('\n')
+    .filter((url) => url !== '' && url !== hook);
+  const files = urls
+    .filter((url) => url.startsWith('file:'))
+    .map((url) => path.relative(cli, fileURLToPath(url)));
+  const builtins = urls.filter((url) => url.startsWith('node:'));
+  return { status: run.status, files, builtins };
+}
+
+/** Which bundled packages a chunk holds: rolldown names each module's path in a comment. */
+function packagesIn(file: string): Set<string> {
+  const source = readFileSync(path.join(cli, file), 'utf8');
+  return new Set(
+    [...source.matchAll(/^\/\/ (node_modules\/(?:@[^/]+\/)?[^/]+|packages\/[^/]+\/dist\/[^/]+)/gm)].map(
+      (match) => match[1] ?? '',
+    ),
+  );
+}
+const loadedPackages = (files: readonly string[]) =>
+  new Set(files.filter((file) => file.startsWith('bundle/')).flatMap((file) => [...packagesIn(file)]));
+
+describe('what a command loads', () => {
+  it('encplan --help: oclif alone from the bundle, neither the commands nor the core', () => {
+    const { status, files } = loadedBy(['--help']);
+    expect(status).toBe(0);
+    expect(files[0]).toBe('bin/run.js');
+    expect(files.filter((file) => !file.startsWith('bundle/')).slice(1)).toEqual([]);
+    expect(files).toContain('bundle/oclif-entry.js');
+    expect(files).not.toContain('bundle/main.js');
+    const packages = loadedPackages(files);
+    expect(packages).toContain('node_modules/@oclif/core');
+    expect(
+      [...packages].filter((name) => name.startsWith('packages/') || name === 'node_modules/zod'),
+    ).toEqual([]);
+  });
+
+  it('encplan --version: the version line alone', () => {
+    const { status, files } = loadedBy(['--version']);
+    expect(status).toBe(0);
+    expect(files).toEqual(['bin/run.js', 'bundle/version-line.js']);
+  });
+
+  it('encplan assess --bundle: the bundled commands and core, not the ui server nor systeminformation', () => {
+    const { status, files, builtins } = loadedBy(['assess', '--bundle', bundleDir, '--json']);
+    expect(status).toBe(0);
+    // Everything from the bundle: no module of node_modules/ or of a package's tsc output is read.
+    expect(files.filter((file) => !file.startsWith('bundle/')).slice(1)).toEqual([]);
+    expect(files).toContain('bundle/main.js');
+    const packages = loadedPackages(files);
+    expect(packages).toContain('packages/core/dist/use-cases');
+    expect(packages).toContain('node_modules/zod');
+    expect(packages).not.toContain('packages/desktop/dist/server');
+    expect(packages).not.toContain('packages/desktop/dist/backend');
+    expect(packages).not.toContain('node_modules/systeminformation');
+    expect(files.length).toBeLessThanOrEqual(10);
+    // Random keys (benchmark file names, the colour marker) are drawn only by runs that need them.
+    expect(builtins).toContain('node:child_process');
+    expect(builtins).not.toContain('node:crypto');
+  });
+});
