@@ -440,7 +440,7 @@ const ATTACKER: Readonly<Record<string, string>> = {
   'rtx-4090': 'one RTX 4090',
   'rtx-5090': 'one RTX 5090',
   'h100-pcie': 'one H100 PCIe',
-  'unlock-machine': 'one machine as fast as the unlocking one',
+  'unlock-machine': 'the unlocking machine',
 };
 
 function toAttackerCost(plan: Plan): { rows: AttackerCostRowView[]; notes: string[] } {

@@ -45,8 +45,8 @@ const block = (text: string): Line[] =>
 
 /** Lines continue under their text: after the indent and a list marker ("1. ", "! ", "· ", "- "). */
 const LIST_MARKER = /^\s*(?:\d+\.\s|[!✓?·\-–]\s)/u;
-/** …or under the value of a "label  value" row (a gap of two spaces or more within the first 30 columns). */
-const LABEL_GAP = /^\s*\S.{0,28}?\S\s{2,}(?=\S)/u;
+/** …or under the value of a "label  value" row (a gap of two spaces or more within the first 40 columns). */
+const LABEL_GAP = /^\s*\S.{0,38}?\S\s{2,}(?=\S)/u;
 
 function hangingIndent(text: string): string {
   const prefix = LIST_MARKER.exec(text)?.[0] ?? LABEL_GAP.exec(text)?.[0] ?? /^\s*/u.exec(text)?.[0] ?? '';
