@@ -27,9 +27,11 @@ describe('encplan health FILE.json', () => {
     const { code, stdout } = encplan('health', fixture('sata-hdd-seagate-st3500418as-realloc304-v7.3'));
     expect(code).toBe(0);
     const lines = stdout.split('\n');
-    expect(lines[0]).toMatch(/^Health: FAILING/);
+    // The health section of `encplan assess`, under a line naming the drive.
+    expect(lines[0]).toBe('encplan health: ST3500418AS (ATA, smartctl 7.3)');
+    expect(lines[2]).toBe('Drive health: failing (PROBLEM)');
     expect(stdout).toContain('304 sectors were reallocated');
-    expect(stdout).toContain('ata_smart_attributes.table[id=5].raw.value; rule raw >= 16');
+    expect(stdout).toContain('[smartctl: ata_smart_attributes.table[id=5].raw.value; rule raw >= 16');
   });
 
   it('prints one JSON envelope whose result validates against the health schema', () => {
@@ -83,9 +85,10 @@ describe('encplan health FILE.json', () => {
 
   it('says whether the drive is an SSD or an HDD and whether it can TRIM', () => {
     const ssd = encplan('health', fixture('sata-ssd-samsung-pm883-1.9tb-v7.3'));
-    expect(ssd.stdout).toMatch(/Media: SSD \(rotation rate 0 \(Solid State Device\)\); TRIM supported/);
+    expect(ssd.stdout).toMatch(/^ {2}Media +SSD \(rotation rate 0 \(Solid State Device\)\)/m);
+    expect(ssd.stdout).toMatch(/^ {2}TRIM +supported \(deterministic reads after TRIM/m);
     const hdd = encplan('health', fixture('sata-hdd-wdc-red-wd20efrx-v7.3'));
-    expect(hdd.stdout).toMatch(/Media: HDD \(spinning disk\) \(rotation rate 5400 rpm\)/);
+    expect(hdd.stdout).toMatch(/^ {2}Media +HDD \(spinning disk\) \(rotation rate 5400 rpm\)/m);
   });
 
   it.each([

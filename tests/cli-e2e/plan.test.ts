@@ -34,14 +34,28 @@ describe('encplan plan (built binary)', () => {
     });
   });
 
-  it('leads the human report with the health gate and ends with the script', () => {
+  it('leads the human report with the verdict of the health gate and ends with the script', () => {
     const run = encplan('plan', '--input', fixture('sata-failing-realloc304-seagate'));
     expect(run.status).toBe(0);
     expect(run.stdout).toMatch(/^encplan plan for \/dev\/sda/);
-    expect(run.stdout.indexOf('Health gate: BACK-UP-FIRST')).toBeLessThan(
-      run.stdout.indexOf('Recommendations:'),
+    // The plan part of the assessment report: the same verdict line as `encplan assess`.
+    expect(run.stdout.indexOf('STOP  Back up first')).toBeGreaterThan(-1);
+    expect(run.stdout.indexOf('STOP  Back up first')).toBeLessThan(
+      run.stdout.indexOf('Why: each recommendation and its evidence'),
     );
     expect(run.stdout).toContain('#!/bin/sh');
+  });
+
+  it('marks data-destroying commands in the text and leaves them commented out unless --destructive', () => {
+    const input = path.join(ROOT, 'fixtures/assessments/loop-empty-debian12.json');
+    const safe = encplan('plan', '--input', input);
+    expect(safe.status).toBe(0);
+    expect(safe.stdout).toMatch(/^ {2}# DESTROYS DATA$/m);
+    expect(safe.stdout).toMatch(/^ {2}# cryptsetup luksFormat /m);
+    expect(safe.stdout).not.toMatch(/^ {2}(sgdisk|cryptsetup|mkfs\S*) /m);
+    const live = encplan('plan', '--input', input, '--destructive');
+    expect(live.stdout).toMatch(/^ {2}# DESTROYS DATA: this line runs \(--destructive was given\)\.$/m);
+    expect(live.stdout).toMatch(/^ {2}cryptsetup luksFormat /m);
   });
 
   it.each([

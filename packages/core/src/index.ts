@@ -94,6 +94,7 @@ export { renderHtmlReport } from './report/html-report.js';
 export {
   type RecommendationView,
   renderCommandsScript,
+  renderPlanCommandsScript,
   type ReportView,
   type SectionView,
   type Tone,
@@ -128,14 +129,16 @@ export {
 } from './use-cases/ui-services.js';
 
 // added while merging: names the shells import
-export { renderPlanScript } from './report/command-script.js';
-export { renderCipherBenchmark } from './report/cipher-benchmark-text.js';
-export { renderHealth } from './report/health-text.js';
-export { renderIoBenchmark } from './report/io-benchmark-text.js';
+export {
+  toCipherBenchmarkView,
+  toHealthDocumentView,
+  toIoBenchmarkView,
+  toPlanDocumentView,
+} from './report/document-views.js';
 export { renderMachineTextReport } from './report/machine-report.js';
-export { renderPlan } from './report/plan-text.js';
 export {
   formatTextTable,
+  renderDocumentText,
   renderTextReport,
   type TextRenderOptions,
   type TextStyle,

@@ -1,9 +1,15 @@
 import { Args } from '@oclif/core';
-import { healthDocument, healthFromSmartctlJson, type DriveSummary, renderHealth } from '@encplan/core';
+import {
+  healthDocument,
+  healthFromSmartctlJson,
+  renderDocumentText,
+  toHealthDocumentView,
+} from '@encplan/core';
 import { readSavedToolOutput } from '@encplan/core/node';
 import { EncplanCommand } from '../base-command.js';
 import { exitIfVerdictFails, failOnFlags } from '../fail-on.js';
 import { withCancellation } from '../cancellation.js';
+import { terminalTextOptions } from '../terminal-style.js';
 
 /** `encplan health FILE.json`: judges a saved `smartctl --json` output (smartctl_exporter, Telegraf, by hand). */
 export default class Health extends EncplanCommand {
@@ -29,34 +35,9 @@ export default class Health extends EncplanCommand {
     if (flags.json) {
       this.emitOkEnvelope({ ...health, drive }, warnings);
     } else {
-      this.log(renderHealth(health));
-      this.log(describeDrive(drive));
-      for (const warning of warnings) {
-        process.stderr.write(`warning: ${warning.code}: ${warning.message}\n`);
-      }
+      // The assessment's health section, with the drive's media and TRIM; warnings under it, as in `assess`.
+      this.log(renderDocumentText(toHealthDocumentView(health, drive, warnings), terminalTextOptions(false)));
     }
     exitIfVerdictFails(health.verdict, flags, 'health', (code) => this.exit(code));
   }
-}
-
-const MEDIA: Readonly<Record<DriveSummary['media'], string>> = {
-  ssd: 'SSD',
-  hdd: 'HDD (spinning disk)',
-  unknown: 'unknown media',
-};
-
-/** One line on what kind of drive this is and whether it can TRIM, said as people say it. */
-function describeDrive(drive: DriveSummary): string {
-  const trim = drive.trim;
-  let trimText = 'TRIM unknown (this smartctl output does not say)';
-  if (trim.supported === true) {
-    const after = [
-      trim.deterministicReadAfterTrim === true ? 'deterministic reads after TRIM' : null,
-      trim.readsZeroesAfterTrim === true ? 'reads zeroes after TRIM' : null,
-    ].filter((part) => part !== null);
-    trimText = `TRIM supported${after.length > 0 ? ` (${after.join(', ')})` : ''}`;
-  } else if (trim.supported === false) {
-    trimText = 'no TRIM';
-  }
-  return `  Media: ${MEDIA[drive.media]} (${drive.mediaReason}); ${trimText}.`;
 }

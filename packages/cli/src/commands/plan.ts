@@ -3,14 +3,16 @@ import {
   assertDestructiveAllowed,
   planDocument,
   planFromAssessment,
-  renderPlan,
-  renderPlanScript,
+  renderDocumentText,
+  renderPlanCommandsScript,
+  toPlanDocumentView,
 } from '@encplan/core';
 import { EncplanCommand } from '../base-command.js';
 import { withCancellation } from '../cancellation.js';
 import { exitIfVerdictFails } from '../fail-on.js';
 import { readAssessmentDocument, type AssessmentSource } from '../assessment-source.js';
 import { optionsFromFlags, planOptionFlags } from '../plan-flags.js';
+import { terminalTextOptions } from '../terminal-style.js';
 
 /** `encplan plan`: recommendations, predicted cost and the exact commands, from facts. Executes nothing. */
 export default class Plan extends EncplanCommand {
@@ -45,12 +47,14 @@ export default class Plan extends EncplanCommand {
       // Refused before anything is printed: no flag overrides the in-use invariants (exit 4).
       assertDestructiveAllowed(plan);
     }
+    // The plan's part of the assessment view model: the same labels, units and markers as `encplan assess`.
+    const view = toPlanDocumentView(plan, { includeDestructive: flags.destructive });
     if (flags.json) {
       this.emitOkEnvelope(plan);
     } else if (flags.commands) {
-      this.log(renderPlanScript(plan.commands, flags.destructive));
+      this.log(renderPlanCommandsScript(view.plan));
     } else {
-      this.log(renderPlan(plan, { includeDestructive: flags.destructive }));
+      this.log(renderDocumentText(view, terminalTextOptions(false)));
     }
     exitIfVerdictFails(plan.healthGate.effectiveVerdict, flags, 'health gate', (code) => this.exit(code));
   }

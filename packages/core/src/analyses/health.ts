@@ -10,6 +10,7 @@ import type {
 import type { AtaAttribute, SmartFacts, Sourced } from '../domain/smart-facts.js';
 import { sourceOf } from '../domain/source.js';
 import type { Warning } from '../domain/warning.js';
+import { formatBytes } from '../domain/units.js';
 import type { ImplausibleValue } from '../parsers/smartctl/plausible-ranges.js';
 
 /** Who set each threshold; every finding cites one (the original documents). */
@@ -756,7 +757,7 @@ function analyseUsage(
       written.bytes.toString(),
       null,
       null,
-      `The host has written ${(Number(written.bytes) / 1e12).toFixed(2)} TB.`,
+      `The host has written ${formatBytes(Number(written.bytes))}.`,
       facts.tool,
       written.field,
     );

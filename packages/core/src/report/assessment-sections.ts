@@ -1,4 +1,6 @@
 import { linuxResultOf, type AssessmentResult, type LinuxAssessmentResult } from '../contract/assessment.js';
+import type { CipherBenchmark, KernelCipherFinding, KernelCryptoFacts } from '../domain/cipher.js';
+import type { Health } from '../domain/health.js';
 import type { Warning } from '../domain/warning.js';
 import { machineFactOrigin } from '../domain/cpu.js';
 import { formatBytes, formatBytesExact, formatPercent, formatRate } from '../domain/units.js';
@@ -64,8 +66,8 @@ const HEALTH_SUMMARY = {
   unknown: 'The drive did not tell us how healthy it is.',
 } as const;
 
-function healthSection(result: LinuxAssessmentResult, warnings: readonly Warning[]): SectionView {
-  const { health } = result;
+/** The health section from a health result: `encplan health` shows it alone, `assess` among the others. */
+export function healthSection(health: Health, warnings: readonly Warning[]): SectionView {
   const source = health.source === 'none' ? null : health.source;
   return {
     id: 'health',
@@ -80,7 +82,7 @@ function healthSection(result: LinuxAssessmentResult, warnings: readonly Warning
       ...health.findings.map((finding): FindingView => ({
         tone: finding.severity === 'failing' ? 'bad' : finding.severity === 'warning' ? 'attention' : 'info',
         message: finding.message,
-        source: `${health.source}: ${finding.attribute}${finding.thresholdSource === null ? '' : `; threshold from ${finding.thresholdSource}`}`,
+        source: `${health.source}: ${finding.source.field ?? finding.attribute}${finding.threshold === null ? '' : `; rule ${finding.threshold}`}${finding.thresholdSource === null ? '' : ` (${finding.thresholdSource})`}`,
       })),
     ],
     facts: [
@@ -90,7 +92,15 @@ function healthSection(result: LinuxAssessmentResult, warnings: readonly Warning
         source,
       ),
       fact('Endurance used', orUnknown(health.percentageUsed, formatPercent), source),
-      fact('Available spare', orUnknown(health.availableSparePercent, formatPercent), source),
+      fact(
+        'Available spare',
+        orUnknown(
+          health.availableSparePercent,
+          (percent) =>
+            `${formatPercent(percent)}${health.availableSpareThresholdPercent === null ? '' : ` (threshold ${formatPercent(health.availableSpareThresholdPercent)})`}`,
+        ),
+        source,
+      ),
       fact(
         'Power-on time',
         orUnknown(health.powerOnHours, (hours) => `${String(hours)} hours`),
@@ -297,23 +307,34 @@ function sedSection(result: LinuxAssessmentResult): SectionView {
   };
 }
 
-function cpuSection(result: AssessmentResult, warnings: readonly Warning[]): SectionView {
-  const { machine, kernelCrypto, findings } = result;
-  const kernelFindings = findings.map((finding): FindingView => ({
+/** The kernel's crypto findings: an unaccelerated AES driver although the CPU has AES instructions. */
+export function kernelCryptoFindings(findings: readonly KernelCipherFinding[]): FindingView[] {
+  return findings.map((finding): FindingView => ({
     tone: 'attention',
     message: `${finding.message} ${finding.hint}`,
     source: '/proc/crypto',
   }));
-  const kernelFacts = [
+}
+
+/** Which AES-XTS driver dm-crypt would use, and whether the kernel has Adiantum (/proc/crypto). */
+export function kernelCryptoFactViews(kernelCrypto: KernelCryptoFacts | null): FactView[] {
+  const xtsAes = kernelCrypto?.xtsAes ?? null;
+  return [
     fact(
       'Kernel AES-XTS driver',
-      kernelCrypto?.xtsAes === null || kernelCrypto === null
+      kernelCrypto === null || xtsAes === null
         ? null
-        : `${kernelCrypto.xtsAes.driver}${kernelCrypto.xtsAes.inferred ? ' (inferred)' : ''}`,
+        : `${xtsAes.driver} (${kernelCrypto.xtsAesImplementation ?? UNKNOWN}${xtsAes.inferred ? ', inferred' : ''}, priority ${String(xtsAes.priority)})`,
       '/proc/crypto',
     ),
     fact('Kernel has Adiantum', kernelCrypto === null ? null : kernelCrypto.adiantum, '/proc/crypto'),
   ];
+}
+
+function cpuSection(result: AssessmentResult, warnings: readonly Warning[]): SectionView {
+  const { machine, kernelCrypto, findings } = result;
+  const kernelFindings = kernelCryptoFindings(findings);
+  const kernelFacts = kernelCryptoFactViews(kernelCrypto);
   if (machine === null) {
     return {
       id: 'cpu',
@@ -375,8 +396,8 @@ function cpuSection(result: AssessmentResult, warnings: readonly Warning[]): Sec
   };
 }
 
-function ciphersSection(result: AssessmentResult): SectionView {
-  const benchmark = result.cipherBenchmark;
+/** The cipher and key-derivation speeds: `encplan benchmark ciphers` shows this section, `assess` too. */
+export function ciphersSection(benchmark: CipherBenchmark | null): SectionView {
   if (benchmark === null) {
     return {
       id: 'ciphers',
@@ -391,6 +412,12 @@ function ciphersSection(result: AssessmentResult): SectionView {
   }
   const { cipherSpeed, kdfSpeed } = benchmark;
   const rate = (value: number | null): string => orUnknown(value, formatRate);
+  const slower = cipherSpeed.measurements.filter(
+    (row) =>
+      row.allCoresEncryptBytesPerSecond !== null &&
+      row.encryptBytesPerSecond !== null &&
+      row.allCoresEncryptBytesPerSecond < row.encryptBytesPerSecond,
+  );
   return {
     id: 'ciphers',
     title: 'Cipher speed',
@@ -401,14 +428,23 @@ function ciphersSection(result: AssessmentResult): SectionView {
         ? 'Cipher speeds measured on this machine; compare them with the drive’s speed.'
         : 'Cipher speed was not measured.',
     findings: [
+      ...(slower.length === 0
+        ? []
+        : [
+            {
+              tone: 'attention' as const,
+              message: `All cores measured slower than one core for ${slower.map((row) => `${row.cipher} ${String(row.keyBits)}-bit`).join(', ')}: the CPUs are shared or throttled (a busy host or VM).`,
+              source: 'openssl speed -multi',
+            },
+          ]),
       ...cipherSpeed.unmeasured.map((row): FindingView => ({
         tone: 'unknown',
-        message: `${row.cipher} not measured: ${row.reason}`,
+        message: `${row.cipher}${row.keyBits === null ? '' : `, ${String(row.keyBits)}-bit key`} not measured: ${row.reason}`,
         source: row.source,
       })),
       ...kdfSpeed.unmeasured.map((row): FindingView => ({
         tone: 'unknown',
-        message: `${row.hash} not measured: ${row.reason}`,
+        message: `PBKDF2-${row.hash} not measured: ${row.reason}`,
         source: 'cryptsetup',
       })),
     ],
@@ -416,13 +452,13 @@ function ciphersSection(result: AssessmentResult): SectionView {
       ...cipherSpeed.measurements.map((row) =>
         fact(
           `${row.cipher}, ${String(row.keyBits)}-bit key`,
-          `encrypt ${rate(row.encryptBytesPerSecond)}, decrypt ${rate(row.decryptBytesPerSecond)}${row.allCoresEncryptBytesPerSecond === null ? '' : `, all cores ${rate(row.allCoresEncryptBytesPerSecond)}`}`,
+          `one core: encrypt ${rate(row.encryptBytesPerSecond)}, decrypt ${rate(row.decryptBytesPerSecond)}${row.allCoresEncryptBytesPerSecond === null && row.allCoresDecryptBytesPerSecond === null ? '' : `; ${row.allCoresThreads === null ? 'all cores' : `${String(row.allCoresThreads)} threads`}: encrypt ${rate(row.allCoresEncryptBytesPerSecond)}, decrypt ${rate(row.allCoresDecryptBytesPerSecond)}`}`,
           row.source,
         ),
       ),
       ...kdfSpeed.pbkdf2.map((row) =>
         fact(
-          `PBKDF2-${row.hash}`,
+          `PBKDF2-${row.hash}${row.derivedKeyBits === null ? '' : `, ${String(row.derivedKeyBits)}-bit key`}`,
           `${row.iterationsPerSecond.toLocaleString('en-US')} iterations per second`,
           'cryptsetup benchmark',
         ),
@@ -517,15 +553,15 @@ export function toSectionViews(result: AssessmentResult, warnings: readonly Warn
   const linux = linuxResultOf(result);
   if (linux === null) {
     // macOS and Windows (schema 1.2): report/platform-sections.ts shows the platform's facts; these two apply.
-    return [ciphersSection(result), capabilitiesSection(result)];
+    return [ciphersSection(result.cipherBenchmark), capabilitiesSection(result)];
   }
   return [
-    healthSection(linux, warnings),
+    healthSection(linux.health, warnings),
     trimSection(linux),
     spaceSection(linux),
     sedSection(linux),
     cpuSection(linux, warnings),
-    ciphersSection(linux),
+    ciphersSection(linux.cipherBenchmark),
     encryptionSection(linux),
     capabilitiesSection(linux),
   ];

@@ -7,12 +7,14 @@ import {
   type LinuxAssessmentResult,
 } from '../contract/assessment.js';
 import type { StackNode } from '../domain/device.js';
+import type { IoBenchmark } from '../domain/io-benchmark.js';
 import type { Warning } from '../domain/warning.js';
 import type { Plan } from '../plan/plan.js';
 import { toStrategyView, type StrategyView } from './strategy-view.js';
 import {
   formatBytes,
   formatBytesExact,
+  formatDuration,
   formatDurationMs,
   formatPercent,
   formatRate,
@@ -68,6 +70,30 @@ export interface PredictionRowView {
   readonly limitedBy: string;
   /** True when the model had a number to predict from. */
   readonly known: boolean;
+  /** The model's assumption for this profile ("Queued I/O: the slower of the device and the cipher …"). */
+  readonly assumption: string;
+}
+
+/** One row of the measured overhead: plain next to encrypted for one profile and variant. */
+export interface OverheadRowView {
+  readonly profile: string;
+  readonly variant: string;
+  readonly plain: string;
+  readonly encrypted: string;
+  /** Encrypted ÷ plain throughput ("0.93"), or "unknown". */
+  readonly ratio: string;
+  /** CPU use of the plain and the encrypted run ("12 % / 48 %"). */
+  readonly cpu: string;
+  /** What limited the encrypted run, for people ("the cipher", "queueing", "unknown"). */
+  readonly bound: string;
+}
+
+/** One row of the attacker-cost table: how long one attacker expects to guess a password. */
+export interface AttackerCostRowView {
+  readonly kdf: string;
+  readonly attacker: string;
+  readonly password: string;
+  readonly expectedTime: string;
 }
 
 /** One recommendation of the plan. */
@@ -123,10 +149,17 @@ export interface ReportView {
   readonly planFindings: readonly { readonly tone: Tone; readonly message: string }[];
   readonly sections: readonly SectionView[];
   readonly benchmarkRows: readonly BenchmarkRowView[];
+  /** Plain next to encrypted per profile and variant, with CPU use and what bound the encrypted run. */
+  readonly overheadRows: readonly OverheadRowView[];
+  /** What the I/O benchmark adds to its tables: notes of the runs, what was skipped and why. */
+  readonly benchmarkNotes: readonly string[];
   readonly charts: readonly ChartView[];
   /** Why there are no benchmarks, or null when there are. */
   readonly benchmarkMissingReason: string | null;
   readonly predictions: readonly PredictionRowView[];
+  /** Expected time to guess a password, per key derivation and attacker; then the notes behind the figures. */
+  readonly attackerCost: readonly AttackerCostRowView[];
+  readonly attackerNotes: readonly string[];
   readonly recommendations: readonly RecommendationView[];
   /** The plan's commands, each marked live or commented out (data-destroying ones and those after them). */
   readonly commands: readonly ScriptCommandView[];
@@ -136,6 +169,30 @@ export interface ReportView {
   readonly warnings: readonly Warning[];
   readonly error: { readonly code: string; readonly message: string; readonly hint: string | null } | null;
 }
+
+/** The plan's part of the view: what `encplan plan` shows and the plan sections of `encplan assess`. */
+export type PlanView = Pick<
+  ReportView,
+  | 'answer'
+  | 'decisions'
+  | 'fixFirst'
+  | 'strategy'
+  | 'healthGate'
+  | 'planFindings'
+  | 'predictions'
+  | 'attackerCost'
+  | 'attackerNotes'
+  | 'recommendations'
+  | 'commands'
+  | 'includeDestructive'
+  | 'planMissingReason'
+>;
+
+/** The I/O benchmark's part of the view: what `encplan benchmark io` shows and the I/O section of `assess`. */
+export type IoView = Pick<
+  ReportView,
+  'benchmarkRows' | 'overheadRows' | 'benchmarkNotes' | 'benchmarkMissingReason'
+>;
 
 /** Options of the view: whether data-destroying commands are live (the user's --destructive flag). */
 export interface ReportViewOptions {
@@ -247,10 +304,28 @@ function toStackLines(node: StackNode, depth = 0): StackLineView[] {
   ];
 }
 
-function toBenchmarks(result: AssessmentResult): { rows: BenchmarkRowView[]; charts: ChartView[] } {
-  const io = result.ioBenchmark;
+const BOUND: Readonly<Record<IoBenchmark['overhead'][number]['bound'], string>> = {
+  device: 'the drive',
+  cipher: 'the cipher',
+  queueing: 'queueing',
+  undetermined: UNKNOWN,
+};
+
+/**
+ * The I/O benchmark as the views show it: one row per profile and target, the overhead of each encrypted
+ * variant, the notes and skipped variants, and the throughput chart. Pure.
+ */
+export function toIoView(
+  io: IoBenchmark | null,
+): IoView & { readonly throughputCharts: readonly ChartView[] } {
   if (io === null) {
-    return { rows: [], charts: [] };
+    return {
+      benchmarkRows: [],
+      overheadRows: [],
+      benchmarkNotes: [],
+      benchmarkMissingReason: 'No I/O benchmark was run in this assessment (run it with --benchmark).',
+      throughputCharts: [],
+    };
   }
   const rows: BenchmarkRowView[] = [];
   const groups = new Map<string, Map<string, number>>();
@@ -282,10 +357,29 @@ function toBenchmarks(result: AssessmentResult): { rows: BenchmarkRowView[]; cha
       profile: 'all profiles',
       target: skipped.variant,
       measured: 'not measured',
-      source: `skipped: ${skipped.message}`,
+      source: `skipped (${skipped.code}): ${skipped.message}`,
     });
   }
-  const charts: ChartView[] =
+  const cpu = (percent: number): string => `${percent.toFixed(0)} %`;
+  const overheadRows = io.overhead.map((row): OverheadRowView => ({
+    profile: `${row.profileLabel} ${row.direction}`,
+    variant: row.variant,
+    plain: formatRate(row.plainBytesPerSecond),
+    encrypted: formatRate(row.encryptedBytesPerSecond),
+    ratio: row.throughputRatio === null ? UNKNOWN : row.throughputRatio.toFixed(2),
+    cpu: `${cpu(row.plainCpuPercent)} / ${cpu(row.encryptedCpuPercent)}`,
+    bound: BOUND[row.bound],
+  }));
+  const benchmarkNotes = [
+    `${io.target} (${io.mode} run; fio ${io.plain.ioEngine}, O_DIRECT ${io.plain.directIo ? 'on' : 'off'}, ${formatBytes(io.plain.fileSizeBytes)} file; ${formatDurationMs(io.wallTimeMs)} in all).`,
+    ...io.encrypted.flatMap((target) => target.notes.map((note) => `${target.variant}: ${note}`)),
+    ...(io.overhead.some((row) => row.bound === 'undetermined')
+      ? [
+          'Bound "unknown": pass --cipher-bytes-per-second (one core, e.g. from `encplan benchmark ciphers`) to tell the cipher from queueing.',
+        ]
+      : []),
+  ];
+  const throughputCharts: ChartView[] =
     groups.size === 0
       ? []
       : [
@@ -301,7 +395,13 @@ function toBenchmarks(result: AssessmentResult): { rows: BenchmarkRowView[]; cha
             })),
           },
         ];
-  return { rows, charts };
+  return {
+    benchmarkRows: rows,
+    overheadRows,
+    benchmarkNotes,
+    benchmarkMissingReason: rows.length > 0 ? null : 'The I/O benchmark measured no profile.',
+    throughputCharts,
+  };
 }
 
 /**
@@ -329,9 +429,31 @@ function toPredictions(plan: Plan, io: AssessmentResult['ioBenchmark']): Predict
         measuredEncrypted: rate(read ? row.measuredReadBytesPerSecond : row.measuredWriteBytesPerSecond),
         limitedBy: limitedBy === null ? UNKNOWN : limitedBy === 'device' ? 'the drive' : 'the cipher',
         known: predicted !== null,
+        assumption: row.assumption,
       };
     }),
   );
+}
+
+/** Who guesses, for people ("rtx-4090" is one reference GPU; hashcat -b figures, rules/reference-rates.ts). */
+const ATTACKER: Readonly<Record<string, string>> = {
+  'rtx-4090': 'one RTX 4090',
+  'rtx-5090': 'one RTX 5090',
+  'h100-pcie': 'one H100 PCIe',
+  'unlock-machine': 'the unlocking machine',
+};
+
+function toAttackerCost(plan: Plan): { rows: AttackerCostRowView[]; notes: string[] } {
+  return {
+    rows: plan.attackerCost.map((row) => ({
+      kdf: row.kdf.replace(/^luks2-/, 'LUKS2 ').replace(/^veracrypt-pbkdf2-/, 'VeraCrypt PBKDF2-'),
+      attacker: ATTACKER[row.attacker] ?? row.attacker,
+      password: `${row.entropyBits.toFixed(1)} bits`,
+      expectedTime:
+        row.expectedSeconds === null ? 'no published figure applies' : formatDuration(row.expectedSeconds),
+    })),
+    notes: [...new Set(plan.attackerCost.map((row) => row.note))],
+  };
 }
 
 /** Each rule's recommendation, named for people, and how its scalar value reads. */
@@ -509,6 +631,77 @@ function toFixFirst(plan: Plan): FixFirstView[] {
     .map((finding) => ({ tone: SEVERITY_TONE[finding.severity], message: finding.message }));
 }
 
+/**
+ * The plan's part of every view, from the plan alone (`encplan plan`) or from an assessment's plan (`assess`):
+ * the verdict, decisions, reasons with evidence, predictions, attacker cost and the commands. Pure.
+ */
+export function toPlanView(
+  plan: Plan | null,
+  io: IoBenchmark | null,
+  options: ReportViewOptions & { readonly missingReason?: string } = {},
+): PlanView {
+  const includeDestructive = options.includeDestructive ?? false;
+  if (plan === null) {
+    return {
+      answer: null,
+      decisions: [],
+      fixFirst: [],
+      strategy: null,
+      healthGate: null,
+      planFindings: [],
+      predictions: [],
+      attackerCost: [],
+      attackerNotes: [],
+      recommendations: [],
+      commands: [],
+      includeDestructive,
+      planMissingReason: options.missingReason ?? 'No plan in this assessment.',
+    };
+  }
+  const fixFirst = toFixFirst(plan);
+  const attacker = toAttackerCost(plan);
+  return {
+    answer: toAnswer(plan, fixFirst),
+    decisions: toDecisions(plan),
+    fixFirst,
+    strategy: plan.strategy === undefined ? null : toStrategyView(plan.strategy),
+    healthGate: { ...GATE[plan.healthGate.status], reason: plan.healthGate.reason },
+    planFindings: plan.findings.map((finding) => ({
+      tone: SEVERITY_TONE[finding.severity],
+      message: finding.message,
+    })),
+    predictions: toPredictions(plan, io),
+    attackerCost: attacker.rows,
+    attackerNotes: attacker.notes,
+    recommendations: toRecommendations(plan),
+    commands: toScriptCommands(plan.commands, includeDestructive),
+    includeDestructive,
+    planMissingReason: null,
+  };
+}
+
+/** The view of no assessment at all (a failed run, a document that is not an assessment). */
+function emptyReportView(
+  base: Pick<ReportView, 'status' | 'generatedAt' | 'toolVersion' | 'warnings' | 'error'>,
+  includeDestructive: boolean,
+  why: string,
+): ReportView {
+  const io = toIoView(null);
+  return {
+    ...base,
+    ...toPlanView(null, null, { includeDestructive, missingReason: why }),
+    title: 'encplan assessment',
+    device: null,
+    stack: [],
+    sections: [],
+    benchmarkRows: io.benchmarkRows,
+    overheadRows: io.overheadRows,
+    benchmarkNotes: io.benchmarkNotes,
+    charts: [],
+    benchmarkMissingReason: why,
+  };
+}
+
 /** Turns a typed assessment envelope into what every view shows. Pure. */
 export function toReportView(envelope: AssessmentEnvelope, options: ReportViewOptions = {}): ReportView {
   const includeDestructive = options.includeDestructive ?? false;
@@ -524,55 +717,23 @@ export function toReportView(envelope: AssessmentEnvelope, options: ReportViewOp
     generatedAt: envelope.generatedAt,
     toolVersion: envelope.toolVersion,
     warnings: envelope.warnings,
-    includeDestructive,
     error,
   };
   if (result === null) {
-    return {
-      ...base,
-      answer: null,
-      decisions: [],
-      fixFirst: [],
-      title: 'encplan assessment',
-      device: null,
-      stack: [],
-      strategy: null,
-      healthGate: null,
-      planFindings: [],
-      sections: [],
-      benchmarkRows: [],
-      charts: [],
-      benchmarkMissingReason: 'The assessment failed.',
-      predictions: [],
-      recommendations: [],
-      commands: [],
-      planMissingReason: 'The assessment failed.',
-    };
+    return emptyReportView(base, includeDestructive, 'The assessment failed.');
   }
   // macOS and Windows (schema 1.2): no Linux-shaped sections, the platform's own facts instead.
   const linux = linuxResultOf(result);
   const device =
     linux === null ? platformDeviceView(result.platformStorage, result.target.path) : toDeviceView(linux);
-  const { rows, charts } = toBenchmarks(result);
-  const plan = result.plan;
-  const fixFirst = plan === null ? [] : toFixFirst(plan);
+  const { throughputCharts, ...io } = toIoView(result.ioBenchmark);
   return {
     ...base,
-    answer: plan === null ? null : toAnswer(plan, fixFirst),
-    decisions: plan === null ? [] : toDecisions(plan),
-    fixFirst,
+    ...toPlanView(result.plan, result.ioBenchmark, { includeDestructive }),
+    ...io,
     title: `encplan assessment of ${device.path} (${device.model})`,
     device,
     stack: linux === null ? [] : toStackLines(linux.stack),
-    strategy: plan?.strategy === undefined ? null : toStrategyView(plan.strategy),
-    healthGate: plan === null ? null : { ...GATE[plan.healthGate.status], reason: plan.healthGate.reason },
-    planFindings:
-      plan === null
-        ? []
-        : plan.findings.map((finding) => ({
-            tone: SEVERITY_TONE[finding.severity],
-            message: finding.message,
-          })),
     sections: [
       // macOS and Windows (schema 1.2): the platform's own sections first.
       ...(linux !== null || result.platformStorage === undefined
@@ -580,14 +741,7 @@ export function toReportView(envelope: AssessmentEnvelope, options: ReportViewOp
         : platformSectionViews(result.platformStorage, envelope.warnings)),
       ...toSectionViews(result, envelope.warnings),
     ],
-    benchmarkRows: rows,
-    charts: [...charts, ...toAssessmentCharts(result)],
-    benchmarkMissingReason:
-      rows.length > 0 ? null : 'No I/O benchmark was run in this assessment (run it with --benchmark).',
-    predictions: plan === null ? [] : toPredictions(plan, result.ioBenchmark),
-    recommendations: plan === null ? [] : toRecommendations(plan),
-    commands: plan === null ? [] : toScriptCommands(plan.commands, includeDestructive),
-    planMissingReason: plan === null ? 'No plan in this assessment.' : null,
+    charts: [...throughputCharts, ...toAssessmentCharts(result)],
   };
 }
 
@@ -608,35 +762,21 @@ function parseAssessmentEnvelope(json: unknown): AssessmentEnvelope | { readonly
 export function toReportViewFromJson(json: unknown, options: ReportViewOptions = {}): ReportView {
   const parsed = parseAssessmentEnvelope(json);
   if ('invalid' in parsed) {
-    return {
-      answer: null,
-      decisions: [],
-      fixFirst: [],
-      title: 'encplan assessment',
-      status: 'error',
-      generatedAt: '',
-      toolVersion: UNKNOWN,
-      device: null,
-      stack: [],
-      strategy: null,
-      healthGate: null,
-      planFindings: [],
-      sections: [],
-      benchmarkRows: [],
-      charts: [],
-      benchmarkMissingReason: 'The document is not an encplan assessment.',
-      predictions: [],
-      recommendations: [],
-      commands: [],
-      includeDestructive: options.includeDestructive ?? false,
-      planMissingReason: 'The document is not an encplan assessment.',
-      warnings: [],
-      error: {
-        code: 'INVALID_ARGUMENT',
-        message: `This is not an encplan assessment document: ${parsed.invalid}.`,
-        hint: 'Open the output of encplan assess --json.',
+    return emptyReportView(
+      {
+        status: 'error',
+        generatedAt: '',
+        toolVersion: UNKNOWN,
+        warnings: [],
+        error: {
+          code: 'INVALID_ARGUMENT',
+          message: `This is not an encplan assessment document: ${parsed.invalid}.`,
+          hint: 'Open the output of encplan assess --json.',
+        },
       },
-    };
+      options.includeDestructive ?? false,
+      'The document is not an encplan assessment.',
+    );
   }
   return toReportView(parsed, options);
 }
@@ -647,4 +787,9 @@ export function renderCommandsScript(view: ReportView): string {
     title: view.title,
     generated: `Generated by encplan ${view.toolVersion} at ${view.generatedAt}.`,
   });
+}
+
+/** The commands of a plan view as the script `encplan plan --commands` prints (the one script renderer). */
+export function renderPlanCommandsScript(view: PlanView): string {
+  return renderCommandScriptText(view.commands, { title: 'encplan plan', generated: null });
 }

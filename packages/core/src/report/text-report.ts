@@ -1,6 +1,14 @@
+import type { Warning } from '../domain/warning.js';
 import type { FactView, SectionView, Tone } from './assessment-sections.js';
+import type { DocumentView } from './document-views.js';
 import { formatTimestamp } from './labels.js';
-import { renderCommandsScript, type ReportView } from './report-view.js';
+import {
+  renderCommandsScript,
+  renderPlanCommandsScript,
+  type IoView,
+  type PlanView,
+  type ReportView,
+} from './report-view.js';
 
 /** The word a terminal shows for a tone (no colour needed to read it). */
 const TONE_WORD: Readonly<Record<Tone, string>> = {
@@ -37,8 +45,8 @@ const block = (text: string): Line[] =>
 
 /** Lines continue under their text: after the indent and a list marker ("1. ", "! ", "· ", "- "). */
 const LIST_MARKER = /^\s*(?:\d+\.\s|[!✓?·\-–]\s)/u;
-/** …or under the value of a "label  value" row (a gap of two spaces or more within the first 30 columns). */
-const LABEL_GAP = /^\s*\S.{0,28}?\S\s{2,}(?=\S)/u;
+/** …or under the value of a "label  value" row (a gap of two spaces or more within the first 40 columns). */
+const LABEL_GAP = /^\s*\S.{0,38}?\S\s{2,}(?=\S)/u;
 
 function hangingIndent(text: string): string {
   const prefix = LIST_MARKER.exec(text)?.[0] ?? LABEL_GAP.exec(text)?.[0] ?? /^\s*/u.exec(text)?.[0] ?? '';
@@ -112,7 +120,11 @@ function sectionLines(section: SectionView): Line[] {
     ...(section.missingReason === null || section.missingReason === section.summary
       ? []
       : [line(`  Not measured: ${section.missingReason}`, 'dim')]),
-    ...section.findings.map((finding) => line(`  ${MARK[finding.tone]} ${finding.message}`)),
+    ...section.findings.map((finding) =>
+      line(
+        `  ${MARK[finding.tone]} ${finding.message}${finding.source === null ? '' : `  [${finding.source}]`}`,
+      ),
+    ),
     ...factLines(section.facts),
   ];
 }
@@ -121,7 +133,7 @@ function sectionLines(section: SectionView): Line[] {
 const SUMMARY_FIX_FIRST = 3;
 
 /** The answer first: verdict, what to fix first and the plan's decisions (the summary and --verbose both open so). */
-function answerLines(view: ReportView, verbose: boolean): Line[] {
+function answerLines(view: PlanView, verbose: boolean): Line[] {
   if (view.answer === null) {
     return [line(''), line(view.planMissingReason ?? 'No plan.', 'attention')];
   }
@@ -149,7 +161,7 @@ function answerLines(view: ReportView, verbose: boolean): Line[] {
 }
 
 /** The plan's first decision; its steps and preconditions only with --verbose. */
-function strategyLines(view: ReportView, verbose: boolean): Line[] {
+function strategyLines(view: PlanView, verbose: boolean): Line[] {
   const { strategy } = view;
   if (strategy === null) {
     return [];
@@ -202,21 +214,17 @@ function summaryLines(view: ReportView): Line[] {
   ];
 }
 
-/** Everything: the answer, then each recommendation with its evidence, the drive, sections, measurements, script. */
-function verboseLines(view: ReportView): Line[] {
-  const lines: Line[] = [
-    line(
-      `${view.title}: status ${view.status} (${formatTimestamp(view.generatedAt)}, encplan ${view.toolVersion})`,
-      'heading',
-    ),
-    ...answerLines(view, true),
-  ];
-  const infoFindings = view.planFindings.filter((finding) => finding.tone === 'info');
-  lines.push(line(''), line('Why: each recommendation and its evidence', 'heading'));
+/** Each recommendation with its reason and evidence (the plan's info findings first). */
+function reasonLines(view: PlanView): Line[] {
+  const lines: Line[] = [line(''), line('Why: each recommendation and its evidence', 'heading')];
   if (view.recommendations.length === 0) {
     lines.push(line(`  ${view.planMissingReason ?? ''}`));
   }
-  lines.push(...infoFindings.map((finding) => line(`  - ${finding.message}`)));
+  lines.push(
+    ...view.planFindings
+      .filter((finding) => finding.tone === 'info')
+      .map((finding) => line(`  - ${finding.message}`)),
+  );
   view.recommendations.forEach((item, index) => {
     lines.push(
       line(
@@ -228,6 +236,132 @@ function verboseLines(view: ReportView): Line[] {
       ),
     );
   });
+  return lines;
+}
+
+/** The plan's performance model: measured plain next to predicted encrypted, then each profile's assumption. */
+function predictionLines(view: PlanView): Line[] {
+  if (view.predictions.length === 0) {
+    return [];
+  }
+  const assumptions = new Map<string, string>();
+  for (const row of view.predictions) {
+    assumptions.set(row.profile.replace(/ (read|write)$/u, ''), row.assumption);
+  }
+  return [
+    line(''),
+    line('Predicted encrypted throughput (the plan’s model)', 'heading'),
+    ...block(
+      formatTextTable(
+        ['Profile', 'Measured plain', 'Predicted encrypted', 'Measured encrypted', 'Limited by'],
+        view.predictions.map((row) => [
+          row.profile,
+          row.measuredPlain,
+          row.predictedEncrypted,
+          row.measuredEncrypted,
+          row.limitedBy,
+        ]),
+      ),
+    ),
+    ...[...assumptions].map(([profile, assumption]) => line(`  · ${profile}: ${assumption}`, 'dim')),
+  ];
+}
+
+/** How long one attacker expects to guess the password, and the notes behind the figures. */
+function attackerLines(view: PlanView): Line[] {
+  if (view.attackerCost.length === 0) {
+    return [];
+  }
+  return [
+    line(''),
+    line('Attacker cost (expected time to guess the password)', 'heading'),
+    ...block(
+      formatTextTable(
+        ['Key derivation', 'Attacker', 'Password', 'Expected time'],
+        view.attackerCost.map((row) => [row.kdf, row.attacker, row.password, row.expectedTime]),
+      ),
+    ),
+    ...view.attackerNotes.map((note) => line(`  · ${note}`, 'dim')),
+  ];
+}
+
+/** The script under a heading, indented; never wrapped (it is copied into a shell). */
+function scriptLines(heading: string, script: string): Line[] {
+  return [
+    line(''),
+    line(heading, 'heading'),
+    ...block(
+      script
+        .trimEnd()
+        .split('\n')
+        .map((text) => `  ${text}`)
+        .join('\n'),
+    ),
+  ];
+}
+
+/** The I/O benchmark: each measured profile and target, the overhead of each encrypted variant, the notes. */
+function ioLines(view: IoView): Line[] {
+  const lines: Line[] = [line(''), line('Plain versus encrypted I/O', 'heading')];
+  if (view.benchmarkRows.length === 0) {
+    return [...lines, line(`  Not measured: ${view.benchmarkMissingReason ?? ''}`)];
+  }
+  lines.push(
+    ...block(
+      formatTextTable(
+        ['Profile', 'Target', 'Measured', 'Source'],
+        view.benchmarkRows.map((row) => [row.profile, row.target, row.measured, row.source]),
+      ),
+    ),
+  );
+  if (view.overheadRows.length > 0) {
+    lines.push(
+      line(''),
+      line('Overhead of encryption (measured)', 'heading'),
+      ...block(
+        formatTextTable(
+          ['Profile', 'Variant', 'Plain', 'Encrypted', 'Ratio', 'CPU plain / enc', 'Bound'],
+          view.overheadRows.map((row) => [
+            row.profile,
+            row.variant,
+            row.plain,
+            row.encrypted,
+            row.ratio,
+            row.cpu,
+            row.bound,
+          ]),
+        ),
+      ),
+    );
+  }
+  lines.push(...view.benchmarkNotes.map((note) => line(`  · ${note}`, 'dim')));
+  return lines;
+}
+
+function warningLines(warnings: readonly Warning[]): Line[] {
+  return warnings.length === 0
+    ? []
+    : [
+        line(''),
+        line('What encplan could not find out', 'heading'),
+        ...warnings.map((warning) =>
+          line(
+            `  ! ${warning.message} [${warning.source === null ? '' : `${warning.source}; `}${warning.code}]`,
+          ),
+        ),
+      ];
+}
+
+/** Everything: the answer, then each recommendation with its evidence, the drive, sections, measurements, script. */
+function verboseLines(view: ReportView): Line[] {
+  const lines: Line[] = [
+    line(
+      `${view.title}: status ${view.status} (${formatTimestamp(view.generatedAt)}, encplan ${view.toolVersion})`,
+      'heading',
+    ),
+    ...answerLines(view, true),
+    ...reasonLines(view),
+  ];
   if (view.device !== null) {
     lines.push(
       line(''),
@@ -248,60 +382,38 @@ function verboseLines(view: ReportView): Line[] {
     );
   }
   lines.push(...view.sections.flatMap(sectionLines));
-  lines.push(line(''), line('Plain versus encrypted I/O', 'heading'));
-  if (view.benchmarkRows.length === 0) {
-    lines.push(line(`  Not measured: ${view.benchmarkMissingReason ?? ''}`));
-  } else {
-    lines.push(
-      ...block(
-        formatTextTable(
-          ['Profile', 'Target', 'Measured', 'Source'],
-          view.benchmarkRows.map((row) => [row.profile, row.target, row.measured, row.source]),
-        ),
-      ),
-    );
-  }
-  if (view.predictions.length > 0) {
-    lines.push(
-      line(''),
-      line('Predicted encrypted throughput (the plan’s model)', 'heading'),
-      ...block(
-        formatTextTable(
-          ['Profile', 'Measured plain', 'Predicted encrypted', 'Measured encrypted', 'Limited by'],
-          view.predictions.map((row) => [
-            row.profile,
-            row.measuredPlain,
-            row.predictedEncrypted,
-            row.measuredEncrypted,
-            row.limitedBy,
-          ]),
-        ),
-      ),
-    );
-  }
+  lines.push(...ioLines(view), ...predictionLines(view), ...attackerLines(view));
   lines.push(
-    line(''),
-    line('Commands (the same script as assess --commands)', 'heading'),
-    ...block(
-      renderCommandsScript(view)
-        .trimEnd()
-        .split('\n')
-        .map((text) => `  ${text}`)
-        .join('\n'),
-    ),
+    ...scriptLines('Commands (the same script as assess --commands)', renderCommandsScript(view)),
+    ...warningLines(view.warnings),
   );
-  if (view.warnings.length > 0) {
-    lines.push(
-      line(''),
-      line('What encplan could not find out', 'heading'),
-      ...view.warnings.map((warning) =>
-        line(
-          `  ! ${warning.message}${warning.source === null ? '' : ` [${warning.source}; ${warning.code}]`}`,
-        ),
-      ),
-    );
-  }
   return lines;
+}
+
+/**
+ * The human text of `encplan plan`, `health`, `benchmark ciphers` and `benchmark io`: the same blocks as the
+ * assessment report's --verbose text (the plan, its sections, the I/O tables), from the command's document.
+ */
+export function renderDocumentText(view: DocumentView, options: TextRenderOptions = {}): string {
+  const plan = view.plan;
+  return finish(
+    [
+      line(view.title, 'heading'),
+      ...(plan === null
+        ? []
+        : [
+            ...answerLines(plan, true),
+            ...reasonLines(plan),
+            ...predictionLines(plan),
+            ...attackerLines(plan),
+            ...scriptLines('Commands (planning ran none of them)', renderPlanCommandsScript(plan)),
+          ]),
+      ...view.sections.flatMap(sectionLines),
+      ...(view.io === null ? [] : ioLines(view.io)),
+      ...warningLines(view.warnings),
+    ],
+    options,
+  );
 }
 
 /**

@@ -63,7 +63,9 @@ describe('a disk with 128 GPT partitions (a real bundle)', () => {
   it('prints a readable text report: the partitions, the stack and the discard paths summarised', async () => {
     const text = renderTextReport(toReportView(await assessBundle(bundle, clock)), { verbose: true });
     const lines = text.split('\n');
-    expect(lines.length).toBeLessThan(200);
+    // 128 partitions listed one by one would add 128 lines; the plan's attacker-cost table and the model's
+    // assumptions (about 15 lines, the same for any disk) are part of every --verbose report.
+    expect(lines.length).toBeLessThan(215);
     expect(text).toContain('Partitions 1–128 (/dev/loop3p1 … /dev/loop3p128)');
     expect(text).toContain('128 × 1.0 MiB from 1.0 MiB to 129.0 MiB');
     expect(text).toContain('loop3p1 … loop3p128: 128 ×');

@@ -6,8 +6,11 @@ import {
   assessmentDocument,
   renderBarChartSvg,
   renderCommandsScript,
+  renderDocumentText,
   renderHtmlReport,
+  renderPlanCommandsScript,
   renderTextReport,
+  toPlanDocumentView,
   toReportView,
   toReportViewFromJson,
 } from '@encplan/core';
@@ -155,7 +158,7 @@ describe('toReportView (typed envelope)', () => {
   });
 });
 
-describe('destructive commands, from one fixture through the script, the HTML report and the text report', () => {
+describe('destructive commands, from one fixture through the script, the HTML report, the text report and `encplan plan`', () => {
   const envelope = load('virtio-system-disk-whole-ext4-debian12');
   const ids = envelope.result!.plan!.commands.map((command) => `${command.id}:${command.risk}`);
 
@@ -174,7 +177,11 @@ describe('destructive commands, from one fixture through the script, the HTML re
     const script = renderCommandsScript(view);
     const html = renderHtmlReport(view);
     const text = renderTextReport(view, { verbose: true });
-    for (const output of [script, html, text]) {
+    // `encplan plan` on the same plan: the plan part of the same view model, the same script renderer.
+    const planView = toPlanDocumentView(envelope.result!.plan!);
+    const planText = renderDocumentText(planView);
+    const planScript = renderPlanCommandsScript(planView.plan);
+    for (const output of [script, html, text, planText, planScript]) {
       expect(output).toContain('# DESTROYS DATA');
       expect(output).toMatch(/# cryptsetup luksFormat --type luks2/);
       expect(output).toMatch(/# cryptsetup open --allow-discards/);
@@ -194,6 +201,12 @@ describe('destructive commands, from one fixture through the script, the HTML re
       /# DESTROYS DATA: this line runs \(--destructive was given\)\.\n(# Asks for the passphrase on the terminal\.\n)?cryptsetup luksFormat/,
     );
     expect(script).toMatch(/^cryptsetup open /m);
+    const planText = renderDocumentText(
+      toPlanDocumentView(envelope.result!.plan!, { includeDestructive: true }),
+    );
+    expect(planText).toMatch(
+      /# DESTROYS DATA: this line runs \(--destructive was given\)\.\n( {2}# Asks for the passphrase on the terminal\.\n)? {2}cryptsetup luksFormat/,
+    );
     expect(renderHtmlReport(view)).toMatch(
       /<strong class="destroys"># DESTROYS DATA: this line runs \(--destructive was given\)\.<\/strong>\n(# Asks for the passphrase on the terminal\.\n)?cryptsetup luksFormat/,
     );

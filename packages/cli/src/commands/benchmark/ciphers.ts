@@ -2,11 +2,13 @@ import { Flags } from '@oclif/core';
 import {
   cipherBenchmarkDocument,
   createProbeContext,
+  renderDocumentText,
   runCipherBenchmark,
-  renderCipherBenchmark,
+  toCipherBenchmarkView,
 } from '@encplan/core';
 import { createEnvironment } from '@encplan/core/node';
 import { EncplanCommand } from '../../base-command.js';
+import { terminalTextOptions } from '../../terminal-style.js';
 
 /** `encplan benchmark ciphers`: cipher and key-derivation speed, and which kernel AES driver disks would use. */
 export default class BenchmarkCiphers extends EncplanCommand {
@@ -42,7 +44,9 @@ export default class BenchmarkCiphers extends EncplanCommand {
       if (flags.json) {
         this.emitJson(cipherBenchmarkDocument.ok(result, context.warnings, environment.clock.now()));
       } else {
-        process.stdout.write(renderCipherBenchmark(result, context.warnings));
+        this.log(
+          renderDocumentText(toCipherBenchmarkView(result, context.warnings), terminalTextOptions(false)),
+        );
       }
     } finally {
       process.off('SIGINT', stop);
