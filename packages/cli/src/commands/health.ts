@@ -35,7 +35,7 @@ export default class Health extends EncplanCommand {
         process.stderr.write(`warning: ${warning.code}: ${warning.message}\n`);
       }
     }
-    exitIfVerdictFails(health.verdict, flags, 'health', (code) => this.exit(code));
+    exitIfVerdictFails(health.verdict, flags, 'health');
   }
 }
 

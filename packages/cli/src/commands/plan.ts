@@ -52,7 +52,7 @@ export default class Plan extends EncplanCommand {
     } else {
       this.log(renderPlan(plan, { includeDestructive: flags.destructive }));
     }
-    exitIfVerdictFails(plan.healthGate.effectiveVerdict, flags, 'health gate', (code) => this.exit(code));
+    exitIfVerdictFails(plan.healthGate.effectiveVerdict, flags, 'health gate');
   }
 }
 
