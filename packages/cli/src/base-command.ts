@@ -45,10 +45,14 @@ export abstract class EncplanCommand extends Command {
     this.emitJson(this.document.ok(result, warnings));
   }
 
+  /**
+   * Prints the error and sets the exit code. It returns instead of calling this.exit (oclif's handler ends with
+   * process.exit, which drops what is still queued for a pipe): the process ends when stdout has drained.
+   */
   // eslint-disable-next-line @typescript-eslint/require-await -- oclif's catch hook must return a promise
   protected override async catch(
     error: Error & { exitCode?: number; oclif?: { exit?: number } },
-  ): Promise<never> {
+  ): Promise<void> {
     const jsonWanted = this.jsonOutput || this.argv.includes('--json');
     // oclif's own parse errors (unknown flag, missing argument) are usage errors.
     const isUsage =
@@ -71,7 +75,7 @@ export abstract class EncplanCommand extends Command {
         process.stderr.write(`${String(error.stack)}\n`);
       }
     }
-    return this.exit(exitCode);
+    process.exitCode = exitCode;
   }
 }
 

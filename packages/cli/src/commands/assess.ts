@@ -142,7 +142,7 @@ export default class Assess extends EncplanCommand {
       this.log(renderTextReport(view, terminalTextOptions(flags.verbose)));
     }
     if (plan !== null) {
-      exitIfVerdictFails(plan.healthGate.effectiveVerdict, flags, 'health gate', (code) => this.exit(code));
+      exitIfVerdictFails(plan.healthGate.effectiveVerdict, flags, 'health gate');
     }
   }
 

@@ -38,6 +38,6 @@ export default class Health extends EncplanCommand {
       // The assessment's health section, with the drive's media and TRIM; warnings under it, as in `assess`.
       this.log(renderDocumentText(toHealthDocumentView(health, drive, warnings), terminalTextOptions(false)));
     }
-    exitIfVerdictFails(health.verdict, flags, 'health', (code) => this.exit(code));
+    exitIfVerdictFails(health.verdict, flags, 'health');
   }
 }

@@ -56,7 +56,7 @@ export default class Plan extends EncplanCommand {
     } else {
       this.log(renderDocumentText(view, terminalTextOptions(false)));
     }
-    exitIfVerdictFails(plan.healthGate.effectiveVerdict, flags, 'health gate', (code) => this.exit(code));
+    exitIfVerdictFails(plan.healthGate.effectiveVerdict, flags, 'health gate');
   }
 }
 

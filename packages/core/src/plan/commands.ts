@@ -121,12 +121,42 @@ function note(message: string, facts: PlanFacts, severity: Finding['severity'] =
 
 const alignUp = (bytes: number): number => Math.ceil(bytes / MIB) * MIB;
 
+/** {@link planLayout}'s answer for a GPT whose partition entries are all in use. */
+const GPT_FULL = Symbol('gpt-full');
+
+/**
+ * `gpt-full`: every entry of the GPT's partition array is taken, so no partition can be added however much
+ * never-allocated space is left. A full table is a warning, not a note: the plan has no commands at all, and
+ * the fix (free an entry or enlarge the array: sgdisk(8) --delete, --resize-table; the UEFI
+ * specification §5.3.3 sizes the array by NumberOfPartitionEntries, 128 by default) is the user's to make.
+ */
+function gptFullFinding(facts: PlanFacts, usage: DiskUsage, settings: CommandSettings): Finding {
+  const inUse =
+    usage.inUse.length > 0
+      ? ` Something on the disk is in use (${usage.inUse.map((item) => item.detail).join('; ')}): change its table only from a system that does not use it.`
+      : '';
+  return {
+    ruleId: 'gpt-full',
+    severity: 'warning',
+    message: `No partition or format commands: all ${String(GPT_MAX_PARTITIONS)} entries of the GPT's partition table are in use, so no partition can be added${usage.freeRegions.length > 0 ? ' even in the never-allocated space left' : ''}. Free an entry first: delete a partition you no longer need (sgdisk --delete=N ${settings.devicePath}) or enlarge the entry array when the gap before the first partition allows it (sgdisk --resize-table=256 ${settings.devicePath}), then assess again; or encrypt an existing, unused partition with the settings above.${inUse}`,
+    evidence: [
+      evidence('disk.partitionTable', facts.disk?.partitionTable ?? null, sourceOf('lsblk', 'pttype')),
+      evidence('partitions in use', usage.partitions?.length ?? null, sourceOf('sfdisk', '--json')),
+      evidence('GPT partition entries', GPT_MAX_PARTITIONS, sourceOf('sgdisk', 'default table size')),
+    ],
+  };
+}
+
 /**
  * Where the new partition goes: on a wholly never-allocated disk (or the stand-in template) after a new GPT,
  * else inside a never-allocated region of an existing GPT that holds the whole planned partition. Returns a
  * reason instead when no layout can be written exactly from the known facts.
  */
-function planLayout(facts: PlanFacts, usage: DiskUsage, settings: CommandSettings): PlannedLayout | string {
+function planLayout(
+  facts: PlanFacts,
+  usage: DiskUsage,
+  settings: CommandSettings,
+): PlannedLayout | string | typeof GPT_FULL {
   const space = settings.space;
   if (space === null || space.partitionEndSector === null) {
     return 'the disk size is unknown, so no partition range can be computed';
@@ -162,6 +192,15 @@ function planLayout(facts: PlanFacts, usage: DiskUsage, settings: CommandSetting
     if (partitions === null || partitions.some((partition) => partition.number === null)) {
       return 'the existing partitions and their numbers are unknown';
     }
+    // A full table blocks any new partition, wherever the free space lies: say that first.
+    const used = new Set(partitions.map((partition) => partition.number));
+    number = 1;
+    while (used.has(number)) {
+      number += 1;
+    }
+    if (number > GPT_MAX_PARTITIONS) {
+      return GPT_FULL;
+    }
     const candidate = usage.freeRegions.find(
       (free) => alignUp(free.startBytes) < endBytes && endBytes <= free.endBytes,
     );
@@ -169,14 +208,6 @@ function planLayout(facts: PlanFacts, usage: DiskUsage, settings: CommandSetting
       return `no never-allocated region holds a partition ending at sector ${String(endSector)} (the free space lies elsewhere, or an existing partition reaches past it)`;
     }
     region = candidate;
-    const used = new Set(partitions.map((partition) => partition.number));
-    number = 1;
-    while (used.has(number)) {
-      number += 1;
-    }
-    if (number > GPT_MAX_PARTITIONS) {
-      return `the GPT has no free entry (${String(GPT_MAX_PARTITIONS)} in use)`;
-    }
     freshTable = false;
   }
   const startBytes = alignUp(region.startBytes);
@@ -575,6 +606,9 @@ function freshCommands(
     };
   }
   const layout = planLayout(facts, usage, settings);
+  if (layout === GPT_FULL) {
+    return { commands: [], findings: [gptFullFinding(facts, usage, settings)] };
+  }
   if (typeof layout === 'string') {
     return {
       commands: [],

@@ -26,6 +26,7 @@ import {
   predictPerformance,
 } from '../rules/performance-model.js';
 import { isKernelAtLeast } from '../rules/kernel-version.js';
+import { moveAdviceByResiduals } from '../rules/residual-advice.js';
 import { osOf, type PlanFacts } from '../rules/facts.js';
 import { mergeRuleResults, type RuleResult } from '../rules/rule-result.js';
 import { recommendSpace, spacePlanSchema } from '../rules/space.js';
@@ -192,9 +193,24 @@ export function buildPlan(facts: PlanFacts, rawOptions: PlanOptions = {}): Plan 
     attackerCost = estimateVeracryptAttackerCost(kdf.kdf, options.entropyBits);
   }
 
+  // A measured dm-crypt run far below the model moves the settings its evidence points to (residual-advice);
+  // the moved decisions and findings replace the rules' own, rule id for rule id.
+  const moved = moveAdviceByResiduals(
+    facts,
+    options,
+    {
+      workqueueBypass: workqueue.bypass,
+      sectorSizeBytes: sector.sectorSizeBytes,
+      cipherSpec: choice.spec,
+      keyBits: choice.keyBits,
+      speed: modelSpeed,
+    },
+    driver.findings,
+  );
+  const advised = moved.settings;
   // VeraCrypt picks its own cipher (veracrypt-encryption); the dm-crypt cipher rules do not apply to it.
   const cipherRules = targetTool === 'veracrypt' ? [] : [mode, keySize];
-  const all = mergeRuleResults(
+  const merged = mergeRuleResults(
     health,
     writeCost,
     driver,
@@ -205,30 +221,50 @@ export function buildPlan(facts: PlanFacts, rawOptions: PlanOptions = {}): Plan 
     kdfResult,
     space,
   );
+  const replaced = <T extends { readonly ruleId: string }>(items: readonly T[], by: readonly T[]): T[] =>
+    items.map((item) => by.find((candidate) => candidate.ruleId === item.ruleId) ?? item);
+  const all = {
+    recommendations: replaced(merged.recommendations, moved.recommendations),
+    findings: replaced(merged.findings, moved.findings),
+  };
   // VeraCrypt and APFS volumes use 512-byte and 4096-byte sectors of their own (no choice to make).
-  const effectiveSector = sector.sectorSizeBytes ?? (targetTool === 'apfs' ? 4096 : 512);
+  const sectorOf = (planned: number | null) => planned ?? (targetTool === 'apfs' ? 4096 : 512);
+  const engine = targetTool === 'veracrypt' || targetTool === 'apfs' ? targetTool : 'dm-crypt';
+  const effectiveSector = sectorOf(advised.sectorSizeBytes);
   const predictedPerformance = predictPerformance(facts, {
-    speed: modelSpeed,
+    speed: advised.speed,
     sectorSizeBytes: effectiveSector,
-    workqueueBypass: workqueue.bypass,
-    engine: targetTool === 'veracrypt' || targetTool === 'apfs' ? targetTool : 'dm-crypt',
+    workqueueBypass: advised.workqueueBypass,
+    engine,
   });
-  const residuals = findPerformanceResiduals(predictedPerformance, {
-    workqueueBypass: workqueue.bypass,
-    sectorSizeBytes: effectiveSector,
-    keyBits: targetTool === 'luks2' ? choice.keyBits : null,
-    kernelAesGeneric: facts.kernelCrypto?.xtsAesImplementation === 'generic',
-    kernelAtLeast59: isKernelAtLeast(facts.machine?.os?.kernel ?? null, 5, 9),
-  });
+  // The residual finding compares the measurement with the settings the rules chose before it moved any.
+  const unmoved = moved.recommendations.length === 0;
+  const residuals = findPerformanceResiduals(
+    unmoved
+      ? predictedPerformance
+      : predictPerformance(facts, {
+          speed: modelSpeed,
+          sectorSizeBytes: sectorOf(sector.sectorSizeBytes),
+          workqueueBypass: workqueue.bypass,
+          engine,
+        }),
+    {
+      workqueueBypass: workqueue.bypass,
+      sectorSizeBytes: sectorOf(sector.sectorSizeBytes),
+      keyBits: targetTool === 'luks2' ? choice.keyBits : null,
+      kernelAesGeneric: facts.kernelCrypto?.xtsAesImplementation === 'generic',
+      kernelAtLeast59: isKernelAtLeast(facts.machine?.os?.kernel ?? null, 5, 9),
+    },
+  );
   const commandSettings: CommandSettings = {
     targetTool,
     devicePath,
     devicePlaceholder: diskPath === undefined,
     cipherSpec: choice.spec,
-    keyBits: choice.keyBits,
-    sectorSizeBytes: sector.sectorSizeBytes,
+    keyBits: advised.keyBits,
+    sectorSizeBytes: advised.sectorSizeBytes,
     luks2Pbkdf: luks2Pbkdf,
-    workqueueBypass: workqueue.bypass,
+    workqueueBypass: advised.workqueueBypass,
     allowDiscards: discards.allowDiscards,
     space: space.space,
     veracrypt: veracryptSettings,
@@ -236,12 +272,12 @@ export function buildPlan(facts: PlanFacts, rawOptions: PlanOptions = {}): Plan 
   const decision = decideStrategy(facts, options, health.gate, {
     targetTool,
     cipherSpec: choice.spec,
-    keyBits: choice.keyBits,
-    sectorSizeBytes: sector.sectorSizeBytes,
+    keyBits: advised.keyBits,
+    sectorSizeBytes: advised.sectorSizeBytes,
     luks2Pbkdf,
     allowDiscards: discards.allowDiscards,
-    workqueueBypass: workqueue.bypass,
-    cipherEncryptBytesPerSecond: modelSpeed?.encryptBytesPerSecond ?? null,
+    workqueueBypass: advised.workqueueBypass,
+    cipherEncryptBytesPerSecond: advised.speed?.encryptBytesPerSecond ?? null,
   });
   const strategy = decision.strategy;
   // The strategy picks the command set: in place, the fresh path, or none (reinstall; nothing to do keeps only
@@ -309,9 +345,9 @@ export function buildPlan(facts: PlanFacts, rawOptions: PlanOptions = {}): Plan 
     recommendations: [...decision.recommendations, ...all.recommendations],
     settings: {
       cipher: targetTool === 'veracrypt' ? (veracrypt?.encryption ?? 'AES') : choice.spec,
-      keySizeBits: targetTool === 'apfs' ? null : choice.keyBits,
-      sectorSizeBytes: sector.sectorSizeBytes,
-      workqueueBypass: workqueue.bypass,
+      keySizeBits: targetTool === 'apfs' ? null : advised.keyBits,
+      sectorSizeBytes: advised.sectorSizeBytes,
+      workqueueBypass: advised.workqueueBypass,
       allowDiscards: discards.allowDiscards,
       luks2Pbkdf,
       veracrypt,

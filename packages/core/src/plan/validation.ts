@@ -69,6 +69,21 @@ const settingNearCheckSchema = z.object({
   publishedValue: z.number(),
 });
 
+/**
+ * A published encrypted measurement that contradicts the model's prediction, and the setting an expert moved
+ * because of it: the plan without the measurement gives `valueWithoutMeasurement`, with it `expectedValue`,
+ * and the moved decision names the measured and predicted figure (rules/residual-advice.ts). The error column
+ * is the naive prediction's, far outside tolerance by design: the case checks that the advice moves.
+ */
+const residualMoveCheckSchema = z.object({
+  kind: z.literal('residual-move'),
+  ruleId: z.string().min(1),
+  valueWithoutMeasurement: z.unknown(),
+  expectedValue: z.unknown(),
+  /** The published encrypted figure (the measurement in `facts`). */
+  publishedBytesPerSecond: z.number().positive(),
+});
+
 /** One validation case as stored in fixtures/validation/<id>.json. */
 const validationCaseSchema = z.object({
   id: z.string().regex(/^[a-z0-9-]+$/),
@@ -90,6 +105,7 @@ const validationCaseSchema = z.object({
     recommendationCheckSchema,
     settingAtMostCheckSchema,
     settingNearCheckSchema,
+    residualMoveCheckSchema,
   ]),
   /** ± per cent a numeric prediction may stray from the published figure. */
   tolerancePercent: z.number().positive().default(RESIDUAL_TOLERANCE_PERCENT),
@@ -201,6 +217,31 @@ function evaluate(
         ].join(' + '),
         errorPercent: null,
         matches: valueMatches && missing.length === 0,
+      };
+    }
+    case 'residual-move': {
+      const shown = (value: unknown) => (typeof value === 'string' ? value : JSON.stringify(value));
+      const valueOf = (plan: Plan) =>
+        plan.recommendations.find((candidate) => candidate.ruleId === check.ruleId);
+      const moved = valueOf(buildPlan(facts, testCase.options));
+      const unmeasured = valueOf(
+        buildPlan({ ...facts, ioBenchmark: { ...facts.ioBenchmark, encrypted: [] } }, testCase.options),
+      );
+      const figure = (fact: string) => {
+        const value = moved?.evidence.find((item) => item.fact === fact)?.value;
+        return typeof value === 'number' ? value : null;
+      };
+      const predicted = figure('predicted encrypted throughput (bytes/s)');
+      const movedByResidual = moved?.evidence.some((item) => item.fact === 'moved by') === true;
+      return {
+        published: `${formatMBps(check.publishedBytesPerSecond)}: ${shown(check.valueWithoutMeasurement)} → ${shown(check.expectedValue)}`,
+        predicted: `${formatMBps(predicted)}: ${shown(unmeasured?.value)} → ${shown(moved?.value)}`,
+        errorPercent: errorOf(predicted, check.publishedBytesPerSecond),
+        matches:
+          movedByResidual &&
+          figure('measured encrypted throughput (bytes/s)') === check.publishedBytesPerSecond &&
+          JSON.stringify(unmeasured?.value) === JSON.stringify(check.valueWithoutMeasurement) &&
+          JSON.stringify(moved?.value) === JSON.stringify(check.expectedValue),
       };
     }
     case 'setting-near': {

@@ -217,6 +217,34 @@ describe('buildCommands', () => {
     expect(built.findings[0]?.ruleId).toBe('partition-first');
   });
 
+  it('says why a full GPT gets no commands and how to free an entry, free space or not', () => {
+    // 128 small partitions at the front, never-allocated space after them.
+    const base = gptDisk(1_000_000);
+    const partitions = Array.from({ length: 128 }, (_, index) => ({
+      path: `/dev/sdz${String(index + 1)}`,
+      number: index + 1,
+      startBytes: 1_048_576 * (index + 1),
+      sizeBytes: 1_048_576,
+      mountpoints: [],
+    }));
+    const full: PlanFacts = { ...base, partitions };
+    const built = build(full);
+    expect(built.commands).toEqual([]);
+    expect(built.findings).toEqual([
+      expect.objectContaining({
+        ruleId: 'gpt-full',
+        severity: 'warning',
+        message: expect.stringMatching(
+          /all 128 entries .* even in the never-allocated space left.*sgdisk --delete=N \/dev\/sdz.*sgdisk --resize-table=256 \/dev\/sdz/s,
+        ) as unknown,
+      }),
+    ]);
+    // One entry free: the same disk gets its partition (number 128) and the volume commands.
+    const oneFree = build({ ...full, partitions: partitions.slice(0, 127) });
+    expect(oneFree.findings.map((finding) => finding.ruleId)).not.toContain('gpt-full');
+    expect(oneFree.commands[0]?.argv).toContain('--new=128:1001472:1843199');
+  });
+
   it('hides the tail in a Host Protected Area only after a secure erase, and stops for the power cycle', () => {
     const ataReady = facts(emptyDisk(DISK_BYTES), {
       disk: { transport: 'sata' },

@@ -58,6 +58,14 @@ describe('a disk with 128 GPT partitions (a real bundle)', () => {
     const plan = (await assessBundle(bundle, clock)).result?.plan;
     expect(plan?.commands.some((command) => command.argv.includes('sgdisk'))).toBe(false);
     expect(plan?.commands.some((command) => command.id === 'partition-layout')).toBe(false);
+    // …and says why, as a warning the summary shows, with the way out (31 MiB are still free).
+    expect(plan?.findings).toContainEqual(
+      expect.objectContaining({
+        ruleId: 'gpt-full',
+        severity: 'warning',
+        message: expect.stringContaining('all 128 entries') as unknown,
+      }),
+    );
   });
 
   it('prints a readable text report: the partitions, the stack and the discard paths summarised', async () => {
