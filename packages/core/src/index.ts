@@ -53,7 +53,7 @@ export { createProbeContext } from './probes/probe-context.js';
 // analyses: facts to assessment sections (health verdict, TRIM, discard passthrough, space)
 export { analyseDiscardPassthrough } from './analyses/discard-passthrough.js';
 export { assessDriveSections } from './analyses/drive-sections.js';
-export { type DriveSummary, driveSummarySchema } from './analyses/drive-summary.js';
+export { driveSummarySchema } from './analyses/drive-summary.js';
 export { summarizeRuns } from './analyses/run-summary.js';
 
 // rules: one decision each, with its cited threshold
