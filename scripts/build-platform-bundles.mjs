@@ -5,7 +5,11 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { DARWIN_COMMANDS, WINDOWS_COMMANDS, parseBundle } from '../packages/core/dist/index.js';
+import { parseBundle } from '../packages/core/dist/capture/bundle.js';
+import { DARWIN_COMMANDS } from '../packages/core/dist/probes/darwin/probe-darwin-storage.js';
+import { WINDOWS_COMMANDS } from '../packages/core/dist/probes/windows/probe-windows-storage.js';
+// The one redaction of `encplan collect`: serial numbers and WWNs hashed as a collection hashes them.
+import { protectCaptures } from '../packages/core/dist/use-cases/bundle-of.js';
 
 const ROOT = path.join(path.dirname(fileURLToPath(import.meta.url)), '..');
 const read = (relative) => readFileSync(path.join(ROOT, 'fixtures', relative), 'utf8');
@@ -107,7 +111,7 @@ for (const bundle of BUNDLES) {
     privileged: false,
     device: bundle.device,
     serialsIncluded: false,
-    captures: bundle.captures,
+    captures: await protectCaptures(bundle.captures, false),
   });
   const directory = path.join(ROOT, 'fixtures/bundles', bundle.name);
   mkdirSync(directory, { recursive: true });
