@@ -5,7 +5,11 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { DARWIN_COMMANDS, WINDOWS_COMMANDS, parseBundle } from '../packages/core/dist/index.js';
+import { parseBundle } from '../packages/core/dist/capture/bundle.js';
+import { DARWIN_COMMANDS } from '../packages/core/dist/probes/darwin/probe-darwin-storage.js';
+import { WINDOWS_COMMANDS } from '../packages/core/dist/probes/windows/probe-windows-storage.js';
+// The one redaction of `encplan collect`: serial numbers and WWNs hashed as a collection hashes them.
+import { protectCaptures } from '../packages/core/dist/use-cases/bundle-of.js';
 
 const ROOT = path.join(path.dirname(fileURLToPath(import.meta.url)), '..');
 const read = (relative) => readFileSync(path.join(ROOT, 'fixtures', relative), 'utf8');
@@ -107,10 +111,100 @@ for (const bundle of BUNDLES) {
     privileged: false,
     device: bundle.device,
     serialsIncluded: false,
-    captures: bundle.captures,
+    captures: await protectCaptures(bundle.captures, false),
   });
   const directory = path.join(ROOT, 'fixtures/bundles', bundle.name);
   mkdirSync(directory, { recursive: true });
   writeFileSync(path.join(directory, 'bundle.json'), `${JSON.stringify(document, null, 2)}\n`);
   console.log(`wrote fixtures/bundles/${bundle.name}/bundle.json`);
 }
+
+// A benchmarked Windows bundle (assess --benchmark): `collect` runs over a host whose tool answers are the real
+// captures below and whose effects (directories, files, the run's identity) are answered, not done; the
+// recording host files every call, so the bundle replays exactly what the Windows benchmark asks.
+// fixtures/bundles/windows-diskspd-benchmark-composed/PROVENANCE.md says what is real and what is not.
+const { collect } = await import('../packages/core/dist/use-cases/collect.js');
+const { EncplanError } = await import('../packages/core/dist/errors.js');
+const DISKSPD_PLAIN = read('diskspd/azure-d1v2-local-ssd-d-4k-rand-5050/stdout.txt');
+const DISKSPD_ENCRYPTED = read(
+  'diskspd/win10-1903-container-i7-6700-micron-m600-sata-ssd-4k-rand-5050-L/stdout.txt',
+);
+const RUNNER_STORAGE = read('powershell/get-disk-get-partition-github-runner-ps51/stdout.json');
+// No real capture of the set-up's last line exists: Get-BitLockerVolume's documented properties, as the
+// script selects and converts them (Microsoft Learn, "Get-BitLockerVolume"; BitLockerVolume class).
+const VHD_VOLUME =
+  '{"MountPoint":"E:","VolumeStatus":"FullyEncrypted","EncryptionMethod":"XtsAes256","EncryptionPercentage":100}';
+const fail = (what) => {
+  throw new EncplanError('DEVICE_UNSUPPORTED', `not answered: ${what}`);
+};
+const files = new Set();
+const windowsHost = {
+  platform: 'win32',
+  cwd: 'C:\\',
+  privileged: true,
+  async run(spec) {
+    const answer = (stdout, exitCode = 0) => ({ exitCode, stdout, stderr: '', durationMs: 0 });
+    if (spec.tool === 'powershell' && spec.args[3] === WINDOWS_COMMANDS.storage().args[3]) {
+      return answer(RUNNER_STORAGE);
+    }
+    if (spec.tool === 'powershell' && spec.args[3].includes('Enable-BitLocker')) {
+      // New-VHD made the VHDX file (removed by the cleanup after Dismount-DiskImage).
+      files.add(/New-VHD -Path '([^']+)'/.exec(spec.args[3])[1]);
+      return answer(VHD_VOLUME);
+    }
+    if (spec.tool === 'powershell' && spec.args[3].startsWith('Dismount-DiskImage')) {
+      return answer('');
+    }
+    if (spec.tool === 'diskspd') {
+      files.add(spec.args.at(-1)); // -c creates the test file
+      return answer(spec.args.at(-1).startsWith('E:') ? DISKSPD_ENCRYPTED : DISKSPD_PLAIN);
+    }
+    // fsutil, manage-bde and version banners: no capture of this machine, so "not installed".
+    throw new EncplanError('TOOL_NOT_FOUND', `${spec.tool} is not installed.`);
+  },
+  readText: async () => null,
+  listDir: async () => null,
+  realPath: async () => null,
+  stat: async (path) =>
+    files.has(path)
+      ? { kind: 'file', deviceNumber: null, containingDeviceNumber: '0:0', sizeBytes: 0, readable: true }
+      : null,
+  whichTool: async (tool) =>
+    tool === 'diskspd'
+      ? 'C:\\Tools\\diskspd.exe'
+      : tool === 'powershell'
+        ? 'C:\\Windows\\System32\\WindowsPowerShell\\v1.0\\powershell.exe'
+        : null,
+  systemInfo: async () => fail('systemInfo'),
+  effects: {
+    runIdentity: async () => ({
+      pid: 4242,
+      nonce: '5eed',
+      tempDirectory: 'C:\\Users\\runneradmin\\AppData\\Local\\Temp',
+      stateDirectory: 'C:\\Users\\runneradmin\\AppData\\Local\\Temp\\encplan',
+      startedAt: '2026-11-25T17:00:00.000Z',
+    }),
+    monotonicMs: (() => {
+      let now = 0;
+      return async () => (now += 1000);
+    })(),
+    makeDirectory: async (path) => void files.add(path),
+    createFile: async (path) => void files.add(path),
+    writeTextAtomic: async (path) => void files.add(path),
+    remove: async (path) => void files.delete(path),
+    freeBytes: async () => 50 * 1024 ** 3,
+    directIoAllowed: async () => true,
+    processAlive: async () => true,
+  },
+};
+const { bundle: benchmarked } = await collect(
+  { host: windowsHost, clock: { now: () => new Date('2026-11-25T17:00:00.000Z') } },
+  { device: '1', includeSerials: false, benchmark: { quick: true } },
+);
+const benchmarkedDirectory = path.join(ROOT, 'fixtures/bundles/windows-diskspd-benchmark-composed');
+mkdirSync(benchmarkedDirectory, { recursive: true });
+writeFileSync(
+  path.join(benchmarkedDirectory, 'bundle.json'),
+  `${JSON.stringify(parseBundle(benchmarked), null, 2)}\n`,
+);
+console.log('wrote fixtures/bundles/windows-diskspd-benchmark-composed/bundle.json');

@@ -62,9 +62,50 @@ const CASES: readonly Case[] = [
     says: /Encryption is still in progress \(100 %\)/,
     commands: [['manage-bde', '-status', 'C:']],
   },
+  {
+    bundle: 'windows-diskspd-benchmark-composed',
+    platform: 'win32',
+    identifier: '\\\\.\\PhysicalDrive1',
+    target: 'bitlocker',
+    says: /BitLocker XTS-AES 256 \(VHDX\)/,
+    commands: [['manage-bde', '-status', 'D:']],
+  },
 ];
 
 const bundlePath = (name: string) => `fixtures/bundles/${name}`;
+
+describe('a benchmarked Windows bundle (DiskSpd, plain versus a BitLocker VHDX)', () => {
+  it('assess --bundle --json: valid, plain and BitLocker measured with DiskSpd, the overhead of every profile', () => {
+    const run = runCli(['assess', '--bundle', bundlePath('windows-diskspd-benchmark-composed'), '--json']);
+    expect(run.status).toBe(0);
+    const document = JSON.parse(run.stdout) as {
+      result: {
+        ioBenchmark: {
+          plain: {
+            backend: string;
+            ioEngine: string;
+            profiles: { summary: { medianBytesPerSecond: number } }[];
+          };
+          encrypted: { backend: string; verification: { cipher: string } }[];
+          overhead: { profileId: string; plainBytesPerSecond: number; encryptedBytesPerSecond: number }[];
+        };
+      };
+      warnings: { code: string }[];
+    };
+    expect(assessmentSchemaErrors(document)).toBeNull();
+    const io = document.result.ioBenchmark;
+    expect(io.plain).toMatchObject({ backend: 'plain', ioEngine: 'diskspd' });
+    expect(io.plain.profiles).toHaveLength(8);
+    expect(io.encrypted.map((target) => [target.backend, target.verification.cipher])).toEqual([
+      ['bitlocker', 'XtsAes256'],
+    ]);
+    expect(io.overhead).toHaveLength(8);
+    // The Azure D1 v2 capture's read total (plain) against the Micron M600 capture's (encrypted side).
+    const read = io.overhead.find((row) => row.profileId === 'rnd4k-q32t1-read');
+    expect(read?.plainBytesPerSecond).toBeGreaterThan(read?.encryptedBytesPerSecond ?? Infinity);
+    expect(document.warnings.map((warning) => warning.code)).not.toContain('PLATFORM_LIMITED');
+  });
+});
 
 describe.each(CASES)('$bundle (built binary)', (testCase) => {
   const bundle = bundlePath(testCase.bundle);

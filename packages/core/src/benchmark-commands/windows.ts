@@ -116,3 +116,62 @@ export function veracryptWindowsCreateContainer(request: {
     ],
   };
 }
+
+function assertVhdPath(path: string): void {
+  if (!/^[A-Za-z]:\\[^"'<>|?*\r\n]+\.vhdx$/.test(path)) {
+    throw new EncplanError('INVALID_ARGUMENT', `The test volume must be an absolute .vhdx path: ${path}`);
+  }
+}
+
+/**
+ * A BitLocker test volume for plain-versus-encrypted DiskSpd runs: a dynamic VHDX made and attached with
+ * New-VHD/Mount-VHD (Microsoft, "New-VHD", "Mount-VHD"; Hyper-V module), initialised GPT, one NTFS partition
+ * with a drive letter, then `Enable-BitLocker -EncryptionMethod XtsAes256 -UsedSpaceOnly -PasswordProtector`
+ * (Microsoft, "Enable-BitLocker"); it waits until Get-BitLockerVolume says FullyEncrypted and prints that
+ * volume as JSON. The password is read from stdin (`[Console]::In.ReadLine()`), never argv. Single quotes in
+ * the path are refused above, so it is a verbatim PowerShell string.
+ */
+export function bitlockerVhdSetup(request: {
+  readonly vhdPath: string;
+  readonly sizeMebibytes: number;
+  readonly password: string;
+}): CommandSpec {
+  assertVhdPath(request.vhdPath);
+  if (request.password === '' || /[\r\n]/.test(request.password)) {
+    throw new EncplanError('INVALID_ARGUMENT', 'A test-volume password must be one non-empty line.');
+  }
+  const script = [
+    "$ErrorActionPreference = 'Stop'",
+    '$password = ConvertTo-SecureString ([Console]::In.ReadLine()) -AsPlainText -Force',
+    `$vhd = New-VHD -Path '${request.vhdPath}' -SizeBytes ${String(request.sizeMebibytes)}MB -Dynamic`,
+    `$disk = Mount-VHD -Path '${request.vhdPath}' -Passthru | Get-Disk`,
+    'Initialize-Disk -Number $disk.Number -PartitionStyle GPT',
+    '$partition = New-Partition -DiskNumber $disk.Number -UseMaximumSize -AssignDriveLetter',
+    "$null = Format-Volume -Partition $partition -FileSystem NTFS -NewFileSystemLabel 'encplan-bench' -Confirm:$false",
+    '$mount = "$($partition.DriveLetter):"',
+    '$null = Enable-BitLocker -MountPoint $mount -EncryptionMethod XtsAes256 -UsedSpaceOnly -PasswordProtector -Password $password',
+    "for ($i = 0; $i -lt 600 -and (Get-BitLockerVolume -MountPoint $mount).VolumeStatus -ne 'FullyEncrypted'; $i++) { Start-Sleep -Seconds 1 }",
+    "Get-BitLockerVolume -MountPoint $mount | Select-Object MountPoint, @{n='VolumeStatus';e={[string]$_.VolumeStatus}}, @{n='EncryptionMethod';e={[string]$_.EncryptionMethod}}, EncryptionPercentage | ConvertTo-Json -Compress",
+  ].join('\n');
+  return {
+    tool: 'powershell',
+    args: ['-NoProfile', '-NonInteractive', '-Command', script],
+    stdin: `${request.password}\n`,
+    timeoutMs: 900_000,
+  };
+}
+
+/** Detaches a test VHDX (Microsoft, "Dismount-DiskImage"; a detached image is not an error to ask about). */
+export function dismountVhd(vhdPath: string): CommandSpec {
+  assertVhdPath(vhdPath);
+  return {
+    tool: 'powershell',
+    args: [
+      '-NoProfile',
+      '-NonInteractive',
+      '-Command',
+      `Dismount-DiskImage -ImagePath '${vhdPath}' | Out-Null`,
+    ],
+    timeoutMs: 60_000,
+  };
+}

@@ -21,6 +21,8 @@ export const resourceSchema = z.discriminatedUnion('kind', [
   }),
   z.object({ kind: z.literal('veracrypt-volume'), container: z.string() }),
   z.object({ kind: z.literal('disk-image'), mountPoint: z.string() }),
+  /** A VHDX test volume attached on Windows (detached with Dismount-DiskImage; its file is a `file`). */
+  z.object({ kind: z.literal('vhd'), path: z.string() }),
 ]);
 export type Resource = z.infer<typeof resourceSchema>;
 

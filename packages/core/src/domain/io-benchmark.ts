@@ -118,12 +118,13 @@ const profileMeasurementSchema = z.object({
 export type ProfileMeasurement = z.infer<typeof profileMeasurementSchema>;
 
 /** The kinds of target encplan can measure. */
-const backendIdSchema = z.enum(['plain', 'fscrypt', 'luks2', 'veracrypt', 'apfs']);
+/** `bitlocker`: a BitLocker-encrypted VHDX test volume on Windows (assessment 1.3). */
+const backendIdSchema = z.enum(['plain', 'fscrypt', 'luks2', 'veracrypt', 'apfs', 'bitlocker']);
 /** A validated {@link backendIdSchema} value. */
 export type BackendId = z.infer<typeof backendIdSchema>;
 
-/** The I/O engine fio used, and whether O_DIRECT was on. */
-const ioEngineSchema = z.enum(['libaio', 'psync', 'posixaio']);
+/** The I/O engine fio used, and whether O_DIRECT was on; `diskspd`: DiskSpd measured instead of fio (Windows). */
+const ioEngineSchema = z.enum(['libaio', 'psync', 'posixaio', 'diskspd']);
 export type IoEngine = z.infer<typeof ioEngineSchema>;
 
 /** Every profile measured on one prepared target (plain or one encrypted variant). */

@@ -338,7 +338,7 @@ export function toIoView(
         profile,
         target: target.variant,
         measured: formatRate(summary.medianBytesPerSecond),
-        source: `fio (${target.ioEngine}${target.directIo ? ', O_DIRECT' : ''}; median of ${String(summary.runCount)} run${summary.runCount === 1 ? '' : 's'}, spread ${formatPercent(summary.spreadPercent)})`,
+        source: `${target.ioEngine === 'diskspd' ? 'DiskSpd (-Sh, write-through' : `fio (${target.ioEngine}${target.directIo ? ', O_DIRECT' : ''}`}; median of ${String(summary.runCount)} run${summary.runCount === 1 ? '' : 's'}, spread ${formatPercent(summary.spreadPercent)})`,
       });
       if (!series.includes(target.variant)) {
         series.push(target.variant);

@@ -10,7 +10,50 @@ import type { ToolRecord } from '../domain/tooling.js';
 import type { Clock, ToolName } from '../ports.js';
 import type { ProbeContext } from '../probes/probe-context.js';
 import type { PlanOptions } from '../rules/plan-options.js';
+import type { IoBenchmark, ProgressEvent } from '../domain/io-benchmark.js';
+import type { PlatformStorage } from '../domain/platform-storage.js';
+import { runWindowsIoBenchmark } from './benchmark/run-windows-io-benchmark.js';
 import { probePlatformStorage } from './collect-platform.js';
+
+/**
+ * Plain versus encrypted I/O on the platform. Windows: DiskSpd on the disk's first lettered volume, plain and
+ * on a BitLocker VHDX test volume made there (run-windows-io-benchmark.ts). macOS: not wired yet.
+ */
+async function benchmarkStep(
+  context: ProbeContext,
+  storage: PlatformStorage,
+  request: {
+    readonly benchmark?: { readonly quick: boolean } | null;
+    readonly signal?: AbortSignal;
+    readonly onBenchmarkProgress?: (event: ProgressEvent) => void;
+  },
+): Promise<IoBenchmark | null> {
+  if (request.benchmark === undefined || request.benchmark === null) {
+    return null;
+  }
+  const lettered = storage.partitions.find((partition) => /^[A-Za-z]:$/.test(partition.mountPoint ?? ''));
+  if (context.host.platform !== 'win32' || lettered === undefined || lettered.mountPoint === null) {
+    addWarning(context, {
+      code: 'PLATFORM_LIMITED',
+      message:
+        context.host.platform === 'darwin'
+          ? 'Benchmarks do not run in the macOS assessment yet: plain versus encrypted I/O was not measured.'
+          : 'No volume of this disk has a drive letter, so there is nowhere to put the test files: plain versus encrypted I/O was not measured.',
+      source: context.host.platform === 'darwin' ? 'fio' : 'diskspd',
+    });
+    return null;
+  }
+  const outcome = await attempt(context, 'diskspd', 'Measuring plain versus BitLocker I/O', () =>
+    runWindowsIoBenchmark(context.host, {
+      target: `${lettered.mountPoint ?? ''}\\`,
+      mode: request.benchmark?.quick === true ? 'quick' : 'full',
+      ...(request.signal === undefined ? {} : { signal: request.signal }),
+      ...(request.onBenchmarkProgress === undefined ? {} : { onProgress: request.onBenchmarkProgress }),
+    }),
+  );
+  outcome?.warnings.forEach((warning) => addWarning(context, warning));
+  return outcome?.result ?? null;
+}
 import { planFromAssessment } from './plan-from-assessment.js';
 
 /**
@@ -29,6 +72,7 @@ export async function assessPlatform(
     readonly signal?: AbortSignal;
     readonly planOptions?: PlanOptions;
     readonly benchmark?: { readonly quick: boolean } | null;
+    readonly onBenchmarkProgress?: (event: ProgressEvent) => void;
   },
   recordTools: (context: ProbeContext, tools: readonly ToolName[]) => Promise<ToolRecord[]>,
 ): Promise<AssessmentEnvelope> {
@@ -48,13 +92,7 @@ export async function assessPlatform(
   const { facts: storage, warnings } = await probePlatformStorage(host, request.device, request.signal);
   const context = createProbeContext(host, request.signal);
   warnings.forEach((warning) => addWarning(context, warning));
-  if (request.benchmark !== undefined && request.benchmark !== null) {
-    addWarning(context, {
-      code: 'PLATFORM_LIMITED',
-      message: `Benchmarks do not run in the ${host.platform === 'darwin' ? 'macOS' : 'Windows'} assessment yet: cipher speed and plain versus encrypted I/O were not measured.`,
-      source: 'fio',
-    });
-  }
+  const ioBenchmark = await benchmarkStep(context, storage, request);
   const toolsRun = host.captures().flatMap((capture) => (capture.kind === 'command' ? [capture.tool] : []));
   const tools = await recordTools(context, toolsRun);
   const collectedAt = request.collectedAt ?? clock.now();
@@ -80,7 +118,7 @@ export async function assessPlatform(
     kernelCrypto: null,
     findings: [],
     cipherBenchmark: null,
-    ioBenchmark: null,
+    ioBenchmark,
     machine: null,
     crossChecks: [],
     // The capability probes look for Linux kernel features (device-mapper, AF_ALG, loop devices).

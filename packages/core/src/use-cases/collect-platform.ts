@@ -1,8 +1,6 @@
-import { BUNDLE_SCHEMA, BUNDLE_SCHEMA_VERSION, redactCaptures, type Bundle } from '../capture/bundle.js';
-import type { Capture } from '../capture/capture.js';
+import type { Bundle } from '../capture/bundle.js';
 import { createRecordingHost } from '../capture/recording-host.js';
 import { createReplayHost } from '../capture/replay-host.js';
-import { protectIdentifier } from '../domain/identifier.js';
 import type { PlatformStorage } from '../domain/platform-storage.js';
 import { EncplanError } from '../errors.js';
 import type { Clock, Host } from '../ports.js';
@@ -10,24 +8,7 @@ import { probeDarwinStorage } from '../probes/darwin/probe-darwin-storage.js';
 import { createProbeContext } from '../probes/probe-context.js';
 import { probeWindowsStorage } from '../probes/windows/probe-windows-storage.js';
 import type { Warning } from '../domain/warning.js';
-import { TOOL_VERSION } from '../version.js';
-
-/** Serial numbers in what the macOS/Windows tools print: system_profiler, PowerShell, smartctl (also for collect). */
-const SERIAL_PATTERNS: readonly RegExp[] = [
-  /"device_serial"\s*:\s*"([^"]+)"/g,
-  /"SerialNumber"\s*:\s*"([^"]+)"/g,
-  /"serial_number"\s*:\s*"([^"]+)"/g,
-];
-
-export function serialsIn(captures: readonly Capture[]): string[] {
-  return captures.flatMap((capture) =>
-    capture.kind === 'command' && capture.output !== null
-      ? SERIAL_PATTERNS.flatMap((pattern) =>
-          [...capture.output!.stdout.matchAll(pattern)].map((match) => (match[1] ?? '').trim()),
-        )
-      : [],
-  );
-}
+import { bundleOf } from './bundle-of.js';
 
 /** Runs the platform's probe set for one disk (macOS: diskN; Windows: the disk number). */
 export async function probePlatformStorage(
@@ -60,29 +41,12 @@ export async function collectPlatform(
   const host = createRecordingHost(environment.host);
   const collectedAt = environment.clock.now();
   const { facts, warnings } = await probePlatformStorage(host, request.device, request.signal);
-  const captures = host.captures();
-  const replacements = new Map<string, string>();
-  if (!request.includeSerials) {
-    for (const raw of serialsIn(captures)) {
-      replacements.set(raw, (await protectIdentifier(raw, false)) ?? raw);
-    }
-  }
-  return {
-    facts,
-    warnings,
-    bundle: {
-      schema: BUNDLE_SCHEMA,
-      schemaVersion: [...BUNDLE_SCHEMA_VERSION],
-      toolVersion: TOOL_VERSION,
-      collectedAt: collectedAt.toISOString(),
-      platform: host.platform,
-      cwd: host.cwd,
-      privileged: host.privileged,
-      device: request.device,
-      serialsIncluded: request.includeSerials,
-      captures: redactCaptures(captures, replacements),
-    },
-  };
+  const bundle = await bundleOf(host, collectedAt, {
+    device: request.device,
+    serialsIncluded: request.includeSerials,
+    benchmark: null,
+  });
+  return { facts, warnings, bundle };
 }
 
 /** Replays a macOS or Windows bundle through the same probe set, touching nothing on this machine. */

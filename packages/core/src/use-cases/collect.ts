@@ -1,39 +1,13 @@
-import { BUNDLE_SCHEMA, BUNDLE_SCHEMA_VERSION, redactCaptures, type Bundle } from '../capture/bundle.js';
-import type { Capture } from '../capture/capture.js';
-import { createRecordingHost, type RecordingHost } from '../capture/recording-host.js';
+import type { Bundle } from '../capture/bundle.js';
+import { createRecordingHost } from '../capture/recording-host.js';
 import { createReplayHost } from '../capture/replay-host.js';
 import type { AssessmentEnvelope, MachineAssessmentEnvelope } from '../contract/assessment.js';
 import { EncplanError } from '../errors.js';
 import type { Host } from '../ports.js';
 import { assessAll } from './assess-all.js';
-import { protectIdentifier } from '../domain/identifier.js';
-import { parseLsblkJson, type LsblkDevice } from '../parsers/lsblk/parse-lsblk-json.js';
-import { TOOL_VERSION } from '../version.js';
 import type { PlanOptions } from '../rules/plan-options.js';
 import { assess, type AssessEnvironment, type AssessRequest } from './assess.js';
-import { serialsIn } from './collect-platform.js';
-
-function identifiersIn(captures: readonly Capture[]): string[] {
-  const found: string[] = [];
-  const walk = (device: LsblkDevice): void => {
-    for (const value of [device.serial, device.wwn]) {
-      if (value !== null) {
-        found.push(value);
-      }
-    }
-    device.children.forEach(walk);
-  };
-  for (const capture of captures) {
-    if (capture.kind === 'command' && capture.tool === 'lsblk' && capture.output?.exitCode === 0) {
-      try {
-        parseLsblkJson(capture.output.stdout).forEach(walk);
-      } catch {
-        // An lsblk output that does not parse carries nothing we could redact reliably; assess warned.
-      }
-    }
-  }
-  return found;
-}
+import { bundleOf } from './bundle-of.js';
 
 /** What `encplan collect` was asked to record. */
 export interface CollectRequest {
@@ -44,40 +18,6 @@ export interface CollectRequest {
   readonly benchmark?: { readonly quick: boolean } | null;
   readonly onProgress?: NonNullable<AssessRequest['onProgress']>;
   readonly onBenchmarkProgress?: NonNullable<AssessRequest['onBenchmarkProgress']>;
-}
-
-/** Serial numbers and WWNs in the captures replaced by their hashes (unless kept), ready for a bundle. */
-async function protectedCaptures(
-  captures: readonly Capture[],
-  includeSerials: boolean,
-): Promise<Bundle['captures']> {
-  const replacements = new Map<string, string>();
-  if (!includeSerials) {
-    // lsblk's serials and WWNs on Linux; system_profiler's, PowerShell's and smartctl's on macOS and Windows.
-    for (const raw of [...identifiersIn(captures), ...serialsIn(captures)]) {
-      replacements.set(raw, (await protectIdentifier(raw, false)) ?? raw);
-    }
-  }
-  return redactCaptures(captures, replacements);
-}
-
-/** The bundle of a recorded run. */
-async function bundleOf(
-  host: RecordingHost,
-  collectedAt: Date,
-  scope: Pick<Bundle, 'device' | 'serialsIncluded' | 'benchmark'> & { all?: true },
-): Promise<Bundle> {
-  return {
-    schema: BUNDLE_SCHEMA,
-    schemaVersion: [...BUNDLE_SCHEMA_VERSION],
-    toolVersion: TOOL_VERSION,
-    collectedAt: collectedAt.toISOString(),
-    platform: host.platform,
-    cwd: host.cwd,
-    privileged: host.privileged,
-    ...scope,
-    captures: await protectedCaptures(host.captures(), scope.serialsIncluded),
-  };
 }
 
 /**

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { type Host } from '@encplan/core';
 import { parseBundle } from '../../src/capture/bundle.js';
+import { DARWIN_COMMANDS } from '../../src/probes/darwin/probe-darwin-storage.js';
 import { type Capture } from '../../src/capture/capture.js';
 import { createReplayHost } from '../../src/capture/replay-host.js';
 import { collectPlatform, replayPlatformBundle } from '../../src/use-cases/collect-platform.js';
@@ -9,12 +10,24 @@ import { fixture } from '../support/fixtures.js';
 
 const clock = { now: () => new Date('2026-11-23T20:00:00Z') };
 
-/** A Mac that answers with the real system_profiler and (optionally) smartctl captures. */
+/** A Mac that answers with the real system_profiler capture (its serial as printed) and optionally smartctl. */
 function appleSiliconMac(withSmartctl: boolean): Host {
-  const bundle = parseBundle(
-    JSON.parse(fixture('bundles/darwin-apple-silicon-ap0256z-system-profiler/bundle.json')),
-  );
-  const captures: Capture[] = bundle.captures.filter((capture) => capture.kind !== 'which-tool');
+  const profiler = DARWIN_COMMANDS.systemProfiler();
+  const captures: Capture[] = [
+    {
+      kind: 'command',
+      tool: profiler.tool,
+      argv: [...profiler.args],
+      stdinBytes: 0,
+      output: {
+        exitCode: 0,
+        stdout: fixture('system-profiler/spnvme-spstorage-apple-silicon-ap0256z-json/stdout.json'),
+        stderr: '',
+        durationMs: 1,
+      },
+      error: null,
+    },
+  ];
   if (withSmartctl) {
     captures.push(
       { kind: 'which-tool', tool: 'smartctl', result: '/opt/homebrew/bin/smartctl', error: null },

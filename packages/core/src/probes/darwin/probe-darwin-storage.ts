@@ -19,7 +19,7 @@ import { attempt, tryRun, type ProbeContext } from '../probe-context.js';
 const TIMEOUT_MS = 30_000;
 
 /** The commands of the macOS probe set, exactly as run (bundles replay them by these argv). */
-const DARWIN_COMMANDS = {
+export const DARWIN_COMMANDS = {
   info: (identifier: string): CommandSpec => ({
     tool: 'diskutil',
     args: ['info', '-plist', identifier],

@@ -35,7 +35,7 @@ const WINDOWS_STORAGE_SCRIPT = [
 ].join('\n');
 
 /** The commands of the Windows probe set, exactly as run (bundles replay them by these argv). */
-const WINDOWS_COMMANDS = {
+export const WINDOWS_COMMANDS = {
   storage: (): CommandSpec => ({
     tool: 'powershell',
     args: ['-NoProfile', '-NonInteractive', '-Command', WINDOWS_STORAGE_SCRIPT],

@@ -1,7 +1,9 @@
+import { dismountVhd } from '../../benchmark-commands/windows.js';
 import { joinPath, PATH_SEPARATOR } from './paths.js';
 import { z } from 'zod';
 import { resourceSchema, type RemovalOutcome, type Resource } from '../../domain/cleanup.js';
 import type { Host, RunIdentity } from '../../ports.js';
+import type { Warning } from '../../domain/warning.js';
 import {
   cryptsetupArgs,
   fscryptArgs,
@@ -165,6 +167,11 @@ export async function removeResource(host: Host, resource: Resource): Promise<Re
         const result = await runQuiet(host, 'hdiutil', hdiutilArgs.detach(resource.mountPoint));
         return result.ok ? done('removed') : done('absent', result.message);
       }
+      case 'vhd': {
+        const spec = dismountVhd(resource.path);
+        const result = await runQuiet(host, spec.tool, [...spec.args]);
+        return result.ok ? done('removed') : done('failed', result.message);
+      }
     }
   } catch (error) {
     return done('failed', `${describe(resource)}: ${error instanceof Error ? error.message : String(error)}`);
@@ -243,6 +250,20 @@ export class CleanupRegistry {
       await this.host.effects.remove(this.stateFile, { recursive: false });
     }
     return outcomes;
+  }
+
+  /** `releaseAll` at the end of a successful run: what could not be removed becomes a warning in `warnings`. */
+  async finish(warnings: Warning[]): Promise<RemovalOutcome[]> {
+    const cleanup = await this.releaseAll();
+    const failed = cleanup.filter((outcome) => outcome.outcome === 'failed');
+    if (failed.length > 0) {
+      warnings.push({
+        code: 'TOOL_FAILED',
+        message: `Some benchmark resources could not be removed (run "encplan cleanup"): ${failed.map((outcome) => outcome.message ?? '').join('; ')}`,
+        source: this.stateFile,
+      });
+    }
+    return cleanup;
   }
 
   private async persist(): Promise<void> {

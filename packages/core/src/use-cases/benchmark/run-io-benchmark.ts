@@ -138,6 +138,9 @@ function planEncrypted(
             prepare: (context) => prepareVeracrypt(context, variant),
           };
         });
+      case 'bitlocker':
+        // Measured by the Windows benchmark (run-windows-io-benchmark.ts), with DiskSpd, not here.
+        return [];
       case 'apfs':
         return [
           { backend, variant: 'apfs', sizeBytes: containerBytes, prepare: (context) => prepareApfs(context) },
@@ -470,15 +473,7 @@ export async function runIoBenchmark(host: Host, options: IoBenchmarkOptions): P
       await registry.releaseTo(target.mark);
     }
     progress.report('teardown', 'Removing the scratch filesystem');
-    const cleanup = await registry.releaseAll();
-    const failed = cleanup.filter((outcome) => outcome.outcome === 'failed');
-    if (failed.length > 0) {
-      warnings.push({
-        code: 'TOOL_FAILED',
-        message: `Some benchmark resources could not be removed (run "encplan cleanup"): ${failed.map((outcome) => outcome.message ?? '').join('; ')}`,
-        source: registry.stateFilePath,
-      });
-    }
+    const cleanup = await registry.finish(warnings);
     progress.report('done', 'Done');
     return {
       result: {
