@@ -2,6 +2,8 @@ import { chmod, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { afterEach } from 'vitest';
+import { createRunner } from '@encplan/core/node';
 
 /** One answer of a fake tool; see tests/fake-bin/fake-tool.mjs. */
 export interface FakeCase {
@@ -81,5 +83,34 @@ export async function createFakeTools(
         .map((line) => JSON.parse(line) as FakeCall);
     },
     remove: () => rm(binDir, { recursive: true, force: true }),
+  };
+}
+
+/**
+ * Fake tools for the tests of one file: `runnerWith(cases)` makes a fresh set and a runner that finds only
+ * them; `fakes()` is that set (its calls); it is removed after each test. Call once, at the top of the file.
+ */
+export function fakeToolsPerTest(runnerOptions: { killGraceMs?: number } = {}): {
+  readonly runnerWith: (
+    cases: Parameters<typeof createFakeTools>[0],
+  ) => Promise<ReturnType<typeof createRunner>>;
+  readonly fakes: () => FakeTools;
+} {
+  let current: FakeTools | undefined;
+  afterEach(async () => {
+    await current?.remove();
+    current = undefined;
+  });
+  return {
+    runnerWith: async (cases) => {
+      current = await createFakeTools(cases);
+      return createRunner({ searchPath: current.binDir, includeSystemDirectories: false, ...runnerOptions });
+    },
+    fakes: () => {
+      if (current === undefined) {
+        throw new Error('No fake tools yet: call runnerWith first.');
+      }
+      return current;
+    },
   };
 }

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { factSourceSchema, type FactSource } from './source.js';
+import { factSourceSchema, sourceOf, type FactSource } from './source.js';
 
 /** A scalar a fact or a recommendation can carry. */
 export const scalarSchema = z.union([z.string(), z.number(), z.boolean(), z.null()]);
@@ -46,4 +46,13 @@ export type Finding = z.infer<typeof findingSchema>;
 /** Builds one {@link Evidence} item. */
 export function evidence(fact: string, value: Scalar, source: FactSource): Evidence {
   return { fact, value, source };
+}
+
+/** The media kind as evidence (sysfs queue/rotational): `hdd`, `ssd`, or null when unknown. */
+export function mediaKindEvidence(rotational: boolean | null): Evidence {
+  return evidence(
+    'media.kind',
+    rotational === null ? null : rotational ? 'hdd' : 'ssd',
+    sourceOf('/sys/block/*/queue/rotational'),
+  );
 }

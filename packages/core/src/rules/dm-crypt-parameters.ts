@@ -1,4 +1,10 @@
-import { evidence, type Evidence, type Finding, type Recommendation } from '../domain/recommendation.js';
+import {
+  evidence,
+  mediaKindEvidence,
+  type Evidence,
+  type Finding,
+  type Recommendation,
+} from '../domain/recommendation.js';
 import { sourceOf } from '../domain/source.js';
 import type { TargetMeasurement } from '../domain/io-benchmark.js';
 import type { ResolvedPlanOptions } from './plan-options.js';
@@ -96,11 +102,7 @@ export function recommendWorkqueueBypass(
   const atLeast59 = isKernelAtLeast(kernel, 5, 9);
   const reasons: Evidence[] = [
     evidence('machine.os.kernel', kernel, sourceOf('uname', 'release')),
-    evidence(
-      'media.kind',
-      rotational === null ? null : rotational ? 'hdd' : 'ssd',
-      sourceOf('/sys/block/*/queue/rotational'),
-    ),
+    mediaKindEvidence(rotational),
   ];
   const luks2 = measuredLuks2Targets(facts);
   const withFlags = luks2.filter((row) => row.noWorkqueues).map((row) => row.target);

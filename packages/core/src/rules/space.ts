@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { evidence, type Evidence, type Finding } from '../domain/recommendation.js';
+import { evidence, mediaKindEvidence, type Evidence, type Finding } from '../domain/recommendation.js';
 import { sourceOf } from '../domain/source.js';
 import { formatBytes, MIB } from '../domain/units.js';
 import type { ResolvedPlanOptions } from './plan-options.js';
@@ -88,11 +88,7 @@ export function recommendSpace(
   const worn = wearPercentUsed !== null && wearPercentUsed >= WORN_PERCENT;
   const reasons: Evidence[] = [
     evidence('disk.sizeBytes', size, sourceOf('lsblk', 'size')),
-    evidence(
-      'media.kind',
-      rotational === null ? null : rotational ? 'hdd' : 'ssd',
-      sourceOf('/sys/block/*/queue/rotational'),
-    ),
+    mediaKindEvidence(rotational),
     evidence('trim reaches the drive', trimReachesDrive, trimSource),
     evidence('health.percentageUsed', wearPercentUsed, healthSourceOf(facts)),
     evidence('overProvisioning.factorySpareBytes', factorySpareBytes, sourceOf('nvme', 'tnvmcap')),

@@ -1,25 +1,20 @@
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { probeDiscardStack, probeHealth } from '@encplan/core';
 import { assessSed } from '../../src/analyses/sed.js';
 import { assessTrim } from '../../src/analyses/trim.js';
 import { readProvisioningMode } from '../../src/probes/linux/sysfs-stack.js';
-import { createNodeHost, createRunner } from '@encplan/core/node';
-import { createFakeTools, type FakeCase, type FakeTools } from '../../../../tests/support/fake-tools.js';
+import { createNodeHost } from '@encplan/core/node';
+import { fakeToolsPerTest, type FakeCase } from '../../../../tests/support/fake-tools.js';
 import { createDirectoryHost } from '../../../../tests/support/directory-host.js';
 import { stackNode } from '../../../../tests/support/stack-node.js';
 
-let fakes: FakeTools | undefined;
-afterEach(async () => {
-  await fakes?.remove();
-  fakes = undefined;
-});
+const { runnerWith, fakes } = fakeToolsPerTest();
 
 async function hostWith(cases: Record<string, readonly FakeCase[]>) {
-  fakes = await createFakeTools(cases);
-  return createNodeHost(createRunner({ searchPath: fakes.binDir, includeSystemDirectories: false }));
+  return createNodeHost(await runnerWith(cases));
 }
 
 const SMARTCTL_ARGS = ['--json=v', '-x', '--nocheck=standby'];
@@ -46,7 +41,7 @@ describe('probeHealth', () => {
       ],
     });
     const { facts, warnings } = await probeHealth(host, { path: '/dev/nvme0n1', transport: 'nvme' });
-    expect((await fakes!.calls()).map((call) => [call.tool, ...call.argv])).toEqual([
+    expect((await fakes().calls()).map((call) => [call.tool, ...call.argv])).toEqual([
       ['smartctl', ...SMARTCTL_ARGS, '--', '/dev/nvme0n1'],
       ['nvme', 'id-ctrl', '-o', 'json', '--', '/dev/nvme0n1'],
       ['nvme', 'id-ns', '-o', 'json', '--', '/dev/nvme0n1'],
@@ -87,7 +82,7 @@ describe('probeHealth', () => {
       ],
     });
     const { facts, warnings } = await probeHealth(host, { path: '/dev/sdb', transport: 'usb' });
-    expect((await fakes!.calls()).map((call) => call.argv.slice(3, -2))).toEqual([
+    expect((await fakes().calls()).map((call) => call.argv.slice(3, -2))).toEqual([
       [],
       ['-d', 'sat'],
       ['-d', 'sntjmicron'],
@@ -114,7 +109,7 @@ describe('probeHealth', () => {
       unavailable: { reason: 'device-type-unknown' },
     });
     expect(warnings.map((w) => w.code)).toEqual(['SMART_UNAVAILABLE']);
-    expect(await fakes!.calls()).toHaveLength(1);
+    expect(await fakes().calls()).toHaveLength(1);
   });
 
   it('falls back to nvme smart-log when smartctl is missing, and to hdparm -I for an ATA drive', async () => {
@@ -189,7 +184,7 @@ describe('probeDiscardStack', () => {
       ],
     });
     const { facts } = await probeDiscardStack(host, stack);
-    expect((await fakes!.calls()).map((call) => [call.tool, ...call.argv])).toEqual([
+    expect((await fakes().calls()).map((call) => [call.tool, ...call.argv])).toEqual([
       ['dmsetup', 'table', '--', 'debian_crypt'],
       ['cryptsetup', 'luksDump', '--dump-json-metadata', '--', '/dev/sdb3'],
       ['systemctl', 'is-enabled', 'fstrim.timer'],

@@ -37,12 +37,8 @@ describe('assess --bundle of a benchmarked collection (collect --benchmark --qui
 
   it('answers every effect from the record and performs none: replaying again records the same effects in order', async () => {
     const recording = createRecordingHost(
-      createReplayHost({
-        platform: bundle.platform,
-        cwd: bundle.cwd,
-        privileged: bundle.privileged,
-        captures: bundle.captures,
-      }),
+      // A bundle is a replay source: its platform, cwd, privilege and captures.
+      createReplayHost(bundle),
     );
     await assess(
       { host: recording, clock },

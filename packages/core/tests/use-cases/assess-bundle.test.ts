@@ -69,12 +69,8 @@ describe('assessBundle on a real loop-device bundle', () => {
 
   it('replays to the same captures when recorded again, so a bundle of a bundle is the same bundle', async () => {
     const recording = createRecordingHost(
-      createReplayHost({
-        platform: bundle.platform,
-        cwd: bundle.cwd,
-        privileged: bundle.privileged,
-        captures: bundle.captures,
-      }),
+      // A bundle is a replay source: its platform, cwd, privilege and captures.
+      createReplayHost(bundle),
     );
     const { assess } = await import('@encplan/core');
     await assess(

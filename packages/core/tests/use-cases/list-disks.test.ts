@@ -1,17 +1,12 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { listDisks } from '@encplan/core';
-import { createNodeHost, createRunner } from '@encplan/core/node';
-import { createFakeTools, type FakeTools } from '../../../../tests/support/fake-tools.js';
+import { createNodeHost } from '@encplan/core/node';
+import { fakeToolsPerTest } from '../../../../tests/support/fake-tools.js';
 
-let fakes: FakeTools | undefined;
-afterEach(async () => {
-  await fakes?.remove();
-  fakes = undefined;
-});
+const { runnerWith } = fakeToolsPerTest();
 
-async function hostWith(cases: Parameters<typeof createFakeTools>[0]) {
-  fakes = await createFakeTools(cases);
-  return createNodeHost(createRunner({ searchPath: fakes.binDir, includeSystemDirectories: false }), '/');
+async function hostWith(cases: Parameters<typeof runnerWith>[0]) {
+  return createNodeHost(await runnerWith(cases), '/');
 }
 
 describe('listDisks', () => {

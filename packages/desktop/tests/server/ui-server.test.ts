@@ -16,10 +16,14 @@ interface Reply {
   readonly body: string;
 }
 
-/** A raw HTTP request, so tests can set Host and Origin as an attacker's page or a rebinding DNS would. */
+/**
+ * A raw HTTP request, so tests can set Host and Origin as an attacker's page or a rebinding DNS would.
+ * `ignoreWriteErrors`: a server that answers early and closes may make the rest of the upload fail; that is fine.
+ */
 function send(
   port: number,
   options: { method?: string; path: string; headers?: Record<string, string>; body?: string },
+  ignoreWriteErrors = false,
 ): Promise<Reply> {
   return new Promise((resolve, reject) => {
     const outgoing = request(
@@ -39,7 +43,11 @@ function send(
         });
       },
     );
-    outgoing.on('error', reject);
+    outgoing.on('error', (error: NodeJS.ErrnoException) => {
+      if (!(ignoreWriteErrors && (error.code === 'EPIPE' || error.code === 'ECONNRESET'))) {
+        reject(error);
+      }
+    });
     outgoing.end(options.body);
   });
 }
@@ -48,6 +56,9 @@ describe('the encplan ui server', () => {
   let server: UiServer;
   let rendererDir: string;
   let api: (method: string, input: unknown, headers?: Record<string, string>) => Promise<Reply>;
+  /** A GET of `path` as the wizard's own page asks it (Host 127.0.0.1:port). */
+  const get = (urlPath: string) =>
+    send(server.port, { path: urlPath, headers: { Host: `127.0.0.1:${String(server.port)}` } });
 
   beforeAll(async () => {
     rendererDir = await mkdtemp(path.join(tmpdir(), 'encplan-test-renderer-'));
@@ -89,10 +100,7 @@ describe('the encplan ui server', () => {
   });
 
   it('serves the renderer with a strict CSP and no Referer leak of the token', async () => {
-    const reply = await send(server.port, {
-      path: '/',
-      headers: { Host: `127.0.0.1:${String(server.port)}` },
-    });
+    const reply = await get('/');
     expect(reply.status).toBe(200);
     expect(reply.body).toContain('wizard');
     expect(reply.headers['content-security-policy']).toContain("script-src 'self'");
@@ -156,10 +164,7 @@ describe('the encplan ui server', () => {
   });
 
   it('does not serve files outside the renderer directory', async () => {
-    const reply = await send(server.port, {
-      path: '/..%2fencplan-test-outside.html',
-      headers: { Host: `127.0.0.1:${String(server.port)}` },
-    });
+    const reply = await get('/..%2fencplan-test-outside.html');
     expect(reply.status).toBe(404);
     expect(reply.body).not.toContain('secret');
   });
@@ -172,12 +177,11 @@ describe('the encplan ui server', () => {
       'X-Encplan-Token': server.token,
     };
     for (const transfer of [{ 'Content-Length': String(huge.length) }, { 'Transfer-Encoding': 'chunked' }]) {
-      const reply = await sendIgnoringWriteErrors(server.port, {
-        method: 'POST',
-        path: '/api/listDevices',
-        headers: { ...headers, ...transfer },
-        body: huge,
-      });
+      const reply = await send(
+        server.port,
+        { method: 'POST', path: '/api/listDevices', headers: { ...headers, ...transfer }, body: huge },
+        true,
+      );
       expect(reply.status).toBe(413);
       expect(JSON.parse(reply.body)).toMatchObject({ status: 'error', error: { code: 'INVALID_ARGUMENT' } });
     }
@@ -187,38 +191,9 @@ describe('the encplan ui server', () => {
 
   it('answers malformed percent-encoding with 400, not 500', async () => {
     for (const bad of ['/%E0%A4%A', '/%zz', '/assets/%']) {
-      const reply = await send(server.port, {
-        path: bad,
-        headers: { Host: `127.0.0.1:${String(server.port)}` },
-      });
+      const reply = await get(bad);
       expect(reply.status, bad).toBe(400);
       expect(JSON.parse(reply.body)).toMatchObject({ status: 'error', error: { code: 'INVALID_ARGUMENT' } });
     }
   });
 });
-
-/** Like send, but a server that answers early and closes may make the rest of the upload fail: that is fine. */
-function sendIgnoringWriteErrors(
-  port: number,
-  options: { method: string; path: string; headers: Record<string, string>; body: string },
-): Promise<Reply> {
-  return new Promise((resolve, reject) => {
-    const outgoing = request(
-      { host: '127.0.0.1', port, method: options.method, path: options.path, headers: options.headers },
-      (response) => {
-        let body = '';
-        response.setEncoding('utf8');
-        response.on('data', (chunk: string) => (body += chunk));
-        response.on('end', () => {
-          resolve({ status: response.statusCode ?? 0, headers: response.headers, body });
-        });
-      },
-    );
-    outgoing.on('error', (error: NodeJS.ErrnoException) => {
-      if (error.code !== 'EPIPE' && error.code !== 'ECONNRESET') {
-        reject(error);
-      }
-    });
-    outgoing.end(options.body);
-  });
-}

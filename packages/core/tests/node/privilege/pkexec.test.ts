@@ -1,19 +1,10 @@
 import { readFileSync } from 'node:fs';
-import { afterEach, describe, expect, it } from 'vitest';
-import { createRunner, detectPrivilege } from '@encplan/core/node';
+import { describe, expect, it } from 'vitest';
+import { detectPrivilege } from '@encplan/core/node';
 import { POLKIT_ACTION_ID, runPrivilegedHelper } from '../../../src/node/privilege/pkexec.js';
-import { createFakeTools, type FakeTools } from '../../../../../tests/support/fake-tools.js';
+import { fakeToolsPerTest } from '../../../../../tests/support/fake-tools.js';
 
-let fakes: FakeTools | undefined;
-afterEach(async () => {
-  await fakes?.remove();
-  fakes = undefined;
-});
-
-async function runnerWith(cases: Parameters<typeof createFakeTools>[0]) {
-  fakes = await createFakeTools(cases);
-  return createRunner({ searchPath: fakes.binDir, includeSystemDirectories: false });
-}
+const { runnerWith, fakes } = fakeToolsPerTest();
 
 describe('detectPrivilege', () => {
   it('needs nothing when encplan already runs as root', async () => {
@@ -49,7 +40,7 @@ describe('runPrivilegedHelper', () => {
       { timeoutMs: 10_000 },
     );
     expect(output.stdout).toBe('helper ran\n');
-    const calls = await fakes!.calls();
+    const calls = await fakes().calls();
     expect(calls.map((call) => call.argv)).toEqual([
       ['--disable-internal-agent', '/usr/lib/encplan/encplan-helper', 'collect', '--', '/dev/sda; rm -rf /'],
     ]);
@@ -70,7 +61,7 @@ describe('runPrivilegedHelper', () => {
     await expect(
       runPrivilegedHelper(runner, 'encplan-helper', [], { timeoutMs: 10_000 }),
     ).rejects.toMatchObject({ code: 'INVALID_ARGUMENT' });
-    expect(await fakes!.calls()).toEqual([]);
+    expect(await fakes().calls()).toEqual([]);
   });
 });
 
