@@ -106,7 +106,7 @@ describe.skipIf(chromiumMissing !== null)('the wizard, light and dark, 1280×800
       it(`${size} ${colorScheme}: updates in place, leads the plan with the answer, fits, axe clean`, async () => {
         const context = await browser.newContext({ viewport, colorScheme });
         const page = await context.newPage();
-        await page.goto(`http://127.0.0.1:${String(server.port)}/`);
+        await page.goto(server.url);
         await page.getByRole('radio', { name: /\/dev\/vda/ }).check();
         await page.getByRole('button', { name: 'Check this drive' }).click();
         await page.getByRole('heading', { name: /^Drive health/ }).waitFor();

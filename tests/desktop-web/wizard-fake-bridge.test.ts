@@ -39,7 +39,7 @@ describe.skipIf(chromiumMissing !== null)('the wizard over the fake bridge in Ch
         errors.push(message.text());
       }
     });
-    await opened.goto(`http://127.0.0.1:${String(server.port)}/`);
+    await opened.goto(server.url);
     await opened.getByRole('radio', { name: /\/dev\/vda/ }).waitFor();
     expect(errors).toEqual([]);
     return opened;

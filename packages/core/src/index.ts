@@ -99,9 +99,10 @@ export {
   toReportView,
   toReportViewFromJson,
 } from './report/report-view.js';
+export { benchmarkFootprintFromJson } from './report/benchmark-footprint-view.js';
 
 // use-cases: assess, collect, doctor, benchmarks: probes, analyses, plan and envelope in order
-export { assess } from './use-cases/assess.js';
+export { assess, type AssessRequest } from './use-cases/assess.js';
 export {
   type AssessmentJobs,
   createAssessmentJobs,
@@ -119,6 +120,7 @@ export { healthFromSmartctlJson } from './use-cases/health-from-smartctl.js';
 export { planFromAssessment } from './use-cases/plan-from-assessment.js';
 export { listDisks } from './use-cases/list-disks.js';
 export { createSavedAssessmentServices } from './use-cases/saved-assessments.js';
+export { probeBenchmarkBackends } from './use-cases/benchmark-backends.js';
 export {
   type Capabilities,
   capabilitiesSchema,
