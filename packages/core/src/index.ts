@@ -115,7 +115,7 @@ export { formatExternalCalls, logExternalCalls } from './capture/call-log.js';
 export { assessAll } from './use-cases/assess-all.js';
 export { assessAllBundle, assessBundle, collect, collectAll } from './use-cases/collect.js';
 export { type DeviceSummary, deviceSummarySchema } from './use-cases/device-list.js';
-export { doctor } from './use-cases/doctor.js';
+export { doctor, missingTool } from './use-cases/doctor.js';
 export { healthFromSmartctlJson } from './use-cases/health-from-smartctl.js';
 export { planFromAssessment } from './use-cases/plan-from-assessment.js';
 export { listDisks } from './use-cases/list-disks.js';

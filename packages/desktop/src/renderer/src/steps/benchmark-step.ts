@@ -10,6 +10,7 @@ import {
 import { h, svgFigure } from '../element-builder.js';
 import type { WizardActions, WizardState } from '../wizard-state.js';
 import { stepFrame } from './step-frame.js';
+import { missingToolsNotice } from './error-state.js';
 
 /** Live samples are labelled "profile · target"; grouped by profile, one bar colour per target, as in step 4. */
 function liveChart(job: JobSnapshot | null): HTMLElement | null {
@@ -233,7 +234,15 @@ export function renderBenchmarkStep(state: WizardState, actions: WizardActions):
   return stepFrame(
     'Benchmark: plain vs encrypted',
     'encplan measures cipher speed in memory and, where this machine can, reads and writes test files plain and through each encryption method. Only what this machine can run is offered; the rest says what it needs.',
-    [modes, backendChoices, whereItWrites(state), controls, progress, liveChart(job)],
+    [
+      modes,
+      backendChoices,
+      whereItWrites(state),
+      controls,
+      progress,
+      job?.state === 'done' && state.view !== null ? missingToolsNotice(state.view.warnings) : null,
+      liveChart(job),
+    ],
     {
       back: () => {
         actions.goTo(2);
