@@ -112,6 +112,16 @@ describe.skipIf(chromiumMissing !== null)('the wizard, light and dark, 1280×800
         await page.getByRole('heading', { name: /^Drive health/ }).waitFor();
         await screenshot(page, `wizard-${size}-${colorScheme}-2-health`);
         await page.getByRole('button', { name: 'Next' }).click();
+        // Before it starts, the step says where it writes, how much, and that it is removed afterwards.
+        await expect(page.locator('#benchmark-footprint').textContent()).resolves.toMatch(
+          /^Where it writes: a new private folder in \/.* holding scratch files of up to [\d.]+ [MG]iB.*removed afterwards/,
+        );
+        const choicesOverflow = await page.evaluate(
+          () => document.documentElement.scrollWidth - window.innerWidth,
+        );
+        expect(choicesOverflow).toBeLessThanOrEqual(0);
+        expect((await axeViolations(page)).violations).toEqual([]);
+        await screenshot(page, `wizard-${size}-${colorScheme}-3-benchmark-choices`);
         await page.getByRole('button', { name: 'Start benchmark' }).click();
         // In place: the Cancel button a person is pressing is the same node across progress updates.
         const cancel = await page.getByRole('button', { name: 'Cancel' }).elementHandle();
