@@ -66,12 +66,57 @@ describe.skipIf(chromiumMissing !== null)('encplan ui in Chromium over saved ass
     await context.close();
   });
 
-  it('tells a page with a wrong token what to open, with a way to try again, accessibly', async () => {
+  it('answers the wizard address without its token (401) or with a wrong one (403) with a page that says how to open it', async () => {
+    for (const [status, address, title] of [
+      [401, new URL('/', url).href, 'This wizard address has no token'],
+      [403, `${new URL('/', url).href}?token=${'0'.repeat(64)}`, 'This wizard address has the wrong token'],
+    ] as const) {
+      for (const viewport of [
+        { width: 1280, height: 800 },
+        { width: 800, height: 600 },
+      ]) {
+        for (const colorScheme of ['light', 'dark'] as const) {
+          const context = await browser.newContext({ viewport, colorScheme });
+          const page = await context.newPage();
+          const response = await page.goto(address);
+          expect(response?.status()).toBe(status);
+          expect(response?.headers()['content-type']).toContain('text/html');
+          await expect(page.getByRole('heading', { level: 1 }).textContent()).resolves.toBe(title);
+          await expect(page.locator('main').textContent()).resolves.toMatch(
+            /encplan ui.*prints the wizard's address.*\?token=/s,
+          );
+          const overflow = await page.evaluate(
+            () => document.documentElement.scrollWidth - window.innerWidth,
+          );
+          expect(overflow).toBeLessThanOrEqual(0);
+          expect((await axeViolations(page)).violations).toEqual([]);
+          await screenshot(
+            page,
+            `ui-${String(status)}-${String(viewport.width)}x${String(viewport.height)}-${colorScheme}`,
+          );
+          await context.close();
+        }
+      }
+      // A JSON client still gets the error envelope, with the same status.
+      const json = await fetch(address, { headers: { Accept: 'application/json' } });
+      expect(json.status).toBe(status);
+      await expect(json.json()).resolves.toMatchObject({
+        status: 'error',
+        error: { code: 'PERMISSION_DENIED', message: title },
+      });
+    }
+  });
+
+  it('tells an open tab whose token is no longer accepted what to open, with a way to try again, accessibly', async () => {
     const context = await browser.newContext({ viewport: { width: 800, height: 600 } });
     const page = await context.newPage();
-    const stale = new URL(url.href);
-    stale.searchParams.set('token', '0'.repeat(64));
-    await page.goto(stale.href);
+    await page.goto(url.href);
+    await page.getByRole('radio', { name: /\/dev\/vda/ }).waitFor();
+    // The page reloads from its cookie, but the API token it kept is stale (an earlier run's).
+    await page.evaluate((stale) => {
+      sessionStorage.setItem('encplan-token', stale);
+    }, '0'.repeat(64));
+    await page.reload();
     const alert = page.getByRole('alert');
     await expect(alert.textContent()).resolves.toMatch(
       /PERMISSION_DENIED: encplan ui refused this page \(HTTP 403\).*Open the address the running `encplan ui` printed/s,
@@ -93,11 +138,17 @@ describe.skipIf(chromiumMissing !== null)('encplan ui in Chromium over saved ass
     });
     expect(withToken.status).toBe(200);
     const withoutToken = await fetch(endpoint, { method: 'POST', headers, body: '{}' });
-    expect(withoutToken.status).toBe(403);
+    expect(withoutToken.status).toBe(401);
     await expect(withoutToken.json()).resolves.toMatchObject({
       status: 'error',
       error: { code: 'PERMISSION_DENIED' },
     });
+    const wrongToken = await fetch(endpoint, {
+      method: 'POST',
+      headers: { ...headers, 'X-Encplan-Token': '0'.repeat(64) },
+      body: '{}',
+    });
+    expect(wrongToken.status).toBe(403);
     const foreign = await fetch(endpoint, {
       method: 'POST',
       headers: { ...headers, 'X-Encplan-Token': token, Origin: 'http://evil.example' },

@@ -106,12 +106,22 @@ describe.skipIf(chromiumMissing !== null)('the wizard, light and dark, 1280×800
       it(`${size} ${colorScheme}: updates in place, leads the plan with the answer, fits, axe clean`, async () => {
         const context = await browser.newContext({ viewport, colorScheme });
         const page = await context.newPage();
-        await page.goto(`http://127.0.0.1:${String(server.port)}/`);
+        await page.goto(server.url);
         await page.getByRole('radio', { name: /\/dev\/vda/ }).check();
         await page.getByRole('button', { name: 'Check this drive' }).click();
         await page.getByRole('heading', { name: /^Drive health/ }).waitFor();
         await screenshot(page, `wizard-${size}-${colorScheme}-2-health`);
         await page.getByRole('button', { name: 'Next' }).click();
+        // Before it starts, the step says where it writes, how much, and that it is removed afterwards.
+        await expect(page.locator('#benchmark-footprint').textContent()).resolves.toMatch(
+          /^Where it writes: a new private folder in \/.* holding scratch files of up to [\d.]+ [MG]iB.*removed afterwards/,
+        );
+        const choicesOverflow = await page.evaluate(
+          () => document.documentElement.scrollWidth - window.innerWidth,
+        );
+        expect(choicesOverflow).toBeLessThanOrEqual(0);
+        expect((await axeViolations(page)).violations).toEqual([]);
+        await screenshot(page, `wizard-${size}-${colorScheme}-3-benchmark-choices`);
         await page.getByRole('button', { name: 'Start benchmark' }).click();
         // In place: the Cancel button a person is pressing is the same node across progress updates.
         const cancel = await page.getByRole('button', { name: 'Cancel' }).elementHandle();

@@ -39,7 +39,7 @@ describe.skipIf(chromiumMissing !== null)('the wizard over the fake bridge in Ch
         errors.push(message.text());
       }
     });
-    await opened.goto(`http://127.0.0.1:${String(server.port)}/`);
+    await opened.goto(server.url);
     await opened.getByRole('radio', { name: /\/dev\/vda/ }).waitFor();
     expect(errors).toEqual([]);
     return opened;
@@ -103,7 +103,9 @@ describe.skipIf(chromiumMissing !== null)('the wizard over the fake bridge in Ch
     // Step 4: recommendations with reasons, the plain vs encrypted chart, predicted vs measured.
     await page.getByRole('button', { name: 'See the plan' }).click();
     await expect(page.getByRole('heading', { name: /^Cipher/ }).isVisible()).resolves.toBe(true);
-    await expect(page.getByRole('img', { name: /plain vs encrypted/ }).count()).resolves.toBe(1);
+    await expect(page.getByRole('img', { name: /plain vs encrypted/ }).count()).resolves.toBe(2);
+    // Throughput by block size: without a sweep, the queue-depth-1 pair, plain next to fscrypt.
+    await expect(page.getByRole('img', { name: /^Throughput by block size/ }).count()).resolves.toBe(1);
     await expect(page.getByRole('table', { name: 'Measured with fio' }).textContent()).resolves.toMatch(
       /SEQ1M Q8T1 read.*plain.*\d+\.\d MiB\/s/s,
     );
@@ -187,6 +189,10 @@ describe.skipIf(chromiumMissing !== null)('the wizard over the fake bridge in Ch
       'radio',
     );
     await page.keyboard.press('Space');
+    await page.keyboard.press('Tab');
+    await expect(page.evaluate(() => document.activeElement?.textContent)).resolves.toBe(
+      'Refresh the drive list',
+    );
     await page.keyboard.press('Tab');
     await expect(page.evaluate(() => document.activeElement?.textContent)).resolves.toBe('Check this drive');
     await page.keyboard.press('Enter');

@@ -101,9 +101,10 @@ export {
   toReportView,
   toReportViewFromJson,
 } from './report/report-view.js';
+export { benchmarkFootprintFromJson } from './report/benchmark-footprint-view.js';
 
 // use-cases: assess, collect, doctor, benchmarks: probes, analyses, plan and envelope in order
-export { assess } from './use-cases/assess.js';
+export { assess, type AssessRequest } from './use-cases/assess.js';
 export {
   type AssessmentJobs,
   createAssessmentJobs,
@@ -116,11 +117,12 @@ export { formatExternalCalls, logExternalCalls } from './capture/call-log.js';
 export { assessAll } from './use-cases/assess-all.js';
 export { assessAllBundle, assessBundle, collect, collectAll } from './use-cases/collect.js';
 export { type DeviceSummary, deviceSummarySchema } from './use-cases/device-list.js';
-export { doctor } from './use-cases/doctor.js';
+export { doctor, missingTool } from './use-cases/doctor.js';
 export { healthFromSmartctlJson } from './use-cases/health-from-smartctl.js';
 export { planFromAssessment } from './use-cases/plan-from-assessment.js';
 export { listDisks } from './use-cases/list-disks.js';
 export { createSavedAssessmentServices } from './use-cases/saved-assessments.js';
+export { probeBenchmarkBackends } from './use-cases/benchmark-backends.js';
 export {
   type Capabilities,
   capabilitiesSchema,

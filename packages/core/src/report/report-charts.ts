@@ -1,5 +1,5 @@
 import type { AssessmentResult } from '../contract/assessment.js';
-import { toMebibytesPerSecond } from '../domain/units.js';
+import { formatBytes, toMebibytesPerSecond } from '../domain/units.js';
 import type { Plan } from '../plan/plan.js';
 
 /** One bar of a chart: a value in the chart's unit (null = not measured). */
@@ -149,10 +149,52 @@ function wearChart(result: AssessmentResult): ChartView | null {
   ]);
 }
 
+/**
+ * Throughput by block size, plain next to each encrypted variant: the ATTO-style sweep (sequential, queue depth 4,
+ * `encplan benchmark io --sweep`) where it was measured; otherwise the block sizes the standard profiles have at
+ * queue depth 1 (4 KiB random and 1 MiB sequential, CrystalDiskMark's Q1T1 pair), named as such. Unmeasured
+ * bars read "unknown"; nothing is interpolated.
+ */
+function blockSizeChart(io: AssessmentResult['ioBenchmark']): ChartView | null {
+  if (io === null) {
+    return null;
+  }
+  const targets = [io.plain, ...io.encrypted];
+  const all = targets.flatMap((target) => target.profiles.map((measurement) => measurement.profile));
+  const sweep = all.filter((profile) => profile.pattern === 'sequential' && profile.queueDepth === 4);
+  const chosen = sweep.length > 0 ? sweep : all.filter((profile) => profile.queueDepth === 1);
+  const profiles = [...new Map(chosen.map((profile) => [profile.id, profile])).values()].sort(
+    (a, b) => a.direction.localeCompare(b.direction) || a.blockSizeBytes - b.blockSizeBytes,
+  );
+  const rows = profiles.flatMap((profile) =>
+    targets.map((target) => ({
+      group: `${formatBytes(profile.blockSizeBytes)}${sweep.length > 0 ? '' : ` ${profile.pattern}`} ${profile.direction}`,
+      series: target.variant,
+      value: mebibytes(
+        target.profiles.find((measurement) => measurement.profile.id === profile.id)?.summary
+          .medianBytesPerSecond ?? null,
+      ),
+    })),
+  );
+  return chartOf(
+    {
+      id: 'block-size',
+      title:
+        sweep.length > 0
+          ? 'Throughput by block size (sequential, queue depth 4), plain vs encrypted'
+          : 'Throughput by block size (queue depth 1; no block-size sweep was run), plain vs encrypted',
+      unit: 'MiB/s',
+      max: null,
+    },
+    rows,
+  );
+}
+
 /** The charts of an assessment besides the measured I/O chart, in reading order. */
 export function toAssessmentCharts(result: AssessmentResult): ChartView[] {
   return [
     result.plan === null ? null : predictedChart(result.plan, result.ioBenchmark),
+    blockSizeChart(result.ioBenchmark),
     cipherChart(result),
     kdfChart(result),
     wearChart(result),

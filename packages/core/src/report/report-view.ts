@@ -167,7 +167,13 @@ export interface ReportView {
   /** Why there is no plan, or null when there is one. */
   readonly planMissingReason: string | null;
   readonly warnings: readonly Warning[];
-  readonly error: { readonly code: string; readonly message: string; readonly hint: string | null } | null;
+  readonly error: {
+    readonly code: string;
+    readonly message: string;
+    readonly hint: string | null;
+    /** The error's details (e.g. the missing tool of TOOL_NOT_FOUND), for the wizard's error states. */
+    readonly details: Readonly<Record<string, unknown>> | null;
+  } | null;
 }
 
 /** The plan's part of the view: what `encplan plan` shows and the plan sections of `encplan assess`. */
@@ -709,9 +715,19 @@ export function toReportView(envelope: AssessmentEnvelope, options: ReportViewOp
   const error =
     envelope.error === null
       ? result === null
-        ? { code: 'INTERNAL_ERROR', message: 'The assessment did not produce a result.', hint: null }
+        ? {
+            code: 'INTERNAL_ERROR',
+            message: 'The assessment did not produce a result.',
+            hint: null,
+            details: null,
+          }
         : null
-      : { code: envelope.error.code, message: envelope.error.message, hint: envelope.error.hint };
+      : {
+          code: envelope.error.code,
+          message: envelope.error.message,
+          hint: envelope.error.hint,
+          details: envelope.error.details,
+        };
   const base = {
     status: envelope.status,
     generatedAt: envelope.generatedAt,
@@ -772,6 +788,7 @@ export function toReportViewFromJson(json: unknown, options: ReportViewOptions =
           code: 'INVALID_ARGUMENT',
           message: `This is not an encplan assessment document: ${parsed.invalid}.`,
           hint: 'Open the output of encplan assess --json.',
+          details: null,
         },
       },
       options.includeDestructive ?? false,

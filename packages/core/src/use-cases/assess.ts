@@ -12,7 +12,7 @@ import { probeLinuxInventory } from '../probes/linux/inventory.js';
 import { computeSpace } from '../analyses/space.js';
 import { resolveTarget, type ResolvedTarget } from '../probes/linux/resolve-target.js';
 import { crossCheckDiskType, probeMachine } from '../probes/machine.js';
-import type { IoBenchmark, ProgressEvent } from '../domain/io-benchmark.js';
+import type { BackendId, IoBenchmark, ProgressEvent } from '../domain/io-benchmark.js';
 import type { StackNode } from '../domain/device.js';
 import type { CipherBenchmark } from '../domain/cipher.js';
 import { addWarning, attempt, createProbeContext, type ProbeContext } from '../probes/probe-context.js';
@@ -32,6 +32,7 @@ import { probeKernelCrypto } from '../probes/kernel-crypto.js';
 import { runCipherBenchmark } from './cipher-benchmark.js';
 import { runIoBenchmark } from './benchmark/run-io-benchmark.js';
 import { findKernelCipherBottleneck } from '../rules/kernel-cipher-bottleneck.js';
+import { scratchDirectoryOf } from '../plan/benchmark-footprint.js';
 
 /** What the assess use case needs from the world. */
 export interface AssessEnvironment {
@@ -48,29 +49,17 @@ export interface AssessRequest {
   readonly mode: 'live' | 'bundle';
   readonly collectedAt?: Date;
   readonly signal?: AbortSignal;
-  /** Also measure cipher and key-derivation speed (and, with `io`, plain versus encrypted I/O). */
-  readonly benchmark?: { readonly quick: boolean } | null;
+  /**
+   * Also measure cipher and key-derivation speed and plain versus encrypted I/O: `io` names the encrypted
+   * backends ('auto', the default: what the platform has; an empty list: no I/O benchmark).
+   */
+  readonly benchmark?: { readonly quick: boolean; readonly io?: readonly BackendId[] | 'auto' } | null;
   /** How to plan (target tool, threat model, workload, unlocking machine); defaults when absent. */
   readonly planOptions?: PlanOptions;
   /** Progress of long steps, for the CLI's progress bar and the desktop. */
   readonly onProgress?: (step: string) => void;
   /** Progress events of the I/O benchmark (run i of n, ETA), for progress bars. */
   readonly onBenchmarkProgress?: (event: ProgressEvent) => void;
-}
-
-/** The largest mounted filesystem of the disk's stack: where scratch containers can go without writing the device. */
-function scratchDirectoryOf(stack: StackNode): string | null {
-  const mounted: StackNode[] = [];
-  const walk = (node: StackNode): void => {
-    // A mount point proves a filesystem even when blkid could not name it (no raw access).
-    if (node.mountpoints.some((mount) => mount.startsWith('/'))) {
-      mounted.push(node);
-    }
-    node.children.forEach(walk);
-  };
-  walk(stack);
-  const largest = mounted.sort((a, b) => b.sizeBytes - a.sizeBytes)[0];
-  return largest?.mountpoints.find((mount) => mount.startsWith('/')) ?? null;
 }
 
 /**
@@ -93,7 +82,8 @@ async function runIoStep(
   stack: StackNode,
   cipherBenchmark: CipherBenchmark | null,
 ): Promise<IoBenchmark | null> {
-  if (request.benchmark === undefined || request.benchmark === null) {
+  const backends = request.benchmark?.io ?? 'auto';
+  if (request.benchmark === undefined || request.benchmark === null || backends.length === 0) {
     return null;
   }
   const directory = scratchDirectoryOf(stack);
@@ -114,7 +104,7 @@ async function runIoStep(
   const outcome = await attempt(context, 'fio', 'Measuring plain versus encrypted I/O', () =>
     runIoBenchmark(context.host, {
       target: directory,
-      backends: 'auto',
+      backends,
       mode: quick ? 'quick' : 'full',
       sweep: false,
       destructive: { allowDestructive: false, typedDevice: null, yes: false },

@@ -1,6 +1,6 @@
 import { parseVersionBanner, VERSION_ARGUMENTS } from '../domain/tooling.js';
 import { doctorDocument, type DoctorEnvelope } from '../contract/documents.js';
-import { TOOL_NAMES, type Clock, type Host, type ToolName } from '../ports.js';
+import { DEBIAN_PACKAGES, TOOL_NAMES, type Clock, type Host, type ToolName } from '../ports.js';
 import { probeCapabilities } from '../probes/capabilities.js';
 import { createProbeContext, tryRun } from '../probes/probe-context.js';
 
@@ -67,6 +67,23 @@ const TOOL_PLATFORMS: Readonly<Record<ToolName, readonly Platform[]>> = {
   'manage-bde': ['win32'],
   diskspd: ['win32'],
 };
+
+/** A tool encplan did not find, as a person acts on it: what it gives encplan and the package to install. */
+export interface MissingToolView {
+  readonly tool: ToolName;
+  /** What encplan does with it, i.e. what its absence costs. */
+  readonly purpose: string;
+  /** The Debian package that provides it (or where it comes from for tools outside Debian). */
+  readonly debianPackage: string;
+}
+
+/** The {@link MissingToolView} of a tool name from an error or warning; null for a name encplan does not run. */
+export function missingTool(name: unknown): MissingToolView | null {
+  const tool = TOOL_NAMES.find((known) => known === name);
+  return tool === undefined
+    ? null
+    : { tool, purpose: TOOL_PURPOSES[tool], debianPackage: DEBIAN_PACKAGES[tool] };
+}
 
 /** Lists which tools and kernel features are present and what each missing one costs. */
 export async function doctor(environment: { host: Host; clock: Clock }): Promise<DoctorEnvelope> {

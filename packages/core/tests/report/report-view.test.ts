@@ -264,7 +264,13 @@ describe('the answer first, in every view', () => {
   });
 
   it('charts cipher speed, key derivation and predicted against measured throughput', () => {
-    expect(view.charts.map((chart) => chart.id)).toEqual(['throughput', 'predicted', 'ciphers', 'kdf']);
+    expect(view.charts.map((chart) => chart.id)).toEqual([
+      'throughput',
+      'predicted',
+      'block-size',
+      'ciphers',
+      'kdf',
+    ]);
     const ciphers = view.charts.find((chart) => chart.id === 'ciphers')!;
     expect(ciphers.groups.map((group) => group.label)).toContain('aes-xts 512-bit (OpenSSL)');
     // 6,073,823,232 B/s = 5792.4 MiB/s, one core (fixture: openssl speed aes-256-xts).
@@ -277,6 +283,24 @@ describe('the answer first, in every view', () => {
     expect(svg).toContain('fill="currentColor"');
     const predicted = view.charts.find((chart) => chart.id === 'predicted')!;
     expect(predicted.series).toEqual(['plain (measured)', 'encrypted (predicted)']);
+  });
+
+  it('charts throughput by block size from what was measured: without a sweep, the queue-depth-1 pair', () => {
+    const chart = view.charts.find((entry) => entry.id === 'block-size')!;
+    expect(chart.title).toContain('no block-size sweep was run');
+    expect(chart.groups.map((group) => group.label)).toEqual([
+      '4.0 KiB random read',
+      '1.0 MiB sequential read',
+      '4.0 KiB random write',
+      '1.0 MiB sequential write',
+    ]);
+    const io = envelope.result!.ioBenchmark!;
+    const median = (id: string): number =>
+      io.plain.profiles.find((measurement) => measurement.profile.id === id)!.summary.medianBytesPerSecond /
+      1_048_576;
+    expect(chart.groups[0]!.bars[0]).toEqual({ series: io.plain.variant, value: median('rnd4k-q1t1-read') });
+    expect(chart.groups[3]!.bars[0]).toEqual({ series: io.plain.variant, value: median('seq1m-q1t1-write') });
+    expect(renderBarChartSvg(chart)).toContain('4.0 KiB random read');
   });
 
   it('charts wear in percent of the rated endurance when the drive reports it', () => {

@@ -6,7 +6,11 @@ import {
   createSavedAssessmentServices,
   assessmentDocument,
   listDisks,
+  probeBenchmarkBackends,
+  type AssessRequest,
   type AssessmentJobs,
+  type BackendId,
+  type WizardAssessRequest,
   type PrivilegeStatus,
   type UiServices,
 } from '@encplan/core';
@@ -38,12 +42,25 @@ export interface WizardBackend {
   readonly mode: 'live' | 'saved';
 }
 
-/** Why no I/O backend is offered live: plain vs encrypted I/O is not part of `encplan assess` yet (issue 4). */
-const NO_LIVE_IO_BENCHMARKS = 'Plain versus encrypted I/O is not part of this encplan version yet.';
-
 /** How far along a live assessment is after its n-th progress step (assess reports steps, not fractions). */
 function fractionAfter(steps: number): number {
   return Math.min(0.9, 0.1 + 0.2 * steps);
+}
+
+const ENCRYPTED_IO_BACKENDS: readonly BackendId[] = ['fscrypt', 'luks2', 'veracrypt'];
+
+/**
+ * The assess benchmark for the wizard's choices: ciphers always come with a benchmark (the I/O bound needs
+ * them); I/O runs when plain or an encrypted backend is chosen, with exactly the encrypted ones chosen.
+ */
+function benchmarkOf(request: WizardAssessRequest): NonNullable<AssessRequest['benchmark']> | null {
+  if (request.benchmark === 'none' || request.backends.length === 0) {
+    return null;
+  }
+  const encrypted = ENCRYPTED_IO_BACKENDS.filter((backend) => request.backends.includes(backend));
+  const io: BackendId[] =
+    encrypted.length > 0 || request.backends.includes('plain') ? ['plain', ...encrypted] : [];
+  return { quick: request.benchmark === 'quick', io };
 }
 
 /** The live services: the same `assess` use case and environment as `encplan assess`. */
@@ -62,35 +79,17 @@ function liveServices(environment: NodeEnvironment, privilege: PrivilegeStatus):
         includeSerials: false,
         mode: 'live',
         signal,
-        benchmark:
-          request.benchmark === 'none' || !request.backends.includes('ciphers')
-            ? null
-            : { quick: request.benchmark === 'quick' },
+        benchmark: benchmarkOf(request),
         onProgress: (step) => {
           steps += 1;
           onProgress({ phase: step, fraction: fractionAfter(steps), sample: null });
         },
       });
     },
-    capabilities: () =>
-      Promise.resolve({
-        backends: [
-          {
-            id: 'ciphers',
-            label: 'Cipher and key-derivation speed (memory only, no disk I/O)',
-            available: true,
-            reason: null,
-          },
-          {
-            id: 'plain',
-            label: 'Plain I/O (no encryption)',
-            available: false,
-            reason: NO_LIVE_IO_BENCHMARKS,
-          },
-          { id: 'luks2', label: 'LUKS2 (dm-crypt) I/O', available: false, reason: NO_LIVE_IO_BENCHMARKS },
-        ],
-        privilege,
-      }),
+    capabilities: async () => ({
+      backends: await probeBenchmarkBackends(environment.host),
+      privilege,
+    }),
   };
 }
 

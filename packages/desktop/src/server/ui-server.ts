@@ -68,6 +68,75 @@ function securityHeaders(response: ServerResponse): void {
   response.setHeader('Cross-Origin-Resource-Policy', 'same-origin');
 }
 
+/** Whether the client asked for JSON rather than a page (an API client, not a browser navigation). */
+function wantsJson(request: IncomingMessage): boolean {
+  const accept = request.headers.accept ?? '';
+  return accept.includes('application/json') && !accept.includes('text/html');
+}
+
+/** The token a page request carries: `?token=` first, else the cookie an earlier page load set. */
+function pageToken(url: URL, request: IncomingMessage, cookieName: string): string | null {
+  const fromQuery = url.searchParams.get('token');
+  if (fromQuery !== null) {
+    return fromQuery;
+  }
+  for (const part of (request.headers.cookie ?? '').split(';')) {
+    const [name, ...value] = part.trim().split('=');
+    if (name === cookieName) {
+      return value.join('=');
+    }
+  }
+  return null;
+}
+
+const REFUSAL_TEXT = {
+  401: {
+    title: 'This wizard address has no token',
+    why: 'encplan ui only answers pages opened with the one-time token it printed, so that no other program or user on this machine can use it.',
+  },
+  403: {
+    title: 'This wizard address has the wrong token',
+    why: 'The token in this address is not the one of the running encplan ui: it belongs to an earlier run, or part of it is missing. Every run prints a new address.',
+  },
+} as const;
+
+/**
+ * The page a browser gets for a missing (401) or wrong (403) token: what happened and how to open the wizard,
+ * styled with the wizard's own stylesheets (`styleLinks`, from the built index.html), no script.
+ */
+function refusalPage(status: 401 | 403, port: number, styleLinks: string): string {
+  const text = REFUSAL_TEXT[status];
+  const address = `http://127.0.0.1:${String(port)}/?token=…`;
+  return `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="referrer" content="no-referrer">
+<title>encplan: ${text.title}</title>
+<link rel="icon" href="data:,">
+${styleLinks}
+</head>
+<body>
+<header class="app-header"><span class="brand">encplan</span> <span class="tagline">Check your drive before you encrypt it</span></header>
+<main id="content" class="refusal">
+<section class="step" aria-labelledby="refusal-title">
+<h1 id="refusal-title">${text.title}</h1>
+<p class="alert tone-attention"><strong>HTTP ${String(status)}: </strong>${text.why}</p>
+<h2>How to open the wizard</h2>
+<ol>
+<li>Find the terminal where <code>encplan ui</code> runs. When it starts it prints the wizard's address, like <code>${address}</code>.</li>
+<li>Open that whole address, including its <code>?token=</code> part (copy the line rather than typing it).</li>
+<li>Not running any more? Start it again with <code>encplan ui</code> (add <code>sudo</code> for the checks that need root) and open the new address it prints.</li>
+<li>On a server without a screen: run <code>ssh -L ${String(port)}:127.0.0.1:${String(port)} <var>server</var></code> on your own machine, then open the address there.</li>
+</ol>
+</section>
+</main>
+</body>
+</html>
+`;
+}
+
 function refuse(
   response: ServerResponse,
   status: number,
@@ -127,6 +196,14 @@ export async function startUiServer(options: UiServerOptions): Promise<UiServer>
   const token = options.token ?? randomBytes(32).toString('hex');
   const rendererRoot = await realpath(options.rendererDir);
   let allowedHosts: readonly string[] = [];
+  let port = 0;
+  // One cookie per server: two `encplan ui` runs on one machine share the host, not the port.
+  let cookieName = 'encplan-token';
+  // The wizard's stylesheets, so the refusal page looks like the wizard (no inline style: the CSP forbids it).
+  const styleLinks = (
+    (await readFile(path.join(rendererRoot, 'index.html'), 'utf8')).match(/<link rel="stylesheet"[^>]*>/g) ??
+    []
+  ).join('\n');
 
   const server = createServer((request, response) => {
     securityHeaders(response);
@@ -172,8 +249,12 @@ export async function startUiServer(options: UiServerOptions): Promise<UiServer>
         return;
       }
       const given = request.headers[TOKEN_HEADER];
-      if (!sameToken(typeof given === 'string' ? given : undefined, token)) {
-        refuse(response, 403, 'PERMISSION_DENIED', 'Missing or wrong token.');
+      if (typeof given !== 'string') {
+        refuse(response, 401, 'PERMISSION_DENIED', `Missing token: send it in the ${TOKEN_HEADER} header.`);
+        return;
+      }
+      if (!sameToken(given, token)) {
+        refuse(response, 403, 'PERMISSION_DENIED', 'Wrong token: it is not the one of this encplan ui run.');
         return;
       }
       if (!(request.headers['content-type'] ?? '').startsWith('application/json')) {
@@ -196,6 +277,22 @@ export async function startUiServer(options: UiServerOptions): Promise<UiServer>
     if (request.method !== 'GET' && request.method !== 'HEAD') {
       refuse(response, 405, 'INVALID_ARGUMENT', 'Only GET for pages.');
       return;
+    }
+    if (['', 'index.html'].includes(decodePath(url.pathname).replace(/^\/+/, ''))) {
+      // The page itself needs the token (?token= on first load, then the cookie, so a reload works);
+      // the scripts and styles it loads are the same for everyone and carry no data.
+      const given = pageToken(url, request, cookieName);
+      if (given === null || !sameToken(given, token)) {
+        const status = given === null ? 401 : 403;
+        if (wantsJson(request)) {
+          refuse(response, status, 'PERMISSION_DENIED', REFUSAL_TEXT[status].title);
+        } else {
+          response.writeHead(status, { 'Content-Type': 'text/html; charset=utf-8' });
+          response.end(request.method === 'HEAD' ? undefined : refusalPage(status, port, styleLinks));
+        }
+        return;
+      }
+      response.setHeader('Set-Cookie', `${cookieName}=${token}; Path=/; HttpOnly; SameSite=Strict`);
     }
     await serveStatic(url.pathname, response);
   }
@@ -227,7 +324,8 @@ export async function startUiServer(options: UiServerOptions): Promise<UiServer>
       resolve();
     });
   });
-  const { port } = server.address() as AddressInfo;
+  port = (server.address() as AddressInfo).port;
+  cookieName = `encplan-token-${String(port)}`;
   allowedHosts = [`127.0.0.1:${String(port)}`, `localhost:${String(port)}`];
   return {
     url: `http://127.0.0.1:${String(port)}/?token=${token}`,

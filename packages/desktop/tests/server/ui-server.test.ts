@@ -100,11 +100,63 @@ describe('the encplan ui server', () => {
   });
 
   it('serves the renderer with a strict CSP and no Referer leak of the token', async () => {
-    const reply = await get('/');
+    const reply = await get(`/?token=${server.token}`);
     expect(reply.status).toBe(200);
     expect(reply.body).toContain('wizard');
     expect(reply.headers['content-security-policy']).toContain("script-src 'self'");
     expect(reply.headers['referrer-policy']).toBe('no-referrer');
+    // The token becomes an HttpOnly, same-site cookie for this port, so a reload without ?token= works.
+    const cookie = String(reply.headers['set-cookie']);
+    expect(cookie).toContain(`encplan-token-${String(server.port)}=${server.token}`);
+    expect(cookie).toMatch(/HttpOnly/);
+    expect(cookie).toMatch(/SameSite=Strict/);
+    const reload = await send(server.port, {
+      path: '/',
+      headers: {
+        Host: `127.0.0.1:${String(server.port)}`,
+        Cookie: `encplan-token-${String(server.port)}=${server.token}`,
+      },
+    });
+    expect(reload.status).toBe(200);
+  });
+
+  it('answers the page without a token with a 401 page and with a wrong one with a 403 page that say how to open the wizard', async () => {
+    const host = { Host: `127.0.0.1:${String(server.port)}` };
+    const missing = await send(server.port, { path: '/', headers: { ...host, Accept: 'text/html,*/*' } });
+    const wrongQuery = await send(server.port, { path: `/?token=${'f'.repeat(64)}`, headers: host });
+    const wrongCookie = await send(server.port, {
+      path: '/index.html',
+      headers: { ...host, Cookie: `encplan-token-${String(server.port)}=${'f'.repeat(64)}` },
+    });
+    expect(missing.status).toBe(401);
+    expect(missing.body).toContain('This wizard address has no token');
+    for (const reply of [wrongQuery, wrongCookie]) {
+      expect(reply.status).toBe(403);
+      expect(reply.body).toContain('This wizard address has the wrong token');
+    }
+    for (const reply of [missing, wrongQuery, wrongCookie]) {
+      expect(reply.headers['content-type']).toBe('text/html; charset=utf-8');
+      expect(reply.headers['content-security-policy']).toContain("script-src 'self'");
+      expect(reply.body).toContain('<code>encplan ui</code>');
+      expect(reply.body).toContain(`http://127.0.0.1:${String(server.port)}/?token=…`);
+      expect(reply.body).not.toContain(server.token);
+      expect(reply.body).not.toContain('<script');
+    }
+    // JSON clients get the envelope, with the same statuses.
+    const json = { ...host, Accept: 'application/json' };
+    const missingJson = await send(server.port, { path: '/', headers: json });
+    const wrongJson = await send(server.port, { path: `/?token=${'f'.repeat(64)}`, headers: json });
+    expect([missingJson.status, wrongJson.status]).toEqual([401, 403]);
+    for (const reply of [missingJson, wrongJson]) {
+      expect(reply.headers['content-type']).toBe('application/json');
+      expect(JSON.parse(reply.body)).toMatchObject({
+        schema: 'encplan.bridge',
+        status: 'error',
+        error: { code: 'PERMISSION_DENIED' },
+      });
+    }
+    // A percent-encoded name of the page is the page, and needs the token too.
+    expect((await send(server.port, { path: '/%69ndex.html', headers: host })).status).toBe(401);
   });
 
   it('answers API calls with the token with an envelope', async () => {
@@ -125,8 +177,8 @@ describe('the encplan ui server', () => {
       body: '{}',
     });
     const wrong = await api('listDevices', undefined, { 'X-Encplan-Token': 'f'.repeat(64) });
+    expect([without.status, wrong.status]).toEqual([401, 403]);
     for (const reply of [without, wrong]) {
-      expect(reply.status).toBe(403);
       expect(JSON.parse(reply.body)).toMatchObject({ status: 'error', error: { code: 'PERMISSION_DENIED' } });
     }
   });

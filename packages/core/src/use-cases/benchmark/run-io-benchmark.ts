@@ -23,12 +23,13 @@ import {
   type FioModeSettings,
   type FioTargetAccess,
 } from '../../plan/fio-jobs.js';
+import { luks2VariantName, resourceName, type VeracryptVariant } from '../../plan/encrypted-backends.js';
 import {
-  luks2VariantName,
-  resourceName,
-  type Luks2Variant,
-  type VeracryptVariant,
-} from '../../plan/encrypted-backends.js';
+  benchmarkScratchBytes,
+  FREE_SPACE_MARGIN_BYTES,
+  luksVariants,
+  veracryptKernelCryptoVariants,
+} from '../../plan/benchmark-footprint.js';
 import { parseFioJson } from '../../parsers/fio/parse-fio-json.js';
 import { summarizeRuns } from '../../analyses/run-summary.js';
 import { computeOverhead } from '../../analyses/io-overhead.js';
@@ -42,7 +43,6 @@ import {
   preparePlain,
   prepareScratchFilesystem,
   prepareVeracrypt,
-  scratchImageBytes,
   type PreparedTarget,
   type TargetContext,
 } from './targets.js';
@@ -78,7 +78,6 @@ export interface IoBenchmarkOutcome {
 interface EncryptedPlanItem {
   readonly backend: BackendId;
   readonly variant: string;
-  readonly sizeBytes: number;
   prepare(
     context: TargetContext,
     scratch: { mountPoint: string; device: string },
@@ -87,27 +86,8 @@ interface EncryptedPlanItem {
 }
 
 const MIB = 1024 * 1024;
-/** Free space kept beyond what the scratch files need, so the filesystem never runs full (encplan's margin). */
-const FREE_SPACE_MARGIN_BYTES = 256 * MIB;
 
-function luksVariants(mode: IoBenchmarkMode): Luks2Variant[] {
-  // Sector size (Eric Biggers, "x86: AES-XTS with VAES/AVX10" cover letter, linux-crypto 2024; systemd/systemd#24382; cryptsetup 2.4.0 release notes) and workqueues (Cloudflare, "Speeding up Linux disk encryption", 2020-03-25; dm-crypt no_read_workqueue/no_write_workqueue (Linux 5.9); cryptsetup(8) --perf-*) are the two biggest dm-crypt levers; full measures all four.
-  return mode === 'full'
-    ? [
-        { sectorSizeBytes: 4096, noWorkqueues: false },
-        { sectorSizeBytes: 4096, noWorkqueues: true },
-        { sectorSizeBytes: 512, noWorkqueues: false },
-        { sectorSizeBytes: 512, noWorkqueues: true },
-      ]
-    : [{ sectorSizeBytes: 4096, noWorkqueues: true }];
-}
-
-function planEncrypted(
-  backends: readonly BackendId[],
-  mode: IoBenchmarkMode,
-  fileSizeBytes: number,
-): EncryptedPlanItem[] {
-  const containerBytes = fileSizeBytes + 160 * MIB;
+function planEncrypted(backends: readonly BackendId[], mode: IoBenchmarkMode): EncryptedPlanItem[] {
   return backends.flatMap((backend): EncryptedPlanItem[] => {
     switch (backend) {
       case 'plain':
@@ -117,7 +97,6 @@ function planEncrypted(
           {
             backend,
             variant: 'fscrypt',
-            sizeBytes: 0,
             prepare: (context, scratch) => prepareFscrypt(context, scratch),
           },
         ];
@@ -125,16 +104,14 @@ function planEncrypted(
         return luksVariants(mode).map((variant) => ({
           backend,
           variant: luks2VariantName(variant),
-          sizeBytes: containerBytes,
           prepare: (context, _scratch, rawDevice) => prepareLuks2(context, variant, rawDevice),
         }));
       case 'veracrypt':
-        return (mode === 'full' ? [true, false] : [true]).map((kernelCrypto): EncryptedPlanItem => {
+        return veracryptKernelCryptoVariants(mode).map((kernelCrypto): EncryptedPlanItem => {
           const variant: VeracryptVariant = { kernelCrypto };
           return {
             backend,
             variant: kernelCrypto ? 'veracrypt kernel crypto' : 'veracrypt userspace crypto',
-            sizeBytes: containerBytes,
             prepare: (context) => prepareVeracrypt(context, variant),
           };
         });
@@ -142,9 +119,7 @@ function planEncrypted(
         // Measured by the Windows benchmark (run-windows-io-benchmark.ts), with DiskSpd, not here.
         return [];
       case 'apfs':
-        return [
-          { backend, variant: 'apfs', sizeBytes: containerBytes, prepare: (context) => prepareApfs(context) },
-        ];
+        return [{ backend, variant: 'apfs', prepare: (context) => prepareApfs(context) }];
     }
   });
 }
@@ -371,17 +346,12 @@ export async function runIoBenchmark(host: Host, options: IoBenchmarkOptions): P
   const profiles = [...STANDARD_PROFILES, ...(options.sweep ? SWEEP_PROFILES : [])].filter(
     (profile) => options.profileIds === undefined || options.profileIds.includes(profile.id),
   );
-  const encryptedPlan = planEncrypted(backends, options.mode, settings.fileSizeBytes);
+  const encryptedPlan = planEncrypted(backends, options.mode);
   // On a raw device the mount points and key files live in a private directory under the temp dir.
   const identity = await host.effects.runIdentity();
   const workParent = rawDevice === null ? options.target : identity.tempDirectory;
   if (rawDevice === null) {
-    await assertFreeSpace(
-      host,
-      workParent,
-      scratchImageBytes(settings.fileSizeBytes) +
-        encryptedPlan.reduce((sum, item) => sum + item.sizeBytes, 0),
-    );
+    await assertFreeSpace(host, workParent, benchmarkScratchBytes(backends, options.mode));
   }
 
   const registry = await CleanupRegistry.create(host, options.stateDirectory, identity);

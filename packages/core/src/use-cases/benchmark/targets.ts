@@ -25,6 +25,7 @@ import { parseMountInfo } from '../../parsers/proc/parse-mountinfo.js';
 import { parseVeracryptList } from '../../parsers/veracrypt/parse-veracrypt-list.js';
 import type { BackendVerification } from '../../domain/io-benchmark.js';
 import type { CleanupRegistry } from './cleanup-registry.js';
+import { FILESYSTEM_OVERHEAD_BYTES, scratchImageBytes } from '../../plan/benchmark-footprint.js';
 
 /** What every backend needs: the host, the registry, the run's private directory and sizes. */
 export interface TargetContext {
@@ -53,8 +54,6 @@ export interface PreparedTarget {
 const MIB = 1024 * 1024;
 /** mkfs, luksFormat and mounts on a sparse file take seconds; a minute is generous. */
 const SETUP_TIMEOUT_MS = 120_000;
-/** Room for the ext4 metadata and journal around the fio file (mke2fs reserves ~5% plus the journal). */
-const FILESYSTEM_OVERHEAD_BYTES = 128 * MIB;
 
 /** Runs a setup tool and throws TOOL_FAILED (with its stderr) on a non-zero exit. Secrets go in `stdin`. */
 async function runChecked(
@@ -122,11 +121,6 @@ async function makeExt4(context: TargetContext, device: string, name: string): P
 export interface ScratchFilesystem {
   readonly mountPoint: string;
   readonly device: string;
-}
-
-/** Size of the sparse image for the shared plain + fscrypt filesystem: two fio files plus ext4 overhead. */
-export function scratchImageBytes(fileSizeBytes: number): number {
-  return 2 * fileSizeBytes + FILESYSTEM_OVERHEAD_BYTES;
 }
 
 /** Creates the scratch ext4 (with the encrypt feature) on `rawDevice`, or on a loop device over a sparse image. */

@@ -6,6 +6,7 @@ import { renderDriveStep } from './steps/drive-step.js';
 import { renderExportStep } from './steps/export-step.js';
 import { renderHealthStep } from './steps/health-step.js';
 import { renderPlanStep } from './steps/plan-step.js';
+import { errorState } from './steps/error-state.js';
 import { STEPS, type WizardActions, type WizardState } from './wizard-state.js';
 
 /** How often the wizard asks a running job for progress. */
@@ -19,6 +20,7 @@ export function startWizard(root: HTMLElement, bridge: EncplanBridge): void {
     capabilities: null,
     error: null,
     selectedDevice: null,
+    lastDevice: null,
     benchmarkMode: 'quick',
     selectedBackends: [],
     job: null,
@@ -88,8 +90,17 @@ export function startWizard(root: HTMLElement, bridge: EncplanBridge): void {
         return;
       }
       state.view = null;
+      state.error = null;
+      state.lastDevice = state.selectedDevice;
       actions.goTo(2);
       void runJob({ device: state.selectedDevice, benchmark: 'none', backends: [] }, () => undefined);
+    },
+    refreshDevices() {
+      state.error = null;
+      state.view = null;
+      state.step = 1;
+      focusHeading = true;
+      loadDevices(true);
     },
     setBenchmarkMode(mode) {
       state.benchmarkMode = mode;
@@ -172,26 +183,15 @@ export function startWizard(root: HTMLElement, bridge: EncplanBridge): void {
     const error =
       state.error === null
         ? null
-        : h(
-            'div',
-            { class: 'alert tone-bad', role: 'alert' },
-            h('strong', {}, `${state.error.code}: `),
-            state.error.message,
-            state.error.hint === null ? null : h('p', {}, state.error.hint),
-            h(
-              'button',
-              {
-                type: 'button',
-                id: 'retry',
-                class: 'secondary',
-                onclick: () => {
-                  state.error = null;
-                  loadDevices();
-                },
-              },
-              'Try again',
-            ),
-          );
+        : errorState(state.error, state.selectedDevice ?? state.lastDevice, {
+            retry: () => {
+              state.error = null;
+              loadDevices();
+            },
+            refreshDevices: () => {
+              actions.refreshDevices();
+            },
+          });
     // Updated in place (patchChildren): unchanged nodes stay, so focus, a press in progress and open
     // details survive the 200 ms progress polls.
     patchChildren(root, [
@@ -205,8 +205,8 @@ export function startWizard(root: HTMLElement, bridge: EncplanBridge): void {
     }
   }
 
-  /** (Re)reads the drives and what this machine can measure: at start, and from "Try again". */
-  function loadDevices(): void {
+  /** (Re)reads the drives and what this machine can measure: at start, from "Try again" and from Refresh. */
+  function loadDevices(refreshed = false): void {
     render();
     void Promise.all([bridge.listDevices(), bridge.capabilities()]).then(([devices, capabilities]) => {
       const listed = unwrap(devices);
@@ -215,11 +215,12 @@ export function startWizard(root: HTMLElement, bridge: EncplanBridge): void {
       state.capabilities = caps;
       state.selectedBackends =
         caps?.backends.filter((backend) => backend.available).map((backend) => backend.id) ?? [];
-      if (
-        state.selectedDevice !== null &&
-        !state.devices.some((device) => device.path === state.selectedDevice)
-      ) {
+      const chosen = state.selectedDevice ?? state.lastDevice;
+      if (chosen !== null && !state.devices.some((device) => device.path === chosen)) {
         state.selectedDevice = null;
+        state.notice = `${chosen} is no longer listed: it was unplugged or detached. Pick a drive from the refreshed list.`;
+      } else if (refreshed && listed !== null) {
+        state.notice = `Drive list refreshed: ${String(state.devices.length)} drive${state.devices.length === 1 ? '' : 's'}.`;
       }
       render();
     });

@@ -11,6 +11,8 @@ export interface WizardState {
   /** The last error a bridge call returned, shown above the current step. */
   error: ErrorBody | null;
   selectedDevice: string | null;
+  /** The drive the latest assessment was for (kept when a refresh drops a vanished drive from the list). */
+  lastDevice: string | null;
   benchmarkMode: 'quick' | 'full';
   selectedBackends: string[];
   /** The running or last finished job, and whether it reads facts only or also benchmarks. */
@@ -29,7 +31,10 @@ export interface WizardState {
 export interface WizardActions {
   selectDevice(path: string): void;
   goTo(step: number): void;
+  /** Reads the facts of the selected drive (again: Try again after a failed read). */
   assessFacts(): void;
+  /** Re-reads the drive list and what this machine can measure, and goes back to step 1. */
+  refreshDevices(): void;
   setBenchmarkMode(mode: 'quick' | 'full'): void;
   toggleBackend(id: string, on: boolean): void;
   startBenchmark(): void;

@@ -1,4 +1,6 @@
 import {
+  benchmarkFootprintFromJson,
+  formatBytes,
   formatDuration,
   formatRate,
   renderBarChartSvg,
@@ -8,6 +10,7 @@ import {
 import { h, svgFigure } from '../element-builder.js';
 import type { WizardActions, WizardState } from '../wizard-state.js';
 import { stepFrame } from './step-frame.js';
+import { missingToolsNotice } from './error-state.js';
 
 /** Live samples are labelled "profile · target"; grouped by profile, one bar colour per target, as in step 4. */
 function liveChart(job: JobSnapshot | null): HTMLElement | null {
@@ -57,7 +60,47 @@ const STATE_TEXT: Readonly<Record<JobSnapshot['state'], string>> = {
   failed: 'Failed',
 };
 
-/** Step 3: quick or full, the backends this machine supports, live progress and chart, and Cancel. */
+/**
+ * Where the chosen run writes, said before it starts: the mounted filesystem of this drive that takes the
+ * scratch files, how much they take at most, and that they are removed again (or that nothing is written).
+ */
+function whereItWrites(state: WizardState): HTMLElement {
+  const ioChosen = state.selectedBackends.some((id) => id !== 'ciphers');
+  if (state.selectedBackends.length === 0) {
+    return h('p', { id: 'benchmark-footprint', class: 'footprint' }, 'Choose at least one measurement.');
+  }
+  if (!ioChosen) {
+    return h(
+      'p',
+      { id: 'benchmark-footprint', class: 'footprint' },
+      h('strong', {}, 'Nothing is written: '),
+      'cipher and key-derivation speed are measured in memory.',
+    );
+  }
+  const footprint = benchmarkFootprintFromJson(state.envelope, state.benchmarkMode, state.selectedBackends);
+  if (footprint === null) {
+    return h(
+      'p',
+      { id: 'benchmark-footprint', class: 'footprint' },
+      'Where the benchmark writes is shown once step 2 has read this drive.',
+    );
+  }
+  if (footprint.directory === null) {
+    return h(
+      'p',
+      { id: 'benchmark-footprint', class: 'footprint alert tone-attention' },
+      h('strong', {}, 'No I/O measurement on this drive: '),
+      'none of its filesystems is mounted, so there is nowhere to put scratch files. encplan never writes to the raw device from the wizard; only cipher speed will be measured. Mount a filesystem of this drive to measure I/O.',
+    );
+  }
+  return h(
+    'p',
+    { id: 'benchmark-footprint', class: 'footprint' },
+    h('strong', {}, 'Where it writes: '),
+    `a new private folder in ${footprint.directory} (a mounted filesystem of this drive), holding scratch files of up to ${formatBytes(footprint.scratchBytes)}; ${formatBytes(footprint.freeNeededBytes)} must be free there. Every file, loop device and mapping it makes is removed afterwards, also when you cancel. Your files and the raw device are not touched.`,
+  );
+}
+
 /**
  * The time left, extrapolated from the time so far and the fraction done; said only once a twentieth is done,
  * because the first steps (preparing the scratch files) say little about the rate.
@@ -70,6 +113,7 @@ function remaining(fraction: number, startedAtMs: number | null): string {
   return ` · about ${formatDuration((elapsedSeconds * (1 - fraction)) / fraction)} left`;
 }
 
+/** Step 3: quick or full, the backends this machine supports, where it writes, live progress and chart, and Cancel. */
 export function renderBenchmarkStep(state: WizardState, actions: WizardActions): HTMLElement {
   // The facts-only job of step 2 is not a benchmark: show only benchmark jobs here.
   const job = state.jobKind === 'benchmark' ? state.job : null;
@@ -128,7 +172,11 @@ export function renderBenchmarkStep(state: WizardState, actions: WizardActions):
             h('label', { for: `backend-${String(index)}` }, backend.label),
             backend.reason === null
               ? null
-              : h('span', { class: 'hint', id: `backend-${String(index)}-reason` }, backend.reason),
+              : h(
+                  'span',
+                  { class: 'hint', id: `backend-${String(index)}-reason` },
+                  backend.available ? backend.reason : `Not available here. ${backend.reason}`,
+                ),
           ),
         ),
   );
@@ -185,8 +233,16 @@ export function renderBenchmarkStep(state: WizardState, actions: WizardActions):
   );
   return stepFrame(
     'Benchmark: plain vs encrypted',
-    'encplan writes test files into a scratch directory on a mounted filesystem of this drive (never the raw device, never your files), measures them plain and through each encryption method, and removes every file and mapping it creates, even when you cancel.',
-    [modes, backendChoices, controls, progress, liveChart(job)],
+    'encplan measures cipher speed in memory and, where this machine can, reads and writes test files plain and through each encryption method. Only what this machine can run is offered; the rest says what it needs.',
+    [
+      modes,
+      backendChoices,
+      whereItWrites(state),
+      controls,
+      progress,
+      job?.state === 'done' && state.view !== null ? missingToolsNotice(state.view.warnings) : null,
+      liveChart(job),
+    ],
     {
       back: () => {
         actions.goTo(2);

@@ -100,10 +100,28 @@ export function renderDriveStep(state: WizardState, actions: WizardActions): HTM
           h('strong', {}, 'Limited checks: '),
           privilege.reason ?? 'Administrator rights are not available.',
         );
+  const refresh = h(
+    'div',
+    { class: 'controls' },
+    h(
+      'button',
+      {
+        type: 'button',
+        id: 'refresh-devices',
+        class: 'secondary',
+        disabled: devices === null,
+        onclick: () => {
+          actions.refreshDevices();
+        },
+      },
+      'Refresh the drive list',
+    ),
+    h('span', { class: 'hint' }, 'After plugging in, attaching or removing a drive.'),
+  );
   return stepFrame(
     'Which drive do you want to encrypt?',
     'Pick a drive. encplan only reads from it; nothing is written or formatted.',
-    [...body, privilegeNote],
+    [...body, refresh, privilegeNote],
     {
       next: () => {
         actions.assessFacts();

@@ -2,6 +2,7 @@ import type { SectionView } from '@encplan/core';
 import { h } from '../element-builder.js';
 import type { WizardActions, WizardState } from '../wizard-state.js';
 import { badge, factTable, stepFrame } from './step-frame.js';
+import { errorState, missingToolsNotice } from './error-state.js';
 
 function sectionCard(section: SectionView): HTMLElement {
   return h(
@@ -54,15 +55,17 @@ export function renderHealthStep(state: WizardState, actions: WizardActions): HT
         ]
       : view.error !== null
         ? [
-            h(
-              'div',
-              { class: 'alert tone-bad', role: 'alert' },
-              h('strong', {}, `${view.error.code}: `),
-              view.error.message,
-              view.error.hint === null ? null : h('p', {}, view.error.hint),
-            ),
+            errorState(view.error, state.selectedDevice ?? state.lastDevice, {
+              retry: () => {
+                actions.assessFacts();
+              },
+              refreshDevices: () => {
+                actions.refreshDevices();
+              },
+            }),
           ]
         : [
+            missingToolsNotice(view.warnings),
             view.device === null
               ? null
               : h(
