@@ -23,7 +23,7 @@ export const healthDocument = defineDocument({
 /** `encplan benchmark ciphers --json`: cipher and key-derivation speed, the kernel AES driver. */
 export const cipherBenchmarkDocument = defineDocument({
   name: 'encplan.cipher-benchmark',
-  version: [1, 0],
+  version: [1, 1],
   title: 'encplan benchmark ciphers envelope',
   result: cipherBenchmarkSchema,
 });
@@ -31,7 +31,7 @@ export const cipherBenchmarkDocument = defineDocument({
 /** `encplan benchmark io --json`: plain versus encrypted fio profiles and the overhead of each. */
 export const ioBenchmarkDocument = defineDocument({
   name: 'encplan.benchmark-io',
-  version: [1, 1],
+  version: [1, 2],
   title: 'encplan benchmark io envelope',
   result: ioBenchmarkSchema,
 });

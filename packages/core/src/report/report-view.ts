@@ -285,6 +285,13 @@ function toBenchmarks(result: AssessmentResult): { rows: BenchmarkRowView[]; cha
       source: `skipped: ${skipped.message}`,
     });
   }
+  // Quick mode says what it left out: fewer runs mean a wider spread than the figures suggest.
+  for (const reduction of [
+    ...(io.settings?.reductions ?? []),
+    ...(result.cipherBenchmark?.reductions ?? []),
+  ]) {
+    rows.push({ profile: 'quick mode', target: 'left out', measured: '—', source: reduction });
+  }
   const charts: ChartView[] =
     groups.size === 0
       ? []
