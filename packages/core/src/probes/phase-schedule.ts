@@ -120,30 +120,33 @@ export class PhaseSchedule implements PhaseRunner {
     }));
   }
 
-  /** The remaining time: pending expected time (the current phase's minus what it has run) × measured pace. */
+  /**
+   * The remaining time: each pending phase's expected time (the current one's minus what it has run) × the
+   * measured pace of the finished phases of the same resource (CPU-only runs and disk runs slow down
+   * differently on a busy machine), or of all finished phases while none of that resource has finished.
+   */
   remainingMs(): number {
-    let expectedDone = 0;
-    let measuredDone = 0;
-    let pending = 0;
+    const done = { cpu: { expected: 0, measured: 0 }, disk: { expected: 0, measured: 0 } };
     for (const entry of this.phases) {
-      if (entry.skipped) {
-        continue;
-      }
-      if (entry.measuredMs !== null) {
-        if (entry.measuredMs >= entry.planned.expectedMs * FAILED_FAST_SHARE) {
-          expectedDone += entry.planned.expectedMs;
-          measuredDone += entry.measuredMs;
-        }
-      } else {
-        pending += entry.planned.expectedMs;
+      const { measuredMs, planned } = entry;
+      if (!entry.skipped && measuredMs !== null && measuredMs >= planned.expectedMs * FAILED_FAST_SHARE) {
+        done[planned.resource].expected += planned.expectedMs;
+        done[planned.resource].measured += measuredMs;
       }
     }
-    const pace =
-      expectedDone === 0
-        ? 1
-        : Math.min(PACE_LIMITS[1], Math.max(PACE_LIMITS[0], measuredDone / expectedDone));
+    const ratio = (expected: number, measured: number): number | null =>
+      expected === 0 ? null : Math.min(PACE_LIMITS[1], Math.max(PACE_LIMITS[0], measured / expected));
+    const overall =
+      ratio(done.cpu.expected + done.disk.expected, done.cpu.measured + done.disk.measured) ?? 1;
+    const pace = {
+      cpu: ratio(done.cpu.expected, done.cpu.measured) ?? overall,
+      disk: ratio(done.disk.expected, done.disk.measured) ?? overall,
+    };
     const runningFor = this.current === null ? 0 : Math.max(0, this.now() - this.current.startedAt);
-    return Math.max(0, Math.round(pending * pace - runningFor));
+    const pending = this.phases
+      .filter((entry) => !entry.skipped && entry.measuredMs === null)
+      .reduce((sum, entry) => sum + entry.planned.expectedMs * pace[entry.planned.resource], 0);
+    return Math.max(0, Math.round(pending - runningFor));
   }
 
   private entry(id: string): { planned: PlannedPhase; measuredMs: number | null; skipped: boolean } {

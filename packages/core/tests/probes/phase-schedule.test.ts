@@ -81,6 +81,18 @@ describe('PhaseSchedule', () => {
     expect(schedule.remainingMs()).toBe(8000);
   });
 
+  it('keeps a pace per resource: slow CPU runs do not slow the estimate of disk runs once one has run', async () => {
+    const clock = fakeClock();
+    const schedule = new PhaseSchedule(PLAN, undefined, clock.now);
+    await schedule.run('cipher:openssl', 'openssl', clock.takes(3000));
+    await schedule.run('kdf:argon2id', 'argon2id', clock.takes(9000));
+    // No disk run yet: the overall pace (3×) applies to the 4000 ms of fio.
+    expect(schedule.remainingMs()).toBe(12000);
+    await schedule.run('io:plain:seq', 'fio plain', clock.takes(2000));
+    // One disk run at the planned pace: the last one is expected to take its planned 2000 ms.
+    expect(schedule.remainingMs()).toBe(2000);
+  });
+
   it('a phase that ended at once (a tool that failed) does not set the pace', async () => {
     const clock = fakeClock();
     const schedule = new PhaseSchedule(PLAN, undefined, clock.now);
