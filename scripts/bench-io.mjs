@@ -2,7 +2,7 @@
 // The I/O part of `npm run bench` (issue #4, "Speed of the tool itself"). On one scratch ext4 (loop device over
 // a sparse file in a private temp dir) it runs encplan's SEQ1M Q8T1 read and RND4K Q32T1 read (runFioProfile:
 // the runner, the output file, the parser) and fio started directly with the identical argv, alternating which
-// goes first each round. It prints the median of per-round encplan ÷ direct ratios (goal 0.95–1.05) and then the wall time of a quick
+// goes first each round. It prints the median of per-round encplan ÷ direct ratios (goal 0.97–1.03) and then the wall time of a quick
 // `encplan benchmark io` on the same directory. Needs root (loop devices, mount) and a build (npx tsc -b).
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
@@ -108,7 +108,7 @@ try {
     }
     const mib = (value) => (value / 2 ** 20).toFixed(1);
     console.log(
-      `${profile.label} ${profile.direction}: encplan ${mib(median(ours))} MiB/s, fio direct ${mib(median(theirs))} MiB/s, ratio ${ratio.toFixed(3)} ${ratio >= 0.95 && ratio <= 1.05 ? '(within 0.95–1.05)' : '(OUTSIDE 0.95–1.05)'}`,
+      `${profile.label} ${profile.direction}: encplan ${mib(median(ours))} MiB/s, fio direct ${mib(median(theirs))} MiB/s, ratio ${ratio.toFixed(3)} ${ratio >= 0.97 && ratio <= 1.03 ? '(within 0.97–1.03)' : '(OUTSIDE 0.97–1.03)'}`,
     );
   }
 } finally {

@@ -109,7 +109,12 @@ export default class Assess extends EncplanCommand {
             // Progress only for the long run: a sub-second assessment needs none.
             ...(flags.benchmark
               ? {
-                  onProgress: (step: string) => process.stderr.write(`encplan: ${step}…\n`),
+                  // On a terminal the step replaces the progress bar's line (a status line: \r, text, clear to
+                  // the end); the next event redraws the bar below it.
+                  onProgress: (step: string) =>
+                    process.stderr.write(
+                      process.stderr.isTTY ? `\rencplan: ${step}…\u001b[K\n` : `encplan: ${step}…\n`,
+                    ),
                   onBenchmarkProgress: stderrProgress(),
                 }
               : {}),

@@ -9,8 +9,9 @@ export const BUNDLE_SCHEMA = 'encplan.bundle' as const;
 /**
  * 1.1: `effect` captures and `benchmark` (a benchmarked collection replays its benchmark).
  * 1.2: `all` (a `collect --all` bundle: every disk of the machine, replayed by `assess --all --bundle`).
+ * 1.3: `benchmark.quickRevision` (which quick mode ran; absent: revision 1, quick mode before issue 18).
  */
-export const BUNDLE_SCHEMA_VERSION = [1, 2] as const;
+export const BUNDLE_SCHEMA_VERSION = [1, 3] as const;
 
 const capturedErrorSchema = z.object({ code: z.enum(ERROR_CODES), message: z.string() }).nullable();
 const pathStatSchema = z.object({
@@ -99,7 +100,10 @@ const bundleSchema = z.object({
   device: z.string().nullable(),
   serialsIncluded: z.boolean(),
   /** The benchmark the collection ran (`collect --benchmark [--quick]`), replayed with the bundle; absent: none. */
-  benchmark: z.object({ quick: z.boolean() }).nullable().optional(),
+  benchmark: z
+    .object({ quick: z.boolean(), quickRevision: z.union([z.literal(1), z.literal(2)]).optional() })
+    .nullable()
+    .optional(),
   /** True for `collect --all`: every whole disk of the machine (`device` is then null); absent: one disk. */
   all: z.boolean().optional(),
   captures: z.array(captureSchema),

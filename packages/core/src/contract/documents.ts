@@ -23,13 +23,13 @@ export const healthDocument = commandDocument(
 /** `encplan benchmark ciphers --json`: cipher and key-derivation speed, the kernel AES driver. */
 export const cipherBenchmarkDocument = commandDocument(
   'cipher-benchmark',
-  [1, 0],
+  [1, 1],
   'benchmark ciphers',
   cipherBenchmarkSchema,
 );
 
 /** `encplan benchmark io --json`: plain versus encrypted fio profiles and the overhead of each. */
-export const ioBenchmarkDocument = commandDocument('benchmark-io', [1, 1], 'benchmark io', ioBenchmarkSchema);
+export const ioBenchmarkDocument = commandDocument('benchmark-io', [1, 2], 'benchmark io', ioBenchmarkSchema);
 
 /** `encplan cleanup --json`: what was removed of what interrupted benchmarks left. */
 export const cleanupDocument = commandDocument('cleanup', [1, 1], 'cleanup', cleanupReportSchema);

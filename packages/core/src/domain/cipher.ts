@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { kdfSpeedSchema } from './kdf.js';
+import { benchmarkReductionsSchema } from './benchmark-settings.js';
 
 /**
  * Where a cipher figure was measured. `cryptsetup` = the kernel's crypto API through AF_ALG (the code dm-crypt and
@@ -130,6 +131,8 @@ export const cipherBenchmarkSchema = z.object({
   cipherSpeed: cipherSpeedSchema,
   kdfSpeed: kdfSpeedSchema,
   findings: z.array(kernelCipherFindingSchema),
+  /** What quick mode left out, in words; empty for a full run (since assessment 1.2; absent in older documents). */
+  reductions: benchmarkReductionsSchema.optional(),
 });
 /** A validated {@link cipherBenchmarkSchema} value. */
 export type CipherBenchmark = z.infer<typeof cipherBenchmarkSchema>;

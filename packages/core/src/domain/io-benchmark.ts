@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ioBenchmarkSettingsSchema } from './benchmark-settings.js';
 
 /** The direction of one fio run. */
 const ioDirectionSchema = z.enum(['read', 'write']);
@@ -199,6 +200,8 @@ export type IoBenchmarkMode = z.infer<typeof ioBenchmarkModeSchema>;
 /** The result of `encplan benchmark io`: plain and encrypted measurements and their overhead. */
 export const ioBenchmarkSchema = z.object({
   mode: ioBenchmarkModeSchema,
+  /** How fio ran and what quick mode left out (since assessment 1.2 / benchmark-io 1.1; absent in older documents). */
+  settings: ioBenchmarkSettingsSchema.optional(),
   /** The directory (or device) the user asked to measure. */
   target: z.string(),
   destructive: z.boolean(),

@@ -1,6 +1,5 @@
 import type { CipherSpeedFacts, UnmeasuredCipher } from '../domain/cipher.js';
 import type { KdfSpeedFacts } from '../domain/kdf.js';
-import type { CommandOutput } from '../ports.js';
 import { parseCryptsetupBenchmark } from '../parsers/cryptsetup-benchmark/parse-cryptsetup-benchmark.js';
 import {
   cipherFactsFromCryptsetup,
@@ -14,6 +13,13 @@ import {
   type OpensslSpeedRun,
 } from '../parsers/openssl-speed/openssl-speed-facts.js';
 import { addWarning, attempt, tryRun, type ProbeContext } from './probe-context.js';
+import { RUN_DIRECTLY, type PhaseRunner, type PlannedPhase } from './phase-schedule.js';
+import {
+  CURRENT_QUICK_REVISION,
+  QUICK_CUTS,
+  type QuickCuts,
+  type QuickRevision,
+} from '../domain/benchmark-settings.js';
 
 /** Options of the cipher and KDF probes (cancellation comes with the probe context's signal). */
 export interface SpeedProbeOptions {
@@ -23,7 +29,42 @@ export interface SpeedProbeOptions {
   readonly logicalCpuCount?: number;
   /** Called before each tool run with a short description, for progress output. */
   readonly onProgress?: (step: string) => void;
+  /** Which quick mode to run (a bundle replays the one it was collected with); the current one when absent. */
+  readonly quickRevision?: QuickRevision;
+  /** Runs each tool call as a planned phase, one at a time, with progress; directly when absent. */
+  readonly phases?: PhaseRunner;
 }
+
+/** A speed run that exited non-zero: a warning quoting its first stderr line. */
+function warnFailed(
+  context: ProbeContext,
+  tool: 'cryptsetup' | 'openssl',
+  args: string[],
+  stderr: string,
+): void {
+  addWarning(context, {
+    code: 'TOOL_FAILED',
+    message: `${tool} ${args.join(' ')} failed: ${firstLineOf(stderr)}`,
+    source: tool,
+  });
+}
+
+/** One tool run of a speed probe, known before anything runs so the phases can be planned. */
+interface SpeedStep extends PlannedPhase {
+  readonly args: string[];
+  readonly label: string;
+}
+
+function quickCutsOf(options: SpeedProbeOptions): QuickCuts | null {
+  return options.quick === true ? QUICK_CUTS[options.quickRevision ?? CURRENT_QUICK_REVISION] : null;
+}
+
+/** A cryptsetup cipher benchmark runs each direction for about a second, plus start-up (cryptsetup(8) BENCHMARK). */
+const CRYPTSETUP_CIPHER_EXPECTED_MS = 2500;
+/** PBKDF2 benchmarks aim at about one second each (cryptsetup(8) BENCHMARK). */
+const PBKDF2_EXPECTED_MS = 1200;
+/** Start-up and fork/join of one `openssl speed` beyond its measuring time, on a 2-core VM (measured: 1.03–1.17 s for 1 s runs). */
+const OPENSSL_OVERHEAD_MS = 150;
 
 /** cryptsetup benchmark runs: `-s 512` is what luksFormat uses, Adiantum is not in the default list (cryptsetup(8) BENCHMARK; cryptsetup src/cryptsetup.c, lib/crypto_backend/cipher_check.c). */
 const CRYPTSETUP_CIPHERS: readonly (readonly [string, string])[] = [
@@ -69,20 +110,42 @@ function firstLineOf(text: string): string {
   );
 }
 
+function cryptsetupCipherSteps(options: SpeedProbeOptions): SpeedStep[] {
+  const list =
+    options.quick === true ? CRYPTSETUP_CIPHERS : [...CRYPTSETUP_CIPHERS, ...CRYPTSETUP_CIPHERS_FULL];
+  return list.map(([cipher, keyBits]) => ({
+    id: `cipher:cryptsetup:${cipher}:${keyBits}`,
+    resource: 'cpu',
+    expectedMs: CRYPTSETUP_CIPHER_EXPECTED_MS,
+    args: ['benchmark', '-c', cipher, '-s', keyBits],
+    label: `cryptsetup benchmark ${cipher} ${keyBits}b`,
+  }));
+}
+
+/** Runs one planned tool call of a speed probe as its phase. */
+function runStep(
+  context: ProbeContext,
+  options: SpeedProbeOptions,
+  step: SpeedStep,
+  spec: { tool: 'cryptsetup' | 'openssl'; timeoutMs: number; purpose: string },
+) {
+  options.onProgress?.(step.label);
+  return (options.phases ?? RUN_DIRECTLY).run(step.id, step.label, () =>
+    tryRun(context, { tool: spec.tool, args: step.args, timeoutMs: spec.timeoutMs }, spec.purpose),
+  );
+}
+
 async function measureWithCryptsetup(context: ProbeContext, options: SpeedProbeOptions) {
   const runs: CryptsetupBenchmarkRun[] = [];
   const unmeasured: UnmeasuredCipher[] = [];
   let available: boolean | null = null;
-  const list =
-    options.quick === true ? CRYPTSETUP_CIPHERS : [...CRYPTSETUP_CIPHERS, ...CRYPTSETUP_CIPHERS_FULL];
-  for (const [cipher, keyBits] of list) {
-    const args = ['benchmark', '-c', cipher, '-s', keyBits];
-    options.onProgress?.(`cryptsetup benchmark ${cipher} ${keyBits}b`);
-    const output = await tryRun(
-      context,
-      { tool: 'cryptsetup', args, timeoutMs: CRYPTSETUP_CIPHER_TIMEOUT_MS },
-      'Measuring kernel cipher speed',
-    );
+  for (const step of cryptsetupCipherSteps(options)) {
+    const { args } = step;
+    const output = await runStep(context, options, step, {
+      tool: 'cryptsetup',
+      timeoutMs: CRYPTSETUP_CIPHER_TIMEOUT_MS,
+      purpose: 'Measuring kernel cipher speed',
+    });
     if (output === null) {
       break;
     }
@@ -102,11 +165,12 @@ async function measureWithCryptsetup(context: ProbeContext, options: SpeedProbeO
       });
       continue;
     }
-    const benchmark = await parseIfSucceeded(
-      context,
-      { tool: 'cryptsetup', args, output },
-      'Reading kernel cipher speed',
-      parseCryptsetupBenchmark,
+    if (output.exitCode !== 0) {
+      warnFailed(context, 'cryptsetup', args, output.stderr);
+      continue;
+    }
+    const benchmark = await attempt(context, 'cryptsetup', 'Reading kernel cipher speed', () =>
+      Promise.resolve(parseCryptsetupBenchmark(output.stdout)),
     );
     if (benchmark?.cipherTestUnavailable === true) {
       // Older cryptsetup prints "# Cipher speed test is not available." with N/A rows instead (cryptsetup(8) BENCHMARK; cryptsetup src/cryptsetup.c, lib/crypto_backend/cipher_check.c).
@@ -119,36 +183,23 @@ async function measureWithCryptsetup(context: ProbeContext, options: SpeedProbeO
       runs.push({ argv: ['cryptsetup', ...args], benchmark });
     }
   }
+  options.phases?.skip('cipher:cryptsetup:');
   const facts = cipherFactsFromCryptsetup(runs);
   return { ...facts, unmeasured: [...facts.unmeasured, ...unmeasured], available };
 }
 
-/** The parsed output of a run that exited 0; a failed run is a TOOL_FAILED warning with its first stderr line. */
-async function parseIfSucceeded<T>(
-  context: ProbeContext,
-  run: { tool: 'cryptsetup' | 'openssl'; args: readonly string[]; output: CommandOutput },
-  purpose: string,
-  parse: (stdout: string) => T,
-): Promise<T | null> {
-  if (run.output.exitCode !== 0) {
-    addWarning(context, {
-      code: 'TOOL_FAILED',
-      message: `${run.tool} ${run.args.join(' ')} failed: ${firstLineOf(run.output.stderr)}`,
-      source: run.tool,
-    });
-    return null;
-  }
-  return attempt(context, run.tool, purpose, () => Promise.resolve(parse(run.output.stdout)));
-}
-
-async function measureWithOpenssl(context: ProbeContext, options: SpeedProbeOptions) {
+function opensslSteps(options: SpeedProbeOptions): (SpeedStep & {
+  evp: OpensslCipherName;
+  decrypt: boolean;
+  processes: number;
+})[] {
   const cpus = Math.max(1, options.logicalCpuCount ?? 1);
-  // 1 s per figure keeps --quick inside issue 4's 60 s budget for a whole assessment; 3 s steadies full runs.
+  // 1 s per figure keeps --quick inside its budget for a whole assessment; 3 s steadies full runs.
   const seconds = options.quick === true ? 1 : 3;
-  const runs: OpensslSpeedRun[] = [];
-  outer: for (const evp of OPENSSL_EVPS) {
-    for (const decrypt of options.quick === true ? [false] : [false, true]) {
-      for (const processes of cpus > 1 ? [1, cpus] : [1]) {
+  const allCores = quickCutsOf(options)?.opensslAllCoresEvps ?? null;
+  return OPENSSL_EVPS.flatMap((evp) =>
+    (options.quick === true ? [false] : [false, true]).flatMap((decrypt) =>
+      (cpus > 1 && (allCores === null || allCores.includes(evp)) ? [1, cpus] : [1]).map((processes) => {
         // -mr: machine-readable bytes/s; -elapsed: wall-clock time, not CPU time (honest on a busy or virtual CPU).
         const args = [
           'speed',
@@ -160,42 +211,54 @@ async function measureWithOpenssl(context: ProbeContext, options: SpeedProbeOpti
           String(seconds),
           '-bytes',
           String(OPENSSL_MESSAGE_BYTES),
+          ...(decrypt ? ['-decrypt'] : []),
+          ...(processes > 1 ? ['-multi', String(processes)] : []),
         ];
-        if (decrypt) {
-          args.push('-decrypt');
-        }
-        if (processes > 1) {
-          args.push('-multi', String(processes));
-        }
-        options.onProgress?.(
-          `openssl speed ${evp}${decrypt ? ' decrypt' : ''} on ${String(processes)} core(s)`,
-        );
-        // OpenSSL runs each figure for `seconds`, then forks/joins; 30 s covers start-up on a loaded machine.
-        const output = await tryRun(
-          context,
-          { tool: 'openssl', args, timeoutMs: seconds * 1000 + 30_000 },
-          'Measuring userspace cipher speed',
-        );
-        if (output === null) {
-          break outer;
-        }
-        const speed = await parseIfSucceeded(
-          context,
-          { tool: 'openssl', args, output },
-          'Reading userspace cipher speed',
-          parseOpensslSpeed,
-        );
-        if (speed !== null) {
-          runs.push({
-            evp,
-            decrypt,
-            processes,
-            messageBytes: OPENSSL_MESSAGE_BYTES,
-            argv: ['openssl', ...args],
-            speed,
-          });
-        }
-      }
+        return {
+          id: `cipher:openssl:${evp}:${decrypt ? 'decrypt' : 'encrypt'}:${String(processes)}`,
+          resource: 'cpu' as const,
+          expectedMs: seconds * 1000 + OPENSSL_OVERHEAD_MS,
+          args,
+          label: `openssl speed ${evp}${decrypt ? ' decrypt' : ''} on ${String(processes)} core(s)`,
+          evp,
+          decrypt,
+          processes,
+        };
+      }),
+    ),
+  );
+}
+
+async function measureWithOpenssl(context: ProbeContext, options: SpeedProbeOptions) {
+  const runs: OpensslSpeedRun[] = [];
+  for (const step of opensslSteps(options)) {
+    const { args, evp, decrypt, processes } = step;
+    // OpenSSL runs each figure for its seconds, then forks/joins; 30 s covers start-up on a loaded machine.
+    const output = await runStep(context, options, step, {
+      tool: 'openssl',
+      timeoutMs: step.expectedMs - OPENSSL_OVERHEAD_MS + 30_000,
+      purpose: 'Measuring userspace cipher speed',
+    });
+    if (output === null) {
+      options.phases?.skip('cipher:openssl:');
+      break;
+    }
+    if (output.exitCode !== 0) {
+      warnFailed(context, 'openssl', args, output.stderr);
+      continue;
+    }
+    const speed = await attempt(context, 'openssl', 'Reading userspace cipher speed', () =>
+      Promise.resolve(parseOpensslSpeed(output.stdout)),
+    );
+    if (speed !== null) {
+      runs.push({
+        evp,
+        decrypt,
+        processes,
+        messageBytes: OPENSSL_MESSAGE_BYTES,
+        argv: ['openssl', ...args],
+        speed,
+      });
     }
   }
   return cipherMeasurementsFromOpenssl(runs);
@@ -245,6 +308,70 @@ const PBKDF2_HASHES = ['sha256', 'sha512', 'whirlpool', 'blake2s-256', 'streebog
 /** PBKDF2 benchmarks aim at ~1 s each, argon2id at the 2000 ms LUKS2 default (cryptsetup(8) BENCHMARK; cryptsetup src/cryptsetup.c, lib/crypto_backend/cipher_check.c; cryptsetup meson_options.txt, lib/utils_pbkdf.c, man/common_options.adoc). */
 const KDF_TIMEOUT_MS = 60_000;
 
+function kdfSteps(options: SpeedProbeOptions): SpeedStep[] {
+  const cuts = quickCutsOf(options);
+  const hashes = PBKDF2_HASHES.filter((hash) => cuts?.pbkdf2Hashes?.includes(hash) ?? true);
+  const argon2Ms = cuts?.argon2IterTimeMs ?? null;
+  const steps = hashes.map((hash): SpeedStep => ({
+    id: `kdf:pbkdf2:${hash}`,
+    resource: 'cpu',
+    expectedMs: PBKDF2_EXPECTED_MS,
+    args: ['benchmark', '--pbkdf', 'pbkdf2', '--hash', hash],
+    label: `cryptsetup benchmark --pbkdf pbkdf2 --hash ${hash}`,
+  }));
+  const argon2Args = [
+    'benchmark',
+    '--pbkdf',
+    'argon2id',
+    ...(argon2Ms === null ? [] : ['--iter-time', String(argon2Ms)]),
+  ];
+  return [
+    ...steps,
+    {
+      id: 'kdf:argon2id',
+      resource: 'cpu',
+      // Its search for parameters runs the hash several times: about twice the requested time, plus start-up.
+      expectedMs: 2 * (argon2Ms ?? ARGON2_DEFAULT_ITER_TIME_MS) + 1000,
+      args: argon2Args,
+      label: `cryptsetup ${argon2Args.slice(1).join(' ')}`,
+    },
+  ];
+}
+
+/** The argon2id time cryptsetup's benchmark asks for by default (cryptsetup(8) BENCHMARK; meson_options.txt). */
+const ARGON2_DEFAULT_ITER_TIME_MS = 2000;
+
+/** What quick mode leaves out of the cipher and KDF benchmark, in words (empty for a full run). */
+export function speedProbeReductions(options: SpeedProbeOptions): string[] {
+  const cuts = quickCutsOf(options);
+  if (cuts === null) {
+    return [];
+  }
+  const allCores = cuts.opensslAllCoresEvps;
+  const hashes = cuts.pbkdf2Hashes;
+  return [
+    'cryptsetup: Serpent and Twofish are not measured.',
+    `OpenSSL: 1 s per figure instead of 3, encryption only${allCores === null ? '' : `, all cores for ${allCores.join(', ')} only`}: one short sample, so a busy machine shows in the figure.`,
+    ...(hashes === null
+      ? []
+      : [
+          `PBKDF2: ${hashes.join(', ')} only (${PBKDF2_HASHES.filter((hash) => !hashes.includes(hash)).join(', ')} not measured).`,
+        ]),
+    ...(cuts.argon2IterTimeMs === null
+      ? []
+      : [
+          `argon2id: cryptsetup benchmarked ${String(cuts.argon2IterTimeMs)} ms instead of ${String(ARGON2_DEFAULT_ITER_TIME_MS)} ms (the plan scales by the time asked).`,
+        ]),
+  ];
+}
+
+/** The tool runs of the cipher and KDF probes as phases, in the order they run: for planning the ETA. */
+export function speedProbePhases(options: SpeedProbeOptions): PlannedPhase[] {
+  return [...cryptsetupCipherSteps(options), ...opensslSteps(options), ...kdfSteps(options)].map(
+    ({ id, resource, expectedMs }) => ({ id, resource, expectedMs }),
+  );
+}
+
 /**
  * Measures key derivation with cryptsetup: PBKDF2 iterations per second per hash and the argon2id parameters it
  * would choose. A hash the crypto backend lacks ("N/A") is listed as unmeasured; a missing cryptsetup is a warning.
@@ -254,18 +381,15 @@ export async function probeKdfSpeed(
   options: SpeedProbeOptions = {},
 ): Promise<KdfSpeedFacts> {
   const runs: CryptsetupBenchmarkRun[] = [];
-  const commands = [
-    ...PBKDF2_HASHES.map((hash) => ['benchmark', '--pbkdf', 'pbkdf2', '--hash', hash]),
-    ['benchmark', '--pbkdf', 'argon2id'],
-  ];
-  for (const args of commands) {
-    options.onProgress?.(`cryptsetup ${args.slice(1).join(' ')}`);
-    const output = await tryRun(
-      context,
-      { tool: 'cryptsetup', args, timeoutMs: KDF_TIMEOUT_MS },
-      'Measuring key-derivation speed',
-    );
+  for (const step of kdfSteps(options)) {
+    const { args } = step;
+    const output = await runStep(context, options, step, {
+      tool: 'cryptsetup',
+      timeoutMs: KDF_TIMEOUT_MS,
+      purpose: 'Measuring key-derivation speed',
+    });
     if (output === null) {
+      options.phases?.skip('kdf:');
       break;
     }
     // An unknown hash exits 1 after printing "PBKDF2-<hash> N/A" (fixtures/…/linux-debian12-pbkdf2-streebog512).
@@ -277,20 +401,20 @@ export async function probeKdfSpeed(
     }
     const reportedNotAvailable = benchmark.pbkdf2.some((line) => line.iterationsPerSecond === null);
     if (output.exitCode !== 0 && !reportedNotAvailable) {
-      addWarning(context, {
-        code: 'TOOL_FAILED',
-        message: `cryptsetup ${args.join(' ')} failed: ${firstLineOf(output.stderr)}`,
-        source: 'cryptsetup',
-      });
+      warnFailed(context, 'cryptsetup', args, output.stderr);
       continue;
     }
     runs.push({ argv: ['cryptsetup', ...args], benchmark });
   }
   const facts = kdfFactsFromCryptsetup(runs);
   const known = new Set([...facts.pbkdf2.map((p) => p.hash), ...facts.unmeasured.map((u) => u.hash)]);
+  const chosen = quickCutsOf(options)?.pbkdf2Hashes ?? null;
   const notRun = PBKDF2_HASHES.filter((hash) => !known.has(hash)).map((hash) => ({
     hash,
-    reason: 'cryptsetup could not be run (see warnings).',
+    reason:
+      chosen !== null && !chosen.includes(hash)
+        ? 'Not measured in quick mode (run without --quick to measure it).'
+        : 'cryptsetup could not be run (see warnings).',
   }));
   return { ...facts, unmeasured: [...facts.unmeasured, ...notRun] };
 }

@@ -323,6 +323,8 @@ const BOUND: Readonly<Record<IoBenchmark['overhead'][number]['bound'], string>> 
  */
 export function toIoView(
   io: IoBenchmark | null,
+  /** What a quick cipher benchmark of the same run left out, listed with the I/O run's own cuts. */
+  cipherReductions: readonly string[] = [],
 ): IoView & { readonly throughputCharts: readonly ChartView[] } {
   if (io === null) {
     return {
@@ -365,6 +367,10 @@ export function toIoView(
       measured: 'not measured',
       source: `skipped (${skipped.code}): ${skipped.message}`,
     });
+  }
+  // Quick mode says what it left out: fewer runs mean a wider spread than the figures suggest.
+  for (const reduction of [...(io.settings?.reductions ?? []), ...cipherReductions]) {
+    rows.push({ profile: 'quick mode', target: 'left out', measured: '—', source: reduction });
   }
   const cpu = (percent: number): string => `${percent.toFixed(0)} %`;
   const overheadRows = io.overhead.map((row): OverheadRowView => ({
@@ -742,7 +748,7 @@ export function toReportView(envelope: AssessmentEnvelope, options: ReportViewOp
   const linux = linuxResultOf(result);
   const device =
     linux === null ? platformDeviceView(result.platformStorage, result.target.path) : toDeviceView(linux);
-  const { throughputCharts, ...io } = toIoView(result.ioBenchmark);
+  const { throughputCharts, ...io } = toIoView(result.ioBenchmark, result.cipherBenchmark?.reductions ?? []);
   return {
     ...base,
     ...toPlanView(result.plan, result.ioBenchmark, { includeDestructive }),

@@ -200,6 +200,7 @@ function summaryLines(view: ReportView): Line[] {
             `  Speed (${prediction.profile}): plain ${prediction.measuredPlain}, encrypted ${prediction.predictedEncrypted} predicted (limited by ${prediction.limitedBy})`,
           ),
         ]),
+    ...quickNote(view),
     line(''),
     line(
       view.commands.length === 0
@@ -431,4 +432,16 @@ export function renderTextReport(view: ReportView, options: TextRenderOptions = 
     );
   }
   return finish(options.verbose === true ? verboseLines(view) : summaryLines(view), options);
+}
+
+/** Quick mode's cuts in one line of the summary (--verbose lists each): fewer runs mean a wider spread. */
+function quickNote(view: ReportView): Line[] {
+  const cuts = view.benchmarkRows.filter((row) => row.profile === 'quick mode').length;
+  return cuts === 0
+    ? []
+    : [
+        line(
+          `  Quick benchmark: ${String(cuts)} thing(s) left out and single short runs, so figures spread wider than a full run's; --verbose lists them.`,
+        ),
+      ];
 }

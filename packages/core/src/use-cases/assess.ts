@@ -30,9 +30,20 @@ import type { Capability } from '../domain/capabilities.js';
 import type { LsblkDevice } from '../parsers/lsblk/parse-lsblk-json.js';
 import { probeKernelCrypto } from '../probes/kernel-crypto.js';
 import { runCipherBenchmark } from './cipher-benchmark.js';
-import { runIoBenchmark } from './benchmark/run-io-benchmark.js';
+import { planIoBenchmark, runIoBenchmark } from './benchmark/run-io-benchmark.js';
+import { PhaseSchedule } from '../probes/phase-schedule.js';
+import { speedProbePhases } from '../probes/cipher-speed.js';
+import type { QuickRevision } from '../domain/benchmark-settings.js';
 import { findKernelCipherBottleneck } from '../rules/kernel-cipher-bottleneck.js';
 import { scratchDirectoryOf } from '../plan/benchmark-footprint.js';
+
+/** How much benchmarking an assessment or a collection does. */
+export interface BenchmarkRequest {
+  readonly quick: boolean;
+  readonly quickRevision?: QuickRevision;
+  /** The encrypted I/O backends: 'auto' (the default) what the platform has; an empty list: no I/O benchmark. */
+  readonly io?: readonly BackendId[] | 'auto';
+}
 
 /** What the assess use case needs from the world. */
 export interface AssessEnvironment {
@@ -50,10 +61,10 @@ export interface AssessRequest {
   readonly collectedAt?: Date;
   readonly signal?: AbortSignal;
   /**
-   * Also measure cipher and key-derivation speed and plain versus encrypted I/O: `io` names the encrypted
-   * backends ('auto', the default: what the platform has; an empty list: no I/O benchmark).
+   * Also measure cipher and key-derivation speed, and plain versus encrypted I/O. `quickRevision`: which quick
+   * mode (a bundle replays the one it was collected with); the current one when absent.
    */
-  readonly benchmark?: { readonly quick: boolean; readonly io?: readonly BackendId[] | 'auto' } | null;
+  readonly benchmark?: BenchmarkRequest | null;
   /** How to plan (target tool, threat model, workload, unlocking machine); defaults when absent. */
   readonly planOptions?: PlanOptions;
   /** Progress of long steps, for the CLI's progress bar and the desktop. */
@@ -81,9 +92,15 @@ async function runIoStep(
   request: Pick<AssessRequest, 'benchmark' | 'onProgress' | 'onBenchmarkProgress' | 'signal'>,
   stack: StackNode,
   cipherBenchmark: CipherBenchmark | null,
+  phases: PhaseSchedule | null,
 ): Promise<IoBenchmark | null> {
   const backends = request.benchmark?.io ?? 'auto';
-  if (request.benchmark === undefined || request.benchmark === null || backends.length === 0) {
+  if (
+    request.benchmark === undefined ||
+    request.benchmark === null ||
+    phases === null ||
+    backends.length === 0
+  ) {
     return null;
   }
   const directory = scratchDirectoryOf(stack);
@@ -97,7 +114,7 @@ async function runIoStep(
     return null;
   }
   request.onProgress?.(`Measuring plain versus encrypted I/O in ${directory}`);
-  const quick = request.benchmark.quick;
+  const { quick, quickRevision } = request.benchmark;
   // A benchmark that cannot run (no space, no fio) costs its section, not the whole assessment. It runs over
   // the host like every probe: recorded by `collect --benchmark`, replayed by `assess --bundle`. assess measures
   // only in a scratch directory of a mounted filesystem: never destructive.
@@ -109,10 +126,13 @@ async function runIoStep(
       sweep: false,
       destructive: { allowDestructive: false, typedDevice: null, yes: false },
       cipherBytesPerSecondPerCore: kernelCipherSpeed(cipherBenchmark),
+      phases,
+      ...(quickRevision === undefined ? {} : { quickRevision }),
       ...(request.signal === undefined ? {} : { signal: request.signal }),
-      ...(request.onBenchmarkProgress === undefined ? {} : { onProgress: request.onBenchmarkProgress }),
     }),
   );
+  // Whatever did not run (a backend that failed, the whole run on an error) is no longer expected.
+  phases.skip('io:');
   outcome?.warnings.forEach((warning) => addWarning(context, warning));
   return outcome?.result ?? null;
 }
@@ -224,11 +244,33 @@ export async function probeDisk(
     disk.hostFacts ?? (await probeHostFacts(context, { fstrimTimer: discard.facts.fstrimTimer }));
   const { machine, kernelCrypto } = shared;
   let cipherBenchmark = null;
+  let phases: PhaseSchedule | null = null;
   if (request.benchmark !== undefined && request.benchmark !== null) {
+    const { quick, quickRevision } = request.benchmark;
+    const speedOptions = { quick, ...(quickRevision === undefined ? {} : { quickRevision }) };
+    // One plan for every measurement of the run, so the ETA covers them all; they run one after another
+    // (CPU-only cipher and KDF runs first, then fio), never two at once.
+    phases = new PhaseSchedule(
+      [
+        ...speedProbePhases({ ...speedOptions, logicalCpuCount: machine?.logicalCores ?? 1 }),
+        ...(scratchDirectoryOf(inventory.stack) === null || request.benchmark.io?.length === 0
+          ? []
+          : (
+              await planIoBenchmark(host, {
+                backends: request.benchmark.io ?? 'auto',
+                mode: quick ? 'quick' : 'full',
+                sweep: false,
+                ...(quickRevision === undefined ? {} : { quickRevision }),
+              })
+            ).phases),
+      ],
+      request.onBenchmarkProgress,
+    );
     request.onProgress?.('Measuring cipher and key-derivation speed');
-    cipherBenchmark = await runCipherBenchmark(context, { quick: request.benchmark.quick });
+    cipherBenchmark = await runCipherBenchmark(context, { ...speedOptions, phases });
   }
-  const ioBenchmark = await runIoStep(context, request, inventory.stack, cipherBenchmark);
+  const ioBenchmark = await runIoStep(context, request, inventory.stack, cipherBenchmark, phases);
+  phases?.report('done', 'Done');
   const kernelFinding =
     kernelCrypto === null || machine === null
       ? null

@@ -1,6 +1,11 @@
 import type { CipherBenchmark } from '../domain/cipher.js';
 import { findKernelCipherBottleneck } from '../rules/kernel-cipher-bottleneck.js';
-import { probeCipherSpeed, probeKdfSpeed, type SpeedProbeOptions } from '../probes/cipher-speed.js';
+import {
+  probeCipherSpeed,
+  probeKdfSpeed,
+  speedProbeReductions,
+  type SpeedProbeOptions,
+} from '../probes/cipher-speed.js';
 import { probeKernelCrypto } from '../probes/kernel-crypto.js';
 import { probeMachine } from '../probes/machine.js';
 import type { ProbeContext } from '../probes/probe-context.js';
@@ -27,5 +32,12 @@ export async function runCipherBenchmark(
     kernelCrypto === null || cpuHasAes === null
       ? null
       : findKernelCipherBottleneck({ kernel: kernelCrypto, cpuHasAes, cipherSpeed });
-  return { cpuHasAes, kernelCrypto, cipherSpeed, kdfSpeed, findings: finding === null ? [] : [finding] };
+  return {
+    cpuHasAes,
+    kernelCrypto,
+    cipherSpeed,
+    kdfSpeed,
+    findings: finding === null ? [] : [finding],
+    reductions: speedProbeReductions(options),
+  };
 }

@@ -6,7 +6,8 @@ import { EncplanError } from '../errors.js';
 import type { Host } from '../ports.js';
 import { assessAll } from './assess-all.js';
 import type { PlanOptions } from '../rules/plan-options.js';
-import { assess, type AssessEnvironment, type AssessRequest } from './assess.js';
+import { assess, type AssessEnvironment, type AssessRequest, type BenchmarkRequest } from './assess.js';
+import { CURRENT_QUICK_REVISION } from '../domain/benchmark-settings.js';
 import { bundleOf } from './bundle-of.js';
 
 /** What `encplan collect` was asked to record. */
@@ -15,7 +16,7 @@ export interface CollectRequest {
   readonly includeSerials: boolean;
   readonly signal?: AbortSignal;
   /** Also run (and record) the cipher and I/O benchmarks, as `assess --benchmark [--quick]` does. */
-  readonly benchmark?: { readonly quick: boolean } | null;
+  readonly benchmark?: BenchmarkRequest | null;
   readonly onProgress?: NonNullable<AssessRequest['onProgress']>;
   readonly onBenchmarkProgress?: NonNullable<AssessRequest['onBenchmarkProgress']>;
 }
@@ -39,7 +40,12 @@ export async function collect(
   const bundle = await bundleOf(host, collectedAt, {
     device: request.device,
     serialsIncluded: request.includeSerials,
-    benchmark: request.benchmark ?? null,
+    benchmark:
+      request.benchmark === undefined || request.benchmark === null
+        ? null
+        : request.benchmark.quick
+          ? { quick: true, quickRevision: request.benchmark.quickRevision ?? CURRENT_QUICK_REVISION }
+          : { quick: false },
   });
   return { envelope, bundle };
 }
@@ -123,7 +129,11 @@ export async function assessBundle(
       includeSerials: bundle.serialsIncluded,
       mode: 'bundle',
       collectedAt: new Date(bundle.collectedAt),
-      benchmark: bundle.benchmark ?? null,
+      // A quick bundle from before issue 18 names no revision: it ran revision 1.
+      benchmark:
+        bundle.benchmark === undefined || bundle.benchmark === null
+          ? null
+          : { quick: bundle.benchmark.quick, quickRevision: bundle.benchmark.quickRevision ?? 1 },
       ...(options.signal === undefined ? {} : { signal: options.signal }),
       ...(options.planOptions === undefined ? {} : { planOptions: options.planOptions }),
     },

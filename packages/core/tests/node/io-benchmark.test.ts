@@ -93,9 +93,21 @@ describe('runIoBenchmark with fake tools', () => {
       'open',
     ]);
 
-    expect(events.at(-1)).toMatchObject({ phase: 'done', fraction: 1, runCount: 4, etaMs: 0 });
-    const fractions = events.map((event) => event.fraction);
-    expect(fractions).toEqual([...fractions].sort((a, b) => a - b));
+    // Phases: prepare plain, 2 fio runs, prepare LUKS2, 2 fio runs, remove LUKS2, remove the scratch filesystem.
+    expect(events.at(-1)).toMatchObject({ phase: 'done', fraction: 1, runCount: 8, etaMs: 0 });
+    expect(events.filter((event) => event.phase === 'measure')).toHaveLength(4);
+    expect(events.every((event) => event.etaMs !== null)).toBe(true);
+    expect(result.settings).toEqual({
+      runtimeSeconds: 1,
+      repeats: 1,
+      fileSizeBytes: 64 * 2 ** 20,
+      profileIds: ['seq1m-q8t1-read', 'rnd4k-q1t1-read'],
+      quickRevision: 2,
+      reductions: [
+        expect.stringMatching(/^fio: 1 run of 1 s per profile/),
+        'LUKS2: one variant (sector 4096, no workqueues) instead of four.',
+      ],
+    });
     expect(await readdir(target)).toEqual([]);
     expect(await readdir(stateDirectory)).toEqual([]);
   });

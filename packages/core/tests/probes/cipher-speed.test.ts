@@ -18,6 +18,8 @@ import {
   type FakeTools,
 } from '../../../../tests/support/fake-tools.js';
 import { fixtureArgv, readFixture } from '../../../../tests/support/fixture-files.js';
+import { speedProbePhases, speedProbeReductions } from '../../src/probes/cipher-speed.js';
+import type { PhaseRunner } from '../../src/probes/phase-schedule.js';
 
 let fakes: FakeTools | undefined;
 afterEach(async () => {
@@ -65,8 +67,10 @@ describe('probeCipherSpeed', () => {
       cryptsetup: [replay('cryptsetup-benchmark', 'linux-no-af-alg-debian12-aes-xts-512')],
       openssl: OPENSSL_QUICK,
     });
+    // Quick revision 1 (before issue 18) measured every cipher on all cores.
     const { facts, warnings } = await withWarnings(probeCipherSpeed, host, {
       quick: true,
+      quickRevision: 1,
       logicalCpuCount: 2,
     });
     const calls = await fakes!.calls();
@@ -101,6 +105,29 @@ describe('probeCipherSpeed', () => {
       'serpent-xts',
       'twofish-xts',
       'xchacha12,aes-adiantum',
+    ]);
+  });
+
+  it("quick mode measures all cores for aes-256-xts only (LUKS2's cipher)", async () => {
+    const host = await hostWith({
+      cryptsetup: [replay('cryptsetup-benchmark', 'linux-no-af-alg-debian12-aes-xts-512')],
+      openssl: OPENSSL_QUICK.filter(
+        (fake) => !fake.args?.includes('-multi') || fake.args.includes('aes-256-xts'),
+      ),
+    });
+    const { facts } = await withWarnings(probeCipherSpeed, host, { quick: true, logicalCpuCount: 2 });
+    expect(
+      (await fakes!.calls()).filter((call) => call.tool === 'openssl').map((call) => call.argv.join(' ')),
+    ).toEqual([
+      'speed -mr -elapsed -evp aes-128-xts -seconds 1 -bytes 4096',
+      'speed -mr -elapsed -evp aes-256-xts -seconds 1 -bytes 4096',
+      'speed -mr -elapsed -evp aes-256-xts -seconds 1 -bytes 4096 -multi 2',
+      'speed -mr -elapsed -evp chacha20 -seconds 1 -bytes 4096',
+    ]);
+    expect(facts.measurements.map((m) => [m.cipher, m.keyBits, m.allCoresEncryptBytesPerSecond])).toEqual([
+      ['aes-xts', 256, null],
+      ['aes-xts', 512, 7217213440],
+      ['chacha20', 256, null],
     ]);
   });
 
@@ -220,7 +247,7 @@ describe('probeKdfSpeed', () => {
     const host = await hostWith({
       cryptsetup: [...names, 'linux-debian12-argon2id'].map((name) => replay('cryptsetup-benchmark', name)),
     });
-    const { facts, warnings } = await withWarnings(probeKdfSpeed, host, { quick: true });
+    const { facts, warnings } = await withWarnings(probeKdfSpeed, host, { quick: true, quickRevision: 1 });
     expect((await fakes!.calls()).map((call) => call.argv.join(' '))).toEqual([
       'benchmark --pbkdf pbkdf2 --hash sha256',
       'benchmark --pbkdf pbkdf2 --hash sha512',
@@ -247,6 +274,49 @@ describe('probeKdfSpeed', () => {
         requestedDurationMs: 2000,
       },
     ]);
+  });
+
+  it('quick mode measures the hashes the rules compare and argon2id for 1000 ms, one phase per run, and says what it cut', async () => {
+    const host = await hostWith({
+      cryptsetup: [
+        ...['sha256', 'sha512', 'whirlpool'].map((hash) =>
+          replay('cryptsetup-benchmark', `linux-debian12-pbkdf2-${hash}`),
+        ),
+        replay('cryptsetup-benchmark', 'linux-debian12-argon2id-iter-time-1000'),
+      ],
+    });
+    const started: string[] = [];
+    const phases: PhaseRunner = {
+      run: (id, _message, work) => {
+        started.push(id);
+        return work();
+      },
+      skip: () => undefined,
+    };
+    const { facts } = await withWarnings(probeKdfSpeed, host, { quick: true, phases });
+    expect((await fakes!.calls()).map((call) => call.argv.join(' '))).toEqual([
+      'benchmark --pbkdf pbkdf2 --hash sha256',
+      'benchmark --pbkdf pbkdf2 --hash sha512',
+      'benchmark --pbkdf pbkdf2 --hash whirlpool',
+      'benchmark --pbkdf argon2id --iter-time 1000',
+    ]);
+    expect(started).toEqual(
+      speedProbePhases({ quick: true })
+        .filter((p) => p.id.startsWith('kdf:'))
+        .map((p) => p.id),
+    );
+    expect(facts.argon2[0]).toMatchObject({ variant: 'argon2id', requestedDurationMs: 1000 });
+    expect(facts.unmeasured).toEqual([
+      { hash: 'blake2s-256', reason: expect.stringContaining('quick mode') },
+      { hash: 'streebog512', reason: expect.stringContaining('quick mode') },
+    ]);
+    expect(speedProbeReductions({ quick: true })).toEqual(
+      expect.arrayContaining([
+        expect.stringMatching(/^PBKDF2: sha256, sha512, whirlpool only/),
+        expect.stringMatching(/^argon2id: .*1000 ms instead of 2000 ms/),
+      ]),
+    );
+    expect(speedProbeReductions({ quick: false })).toEqual([]);
   });
 
   it('lists every hash as unmeasured with a warning when cryptsetup is missing', async () => {
@@ -326,6 +396,7 @@ describe('runCipherBenchmark', () => {
     const steps: string[] = [];
     const { facts, warnings } = await withWarnings(runCipherBenchmark, host, {
       quick: true,
+      quickRevision: 1,
       onProgress: (step) => steps.push(step),
     });
     expect(facts.cpuHasAes).toBe(true);

@@ -14,6 +14,13 @@ import type {
 } from '../../domain/io-benchmark.js';
 import type { Warning } from '../../domain/warning.js';
 import {
+  CURRENT_QUICK_REVISION,
+  QUICK_CUTS,
+  type IoBenchmarkSettings,
+  type QuickRevision,
+} from '../../domain/benchmark-settings.js';
+import { PhaseSchedule, type PlannedPhase } from '../../probes/phase-schedule.js';
+import {
   FIO_MODES,
   STANDARD_PROFILES,
   SWEEP_PROFILES,
@@ -65,6 +72,10 @@ export interface IoBenchmarkOptions {
   readonly stateDirectory?: string;
   readonly onProgress?: (event: ProgressEvent) => void;
   readonly signal?: AbortSignal;
+  /** Which quick mode to run (a bundle replays the one it was collected with); the current one when absent. */
+  readonly quickRevision?: QuickRevision;
+  /** The schedule of a whole assessment, so its ETA covers every benchmark; the run makes its own when absent. */
+  readonly phases?: PhaseSchedule;
 }
 
 /** The benchmark result plus what went wrong along the way without stopping it. */
@@ -145,37 +156,6 @@ async function autoBackends(host: Host): Promise<BackendId[]> {
   return chosen;
 }
 
-class ProgressTracker {
-  private done = 0;
-  private readonly started = performance.now();
-
-  constructor(
-    private total: number,
-    private readonly emit: ((event: ProgressEvent) => void) | undefined,
-  ) {}
-
-  report(phase: ProgressEvent['phase'], message: string, finishedRun = false): void {
-    if (finishedRun) {
-      this.done += 1;
-    }
-    const elapsed = performance.now() - this.started;
-    const fraction = this.total === 0 ? 1 : Math.min(1, this.done / this.total);
-    this.emit?.({
-      phase,
-      message,
-      runIndex: Math.min(this.total, this.done + (phase === 'measure' && !finishedRun ? 1 : 0)),
-      runCount: this.total,
-      fraction,
-      etaMs: this.done === 0 ? null : Math.round((elapsed / this.done) * (this.total - this.done)),
-    });
-  }
-
-  /** Drops the runs of a target that could not be prepared from the total. */
-  skip(runs: number): void {
-    this.total -= runs;
-  }
-}
-
 /** One fio run of a profile in a directory, as encplan runs it: the exact argv and the parsed runs. */
 export interface FioProfileRun {
   readonly fioArgv: string[];
@@ -231,7 +211,7 @@ async function measureTarget(
   profiles: readonly IoProfile[],
   repeats: number,
   mode: IoBenchmarkMode,
-  progress: ProgressTracker,
+  phases: PhaseSchedule,
 ): Promise<TargetMeasurement> {
   const settings = FIO_MODES[mode];
   const access = chooseFioAccess(
@@ -243,25 +223,25 @@ async function measureTarget(
     const runs: FioRun[] = [];
     let fioArgv: string[] = [];
     for (let repeat = 1; repeat <= repeats; repeat += 1) {
-      progress.report(
-        'measure',
+      const result = await phases.run(
+        fioPhaseId(target.variant, profile, repeat),
         `${target.variant}: ${profile.label} ${profile.direction} (run ${repeat} of ${repeats})`,
-      );
-      const result = await runFioProfile(
-        context.host,
-        {
-          profile,
-          directory: target.directory,
-          workDir: context.workDir,
-          access,
-          settings,
-          tag: `${target.backend}-${repeat}`,
-        },
-        context.signal,
+        () =>
+          runFioProfile(
+            context.host,
+            {
+              profile,
+              directory: target.directory,
+              workDir: context.workDir,
+              access,
+              settings,
+              tag: `${target.backend}-${repeat}`,
+            },
+            context.signal,
+          ),
       );
       fioArgv = result.fioArgv;
       runs.push(...result.runs);
-      progress.report('measure', `${target.variant}: ${profile.label} ${profile.direction} done`, true);
     }
     measured.push({ profile, fioArgv, runs, summary: summarizeRuns(runs) });
   }
@@ -305,6 +285,116 @@ function skippable(error: unknown): error is EncplanError {
   );
 }
 
+/** fio's own start-up, file checks and JSON report around each run's measuring time (measured on the 2-core VM: 0.5–1 s). */
+const FIO_OVERHEAD_MS = 700;
+/** Setting up a target before its first run: sparse image, loop device, mkfs and mount, or a container. */
+const PREPARE_EXPECTED_MS: Readonly<Record<BackendId, number>> = {
+  plain: 1000,
+  fscrypt: 800,
+  luks2: 2500,
+  veracrypt: 4000,
+  apfs: 4000,
+  bitlocker: 4000,
+};
+const TEARDOWN_EXPECTED_MS = 400;
+
+function fioPhaseId(variant: string, profile: IoProfile, repeat: number): string {
+  return `io:${variant}:${profile.id}:${String(repeat)}`;
+}
+
+/** Drops the phases of a target that cannot be measured from the schedule. */
+function skipPhases(phases: PhaseSchedule, variant: string): void {
+  phases.skip(`io:prepare:${variant}`);
+  phases.skip(`io:${variant}:`);
+  phases.skip(`io:teardown:${variant}`);
+}
+
+/** What quick mode leaves out of the I/O benchmark, in words. */
+function ioReductions(
+  mode: IoBenchmarkMode,
+  chosen: readonly string[] | null,
+  backends: readonly BackendId[],
+): string[] {
+  if (mode !== 'quick') {
+    return [];
+  }
+  const { runtimeSeconds, repeats, fileSizeBytes } = FIO_MODES.quick;
+  const full = FIO_MODES.full;
+  const left = STANDARD_PROFILES.filter((profile) => chosen !== null && !chosen.includes(profile.id));
+  const labels = (list: readonly IoProfile[]) =>
+    [...new Set(list.map((profile) => profile.label))].join(', ');
+  return [
+    `fio: ${String(repeats)} run of ${String(runtimeSeconds)} s per profile on ${String(fileSizeBytes / MIB)} MiB instead of ${String(full.repeats)} runs of ${String(full.runtimeSeconds)} s on ${String(full.fileSizeBytes / MIB)} MiB: no median and no spread, so run-to-run noise of the device stays in the figure.`,
+    ...(left.length === 0
+      ? []
+      : [
+          `fio: ${labels(STANDARD_PROFILES.filter((profile) => !left.includes(profile)))} only; ${labels(left)} not measured.`,
+        ]),
+    ...(backends.includes('luks2')
+      ? ['LUKS2: one variant (sector 4096, no workqueues) instead of four.']
+      : []),
+    ...(backends.includes('veracrypt') ? ['VeraCrypt: kernel crypto only.'] : []),
+  ];
+}
+
+/**
+ * What an I/O benchmark will do, before it does anything: the backends (auto: what the platform has), the fio
+ * settings and profiles, the encrypted targets, and the phases with their expected durations for the ETA.
+ */
+export async function planIoBenchmark(
+  host: Host,
+  options: Pick<IoBenchmarkOptions, 'backends' | 'mode' | 'sweep' | 'profileIds' | 'quickRevision'>,
+) {
+  const backends = options.backends === 'auto' ? await autoBackends(host) : options.backends;
+  const settings = FIO_MODES[options.mode];
+  const cuts = options.mode === 'quick' ? QUICK_CUTS[options.quickRevision ?? CURRENT_QUICK_REVISION] : null;
+  const chosen = options.profileIds ?? cuts?.fioProfileIds ?? null;
+  const profiles = [...STANDARD_PROFILES, ...(options.sweep ? SWEEP_PROFILES : [])].filter(
+    (profile) => chosen === null || chosen.includes(profile.id),
+  );
+  const encryptedPlan = planEncrypted(backends, options.mode);
+  const fioRunMs = settings.runtimeSeconds * 1000 + FIO_OVERHEAD_MS;
+  const targetPhases = (backend: BackendId, variant: string): PlannedPhase[] => [
+    ...(backend === 'plain'
+      ? []
+      : [
+          {
+            id: `io:prepare:${variant}`,
+            resource: 'disk' as const,
+            expectedMs: PREPARE_EXPECTED_MS[backend],
+          },
+        ]),
+    ...profiles.flatMap((profile) =>
+      Array.from({ length: settings.repeats }, (_, index) => ({
+        id: fioPhaseId(variant, profile, index + 1),
+        resource: 'disk' as const,
+        expectedMs: fioRunMs,
+      })),
+    ),
+    ...(backend === 'plain'
+      ? []
+      : [{ id: `io:teardown:${variant}`, resource: 'disk' as const, expectedMs: TEARDOWN_EXPECTED_MS }]),
+  ];
+  const phases: PlannedPhase[] = [
+    { id: 'io:prepare:plain', resource: 'disk', expectedMs: PREPARE_EXPECTED_MS.plain },
+    ...targetPhases('plain', 'plain'),
+    // fscrypt first, as the run orders them (it shares the plain filesystem).
+    ...[...encryptedPlan]
+      .sort((a, b) => Number(b.backend === 'fscrypt') - Number(a.backend === 'fscrypt'))
+      .flatMap((item) => targetPhases(item.backend, item.variant)),
+    { id: 'io:teardown:scratch', resource: 'disk', expectedMs: TEARDOWN_EXPECTED_MS },
+  ];
+  const recorded: IoBenchmarkSettings = {
+    runtimeSeconds: settings.runtimeSeconds,
+    repeats: settings.repeats,
+    fileSizeBytes: settings.fileSizeBytes,
+    profileIds: profiles.map((profile) => profile.id),
+    quickRevision: cuts?.revision ?? null,
+    reductions: ioReductions(options.mode, options.profileIds === undefined ? chosen : null, backends),
+  };
+  return { backends, settings, profiles, encryptedPlan, phases, recorded };
+}
+
 /**
  * Measures fio profiles on a plain ext4 and on each encrypted backend, with the same filesystem and file size,
  * and computes the overhead. Everything created is registered before it exists and removed on success, error
@@ -341,12 +431,14 @@ export async function runIoBenchmark(host: Host, options: IoBenchmarkOptions): P
     }
   }
   const explicit = options.backends !== 'auto';
-  const backends = options.backends === 'auto' ? await autoBackends(host) : options.backends;
-  const settings = FIO_MODES[options.mode];
-  const profiles = [...STANDARD_PROFILES, ...(options.sweep ? SWEEP_PROFILES : [])].filter(
-    (profile) => options.profileIds === undefined || options.profileIds.includes(profile.id),
-  );
-  const encryptedPlan = planEncrypted(backends, options.mode);
+  const {
+    backends,
+    settings,
+    profiles,
+    encryptedPlan,
+    phases: plannedPhases,
+    recorded,
+  } = await planIoBenchmark(host, options);
   // On a raw device the mount points and key files live in a private directory under the temp dir.
   const identity = await host.effects.runIdentity();
   const workParent = rawDevice === null ? options.target : identity.tempDirectory;
@@ -365,26 +457,25 @@ export async function runIoBenchmark(host: Host, options: IoBenchmarkOptions): P
     fileSizeBytes: settings.fileSizeBytes,
     ...(options.signal === undefined ? {} : { signal: options.signal }),
   };
-  const runsPerTarget = profiles.length * settings.repeats;
-  const progress = new ProgressTracker(runsPerTarget * (1 + encryptedPlan.length), options.onProgress);
+  const phases = options.phases ?? new PhaseSchedule([], options.onProgress);
+  phases.plan(plannedPhases);
   const warnings: Warning[] = [];
   const skipped: SkippedBackend[] = [];
   const encrypted: TargetMeasurement[] = [];
   try {
     await registry.register({ kind: 'directory', path: workDir });
     await host.effects.makeDirectory(workDir, { mode: 0o700 });
-    progress.report('prepare', 'Preparing the plain filesystem');
     const scratchMark = registry.mark();
-    const scratch = await prepareScratchFilesystem(context, rawDevice);
-    const plainTarget = await preparePlain(context, scratch);
-    const plain = await measureTarget(
-      context,
-      plainTarget,
-      profiles,
-      settings.repeats,
-      options.mode,
-      progress,
+    const { scratch, plainTarget } = await phases.run(
+      'io:prepare:plain',
+      'Preparing the plain filesystem',
+      async () => {
+        const made = await prepareScratchFilesystem(context, rawDevice);
+        return { scratch: made, plainTarget: await preparePlain(context, made) };
+      },
+      'prepare',
     );
+    const plain = await measureTarget(context, plainTarget, profiles, settings.repeats, options.mode, phases);
     // fscrypt shares the plain filesystem; every other backend needs it gone first on a raw device.
     const ordered = [
       ...encryptedPlan.filter((item) => item.backend === 'fscrypt'),
@@ -403,15 +494,19 @@ export async function runIoBenchmark(host: Host, options: IoBenchmarkOptions): P
           code: 'DEVICE_UNSUPPORTED',
           message: 'encplan measures this backend in a container file only.',
         });
-        progress.skip(runsPerTarget);
+        skipPhases(phases, item.variant);
         continue;
       }
       options.signal?.throwIfAborted();
       const mark = registry.mark();
-      progress.report('prepare', `Preparing ${item.variant}`);
       let target: PreparedTarget;
       try {
-        target = await item.prepare(context, scratch, rawDevice);
+        target = await phases.run(
+          `io:prepare:${item.variant}`,
+          `Preparing ${item.variant}`,
+          () => item.prepare(context, scratch, rawDevice),
+          'prepare',
+        );
       } catch (error) {
         await registry.releaseTo(mark);
         if (options.signal?.aborted === true || !skippable(error) || (explicit && ordered.length === 1)) {
@@ -433,21 +528,30 @@ export async function runIoBenchmark(host: Host, options: IoBenchmarkOptions): P
           message: `${item.variant} was not measured: ${error.message}`,
           source: item.backend,
         });
-        progress.skip(runsPerTarget);
+        skipPhases(phases, item.variant);
         continue;
       }
-      encrypted.push(
-        await measureTarget(context, target, profiles, settings.repeats, options.mode, progress),
+      encrypted.push(await measureTarget(context, target, profiles, settings.repeats, options.mode, phases));
+      await phases.run(
+        `io:teardown:${item.variant}`,
+        `Removing ${item.variant}`,
+        () => registry.releaseTo(target.mark),
+        'teardown',
       );
-      progress.report('teardown', `Removing ${item.variant}`);
-      await registry.releaseTo(target.mark);
     }
-    progress.report('teardown', 'Removing the scratch filesystem');
-    const cleanup = await registry.finish(warnings);
-    progress.report('done', 'Done');
+    const cleanup = await phases.run(
+      'io:teardown:scratch',
+      'Removing the scratch filesystem',
+      () => registry.finish(warnings),
+      'teardown',
+    );
+    if (options.phases === undefined) {
+      phases.report('done', 'Done');
+    }
     return {
       result: {
         mode: options.mode,
+        settings: recorded,
         target: options.target,
         destructive: rawDevice !== null,
         plain,

@@ -1,0 +1,63 @@
+import { z } from 'zod';
+
+/**
+ * How quick mode shortens the benchmarks. Revision 1 is quick mode as issue 4 made it (every profile, every
+ * hash, one 1 s run each); revision 2 (issue 18) fits a whole assessment in 30 s on a 2-core machine by
+ * measuring fewer things, never by overlapping measurements. A bundle records the revision it was collected
+ * with, so `assess --bundle` replays the same steps.
+ */
+export type QuickRevision = 1 | 2;
+/** The revision `--quick` runs today. */
+export const CURRENT_QUICK_REVISION: QuickRevision = 2;
+
+/** What one quick revision leaves out; null means "as in full mode". */
+export interface QuickCuts {
+  readonly revision: QuickRevision;
+  /** The standard fio profiles measured (ids); null: all of them. */
+  readonly fioProfileIds: readonly string[] | null;
+  /** OpenSSL ciphers also measured on all cores; null: every cipher. */
+  readonly opensslAllCoresEvps: readonly string[] | null;
+  /** PBKDF2 hashes measured; null: every hash. */
+  readonly pbkdf2Hashes: readonly string[] | null;
+  /** The argon2id time asked of `cryptsetup benchmark` (--iter-time); null: cryptsetup's default, 2000 ms. */
+  readonly argon2IterTimeMs: number | null;
+}
+
+export const QUICK_CUTS: Readonly<Record<QuickRevision, QuickCuts>> = {
+  1: {
+    revision: 1,
+    fioProfileIds: null,
+    opensslAllCoresEvps: null,
+    pbkdf2Hashes: null,
+    argon2IterTimeMs: null,
+  },
+  2: {
+    revision: 2,
+    // The two ends of CrystalDiskMark's default set (DiskMarkDlg.cpp "Default"): the deepest sequential queue,
+    // where the cipher's throughput is the limit, and single 4 KiB requests, where its latency adds to the
+    // device's. SEQ1M Q1T1 and RND4K Q32T1 lie between them.
+    fioProfileIds: ['seq1m-q8t1-read', 'rnd4k-q1t1-read', 'seq1m-q8t1-write', 'rnd4k-q1t1-write'],
+    // aes-256-xts is LUKS2's default cipher (aes-xts-plain64, 512-bit key; cryptsetup(8) "--cipher" defaults).
+    opensslAllCoresEvps: ['aes-256-xts'],
+    // The hashes the VeraCrypt KDF rule compares (sha512, whirlpool, sha256; VeraCrypt documentation, "Header
+    // Key Derivation"); LUKS1 and LUKS2's PBKDF2 use sha256 (cryptsetup(8) "--hash").
+    pbkdf2Hashes: ['sha256', 'sha512', 'whirlpool'],
+    // cryptsetup scales argon2's cost to the time asked (--iter-time; cryptsetup(8) BENCHMARK), and the
+    // key-derivation rule scales by the requested time the benchmark printed.
+    argon2IterTimeMs: 1000,
+  },
+};
+
+/** What a benchmark left out to be quick, in words; recorded in the JSON and shown in the report. */
+export const benchmarkReductionsSchema = z.array(z.string());
+
+/** How the I/O benchmark ran fio: per-run time, repeats, file size, and what quick mode left out (since 1.2). */
+export const ioBenchmarkSettingsSchema = z.object({
+  runtimeSeconds: z.number().positive(),
+  repeats: z.number().int().positive(),
+  fileSizeBytes: z.number().int().positive(),
+  profileIds: z.array(z.string()),
+  quickRevision: z.number().int().positive().nullable(),
+  reductions: benchmarkReductionsSchema,
+});
+export type IoBenchmarkSettings = z.infer<typeof ioBenchmarkSettingsSchema>;
