@@ -1,4 +1,4 @@
-// Test preload (node --import): holds `import('@oclif/core')` forever and writes $HOLD_MARKER once bin/run.js
+// Test preload (node --import): holds the import of oclif (bundle/oclif-entry.js) forever and writes $HOLD_MARKER once bin/run.js
 // asks for it, so a test can signal encplan at a known point: after its first lines, before any command.
 // The interval keeps the event loop alive meanwhile, as loading the commands would.
 import { register } from 'node:module';

@@ -1,4 +1,5 @@
-// Module resolution hooks for hold.mjs (node:module register): never resolves '@oclif/core'.
+// Module resolution hooks for hold.mjs (node:module register): never resolves the CLI's oclif entry (oclif is
+// bundled into bundle/oclif-entry.js, so that import is where bin/run.js starts loading the commands).
 import { writeFileSync } from 'node:fs';
 
 let marker;
@@ -8,7 +9,7 @@ export function initialize(data) {
 }
 
 export function resolve(specifier, context, next) {
-  if (specifier === '@oclif/core') {
+  if (specifier === '@oclif/core' || specifier.endsWith('/oclif-entry.js')) {
     writeFileSync(marker, 'held');
     return new Promise(() => undefined);
   }
