@@ -36,6 +36,13 @@ for dir in tmp run var/tmp var/lock mnt media; do mount -t tmpfs tmpfs "$root/$d
   && mount --bind "/lib/modules/$version" "$root/lib/modules/$version"
 # lvm keeps its backups and locks under /etc/lvm and /run: give it a writable copy of its configuration.
 if [ -d "$root/etc/lvm" ]; then mkdir -p /lvm-etc && cp -a "$root/etc/lvm/." /lvm-etc/ && mount --bind /lvm-etc "$root/etc/lvm"; fi
+# The repository and the work folder again, at their host paths: a clone under /tmp (or /run, /mnt…) is
+# hidden by the tmpfs just mounted there (CI clones into a scratch folder).
+for share in reposhare:"$repo" workshare:"$work"; do
+  mkdir -p "$root${share#*:}" 2>/dev/null
+  mount -t 9p -o trans=virtio,version=9p2000.L,ro,msize=524288,cache=loose "${share%%:*}" "$root${share#*:}" \
+    || { echo "GUEST: ${share%%:*} failed"; poweroff -f; }
+done
 mkdir -p "$root/tmp/out"
 mount -t 9p -o trans=virtio,version=9p2000.L,msize=524288 outshare "$root/tmp/out" || { echo 'GUEST: out share failed'; poweroff -f; }
 echo "GUEST: uptime $(cut -d" " -f1 /proc/uptime) s, running $test"

@@ -107,7 +107,12 @@ beforeAll(() => {
   }
   const guest = run('run-guest.sh', [OUT, GUEST_TESTS.join(',')], (GUEST_DEADLINE_SECONDS + 30) * 1000);
   if (!existsSync(path.join(OUT, 'results'))) {
-    unavailable = `the guest did not boot or ran no test: ${guest.output}`;
+    // The guest's own log and the end of its console say why (e.g. a path it could not reach).
+    const tail = (file: string): string =>
+      existsSync(path.join(OUT, file))
+        ? readFileSync(path.join(OUT, file), 'utf8').split('\n').slice(-8).join('\n')
+        : `(no ${file})`;
+    unavailable = `the guest did not boot or ran no test: ${guest.output}\nguest.log:\n${tail('guest.log')}\nconsole.log:\n${tail('console.log')}`;
   }
 }, 25 * 60_000); // the build (10 min at most, apt-get on a fresh machine) and the guest deadline
 

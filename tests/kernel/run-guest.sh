@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Boots the kernel lane's guest once under QEMU TCG (/dev/kvm here runs only kernels built for it) and runs
 # the guest tests named by TEST (a file name in guest/ without .sh, or "all"). The host root is read-only in
-# the guest; OUT is shared read-write (results, logs, captures); a fresh sparse scratch disk is attached.
+# the guest; OUT is shared read-write (results, logs, captures); the repository and WORK are shared again on
+# their own, read-only, because the guest mounts tmpfs over /tmp, /run, /mnt… and a clone there (CI's scratch
+# folders) would vanish behind it; a fresh sparse scratch disk is attached.
 # A hard deadline (DEADLINE_SECONDS, default 780) kills QEMU in every outcome.
 # Usage: run-guest.sh OUT [TEST] [WORK]
 set -euo pipefail
@@ -18,6 +20,8 @@ qemu-system-x86_64 -accel tcg -cpu max -M q35 -smp 2 -m 2048 -nodefaults -no-use
   -append "console=ttyS0 panic=-1 loglevel=4 encplan.repo=$repo encplan.work=$work encplan.test=$test encplan.capture=${ENCPLAN_KERNEL_CAPTURE:-0}" \
   -virtfs local,path=/,mount_tag=hostroot,security_model=none,readonly=on,multidevs=remap \
   -virtfs "local,path=$out,mount_tag=outshare,security_model=none,multidevs=remap" \
+  -virtfs "local,path=$repo,mount_tag=reposhare,security_model=none,readonly=on,multidevs=remap" \
+  -virtfs "local,path=$work,mount_tag=workshare,security_model=none,readonly=on,multidevs=remap" \
   -drive "file=$scratch,if=none,id=scratch,format=raw,cache=none,aio=threads,discard=unmap" \
   -device virtio-blk-pci,drive=scratch,serial=encplan-scratch -device virtio-rng-pci &
 qemu=$!
