@@ -36,6 +36,16 @@ export interface SpeedProbeOptions {
 }
 
 /** A speed run that exited non-zero: a warning quoting its first stderr line. */
+/** A tool's output parsed; a parser error becomes the usual probe warning (null). */
+function parseOutput<T>(
+  context: ProbeContext,
+  tool: 'cryptsetup' | 'openssl',
+  purpose: string,
+  parse: () => T,
+): Promise<T | null> {
+  return attempt(context, tool, purpose, () => Promise.resolve(parse()));
+}
+
 function warnFailed(
   context: ProbeContext,
   tool: 'cryptsetup' | 'openssl',
@@ -169,8 +179,8 @@ async function measureWithCryptsetup(context: ProbeContext, options: SpeedProbeO
       warnFailed(context, 'cryptsetup', args, output.stderr);
       continue;
     }
-    const benchmark = await attempt(context, 'cryptsetup', 'Reading kernel cipher speed', () =>
-      Promise.resolve(parseCryptsetupBenchmark(output.stdout)),
+    const benchmark = await parseOutput(context, 'cryptsetup', 'Reading kernel cipher speed', () =>
+      parseCryptsetupBenchmark(output.stdout),
     );
     if (benchmark?.cipherTestUnavailable === true) {
       // Older cryptsetup prints "# Cipher speed test is not available." with N/A rows instead (cryptsetup(8) BENCHMARK; cryptsetup src/cryptsetup.c, lib/crypto_backend/cipher_check.c).
@@ -247,8 +257,8 @@ async function measureWithOpenssl(context: ProbeContext, options: SpeedProbeOpti
       warnFailed(context, 'openssl', args, output.stderr);
       continue;
     }
-    const speed = await attempt(context, 'openssl', 'Reading userspace cipher speed', () =>
-      Promise.resolve(parseOpensslSpeed(output.stdout)),
+    const speed = await parseOutput(context, 'openssl', 'Reading userspace cipher speed', () =>
+      parseOpensslSpeed(output.stdout),
     );
     if (speed !== null) {
       runs.push({
@@ -393,8 +403,8 @@ export async function probeKdfSpeed(
       break;
     }
     // An unknown hash exits 1 after printing "PBKDF2-<hash> N/A" (fixtures/…/linux-debian12-pbkdf2-streebog512).
-    const benchmark = await attempt(context, 'cryptsetup', 'Reading key-derivation speed', () =>
-      Promise.resolve(parseCryptsetupBenchmark(output.stdout)),
+    const benchmark = await parseOutput(context, 'cryptsetup', 'Reading key-derivation speed', () =>
+      parseCryptsetupBenchmark(output.stdout),
     );
     if (benchmark === null) {
       continue;
