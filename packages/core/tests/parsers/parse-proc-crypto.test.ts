@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { deriveKernelCryptoFacts, isEncplanError, parseProcCrypto } from '@encplan/core';
 import { classifyAesDriver } from '../../src/parsers/proc-crypto/kernel-crypto-facts.js';
 import { fixtureCases, readFixture } from '../../../../tests/support/fixture-files.js';
+import { expectEachUnrecognized } from './expect-unrecognized.js';
 
 const TOOL = 'proc-crypto';
 const parse = (name: string) => parseProcCrypto(readFixture(TOOL, name));
@@ -120,16 +121,12 @@ describe('classifyAesDriver', () => {
 
 describe('parseProcCrypto on malformed and hostile input', () => {
   it('refuses text that is not key : value lines, and an entry without a driver', () => {
-    for (const text of [
+    expectEachUnrecognized(parseProcCrypto, [
       '',
       'hello world\n',
       'name         : aes\npriority     : 100\n',
       'name : aes\ndriver : x\npriority : high\n',
-    ]) {
-      expect(() => parseProcCrypto(text)).toThrow(
-        expect.objectContaining({ code: 'TOOL_OUTPUT_UNRECOGNIZED' }) as Error,
-      );
-    }
+    ]);
   });
 
   it('either parses or throws TOOL_OUTPUT_UNRECOGNIZED for arbitrary text', () => {
