@@ -96,13 +96,7 @@ interface BundleRunOptions {
 /** The environment of a re-run from a bundle of the right scope: its captures answer, nothing else. */
 function replayEnvironment(bundle: Bundle, clock: AssessEnvironment['clock'], all: boolean) {
   requireScope(bundle, all);
-  const host = createReplayHost({
-    platform: bundle.platform,
-    cwd: bundle.cwd,
-    privileged: bundle.privileged,
-    captures: bundle.captures,
-  });
-  return { host, clock };
+  return { host: createReplayHost(bundle), clock };
 }
 
 /** The options every re-run from a bundle shares: the bundle's serial choice and collection time. */
