@@ -206,19 +206,24 @@ const HASH_OUTPUT_BYTES: Readonly<Record<Pbkdf2Hash, number>> = {
 const CRYPTSETUP_BENCH_KEY_BYTES = 32;
 /** VeraCrypt derives 64 bytes (two 256-bit XTS keys) per cipher of the cascade (VeraCrypt documentation: "Personal Iterations Multiplier (PIM)", "Command Line Usage", "Cascades"; cryptsetup lib/tcrypt/tcrypt.c Cascades). */
 const VERACRYPT_KEY_BYTES_PER_CIPHER = 64;
-/** Non-system volumes: iterations = 15000 + 1000·PIM (VeraCrypt documentation: "Personal Iterations Multiplier (PIM)", "Command Line Usage", "Cascades"; cryptsetup lib/tcrypt/tcrypt.c, VeraCrypt "PIM" page). */
-const VERACRYPT_BASE_ITERATIONS = 15_000;
-const VERACRYPT_ITERATIONS_PER_PIM = 1000;
-/** Passwords under 20 characters require PIM ≥ 485 for non-system volumes (VeraCrypt documentation: "Personal Iterations Multiplier (PIM)", "Command Line Usage", "Cascades"; cryptsetup lib/tcrypt/tcrypt.c). */
-const VERACRYPT_SHORT_PASSWORD_MIN_PIM = 485;
-const VERACRYPT_SHORT_PASSWORD_CHARS = 20;
+/**
+ * VeraCrypt's PIM for non-system volumes: iterations = 15000 + 1000·PIM, and passwords under 20 characters
+ * require PIM ≥ 485 (VeraCrypt documentation: "Personal Iterations Multiplier (PIM)", "Command Line Usage",
+ * "Cascades"; cryptsetup lib/tcrypt/tcrypt.c).
+ */
+const VERACRYPT_PIM = {
+  baseIterations: 15_000,
+  iterationsPerPim: 1000,
+  shortPasswordChars: 20,
+  shortPasswordMinPim: 485,
+} as const;
 
 /** VeraCrypt --hash names of the hashes the plan may pick. */
 export type VeracryptHash = 'sha512' | 'whirlpool' | 'sha256';
 
 /** Iterations of a non-system VeraCrypt volume at `pim`. */
 export function veracryptIterations(pim: number): number {
-  return VERACRYPT_BASE_ITERATIONS + VERACRYPT_ITERATIONS_PER_PIM * pim;
+  return VERACRYPT_PIM.baseIterations + VERACRYPT_PIM.iterationsPerPim * pim;
 }
 
 /** The VeraCrypt header KDF the plan emits. */
@@ -267,8 +272,8 @@ export function recommendVeracryptKdf(
     return [{ hash, iterationsPerSecond, advantage, speed }];
   });
   const shortPassword =
-    options.passwordLength === null || options.passwordLength < VERACRYPT_SHORT_PASSWORD_CHARS;
-  const minimumPim = shortPassword ? VERACRYPT_SHORT_PASSWORD_MIN_PIM : 1;
+    options.passwordLength === null || options.passwordLength < VERACRYPT_PIM.shortPasswordChars;
+  const minimumPim = shortPassword ? VERACRYPT_PIM.shortPasswordMinPim : 1;
   const reasons: Evidence[] = [
     evidence('options.passwordLength', options.passwordLength, sourceOf('encplan', 'options.passwordLength')),
     evidence('options.unlockTimeMs', options.unlockTimeMs, sourceOf('encplan', 'options.unlockTimeMs')),
@@ -287,8 +292,8 @@ export function recommendVeracryptKdf(
   if (best === null) {
     const kdf: VeracryptKdf = {
       hash: 'sha512',
-      pim: VERACRYPT_SHORT_PASSWORD_MIN_PIM,
-      iterations: veracryptIterations(VERACRYPT_SHORT_PASSWORD_MIN_PIM),
+      pim: VERACRYPT_PIM.shortPasswordMinPim,
+      iterations: veracryptIterations(VERACRYPT_PIM.shortPasswordMinPim),
       derivationsPerSecond: null,
       predictedUnlockMs: null,
     };
@@ -315,7 +320,7 @@ export function recommendVeracryptKdf(
     };
   }
   const target = (options.unlockTimeMs / 1000) * best.iterationsPerSecond;
-  const timedPim = Math.ceil((target - VERACRYPT_BASE_ITERATIONS) / VERACRYPT_ITERATIONS_PER_PIM);
+  const timedPim = Math.ceil((target - VERACRYPT_PIM.baseIterations) / VERACRYPT_PIM.iterationsPerPim);
   const pim = Math.max(minimumPim, timedPim);
   const iterations = veracryptIterations(pim);
   const predictedUnlockMs = Math.round((iterations / best.iterationsPerSecond) * 1000);
