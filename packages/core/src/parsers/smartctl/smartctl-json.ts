@@ -3,7 +3,7 @@ import type {
   SecurityCapability,
   TrimCapability,
 } from '../../domain/drive-capabilities.js';
-import type { SmartUnavailableReason } from '../../domain/health.js';
+import type { SmartUnavailable } from '../../domain/health.js';
 import type {
   AtaAttribute,
   NvmeHealthLog,
@@ -213,7 +213,7 @@ function hasSmartData(facts: Omit<SmartFacts, 'unavailable'>): boolean {
 function unavailableReason(
   facts: Omit<SmartFacts, 'unavailable'>,
   smartSupport: JsonObject | null,
-): { reason: SmartUnavailableReason; detail: string } | null {
+): SmartUnavailable | null {
   const text = facts.messages.map((message) => message.text).join(' ');
   const status = facts.exitStatus;
   if (status !== null && !status.dataUsable) {
