@@ -18,7 +18,7 @@ import {
   recommendWorkqueueBypass,
 } from '../rules/dm-crypt-parameters.js';
 import { estimateInPlaceWriteCost, evaluateHealthGate, healthGateSchema } from '../rules/health-gate.js';
-import { recommendLuks2Pbkdf, recommendVeracryptKdf } from '../rules/key-derivation.js';
+import { luks2PbkdfSchema, recommendLuks2Pbkdf, recommendVeracryptKdf } from '../rules/key-derivation.js';
 import {
   findPerformanceResiduals,
   findSmallSectorBound,
@@ -72,15 +72,7 @@ export const planSchema = z.object({
     sectorSizeBytes: z.number().int().nullable(),
     workqueueBypass: z.boolean(),
     allowDiscards: z.boolean(),
-    luks2Pbkdf: z
-      .object({
-        memoryKiB: z.number().int(),
-        parallel: z.number().int(),
-        iterations: z.number().int().nullable(),
-        iterTimeMs: z.number().int().nullable(),
-        predictedUnlockMs: z.number().nullable(),
-      })
-      .nullable(),
+    luks2Pbkdf: luks2PbkdfSchema.nullable(),
     veracrypt: z
       .object({
         encryption: z.string(),

@@ -1,3 +1,4 @@
+import { z } from 'zod';
 import { machineFactOrigin } from '../domain/cpu.js';
 import { evidence, type Evidence, type Recommendation } from '../domain/recommendation.js';
 import { sourceOf } from '../domain/source.js';
@@ -48,14 +49,15 @@ function roundArgon2Memory(memoryKiB: number): number {
  * `memoryKiB` is then a cap cryptsetup may lower. cryptsetup also lowers `parallel` to the CPUs online on
  * the machine that runs luksFormat (checked in tests/integration/plan-luks-format.integration.test.ts).
  */
-export interface Luks2Pbkdf {
-  readonly memoryKiB: number;
-  readonly parallel: number;
-  readonly iterations: number | null;
-  readonly iterTimeMs: number | null;
+export const luks2PbkdfSchema = z.object({
+  memoryKiB: z.number().int(),
+  parallel: z.number().int(),
+  iterations: z.number().int().nullable(),
+  iterTimeMs: z.number().int().nullable(),
   /** Expected unlock time on the weakest machine, if computable. */
-  readonly predictedUnlockMs: number | null;
-}
+  predictedUnlockMs: z.number().nullable(),
+});
+export type Luks2Pbkdf = Readonly<z.infer<typeof luks2PbkdfSchema>>;
 
 const ARGON2_SOURCE = sourceOf('cryptsetup benchmark', 'argon2id');
 
