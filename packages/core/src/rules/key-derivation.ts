@@ -238,6 +238,24 @@ export interface VeracryptKdf {
   readonly predictedUnlockMs: number | null;
 }
 
+/** The VeraCrypt settings a plan shows: the cipher cascade and the header KDF's hash, PIM and unlock time. */
+export const veracryptPlanSettingsSchema = z.object({
+  encryption: z.string(),
+  hash: z.string(),
+  pim: z.number().int(),
+  iterations: z.number().int(),
+  predictedUnlockMs: z.number().nullable(),
+});
+
+/** The plan's VeraCrypt settings, from the chosen cascade and KDF. */
+export function veracryptPlanSettings(chosen: {
+  readonly encryption: string;
+  readonly kdf: VeracryptKdf;
+}): z.infer<typeof veracryptPlanSettingsSchema> {
+  const { hash, pim, iterations, predictedUnlockMs } = chosen.kdf;
+  return { encryption: chosen.encryption, hash, pim, iterations, predictedUnlockMs };
+}
+
 /**
  * `veracrypt-pim`: the hash whose measured speed here, against its hashcat rate (dosoos/hashcat_speeds (hashcat -b outputs)), gives the attacker
  * the most work per second of the user's wait, and the PIM that makes one unlock take `unlockTimeMs`,
