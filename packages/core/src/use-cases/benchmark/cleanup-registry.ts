@@ -164,7 +164,11 @@ export async function removeResource(host: Host, resource: Resource): Promise<Re
         if ((await host.stat(resource.mountPoint)) === null) {
           return done('absent');
         }
-        const result = await runQuiet(host, 'hdiutil', hdiutilArgs.detach(resource.mountPoint));
+        let result = await runQuiet(host, 'hdiutil', hdiutilArgs.detach(resource.mountPoint));
+        if (!result.ok) {
+          // A killed run's fio may still hold files open on its own scratch image; nothing else uses it.
+          result = await runQuiet(host, 'hdiutil', hdiutilArgs.forceDetach(resource.mountPoint));
+        }
         return result.ok ? done('removed') : done('absent', result.message);
       }
       case 'vhd': {

@@ -44,7 +44,7 @@ import type { RemovalOutcome } from '../../domain/cleanup.js';
 import { CleanupRegistry } from './cleanup-registry.js';
 import { assertDeviceMayBeOverwritten, type DestructiveConfirmation } from './device-guard.js';
 import {
-  prepareApfs,
+  prepareApfsImage,
   prepareFscrypt,
   prepareLuks2,
   preparePlain,
@@ -130,7 +130,7 @@ function planEncrypted(backends: readonly BackendId[], mode: IoBenchmarkMode): E
         // Measured by the Windows benchmark (run-windows-io-benchmark.ts), with DiskSpd, not here.
         return [];
       case 'apfs':
-        return [{ backend, variant: 'apfs', prepare: (context) => prepareApfs(context) }];
+        return [{ backend, variant: 'apfs', prepare: (context) => prepareApfsImage(context, true) }];
     }
   });
 }
@@ -205,7 +205,8 @@ export async function runFioProfile(
   return { fioArgv, runs: parseFioJson(text).runs.filter((run) => run.direction === job.profile.direction) };
 }
 
-async function measureTarget(
+/** Every profile, `repeats` times, on one prepared target, each fio run a phase of `phases`. */
+export async function measureTarget(
   context: TargetContext,
   target: PreparedTarget,
   profiles: readonly IoProfile[],
@@ -257,7 +258,8 @@ async function measureTarget(
   };
 }
 
-async function assertFreeSpace(host: Host, directory: string, neededBytes: number): Promise<void> {
+/** Throws INVALID_ARGUMENT when `directory` lacks `neededBytes` plus the free-space margin. */
+export async function assertFreeSpace(host: Host, directory: string, neededBytes: number): Promise<void> {
   const freeBytes = await host.effects.freeBytes(directory);
   // The margin keeps the filesystem usable for everyone else while the containers exist.
   const requiredBytes = neededBytes + FREE_SPACE_MARGIN_BYTES;
