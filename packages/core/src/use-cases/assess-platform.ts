@@ -16,6 +16,13 @@ import { runWindowsIoBenchmark } from './benchmark/run-windows-io-benchmark.js';
 import { chooseDarwinBenchmarkVolume, runDarwinIoBenchmark } from './benchmark/run-darwin-io-benchmark.js';
 import { probePlatformStorage } from './collect-platform.js';
 
+/** What the assessment asks of its benchmark step. */
+interface BenchmarkRequest {
+  readonly benchmark?: { readonly quick: boolean } | null;
+  readonly signal?: AbortSignal;
+  readonly onBenchmarkProgress?: (event: ProgressEvent) => void;
+}
+
 /**
  * Plain versus encrypted I/O on the platform. Windows: DiskSpd on the disk's first lettered volume, plain and
  * on a BitLocker VHDX test volume made there (run-windows-io-benchmark.ts). macOS: fio on a plain and an
@@ -24,11 +31,7 @@ import { probePlatformStorage } from './collect-platform.js';
 async function benchmarkStep(
   context: ProbeContext,
   storage: PlatformStorage,
-  request: {
-    readonly benchmark?: { readonly quick: boolean } | null;
-    readonly signal?: AbortSignal;
-    readonly onBenchmarkProgress?: (event: ProgressEvent) => void;
-  },
+  request: BenchmarkRequest,
 ): Promise<IoBenchmark | null> {
   if (request.benchmark === undefined || request.benchmark === null) {
     return null;
@@ -62,11 +65,7 @@ async function benchmarkStep(
 async function benchmarkDarwin(
   context: ProbeContext,
   storage: PlatformStorage,
-  request: {
-    readonly benchmark?: { readonly quick: boolean } | null;
-    readonly signal?: AbortSignal;
-    readonly onBenchmarkProgress?: (event: ProgressEvent) => void;
-  },
+  request: BenchmarkRequest,
 ): Promise<IoBenchmark | null> {
   const volume = await chooseDarwinBenchmarkVolume(context.host, storage, request.signal);
   if ('reason' in volume) {

@@ -235,22 +235,22 @@ describe('runDarwinIoBenchmark on a recording Mac', () => {
   });
 
   it('replays the composed bundle: the same run from the recorded captures', async () => {
-    const bundle = parseBundle(
-      JSON.parse(fixture('bundles/darwin-fio-apfs-image-benchmark-composed/bundle.json')) as unknown,
+    // A bundle carries what a replay host needs: platform, cwd, privileges and the captures.
+    const host = createReplayHost(
+      parseBundle(
+        JSON.parse(fixture('bundles/darwin-fio-apfs-image-benchmark-composed/bundle.json')) as unknown,
+      ),
     );
-    const host = createReplayHost({
-      platform: 'darwin',
-      cwd: bundle.cwd,
-      privileged: bundle.privileged,
-      captures: bundle.captures,
-    });
     const { result, cleanup } = await runDarwinIoBenchmark(host, { volume: DATA, mode: 'quick' });
     const write = result.overhead.find((row) => row.profileId === 'seq1m-q8t1-write');
     // The Crucial USB SSD capture (plain side) against the macOS posixaio capture (encrypted side).
     expect(write?.plainBytesPerSecond).toBe(29_217_251);
     expect(write?.encryptedBytesPerSecond).toBe(20_092_474);
     expect(cleanup.map((outcome) => [outcome.resource.kind, outcome.outcome])).toEqual([
-      ['disk-image', 'removed'],
+      ['disk-image', 'removed'], // the encrypted image: detached, its mount point and file deleted
+      ['directory', 'removed'],
+      ['file', 'removed'],
+      ['disk-image', 'removed'], // then the plain one, and the run's directory
       ['directory', 'removed'],
       ['file', 'removed'],
       ['directory', 'removed'],

@@ -1,16 +1,17 @@
 import { computeOverhead } from '../../analyses/io-overhead.js';
+import type { RemovalOutcome } from '../../domain/cleanup.js';
 import type { IoBenchmarkMode, ProgressEvent } from '../../domain/io-benchmark.js';
 import type { PlatformStorage } from '../../domain/platform-storage.js';
 import type { QuickRevision } from '../../domain/benchmark-settings.js';
 import type { Warning } from '../../domain/warning.js';
-import { EncplanError, cancelled, toolNotFound } from '../../errors.js';
+import { EncplanError, toolNotFound } from '../../errors.js';
 import { parseDiskutilInfo } from '../../parsers/diskutil/parse-diskutil-info.js';
 import { FILESYSTEM_OVERHEAD_BYTES } from '../../plan/benchmark-footprint.js';
 import { resourceName } from '../../plan/encrypted-backends.js';
 import { DARWIN_COMMANDS } from '../../probes/darwin/probe-darwin-storage.js';
 import { PhaseSchedule } from '../../probes/phase-schedule.js';
 import type { Host } from '../../ports.js';
-import { CleanupRegistry } from './cleanup-registry.js';
+import { CleanupRegistry, releaseAndThrow } from './cleanup-registry.js';
 import { joinPath } from './paths.js';
 import {
   assertFreeSpace,
@@ -177,18 +178,17 @@ export async function runDarwinIoBenchmark(
       options.mode,
       phases,
     );
-    await phases.run(
-      'io:teardown:apfs',
-      'Detaching and deleting the encrypted image',
-      () => registry.releaseTo(encryptedTarget.mark),
-      'teardown',
-    );
-    const cleanup = await phases.run(
-      'io:teardown:scratch',
-      'Detaching and deleting the plain image',
-      () => registry.finish(warnings),
-      'teardown',
-    );
+    // What became of everything the run made: the encrypted image first, then the plain one and the directory.
+    const teardown = (id: string, message: string, work: () => Promise<RemovalOutcome[]>) =>
+      phases.run(id, message, work, 'teardown');
+    const cleanup = [
+      ...(await teardown('io:teardown:apfs', 'Detaching and deleting the encrypted image', () =>
+        registry.releaseTo(encryptedTarget.mark),
+      )),
+      ...(await teardown('io:teardown:scratch', 'Detaching and deleting the plain image', () =>
+        registry.finish(warnings),
+      )),
+    ];
     phases.report('done', 'Done');
     return {
       result: {
@@ -207,10 +207,6 @@ export async function runDarwinIoBenchmark(
       cleanup,
     };
   } catch (error) {
-    await registry.releaseAll();
-    if (options.signal?.aborted === true) {
-      throw cancelled('The I/O benchmark');
-    }
-    throw error;
+    return releaseAndThrow(registry, error, options.signal);
   }
 }

@@ -1,5 +1,5 @@
 import { joinPath } from './paths.js';
-import { EncplanError, cancelled, isEncplanError, toolNotFound } from '../../errors.js';
+import { EncplanError, isEncplanError, toolNotFound } from '../../errors.js';
 import { DEBIAN_PACKAGES, type Host } from '../../ports.js';
 import type {
   BackendId,
@@ -41,7 +41,7 @@ import { parseFioJson } from '../../parsers/fio/parse-fio-json.js';
 import { summarizeRuns } from '../../analyses/run-summary.js';
 import { computeOverhead } from '../../analyses/io-overhead.js';
 import type { RemovalOutcome } from '../../domain/cleanup.js';
-import { CleanupRegistry } from './cleanup-registry.js';
+import { CleanupRegistry, releaseAndThrow } from './cleanup-registry.js';
 import { assertDeviceMayBeOverwritten, type DestructiveConfirmation } from './device-guard.js';
 import {
   prepareApfsImage,
@@ -569,10 +569,6 @@ export async function runIoBenchmark(host: Host, options: IoBenchmarkOptions): P
       cleanup,
     };
   } catch (error) {
-    await registry.releaseAll();
-    if (options.signal?.aborted === true) {
-      throw cancelled('The I/O benchmark');
-    }
-    throw error;
+    return releaseAndThrow(registry, error, options.signal);
   }
 }
