@@ -413,8 +413,8 @@ export async function prepareVeracrypt(
 /**
  * A scratch APFS disk image (macOS) attached at a private mount point: plain, or AES-256 encrypted with a
  * random passphrase that only ever goes to hdiutil's stdin. The encrypted image is proven encrypted by
- * `hdiutil isencrypted` before it is attached (Apple's disk-image driver encrypts the image, not APFS, so
- * `diskutil info` of the volume inside does not say so); a plain answer is refused.
+ * `hdiutil isencrypted` before it is attached (Apple's disk-image driver encrypts the image, not APFS, so the
+ * image itself is asked); a plain answer is refused.
  */
 export async function prepareApfsImage(context: TargetContext, encrypted: boolean): Promise<PreparedTarget> {
   const mark = context.registry.mark();
