@@ -552,8 +552,10 @@ function capabilitiesSection(result: AssessmentResult): SectionView {
 export function toSectionViews(result: AssessmentResult, warnings: readonly Warning[]): SectionView[] {
   const linux = linuxResultOf(result);
   if (linux === null) {
-    // macOS and Windows (schema 1.2): report/platform-sections.ts shows the platform's facts; these two apply.
-    return [ciphersSection(result.cipherBenchmark), capabilitiesSection(result)];
+    // macOS and Windows (schema 1.2): report/platform-sections.ts shows the platform's facts. The capability
+    // probes look for Linux kernel features only, so that section would say "all present" of nothing: left out
+    // (what a missing tool costs there is in the warnings, and in encplan doctor).
+    return [ciphersSection(result.cipherBenchmark)];
   }
   return [
     healthSection(linux.health, warnings),

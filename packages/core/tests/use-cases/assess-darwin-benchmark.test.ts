@@ -40,7 +40,7 @@ describe('assess --benchmark on macOS', () => {
     expect(envelope.warnings).toContainEqual({
       code: 'TOOL_MISSING',
       message:
-        'Measuring plain versus encrypted APFS disk images: fio is not installed or not on PATH. Install it with Homebrew: brew install fio.',
+        'Measuring plain versus encrypted APFS disk images: fio is not installed or not on PATH. Install it: brew install fio.',
       source: 'fio',
     });
   });

@@ -228,7 +228,7 @@ describe('runDarwinIoBenchmark on a recording Mac', () => {
     const { host, runs, files } = macHost({ tools: ['hdiutil', 'diskutil'] });
     await expect(runDarwinIoBenchmark(host, { volume: DATA, mode: 'quick' })).rejects.toMatchObject({
       code: 'TOOL_NOT_FOUND',
-      hint: 'Install it with Homebrew: brew install fio.',
+      hint: 'Install it: brew install fio.',
     });
     expect(runs).toEqual([]);
     expect(files.size).toBe(0);

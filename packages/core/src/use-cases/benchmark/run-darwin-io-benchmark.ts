@@ -4,13 +4,13 @@ import type { IoBenchmarkMode, ProgressEvent } from '../../domain/io-benchmark.j
 import type { PlatformStorage } from '../../domain/platform-storage.js';
 import type { QuickRevision } from '../../domain/benchmark-settings.js';
 import type { Warning } from '../../domain/warning.js';
-import { EncplanError, toolNotFound } from '../../errors.js';
+import { toolNotFound } from '../../errors.js';
 import { parseDiskutilInfo } from '../../parsers/diskutil/parse-diskutil-info.js';
 import { FILESYSTEM_OVERHEAD_BYTES } from '../../plan/benchmark-footprint.js';
 import { resourceName } from '../../plan/encrypted-backends.js';
 import { DARWIN_COMMANDS } from '../../probes/darwin/probe-darwin-storage.js';
 import { PhaseSchedule } from '../../probes/phase-schedule.js';
-import type { Host } from '../../ports.js';
+import { installHint, type Host } from '../../ports.js';
 import { CleanupRegistry, releaseAndThrow } from './cleanup-registry.js';
 import { joinPath } from './paths.js';
 import {
@@ -117,14 +117,11 @@ export async function runDarwinIoBenchmark(
   },
 ): Promise<IoBenchmarkOutcome> {
   const started = await host.effects.monotonicMs();
-  if ((await host.whichTool('fio')) === null) {
-    throw new EncplanError('TOOL_NOT_FOUND', 'fio is not installed or not on PATH.', {
-      hint: 'Install it with Homebrew: brew install fio.',
-      details: { tool: 'fio' },
-    });
-  }
-  if ((await host.whichTool('hdiutil')) === null) {
-    throw toolNotFound('hdiutil');
+  for (const tool of ['fio', 'hdiutil'] as const) {
+    if ((await host.whichTool(tool)) === null) {
+      // fio: "Install it: brew install fio."; hdiutil is part of macOS.
+      throw toolNotFound(tool, undefined, installHint(tool, 'darwin'));
+    }
   }
   const {
     settings,

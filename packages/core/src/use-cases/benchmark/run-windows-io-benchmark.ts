@@ -18,7 +18,7 @@ import { EncplanError, cancelled, toolNotFound } from '../../errors.js';
 import { parseDiskspdText, type DiskspdTotals } from '../../parsers/diskspd/parse-diskspd-text.js';
 import { FIO_MODES, STANDARD_PROFILES } from '../../plan/fio-jobs.js';
 import { resourceName } from '../../plan/encrypted-backends.js';
-import { DEBIAN_PACKAGES, type Host } from '../../ports.js';
+import { DEBIAN_PACKAGES, installHint, type Host } from '../../ports.js';
 import { CleanupRegistry } from './cleanup-registry.js';
 import { randomToken } from './paths.js';
 import type { IoBenchmarkOutcome } from './run-io-benchmark.js';
@@ -106,7 +106,7 @@ export async function runWindowsIoBenchmark(
 ): Promise<IoBenchmarkOutcome> {
   const started = await host.effects.monotonicMs();
   if ((await host.whichTool('diskspd')) === null) {
-    throw toolNotFound('diskspd', DEBIAN_PACKAGES.diskspd);
+    throw toolNotFound('diskspd', DEBIAN_PACKAGES.diskspd, installHint('diskspd', 'win32'));
   }
   const settings = FIO_MODES[options.mode];
   const fileMebibytes = settings.fileSizeBytes / MIB;
