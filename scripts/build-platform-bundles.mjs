@@ -197,14 +197,122 @@ const windowsHost = {
     processAlive: async () => true,
   },
 };
-const { bundle: benchmarked } = await collect(
-  { host: windowsHost, clock: { now: () => new Date('2026-11-25T17:00:00.000Z') } },
-  { device: '1', includeSerials: false, benchmark: { quick: true } },
+/** `collect DEVICE --benchmark --quick` over `host` at `when`, written to fixtures/bundles/NAME/bundle.json. */
+async function writeBenchmarkedBundle(name, host, device, when) {
+  const { bundle } = await collect(
+    { host, clock: { now: () => new Date(when) } },
+    { device, includeSerials: false, benchmark: { quick: true } },
+  );
+  const directory = path.join(ROOT, 'fixtures/bundles', name);
+  mkdirSync(directory, { recursive: true });
+  writeFileSync(path.join(directory, 'bundle.json'), `${JSON.stringify(parseBundle(bundle), null, 2)}\n`);
+  console.log(`wrote fixtures/bundles/${name}/bundle.json`);
+}
+await writeBenchmarkedBundle(
+  'windows-diskspd-benchmark-composed',
+  windowsHost,
+  '1',
+  '2026-11-25T17:00:00.000Z',
 );
-const benchmarkedDirectory = path.join(ROOT, 'fixtures/bundles/windows-diskspd-benchmark-composed');
-mkdirSync(benchmarkedDirectory, { recursive: true });
-writeFileSync(
-  path.join(benchmarkedDirectory, 'bundle.json'),
-  `${JSON.stringify(parseBundle(benchmarked), null, 2)}\n`,
+
+// A benchmarked macOS bundle (assess disk1s1 --benchmark): the same way, over a Mac host whose diskutil answer is
+// a real capture and whose fio answers are real fio JSON files; the hdiutil answers are composed.
+// fixtures/bundles/darwin-fio-apfs-image-benchmark-composed/PROVENANCE.md says what is real and what is not.
+const CATALINA_DATA = read('diskutil/info-plist-intel-catalina-disk1s1-data-filevault/stdout.plist');
+const FIO_OUTPUTS = {
+  plain: {
+    read: read('fio/sata-ssd-intel-d3-s4610-randread-qd1-fio3.1/output.json'),
+    write: read('fio/usb-ssd-crucial-240gb-randwrite-qd1-nj16-fio3.1/output.json'),
+  },
+  encrypted: {
+    read: read('fio/macos-interrupted-sigint-prefix-fio3.34/output.json'),
+    write: read('fio/macos-posixaio-randwrite-1k-qd8-direct-fio3.39/output.json'),
+  },
+};
+const macFiles = new Map();
+const macTemp = '/var/folders/zz/zyxvpxvq6csfxvn_n0000000000000/T';
+const macIdentity = {
+  pid: 4343,
+  nonce: 'a11e',
+  tempDirectory: macTemp,
+  stateDirectory: `${macTemp}/encplan`,
+  startedAt: '2026-11-26T06:00:00.000Z',
+};
+let macClock = 0;
+const madeAs = (kind) => async (path) => void macFiles.set(path, kind);
+/** What a Mac tool printed, exit status 0 unless given. */
+const macAnswer = (stdout, exitCode = 0) => ({ exitCode, stdout, stderr: '', durationMs: 0 });
+const macHost = {
+  platform: 'darwin',
+  cwd: '/Users/tester',
+  privileged: false,
+  async run(spec) {
+    if (spec.tool === 'diskutil' && spec.args.join(' ') === 'info -plist disk1s1') {
+      return macAnswer(CATALINA_DATA);
+    }
+    if (spec.tool === 'hdiutil' && spec.args[0] === 'create') {
+      macFiles.set(spec.args.at(-1), 'file');
+      return macAnswer('');
+    }
+    if (spec.tool === 'hdiutil' && spec.args[0] === 'isencrypted') {
+      // hdiutil(1): the first line of an encrypted image's answer; its details are not parsed.
+      return macAnswer('encrypted: YES\n');
+    }
+    if (spec.tool === 'hdiutil' && (spec.args[0] === 'attach' || spec.args[0] === 'detach')) {
+      return macAnswer('');
+    }
+    if (spec.tool === 'fio' && spec.args.join(' ') === '--version') {
+      return macAnswer('fio-3.39\n'); // the version of the real macOS posixaio capture
+    }
+    if (spec.tool === 'fio') {
+      const option = (name) => spec.args.find((arg) => arg.startsWith(`--${name}=`)).slice(name.length + 3);
+      const side = option('filename').includes('/apfs-volume/') ? 'encrypted' : 'plain';
+      const direction = /write/.test(option('rw')) ? 'write' : 'read';
+      macFiles.set(option('filename'), 'file');
+      macFiles.set(option('output'), FIO_OUTPUTS[side][direction]);
+      return macAnswer('');
+    }
+    // system_profiler, fdesetup, sysctl, diskutil list and apfs list, version banners: no capture of this Mac.
+    throw new EncplanError('TOOL_NOT_FOUND', `${spec.tool} is not installed.`);
+  },
+  readText: async (path) => {
+    const content = macFiles.get(path);
+    return content === undefined || content === 'file' || content === 'directory' ? null : content;
+  },
+  listDir: async () => null,
+  realPath: async () => null,
+  stat: async (path) =>
+    macFiles.has(path)
+      ? {
+          kind: macFiles.get(path) === 'directory' ? 'directory' : 'file',
+          deviceNumber: null,
+          containingDeviceNumber: '1:4',
+          sizeBytes: 0,
+          readable: true,
+        }
+      : null,
+  whichTool: async (tool) =>
+    tool === 'fio'
+      ? '/usr/local/bin/fio'
+      : tool === 'hdiutil' || tool === 'diskutil'
+        ? `/usr/bin/${tool}`
+        : null,
+  systemInfo: async () => fail('systemInfo'),
+  effects: {
+    runIdentity: async () => macIdentity,
+    monotonicMs: async () => (macClock += 1000),
+    makeDirectory: madeAs('directory'),
+    createFile: madeAs('file'),
+    writeTextAtomic: madeAs('file'),
+    remove: async (path) => void macFiles.delete(path),
+    freeBytes: async () => 120 * 1024 ** 3,
+    directIoAllowed: async () => true,
+    processAlive: async () => true,
+  },
+};
+await writeBenchmarkedBundle(
+  'darwin-fio-apfs-image-benchmark-composed',
+  macHost,
+  'disk1s1',
+  '2026-11-26T06:00:00.000Z',
 );
-console.log('wrote fixtures/bundles/windows-diskspd-benchmark-composed/bundle.json');

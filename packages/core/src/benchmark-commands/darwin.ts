@@ -21,11 +21,54 @@ function assertPassphrase(passphrase: string): void {
   }
 }
 
+/** An absolute `.dmg` path (hdiutil(1) names the image by its path; a path starting with "-" would be an option). */
+function assertImagePath(imagePath: string): void {
+  if (!imagePath.startsWith('/') || !imagePath.endsWith('.dmg')) {
+    throw new EncplanError(
+      'INVALID_ARGUMENT',
+      `The image path must be absolute and end in .dmg: ${imagePath}`,
+    );
+  }
+}
+
 /**
- * `hdiutil create -encryption AES-256 -stdinpass …`: an encrypted APFS disk image for plain-versus-encrypted
- * measurements on a Mac. hdiutil(1): "-stdinpass: read a null-terminated passphrase from standard input",
- * so the passphrase goes on stdin with a NUL, never in argv; `-encryption` takes AES-128 or AES-256.
+ * `hdiutil create -size …m -fs APFS -volname … [-encryption AES-256 -stdinpass] IMAGE.dmg`: a scratch APFS disk
+ * image for plain-versus-encrypted measurements on a Mac, plain (`passphrase` null) or encrypted. hdiutil(1):
+ * "-stdinpass: read a null-terminated passphrase from standard input", so the passphrase goes on stdin with a
+ * NUL, never in argv; `-encryption` takes AES-128 or AES-256.
  */
+export function hdiutilCreateImage(request: {
+  readonly imagePath: string;
+  readonly volumeName: string;
+  readonly sizeMebibytes: number;
+  readonly encryption: { readonly keyBits: 128 | 256; readonly passphrase: string } | null;
+}): CommandSpec {
+  assertScratchName(request.volumeName);
+  assertImagePath(request.imagePath);
+  if (!Number.isInteger(request.sizeMebibytes) || request.sizeMebibytes < 64) {
+    throw new EncplanError('INVALID_ARGUMENT', 'A test image needs at least 64 MiB.');
+  }
+  const args = ['create', '-size', `${String(request.sizeMebibytes)}m`, '-fs', 'APFS'];
+  args.push('-volname', request.volumeName);
+  if (request.encryption === null) {
+    return { tool: 'hdiutil', args: [...args, request.imagePath], timeoutMs: 120_000 };
+  }
+  assertPassphrase(request.encryption.passphrase);
+  return {
+    tool: 'hdiutil',
+    args: [
+      ...args,
+      '-encryption',
+      `AES-${String(request.encryption.keyBits)}`,
+      '-stdinpass',
+      request.imagePath,
+    ],
+    stdin: `${request.encryption.passphrase}\0`,
+    timeoutMs: 120_000,
+  };
+}
+
+/** {@link hdiutilCreateImage} of an encrypted image. */
 export function hdiutilCreateEncryptedImage(request: {
   readonly imagePath: string;
   readonly volumeName: string;
@@ -33,35 +76,46 @@ export function hdiutilCreateEncryptedImage(request: {
   readonly keyBits: 128 | 256;
   readonly passphrase: string;
 }): CommandSpec {
-  assertScratchName(request.volumeName);
+  return hdiutilCreateImage({
+    imagePath: request.imagePath,
+    volumeName: request.volumeName,
+    sizeMebibytes: request.sizeMebibytes,
+    encryption: { keyBits: request.keyBits, passphrase: request.passphrase },
+  });
+}
+
+/**
+ * `hdiutil attach -nobrowse -owners on -mountpoint DIR [-stdinpass] IMAGE.dmg`. hdiutil(1): `-nobrowse` keeps
+ * the volume out of the Finder, `-owners on` honours file ownership on it (so fio's files belong to the user
+ * who runs encplan), `-mountpoint` mounts at the given directory instead of under /Volumes; `-stdinpass`
+ * reads the passphrase of an encrypted image from stdin (NUL-terminated), never argv.
+ */
+export function hdiutilAttach(request: {
+  readonly imagePath: string;
+  readonly mountPoint: string;
+  readonly passphrase: string | null;
+}): CommandSpec {
+  assertImagePath(request.imagePath);
+  if (!request.mountPoint.startsWith('/')) {
+    throw new EncplanError('INVALID_ARGUMENT', `The mount point must be absolute: ${request.mountPoint}`);
+  }
+  const args = ['attach', '-nobrowse', '-owners', 'on', '-mountpoint', request.mountPoint];
+  if (request.passphrase === null) {
+    return { tool: 'hdiutil', args: [...args, request.imagePath], timeoutMs: 120_000 };
+  }
   assertPassphrase(request.passphrase);
-  if (!request.imagePath.startsWith('/') || !request.imagePath.endsWith('.dmg')) {
-    throw new EncplanError(
-      'INVALID_ARGUMENT',
-      `The image path must be absolute and end in .dmg: ${request.imagePath}`,
-    );
-  }
-  if (!Number.isInteger(request.sizeMebibytes) || request.sizeMebibytes < 64) {
-    throw new EncplanError('INVALID_ARGUMENT', 'An encrypted test image needs at least 64 MiB.');
-  }
   return {
     tool: 'hdiutil',
-    args: [
-      'create',
-      '-size',
-      `${String(request.sizeMebibytes)}m`,
-      '-fs',
-      'APFS',
-      '-volname',
-      request.volumeName,
-      '-encryption',
-      `AES-${String(request.keyBits)}`,
-      '-stdinpass',
-      request.imagePath,
-    ],
+    args: [...args, '-stdinpass', request.imagePath],
     stdin: `${request.passphrase}\0`,
     timeoutMs: 120_000,
   };
+}
+
+/** `hdiutil isencrypted IMAGE.dmg`: whether the image is encrypted (hdiutil(1) "isencrypted"). */
+export function hdiutilIsEncrypted(imagePath: string): CommandSpec {
+  assertImagePath(imagePath);
+  return { tool: 'hdiutil', args: ['isencrypted', imagePath], timeoutMs: 60_000 };
 }
 
 /**

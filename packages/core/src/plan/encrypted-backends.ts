@@ -167,32 +167,9 @@ export const dmsetupArgs = {
   table: (mappingName: string): string[] => ['table', mappingName],
 };
 
+/** hdiutil(1) `detach`; the scratch images are made by benchmark-commands/darwin.ts. */
 export const hdiutilArgs = {
-  /** An AES-256 encrypted APFS disk image; the passphrase is read from stdin (hdiutil(1) `-stdinpass`). */
-  create: (image: string, sizeBytes: number, volumeName: string): string[] => [
-    'create',
-    '-size',
-    `${Math.ceil(sizeBytes / (1024 * 1024))}m`,
-    '-fs',
-    'APFS',
-    '-volname',
-    volumeName,
-    '-encryption',
-    'AES-256',
-    '-stdinpass',
-    image,
-  ],
-  attach: (image: string, mountPoint: string): string[] => [
-    'attach',
-    '-stdinpass',
-    '-nobrowse',
-    '-mountpoint',
-    mountPoint,
-    image,
-  ],
   detach: (mountPoint: string): string[] => ['detach', mountPoint],
-};
-
-export const diskutilArgs = {
-  info: (path: string): string[] => ['info', '-plist', path],
+  /** "-force: ignore open files on mounted volumes" (hdiutil(1)): for encplan's own scratch image only. */
+  forceDetach: (mountPoint: string): string[] => ['detach', mountPoint, '-force'],
 };

@@ -134,7 +134,7 @@ export function buildPlatformPlan(
           : [];
     }
   } else if (platform === 'darwin') {
-    const encryption = recommendMacosEncryption(storage);
+    const encryption = recommendMacosEncryption(storage, facts.ioBenchmark);
     const trim = macosTrim(storage);
     results.push(encryption, trim);
     commands = darwinCommands(encryption.action, options, trim.trimforce);

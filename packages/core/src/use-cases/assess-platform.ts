@@ -13,39 +13,72 @@ import type { PlanOptions } from '../rules/plan-options.js';
 import type { IoBenchmark, ProgressEvent } from '../domain/io-benchmark.js';
 import type { PlatformStorage } from '../domain/platform-storage.js';
 import { runWindowsIoBenchmark } from './benchmark/run-windows-io-benchmark.js';
+import { chooseDarwinBenchmarkVolume, runDarwinIoBenchmark } from './benchmark/run-darwin-io-benchmark.js';
 import { probePlatformStorage } from './collect-platform.js';
+
+/** What the assessment asks of its benchmark step. */
+interface BenchmarkRequest {
+  readonly benchmark?: { readonly quick: boolean } | null;
+  readonly signal?: AbortSignal;
+  readonly onBenchmarkProgress?: (event: ProgressEvent) => void;
+}
 
 /**
  * Plain versus encrypted I/O on the platform. Windows: DiskSpd on the disk's first lettered volume, plain and
- * on a BitLocker VHDX test volume made there (run-windows-io-benchmark.ts). macOS: not wired yet.
+ * on a BitLocker VHDX test volume made there (run-windows-io-benchmark.ts). macOS: fio on a plain and an
+ * AES-256 encrypted APFS disk image on a mounted volume of the disk (run-darwin-io-benchmark.ts).
  */
 async function benchmarkStep(
   context: ProbeContext,
   storage: PlatformStorage,
-  request: {
-    readonly benchmark?: { readonly quick: boolean } | null;
-    readonly signal?: AbortSignal;
-    readonly onBenchmarkProgress?: (event: ProgressEvent) => void;
-  },
+  request: BenchmarkRequest,
 ): Promise<IoBenchmark | null> {
   if (request.benchmark === undefined || request.benchmark === null) {
     return null;
+  }
+  if (context.host.platform === 'darwin') {
+    return benchmarkDarwin(context, storage, request);
   }
   const lettered = storage.partitions.find((partition) => /^[A-Za-z]:$/.test(partition.mountPoint ?? ''));
   if (context.host.platform !== 'win32' || lettered === undefined || lettered.mountPoint === null) {
     addWarning(context, {
       code: 'PLATFORM_LIMITED',
       message:
-        context.host.platform === 'darwin'
-          ? 'Benchmarks do not run in the macOS assessment yet: plain versus encrypted I/O was not measured.'
-          : 'No volume of this disk has a drive letter, so there is nowhere to put the test files: plain versus encrypted I/O was not measured.',
-      source: context.host.platform === 'darwin' ? 'fio' : 'diskspd',
+        'No volume of this disk has a drive letter, so there is nowhere to put the test files: plain versus encrypted I/O was not measured.',
+      source: 'diskspd',
     });
     return null;
   }
   const outcome = await attempt(context, 'diskspd', 'Measuring plain versus BitLocker I/O', () =>
     runWindowsIoBenchmark(context.host, {
       target: `${lettered.mountPoint ?? ''}\\`,
+      mode: request.benchmark?.quick === true ? 'quick' : 'full',
+      ...(request.signal === undefined ? {} : { signal: request.signal }),
+      ...(request.onBenchmarkProgress === undefined ? {} : { onProgress: request.onBenchmarkProgress }),
+    }),
+  );
+  outcome?.warnings.forEach((warning) => addWarning(context, warning));
+  return outcome?.result ?? null;
+}
+
+/** The macOS branch of {@link benchmarkStep}: a volume of the disk for the scratch images, then the run. */
+async function benchmarkDarwin(
+  context: ProbeContext,
+  storage: PlatformStorage,
+  request: BenchmarkRequest,
+): Promise<IoBenchmark | null> {
+  const volume = await chooseDarwinBenchmarkVolume(context.host, storage, request.signal);
+  if ('reason' in volume) {
+    addWarning(context, {
+      code: 'PLATFORM_LIMITED',
+      message: `There is nowhere to put the scratch disk images: ${volume.reason}. Plain versus encrypted APFS was not measured.`,
+      source: 'diskutil',
+    });
+    return null;
+  }
+  const outcome = await attempt(context, 'fio', 'Measuring plain versus encrypted APFS disk images', () =>
+    runDarwinIoBenchmark(context.host, {
+      volume,
       mode: request.benchmark?.quick === true ? 'quick' : 'full',
       ...(request.signal === undefined ? {} : { signal: request.signal }),
       ...(request.onBenchmarkProgress === undefined ? {} : { onProgress: request.onBenchmarkProgress }),

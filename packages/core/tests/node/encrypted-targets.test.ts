@@ -2,11 +2,10 @@ import { readdir, readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { isEncplanError } from '@encplan/core';
-import { cryptsetupArgs, hdiutilArgs, resourceName } from '../../src/plan/encrypted-backends.js';
+import { cryptsetupArgs, resourceName } from '../../src/plan/encrypted-backends.js';
 import { createNodeHost, createRunner } from '@encplan/core/node';
 import { CleanupRegistry } from '../../src/use-cases/benchmark/cleanup-registry.js';
 import {
-  prepareApfs,
   prepareFscrypt,
   prepareLuks2,
   prepareVeracrypt,
@@ -334,67 +333,6 @@ describe('LUKS2 and fscrypt verification: a target is measured only when the too
     expect(calls.map((call) => call.argv[0])).toEqual(['setup', 'encrypt', 'status']);
     // fscrypt's global state stays in the run's private directory: no /etc/fscrypt.conf, no /.fscrypt.
     expect(calls[0]!.argv).toEqual(['setup', '--time=1ms', '--quiet']);
-    await context.registry.releaseAll();
-    expect(await readdir(workDir)).toEqual([]);
-  });
-});
-
-describe('APFS encrypted image with fake hdiutil and diskutil', () => {
-  it('creates and attaches with the passphrase on stdin, checks encryption with diskutil, and detaches', async () => {
-    const workDir = await newWorkDir();
-    const image = path.join(workDir, 'apfs.dmg');
-    const mountPoint = path.join(workDir, 'apfs');
-    const createArgs = hdiutilArgs.create(image, 192 * MIB, resourceName(process.pid, 'apfs'));
-    expect(createArgs).toEqual([
-      ...['create', '-size', '192m', '-fs', 'APFS', '-volname', resourceName(process.pid, 'apfs')],
-      ...['-encryption', 'AES-256', '-stdinpass', image],
-    ]);
-    const attachArgs = ['attach', '-stdinpass', '-nobrowse', '-mountpoint', mountPoint, image];
-    const context = await contextWith(
-      {
-        hdiutil: [{ args: createArgs }, { args: attachArgs }, { args: ['detach', mountPoint] }],
-        diskutil: [
-          {
-            args: ['info', '-plist', mountPoint],
-            stdoutFixture: 'fixtures/diskutil/info-plist-internal-ssd-filevault-macos11/stdout.plist',
-          },
-        ],
-      },
-      workDir,
-    );
-    const target = await prepareApfs(context);
-    expect(target.directory).toBe(mountPoint);
-    await context.registry.releaseAll();
-    const calls = await fakes!.calls();
-    expect(calls.map((call) => [call.tool, call.argv])).toEqual([
-      ['hdiutil', createArgs],
-      ['hdiutil', attachArgs],
-      ['diskutil', ['info', '-plist', mountPoint]],
-      ['hdiutil', ['detach', mountPoint]],
-    ]);
-    const passphrase = calls[0]!.stdin;
-    expect(passphrase.length).toBeGreaterThanOrEqual(32);
-    expect(calls[1]!.stdin).toBe(passphrase);
-    expect(calls.flatMap((call) => call.argv).some((arg) => arg.includes(passphrase))).toBe(false);
-  });
-
-  it('refuses an image diskutil does not call encrypted', async () => {
-    const workDir = await newWorkDir();
-    const context = await contextWith(
-      {
-        hdiutil: [{ args: null }],
-        diskutil: [
-          {
-            args: null,
-            stdout:
-              '<?xml version="1.0"?>\n<plist version="1.0">\n<dict>\n<key>Encryption</key>\n<false/>\n</dict>\n</plist>\n',
-          },
-        ],
-      },
-      workDir,
-    );
-    const error = await prepareApfs(context).catch((e: unknown) => e);
-    expect(isEncplanError(error, 'TOOL_OUTPUT_UNRECOGNIZED')).toBe(true);
     await context.registry.releaseAll();
     expect(await readdir(workDir)).toEqual([]);
   });

@@ -46,7 +46,12 @@ describe('committed bundles', () => {
         ) &&
         // The benchmark's own commands name its resources (encplan-bench-<pid>-…), not a probe's.
         !capture.argv.some((arg) => arg.includes('encplan-bench-')) &&
-        !(capture.tool === 'diskutil' && capture.argv[0] === 'info' && capture.argv[2] !== bundle.device)
+        // diskutil info and list of the physical disk behind a volume (disk1s1 → disk0) are the probe set's too.
+        !(
+          capture.tool === 'diskutil' &&
+          ['info', 'list'].includes(capture.argv[0] ?? '') &&
+          capture.argv[2] !== bundle.device
+        )
           ? [JSON.stringify([capture.tool, ...capture.argv])]
           : [],
       );

@@ -3,6 +3,7 @@ import { joinPath, PATH_SEPARATOR } from './paths.js';
 import { z } from 'zod';
 import { resourceSchema, type RemovalOutcome, type Resource } from '../../domain/cleanup.js';
 import type { Host, RunIdentity } from '../../ports.js';
+import { cancelled } from '../../errors.js';
 import type { Warning } from '../../domain/warning.js';
 import {
   cryptsetupArgs,
@@ -164,7 +165,11 @@ export async function removeResource(host: Host, resource: Resource): Promise<Re
         if ((await host.stat(resource.mountPoint)) === null) {
           return done('absent');
         }
-        const result = await runQuiet(host, 'hdiutil', hdiutilArgs.detach(resource.mountPoint));
+        let result = await runQuiet(host, 'hdiutil', hdiutilArgs.detach(resource.mountPoint));
+        if (!result.ok) {
+          // A killed run's fio may still hold files open on its own scratch image; nothing else uses it.
+          result = await runQuiet(host, 'hdiutil', hdiutilArgs.forceDetach(resource.mountPoint));
+        }
         return result.ok ? done('removed') : done('absent', result.message);
       }
       case 'vhd': {
@@ -274,6 +279,22 @@ export class CleanupRegistry {
     };
     await this.host.effects.writeTextAtomic(this.stateFile, `${JSON.stringify(state, null, 2)}\n`, 0o600);
   }
+}
+
+/**
+ * The end of a failed run: removes everything `registry` holds, then throws CANCELLED when `signal` fired
+ * (the user stopped it), else the error itself.
+ */
+export async function releaseAndThrow(
+  registry: CleanupRegistry,
+  error: unknown,
+  signal: AbortSignal | undefined,
+): Promise<never> {
+  await registry.releaseAll();
+  if (signal?.aborted === true) {
+    throw cancelled('The I/O benchmark');
+  }
+  throw error;
 }
 
 /** A state file another run left, with its resources. */

@@ -1,5 +1,5 @@
 import { joinPath } from './paths.js';
-import { EncplanError, cancelled, isEncplanError, toolNotFound } from '../../errors.js';
+import { EncplanError, isEncplanError, toolNotFound } from '../../errors.js';
 import { DEBIAN_PACKAGES, type Host } from '../../ports.js';
 import type {
   BackendId,
@@ -41,10 +41,10 @@ import { parseFioJson } from '../../parsers/fio/parse-fio-json.js';
 import { summarizeRuns } from '../../analyses/run-summary.js';
 import { computeOverhead } from '../../analyses/io-overhead.js';
 import type { RemovalOutcome } from '../../domain/cleanup.js';
-import { CleanupRegistry } from './cleanup-registry.js';
+import { CleanupRegistry, releaseAndThrow } from './cleanup-registry.js';
 import { assertDeviceMayBeOverwritten, type DestructiveConfirmation } from './device-guard.js';
 import {
-  prepareApfs,
+  prepareApfsImage,
   prepareFscrypt,
   prepareLuks2,
   preparePlain,
@@ -130,7 +130,7 @@ function planEncrypted(backends: readonly BackendId[], mode: IoBenchmarkMode): E
         // Measured by the Windows benchmark (run-windows-io-benchmark.ts), with DiskSpd, not here.
         return [];
       case 'apfs':
-        return [{ backend, variant: 'apfs', prepare: (context) => prepareApfs(context) }];
+        return [{ backend, variant: 'apfs', prepare: (context) => prepareApfsImage(context, true) }];
     }
   });
 }
@@ -205,7 +205,8 @@ export async function runFioProfile(
   return { fioArgv, runs: parseFioJson(text).runs.filter((run) => run.direction === job.profile.direction) };
 }
 
-async function measureTarget(
+/** Every profile, `repeats` times, on one prepared target, each fio run a phase of `phases`. */
+export async function measureTarget(
   context: TargetContext,
   target: PreparedTarget,
   profiles: readonly IoProfile[],
@@ -257,7 +258,8 @@ async function measureTarget(
   };
 }
 
-async function assertFreeSpace(host: Host, directory: string, neededBytes: number): Promise<void> {
+/** Throws INVALID_ARGUMENT when `directory` lacks `neededBytes` plus the free-space margin. */
+export async function assertFreeSpace(host: Host, directory: string, neededBytes: number): Promise<void> {
   const freeBytes = await host.effects.freeBytes(directory);
   // The margin keeps the filesystem usable for everyone else while the containers exist.
   const requiredBytes = neededBytes + FREE_SPACE_MARGIN_BYTES;
@@ -567,10 +569,6 @@ export async function runIoBenchmark(host: Host, options: IoBenchmarkOptions): P
       cleanup,
     };
   } catch (error) {
-    await registry.releaseAll();
-    if (options.signal?.aborted === true) {
-      throw cancelled('The I/O benchmark');
-    }
-    throw error;
+    return releaseAndThrow(registry, error, options.signal);
   }
 }

@@ -1,14 +1,12 @@
 import { joinPath, randomToken } from './paths.js';
 import { EncplanError } from '../../errors.js';
 import type { BackendId } from '../../domain/io-benchmark.js';
-import type { Host, ToolName } from '../../ports.js';
+import type { CommandSpec, Host, ToolName } from '../../ports.js';
 import {
   cryptsetupArgs,
-  diskutilArgs,
   dmsetupArgs,
   fscryptArgs,
   fscryptEnvironment,
-  hdiutilArgs,
   losetupArgs,
   luks2VariantName,
   mkfsExt4Args,
@@ -18,7 +16,8 @@ import {
   type Luks2Variant,
   type VeracryptVariant,
 } from '../../plan/encrypted-backends.js';
-import { parseDiskutilEncryption } from '../../parsers/diskutil/parse-diskutil-encryption.js';
+import { hdiutilAttach, hdiutilCreateImage, hdiutilIsEncrypted } from '../../benchmark-commands/darwin.js';
+import { parseHdiutilIsEncrypted } from '../../parsers/hdiutil/parse-hdiutil-isencrypted.js';
 import { parseDmsetupTable } from '../../parsers/dmsetup/table.js';
 import { parseFscryptStatus } from '../../parsers/fscrypt/parse-fscrypt-status.js';
 import { parseMountInfo } from '../../parsers/proc/parse-mountinfo.js';
@@ -411,45 +410,55 @@ export async function prepareVeracrypt(
   };
 }
 
-/** An AES-256 encrypted APFS disk image (macOS), attached at a private mount point. */
-export async function prepareApfs(context: TargetContext): Promise<PreparedTarget> {
+/**
+ * A scratch APFS disk image (macOS) attached at a private mount point: plain, or AES-256 encrypted with a
+ * random passphrase that only ever goes to hdiutil's stdin. The encrypted image is proven encrypted by
+ * `hdiutil isencrypted` before it is attached (Apple's disk-image driver encrypts the image, not APFS, so the
+ * image itself is asked); a plain answer is refused.
+ */
+export async function prepareApfsImage(context: TargetContext, encrypted: boolean): Promise<PreparedTarget> {
   const mark = context.registry.mark();
-  const image = joinPath(context.workDir, 'apfs.dmg');
-  const passphrase = randomPassword();
-  await context.registry.register({ kind: 'file', path: image });
-  await runChecked(
-    context,
-    'hdiutil',
-    hdiutilArgs.create(
-      image,
-      context.fileSizeBytes + FILESYSTEM_OVERHEAD_BYTES,
-      resourceName(context.pid, 'apfs'),
-    ),
-    {
-      stdin: passphrase,
-    },
-  );
-  const mountPoint = await makeMountPoint(context, 'apfs');
-  await context.registry.register({ kind: 'disk-image', mountPoint });
-  await runChecked(context, 'hdiutil', hdiutilArgs.attach(image, mountPoint), { stdin: passphrase });
-  const infoArgs = diskutilArgs.info(mountPoint);
-  const info = parseDiskutilEncryption(await runChecked(context, 'diskutil', infoArgs));
-  if (info.encrypted !== true) {
-    throw unverified('apfs', 'diskutil does not report the benchmark image as encrypted.', {
-      tool: 'diskutil',
-      mountPoint,
+  const tag = encrypted ? 'apfs' : 'plain';
+  const image = joinPath(context.workDir, `${tag}.dmg`);
+  const passphrase = encrypted ? randomPassword() : null;
+  const run = async (spec: CommandSpec) =>
+    runChecked(context, spec.tool, [...spec.args], {
+      ...(spec.stdin === undefined ? {} : { stdin: spec.stdin }),
+      ...(spec.timeoutMs === undefined ? {} : { timeoutMs: spec.timeoutMs }),
     });
+  await context.registry.register({ kind: 'file', path: image });
+  await run(
+    hdiutilCreateImage({
+      imagePath: image,
+      volumeName: resourceName(context.pid, tag),
+      sizeMebibytes: Math.ceil((context.fileSizeBytes + FILESYSTEM_OVERHEAD_BYTES) / MIB),
+      encryption: passphrase === null ? null : { keyBits: 256, passphrase },
+    }),
+  );
+  let verification: BackendVerification | null = null;
+  if (encrypted) {
+    const check = hdiutilIsEncrypted(image);
+    if (!parseHdiutilIsEncrypted(await run(check)).encrypted) {
+      throw unverified('apfs', 'hdiutil isencrypted says the benchmark image is not encrypted.', {
+        tool: 'hdiutil',
+        image,
+      });
+    }
+    // isencrypted names no cipher; AES-256 is what `hdiutil create -encryption` was asked for.
+    verification = { method: `hdiutil ${check.args.join(' ')}`, identity: image, cipher: 'AES-256' };
   }
-  const verification: BackendVerification = {
-    method: `diskutil ${infoArgs.join(' ')}`,
-    identity: mountPoint,
-    cipher: 'AES-256',
-  };
+  const mountPoint = await makeMountPoint(context, `${tag}-volume`);
+  await context.registry.register({ kind: 'disk-image', mountPoint });
+  await run(hdiutilAttach({ imagePath: image, mountPoint, passphrase }));
   return {
-    backend: 'apfs',
-    variant: 'apfs',
+    backend: encrypted ? 'apfs' : 'plain',
+    variant: tag,
     directory: mountPoint,
-    notes: ['AES-256 encrypted APFS disk image (hdiutil).'],
+    notes: [
+      encrypted
+        ? 'APFS in an AES-256 encrypted disk image (hdiutil): the disk-image driver encrypts on the CPU, so its cost is an upper bound of APFS encryption, not what FileVault costs on an internal SSD whose storage controller encrypts (Apple Platform Security guide).'
+        : 'APFS in a plain disk image (hdiutil), the same size and layout as the encrypted one.',
+    ],
     verification,
     mark,
   };
