@@ -14,6 +14,7 @@ import {
   windowsTrim,
 } from '../rules/platform-encryption.js';
 import { mergeRuleResults, type RuleResult } from '../rules/rule-result.js';
+import type { Strategy } from '../rules/strategy.js';
 import { veracryptCommand, type PlanCommand } from './commands.js';
 import { darwinCommands } from './commands-darwin.js';
 import { bitlockerCommands, enableTrimCommand, veracryptWindowsCommands } from './commands-windows.js';
@@ -36,6 +37,25 @@ function veracryptRules(
   return {
     ...mergeRuleResults(encryption, kdf),
     settings: { encryption: encryption.encryption, kdf: kdf.kdf },
+  };
+}
+
+/**
+ * The plan's strategy when the platform's own encryption already protects the volume (FileVault, APFS
+ * encryption, BitLocker in software): nothing to do, so the answer says so instead of "encrypt".
+ */
+function alreadyEncrypted(volume: string, format: string, reason: string): Strategy {
+  return {
+    kind: 'nothing-to-do',
+    reason,
+    target: { path: volume, filesystemType: format, sizeBytes: null, mountpoints: [] },
+    offline: false,
+    preconditions: [],
+    steps: [],
+    reductionBytes: null,
+    driveWrites: { bytes: 0, percentOfRatedEndurance: 0, basis: 'Nothing is rewritten.' },
+    timeEstimate: { seconds: null, basis: 'No data are rewritten.' },
+    differences: [],
   };
 }
 
@@ -65,6 +85,7 @@ export function buildPlatformPlan(
   let veracrypt: VeracryptSettings | null = null;
   let keySizeBits: number | null = null;
   let allowDiscards = true;
+  let strategy: Strategy | undefined;
   const mountPoint =
     (storage.partitions ?? [])
       .map((part) => part.mountPoint)
@@ -138,12 +159,20 @@ export function buildPlatformPlan(
     const trim = macosTrim(storage);
     results.push(encryption, trim);
     commands = darwinCommands(encryption.action, options, trim.trimforce);
+    if (encryption.action.kind === 'nothing') {
+      const reason = encryption.recommendations.find((entry) => entry.ruleId === 'macos-encryption')?.reason;
+      strategy = alreadyEncrypted(encryption.action.volume, 'apfs', reason ?? 'Already encrypted.');
+    }
   } else {
     const bitlocker = recommendBitLocker(storage, options);
     const trim = windowsTrim(storage, 'bitlocker');
     results.push(bitlocker, trim);
     // XTS key bits, as for dm-crypt (two AES keys): XTS-AES 256 = 512.
     keySizeBits = bitlocker.method === 'xts_aes256' ? 512 : 256;
+    if (bitlocker.action.kind === 'nothing') {
+      const reason = bitlocker.findings.find((entry) => entry.ruleId === 'bitlocker-existing')?.message;
+      strategy = alreadyEncrypted(bitlocker.action.mountPoint, 'bitlocker', reason ?? 'Already encrypted.');
+    }
     commands = [
       ...bitlockerCommands(bitlocker.action, bitlocker.method),
       ...(trim.enableTrim ? [enableTrimCommand()] : []),
@@ -151,6 +180,7 @@ export function buildPlatformPlan(
   }
   const all = mergeRuleResults(...results);
   return {
+    ...(strategy === undefined ? {} : { strategy }),
     targetTool: options.targetTool,
     threatModel: options.threatModel,
     workload: options.workload,

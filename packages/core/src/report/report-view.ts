@@ -552,29 +552,39 @@ function toAnswer(plan: Plan, fixFirst: readonly FixFirstView[]): AnswerView {
   const problems = fixFirst.filter((item) => item.tone === 'bad' || item.tone === 'attention').length;
   const after =
     problems === 0 ? '' : `, after the ${problems === 1 ? 'one thing' : `${String(problems)} things`} below`;
-  switch (plan.healthGate.status) {
-    case 'back-up-first':
-      return {
-        tone: 'bad',
-        verdict: 'stop',
-        headline: `Back up first: do not encrypt ${target} until its data is safe elsewhere`,
-        reason: plan.healthGate.reason,
-      };
-    case 'caution':
-      return {
-        tone: 'attention',
-        verdict: 'caution',
-        headline: `Encrypt ${target}, with care${after}`,
-        reason: plan.healthGate.reason,
-      };
-    case 'proceed':
-      return {
-        tone: problems === 0 ? 'good' : 'attention',
-        verdict: problems === 0 ? 'go' : 'fix first',
-        headline: `Go ahead: encrypt ${target}${after}`,
-        reason: plan.healthGate.reason,
-      };
+  if (plan.healthGate.status === 'back-up-first') {
+    return {
+      tone: 'bad',
+      verdict: 'stop',
+      headline: `Back up first: do not encrypt ${target} until its data is safe elsewhere`,
+      reason: plan.healthGate.reason,
+    };
   }
+  // Already encrypted (LUKS on Linux, FileVault/APFS or BitLocker on the platforms): the answer never says
+  // "encrypt"; a failing drive still says "back up first" above.
+  if (plan.strategy?.kind === 'nothing-to-do') {
+    return {
+      tone: problems === 0 ? 'good' : 'attention',
+      verdict: problems === 0 ? 'done' : 'fix first',
+      headline: `Nothing to encrypt: ${plan.strategy.target?.path ?? plan.devicePath} is already encrypted${after}`,
+      // The strategy's own reason follows the answer in every view; the answer says what it means.
+      reason: `${plan.healthGate.status === 'caution' ? `${plan.healthGate.reason} ` : ''}Nothing is rewritten; the strategy below says why, and what differs from the plan, if anything.`,
+    };
+  }
+  if (plan.healthGate.status === 'caution') {
+    return {
+      tone: 'attention',
+      verdict: 'caution',
+      headline: `Encrypt ${target}, with care${after}`,
+      reason: plan.healthGate.reason,
+    };
+  }
+  return {
+    tone: problems === 0 ? 'good' : 'attention',
+    verdict: problems === 0 ? 'go' : 'fix first',
+    headline: `Go ahead: encrypt ${target}${after}`,
+    reason: plan.healthGate.reason,
+  };
 }
 
 /** The settings the plan adds up to, one line each, as the commands will use them. */
