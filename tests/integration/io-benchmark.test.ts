@@ -13,6 +13,7 @@ import {
 } from '@encplan/core/node';
 import { REPO_ROOT } from '../support/fake-tools.js';
 import { removeAfterTest, removeTempDirs, tempDir } from '../support/temp-dirs.js';
+import { quickIoBenchmark } from '../support/io-benchmark-options.js';
 
 const CLI = path.join(REPO_ROOT, 'packages/cli/bin/run.js');
 const runner = createRunner({ searchPath: process.env.PATH ?? '' });
@@ -120,15 +121,10 @@ describe.skipIf(reason !== null)('I/O benchmark on real loop devices', () => {
 
   it('measures plain and fscrypt on the same loop-device ext4 with fio and removes everything', async () => {
     const target = await tempDir('encplan-it-target-');
-    const { result, warnings } = await runIoBenchmark(host, {
-      target,
-      backends: ['fscrypt'],
-      mode: 'quick',
-      sweep: false,
-      profileIds: ['seq1m-q8t1-read', 'rnd4k-q32t1-write'],
-      destructive: { allowDestructive: false, typedDevice: null, yes: false },
-      cipherBytesPerSecondPerCore: null,
-    });
+    const { result, warnings } = await runIoBenchmark(
+      host,
+      quickIoBenchmark(target, ['fscrypt'], ['seq1m-q8t1-read', 'rnd4k-q32t1-write']),
+    );
     expect(warnings).toEqual([]);
     expect(result.plain.ioEngine).toBe('libaio');
     expect(result.encrypted.map((m) => m.backend)).toEqual(['fscrypt']);
@@ -234,20 +230,16 @@ describe.skipIf(reason !== null)('I/O benchmark on real loop devices', () => {
     const targets = [await tempDir('encplan-it-overlap-a-'), await tempDir('encplan-it-overlap-b-')];
     const measuring = [false, false];
     const runs = targets.map((target, index) =>
-      runIoBenchmark(host, {
-        target,
-        backends: ['fscrypt'],
-        mode: 'quick',
-        sweep: false,
-        profileIds: ['seq1m-q8t1-read'],
-        destructive: { allowDestructive: false, typedDevice: null, yes: false },
-        cipherBytesPerSecondPerCore: null,
-        onProgress: (event) => {
-          if (event.phase === 'measure') {
-            measuring[index] = true;
-          }
-        },
-      }),
+      runIoBenchmark(
+        host,
+        quickIoBenchmark(target, ['fscrypt'], ['seq1m-q8t1-read'], {
+          onProgress: (event) => {
+            if (event.phase === 'measure') {
+              measuring[index] = true;
+            }
+          },
+        }),
+      ),
     );
     await waitFor(() => measuring.every(Boolean), 60_000);
     // A third process cleans up while both runs hold mounts, loop devices and fscrypt keys.

@@ -67,3 +67,25 @@ export function checkHugeInput<T>(parse: (input: string) => T, unit = 'x'): void
   expect(result).toBeNull();
   expect(Date.now() - started).toBeLessThan(2000);
 }
+
+/** What a test asserts on the results that do parse: of truncations of the sample, of hostile input. */
+export interface ParserChecks<T> {
+  readonly truncated?: (result: T) => void;
+  readonly hostile?: (result: T) => void;
+}
+
+/**
+ * The three properties of a parser at once: every truncation of `sample` (a real capture; null when the corpus
+ * has none) parses or fails typed, hostile input never crashes it, and a 10 MB input is refused.
+ */
+export function checkParserProperties<T>(
+  parse: (input: string) => T,
+  sample: string | null,
+  checks: ParserChecks<T> = {},
+): void {
+  if (sample !== null) {
+    checkTruncations(sample, parse, checks.truncated);
+  }
+  checkHostileInputs(parse, checks.hostile);
+  checkHugeInput(parse);
+}

@@ -59,10 +59,17 @@ export function isEncplanError(error: unknown, ...codes: ErrorCode[]): error is 
   return error instanceof EncplanError && (codes.length === 0 || codes.includes(error.code));
 }
 
-/** The error for a tool that is not installed, with the package that provides it on Debian. */
-export function toolNotFound(tool: string, debianPackage?: string): EncplanError {
+/**
+ * The error for a tool that is not installed, with the package that provides it on Debian, or with a whole
+ * `hint` sentence for another platform (ports.ts `installHint`).
+ */
+export function toolNotFound(
+  tool: string,
+  debianPackage?: string,
+  hint = debianPackage === undefined ? undefined : `Install it, e.g. apt-get install ${debianPackage}.`,
+): EncplanError {
   return new EncplanError('TOOL_NOT_FOUND', `${tool} is not installed or not on PATH.`, {
-    ...(debianPackage === undefined ? {} : { hint: `Install it, e.g. apt-get install ${debianPackage}.` }),
+    ...(hint === undefined ? {} : { hint }),
     details: { tool },
   });
 }

@@ -85,6 +85,43 @@ export const DEBIAN_PACKAGES: Readonly<Record<ToolName, string>> = {
   diskspd: 'DiskSpd (from github.com/microsoft/diskspd)',
 };
 
+/**
+ * Where a tool comes from on macOS and Windows, for the hint of TOOL_NOT_FOUND there (a Mac is never told to
+ * apt-get). Homebrew formulae and casks (formulae.brew.sh: smartmontools, fio, openssl@3, cask veracrypt, which
+ * needs macFUSE); Windows installers from each project (smartmontools.org; fio's MSI packages on
+ * github.com/axboe/fio releases; veracrypt.fr; DiskSpd on github.com/microsoft/diskspd).
+ */
+const INSTALL_ELSEWHERE: Readonly<Record<'darwin' | 'win32', Partial<Record<ToolName, string>>>> = {
+  darwin: {
+    smartctl: 'brew install smartmontools',
+    fio: 'brew install fio',
+    openssl: 'brew install openssl@3',
+    veracrypt: 'brew install --cask veracrypt (it needs macFUSE)',
+  },
+  win32: {
+    smartctl: 'the smartmontools Windows installer from smartmontools.org',
+    fio: "fio's Windows installer (fio-VERSION-x64.msi) from github.com/axboe/fio releases",
+    openssl: 'an OpenSSL build for Windows',
+    veracrypt: 'the VeraCrypt installer from veracrypt.fr',
+    diskspd: 'DiskSpd from github.com/microsoft/diskspd (releases)',
+  },
+};
+
+/** How to get a missing tool on the platform that missed it, as the sentence after "…is not installed.". */
+export function installHint(tool: ToolName, platform: Host['platform']): string {
+  if (platform === 'darwin' || platform === 'win32') {
+    const source = INSTALL_ELSEWHERE[platform][tool];
+    const system = platform === 'darwin' ? 'macOS' : 'Windows';
+    if (source !== undefined) {
+      return `Install it: ${source}.`;
+    }
+    return DEBIAN_PACKAGES[tool] === system
+      ? `It is part of ${system}; check PATH.`
+      : `encplan does not use it on ${system}.`;
+  }
+  return `Install it, e.g. apt-get install ${DEBIAN_PACKAGES[tool]}.`;
+}
+
 /** One process to run: an argument array, never a command string. */
 export interface CommandSpec {
   readonly tool: ToolName;

@@ -101,7 +101,8 @@ export const platformStorageSchema = z.object({
   health: platformHealthSchema,
   cpu: z.object({
     aes: z.boolean().nullable(),
-    appleSilicon: z.boolean(),
+    /** Null when neither sysctl nor the disk's partitions tell (assessment 1.2: was false then). */
+    appleSilicon: z.boolean().nullable(),
     source: platformSourceSchema.nullable(),
   }),
 });

@@ -17,6 +17,7 @@ import { EncplanError } from '../errors.js';
 import type { Host, HostEffects, PathKind, PathStat, SystemInfoSnapshot } from '../ports.js';
 import type { Runner } from './process/run-command.js';
 import { canAccess } from './can-access.js';
+import { currentPlatform } from './platform.js';
 import { userPathError } from './user-files.js';
 
 function isMissing(error: unknown): boolean {
@@ -170,10 +171,7 @@ function createNodeEffects(): HostEffects {
 /** The real host: files through node:fs, processes through the one runner, facts from systeminformation. */
 export function createNodeHost(runner: Runner, cwd: string = process.cwd()): Host {
   const privileged = process.getuid?.() === 0;
-  const platform =
-    process.platform === 'linux' || process.platform === 'darwin' || process.platform === 'win32'
-      ? process.platform
-      : 'other';
+  const platform = currentPlatform();
   return {
     platform,
     cwd,

@@ -54,20 +54,22 @@ function shrinkCommands(target: NonNullable<Strategy['target']>): PlanCommand[] 
       },
     ];
   }
-  const unmount: PlanCommand[] = mounted.map((mountpoint) => ({
-    id: 'in-place-unmount',
-    purpose: `Unmount ${mountpoint}: ext4 shrinks only while unmounted (resize2fs(8)) and reencrypt --encrypt needs an unused device.`,
-    argv: ['umount', mountpoint],
-    risk: 'changes-settings',
-    stdin: null,
-  }));
+  const unmount = (prepares: string): PlanCommand[] =>
+    mounted.map((mountpoint) => ({
+      id: 'in-place-unmount',
+      purpose: `Unmount ${mountpoint}: ext4 shrinks only while unmounted (resize2fs(8)) and reencrypt --encrypt needs an unused device.`,
+      argv: ['umount', mountpoint],
+      risk: 'changes-settings',
+      stdin: null,
+      prepares,
+    }));
   if (size === null) {
-    return unmount;
+    return unmount('in-place-reencrypt');
   }
   // The new size ends on a 1 MiB boundary at least the reduction before the end of the device.
   const newSizeBytes = Math.floor((size - IN_PLACE_REDUCTION_BYTES) / MIB) * MIB;
   return [
-    ...unmount,
+    ...unmount('in-place-shrink'),
     {
       id: 'in-place-fsck',
       purpose:
@@ -75,6 +77,7 @@ function shrinkCommands(target: NonNullable<Strategy['target']>): PlanCommand[] 
       argv: ['e2fsck', '-f', '-p', path],
       risk: 'changes-settings',
       stdin: null,
+      prepares: 'in-place-shrink',
     },
     {
       id: 'in-place-shrink',

@@ -40,6 +40,12 @@ export const planCommandSchema = z.object({
   stage: z.number().int().positive().optional(),
   /** The shell the line is written for: absent = POSIX sh; `powershell` for Windows commands (plan 1.1). */
   shell: z.enum(['sh', 'powershell']).optional(),
+  /**
+   * The id of the data-destroying command this one only prepares (plan 1.1, optional): `umount` and `e2fsck`
+   * before an in-place shrink. It is commented out with that command, so a script run without --destructive
+   * never unmounts or checks a filesystem for a step that will not run.
+   */
+  prepares: z.string().optional(),
 });
 /** A validated {@link planCommandSchema} value. */
 export type PlanCommand = z.infer<typeof planCommandSchema>;

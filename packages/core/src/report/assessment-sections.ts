@@ -574,24 +574,16 @@ const CAPABILITY_LABELS: Readonly<Record<AssessmentResult['capabilities'][number
 function capabilitiesSection(result: AssessmentResult): SectionView {
   const entries = result.capabilities;
   if (entries.length === 0) {
-    // No check ran (macOS and Windows: the checks look for Linux kernel features): nothing is known missing,
-    // and nothing is known present either.
-    const platform = result.platformStorage?.platform;
+    // No check ran (an assessment that holds none): nothing is known missing, and nothing known present either.
     return {
       id: 'capabilities',
       title: 'What this machine can measure',
       tone: 'unknown',
       verdict: 'not checked',
-      summary:
-        platform === undefined
-          ? 'This assessment holds no capability checks.'
-          : `The capability checks look for Linux kernel features (device-mapper, AF_ALG, loop devices); they do not apply on ${platformName(platform)}.`,
+      summary: 'This assessment holds no capability checks.',
       findings: [],
       facts: [],
-      missingReason:
-        platform === undefined
-          ? 'No capability was checked in this assessment.'
-          : `The checks were not run on ${platformName(platform)}; what its own tools could not answer is listed under "What encplan could not find out".`,
+      missingReason: 'No capability was checked in this assessment.',
     };
   }
   const missing = entries.filter((entry) => !entry.present);
@@ -620,8 +612,10 @@ function capabilitiesSection(result: AssessmentResult): SectionView {
 export function toSectionViews(result: AssessmentResult, warnings: readonly Warning[]): SectionView[] {
   const linux = linuxResultOf(result);
   if (linux === null) {
-    // macOS and Windows (schema 1.2): report/platform-sections.ts shows the platform's facts; these two apply.
-    return [ciphersSection(result.cipherBenchmark, platformCipherGap(result)), capabilitiesSection(result)];
+    // macOS and Windows (schema 1.2): report/platform-sections.ts shows the platform's facts. The capability
+    // probes look for Linux kernel features only, so that section would say "all present" of nothing: left out
+    // (what a missing tool costs there is in the warnings, and in encplan doctor).
+    return [ciphersSection(result.cipherBenchmark, platformCipherGap(result))];
   }
   return [
     healthSection(linux.health, warnings),

@@ -35,13 +35,18 @@ export const DESTROYS_DATA_MARKER = 'DESTROYS DATA';
  * unless `includeDestructive` (the user's --destructive flag). Every command after a commented-out
  * destructive step is commented out with it: the plan's order is its dependency order, so `cryptsetup open`
  * and the /etc/crypttab line after a commented-out `luksFormat` would act on a volume that does not exist.
+ * A command that only `prepares` a later commented-out destructive step (the `umount` and `e2fsck` before an
+ * in-place shrink) is commented out too: without --destructive the script leaves every filesystem mounted.
  */
 export function toScriptCommands(
   commands: readonly PlanCommand[],
   includeDestructive: boolean,
 ): ScriptCommandView[] {
   let skippedStep: PlanCommand | null = null;
-  return commands.map((command): ScriptCommandView => {
+  const skippedLater = (id: string | undefined, index: number): boolean =>
+    !includeDestructive &&
+    commands.slice(index + 1).some((later) => later.id === id && later.risk === 'destroys-data');
+  return commands.map((command, index): ScriptCommandView => {
     const destroysData = command.risk === 'destroys-data';
     let commentedOutBecause: string | null = null;
     if (destroysData && !includeDestructive) {
@@ -49,6 +54,8 @@ export function toScriptCommands(
       skippedStep ??= command;
     } else if (skippedStep !== null) {
       commentedOutBecause = `Depends on "${skippedStep.id}", which is commented out: commented out with it.`;
+    } else if (skippedLater(command.prepares, index)) {
+      commentedOutBecause = `Only prepares "${command.prepares ?? ''}", which is commented out: commented out with it.`;
     }
     return {
       id: command.id,

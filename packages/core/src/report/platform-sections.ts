@@ -150,19 +150,24 @@ function cpuSection(storage: PlatformStorage): SectionView {
   return {
     id: 'cpu',
     title: 'Processor',
-    tone: cpu.aes === false ? 'attention' : cpu.aes === true || cpu.appleSilicon ? 'good' : 'unknown',
-    verdict: cpu.appleSilicon
-      ? 'Apple silicon'
-      : cpu.aes === null
-        ? 'unknown'
-        : cpu.aes
-          ? 'AES in hardware'
-          : 'no AES instructions',
-    summary: cpu.appleSilicon
-      ? 'Apple silicon encrypts the internal SSD in its storage controller: turning FileVault on costs no measurable speed.'
-      : cpu.aes === false
-        ? 'The CPU has no AES instructions: software encryption costs noticeable CPU time.'
-        : 'Software encryption runs on the CPU’s AES instructions where they are present.',
+    tone:
+      cpu.aes === false ? 'attention' : cpu.aes === true || cpu.appleSilicon === true ? 'good' : 'unknown',
+    verdict:
+      cpu.appleSilicon === true
+        ? 'Apple silicon'
+        : cpu.aes === null
+          ? 'unknown'
+          : cpu.aes
+            ? 'AES in hardware'
+            : 'no AES instructions',
+    summary:
+      cpu.appleSilicon === true
+        ? storage.disk.internal === false
+          ? 'Apple silicon encrypts only the internal SSD in its storage controller; this external drive is encrypted by the CPU’s AES instructions.'
+          : 'Apple silicon encrypts the internal SSD in its storage controller: turning FileVault on costs no measurable speed.'
+        : cpu.aes === false
+          ? 'The CPU has no AES instructions: software encryption costs noticeable CPU time.'
+          : 'Software encryption runs on the CPU’s AES instructions where they are present.',
     findings: [],
     facts: [
       fact('AES instructions', yesNo(cpu.aes), cpu.source),

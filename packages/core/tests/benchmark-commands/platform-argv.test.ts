@@ -9,6 +9,7 @@ import {
   diskspdProfileRun,
   veracryptWindowsCreateContainer,
 } from '../../src/benchmark-commands/windows.js';
+import { words } from '../support/argv.js';
 
 // A prefix keeps a generated secret from equalling a fixed word of the command line ("APFS", "-fs").
 const SECRET = fc
@@ -28,16 +29,7 @@ describe('hdiutilCreateEncryptedImage', () => {
     expect(spec).toEqual({
       tool: 'hdiutil',
       args: [
-        'create',
-        '-size',
-        '1024m',
-        '-fs',
-        'APFS',
-        '-volname',
-        'encplan-aes',
-        '-encryption',
-        'AES-256',
-        '-stdinpass',
+        ...words('create -size 1024m -fs APFS -volname encplan-aes -encryption AES-256 -stdinpass'),
         '/Users/me/encplan-scratch.dmg',
       ],
       stdin: 'correct horse\0',
@@ -135,30 +127,11 @@ describe('diskspdProfileRun', () => {
     );
     expect(runs).toHaveLength(8);
     expect(runs[0]?.args).toEqual([
-      '-b1M',
-      '-o8',
-      '-t1',
-      '-w0',
-      '-Sh',
-      '-L',
-      '-Zr',
-      '-W2',
-      '-d5',
-      '-c1024M',
+      ...words('-b1M -o8 -t1 -w0 -Sh -L -Zr -W2 -d5 -c1024M'),
       'D:\\encplan\\test.dat',
     ]);
     expect(runs[5]?.args).toEqual([
-      '-b4K',
-      '-o32',
-      '-t1',
-      '-r',
-      '-w100',
-      '-Sh',
-      '-L',
-      '-Zr',
-      '-W2',
-      '-d5',
-      '-c1024M',
+      ...words('-b4K -o32 -t1 -r -w100 -Sh -L -Zr -W2 -d5 -c1024M'),
       'D:\\encplan\\test.dat',
     ]);
     expect(runs.every((run) => run.tool === 'diskspd' && run.args.at(-1) === 'D:\\encplan\\test.dat')).toBe(
@@ -183,15 +156,17 @@ describe('diskspdProfileRun', () => {
 });
 
 describe('veracryptWindowsCreateContainer', () => {
+  const input = {
+    containerPath: 'D:\\encplan\\vc.hc',
+    keyfilePath: 'D:\\encplan\\vc.key',
+    sizeMebibytes: 1024,
+    encryption: 'AES',
+    hash: 'sha512',
+    pim: 0,
+  } as const;
+
   it('keys the container with a keyfile and never carries /password', () => {
-    const command = veracryptWindowsCreateContainer({
-      containerPath: 'D:\\encplan\\vc.hc',
-      keyfilePath: 'D:\\encplan\\vc.key',
-      sizeMebibytes: 1024,
-      encryption: 'AES',
-      hash: 'sha512',
-      pim: 0,
-    });
+    const command = veracryptWindowsCreateContainer(input);
     expect(command).toEqual({
       executable: 'VeraCrypt Format.exe',
       args: [
@@ -217,16 +192,8 @@ describe('veracryptWindowsCreateContainer', () => {
   });
 
   it('refuses relative paths and a negative PIM', () => {
-    const base = {
-      containerPath: 'D:\\vc.hc',
-      keyfilePath: 'D:\\vc.key',
-      sizeMebibytes: 64,
-      encryption: 'AES' as const,
-      hash: 'sha512' as const,
-      pim: 0,
-    };
     for (const bad of [{ containerPath: 'vc.hc' }, { keyfilePath: '/password' }, { pim: -1 }]) {
-      expect(() => veracryptWindowsCreateContainer({ ...base, ...bad })).toThrow(
+      expect(() => veracryptWindowsCreateContainer({ ...input, ...bad })).toThrow(
         expect.objectContaining({ code: 'INVALID_ARGUMENT' }),
       );
     }

@@ -52,60 +52,38 @@ describe('buildFleetReport', () => {
     expect(row?.planSummary).toContain('argon2id 1.0 GiB ×2');
   });
 
+  // Each row: the issue, its CSV column, and the part of a clean assessment to change so the issue appears.
   it.each([
+    ['drive-failing', 'driveFailing', (d: Doc) => d.result.health as Doc, { verdict: 'failing' }],
+    ['drive-worn', 'driveWorn', (d: Doc) => d.result.health as Doc, { percentageUsed: 95 }],
     [
-      'drive-failing',
-      (d: Doc) => {
-        d.result.health.verdict = 'failing';
-      },
-      'driveFailing',
-    ],
-    [
-      'drive-worn',
-      (d: Doc) => {
-        d.result.health.percentageUsed = 95;
-      },
-      'driveWorn',
+      'aes-unaccelerated',
+      'aesUnaccelerated',
+      (d: Doc) => d.result as Doc,
+      { findings: assessment(LOOP).result.findings },
     ],
     [
       'aes-unaccelerated',
-      (d: Doc) => {
-        d.result.findings = assessment(LOOP).result.findings;
-      },
       'aesUnaccelerated',
-    ],
-    [
-      'aes-unaccelerated',
-      (d: Doc) => {
-        d.result.machine.cryptoFlags.aes = false;
-      },
-      'aesUnaccelerated',
+      (d: Doc) => d.result.machine.cryptoFlags as Doc,
+      { aes: false },
     ],
     [
       'discards-blocked',
-      (d: Doc) => {
-        d.result.discardPassthrough.paths[0].passesToDisk = false;
-        d.result.discardPassthrough.paths[0].firstBlockingLayer = 'md0';
-      },
       'discardsBlocked',
+      (d: Doc) => d.result.discardPassthrough.paths[0] as Doc,
+      { passesToDisk: false, firstBlockingLayer: 'md0' },
     ],
-    [
-      'no-spare-area',
-      (d: Doc) => {
-        d.result.overProvisioning.status = 'none';
-      },
-      'noSpareArea',
-    ],
+    ['no-spare-area', 'noSpareArea', (d: Doc) => d.result.overProvisioning as Doc, { status: 'none' }],
     [
       'encrypted-weaker',
-      (d: Doc) => {
-        d.result.encryption.found = assessment(LOOP).result.encryption.found;
-      },
       'encryptedWeaker',
+      (d: Doc) => d.result.encryption as Doc,
+      { found: assessment(LOOP).result.encryption.found },
     ],
-  ] as const)('flags %s and puts the disk in fix-first', (issue, change, column) => {
+  ] as const)('flags %s and puts the disk in fix-first', (issue, column, part, change) => {
     const document = cleanLoop();
-    change(document);
+    Object.assign(part(document), change);
     const report = buildFleetReport([doc('web1', document), doc('web2', cleanLoop())]);
     const row = report.rows.find((candidate) => candidate.machine === 'web1');
     expect(row).toMatchObject({ readiness: 'fix-first', issues: issue, [column]: true });

@@ -2,7 +2,7 @@ import { readdir, readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { isEncplanError } from '@encplan/core';
-import { resourceName } from '../../src/plan/encrypted-backends.js';
+import { cryptsetupArgs, hdiutilArgs, resourceName } from '../../src/plan/encrypted-backends.js';
 import { createNodeHost, createRunner } from '@encplan/core/node';
 import { CleanupRegistry } from '../../src/use-cases/benchmark/cleanup-registry.js';
 import {
@@ -21,6 +21,7 @@ import {
   type FakeTools,
 } from '../../../../tests/support/fake-tools.js';
 import { removeAfterTest, removeTempDirs, tempDir } from '../../../../tests/support/temp-dirs.js';
+import { words } from '../support/argv.js';
 
 const MIB = 1024 * 1024;
 let fakes: FakeTools | undefined;
@@ -47,44 +48,31 @@ function newWorkDir(): Promise<string> {
   return tempDir('encplan-test-work-');
 }
 
+/** A context whose only tool answers one argv with a captured output (a path under fixtures/). */
+async function replaying(tool: string, args: string[], stdoutFixture: string): Promise<TargetContext> {
+  return contextWith({ [tool]: [{ args, stdoutFixture: `fixtures/${stdoutFixture}` }] }, await newWorkDir());
+}
+
 describe('LUKS2 target with a fake cryptsetup replaying this machine', () => {
   it('formats with the exact argv, keeps the key in a 0600 file, and reports device-mapper as KERNEL_FEATURE_MISSING', async () => {
     const workDir = await newWorkDir();
     const container = path.join(workDir, 'luks2-s4096-nowq.img');
     const keyFile = path.join(workDir, 'luks2-s4096-nowq.key');
     const mapping = resourceName(process.pid, 'luks2-s4096-nowq');
-    const formatArgs = [
-      'luksFormat',
-      '--batch-mode',
-      '--type',
-      'luks2',
-      '--cipher',
-      'aes-xts-plain64',
-      '--key-size',
-      '512',
-      '--sector-size',
-      '4096',
-      '--pbkdf',
-      'pbkdf2',
-      '--pbkdf-force-iterations',
-      '1000',
-      '--key-file',
-      keyFile,
-      '--',
-      container,
-    ];
-    const openArgs = [
-      'open',
-      '--type',
-      'luks2',
-      '--key-file',
-      keyFile,
-      '--perf-no_read_workqueue',
-      '--perf-no_write_workqueue',
-      '--',
-      container,
-      mapping,
-    ];
+    const formatArgs = cryptsetupArgs.luksFormat(container, keyFile, 4096);
+    const openArgs = cryptsetupArgs.open(container, keyFile, mapping, true);
+    // The builders' exact argv: LUKS2 AES-XTS-512 on 4096-byte sectors, a throwaway key at PBKDF2's minimum.
+    expect(formatArgs).toEqual([
+      ...words(
+        'luksFormat --batch-mode --type luks2 --cipher aes-xts-plain64 --key-size 512 --sector-size 4096',
+      ),
+      ...words('--pbkdf pbkdf2 --pbkdf-force-iterations 1000 --key-file'),
+      ...[keyFile, '--', container],
+    ]);
+    expect(openArgs).toEqual([
+      ...words('open --type luks2 --key-file'),
+      ...[keyFile, '--perf-no_read_workqueue', '--perf-no_write_workqueue', '--', container, mapping],
+    ]);
     const openStderr = await readFile(
       path.join(REPO_ROOT, 'fixtures/cryptsetup/open-device-mapper-missing-debian12-v2.6.1/stderr.txt'),
       'utf8',
@@ -263,16 +251,10 @@ function withMounted(context: TargetContext, mountPoint: string): TargetContext 
 
 describe('LUKS2 and fscrypt verification: a target is measured only when the tools show it encrypted', () => {
   it('accepts a dm-crypt aes-xts-plain64 mapping from dmsetup table', async () => {
-    const context = await contextWith(
-      {
-        dmsetup: [
-          {
-            args: ['table', 'encplan-bench-1-x'],
-            stdoutFixture: 'fixtures/dmsetup/crypt-luks2-keyring-allow-discards-sata-ssd/stdout.txt',
-          },
-        ],
-      },
-      await newWorkDir(),
+    const context = await replaying(
+      'dmsetup',
+      ['table', 'encplan-bench-1-x'],
+      'dmsetup/crypt-luks2-keyring-allow-discards-sata-ssd/stdout.txt',
     );
     await expect(verifyLuks2(context, 'encplan-bench-1-x', '/c.img')).resolves.toEqual({
       method: 'dmsetup table encplan-bench-1-x',
@@ -310,16 +292,10 @@ describe('LUKS2 and fscrypt verification: a target is measured only when the too
   });
 
   it('accepts an unlocked AES_256_XTS fscrypt policy and names its policy id', async () => {
-    const context = await contextWith(
-      {
-        fscrypt: [
-          {
-            args: ['status', '/mnt/encplan-bench/fscrypt'],
-            stdoutFixture: 'fixtures/fscrypt/status-raw-key-unlocked-debian12-v0.3.3/stdout.txt',
-          },
-        ],
-      },
-      await newWorkDir(),
+    const context = await replaying(
+      'fscrypt',
+      ['status', '/mnt/encplan-bench/fscrypt'],
+      'fscrypt/status-raw-key-unlocked-debian12-v0.3.3/stdout.txt',
     );
     await expect(verifyFscrypt(context, '/mnt/encplan-bench/fscrypt', {})).resolves.toEqual({
       method: 'fscrypt status /mnt/encplan-bench/fscrypt',
@@ -368,19 +344,11 @@ describe('APFS encrypted image with fake hdiutil and diskutil', () => {
     const workDir = await newWorkDir();
     const image = path.join(workDir, 'apfs.dmg');
     const mountPoint = path.join(workDir, 'apfs');
-    const createArgs = [
-      'create',
-      '-size',
-      '192m',
-      '-fs',
-      'APFS',
-      '-volname',
-      resourceName(process.pid, 'apfs'),
-      '-encryption',
-      'AES-256',
-      '-stdinpass',
-      image,
-    ];
+    const createArgs = hdiutilArgs.create(image, 192 * MIB, resourceName(process.pid, 'apfs'));
+    expect(createArgs).toEqual([
+      ...['create', '-size', '192m', '-fs', 'APFS', '-volname', resourceName(process.pid, 'apfs')],
+      ...['-encryption', 'AES-256', '-stdinpass', image],
+    ]);
     const attachArgs = ['attach', '-stdinpass', '-nobrowse', '-mountpoint', mountPoint, image];
     const context = await contextWith(
       {

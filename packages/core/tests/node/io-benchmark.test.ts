@@ -4,7 +4,6 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { isEncplanError, type ProgressEvent } from '@encplan/core';
 import { ioBenchmarkSchema } from '../../src/domain/io-benchmark.js';
 import { cleanupLeftovers, createNodeHost, createRunner, runIoBenchmark } from '@encplan/core/node';
-import { type IoBenchmarkOptions } from '../../src/use-cases/benchmark/run-io-benchmark.js';
 import {
   REPO_ROOT,
   createFakeTools,
@@ -12,6 +11,7 @@ import {
   type FakeTools,
 } from '../../../../tests/support/fake-tools.js';
 import { removeAfterTest, removeTempDirs, tempDir } from '../../../../tests/support/temp-dirs.js';
+import { quickIoBenchmark } from '../../../../tests/support/io-benchmark-options.js';
 
 const LOSETUP_LIST = ['--list', '--json', '--output', 'NAME,BACK-FILE'];
 const FIO_FIXTURE = 'fixtures/fio/sata-ssd-intel-d3-s4610-randread-qd1-fio3.1/output.json';
@@ -48,17 +48,10 @@ async function setup(fio: FakeCase) {
   const target = await tempDir('encplan-test-target-');
   const stateDirectory = await tempDir('encplan-test-state-');
   const events: ProgressEvent[] = [];
-  const options: IoBenchmarkOptions = {
-    target,
-    backends: ['luks2'],
-    mode: 'quick',
-    sweep: false,
-    profileIds: ['rnd4k-q1t1-read', 'seq1m-q8t1-read'],
-    destructive: { allowDestructive: false, typedDevice: null, yes: false },
-    cipherBytesPerSecondPerCore: null,
+  const options = quickIoBenchmark(target, ['luks2'], ['rnd4k-q1t1-read', 'seq1m-q8t1-read'], {
     stateDirectory,
     onProgress: (event) => events.push(event),
-  };
+  });
   return { host, target, stateDirectory, events, options };
 }
 
@@ -147,16 +140,7 @@ describe('runIoBenchmark with fake tools', () => {
     const host = createNodeHost(createRunner({ searchPath: fakes.binDir, includeSystemDirectories: false }));
     const target = await tempDir('encplan-test-target-');
     const stateDirectory = await tempDir('encplan-test-state-');
-    const base: IoBenchmarkOptions = {
-      target,
-      backends: ['luks2'],
-      mode: 'quick',
-      sweep: false,
-      profileIds: ['rnd4k-q1t1-read'],
-      destructive: { allowDestructive: false, typedDevice: null, yes: false },
-      cipherBytesPerSecondPerCore: null,
-      stateDirectory,
-    };
+    const base = quickIoBenchmark(target, ['luks2'], ['rnd4k-q1t1-read'], { stateDirectory });
     const error = await runIoBenchmark(host, base).catch((e: unknown) => e);
     expect(isEncplanError(error, 'TOOL_FAILED')).toBe(true);
     const { result, warnings } = await runIoBenchmark(host, { ...base, backends: 'auto' });

@@ -133,7 +133,7 @@ describe('probeHealth', () => {
     expect(nvme.warnings).toEqual([]);
     const ata = await probeHealth(host, { path: '/dev/sda', transport: 'sata' });
     expect(ata.facts.health).toMatchObject({ verdict: 'unknown', unavailable: { reason: 'tool-missing' } });
-    expect(ata.warnings.map((w) => w.code)).toEqual(['SMART_UNAVAILABLE']);
+    expect(ata.warnings.map((w) => w.code)).toEqual(['TOOL_MISSING']);
     expect(ata.facts.trimCapabilities[0]).toMatchObject({ origin: 'hdparm', supported: true, zeroed: true });
     expect(assessSed(ata.facts.securityCapabilities, null).ataSecurity).toMatchObject({ frozen: true });
   });
@@ -145,6 +145,16 @@ describe('probeHealth', () => {
     const { facts, warnings } = await probeHealth(host, { path: '/dev/sda', transport: 'sata' });
     expect(facts.health.verdict).toBe('unknown');
     expect(warnings.map((w) => w.code)).toEqual(['TOOL_OUTPUT_UNRECOGNIZED', 'SMART_UNAVAILABLE']);
+  });
+
+  it('says a missing smartctl is TOOL_MISSING (with its package), and the health unknown', async () => {
+    const host = await hostWith({});
+    const { facts, warnings } = await probeHealth(host, { path: '/dev/sda', transport: 'sata' });
+    expect(facts.health.verdict).toBe('unknown');
+    expect(facts.health.unavailable?.reason).toBe('tool-missing');
+    expect(warnings.filter((w) => w.source === 'smartctl')).toEqual([
+      expect.objectContaining({ code: 'TOOL_MISSING', message: expect.stringContaining('smartmontools') }),
+    ]);
   });
 });
 

@@ -5,6 +5,7 @@ import { isEncplanError, parseLosetupList, parseMountInfo } from '@encplan/core'
 import { parseDiskutilEncryption } from '../../src/parsers/diskutil/parse-diskutil-encryption.js';
 import { parseVeracryptList } from '../../src/parsers/veracrypt/parse-veracrypt-list.js';
 import { pidOfResourceName, resourceName } from '../../src/plan/encrypted-backends.js';
+import { expectEachUnrecognized } from './expect-unrecognized.js';
 
 const fixture = (relative: string): string =>
   readFileSync(fileURLToPath(new URL(`../../../../fixtures/${relative}`, import.meta.url)), 'utf8');
@@ -36,11 +37,7 @@ describe('parseLosetupList', () => {
   });
 
   it('fails closed on output that is not losetup JSON', () => {
-    for (const text of ['NAME BACK-FILE', '{"devices":[]}']) {
-      expect(() => parseLosetupList(text)).toThrow(
-        expect.objectContaining({ code: 'TOOL_OUTPUT_UNRECOGNIZED' }),
-      );
-    }
+    expectEachUnrecognized(parseLosetupList, ['NAME BACK-FILE', '{"devices":[]}']);
   });
 });
 

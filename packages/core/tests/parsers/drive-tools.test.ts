@@ -10,11 +10,7 @@ import { parseNvmeIdCtrl } from '../../src/parsers/nvme/id-ctrl.js';
 import { parseNvmeIdNs } from '../../src/parsers/nvme/id-ns.js';
 import { parseNvmeList } from '../../src/parsers/nvme/list.js';
 import { parseSedutilScan } from '../../src/parsers/sedutil/scan.js';
-import {
-  checkHostileInputs,
-  checkHugeInput,
-  checkTruncations,
-} from '../../../../tests/support/parser-properties.js';
+import { checkParserProperties } from '../../../../tests/support/parser-properties.js';
 import { fixture } from '../support/fixtures.js';
 
 const SMART_LOG_211 = fixture('nvme/smart-log-v2.11-seagate-firecuda530-30pct-used/stdout.json');
@@ -34,13 +30,13 @@ describe('parseNvmeSmartLog', () => {
     expect(health).toMatchObject({
       source: 'nvme-cli',
       verdict: 'healthy',
+      dataWrittenBytesExact: String(1928683480n * 512000n),
       percentageUsed: 30,
+      // 24424 h for 30 %: the remaining 70 % take 24424 · 70 / 30 h ≈ 6.5 years.
+      estimatedRemainingLifeYears: 6.5,
       powerOnHours: 24424,
       unsafeShutdowns: 49,
     });
-    expect(health.dataWrittenBytesExact).toBe(String(1928683480n * 512000n));
-    // 24424 h for 30 %: the remaining 70 % take 24424 · 70 / 30 h ≈ 6.5 years.
-    expect(health.estimatedRemainingLifeYears).toBe(6.5);
     expect(health.findings.find((f) => f.id === 'temperature-high')?.value).toBe(51);
   });
 
@@ -65,11 +61,10 @@ describe('parseNvmeSmartLog', () => {
   });
 
   it('survives truncated, hostile and huge input with typed errors', () => {
-    checkTruncations(SMART_LOG_211, parseNvmeSmartLog, (facts) =>
-      expect(facts.nvme?.percentageUsed?.value).toBe(30),
-    );
-    checkHostileInputs(parseNvmeSmartLog, (facts) => expect(facts.nvme).not.toBeNull());
-    checkHugeInput(parseNvmeSmartLog);
+    checkParserProperties(parseNvmeSmartLog, SMART_LOG_211, {
+      truncated: (facts) => expect(facts.nvme?.percentageUsed?.value).toBe(30),
+      hostile: (facts) => expect(facts.nvme).not.toBeNull(),
+    });
   });
 });
 
@@ -90,18 +85,15 @@ describe('parseNvmeIdCtrl', () => {
   });
 
   it('survives truncated, hostile and huge input with typed errors', () => {
-    checkTruncations(ID_CTRL, parseNvmeIdCtrl, (ctrl) => expect(ctrl.oacs).toBe(23));
-    checkHostileInputs(parseNvmeIdCtrl);
-    checkHugeInput(parseNvmeIdCtrl);
+    checkParserProperties(parseNvmeIdCtrl, ID_CTRL, { truncated: (ctrl) => expect(ctrl.oacs).toBe(23) });
   });
 });
 
 describe('parseNvmeIdNs', () => {
   it('survives hostile and huge input with typed errors (no captured id-ns output exists in the corpus)', () => {
-    checkHostileInputs(parseNvmeIdNs, (ns) =>
-      expect(['not-reported', 'zeroes', 'ones', 'reserved']).toContain(ns.deallocatedReads),
-    );
-    checkHugeInput(parseNvmeIdNs);
+    checkParserProperties(parseNvmeIdNs, null, {
+      hostile: (ns) => expect(['not-reported', 'zeroes', 'ones', 'reserved']).toContain(ns.deallocatedReads),
+    });
   });
 });
 
@@ -118,9 +110,7 @@ describe('parseNvmeList', () => {
   });
 
   it('survives truncated, hostile and huge input with typed errors', () => {
-    checkTruncations(LIST, parseNvmeList, (entries) => expect(entries).toHaveLength(3));
-    checkHostileInputs(parseNvmeList);
-    checkHugeInput(parseNvmeList);
+    checkParserProperties(parseNvmeList, LIST, { truncated: (entries) => expect(entries).toHaveLength(3) });
   });
 });
 
@@ -146,52 +136,46 @@ describe('parseHdparmIdentify', () => {
   });
 
   it('survives truncated, hostile and huge input with typed errors', () => {
-    checkTruncations(HDPARM_INTEL, parseHdparmIdentify, (identify) => expect(identify.model).not.toBeNull());
-    checkHostileInputs(parseHdparmIdentify);
-    checkHugeInput(parseHdparmIdentify);
+    checkParserProperties(parseHdparmIdentify, HDPARM_INTEL, {
+      truncated: (identify) => expect(identify.model).not.toBeNull(),
+    });
   });
 });
 
 describe('parseDmsetupTable', () => {
-  it('decodes the LUKS2 mapping with allow_discards and drops the key reference', () => {
-    const [line] = parseDmsetupTable(DMSETUP);
-    expect(line).toMatchObject({
-      name: 'debian_crypt',
-      startSector: 0,
-      lengthSectors: 463583232,
-      target: 'crypt',
-    });
+  it.each([
+    {
+      title: 'the LUKS2 mapping with allow_discards',
+      text: DMSETUP,
+      line: { name: 'debian_crypt', startSector: 0, lengthSectors: 463583232, target: 'crypt' },
+      crypt: { device: '8:19', options: ['allow_discards'], allowDiscards: true, sectorSizeBytes: null },
+    },
+    {
+      title: 'a real kernel’s LUKS2 mapping with 4096-byte sectors and no workqueues (kernel lane, QEMU)',
+      text: fixture('dmsetup/qemu-debian12-kernel6.1-luks2-s4096-no-workqueues/stdout.txt'),
+      line: {
+        name: 'encplan-bench-817-luks2-s4096-nowq',
+        startSector: 0,
+        lengthSectors: 393216,
+        target: 'crypt',
+      },
+      crypt: {
+        device: '7:1',
+        options: ['no_read_workqueue', 'no_write_workqueue', 'sector_size:4096'],
+        allowDiscards: false,
+        sectorSizeBytes: 4096,
+      },
+    },
+  ])('decodes $title and drops the key reference', ({ text, line: expected, crypt }) => {
+    const [line] = parseDmsetupTable(text);
+    expect(line).toMatchObject(expected);
     expect(line?.crypt).toEqual({
       cipher: 'aes-xts-plain64',
       keyKind: 'keyring',
-      device: '8:19',
       offsetSectors: 32768,
-      options: ['allow_discards'],
-      allowDiscards: true,
-      sectorSizeBytes: null,
+      ...crypt,
     });
     expect(JSON.stringify(line)).not.toContain('logon');
-  });
-
-  it('decodes a real kernel’s LUKS2 mapping with 4096-byte sectors and no workqueues (kernel lane, QEMU)', () => {
-    const [line] = parseDmsetupTable(
-      fixture('dmsetup/qemu-debian12-kernel6.1-luks2-s4096-no-workqueues/stdout.txt'),
-    );
-    expect(line).toMatchObject({
-      name: 'encplan-bench-817-luks2-s4096-nowq',
-      startSector: 0,
-      lengthSectors: 393216,
-      target: 'crypt',
-    });
-    expect(line?.crypt).toEqual({
-      cipher: 'aes-xts-plain64',
-      keyKind: 'keyring',
-      device: '7:1',
-      offsetSectors: 32768,
-      options: ['no_read_workqueue', 'no_write_workqueue', 'sector_size:4096'],
-      allowDiscards: false,
-      sectorSizeBytes: 4096,
-    });
   });
 
   it('decodes a real kernel’s stacks: LUKS2 with and without allow_discards, LVM both ways, TCRYPT (kernel lane)', () => {
@@ -225,28 +209,28 @@ describe('parseDmsetupTable', () => {
   });
 
   it('survives truncated, hostile and huge input with typed errors', () => {
-    checkTruncations(DMSETUP, parseDmsetupTable);
-    checkHostileInputs(parseDmsetupTable, (lines) => {
-      for (const line of lines) {
-        expect(JSON.stringify(line)).not.toMatch(/:64:logon/);
-      }
+    checkParserProperties(parseDmsetupTable, DMSETUP, {
+      hostile: (lines) => {
+        for (const line of lines) {
+          expect(JSON.stringify(line)).not.toMatch(/:64:logon/);
+        }
+      },
     });
-    checkHugeInput(parseDmsetupTable);
   });
 });
 
 describe('parseCrypttab and parseSedutilScan', () => {
   it('never crash on hostile input (no captured crypttab or sedutil output exists in the corpus)', () => {
-    checkHostileInputs(parseCrypttab, (entries) => {
-      for (const entry of entries) {
-        expect(entry.discard).toBe(
-          entry.options.includes('discard') || entry.options.includes('allow-discards'),
-        );
-      }
+    checkParserProperties(parseCrypttab, null, {
+      hostile: (entries) => {
+        for (const entry of entries) {
+          expect(entry.discard).toBe(
+            entry.options.includes('discard') || entry.options.includes('allow-discards'),
+          );
+        }
+      },
     });
-    checkHugeInput(parseCrypttab);
-    checkHostileInputs(parseSedutilScan);
-    checkHugeInput(parseSedutilScan);
+    checkParserProperties(parseSedutilScan, null);
   });
 });
 
@@ -281,10 +265,10 @@ describe('parseLsblkDiscard', () => {
   });
 
   it('survives truncated, hostile and huge input with typed errors', () => {
-    const text = fixture('lsblk/lsblk-discard-sata-ssd-luks-lvm-before-discard/stdout.txt');
-    checkTruncations(text, parseLsblkDiscard);
-    checkHostileInputs(parseLsblkDiscard);
-    checkHugeInput(parseLsblkDiscard);
+    checkParserProperties(
+      parseLsblkDiscard,
+      fixture('lsblk/lsblk-discard-sata-ssd-luks-lvm-before-discard/stdout.txt'),
+    );
   });
 });
 

@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { isEncplanError } from '@encplan/core';
 import { parseLsblkJson } from '../../src/parsers/lsblk/parse-lsblk-json.js';
 import { fixture } from '../support/fixtures.js';
+import { expectEachUnrecognized } from './expect-unrecognized.js';
 
 describe('parseLsblkJson', () => {
   it('reads a loop device with a GPT partition as captured by util-linux 2.38 on Debian 12', () => {
@@ -75,11 +76,13 @@ describe('parseLsblkJson', () => {
   });
 
   it('fails closed on output without a blockdevices list', () => {
-    for (const text of ['', '{}', '{"blockdevices": 3}', 'lsblk: /dev/x: not a block device', '[1,2]']) {
-      expect(() => parseLsblkJson(text)).toThrowError(
-        expect.objectContaining({ code: 'TOOL_OUTPUT_UNRECOGNIZED' }),
-      );
-    }
+    expectEachUnrecognized(parseLsblkJson, [
+      '',
+      '{}',
+      '{"blockdevices": 3}',
+      'lsblk: /dev/x: not a block device',
+      '[1,2]',
+    ]);
   });
 
   it('never crashes on arbitrary or truncated input: it parses or throws TOOL_OUTPUT_UNRECOGNIZED', () => {

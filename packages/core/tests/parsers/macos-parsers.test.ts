@@ -11,6 +11,7 @@ import {
   parseSystemProfilerXml,
 } from '../../src/parsers/system-profiler/parse-system-profiler.js';
 import { fixture } from '../support/fixtures.js';
+import { expectEachUnrecognized } from './expect-unrecognized.js';
 
 const info = (name: string): ReturnType<typeof parseDiskutilInfo> =>
   parseDiskutilInfo(fixture(`diskutil/${name}/stdout.plist`));
@@ -277,11 +278,7 @@ describe('parseSysctlCpu on real captures', () => {
   });
 
   it('fails closed on text that is not sysctl output', () => {
-    for (const text of ['', 'FileVault is On.', 'kern.ostype: Darwin']) {
-      expect(() => parseSysctlCpu(text), text).toThrow(
-        expect.objectContaining({ code: 'TOOL_OUTPUT_UNRECOGNIZED' }),
-      );
-    }
+    expectEachUnrecognized(parseSysctlCpu, ['', 'FileVault is On.', 'kern.ostype: Darwin']);
   });
 });
 
@@ -298,10 +295,6 @@ describe('parseFdesetupStatus on the documented format (no public capture exists
   });
 
   it('fails closed on anything else', () => {
-    for (const text of ['', 'FileVault is maybe.', 'Error: Unable to get status.']) {
-      expect(() => parseFdesetupStatus(text)).toThrow(
-        expect.objectContaining({ code: 'TOOL_OUTPUT_UNRECOGNIZED' }),
-      );
-    }
+    expectEachUnrecognized(parseFdesetupStatus, ['', 'FileVault is maybe.', 'Error: Unable to get status.']);
   });
 });

@@ -11,6 +11,22 @@ import { fixtureArgv, fixtureCases, readFixture } from '../../../../tests/suppor
 
 const TOOL = 'cryptsetup-benchmark';
 const mib = (value: number) => Math.round(value * 1024 * 1024);
+/** A parsed cipher row: rates as cryptsetup prints them, in MiB/s. */
+const cipherRow = (cipher: string, keyBits: number, encryptMiB: number, decryptMiB: number) => ({
+  cipher,
+  keyBits,
+  encryptBytesPerSecond: mib(encryptMiB),
+  decryptBytesPerSecond: mib(decryptMiB),
+});
+/** A parsed argon2 line of cryptsetup 2.x, which always derives 256 bits for a 2000 ms target. */
+const argon2 = (variant: string, timeCost: number, memoryKibibytes: number, threads: number) => ({
+  variant,
+  timeCost,
+  memoryKibibytes,
+  threads,
+  derivedKeyBits: 256,
+  requestedDurationMs: 2000,
+});
 const parse = (name: string, transcript = false) =>
   parseCryptsetupBenchmark(readFixture(TOOL, name), { transcript });
 
@@ -32,37 +48,10 @@ describe('parseCryptsetupBenchmark on real outputs', () => {
       { hash: 'ripemd160', iterationsPerSecond: 860899, derivedKeyBits: 256 },
       { hash: 'whirlpool', iterationsPerSecond: 678250, derivedKeyBits: 256 },
     ]);
-    expect(result.argon2).toEqual([
-      {
-        variant: 'argon2i',
-        timeCost: 5,
-        memoryKibibytes: 1048576,
-        threads: 4,
-        derivedKeyBits: 256,
-        requestedDurationMs: 2000,
-      },
-      {
-        variant: 'argon2id',
-        timeCost: 5,
-        memoryKibibytes: 1048576,
-        threads: 4,
-        derivedKeyBits: 256,
-        requestedDurationMs: 2000,
-      },
-    ]);
+    expect(result.argon2).toEqual([argon2('argon2i', 5, 1048576, 4), argon2('argon2id', 5, 1048576, 4)]);
     expect(result.ciphers).toHaveLength(11);
-    expect(result.ciphers).toContainEqual({
-      cipher: 'aes-xts',
-      keyBits: 512,
-      encryptBytesPerSecond: mib(2334.9),
-      decryptBytesPerSecond: mib(2329.1),
-    });
-    expect(result.ciphers[0]).toEqual({
-      cipher: 'aes-cbc',
-      keyBits: 128,
-      encryptBytesPerSecond: mib(1105.1),
-      decryptBytesPerSecond: mib(3125.5),
-    });
+    expect(result.ciphers).toContainEqual(cipherRow('aes-xts', 512, 2334.9, 2329.1));
+    expect(result.ciphers[0]).toEqual(cipherRow('aes-cbc', 128, 1105.1, 3125.5));
     expect(result.cipherTestUnavailable).toBe(false);
   });
 
@@ -77,22 +66,10 @@ describe('parseCryptsetupBenchmark on real outputs', () => {
     ]);
     expect(result.argon2.map((row) => row.variant)).toEqual(['argon2i', 'argon2id']);
     expect(result.ciphers).toHaveLength(12);
-    expect(result.ciphers).toContainEqual({
-      cipher: 'aes-xts',
-      keyBits: 512,
-      encryptBytesPerSecond: mib(31.4),
-      decryptBytesPerSecond: mib(18),
-    });
+    expect(result.ciphers).toContainEqual(cipherRow('aes-xts', 512, 31.4, 18));
     expect(result.cipherTestUnavailable).toBe(false);
     const adiantum = parse('qemu-tcg-debian12-kernel6.1-emulated-adiantum');
-    expect(adiantum.ciphers).toEqual([
-      {
-        cipher: 'xchacha12,aes-adiantum',
-        keyBits: 256,
-        encryptBytesPerSecond: mib(0.4),
-        decryptBytesPerSecond: mib(5.7),
-      },
-    ]);
+    expect(adiantum.ciphers).toEqual([cipherRow('xchacha12,aes-adiantum', 256, 0.4, 5.7)]);
   });
 
   it('reads the cryptsetup 1.7 narrow header without argon2 lines', () => {
@@ -100,44 +77,27 @@ describe('parseCryptsetupBenchmark on real outputs', () => {
     expect(result.argon2).toEqual([]);
     expect(result.pbkdf2.map((p) => p.iterationsPerSecond)).toEqual([382134, 479239, 347671, 319687, 221032]);
     expect(result.ciphers).toHaveLength(12);
-    expect(result.ciphers).toContainEqual({
-      cipher: 'serpent-xts',
-      keyBits: 256,
-      encryptBytesPerSecond: mib(100.3),
-      decryptBytesPerSecond: mib(104.5),
-    });
-    expect(result.ciphers.at(-1)).toEqual({
-      cipher: 'twofish-xts',
-      keyBits: 512,
-      encryptBytesPerSecond: mib(93.9),
-      decryptBytesPerSecond: mib(94.9),
-    });
+    expect(result.ciphers).toContainEqual(cipherRow('serpent-xts', 256, 100.3, 104.5));
+    expect(result.ciphers.at(-1)).toEqual(cipherRow('twofish-xts', 512, 93.9, 94.9));
   });
 
   it('reads a MIPS router board pasted in an issue: every cipher near 10 MiB/s', () => {
     const result = parse('mips-mt7621-gnubee-cryptsetup1.7-issue-paste');
     expect(result.pbkdf2.find((p) => p.hash === 'whirlpool')?.iterationsPerSecond).toBe(12365);
-    expect(result.ciphers.find((row) => row.cipher === 'aes-xts' && row.keyBits === 512)).toEqual({
-      cipher: 'aes-xts',
-      keyBits: 512,
-      encryptBytesPerSecond: mib(8.7),
-      decryptBytesPerSecond: mib(8.5),
-    });
+    expect(result.ciphers.find((row) => row.cipher === 'aes-xts' && row.keyBits === 512)).toEqual(
+      cipherRow('aes-xts', 512, 8.7, 8.5),
+    );
   });
 
   it('keeps N/A rows as null rates and turns them into unmeasured ciphers', () => {
     const result = parse('rpi4-arm64-manjaro-no-aes-serpent-NA-full');
+    const notAvailable = ['serpent-cbc 128', 'serpent-cbc 256', 'serpent-xts 256', 'serpent-xts 512'];
     expect(
       result.ciphers
         .filter((row) => row.encryptBytesPerSecond === null)
         .map((row) => `${row.cipher} ${String(row.keyBits)}`),
-    ).toEqual(['serpent-cbc 128', 'serpent-cbc 256', 'serpent-xts 256', 'serpent-xts 512']);
-    expect(result.ciphers).toContainEqual({
-      cipher: 'aes-xts',
-      keyBits: 256,
-      encryptBytesPerSecond: mib(85),
-      decryptBytesPerSecond: mib(74.9),
-    });
+    ).toEqual(notAvailable);
+    expect(result.ciphers).toContainEqual(cipherRow('aes-xts', 256, 85, 74.9));
     expect(result.argon2[1]).toMatchObject({
       variant: 'argon2id',
       memoryKibibytes: 321984,
@@ -146,43 +106,18 @@ describe('parseCryptsetupBenchmark on real outputs', () => {
     });
     const facts = cipherFactsFromCryptsetup([{ argv: ['cryptsetup', 'benchmark'], benchmark: result }]);
     expect(facts.measurements).toHaveLength(8);
-    expect(facts.unmeasured.map((u) => u.cipher)).toEqual([
-      'serpent-cbc',
-      'serpent-cbc',
-      'serpent-xts',
-      'serpent-xts',
-    ]);
+    expect(facts.unmeasured.map((u) => `${u.cipher} ${String(u.keyBits)}`)).toEqual(notAvailable);
   });
 
   it('reads Adiantum rows under the wider header and skips prompts only in transcript mode', () => {
     const pi5 = parse('rpi5-arm64-aes-ce-adiantum-vs-aes-transcript', true);
     expect(pi5.ciphers).toEqual([
-      {
-        cipher: 'xchacha20,aes-adiantum',
-        keyBits: 256,
-        encryptBytesPerSecond: mib(394.4),
-        decryptBytesPerSecond: mib(421.6),
-      },
-      {
-        cipher: 'aes-xts',
-        keyBits: 256,
-        encryptBytesPerSecond: mib(1774.5),
-        decryptBytesPerSecond: mib(1836.1),
-      },
-      {
-        cipher: 'aes-cbc',
-        keyBits: 256,
-        encryptBytesPerSecond: mib(923.4),
-        decryptBytesPerSecond: mib(1895.6),
-      },
+      cipherRow('xchacha20,aes-adiantum', 256, 394.4, 421.6),
+      cipherRow('aes-xts', 256, 1774.5, 1836.1),
+      cipherRow('aes-cbc', 256, 923.4, 1895.6),
     ]);
     const pi4 = parse('rpi4-arm64-no-aes-adiantum-vs-aes-transcript', true);
-    expect(pi4.ciphers[0]).toEqual({
-      cipher: 'xchacha20,aes-adiantum',
-      keyBits: 256,
-      encryptBytesPerSecond: mib(170.9),
-      decryptBytesPerSecond: mib(180),
-    });
+    expect(pi4.ciphers[0]).toEqual(cipherRow('xchacha20,aes-adiantum', 256, 170.9, 180));
     expectUnrecognized(() => parse('rpi4-arm64-no-aes-adiantum-vs-aes-transcript'));
   });
 
@@ -190,12 +125,7 @@ describe('parseCryptsetupBenchmark on real outputs', () => {
     const rhel = parse('s390x-rhel74-cpacf-bracket-prompt-transcript', true);
     expect(rhel.pbkdf2.map((p) => p.iterationsPerSecond)).toEqual([265059, 278876, 187245, 182551, 208381]);
     expect(rhel.ciphers).toHaveLength(12);
-    expect(rhel.ciphers).toContainEqual({
-      cipher: 'aes-xts',
-      keyBits: 512,
-      encryptBytesPerSecond: mib(3766.1),
-      decryptBytesPerSecond: mib(3747.9),
-    });
+    expect(rhel.ciphers).toContainEqual(cipherRow('aes-xts', 512, 3766.1, 3747.9));
     expectUnrecognized(() => parse('s390x-rhel74-cpacf-bracket-prompt-transcript'));
     const caesar = parse('x86-cryptsetup1.6-root-prompt-transcript', true);
     expect(caesar.pbkdf2[0]).toEqual({ hash: 'sha1', iterationsPerSecond: 789590, derivedKeyBits: null });
@@ -221,26 +151,16 @@ describe('parseCryptsetupBenchmark on real outputs', () => {
     expect(result.pbkdf2.map((p) => p.hash)).toEqual(['sha1', 'sha256', 'sha512', 'ripemd160', 'whirlpool']);
     expect(result.pbkdf2[1]).toEqual({ hash: 'sha256', iterationsPerSecond: 755458, derivedKeyBits: null });
     expect(result.ciphers).toHaveLength(12);
-    expect(result.ciphers[0]).toEqual({
-      cipher: 'aes-cbc',
-      keyBits: 128,
-      encryptBytesPerSecond: mib(611.1),
-      decryptBytesPerSecond: mib(2632),
-    });
-    expect(result.ciphers.at(-1)).toEqual({
-      cipher: 'twofish-xts',
-      keyBits: 512,
-      encryptBytesPerSecond: mib(325.7),
-      decryptBytesPerSecond: mib(329.8),
-    });
+    expect(result.ciphers[0]).toEqual(cipherRow('aes-cbc', 128, 611.1, 2632));
+    expect(result.ciphers.at(-1)).toEqual(cipherRow('twofish-xts', 512, 325.7, 329.8));
   });
 
   it('reads a run with only two cipher rows and no PBKDF section', () => {
     const result = parse('imx6ul-armv7-no-crypto-accel-2ciphers');
     expect(result.pbkdf2).toEqual([]);
     expect(result.ciphers).toEqual([
-      { cipher: 'aes-cbc', keyBits: 256, encryptBytesPerSecond: mib(8.5), decryptBytesPerSecond: mib(8.5) },
-      { cipher: 'aes-xts', keyBits: 256, encryptBytesPerSecond: mib(11.6), decryptBytesPerSecond: mib(10.7) },
+      cipherRow('aes-cbc', 256, 8.5, 8.5),
+      cipherRow('aes-xts', 256, 11.6, 10.7),
     ]);
   });
 
@@ -248,14 +168,7 @@ describe('parseCryptsetupBenchmark on real outputs', () => {
     const result = parse('linux-no-af-alg-debian12-default');
     expect(result.ciphers).toEqual([]);
     expect(result.pbkdf2.find((p) => p.hash === 'whirlpool')?.iterationsPerSecond).toBe(652099);
-    expect(result.argon2[1]).toEqual({
-      variant: 'argon2id',
-      timeCost: 4,
-      memoryKibibytes: 833463,
-      threads: 4,
-      derivedKeyBits: 256,
-      requestedDurationMs: 2000,
-    });
+    expect(result.argon2[1]).toEqual(argon2('argon2id', 4, 833463, 4));
     expect(parse('linux-no-af-alg-debian12-aes-xts-512')).toEqual({
       pbkdf2: [],
       argon2: [],
@@ -283,16 +196,7 @@ describe('parseCryptsetupBenchmark on real outputs', () => {
       { hash: 'blake2s-256', iterationsPerSecond: 1233618, derivedKeyBits: 256 },
     ]);
     expect(facts.unmeasured.map((u) => u.hash)).toEqual(['streebog512']);
-    expect(facts.argon2).toEqual([
-      {
-        variant: 'argon2id',
-        timeCost: 4,
-        memoryKibibytes: 795258,
-        threads: 4,
-        derivedKeyBits: 256,
-        requestedDurationMs: 2000,
-      },
-    ]);
+    expect(facts.argon2).toEqual([argon2('argon2id', 4, 795258, 4)]);
   });
 });
 

@@ -21,20 +21,14 @@ describe('parseOpensslSpeed on outputs captured on this machine (OpenSSL 3.0, x8
     },
   );
 
-  it('reads the machine-readable one-process figure in bytes per second', () => {
-    expect(parse('x86-vaes-debian12-aes-256-xts-1core')).toEqual({
+  it.each([
+    ['the machine-readable one-process figure in bytes per second', '1core', 1, 6245421056],
+    ['the summed -multi figure and the block size from the children lines', 'multi2', 2, 7217213440],
+  ])('reads %s', (_what, suffix, processCount, bytesPerSecond) => {
+    expect(parse(`x86-vaes-debian12-aes-256-xts-${suffix}`)).toEqual({
       version: null,
-      results: [{ algorithm: 'AES-256-XTS', messageBytes: 4096, bytesPerSecond: 6245421056 }],
-      processCount: 1,
-      format: 'machine',
-    });
-  });
-
-  it('takes the summed -multi figure and the block size from the children lines', () => {
-    expect(parse('x86-vaes-debian12-aes-256-xts-multi2')).toEqual({
-      version: null,
-      results: [{ algorithm: 'AES-256-XTS', messageBytes: 4096, bytesPerSecond: 7217213440 }],
-      processCount: 2,
+      results: [{ algorithm: 'AES-256-XTS', messageBytes: 4096, bytesPerSecond }],
+      processCount,
       format: 'machine',
     });
   });

@@ -3,10 +3,13 @@ import { describe, expect, it } from 'vitest';
 import { deriveKernelCryptoFacts, isEncplanError, parseProcCrypto } from '@encplan/core';
 import { classifyAesDriver } from '../../src/parsers/proc-crypto/kernel-crypto-facts.js';
 import { fixtureCases, readFixture } from '../../../../tests/support/fixture-files.js';
+import { expectEachUnrecognized } from './expect-unrecognized.js';
 
 const TOOL = 'proc-crypto';
 const parse = (name: string) => parseProcCrypto(readFixture(TOOL, name));
 const noModules = { builtin: null, dep: null };
+/** xts(aes) on the AES-NI driver, as the kernel crypto facts name it. */
+const AESNI_XTS = { algorithm: 'xts(aes)', driver: 'xts-aes-aesni', module: 'aesni_intel', inferred: false };
 
 describe('parseProcCrypto on real /proc/crypto contents', () => {
   it.each(fixtureCases(TOOL))('reads one entry per "name" line of %s', (name) => {
@@ -45,24 +48,13 @@ describe('parseProcCrypto on real /proc/crypto contents', () => {
 
   it('picks AES-NI (priority 401) over the generic driver (priority 100) and ignores internal helpers', () => {
     const facts = deriveKernelCryptoFacts(parse('x86-aesni-grep-excerpt-cloudflare-2020'), noModules);
-    expect(facts.xtsAes).toEqual({
-      algorithm: 'xts(aes)',
-      driver: 'xts-aes-aesni',
-      module: 'aesni_intel',
-      priority: 401,
-      inferred: false,
-    });
+    expect(facts.xtsAes).toEqual({ ...AESNI_XTS, priority: 401 });
     expect(facts.xtsAesImplementation).toBe('cpu-instructions');
   });
 
   it('reads a full Debian 6.1 kernel (kernel lane, QEMU): AES-NI XTS and an instantiated Adiantum', () => {
     const facts = deriveKernelCryptoFacts(parse('qemu-tcg-debian12-kernel6.1-af-alg'), noModules);
-    expect(facts.xtsAes).toMatchObject({
-      algorithm: 'xts(aes)',
-      driver: 'xts-aes-aesni',
-      module: 'aesni_intel',
-      inferred: false,
-    });
+    expect(facts.xtsAes).toMatchObject(AESNI_XTS);
     expect(facts.xtsAesImplementation).toBe('cpu-instructions');
     expect(facts.adiantumDrivers).toContain('adiantum(xchacha12-simd,aes-aesni,nhpoly1305-avx2)');
   });
@@ -120,16 +112,12 @@ describe('classifyAesDriver', () => {
 
 describe('parseProcCrypto on malformed and hostile input', () => {
   it('refuses text that is not key : value lines, and an entry without a driver', () => {
-    for (const text of [
+    expectEachUnrecognized(parseProcCrypto, [
       '',
       'hello world\n',
       'name         : aes\npriority     : 100\n',
       'name : aes\ndriver : x\npriority : high\n',
-    ]) {
-      expect(() => parseProcCrypto(text)).toThrow(
-        expect.objectContaining({ code: 'TOOL_OUTPUT_UNRECOGNIZED' }) as Error,
-      );
-    }
+    ]);
   });
 
   it('either parses or throws TOOL_OUTPUT_UNRECOGNIZED for arbitrary text', () => {

@@ -8,6 +8,7 @@ import {
 } from '../../src/parsers/manage-bde/parse-manage-bde-status.js';
 import { parseWindowsStorageJson } from '../../src/parsers/powershell/parse-storage-json.js';
 import { fixture } from '../support/fixtures.js';
+import { expectEachUnrecognized } from './expect-unrecognized.js';
 
 describe('parseManageBdeStatus on real captures', () => {
   it('reads software XTS-AES 128 with TPM on Windows 11 (all-volumes header present)', () => {
@@ -87,11 +88,11 @@ describe('parseDisableDeleteNotify on real captures', () => {
 
   it('reads CRLF console output and fails closed on anything else', () => {
     expect(parseDisableDeleteNotify('NTFS DisableDeleteNotify = 0\r\n').ntfsTrimEnabled).toBe(true);
-    for (const text of ['', 'Error:  Access is denied.', 'NTFS DisableDeleteNotify = 2']) {
-      expect(() => parseDisableDeleteNotify(text)).toThrow(
-        expect.objectContaining({ code: 'TOOL_OUTPUT_UNRECOGNIZED' }),
-      );
-    }
+    expectEachUnrecognized(parseDisableDeleteNotify, [
+      '',
+      'Error:  Access is denied.',
+      'NTFS DisableDeleteNotify = 2',
+    ]);
   });
 });
 
@@ -228,15 +229,11 @@ describe('parseDiskspdText on real captures', () => {
   });
 
   it('fails closed without a test time and a Total IO row', () => {
-    for (const text of [
+    expectEachUnrecognized(parseDiskspdText, [
       '',
       'Command Line: diskspd -b4K x',
       'actual test time: 1.00s\nTotal IO\ntotal: a | b | c | d',
-    ]) {
-      expect(() => parseDiskspdText(text)).toThrow(
-        expect.objectContaining({ code: 'TOOL_OUTPUT_UNRECOGNIZED' }),
-      );
-    }
+    ]);
   });
 });
 
@@ -278,10 +275,10 @@ describe('parseCrystalDiskMarkText on real captures', () => {
   });
 
   it('fails closed without a header or a test line', () => {
-    for (const text of ['', 'CrystalDiskMark 8.0.4', '  SEQ    1MiB (Q=  8, T= 1):   194.805 MB/s']) {
-      expect(() => parseCrystalDiskMarkText(text)).toThrow(
-        expect.objectContaining({ code: 'TOOL_OUTPUT_UNRECOGNIZED' }),
-      );
-    }
+    expectEachUnrecognized(parseCrystalDiskMarkText, [
+      '',
+      'CrystalDiskMark 8.0.4',
+      '  SEQ    1MiB (Q=  8, T= 1):   194.805 MB/s',
+    ]);
   });
 });

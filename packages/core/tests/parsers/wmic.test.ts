@@ -8,6 +8,7 @@ import {
 } from '../../src/parsers/wmic/parse-wmic-list.js';
 import { checkHostileInputs } from '../../../../tests/support/parser-properties.js';
 import { FIXTURES } from '../support/fixtures.js';
+import { expectEachUnrecognized } from './expect-unrecognized.js';
 
 const wmi = (name: string): string =>
   decodeWmicOutput(readFileSync(path.join(FIXTURES, 'wmic', name, 'stdout.wmi')));
@@ -57,11 +58,7 @@ describe('wmic /format:list (UTF-16LE with BOM, CRLF) on real captures', { timeo
   });
 
   it('fails closed on other text and never crashes on hostile input', () => {
-    for (const text of ['', '\r\n\r\n', 'Node,Name\r\nPC,x']) {
-      expect(() => parseWmicList(text)).toThrow(
-        expect.objectContaining({ code: 'TOOL_OUTPUT_UNRECOGNIZED' }),
-      );
-    }
+    expectEachUnrecognized(parseWmicList, ['', '\r\n\r\n', 'Node,Name\r\nPC,x']);
     checkHostileInputs(parseWmicList);
     checkHostileInputs(parseEncryptableVolumes);
   });

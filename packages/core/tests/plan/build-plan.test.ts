@@ -9,6 +9,7 @@ import { type PlanFacts } from '../../src/rules/facts.js';
 import { planFactsFromDocument } from '../../src/use-cases/plan-from-assessment.js';
 import { planSchema } from '../../src/plan/plan.js';
 import { emptyDisk, facts } from '../rules/facts-builder.js';
+import { words } from '../support/argv.js';
 
 const FIXTURES = path.resolve(
   path.dirname(fileURLToPath(import.meta.url)),
@@ -45,14 +46,9 @@ describe('plans from captured machines', () => {
       sectorSizeBytes: 4096,
     });
     expect(argv(result, 'luks-format')).toEqual(
-      expect.arrayContaining([
-        '--cipher',
-        'xchacha12,aes-adiantum-plain64',
-        '--key-size',
-        '256',
-        '--sector-size',
-        '4096',
-      ]),
+      expect.arrayContaining(
+        words('--cipher xchacha12,aes-adiantum-plain64 --key-size 256 --sector-size 4096'),
+      ),
     );
   });
 
@@ -86,29 +82,13 @@ describe('plans from captured machines', () => {
       allowDiscards: true,
     });
     expect(argv(result, 'luks-format')).toEqual([
-      'cryptsetup',
-      'luksFormat',
-      '--type',
-      'luks2',
-      '--cipher',
-      'aes-xts-plain64',
-      '--key-size',
-      '512',
-      '--sector-size',
-      '4096',
-      '--pbkdf',
-      'argon2id',
+      ...words(
+        'cryptsetup luksFormat --type luks2 --cipher aes-xts-plain64 --key-size 512 --sector-size 4096',
+      ),
       // The capture does not give the laptop's RAM: the 256 MiB safe default, with the iterations that keep
       // its benchmark's 2 s (5 × 1 GiB → 20 × 256 MiB).
-      '--pbkdf-memory',
-      '262144',
-      '--pbkdf-parallel',
-      '4',
-      '--pbkdf-force-iterations',
-      '20',
-      '--label',
-      'encplan',
-      '--uuid',
+      ...words('--pbkdf argon2id --pbkdf-memory 262144 --pbkdf-parallel 4 --pbkdf-force-iterations 20'),
+      ...words('--label encplan --uuid'),
       expect.stringMatching(/^[0-9a-f-]{36}$/),
       '/dev/nvme0n1p1',
     ]);

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { planFromAssessment } from '@encplan/core';
 import { BTRFS_SHRINK_MOUNTPOINT } from '../../src/plan/commands-in-place.js';
 import { buildPlan } from '../../src/plan/plan.js';
+import { renderPlanScript, toScriptCommands } from '../../src/report/command-script.js';
 import { type PlanFacts } from '../../src/rules/facts.js';
 import { GIB, MIB } from '../../src/domain/units.js';
 import { fixture } from '../support/fixtures.js';
@@ -97,5 +98,45 @@ describe('the in-place command set', () => {
       BTRFS_SHRINK_MOUNTPOINT,
     ]);
     expect(plan.commands[2]?.argv).toEqual(['umount', BTRFS_SHRINK_MOUNTPOINT]);
+  });
+});
+
+describe('the in-place script without --destructive', () => {
+  const ext4Mounted: PlanFacts = {
+    ...btrfsDisk(['/data']),
+    partitions: [
+      {
+        path: '/dev/sdb1',
+        startBytes: MIB,
+        sizeBytes: 32 * GIB,
+        filesystem: { type: 'ext4' },
+        mountpoints: ['/data'],
+      },
+    ],
+  };
+
+  it('leaves the filesystem mounted: umount and e2fsck only prepare the shrink and are commented out with it', () => {
+    const commands = buildPlan(ext4Mounted).commands;
+    expect(commands.slice(0, 3).map((command) => [command.id, command.prepares ?? null])).toEqual([
+      ['in-place-unmount', 'in-place-shrink'],
+      ['in-place-fsck', 'in-place-shrink'],
+      ['in-place-shrink', null],
+    ]);
+    const safe = toScriptCommands(commands, false);
+    expect(safe.filter((command) => command.live)).toEqual([]);
+    expect(safe[0]?.commentedOutBecause).toBe(
+      'Only prepares "in-place-shrink", which is commented out: commented out with it.',
+    );
+    const script = renderPlanScript(commands, false);
+    expect(script).toContain('# umount /data');
+    expect(script).not.toMatch(/^umount /m);
+    expect(script).not.toMatch(/^e2fsck /m);
+    expect(toScriptCommands(commands, true).every((command) => command.live)).toBe(true);
+  });
+
+  it('keeps a preparing command live when the step it prepares is not commented out', () => {
+    const commands = buildPlan(ext4Mounted).commands;
+    const withoutShrink = commands.filter((command) => command.risk !== 'destroys-data');
+    expect(toScriptCommands(withoutShrink, false)[0]).toMatchObject({ id: 'in-place-unmount', live: true });
   });
 });

@@ -4,16 +4,11 @@ import { FIO_MODES, SWEEP_PROFILES, buildFioArgs, chooseFioAccess } from '../../
 
 describe('fio job plan', () => {
   it('has the CrystalDiskMark default set in both directions', () => {
-    expect(STANDARD_PROFILES.map((p) => p.id)).toEqual([
-      'seq1m-q8t1-read',
-      'seq1m-q1t1-read',
-      'rnd4k-q32t1-read',
-      'rnd4k-q1t1-read',
-      'seq1m-q8t1-write',
-      'seq1m-q1t1-write',
-      'rnd4k-q32t1-write',
-      'rnd4k-q1t1-write',
-    ]);
+    expect(STANDARD_PROFILES.map((p) => p.id)).toEqual(
+      ['read', 'write'].flatMap((direction) =>
+        ['seq1m-q8t1', 'seq1m-q1t1', 'rnd4k-q32t1', 'rnd4k-q1t1'].map((profile) => `${profile}-${direction}`),
+      ),
+    );
     expect(STANDARD_PROFILES[2]).toMatchObject({
       label: 'RND4K Q32T1',
       blockSizeBytes: 4096,

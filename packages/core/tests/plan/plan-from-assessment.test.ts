@@ -307,8 +307,6 @@ const NEVER_FILLED_YET: Readonly<Record<string, string>> = {
     'decryption is measured only by cryptsetup benchmark, which needs AF_ALG (absent on the capture hosts); openssl speed -evp measures encryption only',
   'trim.readsZeroesAfterTrim': 'needs ATA RZAT or NVMe DLFEAT from the drive; the fixture disks are virtual',
   // The macOS/Windows bundles hold no capture of these tools (fixtures/bundles/PROVENANCE-platforms.md).
-  'platformStorage.cpu.aes': 'no sysctl capture of the bundled Macs; Windows has no CPU probe',
-  'platformStorage.cpu.source': 'no sysctl capture of the bundled Macs; Windows has no CPU probe',
   'platformStorage.fileVault': 'no fdesetup status capture of the bundled Macs',
   'platformStorage.health.wearPercent':
     'no smartctl or Get-StorageReliabilityCounter capture in the platform bundles (the collect-platform test replays smartctl on macOS)',

@@ -21,6 +21,13 @@ const PLAN: PlannedPhase[] = [
   { id: 'io:fscrypt:seq', resource: 'disk', expectedMs: 2000 },
 ];
 
+/** A schedule of PLAN on a fake clock, and `run(id, ms)`: run one of its phases, taking `ms` on that clock. */
+function scheduleOnFakeClock() {
+  const clock = fakeClock();
+  const schedule = new PhaseSchedule(PLAN, undefined, clock.now);
+  return { schedule, run: (id: string, ms: number) => schedule.run(id, id, clock.takes(ms)) };
+}
+
 describe('PhaseSchedule', () => {
   it('runs phases one at a time even when they are started together', async () => {
     const clock = fakeClock();
@@ -73,30 +80,27 @@ describe('PhaseSchedule', () => {
   });
 
   it('corrects the estimate by the measured pace: phases running twice as long double the rest', async () => {
-    const clock = fakeClock();
-    const schedule = new PhaseSchedule(PLAN, undefined, clock.now);
-    await schedule.run('cipher:openssl', 'openssl', clock.takes(2000));
-    await schedule.run('kdf:argon2id', 'argon2id', clock.takes(6000));
+    const { schedule, run } = scheduleOnFakeClock();
+    await run('cipher:openssl', 2000);
+    await run('kdf:argon2id', 6000);
     // 4000 ms expected for the two fio runs, at twice the planned pace.
     expect(schedule.remainingMs()).toBe(8000);
   });
 
   it('keeps a pace per resource: slow CPU runs do not slow the estimate of disk runs once one has run', async () => {
-    const clock = fakeClock();
-    const schedule = new PhaseSchedule(PLAN, undefined, clock.now);
-    await schedule.run('cipher:openssl', 'openssl', clock.takes(3000));
-    await schedule.run('kdf:argon2id', 'argon2id', clock.takes(9000));
+    const { schedule, run } = scheduleOnFakeClock();
+    await run('cipher:openssl', 3000);
+    await run('kdf:argon2id', 9000);
     // No disk run yet: the overall pace (3×) applies to the 4000 ms of fio.
     expect(schedule.remainingMs()).toBe(12000);
-    await schedule.run('io:plain:seq', 'fio plain', clock.takes(2000));
+    await run('io:plain:seq', 2000);
     // One disk run at the planned pace: the last one is expected to take its planned 2000 ms.
     expect(schedule.remainingMs()).toBe(2000);
   });
 
   it('a phase that ended at once (a tool that failed) does not set the pace', async () => {
-    const clock = fakeClock();
-    const schedule = new PhaseSchedule(PLAN, undefined, clock.now);
-    await schedule.run('cipher:openssl', 'openssl', clock.takes(50));
+    const { schedule, run } = scheduleOnFakeClock();
+    await run('cipher:openssl', 50);
     expect(schedule.remainingMs()).toBe(7000);
   });
 

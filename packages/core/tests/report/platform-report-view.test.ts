@@ -23,7 +23,6 @@ describe('the report view of a macOS or Windows assessment (schema 1.2)', () => 
       'cpu',
       'encryption',
       'ciphers',
-      'capabilities',
     ]);
     const encryption = view.sections.find((section) => section.id === 'encryption');
     expect(encryption?.verdict).toBe('found');
@@ -48,5 +47,24 @@ describe('the report view of a macOS or Windows assessment (schema 1.2)', () => 
     expect(health?.findings[0]?.message).toMatch(/weaker source than smartctl/);
     const text = renderTextReport(view, { verbose: true });
     expect(text).toContain('Cost of encryption on this Mac: no measurable cost');
+  });
+});
+
+describe('Apple silicon without a sysctl capture', () => {
+  it('is known from the iBoot System Container partition, and the report leaves out the Linux capability checks', async () => {
+    const view = await viewOf('darwin-apple-silicon-ap0256z-system-profiler');
+    const cpu = view.sections.find((section) => section.id === 'cpu');
+    expect(cpu?.verdict).toBe('Apple silicon');
+    expect(cpu?.facts.map((fact) => [fact.label, fact.value])).toEqual([
+      ['AES instructions', 'yes'],
+      ['Apple silicon', 'yes'],
+    ]);
+    expect(view.sections.map((section) => section.id)).not.toContain('capabilities');
+  });
+
+  it('stays unknown on a Mac whose partitions and sysctl say nothing (never read as "no")', async () => {
+    const view = await viewOf('darwin-intel-catalina-filevault-disk1s5');
+    const cpu = view.sections.find((section) => section.id === 'cpu');
+    expect(cpu?.facts.find((fact) => fact.label === 'Apple silicon')?.value).toBe('unknown');
   });
 });

@@ -244,12 +244,16 @@ describe('issue 11: device-aware cipher choice, missing Adiantum, aes-cbc rows, 
     );
     const slow = recommendCipherMode(slowCard, optionsWith()).recommendations[0];
     const fast = recommendCipherMode(fastSsd, optionsWith()).recommendations[0];
-    expect(slow?.value).toBe('xchacha12,aes-adiantum-plain64');
-    expect(slow?.reason).toContain('timing side channel');
-    expect(slow?.confidence).toBe('medium');
-    expect(fast?.value).toBe('xchacha12,aes-adiantum-plain64');
-    expect(fast?.reason).toContain('would hold back the device');
-    expect(fast?.confidence).toBe('high');
+    expect(slow).toMatchObject({
+      value: 'xchacha12,aes-adiantum-plain64',
+      reason: expect.stringContaining('timing side channel'),
+      confidence: 'medium',
+    });
+    expect(fast).toMatchObject({
+      value: 'xchacha12,aes-adiantum-plain64',
+      reason: expect.stringContaining('would hold back the device'),
+      confidence: 'high',
+    });
   });
 
   it('takes an aes-cbc row into account and says when a CBC-only engine makes it much faster', () => {

@@ -18,3 +18,18 @@ export function fixtureCommand(caseDirectory: string): { tool: string; argv: str
     exitCode: number;
   };
 }
+
+/**
+ * The system disk of the Debian 12 VM several fixtures were captured on, as the disk list shows it: the lsblk
+ * capture `lsblk/all-devices-virtio-zram-loops-debian12` and the saved assessment
+ * `assessments/virtio-system-disk-whole-ext4-debian12.json` both describe it (256 GiB, virtio, no model).
+ */
+export const VIRTIO_SYSTEM_DISK = {
+  path: '/dev/vda',
+  model: null,
+  sizeBytes: 274_877_906_944,
+  transport: 'virtio',
+  rotational: true,
+  isSystemDisk: true,
+  healthVerdict: 'unknown',
+} as const;

@@ -1,32 +1,30 @@
 import { describe, expect, it } from 'vitest';
-import { assessBundle } from '@encplan/core';
+import { assessBundle, toolNotFound, type EncplanError } from '@encplan/core';
 import { parseBundle, type Bundle } from '../../src/capture/bundle.js';
 import { fixture } from '../support/fixtures.js';
 
 const clock = { now: () => new Date('2026-11-21T12:00:00.000Z') };
 const original: Bundle = parseBundle(JSON.parse(fixture('bundles/loop-gpt-ext4-78pct-debian12/bundle.json')));
 
-/** The real bundle with some tool runs replaced by the failure a broken machine would give. */
-function withFailures(
-  failures: Partial<Record<string, { code: 'TOOL_NOT_FOUND' | 'TOOL_TIMED_OUT'; message: string }>>,
-): Bundle {
-  return {
+/** Assesses the real bundle with every run of `tool` replaced by the failure a broken machine would give. */
+function assessWithFailure(tool: string, { code, message }: Pick<EncplanError, 'code' | 'message'>) {
+  const bundle: Bundle = {
     ...original,
-    captures: original.captures.map((capture) => {
-      const failure = capture.kind === 'command' ? failures[capture.tool] : undefined;
-      return capture.kind === 'command' && failure !== undefined
-        ? { ...capture, output: null, error: failure }
-        : capture;
-    }),
+    captures: original.captures.map((capture) =>
+      capture.kind === 'command' && capture.tool === tool
+        ? { ...capture, output: null, error: { code, message } }
+        : capture,
+    ),
   };
+  return assessBundle(bundle, clock);
 }
 
 describe('assess when tools are missing or hang', () => {
   it('turns a hanging sfdisk into a TOOL_TIMED_OUT warning and a partial status, not a crash', async () => {
-    const envelope = await assessBundle(
-      withFailures({ sfdisk: { code: 'TOOL_TIMED_OUT', message: 'sfdisk did not finish within 15000 ms.' } }),
-      clock,
-    );
+    const envelope = await assessWithFailure('sfdisk', {
+      code: 'TOOL_TIMED_OUT',
+      message: 'sfdisk did not finish within 15000 ms.',
+    });
     expect(envelope.status).toBe('partial');
     expect(envelope.warnings).toContainEqual(
       expect.objectContaining({
@@ -42,10 +40,7 @@ describe('assess when tools are missing or hang', () => {
   });
 
   it('turns a missing blkid into a TOOL_MISSING warning and reports the filesystem as unknown', async () => {
-    const envelope = await assessBundle(
-      withFailures({ blkid: { code: 'TOOL_NOT_FOUND', message: 'blkid is not installed or not on PATH.' } }),
-      clock,
-    );
+    const envelope = await assessWithFailure('blkid', toolNotFound('blkid'));
     expect(envelope.status).toBe('partial');
     expect(envelope.warnings).toContainEqual(
       expect.objectContaining({ code: 'TOOL_MISSING', source: 'blkid' }),
@@ -54,14 +49,7 @@ describe('assess when tools are missing or hang', () => {
   });
 
   it('makes a missing lsblk fatal: without it there is no disk to describe', async () => {
-    await expect(
-      assessBundle(
-        withFailures({
-          lsblk: { code: 'TOOL_NOT_FOUND', message: 'lsblk is not installed or not on PATH.' },
-        }),
-        clock,
-      ),
-    ).rejects.toMatchObject({
+    await expect(assessWithFailure('lsblk', toolNotFound('lsblk'))).rejects.toMatchObject({
       code: 'TOOL_NOT_FOUND',
     });
   });

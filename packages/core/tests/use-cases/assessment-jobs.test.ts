@@ -5,6 +5,7 @@ import { EncplanError, createAssessmentJobs, createSavedAssessmentServices } fro
 import { errorEnvelope } from '../../src/contract/envelope.js';
 import { type AssessFunction } from '../../src/use-cases/assessment-jobs.js';
 import { REPO_ROOT } from '../../../../tests/support/fake-tools.js';
+import { VIRTIO_SYSTEM_DISK } from '../support/fixtures.js';
 
 const errorToEnvelope = (error: unknown) =>
   errorEnvelope(
@@ -112,17 +113,7 @@ describe('createSavedAssessmentServices', () => {
       { stepDelayMs: 0, privilege },
     );
     await expect(services.listDevices(new AbortController().signal)).resolves.toEqual({
-      devices: [
-        {
-          path: '/dev/vda',
-          model: null,
-          sizeBytes: 274_877_906_944,
-          transport: 'virtio',
-          rotational: true,
-          isSystemDisk: true,
-          healthVerdict: 'unknown',
-        },
-      ],
+      devices: [VIRTIO_SYSTEM_DISK],
     });
     const progress: { sample: { label: string; bytesPerSecond: number } | null }[] = [];
     const result = await services.assess(

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { listDisks } from '@encplan/core';
 import { createNodeHost } from '@encplan/core/node';
 import { fakeToolsPerTest } from '../../../../tests/support/fake-tools.js';
+import { VIRTIO_SYSTEM_DISK } from '../support/fixtures.js';
 
 const { runnerWith } = fakeToolsPerTest();
 
@@ -26,15 +27,7 @@ describe('listDisks', () => {
       '/dev/loop2',
       '/dev/vda',
     ]);
-    expect(devices.find((device) => device.path === '/dev/vda')).toEqual({
-      path: '/dev/vda',
-      model: null,
-      sizeBytes: 274_877_906_944,
-      transport: 'virtio',
-      rotational: true,
-      isSystemDisk: true,
-      healthVerdict: 'unknown',
-    });
+    expect(devices.find((device) => device.path === '/dev/vda')).toEqual(VIRTIO_SYSTEM_DISK);
     expect(devices.find((device) => device.path === '/dev/loop0')).toMatchObject({
       transport: 'loop',
       isSystemDisk: false,

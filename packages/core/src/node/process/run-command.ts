@@ -4,12 +4,19 @@ import path from 'node:path';
 import { EncplanError, cancelled, throwIfCancelled, toolNotFound } from '../../errors.js';
 import {
   DEBIAN_PACKAGES,
+  installHint,
   type CommandOutput,
   type CommandSpec,
   type RunCommand,
   type ToolName,
 } from '../../ports.js';
 import { canAccess } from '../can-access.js';
+import { currentPlatform } from '../platform.js';
+
+/** TOOL_NOT_FOUND with the way to install the tool on this platform (Homebrew on a Mac, not apt-get). */
+function missing(tool: ToolName): EncplanError {
+  return toolNotFound(tool, DEBIAN_PACKAGES[tool], installHint(tool, currentPlatform()));
+}
 
 /** Directories searched for tools after the user's PATH: smartctl, hdparm and friends live in sbin. */
 const SYSTEM_DIRECTORIES = ['/usr/local/sbin', '/usr/local/bin', '/usr/sbin', '/usr/bin', '/sbin', '/bin'];
@@ -103,7 +110,7 @@ export function createRunner(options: RunnerOptions): Runner {
     throwIfCancelled(signal, `Running ${spec.tool}`);
     const executable = await resolveTool(spec.tool);
     if (executable === null) {
-      throw toolNotFound(spec.tool, DEBIAN_PACKAGES[spec.tool]);
+      throw missing(spec.tool);
     }
     // The signal may have fired during the lookup.
     throwIfCancelled(signal, `Running ${spec.tool}`);
@@ -260,7 +267,7 @@ export function createRunner(options: RunnerOptions): Runner {
         }
         finish();
         if (error.code === 'ENOENT') {
-          reject(toolNotFound(spec.tool, DEBIAN_PACKAGES[spec.tool]));
+          reject(missing(spec.tool));
         } else if (error.code === 'EACCES' || error.code === 'EPERM') {
           reject(
             new EncplanError('PERMISSION_DENIED', `${executable} could not be started: permission denied.`, {

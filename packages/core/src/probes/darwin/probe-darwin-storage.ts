@@ -213,6 +213,38 @@ export async function probeDarwinStorage(
       smartStatus,
       info?.smartStatus !== undefined && info.smartStatus !== null ? 'diskutil info' : 'system_profiler',
     );
+  const listed = list?.disks.find((disk) => disk.deviceIdentifier === physicalDisk)?.partitions;
+  const partitions = (
+    listed ??
+    drive?.partitions.map((partition) => ({
+      deviceIdentifier: partition.bsdName ?? '',
+      content: partition.content,
+      sizeBytes: partition.sizeBytes,
+      volumeName: partition.name,
+      mountPoint: null,
+    })) ??
+    []
+  ).map((partition) => ({
+    identifier: partition.deviceIdentifier,
+    type: partition.content,
+    sizeBytes: partition.sizeBytes,
+    label: partition.volumeName,
+    mountPoint: partition.mountPoint,
+  }));
+  // Without sysctl, the iBoot System Container partition (Apple_APFS_ISC) still proves Apple silicon: only
+  // those Macs have it (Apple Platform Security guide, "Boot process for a Mac with Apple silicon"), and every
+  // Apple silicon core has the Armv8 AES instructions (FEAT_AES). Its absence proves nothing (an external disk).
+  const iscPartition = partitions.some((partition) => partition.type === 'Apple_APFS_ISC');
+  const cpuFacts =
+    cpu !== null
+      ? { aes: cpu.aes, appleSilicon: cpu.appleSilicon, source: 'sysctl' as const }
+      : iscPartition
+        ? {
+            aes: true,
+            appleSilicon: true,
+            source: listed === undefined ? ('system_profiler' as const) : ('diskutil list' as const),
+          }
+        : { aes: null, appleSilicon: null, source: null };
   return {
     platform: 'darwin',
     disk: {
@@ -226,23 +258,7 @@ export async function probeDarwinStorage(
       partitionStyle: list?.disks[0]?.content ?? null,
       source: info === null ? 'system_profiler' : 'diskutil info',
     },
-    partitions: (
-      list?.disks.find((disk) => disk.deviceIdentifier === physicalDisk)?.partitions ??
-      drive?.partitions.map((partition) => ({
-        deviceIdentifier: partition.bsdName ?? '',
-        content: partition.content,
-        sizeBytes: partition.sizeBytes,
-        volumeName: partition.name,
-        mountPoint: null,
-      })) ??
-      []
-    ).map((partition) => ({
-      identifier: partition.deviceIdentifier,
-      type: partition.content,
-      sizeBytes: partition.sizeBytes,
-      label: partition.volumeName,
-      mountPoint: partition.mountPoint,
-    })),
+    partitions,
     encryption,
     encryptionUnknown,
     fileVault: fileVault?.state ?? null,
@@ -252,10 +268,6 @@ export async function probeDarwinStorage(
       source: drive === null ? null : 'system_profiler',
     },
     health,
-    cpu: {
-      aes: cpu?.aes ?? null,
-      appleSilicon: cpu?.appleSilicon ?? false,
-      source: cpu === null ? null : 'sysctl',
-    },
+    cpu: cpuFacts,
   };
 }

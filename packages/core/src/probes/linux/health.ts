@@ -156,13 +156,10 @@ export async function probeHealth(
         : assessHealth(facts);
   } else if (smartctl !== null) {
     health = assessHealth(smartctl.report.facts);
+  } else if (hasSmartctl === null) {
+    health = unavailableHealth('tool-missing', 'smartctl is not installed (apt-get install smartmontools).');
   } else {
-    health = unavailableHealth(
-      'tool-missing',
-      hasSmartctl === null
-        ? 'smartctl is not installed (apt-get install smartmontools).'
-        : 'smartctl gave no usable output.',
-    );
+    health = unavailableHealth('no-smart-data', 'smartctl gave no usable output.');
   }
   if (smartctl !== null && attachedBefore && !(await attached(host, target.path))) {
     // What smartctl printed may describe a device that is no longer there (or another one in its place).
@@ -171,7 +168,15 @@ export async function probeHealth(
       `${target.path} was detached while smartctl read it; its SMART data is not reported.`,
     );
   }
-  if (health.unavailable !== null) {
+  if (health.unavailable?.reason === 'tool-missing') {
+    // A missing tool is TOOL_MISSING like every other one, so the report and the wizard list it with its package.
+    context.warnings.push({
+      code: 'TOOL_MISSING',
+      message:
+        'smartctl is not installed: SMART health, wear, temperature and TRIM capability are not read (apt-get install smartmontools).',
+      source: 'smartctl',
+    });
+  } else if (health.unavailable !== null) {
     context.warnings.push(
       smartUnavailableWarning(
         health.unavailable.reason,

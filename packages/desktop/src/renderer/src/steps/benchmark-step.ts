@@ -125,7 +125,11 @@ export function renderBenchmarkStep(state: WizardState, actions: WizardActions):
     h('legend', {}, 'How thorough?'),
     (
       [
-        ['quick', 'Quick', 'About a minute: the main read and write profiles.'],
+        [
+          'quick',
+          'Quick',
+          'About half a minute: cipher speed and the main read and write profiles, once each.',
+        ],
         ['full', 'Full', 'Every profile, repeated for a median and spread; can take much longer.'],
       ] as const
     ).map(([mode, label, hint]) =>
