@@ -556,7 +556,7 @@ function platformCipherGap(result: AssessmentResult): { summary: string; reason:
     summary: `Cipher speed is not measured on ${name}: encplan's cipher benchmark runs on Linux.`,
     reason:
       result.ioBenchmark === null
-        ? `The cipher benchmark (the Linux kernel's dm-crypt ciphers and OpenSSL) runs on Linux only; on ${name} --benchmark measures plain versus encrypted I/O instead.`
+        ? `The cipher benchmark (the Linux kernel's dm-crypt ciphers and OpenSSL) runs on Linux only, with or without --benchmark.`
         : `The assessment ran with --benchmark, but the cipher benchmark (the Linux kernel's dm-crypt ciphers and OpenSSL) runs on Linux only; on ${name} the plain versus encrypted I/O below measures the cost of encryption instead.`,
   };
 }
