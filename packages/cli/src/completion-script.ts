@@ -135,17 +135,17 @@ function fish(commands: readonly CompletionCommand[]): string {
   return `${lines.join('\n')}\n`;
 }
 
+const SCRIPT_WRITERS: Readonly<Record<CompletionShell, (commands: readonly CompletionCommand[]) => string>> =
+  {
+    bash,
+    zsh,
+    fish,
+  };
+
 /** The completion script for `shell`, from the command definitions (pure, so tests can run it in the shell). */
 export function completionScript(shell: CompletionShell, commands: readonly CompletionCommand[]): string {
   const sorted = [...commands].sort((left, right) =>
     left.words.join(' ').localeCompare(right.words.join(' ')),
   );
-  switch (shell) {
-    case 'bash':
-      return bash(sorted);
-    case 'zsh':
-      return zsh(sorted);
-    case 'fish':
-      return fish(sorted);
-  }
+  return SCRIPT_WRITERS[shell](sorted);
 }

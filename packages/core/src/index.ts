@@ -137,7 +137,7 @@ export {
   toIoBenchmarkView,
   toPlanDocumentView,
 } from './report/document-views.js';
-export { renderMachineTextReport } from './report/machine-report.js';
+export { renderMachineHtmlReport, renderMachineTextReport } from './report/machine-report.js';
 export {
   formatTextTable,
   renderDocumentText,

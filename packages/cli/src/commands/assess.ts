@@ -9,6 +9,7 @@ import {
   EncplanError,
   type JsonDocument,
   machineAssessmentDocument,
+  renderMachineHtmlReport,
   renderMachineTextReport,
   renderCommandsScript,
   renderHtmlReport,
@@ -156,10 +157,12 @@ export default class Assess extends EncplanCommand {
     device: string | undefined,
     flags: Interfaces.InferredFlags<typeof Assess.flags & typeof EncplanCommand.baseFlags>,
   ): Promise<void> {
-    if (device !== undefined || flags.benchmark || flags.html !== undefined || flags.commands) {
+    if (device !== undefined || flags.benchmark || flags.commands) {
+      // Benchmarking every disk would write scratch files to each in turn for many minutes, and one script
+      // for every disk would be one long list of destructive steps: both are asked for one disk at a time.
       throw new EncplanError(
         'INVALID_ARGUMENT',
-        '--all assesses every disk: give no device, and no --benchmark, --html or --commands with it.',
+        '--all assesses every disk: give no device, and no --benchmark or --commands with it.',
         { hint: 'Run `encplan assess DEVICE` with those options for one disk.' },
       );
     }
@@ -178,6 +181,13 @@ export default class Assess extends EncplanCommand {
           ),
     );
     report();
+    if (flags.html !== undefined) {
+      await writeUserFile(
+        flags.html,
+        renderMachineHtmlReport(envelope, { includeDestructive: flags.destructive }),
+        { what: 'HTML report' },
+      );
+    }
     if (flags.json) {
       this.emitJson(envelope);
     } else {

@@ -72,6 +72,11 @@ function cryptFix(node: StackNode, facts: DiscardStackFacts): string {
   return `cryptsetup refresh ${name} --allow-discards and add "discard" to the options of ${name} in /etc/crypttab`;
 }
 
+/** The verdict of a layer that has nothing to change: what it says when it passes discards, and when not. */
+function withoutFix(passes: boolean, passing: string, notPassing: string): LocalVerdict {
+  return { passes, reason: passes ? passing : notPassing, fix: null };
+}
+
 function localVerdict(node: StackNode, kind: Kind, facts: DiscardStackFacts): LocalVerdict {
   const maxBytes = node.discard?.maxBytes ?? null;
   const name = node.mapperName ?? node.kernelName;
@@ -124,13 +129,11 @@ function localVerdict(node: StackNode, kind: Kind, facts: DiscardStackFacts): Lo
           fix: 'only if every member reads zeros after TRIM: echo Y > /sys/module/raid456/parameters/devices_handle_discard_safely, and add "options raid456 devices_handle_discard_safely=Y" to /etc/modprobe.d/raid456.conf',
         };
       }
-      return {
+      return withoutFix(
         passes,
-        reason: passes
-          ? `md RAID passes discards (discard_max_bytes ${maxBytes}).`
-          : 'md RAID passes no discards (discard_max_bytes 0).',
-        fix: null,
-      };
+        `md RAID passes discards (discard_max_bytes ${maxBytes}).`,
+        'md RAID passes no discards (discard_max_bytes 0).',
+      );
     }
     case 'lvm':
       return {
@@ -141,31 +144,25 @@ function localVerdict(node: StackNode, kind: Kind, facts: DiscardStackFacts): Lo
         fix: passes ? null : 'for a thin pool: lvchange --discards passdown VG/POOL (lvmthin(7))',
       };
     case 'loop':
-      return {
+      return withoutFix(
         passes,
-        reason: passes
-          ? `The loop device punches holes in its backing file (discard_max_bytes ${maxBytes}).`
-          : "The loop device's backing file or filesystem does not support discard.",
-        fix: null,
-      };
+        `The loop device punches holes in its backing file (discard_max_bytes ${maxBytes}).`,
+        "The loop device's backing file or filesystem does not support discard.",
+      );
     case 'disk':
-      return {
+      return withoutFix(
         passes,
-        reason: passes
-          ? `The disk accepts discards (discard_max_bytes ${maxBytes}).`
-          : 'The disk accepts no discards (discard_max_bytes 0): see the TRIM section.',
-        fix: null,
-      };
+        `The disk accepts discards (discard_max_bytes ${maxBytes}).`,
+        'The disk accepts no discards (discard_max_bytes 0): see the TRIM section.',
+      );
     case 'partition':
     case 'device-mapper':
     case 'other':
-      return {
+      return withoutFix(
         passes,
-        reason: passes
-          ? `Passes discards (discard_max_bytes ${maxBytes}).`
-          : 'Passes no discards (discard_max_bytes 0).',
-        fix: null,
-      };
+        `Passes discards (discard_max_bytes ${maxBytes}).`,
+        'Passes no discards (discard_max_bytes 0).',
+      );
   }
 }
 
@@ -176,22 +173,23 @@ function issuingOf(top: StackNode, facts: DiscardStackFacts): DiscardPath['issui
     mount.options.some((option) => option === 'discard' || option.startsWith('discard=')),
   );
   const timer = facts.fstrimTimer?.enabled ?? null;
-  let how: DiscardPath['issuing']['how'];
-  if (mountOptionDiscard && timer === true) {
-    how = 'continuous-and-periodic';
-  } else if (mountOptionDiscard) {
-    how = 'continuous';
-  } else if (timer === true) {
-    how = 'periodic';
-  } else {
-    how = timer === false ? 'none' : 'unknown';
-  }
   return {
     mountOptionDiscard,
     fstrimTimerEnabled: timer,
     fstrimTimerLastRunAt: facts.fstrimTimer?.lastRunAt ?? null,
-    how,
+    how: howIssued(mountOptionDiscard, timer),
   };
+}
+
+/** Who sends discards: the filesystem as it frees blocks (mount option), fstrim.timer now and then, both, or none. */
+function howIssued(mountOptionDiscard: boolean, timer: boolean | null): DiscardPath['issuing']['how'] {
+  if (mountOptionDiscard) {
+    return timer === true ? 'continuous-and-periodic' : 'continuous';
+  }
+  if (timer === true) {
+    return 'periodic';
+  }
+  return timer === false ? 'none' : 'unknown';
 }
 
 function pathsOf(node: StackNode, below: readonly StackNode[]): StackNode[][] {

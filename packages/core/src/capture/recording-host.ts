@@ -1,12 +1,15 @@
 import { EncplanError, isEncplanError } from '../errors.js';
 import type { CommandSpec, Host, HostEffects, ToolName } from '../ports.js';
-import type { CapturedError, Capture, EffectOp } from './capture.js';
+import type { CapturedError, Capture, EffectOp, HostReadCapture } from './capture.js';
 
 /** A host that forwards to another and records every answer, for bundles and reports. */
 export interface RecordingHost extends Host {
   /** The captures so far, in the order they were made (repeated requests are recorded once). */
   captures(): readonly Capture[];
 }
+
+type PathReadKind = 'read-text' | 'list-dir' | 'real-path' | 'stat';
+type PathReadResult<K extends PathReadKind> = Extract<HostReadCapture, { kind: K }>['result'];
 
 function toCapturedError(error: unknown): CapturedError {
   if (isEncplanError(error)) {
@@ -48,6 +51,20 @@ export function createRecordingHost(inner: Host): RecordingHost {
     return pending;
   }
 
+  /** A read of one path, remembered and recorded under its kind and path. */
+  function rememberPath<K extends PathReadKind>(
+    kind: K,
+    path: string,
+    produce: () => Promise<PathReadResult<K>>,
+  ): Promise<PathReadResult<K>> {
+    return remember(
+      `${kind}:${path}`,
+      produce,
+      // TypeScript cannot correlate `kind` with `result` inside the union; the signature above does.
+      (result, error) => ({ kind, path, result, error }) as Capture,
+    );
+  }
+
   return {
     platform: inner.platform,
     cwd: inner.cwd,
@@ -73,30 +90,10 @@ export function createRecordingHost(inner: Host): RecordingHost {
         throw error;
       }
     },
-    readText: (path) =>
-      remember(
-        `read-text:${path}`,
-        () => inner.readText(path),
-        (result, error) => ({ kind: 'read-text', path, result, error }),
-      ),
-    listDir: (path) =>
-      remember(
-        `list-dir:${path}`,
-        () => inner.listDir(path),
-        (result, error) => ({ kind: 'list-dir', path, result, error }),
-      ),
-    realPath: (path) =>
-      remember(
-        `real-path:${path}`,
-        () => inner.realPath(path),
-        (result, error) => ({ kind: 'real-path', path, result, error }),
-      ),
-    stat: (path) =>
-      remember(
-        `stat:${path}`,
-        () => inner.stat(path),
-        (result, error) => ({ kind: 'stat', path, result, error }),
-      ),
+    readText: (path) => rememberPath('read-text', path, () => inner.readText(path)),
+    listDir: (path) => rememberPath('list-dir', path, () => inner.listDir(path)),
+    realPath: (path) => rememberPath('real-path', path, () => inner.realPath(path)),
+    stat: (path) => rememberPath('stat', path, () => inner.stat(path)),
     whichTool: (tool: ToolName) =>
       remember(
         `which:${tool}`,

@@ -20,12 +20,9 @@ import {
 import { rethrowCaptured } from './recording-host.js';
 
 /** Where a replay host gets its answers: the captures of a bundle and the context they were made in. */
-export interface ReplaySource {
-  readonly platform: Host['platform'];
-  readonly cwd: string;
-  readonly privileged: boolean;
+export type ReplaySource = Pick<Host, 'platform' | 'cwd' | 'privileged'> & {
   readonly captures: readonly Capture[];
-}
+};
 
 /**
  * A host that answers from captures only and never touches the system. A request that was not captured

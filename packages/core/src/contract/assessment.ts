@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { capabilitySchema } from '../domain/capabilities.js';
 import { machineSchema } from '../domain/cpu.js';
-import { diskSchema, partitionSchema, stackNodeSchema } from '../domain/device.js';
+import { blockDeviceNameShape, diskSchema, partitionSchema, stackNodeSchema } from '../domain/device.js';
 import { encryptionInventorySchema } from '../domain/encryption.js';
 import { spaceSchema } from '../domain/space.js';
 import { toolRecordSchema } from '../domain/tooling.js';
@@ -19,8 +19,7 @@ import { platformStorageSchema } from '../domain/platform-storage.js';
 
 /** Which disk was assessed and why that one. */
 const targetSchema = z.object({
-  path: z.string(),
-  kernelName: z.string(),
+  ...blockDeviceNameShape,
   requested: z.string().nullable(),
   /** `all`: one of every disk `assess --all` found (lsblk). */
   resolvedFrom: z.enum(['argument', 'working-directory', 'bundle', 'all']),

@@ -97,10 +97,12 @@ export const stackNodeSchema: z.ZodType<StackNode> = z.lazy(() =>
   }),
 );
 
+/** How a disk or partition is named: its device node ("/dev/nvme0n1p2") and the kernel's name ("nvme0n1p2"). */
+export const blockDeviceNameShape = { path: z.string(), kernelName: z.string() };
+
 /** A partition of the assessed disk. */
 export const partitionSchema = z.object({
-  path: z.string(),
-  kernelName: z.string(),
+  ...blockDeviceNameShape,
   number: z.number().int(),
   startBytes: z.number().int(),
   sizeBytes: z.number().int(),
@@ -115,8 +117,7 @@ export type Partition = z.infer<typeof partitionSchema>;
 
 /** The assessed disk: identity, geometry and how it is attached. */
 export const diskSchema = z.object({
-  path: z.string(),
-  kernelName: z.string(),
+  ...blockDeviceNameShape,
   deviceNumber: z.string(),
   model: z.string().nullable(),
   vendor: z.string().nullable(),

@@ -48,6 +48,10 @@ const smartUnavailableReasonSchema = z.enum([
 ]);
 export type SmartUnavailableReason = z.infer<typeof smartUnavailableReasonSchema>;
 
+/** Why SMART data could not be read, with the detail (the tool's message, the device type it tried). */
+const smartUnavailableSchema = z.object({ reason: smartUnavailableReasonSchema, detail: z.string() });
+export type SmartUnavailable = z.infer<typeof smartUnavailableSchema>;
+
 /** The drive's health and wear section of an assessment (one model for NVMe, ATA and SCSI). */
 export const healthSchema = z.object({
   source: z.enum(['smartctl', 'nvme-cli', 'hdparm', 'none']),
@@ -59,7 +63,7 @@ export const healthSchema = z.object({
   /** False for SSDs (rotation rate 0 / "Solid State Device"), null when unknown. */
   rotational: z.boolean().nullable(),
   verdict: healthVerdictSchema,
-  unavailable: z.object({ reason: smartUnavailableReasonSchema, detail: z.string() }).nullable(),
+  unavailable: smartUnavailableSchema.nullable(),
   /** smartctl's exit status decoded bit by bit (smartctl(8) EXIT STATUS). */
   exitStatus: z
     .object({ value: z.number().int(), problems: z.array(z.string()), findings: z.array(z.string()) })

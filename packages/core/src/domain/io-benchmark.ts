@@ -124,11 +124,6 @@ const backendIdSchema = z.enum(['plain', 'fscrypt', 'luks2', 'veracrypt', 'apfs'
 /** A validated {@link backendIdSchema} value. */
 export type BackendId = z.infer<typeof backendIdSchema>;
 
-/** The I/O engine fio used, and whether O_DIRECT was on; `diskspd`: DiskSpd measured instead of fio (Windows). */
-const ioEngineSchema = z.enum(['libaio', 'psync', 'posixaio', 'diskspd']);
-export type IoEngine = z.infer<typeof ioEngineSchema>;
-
-/** Every profile measured on one prepared target (plain or one encrypted variant). */
 /**
  * How an encrypted target was proven to be encrypted before it was measured: the tool asked, what it reported
  * (the mapping, policy or volume and its cipher). encplan refuses to measure a target it cannot verify.
@@ -143,10 +138,20 @@ const backendVerificationSchema = z.object({
 });
 export type BackendVerification = z.infer<typeof backendVerificationSchema>;
 
-const targetMeasurementSchema = z.object({
+/** Which target a result is about: the backend and its variant. */
+const targetIdShape = {
   backend: backendIdSchema,
   /** The variant, e.g. "luks2 sector 4096, no workqueues"; equals the backend id when there is one variant. */
   variant: z.string(),
+};
+
+/** The I/O engine fio used, and whether O_DIRECT was on; `diskspd`: DiskSpd measured instead of fio (Windows). */
+const ioEngineSchema = z.enum(['libaio', 'psync', 'posixaio', 'diskspd']);
+export type IoEngine = z.infer<typeof ioEngineSchema>;
+
+/** Every profile measured on one prepared target (plain or one encrypted variant). */
+const targetMeasurementSchema = z.object({
+  ...targetIdShape,
   ioEngine: ioEngineSchema,
   directIo: z.boolean(),
   fileSizeBytes: z.number().int().positive(),
@@ -168,8 +173,7 @@ const overheadSchema = z.object({
   profileId: z.string(),
   profileLabel: z.string(),
   direction: ioDirectionSchema,
-  backend: backendIdSchema,
-  variant: z.string(),
+  ...targetIdShape,
   plainBytesPerSecond: z.number().int().nonnegative(),
   encryptedBytesPerSecond: z.number().int().nonnegative(),
   /** encrypted ÷ plain throughput; null when the plain run moved no data. */
@@ -186,8 +190,7 @@ export type Overhead = z.infer<typeof overheadSchema>;
 
 /** A backend that could not be measured here, with the error code that says why. */
 const skippedBackendSchema = z.object({
-  backend: backendIdSchema,
-  variant: z.string(),
+  ...targetIdShape,
   code: z.string(),
   message: z.string(),
 });

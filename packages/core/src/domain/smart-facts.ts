@@ -1,5 +1,5 @@
 import type { Counter } from './counter.js';
-import type { SmartUnavailableReason } from './health.js';
+import type { SmartUnavailable } from './health.js';
 
 /** A finding about the disk carried by bits 3-7 of smartctl's exit status. */
 export type SmartctlExitFinding =
@@ -82,7 +82,7 @@ export interface SmartFacts {
   readonly rotationRateRpm: number | null;
   readonly exitStatus: SmartctlExitStatus | null;
   /** Set when no SMART data could be read, with the reason and the tool's own words. */
-  readonly unavailable: { readonly reason: SmartUnavailableReason; readonly detail: string } | null;
+  readonly unavailable: Readonly<SmartUnavailable> | null;
   readonly messages: readonly { readonly text: string; readonly severity: string }[];
   readonly selfAssessmentPassed: Sourced<boolean> | null;
   readonly nvme: NvmeHealthLog | null;

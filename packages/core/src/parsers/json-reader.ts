@@ -87,6 +87,11 @@ export function arrayAt(source: JsonObject | null | undefined, key: string): rea
   return Array.isArray(value) ? value : [];
 }
 
+/** The objects of the array at `key`, skipping any other items; an empty array when there is none. */
+export function objectsAt(source: JsonObject | null | undefined, key: string): readonly JsonObject[] {
+  return arrayAt(source, key).filter(isJsonObject);
+}
+
 /** Reads a counter, preferring the exact `KEY_s` string form (smartctl(8) `--json=v`). */
 export function counterAt(source: JsonObject | null | undefined, key: string): Counter | null {
   const safe = source?.[`${key}_s`];

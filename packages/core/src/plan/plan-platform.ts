@@ -4,7 +4,7 @@ import { estimateVeracryptAttackerCost } from '../rules/attacker-cost.js';
 import { recommendVeracryptEncryption } from '../rules/cipher.js';
 import type { PlanFacts } from '../rules/facts.js';
 import { evaluateHealthGate } from '../rules/health-gate.js';
-import { recommendVeracryptKdf } from '../rules/key-derivation.js';
+import { recommendVeracryptKdf, veracryptPlanSettings } from '../rules/key-derivation.js';
 import type { ResolvedPlanOptions, TargetTool } from '../rules/plan-options.js';
 import {
   macosTrim,
@@ -166,16 +166,7 @@ export function buildPlatformPlan(
       workqueueBypass: false,
       allowDiscards,
       luks2Pbkdf: null,
-      veracrypt:
-        veracrypt === null
-          ? null
-          : {
-              encryption: veracrypt.encryption,
-              hash: veracrypt.kdf.hash,
-              pim: veracrypt.kdf.pim,
-              iterations: veracrypt.kdf.iterations,
-              predictedUnlockMs: veracrypt.kdf.predictedUnlockMs,
-            },
+      veracrypt: veracrypt === null ? null : veracryptPlanSettings(veracrypt),
       space: null,
     },
     predictedPerformance: [],

@@ -18,7 +18,13 @@ import {
   recommendWorkqueueBypass,
 } from '../rules/dm-crypt-parameters.js';
 import { estimateInPlaceWriteCost, evaluateHealthGate, healthGateSchema } from '../rules/health-gate.js';
-import { recommendLuks2Pbkdf, recommendVeracryptKdf } from '../rules/key-derivation.js';
+import {
+  luks2PbkdfSchema,
+  recommendLuks2Pbkdf,
+  recommendVeracryptKdf,
+  veracryptPlanSettings,
+  veracryptPlanSettingsSchema,
+} from '../rules/key-derivation.js';
 import {
   findPerformanceResiduals,
   findSmallSectorBound,
@@ -72,24 +78,8 @@ export const planSchema = z.object({
     sectorSizeBytes: z.number().int().nullable(),
     workqueueBypass: z.boolean(),
     allowDiscards: z.boolean(),
-    luks2Pbkdf: z
-      .object({
-        memoryKiB: z.number().int(),
-        parallel: z.number().int(),
-        iterations: z.number().int().nullable(),
-        iterTimeMs: z.number().int().nullable(),
-        predictedUnlockMs: z.number().nullable(),
-      })
-      .nullable(),
-    veracrypt: z
-      .object({
-        encryption: z.string(),
-        hash: z.string(),
-        pim: z.number().int(),
-        iterations: z.number().int(),
-        predictedUnlockMs: z.number().nullable(),
-      })
-      .nullable(),
+    luks2Pbkdf: luks2PbkdfSchema.nullable(),
+    veracrypt: veracryptPlanSettingsSchema.nullable(),
     space: spacePlanSchema.nullable(),
   }),
   predictedPerformance: z.array(predictedPerformanceSchema),
@@ -181,14 +171,8 @@ export function buildPlan(facts: PlanFacts, rawOptions: PlanOptions = {}): Plan 
       encryption.encryption === 'AES-Twofish-Serpent' ? 3 : 1,
     );
     kdfResult = mergeRuleResults(encryption, kdf);
-    veracrypt = {
-      encryption: encryption.encryption,
-      hash: kdf.kdf.hash,
-      pim: kdf.kdf.pim,
-      iterations: kdf.kdf.iterations,
-      predictedUnlockMs: kdf.kdf.predictedUnlockMs,
-    };
     veracryptSettings = { encryption: encryption.encryption, kdf: kdf.kdf };
+    veracrypt = veracryptPlanSettings(veracryptSettings);
     modelSpeed = encryption.speed;
     attackerCost = estimateVeracryptAttackerCost(kdf.kdf, options.entropyBits);
   }

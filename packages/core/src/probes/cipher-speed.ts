@@ -13,6 +13,7 @@ import {
   type OpensslSpeedRun,
 } from '../parsers/openssl-speed/openssl-speed-facts.js';
 import { addWarning, attempt, tryRun, type ProbeContext } from './probe-context.js';
+import type { CommandOutput } from '../ports.js';
 import { RUN_DIRECTLY, type PhaseRunner, type PlannedPhase } from './phase-schedule.js';
 import {
   CURRENT_QUICK_REVISION,
@@ -99,8 +100,22 @@ const NO_AF_ALG_WARNING = {
   source: 'cryptsetup',
 } as const;
 const CIPHER_NOT_AVAILABLE = /Cipher (\S+) \(with (\d+) bits key\) is not available/;
+/** The tool a speed step runs, its time limit and what a failure warning says it was doing. */
+interface StepRun {
+  readonly tool: 'cryptsetup' | 'openssl';
+  readonly timeoutMs: number;
+  readonly purpose: string;
+  /** What a warning about unreadable output says it was doing. */
+  readonly reading: string;
+}
+
 /** A cipher benchmark runs ≥ 1 s per direction, up to ~65 MiB buffers (cryptsetup(8) BENCHMARK; cryptsetup src/cryptsetup.c, lib/crypto_backend/cipher_check.c): 60 s is generous. */
-const CRYPTSETUP_CIPHER_TIMEOUT_MS = 60_000;
+const CRYPTSETUP_CIPHER_RUN: StepRun = {
+  tool: 'cryptsetup',
+  timeoutMs: 60_000,
+  purpose: 'Measuring kernel cipher speed',
+  reading: 'Reading kernel cipher speed',
+};
 /** 4096-byte messages: the sector size dm-crypt should use and fscrypt's block size (Eric Biggers, "x86: AES-XTS with VAES/AVX10" cover letter, linux-crypto 2024; systemd/systemd#24382; cryptsetup 2.4.0 release notes). */
 const OPENSSL_MESSAGE_BYTES = 4096;
 const OPENSSL_EVPS: readonly OpensslCipherName[] = ['aes-128-xts', 'aes-256-xts', 'chacha20'];
@@ -108,6 +123,21 @@ const OPENSSL_EVPS: readonly OpensslCipherName[] = ['aes-128-xts', 'aes-256-xts'
 function displayCipher(cipher: string): string {
   // cryptsetup prints the cipher without its IV mode: "xchacha12,aes-adiantum-plain64" → "xchacha12,aes-adiantum".
   return cipher.replace(/-plain64$/, '');
+}
+
+/** The parsed stdout of a run that exited 0; a failed run is a TOOL_FAILED warning and null, like unreadable output. */
+function parseSucceeded<T>(
+  context: ProbeContext,
+  run: StepRun,
+  step: SpeedStep,
+  output: CommandOutput,
+  parse: (stdout: string) => T,
+): Promise<T | null> {
+  if (output.exitCode !== 0) {
+    warnFailed(context, run.tool, step.args, output.stderr);
+    return Promise.resolve(null);
+  }
+  return parseOutput(context, run.tool, run.reading, () => parse(output.stdout));
 }
 
 /** The first line of a tool's stderr, for warnings. */
@@ -133,12 +163,7 @@ function cryptsetupCipherSteps(options: SpeedProbeOptions): SpeedStep[] {
 }
 
 /** Runs one planned tool call of a speed probe as its phase. */
-function runStep(
-  context: ProbeContext,
-  options: SpeedProbeOptions,
-  step: SpeedStep,
-  spec: { tool: 'cryptsetup' | 'openssl'; timeoutMs: number; purpose: string },
-) {
+function runStep(context: ProbeContext, options: SpeedProbeOptions, step: SpeedStep, spec: StepRun) {
   options.onProgress?.(step.label);
   return (options.phases ?? RUN_DIRECTLY).run(step.id, step.label, () =>
     tryRun(context, { tool: spec.tool, args: step.args, timeoutMs: spec.timeoutMs }, spec.purpose),
@@ -151,11 +176,7 @@ async function measureWithCryptsetup(context: ProbeContext, options: SpeedProbeO
   let available: boolean | null = null;
   for (const step of cryptsetupCipherSteps(options)) {
     const { args } = step;
-    const output = await runStep(context, options, step, {
-      tool: 'cryptsetup',
-      timeoutMs: CRYPTSETUP_CIPHER_TIMEOUT_MS,
-      purpose: 'Measuring kernel cipher speed',
-    });
+    const output = await runStep(context, options, step, CRYPTSETUP_CIPHER_RUN);
     if (output === null) {
       break;
     }
@@ -175,12 +196,12 @@ async function measureWithCryptsetup(context: ProbeContext, options: SpeedProbeO
       });
       continue;
     }
-    if (output.exitCode !== 0) {
-      warnFailed(context, 'cryptsetup', args, output.stderr);
-      continue;
-    }
-    const benchmark = await parseOutput(context, 'cryptsetup', 'Reading kernel cipher speed', () =>
-      parseCryptsetupBenchmark(output.stdout),
+    const benchmark = await parseSucceeded(
+      context,
+      CRYPTSETUP_CIPHER_RUN,
+      step,
+      output,
+      parseCryptsetupBenchmark,
     );
     if (benchmark?.cipherTestUnavailable === true) {
       // Older cryptsetup prints "# Cipher speed test is not available." with N/A rows instead (cryptsetup(8) BENCHMARK; cryptsetup src/cryptsetup.c, lib/crypto_backend/cipher_check.c).
@@ -244,22 +265,18 @@ async function measureWithOpenssl(context: ProbeContext, options: SpeedProbeOpti
   for (const step of opensslSteps(options)) {
     const { args, evp, decrypt, processes } = step;
     // OpenSSL runs each figure for its seconds, then forks/joins; 30 s covers start-up on a loaded machine.
-    const output = await runStep(context, options, step, {
+    const run: StepRun = {
       tool: 'openssl',
       timeoutMs: step.expectedMs - OPENSSL_OVERHEAD_MS + 30_000,
       purpose: 'Measuring userspace cipher speed',
-    });
+      reading: 'Reading userspace cipher speed',
+    };
+    const output = await runStep(context, options, step, run);
     if (output === null) {
       options.phases?.skip('cipher:openssl:');
       break;
     }
-    if (output.exitCode !== 0) {
-      warnFailed(context, 'openssl', args, output.stderr);
-      continue;
-    }
-    const speed = await parseOutput(context, 'openssl', 'Reading userspace cipher speed', () =>
-      parseOpensslSpeed(output.stdout),
-    );
+    const speed = await parseSucceeded(context, run, step, output, parseOpensslSpeed);
     if (speed !== null) {
       runs.push({
         evp,
@@ -316,7 +333,12 @@ export async function probeCipherSpeed(
 /** PBKDF2 hashes measured: VeraCrypt's SHA-512, Whirlpool, SHA-256, BLAKE2s, Streebog (VeraCrypt documentation: "Personal Iterations Multiplier (PIM)", "Command Line Usage", "Cascades"; cryptsetup lib/tcrypt/tcrypt.c); LUKS1 uses sha256. */
 const PBKDF2_HASHES = ['sha256', 'sha512', 'whirlpool', 'blake2s-256', 'streebog512'] as const;
 /** PBKDF2 benchmarks aim at ~1 s each, argon2id at the 2000 ms LUKS2 default (cryptsetup(8) BENCHMARK; cryptsetup src/cryptsetup.c, lib/crypto_backend/cipher_check.c; cryptsetup meson_options.txt, lib/utils_pbkdf.c, man/common_options.adoc). */
-const KDF_TIMEOUT_MS = 60_000;
+const KDF_RUN: StepRun = {
+  tool: 'cryptsetup',
+  timeoutMs: 60_000,
+  purpose: 'Measuring key-derivation speed',
+  reading: 'Reading key-derivation speed',
+};
 
 function kdfSteps(options: SpeedProbeOptions): SpeedStep[] {
   const cuts = quickCutsOf(options);
@@ -393,17 +415,13 @@ export async function probeKdfSpeed(
   const runs: CryptsetupBenchmarkRun[] = [];
   for (const step of kdfSteps(options)) {
     const { args } = step;
-    const output = await runStep(context, options, step, {
-      tool: 'cryptsetup',
-      timeoutMs: KDF_TIMEOUT_MS,
-      purpose: 'Measuring key-derivation speed',
-    });
+    const output = await runStep(context, options, step, KDF_RUN);
     if (output === null) {
       options.phases?.skip('kdf:');
       break;
     }
     // An unknown hash exits 1 after printing "PBKDF2-<hash> N/A" (fixtures/…/linux-debian12-pbkdf2-streebog512).
-    const benchmark = await parseOutput(context, 'cryptsetup', 'Reading key-derivation speed', () =>
+    const benchmark = await parseOutput(context, KDF_RUN.tool, KDF_RUN.reading, () =>
       parseCryptsetupBenchmark(output.stdout),
     );
     if (benchmark === null) {

@@ -136,6 +136,30 @@ function answerHtml(view: ReportView): string {
  * or opened offline.
  */
 export function renderHtmlReport(view: ReportView): string {
+  return htmlPage(view.title, [
+    `<h1>${escapeHtml(view.title)}</h1>`,
+    `<p class="meta">Status ${escapeHtml(view.status)} · generated ${escapeHtml(formatTimestamp(view.generatedAt))} · encplan ${escapeHtml(view.toolVersion)}</p>`,
+    reportBody(view),
+  ]);
+}
+
+/** The self-contained page around a report's parts: inline style, no scripts, no external resources. */
+export function htmlPage(title: string, parts: readonly string[]): string {
+  return [
+    '<!doctype html>',
+    '<html lang="en"><head><meta charset="utf-8">',
+    '<meta name="viewport" content="width=device-width, initial-scale=1">',
+    '<meta name="color-scheme" content="light dark">',
+    `<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'; img-src data:">`,
+    `<title>${escapeHtml(title)}</title><style>${STYLE}</style></head><body><main>`,
+    ...parts,
+    '</main></body></html>',
+    '',
+  ].join('\n');
+}
+
+/** One disk's report under its title: contents, the answer, then the evidence. */
+export function reportBody(view: ReportView): string {
   const device = view.device;
   const deviceHtml =
     device === null
@@ -210,14 +234,6 @@ export function renderHtmlReport(view: ReportView): string {
     .map(([id, text]) => `<li><a href="#${id ?? ''}">${escapeHtml(text ?? '')}</a></li>`)
     .join('');
   return [
-    '<!doctype html>',
-    '<html lang="en"><head><meta charset="utf-8">',
-    '<meta name="viewport" content="width=device-width, initial-scale=1">',
-    '<meta name="color-scheme" content="light dark">',
-    `<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'; img-src data:">`,
-    `<title>${escapeHtml(view.title)}</title><style>${STYLE}</style></head><body><main>`,
-    `<h1>${escapeHtml(view.title)}</h1>`,
-    `<p class="meta">Status ${escapeHtml(view.status)} · generated ${escapeHtml(formatTimestamp(view.generatedAt))} · encplan ${escapeHtml(view.toolVersion)}</p>`,
     `<nav class="toc" aria-label="Contents"><ul>${toc}</ul></nav>`,
     error,
     answerHtml(view),
@@ -241,7 +257,5 @@ export function renderHtmlReport(view: ReportView): string {
     '<h2 id="commands">Commands</h2>',
     commands,
     warnings,
-    '</main></body></html>',
-    '',
   ].join('\n');
 }

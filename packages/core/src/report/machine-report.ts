@@ -4,7 +4,10 @@ import {
   type MachineAssessmentEnvelope,
 } from '../contract/assessment.js';
 import { formatBytes } from '../domain/units.js';
-import { toReportView } from './report-view.js';
+import { escapeHtml } from './escape-html.js';
+import { htmlPage, reportBody } from './html-report.js';
+import { formatTimestamp } from './labels.js';
+import { toReportView, type ReportView } from './report-view.js';
 import { formatTextTable, renderTextReport, type TextRenderOptions } from './text-report.js';
 
 const DISCARD_WORDS: Readonly<Record<DiskSummary['discardPath'], string>> = {
@@ -26,9 +29,126 @@ function clip(text: string, width = 72): string {
 }
 
 function spare(row: DiskSummary): string {
+  // An unknown status shows no percentage: "unknown 0 %" would read as a measured zero.
   return row.spareArea === null
     ? '—'
-    : `${row.spareArea}${row.spareAreaPercent === null ? '' : ` ${String(row.spareAreaPercent)} %`}`;
+    : `${row.spareArea}${row.spareAreaPercent === null || row.spareArea === 'unknown' ? '' : ` ${String(row.spareAreaPercent)} %`}`;
+}
+
+/** The summary table's cells of one disk, shared by the text and the HTML report. */
+function summaryCells(row: DiskSummary): string[] {
+  return [
+    row.device,
+    row.sizeBytes === null ? '—' : formatBytes(row.sizeBytes),
+    row.status,
+    row.healthVerdict,
+    trimPath(row),
+    spare(row),
+    row.fix.length === 0
+      ? 'nothing'
+      : `${clip(row.fix[0] ?? '')}${row.fix.length > 1 ? ` (+${String(row.fix.length - 1)} more)` : ''}`,
+  ];
+}
+
+const SUMMARY_HEADERS = ['Disk', 'Size', 'Status', 'Health', 'TRIM path', 'Spare area', 'What to fix first'];
+
+/** The machine line: CPU, AES, memory, OS and kernel. */
+function machineLine(result: NonNullable<MachineAssessmentEnvelope['result']>): string {
+  const machine = result.machine;
+  return machine === null
+    ? 'Machine: unknown'
+    : `Machine: ${machine.cpuModel} (${machine.architecture}, ${String(machine.logicalCores)} cores, AES ${machine.cryptoFlags.aes ? 'yes' : 'no'}), ${formatBytes(machine.memoryTotalBytes)}, ${machine.os.distro} ${machine.os.release}, kernel ${machine.os.kernel}`;
+}
+
+/** Each disk's report view, or the error that kept it from being assessed. */
+function diskViews(
+  envelope: MachineAssessmentEnvelope,
+  includeDestructive: boolean | undefined,
+): { device: string; view: ReportView | null; error: string | null }[] {
+  return (envelope.result?.disks ?? []).map((disk) =>
+    disk.assessment === null
+      ? {
+          device: disk.device,
+          view: null,
+          error: `${disk.error?.code ?? 'INTERNAL_ERROR'}: ${disk.error?.message ?? ''}${(disk.error?.hint ?? null) === null ? '' : ` ${disk.error?.hint ?? ''}`}`,
+        }
+      : {
+          device: disk.device,
+          view: toReportView(
+            assessmentDocument.ok(disk.assessment, disk.warnings, new Date(envelope.generatedAt)),
+            includeDestructive === undefined ? {} : { includeDestructive },
+          ),
+          error: null,
+        },
+  );
+}
+
+/**
+ * One disk's HTML report inside the machine page: its ids and links get the disk's prefix (so every disk's
+ * "#commands" stays its own) and its headings move one level down under the disk's title. Every text in the
+ * body is escaped, so `id="`, `href="#` and `<h2` occur only as the renderer wrote them.
+ */
+function nestedBody(view: ReportView, prefix: string): string {
+  return reportBody(view)
+    .replace(/ (id|aria-labelledby)="([^"]+)"/g, ` $1="${prefix}-$2"`)
+    .replace(/ href="#([^"]+)"/g, ` href="#${prefix}-$1"`)
+    .replace(
+      /<(\/?)h([2-5])\b/g,
+      (_match, slash: string, level: string) => `<${slash}h${String(Number(level) + 1)}`,
+    );
+}
+
+/**
+ * The HTML report of `encplan assess --all --html FILE`: the machine and one summary row per disk (each
+ * linking to its disk), then every disk's own report as `encplan assess DEVICE --html` writes it.
+ */
+export function renderMachineHtmlReport(
+  envelope: MachineAssessmentEnvelope,
+  options: { includeDestructive?: boolean } = {},
+): string {
+  const result = envelope.result;
+  const title = 'encplan assessment of every disk';
+  if (result === null) {
+    const error = envelope.error;
+    return htmlPage(title, [
+      `<h1>${escapeHtml(title)}</h1>`,
+      `<p>${escapeHtml(`${error?.code ?? 'INTERNAL_ERROR'}: ${error?.message ?? 'no result'}`)}</p>`,
+      error?.hint === undefined || error.hint === null ? '' : `<p>${escapeHtml(error.hint)}</p>`,
+    ]);
+  }
+  const disks = diskViews(envelope, options.includeDestructive);
+  const rows = result.summary
+    .map((row) => {
+      const index = disks.findIndex((disk) => disk.device === row.device);
+      const [device = '', ...rest] = summaryCells(row);
+      const link =
+        index < 0 ? escapeHtml(device) : `<a href="#disk-${String(index + 1)}">${escapeHtml(device)}</a>`;
+      return `<tr><th scope="row">${link}</th>${rest.map((cell) => `<td>${escapeHtml(cell)}</td>`).join('')}</tr>`;
+    })
+    .join('');
+  const warnings =
+    envelope.warnings.length === 0
+      ? ''
+      : `<h2 id="machine-warnings">Warnings about the machine</h2><ul>${envelope.warnings.map((warning) => `<li>${escapeHtml(warning.message)}${warning.source === null ? '' : ` <span class="source">(${escapeHtml(warning.source)}; ${escapeHtml(warning.code)})</span>`}</li>`).join('')}</ul>`;
+  return htmlPage(title, [
+    `<h1>${escapeHtml(title)}</h1>`,
+    `<p class="meta">Status ${escapeHtml(envelope.status)} · ${String(disks.length)} disk${disks.length === 1 ? '' : 's'} · generated ${escapeHtml(formatTimestamp(envelope.generatedAt))} · encplan ${escapeHtml(envelope.toolVersion)}</p>`,
+    `<p>${escapeHtml(machineLine(result))}</p>`,
+    result.machineFindings.length === 0
+      ? ''
+      : `<ul>${result.machineFindings.map((finding) => `<li>${escapeHtml(finding)}</li>`).join('')}</ul>`,
+    `<table id="summary"><caption>One line per disk; each disk's report follows</caption><thead><tr>${SUMMARY_HEADERS.map((header) => `<th scope="col">${escapeHtml(header)}</th>`).join('')}</tr></thead><tbody>${rows}</tbody></table>`,
+    warnings,
+    ...disks.map((disk, index) => {
+      const id = `disk-${String(index + 1)}`;
+      const heading = `<h2 id="${id}-title">${escapeHtml(disk.view?.title ?? disk.device)}</h2>`;
+      return `<section id="${id}" aria-labelledby="${id}-title">${heading}${
+        disk.view === null
+          ? `<p>Could not be assessed: ${escapeHtml(disk.error ?? '')}</p>`
+          : nestedBody(disk.view, id)
+      }<p class="source"><a href="#summary">Back to the summary</a></p></section>`;
+    }),
+  ]);
 }
 
 /**
@@ -45,29 +165,13 @@ export function renderMachineTextReport(
     const hint = error?.hint ?? null;
     return `encplan: ${error?.code ?? 'INTERNAL_ERROR'}: ${error?.message ?? 'no result'}${hint === null ? '' : `\n  ${hint}`}`;
   }
-  const machine = result.machine;
   const failed = result.summary.filter((row) => row.status === 'error').length;
   const lines = [
     `encplan assessment of every disk: status ${envelope.status}, ${String(result.disks.length)} disk${result.disks.length === 1 ? '' : 's'}${failed === 0 ? '' : `, ${String(failed)} could not be assessed`}`,
-    machine === null
-      ? '  Machine: unknown'
-      : `  Machine: ${machine.cpuModel} (${machine.architecture}, ${String(machine.logicalCores)} cores, AES ${machine.cryptoFlags.aes ? 'yes' : 'no'}), ${formatBytes(machine.memoryTotalBytes)}, ${machine.os.distro} ${machine.os.release}, kernel ${machine.os.kernel}`,
+    `  ${machineLine(result)}`,
     ...result.machineFindings.map((finding) => `  ! ${finding}`),
     '',
-    formatTextTable(
-      ['Disk', 'Size', 'Status', 'Health', 'TRIM path', 'Spare area', 'What to fix first'],
-      result.summary.map((row) => [
-        row.device,
-        row.sizeBytes === null ? '—' : formatBytes(row.sizeBytes),
-        row.status,
-        row.healthVerdict,
-        trimPath(row),
-        spare(row),
-        row.fix.length === 0
-          ? 'nothing'
-          : `${clip(row.fix[0] ?? '')}${row.fix.length > 1 ? ` (+${String(row.fix.length - 1)} more)` : ''}`,
-      ]),
-    ),
+    formatTextTable(SUMMARY_HEADERS, result.summary.map(summaryCells)),
   ];
   if (envelope.warnings.length > 0) {
     lines.push(
@@ -79,20 +183,13 @@ export function renderMachineTextReport(
       ),
     );
   }
-  for (const disk of result.disks) {
+  for (const disk of diskViews(envelope, options.includeDestructive)) {
     lines.push('', `════ ${disk.device} ${'═'.repeat(Math.max(0, 60 - disk.device.length))}`);
-    if (disk.assessment === null) {
-      lines.push(
-        `${disk.device}: could not be assessed: ${disk.error?.code ?? 'INTERNAL_ERROR'}: ${disk.error?.message ?? ''}`,
-        ...((disk.error?.hint ?? null) === null ? [] : [`  ${disk.error?.hint ?? ''}`]),
-      );
-      continue;
-    }
-    const view = toReportView(
-      assessmentDocument.ok(disk.assessment, disk.warnings, new Date(envelope.generatedAt)),
-      options.includeDestructive === undefined ? {} : { includeDestructive: options.includeDestructive },
+    lines.push(
+      disk.view === null
+        ? `${disk.device}: could not be assessed: ${disk.error ?? ''}`
+        : renderTextReport(disk.view, options.text ?? {}),
     );
-    lines.push(renderTextReport(view, options.text ?? {}));
   }
   return lines.join('\n');
 }

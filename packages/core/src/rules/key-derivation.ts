@@ -1,3 +1,4 @@
+import { z } from 'zod';
 import { machineFactOrigin } from '../domain/cpu.js';
 import { evidence, type Evidence, type Recommendation } from '../domain/recommendation.js';
 import { sourceOf } from '../domain/source.js';
@@ -48,14 +49,15 @@ function roundArgon2Memory(memoryKiB: number): number {
  * `memoryKiB` is then a cap cryptsetup may lower. cryptsetup also lowers `parallel` to the CPUs online on
  * the machine that runs luksFormat (checked in tests/integration/plan-luks-format.integration.test.ts).
  */
-export interface Luks2Pbkdf {
-  readonly memoryKiB: number;
-  readonly parallel: number;
-  readonly iterations: number | null;
-  readonly iterTimeMs: number | null;
+export const luks2PbkdfSchema = z.object({
+  memoryKiB: z.number().int(),
+  parallel: z.number().int(),
+  iterations: z.number().int().nullable(),
+  iterTimeMs: z.number().int().nullable(),
   /** Expected unlock time on the weakest machine, if computable. */
-  readonly predictedUnlockMs: number | null;
-}
+  predictedUnlockMs: z.number().nullable(),
+});
+export type Luks2Pbkdf = Readonly<z.infer<typeof luks2PbkdfSchema>>;
 
 const ARGON2_SOURCE = sourceOf('cryptsetup benchmark', 'argon2id');
 
@@ -206,19 +208,24 @@ const HASH_OUTPUT_BYTES: Readonly<Record<Pbkdf2Hash, number>> = {
 const CRYPTSETUP_BENCH_KEY_BYTES = 32;
 /** VeraCrypt derives 64 bytes (two 256-bit XTS keys) per cipher of the cascade (VeraCrypt documentation: "Personal Iterations Multiplier (PIM)", "Command Line Usage", "Cascades"; cryptsetup lib/tcrypt/tcrypt.c Cascades). */
 const VERACRYPT_KEY_BYTES_PER_CIPHER = 64;
-/** Non-system volumes: iterations = 15000 + 1000·PIM (VeraCrypt documentation: "Personal Iterations Multiplier (PIM)", "Command Line Usage", "Cascades"; cryptsetup lib/tcrypt/tcrypt.c, VeraCrypt "PIM" page). */
-const VERACRYPT_BASE_ITERATIONS = 15_000;
-const VERACRYPT_ITERATIONS_PER_PIM = 1000;
-/** Passwords under 20 characters require PIM ≥ 485 for non-system volumes (VeraCrypt documentation: "Personal Iterations Multiplier (PIM)", "Command Line Usage", "Cascades"; cryptsetup lib/tcrypt/tcrypt.c). */
-const VERACRYPT_SHORT_PASSWORD_MIN_PIM = 485;
-const VERACRYPT_SHORT_PASSWORD_CHARS = 20;
+/**
+ * VeraCrypt's PIM for non-system volumes: iterations = 15000 + 1000·PIM, and passwords under 20 characters
+ * require PIM ≥ 485 (VeraCrypt documentation: "Personal Iterations Multiplier (PIM)", "Command Line Usage",
+ * "Cascades"; cryptsetup lib/tcrypt/tcrypt.c).
+ */
+const VERACRYPT_PIM = {
+  baseIterations: 15_000,
+  iterationsPerPim: 1000,
+  shortPasswordChars: 20,
+  shortPasswordMinPim: 485,
+} as const;
 
 /** VeraCrypt --hash names of the hashes the plan may pick. */
 export type VeracryptHash = 'sha512' | 'whirlpool' | 'sha256';
 
 /** Iterations of a non-system VeraCrypt volume at `pim`. */
 export function veracryptIterations(pim: number): number {
-  return VERACRYPT_BASE_ITERATIONS + VERACRYPT_ITERATIONS_PER_PIM * pim;
+  return VERACRYPT_PIM.baseIterations + VERACRYPT_PIM.iterationsPerPim * pim;
 }
 
 /** The VeraCrypt header KDF the plan emits. */
@@ -229,6 +236,24 @@ export interface VeracryptKdf {
   /** Header-key derivations per second on this machine for VeraCrypt's key length; null when unmeasured. */
   readonly derivationsPerSecond: number | null;
   readonly predictedUnlockMs: number | null;
+}
+
+/** The VeraCrypt settings a plan shows: the cipher cascade and the header KDF's hash, PIM and unlock time. */
+export const veracryptPlanSettingsSchema = z.object({
+  encryption: z.string(),
+  hash: z.string(),
+  pim: z.number().int(),
+  iterations: z.number().int(),
+  predictedUnlockMs: z.number().nullable(),
+});
+
+/** The plan's VeraCrypt settings, from the chosen cascade and KDF. */
+export function veracryptPlanSettings(chosen: {
+  readonly encryption: string;
+  readonly kdf: VeracryptKdf;
+}): z.infer<typeof veracryptPlanSettingsSchema> {
+  const { hash, pim, iterations, predictedUnlockMs } = chosen.kdf;
+  return { encryption: chosen.encryption, hash, pim, iterations, predictedUnlockMs };
 }
 
 /**
@@ -267,8 +292,8 @@ export function recommendVeracryptKdf(
     return [{ hash, iterationsPerSecond, advantage, speed }];
   });
   const shortPassword =
-    options.passwordLength === null || options.passwordLength < VERACRYPT_SHORT_PASSWORD_CHARS;
-  const minimumPim = shortPassword ? VERACRYPT_SHORT_PASSWORD_MIN_PIM : 1;
+    options.passwordLength === null || options.passwordLength < VERACRYPT_PIM.shortPasswordChars;
+  const minimumPim = shortPassword ? VERACRYPT_PIM.shortPasswordMinPim : 1;
   const reasons: Evidence[] = [
     evidence('options.passwordLength', options.passwordLength, sourceOf('encplan', 'options.passwordLength')),
     evidence('options.unlockTimeMs', options.unlockTimeMs, sourceOf('encplan', 'options.unlockTimeMs')),
@@ -287,8 +312,8 @@ export function recommendVeracryptKdf(
   if (best === null) {
     const kdf: VeracryptKdf = {
       hash: 'sha512',
-      pim: VERACRYPT_SHORT_PASSWORD_MIN_PIM,
-      iterations: veracryptIterations(VERACRYPT_SHORT_PASSWORD_MIN_PIM),
+      pim: VERACRYPT_PIM.shortPasswordMinPim,
+      iterations: veracryptIterations(VERACRYPT_PIM.shortPasswordMinPim),
       derivationsPerSecond: null,
       predictedUnlockMs: null,
     };
@@ -315,7 +340,7 @@ export function recommendVeracryptKdf(
     };
   }
   const target = (options.unlockTimeMs / 1000) * best.iterationsPerSecond;
-  const timedPim = Math.ceil((target - VERACRYPT_BASE_ITERATIONS) / VERACRYPT_ITERATIONS_PER_PIM);
+  const timedPim = Math.ceil((target - VERACRYPT_PIM.baseIterations) / VERACRYPT_PIM.iterationsPerPim);
   const pim = Math.max(minimumPim, timedPim);
   const iterations = veracryptIterations(pim);
   const predictedUnlockMs = Math.round((iterations / best.iterationsPerSecond) * 1000);

@@ -187,6 +187,18 @@ export function recommendMacosEncryption(storage: Storage): RuleResult & { reado
   };
 }
 
+/** What `macos-trim` cites and says: the same for every Mac, only whether it acts differs. */
+const MACOS_TRIM = {
+  ruleId: 'macos-trim',
+  fields: ['TRIM Support', 'TRIM Support'],
+  actionReason:
+    'The drive supports TRIM but macOS does not send it (third-party SSD): `trimforce enable` turns it on for all such drives; Apple warns that a drive which mishandles TRIM may lose data, and the Mac restarts (trimforce(8)).',
+  passesReason:
+    'macOS sends TRIM to this drive, and APFS keeps sending it under FileVault and APFS encryption.',
+  unknownReason:
+    'Whether macOS sends TRIM to this drive is unknown (system_profiler "TRIM Support" not read).',
+} as const;
+
 /**
  * `macos-trim`: APFS issues TRIM for freed blocks itself, encrypted or not, so FileVault and APFS encryption keep
  * TRIM. macOS trims third-party SSDs only after `trimforce enable`, which Apple warns may lose data on drives
@@ -196,17 +208,7 @@ export function macosTrim(storage: Storage): RuleResult & { readonly trimforce: 
   const trimforce = storage.trim?.driveSupports === true && storage.trim.osSends === false;
   return {
     trimforce,
-    ...trimRule(storage, {
-      ruleId: 'macos-trim',
-      fields: ['TRIM Support', 'TRIM Support'],
-      action: trimforce ? 'trimforce enable' : null,
-      actionReason:
-        'The drive supports TRIM but macOS does not send it (third-party SSD): `trimforce enable` turns it on for all such drives; Apple warns that a drive which mishandles TRIM may lose data, and the Mac restarts (trimforce(8)).',
-      passesReason:
-        'macOS sends TRIM to this drive, and APFS keeps sending it under FileVault and APFS encryption.',
-      unknownReason:
-        'Whether macOS sends TRIM to this drive is unknown (system_profiler "TRIM Support" not read).',
-    }),
+    ...trimRule(storage, { ...MACOS_TRIM, action: trimforce ? 'trimforce enable' : null }),
   };
 }
 

@@ -56,11 +56,5 @@ export function replayPlatformBundle(
   if (bundle.device === null) {
     throw new EncplanError('BUNDLE_INVALID', 'A macOS or Windows bundle names its disk.');
   }
-  const host = createReplayHost({
-    platform: bundle.platform,
-    cwd: bundle.cwd,
-    privileged: bundle.privileged,
-    captures: bundle.captures,
-  });
-  return probePlatformStorage(host, bundle.device);
+  return probePlatformStorage(createReplayHost(bundle), bundle.device);
 }

@@ -3,7 +3,6 @@ import { createRecordingHost } from '../capture/recording-host.js';
 import { createReplayHost } from '../capture/replay-host.js';
 import type { AssessmentEnvelope, MachineAssessmentEnvelope } from '../contract/assessment.js';
 import { EncplanError } from '../errors.js';
-import type { Host } from '../ports.js';
 import { assessAll } from './assess-all.js';
 import type { PlanOptions } from '../rules/plan-options.js';
 import { assess, type AssessEnvironment, type AssessRequest, type BenchmarkRequest } from './assess.js';
@@ -21,6 +20,18 @@ export interface CollectRequest {
   readonly onBenchmarkProgress?: NonNullable<AssessRequest['onBenchmarkProgress']>;
 }
 
+/** Runs `run` on a host that records every capture, then makes the bundle of `scope` that replays it. */
+async function recorded<E>(
+  environment: AssessEnvironment,
+  run: (recording: AssessEnvironment, collectedAt: Date) => Promise<E>,
+  scope: Parameters<typeof bundleOf>[2],
+): Promise<{ envelope: E; bundle: Bundle }> {
+  const host = createRecordingHost(environment.host);
+  const collectedAt = environment.clock.now();
+  const envelope = await run({ host, clock: environment.clock }, collectedAt);
+  return { envelope, bundle: await bundleOf(host, collectedAt, scope) };
+}
+
 /**
  * Runs a live assessment while recording every capture, and returns it with the bundle that replays it.
  * Serial numbers and WWNs in the captures are replaced by their hashes unless `includeSerials`. With
@@ -31,23 +42,20 @@ export async function collect(
   environment: AssessEnvironment,
   request: CollectRequest,
 ): Promise<{ envelope: AssessmentEnvelope; bundle: Bundle }> {
-  const host = createRecordingHost(environment.host);
-  const collectedAt = environment.clock.now();
-  const envelope = await assess(
-    { host, clock: environment.clock },
-    { ...request, mode: 'live', collectedAt },
+  return recorded(
+    environment,
+    (recording, collectedAt) => assess(recording, { ...request, mode: 'live', collectedAt }),
+    {
+      device: request.device,
+      serialsIncluded: request.includeSerials,
+      benchmark:
+        request.benchmark === undefined || request.benchmark === null
+          ? null
+          : request.benchmark.quick
+            ? { quick: true, quickRevision: request.benchmark.quickRevision ?? CURRENT_QUICK_REVISION }
+            : { quick: false },
+    },
   );
-  const bundle = await bundleOf(host, collectedAt, {
-    device: request.device,
-    serialsIncluded: request.includeSerials,
-    benchmark:
-      request.benchmark === undefined || request.benchmark === null
-        ? null
-        : request.benchmark.quick
-          ? { quick: true, quickRevision: request.benchmark.quickRevision ?? CURRENT_QUICK_REVISION }
-          : { quick: false },
-  });
-  return { envelope, bundle };
 }
 
 /** `encplan collect --all`: every whole disk of the machine, recorded in one bundle (`assess --all --bundle`). */
@@ -55,19 +63,11 @@ export async function collectAll(
   environment: AssessEnvironment,
   request: { readonly includeSerials: boolean; readonly signal?: AbortSignal },
 ): Promise<{ envelope: MachineAssessmentEnvelope; bundle: Bundle }> {
-  const host = createRecordingHost(environment.host);
-  const collectedAt = environment.clock.now();
-  const envelope = await assessAll(
-    { host, clock: environment.clock },
-    { ...request, mode: 'live', collectedAt },
+  return recorded(
+    environment,
+    (recording, collectedAt) => assessAll(recording, { ...request, mode: 'live', collectedAt }),
+    { device: null, serialsIncluded: request.includeSerials, benchmark: null, all: true },
   );
-  const bundle = await bundleOf(host, collectedAt, {
-    device: null,
-    serialsIncluded: request.includeSerials,
-    benchmark: null,
-    all: true,
-  });
-  return { envelope, bundle };
 }
 
 /** Refuses a bundle of the other scope: a one-disk bundle holds no other disk, an --all bundle no one choice. */
@@ -87,55 +87,51 @@ function requireScope(bundle: Bundle, all: boolean): void {
   }
 }
 
+/** What a re-run from a bundle may add: cancellation and the plan's options. */
+interface BundleRunOptions {
+  signal?: AbortSignal;
+  planOptions?: PlanOptions;
+}
+
+/** The environment of a re-run from a bundle of the right scope: its captures answer, nothing else. */
+function replayEnvironment(bundle: Bundle, clock: AssessEnvironment['clock'], all: boolean) {
+  requireScope(bundle, all);
+  return { host: createReplayHost(bundle), clock };
+}
+
+/** The options every re-run from a bundle shares: the bundle's serial choice and collection time. */
+function replayedRunOptions(bundle: Bundle, options: BundleRunOptions) {
+  return {
+    includeSerials: bundle.serialsIncluded,
+    mode: 'bundle' as const,
+    collectedAt: new Date(bundle.collectedAt),
+    ...(options.signal === undefined ? {} : { signal: options.signal }),
+    ...(options.planOptions === undefined ? {} : { planOptions: options.planOptions }),
+  };
+}
+
 /** Runs `assess --all` again from a `collect --all` bundle, touching nothing on this machine. */
 export async function assessAllBundle(
   bundle: Bundle,
   clock: AssessEnvironment['clock'],
-  options: { signal?: AbortSignal; planOptions?: PlanOptions } = {},
+  options: BundleRunOptions = {},
 ): Promise<MachineAssessmentEnvelope> {
-  requireScope(bundle, true);
-  return assessAll(
-    { host: replayHostOf(bundle), clock },
-    {
-      includeSerials: bundle.serialsIncluded,
-      mode: 'bundle',
-      collectedAt: new Date(bundle.collectedAt),
-      ...(options.signal === undefined ? {} : { signal: options.signal }),
-      ...(options.planOptions === undefined ? {} : { planOptions: options.planOptions }),
-    },
-  );
-}
-
-function replayHostOf(bundle: Bundle): Host {
-  return createReplayHost({
-    platform: bundle.platform,
-    cwd: bundle.cwd,
-    privileged: bundle.privileged,
-    captures: bundle.captures,
-  });
+  return assessAll(replayEnvironment(bundle, clock, true), replayedRunOptions(bundle, options));
 }
 
 /** Runs the assessment again from a bundle, touching nothing on this machine. */
 export async function assessBundle(
   bundle: Bundle,
   clock: AssessEnvironment['clock'],
-  options: { signal?: AbortSignal; planOptions?: PlanOptions } = {},
+  options: BundleRunOptions = {},
 ): Promise<AssessmentEnvelope> {
-  requireScope(bundle, false);
-  return assess(
-    { host: replayHostOf(bundle), clock },
-    {
-      device: bundle.device,
-      includeSerials: bundle.serialsIncluded,
-      mode: 'bundle',
-      collectedAt: new Date(bundle.collectedAt),
-      // A quick bundle from before issue 18 names no revision: it ran revision 1.
-      benchmark:
-        bundle.benchmark === undefined || bundle.benchmark === null
-          ? null
-          : { quick: bundle.benchmark.quick, quickRevision: bundle.benchmark.quickRevision ?? 1 },
-      ...(options.signal === undefined ? {} : { signal: options.signal }),
-      ...(options.planOptions === undefined ? {} : { planOptions: options.planOptions }),
-    },
-  );
+  return assess(replayEnvironment(bundle, clock, false), {
+    device: bundle.device,
+    ...replayedRunOptions(bundle, options),
+    // A quick bundle from before issue 18 names no revision: it ran revision 1.
+    benchmark:
+      bundle.benchmark === undefined || bundle.benchmark === null
+        ? null
+        : { quick: bundle.benchmark.quick, quickRevision: bundle.benchmark.quickRevision ?? 1 },
+  });
 }

@@ -2,21 +2,25 @@ import { unrecognized } from '../json-reader.js';
 import { plistDicts, plistNumber, plistString, plistStrings, type PlistDict } from '../plist/parse-plist.js';
 import { parseDiskutilDocument, requiredPlistString } from './diskutil-document.js';
 
-/** A partition (or APFS volume) under a whole disk in `diskutil list -plist`. */
-export interface DiskutilListPartition {
+/** What `diskutil list -plist` says of every disk, partition and volume. */
+interface DiskutilListEntry {
   readonly deviceIdentifier: string;
+  /**
+   * A whole disk's partition scheme ("GUID_partition_scheme", "FDisk_partition_scheme", or a container's
+   * content); a partition's type ("Apple_APFS", "Apple_HFS").
+   */
   readonly content: string | null;
   readonly sizeBytes: number | null;
+}
+
+/** A partition (or APFS volume) under a whole disk in `diskutil list -plist`. */
+export interface DiskutilListPartition extends DiskutilListEntry {
   readonly volumeName: string | null;
   readonly mountPoint: string | null;
 }
 
 /** A whole disk in `diskutil list -plist`. */
-export interface DiskutilListDisk {
-  readonly deviceIdentifier: string;
-  /** Partition scheme: "GUID_partition_scheme", "FDisk_partition_scheme", or a container's content. */
-  readonly content: string | null;
-  readonly sizeBytes: number | null;
+export interface DiskutilListDisk extends DiskutilListEntry {
   readonly partitions: readonly DiskutilListPartition[];
   /** APFS volumes when the whole disk is a synthesized APFS container. */
   readonly apfsVolumes: readonly DiskutilListPartition[];

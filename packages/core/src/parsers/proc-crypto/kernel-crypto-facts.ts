@@ -40,38 +40,29 @@ function selectKernelDriver(entries: readonly ProcCryptoEntry[], name: string): 
   );
 }
 
+/**
+ * Where the `xts(aes)` driver comes from, in the order the crypto API would look. /proc/crypto shows templates
+ * only once instantiated; until then the xts template would wrap the best ecb(aes) or plain aes cipher
+ * (crypto/xts.c builds "xts(ecb(<cipher>))"), so the driver is predicted (`inferred`) from its parts.
+ */
+const XTS_AES_SOURCES: readonly { name: string; driver: (inner: string) => string; inferred: boolean }[] = [
+  { name: 'xts(aes)', driver: (listed) => listed, inferred: false },
+  { name: 'ecb(aes)', driver: (ecb) => `xts(${ecb})`, inferred: true },
+  { name: 'aes', driver: (cipher) => `xts(ecb(${cipher}))`, inferred: true },
+];
+
 function xtsAesDriver(entries: readonly ProcCryptoEntry[]): KernelDriver | null {
-  const listed = selectKernelDriver(entries, 'xts(aes)');
-  if (listed !== null) {
-    return {
-      algorithm: 'xts(aes)',
-      driver: listed.driver,
-      module: listed.module,
-      priority: listed.priority,
-      inferred: false,
-    };
-  }
-  // /proc/crypto shows templates only once instantiated; until then the xts template would wrap the best ecb(aes)
-  // or plain aes cipher (crypto/xts.c builds "xts(ecb(<cipher>))").
-  const ecb = selectKernelDriver(entries, 'ecb(aes)');
-  if (ecb !== null) {
-    return {
-      algorithm: 'xts(aes)',
-      driver: `xts(${ecb.driver})`,
-      module: ecb.module,
-      priority: ecb.priority,
-      inferred: true,
-    };
-  }
-  const aes = selectKernelDriver(entries, 'aes');
-  if (aes !== null) {
-    return {
-      algorithm: 'xts(aes)',
-      driver: `xts(ecb(${aes.driver}))`,
-      module: aes.module,
-      priority: aes.priority,
-      inferred: true,
-    };
+  for (const source of XTS_AES_SOURCES) {
+    const entry = selectKernelDriver(entries, source.name);
+    if (entry !== null) {
+      return {
+        algorithm: 'xts(aes)',
+        driver: source.driver(entry.driver),
+        module: entry.module,
+        priority: entry.priority,
+        inferred: source.inferred,
+      };
+    }
   }
   return null;
 }

@@ -3,7 +3,7 @@ import type {
   SecurityCapability,
   TrimCapability,
 } from '../../domain/drive-capabilities.js';
-import type { SmartUnavailableReason } from '../../domain/health.js';
+import type { SmartUnavailable } from '../../domain/health.js';
 import type {
   AtaAttribute,
   NvmeHealthLog,
@@ -16,9 +16,9 @@ import {
   arrayAt,
   booleanAt,
   counterAt,
-  isJsonObject,
   numberAt,
   objectAt,
+  objectsAt,
   parseJsonObject,
   stringAt,
   unrecognized,
@@ -93,12 +93,8 @@ function readNvmeLog(document: JsonObject): NvmeHealthLog | null {
 }
 
 function readAtaAttributes(document: JsonObject): AtaAttribute[] {
-  const table = arrayAt(objectAt(document, 'ata_smart_attributes'), 'table');
   const attributes: AtaAttribute[] = [];
-  for (const row of table) {
-    if (!isJsonObject(row)) {
-      continue;
-    }
+  for (const row of objectsAt(objectAt(document, 'ata_smart_attributes'), 'table')) {
     const id = numberAt(row, 'id');
     if (id === null || !Number.isInteger(id) || id < 1 || id > 255) {
       continue;
@@ -120,12 +116,9 @@ function readAtaAttributes(document: JsonObject): AtaAttribute[] {
 }
 
 function readAtaPercentageUsed(document: JsonObject): Sourced<number> | null {
-  for (const page of arrayAt(objectAt(document, 'ata_device_statistics'), 'pages')) {
-    if (!isJsonObject(page)) {
-      continue;
-    }
-    for (const entry of arrayAt(page, 'table')) {
-      if (isJsonObject(entry) && stringAt(entry, 'name') === 'Percentage Used Endurance Indicator') {
+  for (const page of objectsAt(objectAt(document, 'ata_device_statistics'), 'pages')) {
+    for (const entry of objectsAt(page, 'table')) {
+      if (stringAt(entry, 'name') === 'Percentage Used Endurance Indicator') {
         const valid = booleanAt(objectAt(entry, 'flags'), 'valid');
         const value = numberAt(entry, 'value');
         if (value !== null && valid !== false) {
@@ -213,7 +206,7 @@ function hasSmartData(facts: Omit<SmartFacts, 'unavailable'>): boolean {
 function unavailableReason(
   facts: Omit<SmartFacts, 'unavailable'>,
   smartSupport: JsonObject | null,
-): { reason: SmartUnavailableReason; detail: string } | null {
+): SmartUnavailable | null {
   const text = facts.messages.map((message) => message.text).join(' ');
   const status = facts.exitStatus;
   if (status !== null && !status.dataUsable) {
@@ -350,12 +343,10 @@ export function parseSmartctlJson(text: string, processExitCode: number | null =
   const jsonExit = numberAt(smartctl, 'exit_status');
   const exitValue = jsonExit ?? processExitCode;
   const version = arrayAt(smartctl, 'version').filter((part): part is number => typeof part === 'number');
-  const messages = arrayAt(smartctl, 'messages')
-    .filter(isJsonObject)
-    .map((message) => ({
-      text: stringAt(message, 'string') ?? '',
-      severity: stringAt(message, 'severity') ?? 'information',
-    }));
+  const messages = objectsAt(smartctl, 'messages').map((message) => ({
+    text: stringAt(message, 'string') ?? '',
+    severity: stringAt(message, 'severity') ?? 'information',
+  }));
   const device = objectAt(document, 'device');
   const smartStatus = objectAt(document, 'smart_status');
   const passed = booleanAt(smartStatus, 'passed');

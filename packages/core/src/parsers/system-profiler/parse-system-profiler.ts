@@ -3,6 +3,7 @@ import {
   isJsonObject,
   numberAt,
   objectAt,
+  objectsAt,
   parseJsonObject,
   stringAt,
   unrecognized,
@@ -135,14 +136,12 @@ function driveOf(
     removable: yesNo(stringAt(item, 'removable_media')),
     linkSpeed: stringAt(item, `${prefix}linkspeed`) ?? stringAt(item, `${prefix}link_speed`),
     linkWidth: stringAt(item, `${prefix}linkwidth`) ?? stringAt(item, `${prefix}link_width`),
-    partitions: arrayAt(item, 'volumes')
-      .filter(isJsonObject)
-      .map((volume) => ({
-        bsdName: stringAt(volume, 'bsd_name'),
-        name: stringAt(volume, '_name'),
-        content: stringAt(volume, 'iocontent'),
-        sizeBytes: numberAt(volume, 'size_in_bytes'),
-      })),
+    partitions: objectsAt(item, 'volumes').map((volume) => ({
+      bsdName: stringAt(volume, 'bsd_name'),
+      name: stringAt(volume, '_name'),
+      content: stringAt(volume, 'iocontent'),
+      sizeBytes: numberAt(volume, 'size_in_bytes'),
+    })),
   };
 }
 
