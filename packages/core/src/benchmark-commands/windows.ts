@@ -164,14 +164,10 @@ export function bitlockerVhdSetup(request: {
 /** Detaches a test VHDX (Microsoft, "Dismount-DiskImage"; a detached image is not an error to ask about). */
 export function dismountVhd(vhdPath: string): CommandSpec {
   assertVhdPath(vhdPath);
-  return {
-    tool: 'powershell',
-    args: [
-      '-NoProfile',
-      '-NonInteractive',
-      '-Command',
-      `Dismount-DiskImage -ImagePath '${vhdPath}' | Out-Null`,
-    ],
-    timeoutMs: 60_000,
-  };
+  return powershellScript(`Dismount-DiskImage -ImagePath '${vhdPath}' | Out-Null`, 60_000);
+}
+
+/** One PowerShell script run without the user's profile and without prompts. */
+export function powershellScript(script: string, timeoutMs: number): CommandSpec {
+  return { tool: 'powershell', args: ['-NoProfile', '-NonInteractive', '-Command', script], timeoutMs };
 }

@@ -23,6 +23,8 @@ export const resourceSchema = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('disk-image'), mountPoint: z.string() }),
   /** A VHDX test volume attached on Windows (detached with Dismount-DiskImage; its file is a `file`). */
   z.object({ kind: z.literal('vhd'), path: z.string() }),
+  /** A VeraCrypt volume mounted at a drive letter on Windows (unmounted with VeraCrypt.exe /dismount LETTER). */
+  z.object({ kind: z.literal('veracrypt-windows-volume'), letter: z.string() }),
 ]);
 export type Resource = z.infer<typeof resourceSchema>;
 

@@ -83,6 +83,12 @@ export const platformStorageSchema = z.object({
   disk: platformDiskSchema,
   partitions: z.array(platformPartitionSchema),
   encryption: z.array(platformEncryptionSchema),
+  /**
+   * Why the disk's encryption could not be read (no tool answered: manage-bde and Get-BitLockerVolume absent
+   * or refused; diskutil gave no APFS or encryption state), or null when it was read. With a reason, an empty
+   * `encryption` list means unknown, never "no encryption". Optional: documents before it lack it.
+   */
+  encryptionUnknown: z.string().nullable().optional(),
   /** FileVault for the whole Mac (fdesetup status), null on Windows or when unknown. */
   fileVault: z.enum(['on', 'off', 'encrypting', 'decrypting']).nullable(),
   trim: z.object({

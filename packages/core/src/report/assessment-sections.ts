@@ -396,18 +396,25 @@ function cpuSection(result: AssessmentResult, warnings: readonly Warning[]): Sec
   };
 }
 
-/** The cipher and key-derivation speeds: `encplan benchmark ciphers` shows this section, `assess` too. */
-export function ciphersSection(benchmark: CipherBenchmark | null): SectionView {
+/**
+ * The cipher and key-derivation speeds: `encplan benchmark ciphers` shows this section, `assess` too. Without a
+ * benchmark, `notMeasured` says why when it is not a missing --benchmark (a platform that does not run it).
+ */
+export function ciphersSection(
+  benchmark: CipherBenchmark | null,
+  notMeasured: { readonly summary: string; readonly reason: string } | null = null,
+): SectionView {
   if (benchmark === null) {
     return {
       id: 'ciphers',
       title: 'Cipher speed',
       tone: 'unknown',
       verdict: 'not measured',
-      summary: 'Cipher speed was not measured (run the assessment with --benchmark).',
+      summary: notMeasured?.summary ?? 'Cipher speed was not measured (run the assessment with --benchmark).',
       findings: [],
       facts: [],
-      missingReason: 'The assessment ran without --benchmark.',
+      // On Linux --benchmark always measures the ciphers (assess.ts), so a missing one means no --benchmark.
+      missingReason: notMeasured?.reason ?? 'The assessment ran without --benchmark.',
     };
   }
   const { cipherSpeed, kdfSpeed } = benchmark;
@@ -475,13 +482,29 @@ export function ciphersSection(benchmark: CipherBenchmark | null): SectionView {
   };
 }
 
-/** The "Existing encryption" section around its findings (Linux here, macOS/Windows in platform-sections.ts). */
+/**
+ * The "Existing encryption" section around its findings (Linux here, macOS/Windows in platform-sections.ts).
+ * `unknownReason` (no tool answered) keeps an empty reading unknown: never "none found".
+ */
 export function existingEncryptionSection(
   count: number,
   findings: readonly FindingView[],
   facts: readonly FactView[],
   noneSummary: string,
+  unknownReason: string | null = null,
 ): SectionView {
+  if (count === 0 && unknownReason !== null) {
+    return {
+      id: 'encryption',
+      title: 'Existing encryption',
+      tone: 'unknown',
+      verdict: 'unknown',
+      summary: 'Whether this disk already holds encrypted volumes is unknown: it was not read.',
+      findings,
+      facts,
+      missingReason: unknownReason,
+    };
+  }
   return {
     id: 'encryption',
     title: 'Existing encryption',
@@ -514,6 +537,30 @@ function encryptionSection(result: LinuxAssessmentResult): SectionView {
   );
 }
 
+function platformName(platform: 'darwin' | 'win32'): string {
+  return platform === 'darwin' ? 'macOS' : 'Windows';
+}
+
+/**
+ * Why a macOS or Windows assessment has no cipher speed: the cipher benchmark (cryptsetup benchmark, openssl
+ * speed, the kernel's crypto drivers) runs on Linux only, with or without --benchmark; a measured I/O run shows
+ * that --benchmark was given.
+ */
+function platformCipherGap(result: AssessmentResult): { summary: string; reason: string } | null {
+  const platform = result.platformStorage?.platform;
+  if (platform === undefined || result.cipherBenchmark !== null) {
+    return null;
+  }
+  const name = platformName(platform);
+  return {
+    summary: `Cipher speed is not measured on ${name}: encplan's cipher benchmark runs on Linux.`,
+    reason:
+      result.ioBenchmark === null
+        ? `The cipher benchmark (the Linux kernel's dm-crypt ciphers and OpenSSL) runs on Linux only, with or without --benchmark.`
+        : `The assessment ran with --benchmark, but the cipher benchmark (the Linux kernel's dm-crypt ciphers and OpenSSL) runs on Linux only; on ${name} the plain versus encrypted I/O below measures the cost of encryption instead.`,
+  };
+}
+
 /** What a missing capability is called for people. */
 const CAPABILITY_LABELS: Readonly<Record<AssessmentResult['capabilities'][number]['id'], string>> = {
   root: 'Administrator (root) rights',
@@ -526,6 +573,19 @@ const CAPABILITY_LABELS: Readonly<Record<AssessmentResult['capabilities'][number
 
 function capabilitiesSection(result: AssessmentResult): SectionView {
   const entries = result.capabilities;
+  if (entries.length === 0) {
+    // No check ran (an assessment that holds none): nothing is known missing, and nothing known present either.
+    return {
+      id: 'capabilities',
+      title: 'What this machine can measure',
+      tone: 'unknown',
+      verdict: 'not checked',
+      summary: 'This assessment holds no capability checks.',
+      findings: [],
+      facts: [],
+      missingReason: 'No capability was checked in this assessment.',
+    };
+  }
   const missing = entries.filter((entry) => !entry.present);
   return {
     id: 'capabilities',
@@ -555,7 +615,7 @@ export function toSectionViews(result: AssessmentResult, warnings: readonly Warn
     // macOS and Windows (schema 1.2): report/platform-sections.ts shows the platform's facts. The capability
     // probes look for Linux kernel features only, so that section would say "all present" of nothing: left out
     // (what a missing tool costs there is in the warnings, and in encplan doctor).
-    return [ciphersSection(result.cipherBenchmark)];
+    return [ciphersSection(result.cipherBenchmark, platformCipherGap(result))];
   }
   return [
     healthSection(linux.health, warnings),

@@ -111,6 +111,23 @@ function describe(entry: PlatformEncryption): string {
   return `${entry.format} on ${name}${parts.length === 0 ? '' : ` (${parts.join(', ')})`}.`;
 }
 
+/**
+ * Why the disk's encryption is unknown, or null when it was read. Documents from before
+ * `encryptionUnknown` count as read only with a volume entry (and, on macOS, with fdesetup's answer).
+ */
+function encryptionUnknownReason(storage: PlatformStorage): string | null {
+  if (storage.encryptionUnknown !== undefined) {
+    return storage.encryptionUnknown;
+  }
+  const read =
+    storage.platform === 'darwin'
+      ? storage.encryption.length > 0 || storage.fileVault !== null
+      : storage.encryption.some((entry) => entry.format === 'bitlocker' || entry.format === 'bitlocker-off');
+  return read
+    ? null
+    : `No ${storage.platform === 'darwin' ? 'diskutil or fdesetup' : 'manage-bde or Get-BitLockerVolume'} reading of this disk's volumes is in the assessment.`;
+}
+
 function encryptionSection(storage: PlatformStorage): SectionView {
   const encrypted = storage.encryption.filter(
     (entry) => entry.format !== 'apfs-unencrypted' && entry.format !== 'bitlocker-off',
@@ -124,6 +141,7 @@ function encryptionSection(storage: PlatformStorage): SectionView {
     })),
     storage.platform === 'darwin' ? [fact('FileVault (fdesetup status)', storage.fileVault, 'fdesetup')] : [],
     'No encrypted volume was found on this disk.',
+    encryptionUnknownReason(storage),
   );
 }
 

@@ -20,7 +20,13 @@ import {
   formatRate,
   toMebibytesPerSecond,
 } from '../domain/units.js';
-import { toSectionViews, type FactView, type SectionView, type Tone } from './assessment-sections.js';
+import {
+  toSectionViews,
+  warningsFrom,
+  type FactView,
+  type SectionView,
+  type Tone,
+} from './assessment-sections.js';
 import { renderCommandScriptText, toScriptCommands, type ScriptCommandView } from './command-script.js';
 import { formatEvidence, formatRecommendationValue, UNKNOWN } from './labels.js';
 import { platformDeviceView, platformSectionViews } from './platform-sections.js';
@@ -325,13 +331,16 @@ export function toIoView(
   io: IoBenchmark | null,
   /** What a quick cipher benchmark of the same run left out, listed with the I/O run's own cuts. */
   cipherReductions: readonly string[] = [],
+  /** Why no I/O was measured, when it is not a missing --benchmark (ioMissingReason). */
+  missingReason: string | null = null,
 ): IoView & { readonly throughputCharts: readonly ChartView[] } {
   if (io === null) {
     return {
       benchmarkRows: [],
       overheadRows: [],
       benchmarkNotes: [],
-      benchmarkMissingReason: 'No I/O benchmark was run in this assessment (run it with --benchmark).',
+      benchmarkMissingReason:
+        missingReason ?? 'No I/O benchmark was run in this assessment (run it with --benchmark).',
       throughputCharts: [],
     };
   }
@@ -724,6 +733,24 @@ function emptyReportView(
   };
 }
 
+/**
+ * Why an assessment that ran with --benchmark has no I/O run: the benchmark step's warnings (fio on Linux and
+ * macOS, DiskSpd on Windows) say it ran and what stopped it; on Linux a cipher benchmark shows --benchmark too.
+ * Null when nothing shows that --benchmark was given.
+ */
+function ioMissingReason(result: AssessmentResult, warnings: readonly Warning[]): string | null {
+  if (result.ioBenchmark !== null) {
+    return null;
+  }
+  const why = warningsFrom(warnings, ['fio', 'diskspd']);
+  if (why !== null) {
+    return `The assessment ran with --benchmark, but plain versus encrypted I/O was not measured: ${why}`;
+  }
+  return result.cipherBenchmark === null
+    ? null
+    : 'The assessment ran with --benchmark, but without an I/O backend (--io none): only the ciphers were measured.';
+}
+
 /** Turns a typed assessment envelope into what every view shows. Pure. */
 export function toReportView(envelope: AssessmentEnvelope, options: ReportViewOptions = {}): ReportView {
   const includeDestructive = options.includeDestructive ?? false;
@@ -758,7 +785,11 @@ export function toReportView(envelope: AssessmentEnvelope, options: ReportViewOp
   const linux = linuxResultOf(result);
   const device =
     linux === null ? platformDeviceView(result.platformStorage, result.target.path) : toDeviceView(linux);
-  const { throughputCharts, ...io } = toIoView(result.ioBenchmark, result.cipherBenchmark?.reductions ?? []);
+  const { throughputCharts, ...io } = toIoView(
+    result.ioBenchmark,
+    result.cipherBenchmark?.reductions ?? [],
+    ioMissingReason(result, envelope.warnings),
+  );
   return {
     ...base,
     ...toPlanView(result.plan, result.ioBenchmark, { includeDestructive }),

@@ -60,7 +60,7 @@ export type MacosAction =
   | { readonly kind: 'encrypt-volume'; readonly volume: string }
   | { readonly kind: 'new-volume'; readonly container: string | null }
   | { readonly kind: 'nothing'; readonly volume: string }
-  /** FileVault's state is unknown (no fdesetup, no diskutil): no command may assume it is off. */
+  /** FileVault's or the drive's encryption state is unknown (no fdesetup, no diskutil): no command may assume it is off. */
   | { readonly kind: 'unknown' };
 
 /** APFS roles of the startup disk's volumes (diskutil apfs list: "System", "Data"). */
@@ -154,6 +154,17 @@ export function recommendMacosEncryption(
     value = 'FileVault (state unknown)';
     reason =
       'The startup disk wants FileVault, but whether it is already on is unknown (no fdesetup status or diskutil volume facts): run fdesetup status, then assess again; no command assumes it is off.';
+    findings.push(info('macos-encryption', reason, reasons));
+  } else if (
+    !startup &&
+    unencrypted === undefined &&
+    (storage.encryption ?? []).length === 0 &&
+    typeof storage.encryptionUnknown === 'string'
+  ) {
+    // No tool read the drive's volumes: an empty list is unknown, not "no encryption" (issue 13).
+    action = { kind: 'unknown' };
+    value = 'encryption state unknown';
+    reason = `${storage.encryptionUnknown} Run diskutil apfs list, then assess again; no command assumes this drive is unencrypted.`;
     findings.push(info('macos-encryption', reason, reasons));
   } else if (startup) {
     action = { kind: 'filevault' };

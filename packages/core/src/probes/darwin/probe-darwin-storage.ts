@@ -198,6 +198,12 @@ export async function probeDarwinStorage(
   const fromApfs = apfs === null ? [] : encryptionOf(apfs, physicalDisk, aesHardware);
   const encryption =
     fromApfs.length > 0 ? fromApfs : targetInfo === null ? [] : encryptionFromInfo(targetInfo);
+  // `diskutil apfs list` names every APFS volume with its FileVault and encryption state; without it (and
+  // without diskutil info's own encryption keys) an empty list is unknown, not "none".
+  const encryptionUnknown =
+    apfs !== null || encryption.length > 0
+      ? null
+      : `Neither diskutil apfs list nor diskutil info told the encryption state of ${physicalDisk}'s volumes${fileVault === null ? ', and fdesetup status did not answer' : ''}, so whether they are encrypted is unknown.`;
   const solidState =
     info?.solidState ?? (drive?.medium === null || drive === null ? null : drive.medium === 'ssd');
   const smartStatus = info?.smartStatus ?? drive?.smartStatus ?? null;
@@ -254,6 +260,7 @@ export async function probeDarwinStorage(
     },
     partitions,
     encryption,
+    encryptionUnknown,
     fileVault: fileVault?.state ?? null,
     trim: {
       driveSupports: drive?.trimSupported ?? null,

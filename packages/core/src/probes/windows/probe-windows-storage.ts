@@ -177,6 +177,12 @@ export async function probeWindowsStorage(
     partitions.length === 0
       ? allBitLocker
       : allBitLocker.filter((volume) => letters.has(volume.volume.toUpperCase()));
+  // manage-bde -status lists every volume, BitLocker or not; the pipeline swallows Get-BitLockerVolume's
+  // failure (it needs an administrator) into an empty list. So only an answer of either tool is a reading.
+  const encryptionUnknown =
+    bde !== null || (storage !== null && storage.bitLocker.length > 0)
+      ? null
+      : `Neither Get-BitLockerVolume nor manage-bde -status answered${storage?.administrator === false ? ' (PowerShell did not run as an administrator, which both need)' : ''}, so whether BitLocker protects a volume of this disk is unknown.`;
   const reliability = storage?.reliability.find((counter) => counter.deviceId === String(number)) ?? null;
   const health =
     (await smartctlHealth(context, `/dev/pd${String(number)}`)) ??
@@ -213,6 +219,7 @@ export async function probeWindowsStorage(
         partition.driveLetter === null ? (partition.accessPaths[0] ?? null) : `${partition.driveLetter}:`,
     })),
     encryption,
+    encryptionUnknown,
     fileVault: null,
     // Windows sends TRIM for NTFS when DisableDeleteNotify is 0 (Microsoft Learn, "fsutil behavior"); whether
     // the drive takes it is the drive's media type: Windows trims SSDs (MediaType SSD).

@@ -1,4 +1,5 @@
 import { dismountVhd } from '../../benchmark-commands/windows.js';
+import { veracryptWindowsDismountArgs } from '../../benchmark-commands/windows-veracrypt.js';
 import { joinPath, PATH_SEPARATOR } from './paths.js';
 import { z } from 'zod';
 import { resourceSchema, type RemovalOutcome, type Resource } from '../../domain/cleanup.js';
@@ -175,6 +176,14 @@ export async function removeResource(host: Host, resource: Resource): Promise<Re
       case 'vhd': {
         const spec = dismountVhd(resource.path);
         const result = await runQuiet(host, spec.tool, [...spec.args]);
+        return result.ok ? done('removed') : done('failed', result.message);
+      }
+      case 'veracrypt-windows-volume': {
+        if ((await host.stat(`${resource.letter}:\\`)) === null) {
+          return done('absent');
+        }
+        // Only this letter: /dismount without one would unmount every VeraCrypt volume of the user.
+        const result = await runQuiet(host, 'veracrypt', veracryptWindowsDismountArgs(resource.letter));
         return result.ok ? done('removed') : done('failed', result.message);
       }
     }

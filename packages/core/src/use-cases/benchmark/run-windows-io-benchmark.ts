@@ -14,7 +14,14 @@ import type {
   TargetMeasurement,
 } from '../../domain/io-benchmark.js';
 import type { Warning } from '../../domain/warning.js';
-import { EncplanError, cancelled, toolNotFound } from '../../errors.js';
+import { EncplanError, cancelled, isEncplanError, toolNotFound } from '../../errors.js';
+import {
+  parseFreeLetter,
+  veracryptWindowsFormat,
+  veracryptWindowsFreeLetter,
+  veracryptWindowsMountArgs,
+  veracryptWindowsVolumeCheck,
+} from '../../benchmark-commands/windows-veracrypt.js';
 import { parseDiskspdText, type DiskspdTotals } from '../../parsers/diskspd/parse-diskspd-text.js';
 import { FIO_MODES, STANDARD_PROFILES } from '../../plan/fio-jobs.js';
 import { resourceName } from '../../plan/encrypted-backends.js';
@@ -102,18 +109,21 @@ export async function runWindowsIoBenchmark(
     readonly mode: IoBenchmarkMode;
     readonly onProgress?: (event: ProgressEvent) => void;
     readonly signal?: AbortSignal;
+    /** Also measure a VeraCrypt file container when VeraCrypt is installed (default true). */
+    readonly veracrypt?: boolean;
   },
 ): Promise<IoBenchmarkOutcome> {
   const started = await host.effects.monotonicMs();
   if ((await host.whichTool('diskspd')) === null) {
     throw toolNotFound('diskspd', DEBIAN_PACKAGES.diskspd, installHint('diskspd', 'win32'));
   }
+  const veracryptPath = options.veracrypt === false ? null : await host.whichTool('veracrypt');
   const settings = FIO_MODES[options.mode];
   const fileMebibytes = settings.fileSizeBytes / MIB;
   const identity = await host.effects.runIdentity();
   const registry = await CleanupRegistry.create(host, undefined, identity);
   const workDir = windowsJoin(options.target, resourceName(identity.pid, identity.nonce));
-  const runCount = STANDARD_PROFILES.length * settings.repeats * 2;
+  const runCount = STANDARD_PROFILES.length * settings.repeats * (veracryptPath === null ? 2 : 3);
   let done = 0;
   const report = (phase: ProgressEvent['phase'], message: string): void =>
     options.onProgress?.({
@@ -126,7 +136,7 @@ export async function runWindowsIoBenchmark(
     });
 
   const measure = async (
-    backend: 'plain' | 'bitlocker',
+    backend: 'plain' | 'bitlocker' | 'veracrypt',
     directory: string,
     notes: string[],
   ): Promise<TargetMeasurement> => {
@@ -162,7 +172,7 @@ export async function runWindowsIoBenchmark(
     }
     return {
       backend,
-      variant: backend === 'plain' ? 'plain NTFS' : 'BitLocker XTS-AES 256 (VHDX)',
+      variant: VARIANTS[backend],
       ioEngine: 'diskspd',
       directIo: true,
       fileSizeBytes: settings.fileSizeBytes,
@@ -193,10 +203,39 @@ export async function runWindowsIoBenchmark(
       options.signal,
     );
     const volume = parseBitLockerSetup(setup.exitCode, setup.stdout, setup.stderr);
-    const encrypted = await measure('bitlocker', `${volume.mountPoint}\\`, [
+    const bitlocker = await measure('bitlocker', `${volume.mountPoint}\\`, [
       `BitLocker ${volume.encryptionMethod} on a VHDX test volume (${volume.volumeStatus}).`,
     ]);
-    report('teardown', 'Removing the test volume and files');
+    const encrypted: TargetMeasurement[] = [{ ...bitlocker, verification: volume.verification }];
+    const skipped: IoBenchmark['skipped'] = [];
+    if (veracryptPath !== null) {
+      try {
+        encrypted.push(
+          await measureVeraCrypt(host, {
+            veracryptPath,
+            registry,
+            workDir,
+            tempDirectory: identity.tempDirectory,
+            sizeMebibytes: fileMebibytes + VHD_OVERHEAD_MIB,
+            measure,
+            report,
+            ...(options.signal === undefined ? {} : { signal: options.signal }),
+          }),
+        );
+      } catch (error) {
+        if (options.signal?.aborted === true || !isEncplanError(error)) {
+          throw error;
+        }
+        // VeraCrypt is measured in addition to BitLocker: its failure costs its rows, not the run.
+        skipped.push({
+          backend: 'veracrypt',
+          variant: VARIANTS.veracrypt,
+          code: error.code,
+          message: error.message,
+        });
+      }
+    }
+    report('teardown', 'Removing the test volumes and files');
     const cleanup = await registry.finish(warnings);
     report('done', 'Done');
     const result: IoBenchmark = {
@@ -204,9 +243,9 @@ export async function runWindowsIoBenchmark(
       target: options.target,
       destructive: false,
       plain,
-      encrypted: [{ ...encrypted, verification: volume.verification }],
-      overhead: computeOverhead(plain, encrypted, null),
-      skipped: [],
+      encrypted,
+      overhead: encrypted.flatMap((target) => computeOverhead(plain, target, null)),
+      skipped,
       cipherBytesPerSecondPerCore: null,
       wallTimeMs: Math.max(0, (await host.effects.monotonicMs()) - started),
     };
@@ -218,6 +257,104 @@ export async function runWindowsIoBenchmark(
     }
     throw error;
   }
+}
+
+/** How each measured target is named in the report. */
+const VARIANTS = {
+  plain: 'plain NTFS',
+  bitlocker: 'BitLocker XTS-AES 256 (VHDX)',
+  veracrypt: 'VeraCrypt AES, SHA-512 (file container)',
+} as const;
+
+/**
+ * The VeraCrypt side: a container of the test size in the work directory, keyed by 64 random bytes in a
+ * keyfile in the user's temporary directory (private to the user on Windows, unlike a drive's root) and no
+ * password, so nothing secret is in any argv (benchmark-commands/windows-veracrypt.ts). Keyfile, container and
+ * mounted volume are registered before they exist; the volume is measured only after Get-Volume shows NTFS at
+ * its letter.
+ */
+async function measureVeraCrypt(
+  host: Host,
+  context: {
+    readonly veracryptPath: string;
+    readonly registry: CleanupRegistry;
+    readonly workDir: string;
+    readonly tempDirectory: string;
+    readonly sizeMebibytes: number;
+    readonly measure: (
+      backend: 'veracrypt',
+      directory: string,
+      notes: string[],
+    ) => Promise<TargetMeasurement>;
+    readonly report: (phase: ProgressEvent['phase'], message: string) => void;
+    readonly signal?: AbortSignal;
+  },
+): Promise<TargetMeasurement> {
+  const { registry, signal } = context;
+  context.report('prepare', 'Making a VeraCrypt test container');
+  const containerPath = windowsJoin(context.workDir, 'encplan-veracrypt.hc');
+  const keyfilePath = windowsJoin(context.tempDirectory, `${basename(context.workDir)}-veracrypt.key`);
+  await registry.register({ kind: 'file', path: keyfilePath });
+  await host.effects.createFile(keyfilePath, { mode: 0o600, content: { kind: 'random', sizeBytes: 64 } });
+  await registry.register({ kind: 'file', path: containerPath });
+  const formatted = await host.run(
+    veracryptWindowsFormat({
+      veracryptPath: context.veracryptPath,
+      containerPath,
+      keyfilePath,
+      sizeMebibytes: context.sizeMebibytes,
+    }),
+    signal,
+  );
+  if (formatted.exitCode !== 0) {
+    throw new EncplanError(
+      'TOOL_FAILED',
+      `VeraCrypt Format.exe could not make the test container (exit code ${formatted.exitCode}): ${formatted.stderr.trim().slice(-500)}`,
+      { details: { tool: 'veracrypt', exitCode: formatted.exitCode } },
+    );
+  }
+  const letter = parseFreeLetter((await host.run(veracryptWindowsFreeLetter(), signal)).stdout);
+  await registry.register({ kind: 'veracrypt-windows-volume', letter });
+  const mountArgs = veracryptWindowsMountArgs({ containerPath, keyfilePath, letter });
+  const mounted = await host.run({ tool: 'veracrypt', args: mountArgs, timeoutMs: 300_000 }, signal);
+  const check = await host.run(veracryptWindowsVolumeCheck(letter), signal);
+  const volume = parseVolumeCheck(check.stdout, letter);
+  if (mounted.exitCode !== 0 || volume === null) {
+    throw new EncplanError(
+      'TOOL_FAILED',
+      `VeraCrypt did not mount the test container at ${letter}: (exit code ${mounted.exitCode}${volume === null ? ', no NTFS volume there' : ''}).`,
+      { details: { tool: 'veracrypt', args: mountArgs, exitCode: mounted.exitCode } },
+    );
+  }
+  const measured = await context.measure('veracrypt', `${letter}:\\`, [
+    `VeraCrypt file container mounted at ${letter}: (NTFS), made by VeraCrypt Format.exe with AES and SHA-512, keyed by a keyfile and no password.`,
+    "VeraCrypt's Windows command line prints no volume properties: the cipher is the one asked for at creation, the mount is proven by Get-Volume.",
+  ]);
+  return {
+    ...measured,
+    verification: {
+      method: `VeraCrypt.exe /volume, Get-Volume -DriveLetter ${letter}`,
+      identity: `${letter}:`,
+      cipher: 'AES',
+    },
+  };
+}
+
+/** Get-Volume's JSON for `letter`: the volume when it is NTFS at that letter, else null. */
+function parseVolumeCheck(stdout: string, letter: string): { readonly fileSystem: string } | null {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(stdout.trim());
+  } catch {
+    return null;
+  }
+  const record = (parsed ?? {}) as Record<string, unknown>;
+  return record.DriveLetter === letter && record.FileSystem === 'NTFS' ? { fileSystem: 'NTFS' } : null;
+}
+
+/** The last part of a Windows path. */
+function basename(path: string): string {
+  return path.replace(/\\+$/, '').split('\\').pop() ?? path;
 }
 
 /** What the VHDX set-up printed (Get-BitLockerVolume as JSON): measured only when it is fully encrypted. */

@@ -1,0 +1,34 @@
+import { describe, expect, it } from 'vitest';
+import { recommendMacosEncryption } from '../../src/rules/platform-encryption.js';
+
+/** An external drive whose volumes no tool read (diskutil apfs list failed) is unknown, never "unencrypted". */
+describe('recommendMacosEncryption on an external drive', () => {
+  const external = {
+    platform: 'darwin' as const,
+    disk: {
+      identifier: 'disk4',
+      internal: false,
+      medium: 'ssd' as const,
+      source: 'system_profiler' as const,
+    },
+    partitions: [{ identifier: 'disk4s2', type: 'Apple_APFS' }],
+    encryption: [],
+    fileVault: null,
+  };
+
+  it('plans nothing and says why when the encryption of its volumes was not read', () => {
+    const why =
+      "Neither diskutil apfs list nor diskutil info told the encryption state of disk4's volumes, so whether they are encrypted is unknown.";
+    const result = recommendMacosEncryption({ ...external, encryptionUnknown: why });
+    expect(result.action).toEqual({ kind: 'unknown' });
+    expect(result.recommendations[0]).toMatchObject({ value: 'encryption state unknown' });
+    expect(result.findings[0]?.message).toBe(
+      `${why} Run diskutil apfs list, then assess again; no command assumes this drive is unencrypted.`,
+    );
+  });
+
+  it('adds a new encrypted volume when its volumes were read and none is encrypted', () => {
+    const result = recommendMacosEncryption({ ...external, encryptionUnknown: null });
+    expect(result.action).toEqual({ kind: 'new-volume', container: 'disk4' });
+  });
+});
