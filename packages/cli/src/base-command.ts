@@ -1,4 +1,4 @@
-import { Command, Errors, Flags } from '@oclif/core';
+import { Command, Errors, Flags, type Interfaces } from '@oclif/core';
 import { fileSystemErrorOf } from '@encplan/core/node';
 import {
   EncplanError,
@@ -25,12 +25,23 @@ export abstract class EncplanCommand extends Command {
   /** The JSON document this command prints with --json (contract/documents.ts); errors use its name too. */
   abstract readonly document: JsonDocument;
 
-  protected jsonOutput = false;
+  private jsonOutput = false;
 
   /** Every command's output goes through the sanitising terminal sink (terminal-sink.ts), before anything prints. */
   override async init(): Promise<void> {
     installTerminalSink();
     await super.init();
+  }
+
+  /** oclif's parse, noting --json at once: an error from here on is printed as this command's error envelope. */
+  protected override async parse<
+    F extends Record<string, unknown>,
+    B extends Record<string, unknown>,
+    A extends Record<string, unknown>,
+  >(options?: Interfaces.Input<F, B, A>, argv?: string[]): Promise<Interfaces.ParserOutput<F, B, A>> {
+    const parsed = await super.parse(options, argv);
+    this.jsonOutput = (parsed.flags as { json?: unknown }).json === true;
+    return parsed;
   }
 
   protected emitJson(document: unknown): void {

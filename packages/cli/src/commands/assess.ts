@@ -1,14 +1,11 @@
-import { Args, Flags, type Interfaces } from '@oclif/core';
+import { Flags, type Interfaces } from '@oclif/core';
 import {
   assertDestructiveAllowed,
   assess,
   assessAll,
   assessAllBundle,
   assessBundle,
-  assessmentDocument,
   EncplanError,
-  type JsonDocument,
-  machineAssessmentDocument,
   renderMachineHtmlReport,
   renderMachineTextReport,
   renderCommandsScript,
@@ -17,16 +14,15 @@ import {
   toReportView,
 } from '@encplan/core';
 import { createEnvironment, readBundleDirectory, writeUserFile } from '@encplan/core/node';
-import { EncplanCommand } from '../base-command.js';
+import { benchmarkFlags, benchmarkProgress, DiskCommand } from '../disk-command.js';
 import { withCancellation } from '../cancellation.js';
-import { stderrProgress } from '../render/progress-bar.js';
 import { exitIfVerdictFails } from '../fail-on.js';
 import { terminalTextOptions } from '../terminal-style.js';
 import { optionsFromFlags, planOptionFlags } from '../plan-flags.js';
 import { exitIfDiskFailed, verboseEnvironment } from '../verbose-calls.js';
 
 /** `encplan assess [device]`: inventory, stack, space and machine of one disk, as a report or JSON. */
-export default class Assess extends EncplanCommand {
+export default class Assess extends DiskCommand {
   static override summary = 'Inspect a disk and its stack before you encrypt it.';
   static override description =
     'Reads the drive, its partitions and everything stacked on it, never-allocated space, existing encryption and the machine. Read-only: nothing is ever written. Without a device, assesses the disk that holds the current directory.';
@@ -36,12 +32,6 @@ export default class Assess extends EncplanCommand {
     '<%= config.bin %> assess --bundle ./bundle',
     '<%= config.bin %> assess --all',
   ];
-  static override args = {
-    device: Args.string({
-      required: false,
-      description: 'Whole-disk block device, e.g. /dev/nvme0n1 or /dev/sda.',
-    }),
-  };
   static override flags = {
     all: Flags.boolean({
       summary:
@@ -55,16 +45,9 @@ export default class Assess extends EncplanCommand {
       summary: 'Show serial numbers and WWNs instead of their hashes.',
       default: false,
     }),
-    benchmark: Flags.boolean({
-      summary:
-        'Also measure cipher and key-derivation speed, and plain versus encrypted I/O in scratch containers on a mounted filesystem of the disk (never the raw device).',
-      default: false,
-    }),
-    quick: Flags.boolean({
-      summary: 'With --benchmark: shorter runs (less precise).',
-      default: false,
-      dependsOn: ['benchmark'],
-    }),
+    ...benchmarkFlags(
+      'Also measure cipher and key-derivation speed, and plain versus encrypted I/O in scratch containers on a mounted filesystem of the disk (never the raw device).',
+    ),
     html: Flags.string({ summary: 'Also write a self-contained HTML report to this file.' }),
     verbose: Flags.boolean({
       char: 'v',
@@ -74,14 +57,8 @@ export default class Assess extends EncplanCommand {
     }),
     ...planOptionFlags,
   };
-  /** `--all` prints the machine document (errors included), one disk the assessment. */
-  get document(): JsonDocument {
-    return this.argv.includes('--all') ? machineAssessmentDocument : assessmentDocument;
-  }
-
   async run(): Promise<void> {
     const { args, flags } = await this.parse(Assess);
-    this.jsonOutput = flags.json;
     if (flags.all) {
       await this.runAll(args.device, flags);
       return;
@@ -107,18 +84,7 @@ export default class Assess extends EncplanCommand {
             signal,
             planOptions,
             benchmark: flags.benchmark ? { quick: flags.quick } : null,
-            // Progress only for the long run: a sub-second assessment needs none.
-            ...(flags.benchmark
-              ? {
-                  // On a terminal the step replaces the progress bar's line (a status line: \r, text, clear to
-                  // the end); the next event redraws the bar below it.
-                  onProgress: (step: string) =>
-                    process.stderr.write(
-                      process.stderr.isTTY ? `\rencplan: ${step}…\u001b[K\n` : `encplan: ${step}…\n`,
-                    ),
-                  onBenchmarkProgress: stderrProgress(),
-                }
-              : {}),
+            ...benchmarkProgress(flags.benchmark),
           })
         : readBundleDirectory(flags.bundle, signal).then((bundle) =>
             assessBundle(bundle, environment.clock, { signal, planOptions }),
@@ -155,7 +121,7 @@ export default class Assess extends EncplanCommand {
   /** `assess --all`: every whole disk, live or from a `collect --all` bundle; one document, a summary first. */
   private async runAll(
     device: string | undefined,
-    flags: Interfaces.InferredFlags<typeof Assess.flags & typeof EncplanCommand.baseFlags>,
+    flags: Interfaces.InferredFlags<typeof Assess.flags & typeof DiskCommand.baseFlags>,
   ): Promise<void> {
     if (device !== undefined || flags.benchmark || flags.commands) {
       // Benchmarking every disk would write scratch files to each in turn for many minutes, and one script

@@ -56,7 +56,6 @@ export default class BenchmarkIo extends EncplanCommand {
 
   async run(): Promise<void> {
     const { args, flags } = await this.parse(BenchmarkIo);
-    this.jsonOutput = flags.json;
     const { host } = createEnvironment();
     const target = args.target ?? host.cwd;
     const typedDevice = await this.confirmDevice(host, target, flags.destructive, flags.yes, flags.json);

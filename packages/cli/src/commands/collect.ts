@@ -1,20 +1,12 @@
-import { Args, Flags } from '@oclif/core';
-import {
-  assessmentDocument,
-  collect,
-  collectAll,
-  EncplanError,
-  type JsonDocument,
-  machineAssessmentDocument,
-} from '@encplan/core';
+import { Flags } from '@oclif/core';
+import { collect, collectAll, EncplanError } from '@encplan/core';
 import { createEnvironment, writeBundleDirectory } from '@encplan/core/node';
-import { EncplanCommand } from '../base-command.js';
+import { benchmarkFlags, benchmarkProgress, DiskCommand } from '../disk-command.js';
 import { withCancellation } from '../cancellation.js';
-import { stderrProgress } from '../render/progress-bar.js';
 import { exitIfDiskFailed, verboseEnvironment } from '../verbose-calls.js';
 
 /** `encplan collect [device] --out DIR`: saves every capture of an assessment as a bundle. */
-export default class Collect extends EncplanCommand {
+export default class Collect extends DiskCommand {
   static override summary = 'Save everything an assessment reads as a bundle, to analyse elsewhere.';
   static override description =
     'Runs the same read-only probes as `assess` and writes what each tool printed (argv, exit status, output) and each file read to DIR/bundle.json. `encplan assess --bundle DIR` then gives the same report on any machine. Serial numbers and WWNs are hashed unless --include-serials.';
@@ -22,12 +14,6 @@ export default class Collect extends EncplanCommand {
     '<%= config.bin %> collect /dev/sda --out ./sda-bundle',
     '<%= config.bin %> collect --all --out ./machine-bundle',
   ];
-  static override args = {
-    device: Args.string({
-      required: false,
-      description: 'Whole-disk block device; default: the disk holding the current directory.',
-    }),
-  };
   static override flags = {
     all: Flags.boolean({
       summary:
@@ -46,25 +32,12 @@ export default class Collect extends EncplanCommand {
       summary: 'Keep serial numbers and WWNs in the bundle.',
       default: false,
     }),
-    benchmark: Flags.boolean({
-      summary:
-        'Also run and record the cipher and I/O benchmarks (as assess --benchmark: scratch containers on a mounted filesystem of the disk, removed afterwards). The bundle replays them.',
-      default: false,
-    }),
-    quick: Flags.boolean({
-      summary: 'With --benchmark: shorter runs (less precise).',
-      default: false,
-      dependsOn: ['benchmark'],
-    }),
+    ...benchmarkFlags(
+      'Also run and record the cipher and I/O benchmarks (as assess --benchmark: scratch containers on a mounted filesystem of the disk, removed afterwards). The bundle replays them.',
+    ),
   };
-  /** `--all` prints the machine document (errors included), one disk the assessment. */
-  get document(): JsonDocument {
-    return this.argv.includes('--all') ? machineAssessmentDocument : assessmentDocument;
-  }
-
   async run(): Promise<void> {
     const { args, flags } = await this.parse(Collect);
-    this.jsonOutput = flags.json;
     const { environment, report } = verboseEnvironment(createEnvironment(), flags.verbose);
     if (flags.all && (args.device !== undefined || flags.benchmark)) {
       throw new EncplanError(
@@ -83,12 +56,7 @@ export default class Collect extends EncplanCommand {
             includeSerials: flags['include-serials'],
             signal,
             benchmark: flags.benchmark ? { quick: flags.quick } : null,
-            ...(flags.benchmark
-              ? {
-                  onProgress: (step: string) => process.stderr.write(`encplan: ${step}…\n`),
-                  onBenchmarkProgress: stderrProgress(),
-                }
-              : {}),
+            ...benchmarkProgress(flags.benchmark),
           }),
     );
     report();

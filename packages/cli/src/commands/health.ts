@@ -29,7 +29,6 @@ export default class Health extends EncplanCommand {
 
   async run(): Promise<void> {
     const { args, flags } = await this.parse(Health);
-    this.jsonOutput = flags.json;
     const text = await withCancellation((signal) => readSavedToolOutput(args.file, signal));
     const { health, drive, warnings } = healthFromSmartctlJson(text);
     if (flags.json) {

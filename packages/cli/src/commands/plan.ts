@@ -38,7 +38,6 @@ export default class Plan extends EncplanCommand {
 
   async run(): Promise<void> {
     const { flags } = await this.parse(Plan);
-    this.jsonOutput = flags.json;
     const document = await withCancellation((signal) =>
       readAssessmentDocument(sourceFromFlags(flags), signal),
     );

@@ -8,6 +8,8 @@ import {
 } from '@encplan/core';
 import { createEnvironment } from '@encplan/core/node';
 import { EncplanCommand } from '../../base-command.js';
+import { withCancellation } from '../../cancellation.js';
+import { stderrStep } from '../../render/progress-bar.js';
 import { terminalTextOptions } from '../../terminal-style.js';
 
 /** `encplan benchmark ciphers`: cipher and key-derivation speed, and which kernel AES driver disks would use. */
@@ -27,30 +29,16 @@ export default class BenchmarkCiphers extends EncplanCommand {
 
   async run(): Promise<void> {
     const { flags } = await this.parse(BenchmarkCiphers);
-    this.jsonOutput = flags.json;
     const environment = createEnvironment();
-    const controller = new AbortController();
-    const stop = () => {
-      controller.abort();
-    };
-    process.once('SIGINT', stop);
-    process.once('SIGTERM', stop);
-    try {
-      const context = createProbeContext(environment.host, controller.signal);
-      const result = await runCipherBenchmark(context, {
-        quick: flags.quick,
-        onProgress: (step) => process.stderr.write(`encplan: ${step}…\n`),
-      });
-      if (flags.json) {
-        this.emitJson(cipherBenchmarkDocument.ok(result, context.warnings, environment.clock.now()));
-      } else {
-        this.log(
-          renderDocumentText(toCipherBenchmarkView(result, context.warnings), terminalTextOptions(false)),
-        );
-      }
-    } finally {
-      process.off('SIGINT', stop);
-      process.off('SIGTERM', stop);
+    const { result, warnings } = await withCancellation(async (signal) => {
+      const context = createProbeContext(environment.host, signal);
+      const measured = await runCipherBenchmark(context, { quick: flags.quick, onProgress: stderrStep });
+      return { result: measured, warnings: context.warnings };
+    });
+    if (flags.json) {
+      this.emitJson(cipherBenchmarkDocument.ok(result, warnings, environment.clock.now()));
+    } else {
+      this.log(renderDocumentText(toCipherBenchmarkView(result, warnings), terminalTextOptions(false)));
     }
   }
 }
