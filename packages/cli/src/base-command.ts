@@ -2,6 +2,7 @@ import { Command, Errors, Flags, type Interfaces } from '@oclif/core';
 import { fileSystemErrorOf } from '@encplan/core/node';
 import {
   EncplanError,
+  renderDocumentText,
   toErrorBody,
   type DocumentResult,
   type JsonDocument,
@@ -9,6 +10,7 @@ import {
 } from '@encplan/core';
 import { ExitCode, exitCodeFor } from './exit-codes.js';
 import { installTerminalSink } from './terminal-sink.js';
+import { terminalTextOptions } from './terminal-style.js';
 
 /**
  * The base of every encplan command: `--json` prints exactly one envelope, errors become an error envelope
@@ -54,6 +56,11 @@ export abstract class EncplanCommand extends Command {
     warnings: readonly Warning[] = [],
   ): void {
     this.emitJson(this.document.ok(result, warnings));
+  }
+
+  /** Prints a document's text (health, benchmarks, plan) as `encplan assess` prints those sections. */
+  protected logDocumentText(view: Parameters<typeof renderDocumentText>[0]): void {
+    this.log(renderDocumentText(view, terminalTextOptions(false)));
   }
 
   /**

@@ -3,26 +3,35 @@ import { assessmentDocument, machineAssessmentDocument, type JsonDocument } from
 import { EncplanCommand } from './base-command.js';
 import { stderrProgress, stderrStep } from './render/progress-bar.js';
 
-/** The base of `encplan assess` and `encplan collect`: one disk (a device, or the current directory's) or all. */
-export abstract class DiskCommand extends EncplanCommand {
-  static override args = {
-    device: Args.string({
-      required: false,
-      description:
-        'Whole-disk block device, e.g. /dev/nvme0n1 or /dev/sda; default: the disk holding the current directory.',
-    }),
-  };
+/** The argument of `encplan assess` and `encplan collect`: one disk, by default the current directory's. */
+export const deviceArgs = {
+  device: Args.string({
+    required: false,
+    description:
+      'Whole-disk block device, e.g. /dev/nvme0n1 or /dev/sda; default: the disk holding the current directory.',
+  }),
+};
 
+/**
+ * The base of `encplan assess` and `encplan collect` (each names `deviceArgs` itself: oclif's parse reads a
+ * command's own static properties, not inherited ones).
+ */
+export abstract class DiskCommand extends EncplanCommand {
   /** `--all` prints the machine document (errors included), one disk the assessment. */
   get document(): JsonDocument {
     return this.argv.includes('--all') ? machineAssessmentDocument : assessmentDocument;
   }
 }
 
-/** `--benchmark` (`summary`: what the command then measures) and `--quick`, which shortens those runs. */
-export function benchmarkFlags(summary: string) {
+/**
+ * The flags of `assess` and `collect` that choose what is read: every disk, serials in clear, benchmarks and
+ * their length. Each command says in its own words what they do there.
+ */
+export function diskFlags(summaries: { all: string; includeSerials: string; benchmark: string }) {
   return {
-    benchmark: Flags.boolean({ summary, default: false }),
+    all: Flags.boolean({ summary: summaries.all, default: false }),
+    'include-serials': Flags.boolean({ summary: summaries.includeSerials, default: false }),
+    benchmark: Flags.boolean({ summary: summaries.benchmark, default: false }),
     quick: Flags.boolean({
       summary: 'With --benchmark: shorter runs (less precise).',
       default: false,

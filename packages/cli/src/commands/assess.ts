@@ -14,7 +14,7 @@ import {
   toReportView,
 } from '@encplan/core';
 import { createEnvironment, readBundleDirectory, writeUserFile } from '@encplan/core/node';
-import { benchmarkFlags, benchmarkProgress, DiskCommand } from '../disk-command.js';
+import { diskFlags, benchmarkProgress, deviceArgs, DiskCommand } from '../disk-command.js';
 import { withCancellation } from '../cancellation.js';
 import { exitIfVerdictFails } from '../fail-on.js';
 import { terminalTextOptions } from '../terminal-style.js';
@@ -32,22 +32,17 @@ export default class Assess extends DiskCommand {
     '<%= config.bin %> assess --bundle ./bundle',
     '<%= config.bin %> assess --all',
   ];
+  static override args = deviceArgs;
   static override flags = {
-    all: Flags.boolean({
-      summary:
-        'Assess every whole disk of this machine in one run (lsblk lists them; zram, ram, empty and read-only loop devices are left out). One summary line per disk, then each disk.',
-      default: false,
+    ...diskFlags({
+      all: 'Assess every whole disk of this machine in one run (lsblk lists them; zram, ram, empty and read-only loop devices are left out). One summary line per disk, then each disk.',
+      includeSerials: 'Show serial numbers and WWNs instead of their hashes.',
+      benchmark:
+        'Also measure cipher and key-derivation speed, and plain versus encrypted I/O in scratch containers on a mounted filesystem of the disk (never the raw device).',
     }),
     bundle: Flags.string({
       summary: 'Analyse a bundle made by `encplan collect` instead of this machine (give no device with it).',
     }),
-    'include-serials': Flags.boolean({
-      summary: 'Show serial numbers and WWNs instead of their hashes.',
-      default: false,
-    }),
-    ...benchmarkFlags(
-      'Also measure cipher and key-derivation speed, and plain versus encrypted I/O in scratch containers on a mounted filesystem of the disk (never the raw device).',
-    ),
     html: Flags.string({ summary: 'Also write a self-contained HTML report to this file.' }),
     verbose: Flags.boolean({
       char: 'v',

@@ -1,7 +1,7 @@
 import { Flags } from '@oclif/core';
 import { collect, collectAll, EncplanError } from '@encplan/core';
 import { createEnvironment, writeBundleDirectory } from '@encplan/core/node';
-import { benchmarkFlags, benchmarkProgress, DiskCommand } from '../disk-command.js';
+import { diskFlags, benchmarkProgress, deviceArgs, DiskCommand } from '../disk-command.js';
 import { withCancellation } from '../cancellation.js';
 import { exitIfDiskFailed, verboseEnvironment } from '../verbose-calls.js';
 
@@ -14,28 +14,24 @@ export default class Collect extends DiskCommand {
     '<%= config.bin %> collect /dev/sda --out ./sda-bundle',
     '<%= config.bin %> collect --all --out ./machine-bundle',
   ];
+  static override args = deviceArgs;
   static override flags = {
-    all: Flags.boolean({
-      summary:
-        'Record every whole disk of this machine in one bundle (as assess --all); replay it with `encplan assess --all --bundle DIR`.',
-      default: false,
-    }),
-    verbose: Flags.boolean({
-      summary: 'List every external program encplan ran, with its duration and exit status, on stderr.',
-      default: false,
+    ...diskFlags({
+      all: 'Record every whole disk of this machine in one bundle (as assess --all); replay it with `encplan assess --all --bundle DIR`.',
+      includeSerials: 'Keep serial numbers and WWNs in the bundle.',
+      benchmark:
+        'Also run and record the cipher and I/O benchmarks (as assess --benchmark: scratch containers on a mounted filesystem of the disk, removed afterwards). The bundle replays them.',
     }),
     out: Flags.string({
       summary: 'Directory to write the bundle to (created; must not already hold a bundle).',
       required: true,
     }),
-    'include-serials': Flags.boolean({
-      summary: 'Keep serial numbers and WWNs in the bundle.',
+    verbose: Flags.boolean({
+      summary: 'List every external program encplan ran, with its duration and exit status, on stderr.',
       default: false,
     }),
-    ...benchmarkFlags(
-      'Also run and record the cipher and I/O benchmarks (as assess --benchmark: scratch containers on a mounted filesystem of the disk, removed afterwards). The bundle replays them.',
-    ),
   };
+
   async run(): Promise<void> {
     const { args, flags } = await this.parse(Collect);
     const { environment, report } = verboseEnvironment(createEnvironment(), flags.verbose);

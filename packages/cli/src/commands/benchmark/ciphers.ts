@@ -2,7 +2,6 @@ import { Flags } from '@oclif/core';
 import {
   cipherBenchmarkDocument,
   createProbeContext,
-  renderDocumentText,
   runCipherBenchmark,
   toCipherBenchmarkView,
 } from '@encplan/core';
@@ -10,7 +9,6 @@ import { createEnvironment } from '@encplan/core/node';
 import { EncplanCommand } from '../../base-command.js';
 import { withCancellation } from '../../cancellation.js';
 import { stderrStep } from '../../render/progress-bar.js';
-import { terminalTextOptions } from '../../terminal-style.js';
 
 /** `encplan benchmark ciphers`: cipher and key-derivation speed, and which kernel AES driver disks would use. */
 export default class BenchmarkCiphers extends EncplanCommand {
@@ -29,16 +27,16 @@ export default class BenchmarkCiphers extends EncplanCommand {
 
   async run(): Promise<void> {
     const { flags } = await this.parse(BenchmarkCiphers);
-    const environment = createEnvironment();
+    const { host } = createEnvironment();
     const { result, warnings } = await withCancellation(async (signal) => {
-      const context = createProbeContext(environment.host, signal);
+      const context = createProbeContext(host, signal);
       const measured = await runCipherBenchmark(context, { quick: flags.quick, onProgress: stderrStep });
       return { result: measured, warnings: context.warnings };
     });
     if (flags.json) {
-      this.emitJson(cipherBenchmarkDocument.ok(result, warnings, environment.clock.now()));
+      this.emitOkEnvelope(result, warnings);
     } else {
-      this.log(renderDocumentText(toCipherBenchmarkView(result, warnings), terminalTextOptions(false)));
+      this.logDocumentText(toCipherBenchmarkView(result, warnings));
     }
   }
 }
