@@ -1,7 +1,10 @@
 import { Args, Flags } from '@oclif/core';
 import { assessmentDocument, machineAssessmentDocument, type JsonDocument } from '@encplan/core';
+import { createEnvironment } from '@encplan/core/node';
 import { EncplanCommand } from './base-command.js';
+import { withCancellation } from './cancellation.js';
 import { stderrProgress, stderrStep } from './render/progress-bar.js';
+import { verboseEnvironment } from './verbose-calls.js';
 
 /** The argument of `encplan assess` and `encplan collect`: one disk, by default the current directory's. */
 export const deviceArgs = {
@@ -21,15 +24,28 @@ export abstract class DiskCommand extends EncplanCommand {
   get document(): JsonDocument {
     return this.argv.includes('--all') ? machineAssessmentDocument : assessmentDocument;
   }
+
+  /**
+   * Runs `work` on this machine's environment, Ctrl-C cancelling it; with `verbose`, the external programs it
+   * ran are then listed on stderr.
+   */
+  protected async readDisks<T>(
+    verbose: boolean,
+    work: (environment: ReturnType<typeof createEnvironment>, signal: AbortSignal) => Promise<T>,
+  ): Promise<T> {
+    const { environment, report } = verboseEnvironment(createEnvironment(), verbose);
+    const result = await withCancellation((signal) => work(environment, signal));
+    report();
+    return result;
+  }
 }
 
 /**
- * The flags of `assess` and `collect` that choose what is read: every disk, serials in clear, benchmarks and
- * their length. Each command says in its own words what they do there.
+ * The flags of `assess` and `collect` that choose what is read: serials in clear, benchmarks and their length.
+ * Each command says in its own words what they do there.
  */
-export function diskFlags(summaries: { all: string; includeSerials: string; benchmark: string }) {
+export function diskFlags(summaries: { includeSerials: string; benchmark: string }) {
   return {
-    all: Flags.boolean({ summary: summaries.all, default: false }),
     'include-serials': Flags.boolean({ summary: summaries.includeSerials, default: false }),
     benchmark: Flags.boolean({ summary: summaries.benchmark, default: false }),
     quick: Flags.boolean({

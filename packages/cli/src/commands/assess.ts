@@ -13,13 +13,12 @@ import {
   renderTextReport,
   toReportView,
 } from '@encplan/core';
-import { createEnvironment, readBundleDirectory, writeUserFile } from '@encplan/core/node';
+import { readBundleDirectory, writeUserFile } from '@encplan/core/node';
 import { diskFlags, benchmarkProgress, deviceArgs, DiskCommand } from '../disk-command.js';
-import { withCancellation } from '../cancellation.js';
 import { exitIfVerdictFails } from '../fail-on.js';
 import { terminalTextOptions } from '../terminal-style.js';
 import { optionsFromFlags, planOptionFlags } from '../plan-flags.js';
-import { exitIfDiskFailed, verboseEnvironment } from '../verbose-calls.js';
+import { exitIfDiskFailed } from '../verbose-calls.js';
 
 /** `encplan assess [device]`: inventory, stack, space and machine of one disk, as a report or JSON. */
 export default class Assess extends DiskCommand {
@@ -34,14 +33,18 @@ export default class Assess extends DiskCommand {
   ];
   static override args = deviceArgs;
   static override flags = {
-    ...diskFlags({
-      all: 'Assess every whole disk of this machine in one run (lsblk lists them; zram, ram, empty and read-only loop devices are left out). One summary line per disk, then each disk.',
-      includeSerials: 'Show serial numbers and WWNs instead of their hashes.',
-      benchmark:
-        'Also measure cipher and key-derivation speed, and plain versus encrypted I/O in scratch containers on a mounted filesystem of the disk (never the raw device).',
+    all: Flags.boolean({
+      summary:
+        'Assess every whole disk of this machine in one run (lsblk lists them; zram, ram, empty and read-only loop devices are left out). One summary line per disk, then each disk.',
+      default: false,
     }),
     bundle: Flags.string({
       summary: 'Analyse a bundle made by `encplan collect` instead of this machine (give no device with it).',
+    }),
+    ...diskFlags({
+      includeSerials: 'Show serial numbers and WWNs instead of their hashes.',
+      benchmark:
+        'Also measure cipher and key-derivation speed, and plain versus encrypted I/O in scratch containers on a mounted filesystem of the disk (never the raw device).',
     }),
     html: Flags.string({ summary: 'Also write a self-contained HTML report to this file.' }),
     verbose: Flags.boolean({
@@ -52,6 +55,7 @@ export default class Assess extends DiskCommand {
     }),
     ...planOptionFlags,
   };
+
   async run(): Promise<void> {
     const { args, flags } = await this.parse(Assess);
     if (flags.all) {
@@ -68,9 +72,8 @@ export default class Assess extends DiskCommand {
         },
       );
     }
-    const { environment, report } = verboseEnvironment(createEnvironment(), flags.verbose);
     const planOptions = optionsFromFlags(flags);
-    const envelope = await withCancellation((signal) =>
+    const envelope = await this.readDisks(flags.verbose, (environment, signal) =>
       flags.bundle === undefined
         ? assess(environment, {
             device: args.device ?? null,
@@ -85,7 +88,6 @@ export default class Assess extends DiskCommand {
             assessBundle(bundle, environment.clock, { signal, planOptions }),
           ),
     );
-    report();
     const refusedPlan = envelope.result?.plan ?? null;
     if (flags.destructive && refusedPlan !== null) {
       // Refused before anything is printed: no flag overrides the in-use invariants (exit 4).
@@ -127,9 +129,8 @@ export default class Assess extends DiskCommand {
         { hint: 'Run `encplan assess DEVICE` with those options for one disk.' },
       );
     }
-    const { environment, report } = verboseEnvironment(createEnvironment(), flags.verbose);
     const planOptions = optionsFromFlags(flags);
-    const envelope = await withCancellation((signal) =>
+    const envelope = await this.readDisks(flags.verbose, (environment, signal) =>
       flags.bundle === undefined
         ? assessAll(environment, {
             includeSerials: flags['include-serials'],
@@ -141,7 +142,6 @@ export default class Assess extends DiskCommand {
             assessAllBundle(bundle, environment.clock, { signal, planOptions }),
           ),
     );
-    report();
     if (flags.html !== undefined) {
       await writeUserFile(
         flags.html,

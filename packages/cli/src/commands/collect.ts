@@ -1,9 +1,8 @@
 import { Flags } from '@oclif/core';
 import { collect, collectAll, EncplanError } from '@encplan/core';
-import { createEnvironment, writeBundleDirectory } from '@encplan/core/node';
+import { writeBundleDirectory } from '@encplan/core/node';
 import { diskFlags, benchmarkProgress, deviceArgs, DiskCommand } from '../disk-command.js';
-import { withCancellation } from '../cancellation.js';
-import { exitIfDiskFailed, verboseEnvironment } from '../verbose-calls.js';
+import { exitIfDiskFailed } from '../verbose-calls.js';
 
 /** `encplan collect [device] --out DIR`: saves every capture of an assessment as a bundle. */
 export default class Collect extends DiskCommand {
@@ -16,25 +15,28 @@ export default class Collect extends DiskCommand {
   ];
   static override args = deviceArgs;
   static override flags = {
-    ...diskFlags({
-      all: 'Record every whole disk of this machine in one bundle (as assess --all); replay it with `encplan assess --all --bundle DIR`.',
-      includeSerials: 'Keep serial numbers and WWNs in the bundle.',
-      benchmark:
-        'Also run and record the cipher and I/O benchmarks (as assess --benchmark: scratch containers on a mounted filesystem of the disk, removed afterwards). The bundle replays them.',
-    }),
-    out: Flags.string({
-      summary: 'Directory to write the bundle to (created; must not already hold a bundle).',
-      required: true,
+    all: Flags.boolean({
+      summary:
+        'Record every whole disk of this machine in one bundle (as assess --all); replay it with `encplan assess --all --bundle DIR`.',
+      default: false,
     }),
     verbose: Flags.boolean({
       summary: 'List every external program encplan ran, with its duration and exit status, on stderr.',
       default: false,
     }),
+    out: Flags.string({
+      summary: 'Directory to write the bundle to (created; must not already hold a bundle).',
+      required: true,
+    }),
+    ...diskFlags({
+      includeSerials: 'Keep serial numbers and WWNs in the bundle.',
+      benchmark:
+        'Also run and record the cipher and I/O benchmarks (as assess --benchmark: scratch containers on a mounted filesystem of the disk, removed afterwards). The bundle replays them.',
+    }),
   };
 
   async run(): Promise<void> {
     const { args, flags } = await this.parse(Collect);
-    const { environment, report } = verboseEnvironment(createEnvironment(), flags.verbose);
     if (flags.all && (args.device !== undefined || flags.benchmark)) {
       throw new EncplanError(
         'INVALID_ARGUMENT',
@@ -42,9 +44,9 @@ export default class Collect extends DiskCommand {
         { hint: 'Run `encplan collect DEVICE --out DIR` for one disk.' },
       );
     }
-    const { envelope, bundle } = await withCancellation<
+    const { envelope, bundle } = await this.readDisks<
       Awaited<ReturnType<typeof collectAll>> | Awaited<ReturnType<typeof collect>>
-    >((signal) =>
+    >(flags.verbose, (environment, signal) =>
       flags.all
         ? collectAll(environment, { includeSerials: flags['include-serials'], signal })
         : collect(environment, {
@@ -55,7 +57,6 @@ export default class Collect extends DiskCommand {
             ...benchmarkProgress(flags.benchmark),
           }),
     );
-    report();
     const file = await writeBundleDirectory(flags.out, bundle);
     const disks =
       envelope.result !== null && 'disks' in envelope.result ? envelope.result.disks.length : null;
