@@ -39,26 +39,26 @@ if (root) {
 }
 
 type Expectation = readonly [code: string, exit: number];
-const FILE_READ: Record<Bad, Expectation> = {
-  missing: ['INVALID_ARGUMENT', 2],
-  directory: ['INVALID_ARGUMENT', 2],
-  fifo: ['INVALID_ARGUMENT', 2],
-  'character device': ['INVALID_ARGUMENT', 2],
-  'too large': ['INVALID_ARGUMENT', 2],
-  'too long a name': ['INVALID_ARGUMENT', 2],
-  'symlink loop': ['INVALID_ARGUMENT', 2],
-  unreadable: ['PERMISSION_DENIED', 3],
+const USAGE: Expectation = ['INVALID_ARGUMENT', 2];
+const UNSUPPORTED: Expectation = ['DEVICE_UNSUPPORTED', 4];
+/** What each bad path must give: read as a file (a JSON file, a bundle, a report) and opened as a device. */
+const EXPECTED: Record<Bad, { file: Expectation; device: Expectation }> = {
+  missing: { file: USAGE, device: ['DEVICE_NOT_FOUND', 4] },
+  directory: { file: USAGE, device: UNSUPPORTED },
+  fifo: { file: USAGE, device: UNSUPPORTED },
+  'character device': { file: USAGE, device: UNSUPPORTED },
+  'too large': { file: USAGE, device: UNSUPPORTED },
+  'too long a name': { file: USAGE, device: USAGE },
+  'symlink loop': { file: USAGE, device: USAGE },
+  unreadable: { file: ['PERMISSION_DENIED', 3], device: UNSUPPORTED },
 };
-const DEVICE: Record<Bad, Expectation> = {
-  missing: ['DEVICE_NOT_FOUND', 4],
-  directory: ['DEVICE_UNSUPPORTED', 4],
-  fifo: ['DEVICE_UNSUPPORTED', 4],
-  'character device': ['DEVICE_UNSUPPORTED', 4],
-  'too large': ['DEVICE_UNSUPPORTED', 4],
-  'too long a name': ['INVALID_ARGUMENT', 2],
-  'symlink loop': ['INVALID_ARGUMENT', 2],
-  unreadable: ['DEVICE_UNSUPPORTED', 4],
-};
+function column(kind: 'file' | 'device'): Record<Bad, Expectation> {
+  return Object.fromEntries(
+    (Object.keys(EXPECTED) as Bad[]).map((bad) => [bad, EXPECTED[bad][kind]]),
+  ) as Record<Bad, Expectation>;
+}
+const FILE_READ = column('file');
+const DEVICE = column('device');
 
 const COMMANDS: readonly {
   name: string;
@@ -91,13 +91,7 @@ const COMMANDS: readonly {
     args: (bad) => ['benchmark', 'io', bad],
     // A directory is a valid target (it measures there); a regular file, a FIFO or a device without
     // --destructive is refused as an argument.
-    expect: {
-      ...DEVICE,
-      fifo: ['INVALID_ARGUMENT', 2],
-      'character device': ['INVALID_ARGUMENT', 2],
-      'too large': ['INVALID_ARGUMENT', 2],
-      unreadable: ['INVALID_ARGUMENT', 2],
-    },
+    expect: { ...DEVICE, fifo: USAGE, 'character device': USAGE, 'too large': USAGE, unreadable: USAGE },
     skip: ['directory'],
   },
 ];

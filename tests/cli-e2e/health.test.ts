@@ -91,45 +91,21 @@ describe('encplan health FILE.json', () => {
     expect(hdd.stdout).toMatch(/^ {2}Media +HDD \(spinning disk\) \(rotation rate 5400 rpm\)/m);
   });
 
+  // A drive the health judges failing (304 reallocated sectors), one it judges healthy, one it cannot judge.
+  const VERDICT_FIXTURES = {
+    failing: 'sata-hdd-seagate-st3500418as-realloc304-v7.3',
+    healthy: 'nvme-sabrent-rocket4-1tb-v7.4',
+    unknown: 'error-open-failed-windows-exit2-v7.0',
+  } as const;
   it.each([
-    {
-      name: 'a failing drive with --fail-on warning exits 5',
-      file: 'sata-hdd-seagate-st3500418as-realloc304-v7.3',
-      flags: ['--fail-on', 'warning'],
-      code: 5,
-    },
-    {
-      name: 'a failing drive with --fail-on failing exits 5',
-      file: 'sata-hdd-seagate-st3500418as-realloc304-v7.3',
-      flags: ['--fail-on', 'failing'],
-      code: 5,
-    },
-    {
-      name: 'a healthy drive with --fail-on warning exits 0',
-      file: 'nvme-sabrent-rocket4-1tb-v7.4',
-      flags: ['--fail-on', 'warning'],
-      code: 0,
-    },
-    {
-      name: 'an unknown verdict with --fail-on warning exits 0',
-      file: 'error-open-failed-windows-exit2-v7.0',
-      flags: ['--fail-on', 'warning'],
-      code: 0,
-    },
-    {
-      name: 'an unknown verdict with --fail-on-unknown exits 5',
-      file: 'error-open-failed-windows-exit2-v7.0',
-      flags: ['--fail-on-unknown'],
-      code: 5,
-    },
-    {
-      name: 'a healthy drive with --fail-on-unknown exits 0',
-      file: 'nvme-sabrent-rocket4-1tb-v7.4',
-      flags: ['--fail-on-unknown'],
-      code: 0,
-    },
-  ])('$name', ({ file, flags, code }) => {
-    const run = encplan('health', fixture(file), '--json', ...flags);
+    { verdict: 'failing', flags: '--fail-on warning', code: 5 },
+    { verdict: 'failing', flags: '--fail-on failing', code: 5 },
+    { verdict: 'healthy', flags: '--fail-on warning', code: 0 },
+    { verdict: 'unknown', flags: '--fail-on warning', code: 0 },
+    { verdict: 'unknown', flags: '--fail-on-unknown', code: 5 },
+    { verdict: 'healthy', flags: '--fail-on-unknown', code: 0 },
+  ] as const)('a $verdict drive with $flags exits $code', ({ verdict, flags, code }) => {
+    const run = encplan('health', fixture(VERDICT_FIXTURES[verdict]), '--json', ...flags.split(' '));
     expect(run.code).toBe(code);
     expect(JSON.parse(run.stdout).schema).toBe('encplan.health');
     if (code === 5) {

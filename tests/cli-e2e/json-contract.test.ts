@@ -29,68 +29,46 @@ function check(envelope: unknown, schema: string, status: 'ok-or-partial' | 'err
   seen.set(schema, kinds);
 }
 
-const cases: readonly { args: string[]; schema: string; status: 'ok-or-partial' | 'error' }[] = [
-  { args: ['assess', '--bundle', BUNDLE, '--json'], schema: 'encplan.assessment', status: 'ok-or-partial' },
-  {
-    args: ['assess', '--bundle', 'fixtures/no-such-bundle', '--json'],
-    schema: 'encplan.assessment',
-    status: 'error',
-  },
-  { args: ['collect', '--json'], schema: 'encplan.assessment', status: 'error' },
-  {
-    args: ['assess', '--all', '--bundle', 'fixtures/no-such-bundle', '--json'],
-    schema: 'encplan.machine-assessment',
-    status: 'error',
-  },
-  {
-    args: ['assess', '--all', '--bundle', BUNDLE, '--json'],
-    schema: 'encplan.machine-assessment',
-    status: 'error',
-  },
-  { args: ['plan', '--bundle', BUNDLE, '--json'], schema: 'encplan.plan', status: 'ok-or-partial' },
-  {
-    args: ['plan', '--report', 'fixtures/no-such-report.json', '--json'],
-    schema: 'encplan.plan',
-    status: 'error',
-  },
-  { args: ['health', SMART, '--json'], schema: 'encplan.health', status: 'ok-or-partial' },
-  { args: ['health', 'fixtures/no-such-file.json', '--json'], schema: 'encplan.health', status: 'error' },
-  {
-    args: ['benchmark', 'ciphers', '--no-such-flag', '--json'],
-    schema: 'encplan.cipher-benchmark',
-    status: 'error',
-  },
-  {
-    args: ['benchmark', 'io', '/nonexistent/encplan-target', '--json'],
-    schema: 'encplan.benchmark-io',
-    status: 'error',
-  },
-  { args: ['cleanup', '--json'], schema: 'encplan.cleanup', status: 'ok-or-partial' },
-  { args: ['cleanup', '--no-such-flag', '--json'], schema: 'encplan.cleanup', status: 'error' },
-  { args: ['doctor', '--json'], schema: 'encplan.doctor', status: 'ok-or-partial' },
-  { args: ['doctor', '--no-such-flag', '--json'], schema: 'encplan.doctor', status: 'error' },
-  { args: ['version', '--json'], schema: 'encplan.version', status: 'ok-or-partial' },
-  { args: ['version', '--no-such-flag', '--json'], schema: 'encplan.version', status: 'error' },
-  { args: ['schema', '--json'], schema: 'encplan.schema', status: 'ok-or-partial' },
-  { args: ['schema', 'plan', '--json'], schema: 'encplan.schema', status: 'ok-or-partial' },
-  { args: ['schema', 'no-such-document', '--json'], schema: 'encplan.schema', status: 'error' },
-  { args: ['ui', '--port', '70000', '--json'], schema: 'encplan.ui', status: 'error' },
-  {
-    args: ['fleet', 'report', 'fixtures/assessments', '--json'],
-    schema: 'encplan.fleet-report',
-    status: 'ok-or-partial',
-  },
-  {
-    args: ['fleet', 'report', 'fixtures/no-such-folder', '--json'],
-    schema: 'encplan.fleet-report',
-    status: 'error',
-  },
-  { args: ['help', '--json'], schema: 'encplan.help', status: 'ok-or-partial' },
-  { args: ['help', '--no-such-flag', '--json'], schema: 'encplan.help', status: 'error' },
-  { args: ['completion', 'bash', '--json'], schema: 'encplan.completion', status: 'ok-or-partial' },
-  { args: ['completion', 'tcsh', '--json'], schema: 'encplan.completion', status: 'error' },
-  { args: ['man', '--json'], schema: 'encplan.man', status: 'ok-or-partial' },
-  { args: ['man', '--no-such-flag', '--json'], schema: 'encplan.man', status: 'error' },
+type Case = { args: string[]; schema: string; status: 'ok-or-partial' | 'error' };
+/** `encplan ARGS --json` prints an ok or partial `encplan.SCHEMA` envelope. */
+const ok = (schema: string, ...args: string[]): Case => ({
+  args: [...args, '--json'],
+  schema: `encplan.${schema}`,
+  status: 'ok-or-partial',
+});
+/** `encplan ARGS --json` prints an `encplan.SCHEMA` error envelope. */
+const error = (schema: string, ...args: string[]): Case => ({ ...ok(schema, ...args), status: 'error' });
+
+const cases: readonly Case[] = [
+  ok('assessment', 'assess', '--bundle', BUNDLE),
+  error('assessment', 'assess', '--bundle', 'fixtures/no-such-bundle'),
+  error('assessment', 'collect'),
+  error('machine-assessment', 'assess', '--all', '--bundle', 'fixtures/no-such-bundle'),
+  error('machine-assessment', 'assess', '--all', '--bundle', BUNDLE),
+  ok('plan', 'plan', '--bundle', BUNDLE),
+  error('plan', 'plan', '--report', 'fixtures/no-such-report.json'),
+  ok('health', 'health', SMART),
+  error('health', 'health', 'fixtures/no-such-file.json'),
+  error('cipher-benchmark', 'benchmark', 'ciphers', '--no-such-flag'),
+  error('benchmark-io', 'benchmark', 'io', '/nonexistent/encplan-target'),
+  ok('cleanup', 'cleanup'),
+  error('cleanup', 'cleanup', '--no-such-flag'),
+  ok('doctor', 'doctor'),
+  error('doctor', 'doctor', '--no-such-flag'),
+  ok('version', 'version'),
+  error('version', 'version', '--no-such-flag'),
+  ok('schema', 'schema'),
+  ok('schema', 'schema', 'plan'),
+  error('schema', 'schema', 'no-such-document'),
+  error('ui', 'ui', '--port', '70000'),
+  ok('fleet-report', 'fleet', 'report', 'fixtures/assessments'),
+  error('fleet-report', 'fleet', 'report', 'fixtures/no-such-folder'),
+  ok('help', 'help'),
+  error('help', 'help', '--no-such-flag'),
+  ok('completion', 'completion', 'bash'),
+  error('completion', 'completion', 'tcsh'),
+  ok('man', 'man'),
+  error('man', 'man', '--no-such-flag'),
 ];
 
 describe('every --json output validates against its committed JSON Schema (built binary, ajv)', () => {

@@ -1,7 +1,14 @@
 import { existsSync } from 'node:fs';
 import { mkdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import {
+  chromium,
+  type Browser,
+  type BrowserContext,
+  type BrowserContextOptions,
+  type Page,
+} from 'playwright-core';
+import { afterAll, beforeAll, expect } from 'vitest';
 import { createBridgeHandlers } from '../../packages/desktop/src/backend/bridge-handlers.js';
 import { createWizardBackend } from '../../packages/desktop/src/backend/wizard-services.js';
 import { startUiServer, type UiServer } from '../../packages/desktop/src/server/ui-server.js';
@@ -42,6 +49,12 @@ export const ARTIFACTS = path.join(REPO_ROOT, 'test-artifacts/desktop-web');
 export async function screenshot(page: Page, name: string): Promise<void> {
   await mkdir(ARTIFACTS, { recursive: true });
   await page.screenshot({ path: path.join(ARTIFACTS, `${name}.png`), fullPage: true });
+}
+
+/** Saves a full-page screenshot of the current step and expects axe to find no violations on it. */
+export async function screenshotAxeClean(page: Page, name: string): Promise<void> {
+  await screenshot(page, name);
+  expect((await axeViolations(page)).violations).toEqual([]);
 }
 
 interface AxeResult {
@@ -88,7 +101,7 @@ export const SCHEMES = ['light', 'dark'] as const;
  * Serves the fake-bridge build of the wizard on 127.0.0.1 as `encplan ui` does, with a real saved assessment
  * behind it (the fake build talks to no API; the server only serves its files).
  */
-export async function startFakeWizardServer(): Promise<UiServer> {
+async function startFakeWizardServer(): Promise<UiServer> {
   const backend = await createWizardBackend({
     assessmentFiles: [
       path.join(REPO_ROOT, 'fixtures/assessments/loop-gpt-ext4-luks2-unallocated-debian12.json'),
@@ -100,4 +113,55 @@ export async function startFakeWizardServer(): Promise<UiServer> {
     rendererDir: path.join(REPO_ROOT, 'packages/desktop/out/renderer-fake'),
     handlers: createBridgeHandlers(backend.services, backend.jobs),
   });
+}
+
+/** A suite's Chromium and wizard server: started before its first test, closed after its last (vitest hooks). */
+export interface WizardInChromium {
+  readonly browser: Browser;
+  readonly server: UiServer;
+  /**
+   * A new browser context with `options` and the wizard loaded in a page of it; `beforeLoad` sees the page
+   * before it loads (to listen for its errors).
+   */
+  open(
+    options?: BrowserContextOptions,
+    beforeLoad?: (page: Page) => void,
+  ): Promise<{ context: BrowserContext; page: Page }>;
+}
+
+/** Call in a describe block: `startServer` (default: the fake-bridge wizard) and Chromium for its tests. */
+export function useWizardInChromium(
+  startServer: () => Promise<UiServer> = startFakeWizardServer,
+): WizardInChromium {
+  let browser: Browser | undefined;
+  let server: UiServer | undefined;
+  beforeAll(async () => {
+    server = await startServer();
+    browser = await launchChromium();
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await server?.close();
+  });
+  function started<T>(value: T | undefined, what: string): T {
+    if (value === undefined) {
+      throw new Error(`${what} is started in beforeAll: use it inside a test`);
+    }
+    return value;
+  }
+  return {
+    get browser() {
+      return started(browser, 'Chromium');
+    },
+    get server() {
+      return started(server, 'the wizard server');
+    },
+    async open(options = {}, beforeLoad = () => undefined) {
+      const context = await started(browser, 'Chromium').newContext(options);
+      const page = await context.newPage();
+      beforeLoad(page);
+      await page.goto(started(server, 'the wizard server').url);
+      return { context, page };
+    },
+  };
 }

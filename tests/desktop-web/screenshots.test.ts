@@ -4,7 +4,6 @@ import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { assessmentDocument, renderHtmlReport, toReportView } from '@encplan/core';
 import { REPO_ROOT } from '../support/fake-tools.js';
-import type { UiServer } from '../../packages/desktop/src/server/ui-server.js';
 import {
   ARTIFACTS,
   axeViolations,
@@ -12,7 +11,8 @@ import {
   launchChromium,
   SCHEMES,
   screenshot,
-  startFakeWizardServer,
+  screenshotAxeClean,
+  useWizardInChromium,
   VIEWPORTS,
 } from './chromium.js';
 
@@ -88,25 +88,13 @@ describe.skipIf(chromiumMissing !== null)(
 );
 
 describe.skipIf(chromiumMissing !== null)('the wizard, light and dark, 1280×800 and 800×600', () => {
-  let browser: Browser;
-  let server: UiServer;
-
-  beforeAll(async () => {
-    server = await startFakeWizardServer();
-    browser = await launchChromium();
-  });
-  afterAll(async () => {
-    await browser.close();
-    await server.close();
-  });
+  const wizard = useWizardInChromium();
 
   for (const viewport of VIEWPORTS) {
     for (const colorScheme of SCHEMES) {
       const size = `${String(viewport.width)}x${String(viewport.height)}`;
       it(`${size} ${colorScheme}: updates in place, leads the plan with the answer, fits, axe clean`, async () => {
-        const context = await browser.newContext({ viewport, colorScheme });
-        const page = await context.newPage();
-        await page.goto(server.url);
+        const { context, page } = await wizard.open({ viewport, colorScheme });
         await page.getByRole('radio', { name: /\/dev\/vda/ }).check();
         await page.getByRole('button', { name: 'Check this drive' }).click();
         await page.getByRole('heading', { name: /^Drive health/ }).waitFor();
@@ -148,11 +136,9 @@ describe.skipIf(chromiumMissing !== null)('the wizard, light and dark, 1280×800
         await page.screenshot({
           path: path.join(ARTIFACTS, `wizard-${size}-${colorScheme}-4-plan-first-screen.png`),
         });
-        await screenshot(page, `wizard-${size}-${colorScheme}-4-plan`);
-        expect((await axeViolations(page)).violations).toEqual([]);
+        await screenshotAxeClean(page, `wizard-${size}-${colorScheme}-4-plan`);
         await page.getByRole('button', { name: 'Next' }).click();
-        await screenshot(page, `wizard-${size}-${colorScheme}-5-export`);
-        expect((await axeViolations(page)).violations).toEqual([]);
+        await screenshotAxeClean(page, `wizard-${size}-${colorScheme}-5-export`);
         await context.close();
       });
     }

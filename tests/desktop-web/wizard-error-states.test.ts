@@ -1,7 +1,6 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   assessBundle,
   assessmentDocument,
@@ -14,9 +13,9 @@ import { parseBundle, type Bundle } from '../../packages/core/src/capture/bundle
 import { toolNotFound } from '../../packages/core/src/errors.js';
 import { DEBIAN_PACKAGES } from '../../packages/core/src/ports.js';
 import { createBridgeHandlers } from '../../packages/desktop/src/backend/bridge-handlers.js';
-import { startUiServer, type UiServer } from '../../packages/desktop/src/server/ui-server.js';
+import { startUiServer } from '../../packages/desktop/src/server/ui-server.js';
 import { REPO_ROOT } from '../support/fake-tools.js';
-import { axeViolations, chromiumMissing, launchChromium, screenshot } from './chromium.js';
+import { chromiumMissing, screenshotAxeClean, useWizardInChromium } from './chromium.js';
 
 const PRIVILEGE = { method: 'already-root', available: true, reason: null } as const;
 
@@ -57,12 +56,10 @@ async function assessmentWithoutSmartctlAndFio(): Promise<unknown> {
 }
 
 describe.skipIf(chromiumMissing !== null)('the wizard’s error states in Chromium', () => {
-  let browser: Browser;
-  let server: UiServer;
   /** What the drive list and assess answer, switched by each test: a drive detached, a tool missing. */
   let world: 'attached' | 'detached' | 'no-lsblk' = 'attached';
 
-  beforeAll(async () => {
+  const wizard = useWizardInChromium(async () => {
     const saved = createSavedAssessmentServices([await assessmentWithoutSmartctlAndFio()], {
       stepDelayMs: 20,
       privilege: PRIVILEGE,
@@ -92,32 +89,28 @@ describe.skipIf(chromiumMissing !== null)('the wizard’s error states in Chromi
       (error) => assessmentDocument.error(error),
       () => crypto.randomUUID(),
     );
-    server = await startUiServer({
+    return startUiServer({
       rendererDir: path.join(REPO_ROOT, 'packages/desktop/out/renderer'),
       handlers: createBridgeHandlers(services, jobs),
     });
-    browser = await launchChromium();
   });
 
-  afterAll(async () => {
-    await browser.close();
-    await server.close();
-  });
+  /** Opens the wizard at `viewport`, chooses /dev/loop4 and asks to check it; the step's alert, if any. */
+  async function checkLoop4(viewport: { width: number; height: number }, worldOnCheck = world) {
+    const { context, page } = await wizard.open({ viewport });
+    await page.getByRole('radio', { name: /\/dev\/loop4/ }).check();
+    world = worldOnCheck;
+    await page.getByRole('button', { name: 'Check this drive' }).click();
+    return { context, page, alert: page.getByRole('alert') };
+  }
 
   it('a drive detached after it was chosen: says so, refreshes the list on request, and recovers', async () => {
     world = 'attached';
-    const context = await browser.newContext({ viewport: { width: 800, height: 600 } });
-    const page = await context.newPage();
-    await page.goto(server.url);
-    await page.getByRole('radio', { name: /\/dev\/loop4/ }).check();
-    world = 'detached';
-    await page.getByRole('button', { name: 'Check this drive' }).click();
-    const alert = page.getByRole('alert');
+    const { context, page, alert } = await checkLoop4({ width: 800, height: 600 }, 'detached');
     await expect(alert.getByRole('heading').textContent()).resolves.toBe('/dev/loop4 is no longer there');
     await expect(alert.textContent()).resolves.toContain('unplugged, detached or renamed');
     await expect(alert.getByRole('button', { name: 'Try again' }).isVisible()).resolves.toBe(true);
-    expect((await axeViolations(page)).violations).toEqual([]);
-    await screenshot(page, 'error-drive-detached-800x600');
+    await screenshotAxeClean(page, 'error-drive-detached-800x600');
     // Refresh: back to step 1, the vanished drive is gone from the list and the live region says why.
     await alert.getByRole('button', { name: 'Refresh the drive list' }).click();
     await page.getByRole('heading', { name: 'Which drive do you want to encrypt?' }).waitFor();
@@ -134,18 +127,12 @@ describe.skipIf(chromiumMissing !== null)('the wizard’s error states in Chromi
 
   it('a missing tool: names it, what it costs and the Debian package, instead of a generic error', async () => {
     world = 'no-lsblk';
-    const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
-    const page = await context.newPage();
-    await page.goto(server.url);
-    await page.getByRole('radio', { name: /\/dev\/loop4/ }).check();
-    await page.getByRole('button', { name: 'Check this drive' }).click();
-    const alert = page.getByRole('alert');
+    const { context, page, alert } = await checkLoop4({ width: 1280, height: 800 });
     await expect(alert.getByRole('heading').textContent()).resolves.toBe('lsblk is not installed');
     await expect(alert.textContent()).resolves.toMatch(
       /the disk, its partitions and the stack above it.*sudo apt-get install util-linux/s,
     );
-    expect((await axeViolations(page)).violations).toEqual([]);
-    await screenshot(page, 'error-tool-missing-1280x800');
+    await screenshotAxeClean(page, 'error-tool-missing-1280x800');
     // Installed meanwhile: Try again reads the drive.
     world = 'attached';
     await alert.getByRole('button', { name: 'Try again' }).click();
@@ -159,8 +146,7 @@ describe.skipIf(chromiumMissing !== null)('the wizard’s error states in Chromi
     await expect(page.locator('main').textContent()).resolves.toContain(
       'smartctl is not installed (apt-get install smartmontools)',
     );
-    expect((await axeViolations(page)).violations).toEqual([]);
-    await screenshot(page, 'tools-missing-notice-1280x800');
+    await screenshotAxeClean(page, 'tools-missing-notice-1280x800');
     await context.close();
   });
 });

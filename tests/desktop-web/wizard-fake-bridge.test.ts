@@ -1,48 +1,33 @@
 import { readFile } from 'node:fs/promises';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { UiServer } from '../../packages/desktop/src/server/ui-server.js';
-import {
-  axeViolations,
-  chromiumMissing,
-  launchChromium,
-  screenshot,
-  startFakeWizardServer,
-} from './chromium.js';
+import type { BrowserContext, Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { chromiumMissing, screenshot, screenshotAxeClean, useWizardInChromium } from './chromium.js';
 
 describe.skipIf(chromiumMissing !== null)('the wizard over the fake bridge in Chromium', () => {
-  let browser: Browser;
+  const wizard = useWizardInChromium();
   let context: BrowserContext;
-  let server: UiServer;
   let page: Page;
 
-  beforeAll(async () => {
-    server = await startFakeWizardServer();
-    browser = await launchChromium();
-  });
-
-  afterAll(async () => {
-    await browser.close();
-    await server.close();
-  });
-
   async function openWizard(): Promise<Page> {
-    context = await browser.newContext({ viewport: { width: 1100, height: 900 }, acceptDownloads: true });
-    await context.grantPermissions(['clipboard-read', 'clipboard-write'], {
-      origin: `http://127.0.0.1:${String(server.port)}`,
-    });
-    const opened = await context.newPage();
     const errors: string[] = [];
-    opened.on('pageerror', (error) => errors.push(error.message));
-    opened.on('console', (message) => {
-      if (message.type() === 'error') {
-        errors.push(message.text());
-      }
+    const opened = await wizard.open(
+      { viewport: { width: 1100, height: 900 }, acceptDownloads: true },
+      (fresh) => {
+        fresh.on('pageerror', (error) => errors.push(error.message));
+        fresh.on('console', (message) => {
+          if (message.type() === 'error') {
+            errors.push(message.text());
+          }
+        });
+      },
+    );
+    context = opened.context;
+    await context.grantPermissions(['clipboard-read', 'clipboard-write'], {
+      origin: `http://127.0.0.1:${String(wizard.server.port)}`,
     });
-    await opened.goto(server.url);
-    await opened.getByRole('radio', { name: /\/dev\/vda/ }).waitFor();
+    await opened.page.getByRole('radio', { name: /\/dev\/vda/ }).waitFor();
     expect(errors).toEqual([]);
-    return opened;
+    return opened.page;
   }
 
   it('walks all five steps for a benchmarked virtual disk, with no accessibility violations on any step', async () => {
@@ -55,8 +40,7 @@ describe.skipIf(chromiumMissing !== null)('the wizard over the fake bridge in Ch
       /\/dev\/loop2 · 1\.0 GiB · LOOP/s,
     );
     await expect(page.getByRole('button', { name: 'Check this drive' }).isDisabled()).resolves.toBe(true);
-    await screenshot(page, '1-drive');
-    expect((await axeViolations(page)).violations).toEqual([]);
+    await screenshotAxeClean(page, '1-drive');
 
     await page.getByRole('radio', { name: /\/dev\/vda/ }).check();
     await page.getByRole('button', { name: 'Check this drive' }).click();
@@ -81,8 +65,7 @@ describe.skipIf(chromiumMissing !== null)('the wizard over the fake bridge in Ch
     await expect(
       page.locator('article', { hasText: 'Space and spare area' }).textContent(),
     ).resolves.toContain('used whole');
-    await screenshot(page, '2-health');
-    expect((await axeViolations(page)).violations).toEqual([]);
+    await screenshotAxeClean(page, '2-health');
 
     // Step 3: quick/full, backends from the capabilities, live progress and chart.
     await page.getByRole('button', { name: 'Next' }).click();
@@ -94,8 +77,7 @@ describe.skipIf(chromiumMissing !== null)('the wizard over the fake bridge in Ch
     expect(progress).toBeGreaterThan(0);
     expect(progress).toBeLessThan(100);
     await expect(page.getByRole('button', { name: 'Cancel' }).isVisible()).resolves.toBe(true);
-    await screenshot(page, '3-benchmark-running');
-    expect((await axeViolations(page)).violations).toEqual([]);
+    await screenshotAxeClean(page, '3-benchmark-running');
     await page.getByRole('button', { name: 'See the plan' }).waitFor({ timeout: 10_000 });
     await expect(page.getByRole('status').last().textContent()).resolves.toBe('Benchmark finished.');
     await screenshot(page, '3-benchmark-done');
@@ -115,8 +97,7 @@ describe.skipIf(chromiumMissing !== null)('the wizard over the fake bridge in Ch
         .getByRole('table', { name: 'Predicted encrypted throughput next to measured plain throughput' })
         .textContent(),
     ).resolves.toMatch(/SEQ1M Q8T1 read\d+\.\d MiB\/s(\d+\.\d MiB\/s|unknown)/);
-    await screenshot(page, '4-plan');
-    expect((await axeViolations(page)).violations).toEqual([]);
+    await screenshotAxeClean(page, '4-plan');
 
     // Step 5: JSON, self-contained HTML, the script, the clipboard.
     await page.getByRole('button', { name: 'Next' }).click();
@@ -135,8 +116,7 @@ describe.skipIf(chromiumMissing !== null)('the wizard over the fake bridge in Ch
     await expect(reportPage.getByRole('heading', { level: 1 }).textContent()).resolves.toBe(
       'encplan assessment of /dev/vda (Virtual disk)',
     );
-    await screenshot(reportPage, '5-export-html-report');
-    expect((await axeViolations(reportPage)).violations).toEqual([]);
+    await screenshotAxeClean(reportPage, '5-export-html-report');
     await reportPage.close();
     const [jsonDownload] = await Promise.all([
       page.waitForEvent('download'),
@@ -158,8 +138,7 @@ describe.skipIf(chromiumMissing !== null)('the wizard over the fake bridge in Ch
     await page.getByRole('button', { name: 'Copy commands' }).click();
     await page.getByText('Commands copied to the clipboard.').waitFor();
     await expect(page.evaluate(() => navigator.clipboard.readText())).resolves.toBe(script);
-    await screenshot(page, '5-export');
-    expect((await axeViolations(page)).violations).toEqual([]);
+    await screenshotAxeClean(page, '5-export');
     await context.close();
   });
 
@@ -220,8 +199,7 @@ describe.skipIf(chromiumMissing !== null)('the wizard over the fake bridge in Ch
     await expect(
       page.locator('article', { hasText: 'What this machine can measure' }).textContent(),
     ).resolves.toContain('Device-mapper (dm-crypt) in the kernel: cryptsetup open fails');
-    await screenshot(page, '2-health-real-loop');
-    expect((await axeViolations(page)).violations).toEqual([]);
+    await screenshotAxeClean(page, '2-health-real-loop');
     await page.getByRole('button', { name: 'Next' }).click();
     await page.getByRole('button', { name: 'Skip to the plan' }).click();
     await expect(

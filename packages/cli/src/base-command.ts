@@ -1,7 +1,8 @@
-import { Command, Errors, Flags } from '@oclif/core';
+import { Command, Errors, Flags, type Interfaces } from '@oclif/core';
 import { fileSystemErrorOf } from '@encplan/core/node';
 import {
   EncplanError,
+  renderDocumentText,
   toErrorBody,
   type DocumentResult,
   type JsonDocument,
@@ -9,6 +10,7 @@ import {
 } from '@encplan/core';
 import { ExitCode, exitCodeFor } from './exit-codes.js';
 import { installTerminalSink } from './terminal-sink.js';
+import { terminalTextOptions } from './terminal-style.js';
 
 /**
  * The base of every encplan command: `--json` prints exactly one envelope, errors become an error envelope
@@ -25,12 +27,23 @@ export abstract class EncplanCommand extends Command {
   /** The JSON document this command prints with --json (contract/documents.ts); errors use its name too. */
   abstract readonly document: JsonDocument;
 
-  protected jsonOutput = false;
+  private jsonOutput = false;
 
   /** Every command's output goes through the sanitising terminal sink (terminal-sink.ts), before anything prints. */
   override async init(): Promise<void> {
     installTerminalSink();
     await super.init();
+  }
+
+  /** oclif's parse, noting --json at once: an error from here on is printed as this command's error envelope. */
+  protected override async parse<
+    F extends Record<string, unknown>,
+    B extends Record<string, unknown>,
+    A extends Record<string, unknown>,
+  >(options?: Interfaces.Input<F, B, A>, argv?: string[]): Promise<Interfaces.ParserOutput<F, B, A>> {
+    const parsed = await super.parse(options, argv);
+    this.jsonOutput = (parsed.flags as { json?: unknown }).json === true;
+    return parsed;
   }
 
   protected emitJson(document: unknown): void {
@@ -43,6 +56,11 @@ export abstract class EncplanCommand extends Command {
     warnings: readonly Warning[] = [],
   ): void {
     this.emitJson(this.document.ok(result, warnings));
+  }
+
+  /** Prints a document's text (health, benchmarks, plan) as `encplan assess` prints those sections. */
+  protected logDocumentText(view: Parameters<typeof renderDocumentText>[0]): void {
+    this.log(renderDocumentText(view, terminalTextOptions(false)));
   }
 
   /**

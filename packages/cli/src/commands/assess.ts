@@ -1,14 +1,11 @@
-import { Args, Flags, type Interfaces } from '@oclif/core';
+import { Flags, type Interfaces } from '@oclif/core';
 import {
   assertDestructiveAllowed,
   assess,
   assessAll,
   assessAllBundle,
   assessBundle,
-  assessmentDocument,
   EncplanError,
-  type JsonDocument,
-  machineAssessmentDocument,
   renderMachineHtmlReport,
   renderMachineTextReport,
   renderCommandsScript,
@@ -16,17 +13,15 @@ import {
   renderTextReport,
   toReportView,
 } from '@encplan/core';
-import { createEnvironment, readBundleDirectory, writeUserFile } from '@encplan/core/node';
-import { EncplanCommand } from '../base-command.js';
-import { withCancellation } from '../cancellation.js';
-import { stderrProgress } from '../render/progress-bar.js';
+import { readBundleDirectory, writeUserFile } from '@encplan/core/node';
+import { diskFlags, benchmarkProgress, deviceArgs, DiskCommand } from '../disk-command.js';
 import { exitIfVerdictFails } from '../fail-on.js';
 import { terminalTextOptions } from '../terminal-style.js';
 import { optionsFromFlags, planOptionFlags } from '../plan-flags.js';
-import { exitIfDiskFailed, verboseEnvironment } from '../verbose-calls.js';
+import { exitIfDiskFailed } from '../verbose-calls.js';
 
 /** `encplan assess [device]`: inventory, stack, space and machine of one disk, as a report or JSON. */
-export default class Assess extends EncplanCommand {
+export default class Assess extends DiskCommand {
   static override summary = 'Inspect a disk and its stack before you encrypt it.';
   static override description =
     'Reads the drive, its partitions and everything stacked on it, never-allocated space, existing encryption and the machine. Read-only: nothing is ever written. Without a device, assesses the disk that holds the current directory.';
@@ -36,12 +31,7 @@ export default class Assess extends EncplanCommand {
     '<%= config.bin %> assess --bundle ./bundle',
     '<%= config.bin %> assess --all',
   ];
-  static override args = {
-    device: Args.string({
-      required: false,
-      description: 'Whole-disk block device, e.g. /dev/nvme0n1 or /dev/sda.',
-    }),
-  };
+  static override args = deviceArgs;
   static override flags = {
     all: Flags.boolean({
       summary:
@@ -51,19 +41,10 @@ export default class Assess extends EncplanCommand {
     bundle: Flags.string({
       summary: 'Analyse a bundle made by `encplan collect` instead of this machine (give no device with it).',
     }),
-    'include-serials': Flags.boolean({
-      summary: 'Show serial numbers and WWNs instead of their hashes.',
-      default: false,
-    }),
-    benchmark: Flags.boolean({
-      summary:
+    ...diskFlags({
+      includeSerials: 'Show serial numbers and WWNs instead of their hashes.',
+      benchmark:
         'Also measure cipher and key-derivation speed, and plain versus encrypted I/O in scratch containers on a mounted filesystem of the disk (never the raw device).',
-      default: false,
-    }),
-    quick: Flags.boolean({
-      summary: 'With --benchmark: shorter runs (less precise).',
-      default: false,
-      dependsOn: ['benchmark'],
     }),
     html: Flags.string({ summary: 'Also write a self-contained HTML report to this file.' }),
     verbose: Flags.boolean({
@@ -74,14 +55,9 @@ export default class Assess extends EncplanCommand {
     }),
     ...planOptionFlags,
   };
-  /** `--all` prints the machine document (errors included), one disk the assessment. */
-  get document(): JsonDocument {
-    return this.argv.includes('--all') ? machineAssessmentDocument : assessmentDocument;
-  }
 
   async run(): Promise<void> {
     const { args, flags } = await this.parse(Assess);
-    this.jsonOutput = flags.json;
     if (flags.all) {
       await this.runAll(args.device, flags);
       return;
@@ -96,9 +72,8 @@ export default class Assess extends EncplanCommand {
         },
       );
     }
-    const { environment, report } = verboseEnvironment(createEnvironment(), flags.verbose);
     const planOptions = optionsFromFlags(flags);
-    const envelope = await withCancellation((signal) =>
+    const envelope = await this.readDisks(flags.verbose, (environment, signal) =>
       flags.bundle === undefined
         ? assess(environment, {
             device: args.device ?? null,
@@ -107,24 +82,12 @@ export default class Assess extends EncplanCommand {
             signal,
             planOptions,
             benchmark: flags.benchmark ? { quick: flags.quick } : null,
-            // Progress only for the long run: a sub-second assessment needs none.
-            ...(flags.benchmark
-              ? {
-                  // On a terminal the step replaces the progress bar's line (a status line: \r, text, clear to
-                  // the end); the next event redraws the bar below it.
-                  onProgress: (step: string) =>
-                    process.stderr.write(
-                      process.stderr.isTTY ? `\rencplan: ${step}…\u001b[K\n` : `encplan: ${step}…\n`,
-                    ),
-                  onBenchmarkProgress: stderrProgress(),
-                }
-              : {}),
+            ...benchmarkProgress(flags.benchmark),
           })
         : readBundleDirectory(flags.bundle, signal).then((bundle) =>
             assessBundle(bundle, environment.clock, { signal, planOptions }),
           ),
     );
-    report();
     const refusedPlan = envelope.result?.plan ?? null;
     if (flags.destructive && refusedPlan !== null) {
       // Refused before anything is printed: no flag overrides the in-use invariants (exit 4).
@@ -155,7 +118,7 @@ export default class Assess extends EncplanCommand {
   /** `assess --all`: every whole disk, live or from a `collect --all` bundle; one document, a summary first. */
   private async runAll(
     device: string | undefined,
-    flags: Interfaces.InferredFlags<typeof Assess.flags & typeof EncplanCommand.baseFlags>,
+    flags: Interfaces.InferredFlags<typeof Assess.flags & typeof DiskCommand.baseFlags>,
   ): Promise<void> {
     if (device !== undefined || flags.benchmark || flags.commands) {
       // Benchmarking every disk would write scratch files to each in turn for many minutes, and one script
@@ -166,9 +129,8 @@ export default class Assess extends EncplanCommand {
         { hint: 'Run `encplan assess DEVICE` with those options for one disk.' },
       );
     }
-    const { environment, report } = verboseEnvironment(createEnvironment(), flags.verbose);
     const planOptions = optionsFromFlags(flags);
-    const envelope = await withCancellation((signal) =>
+    const envelope = await this.readDisks(flags.verbose, (environment, signal) =>
       flags.bundle === undefined
         ? assessAll(environment, {
             includeSerials: flags['include-serials'],
@@ -180,7 +142,6 @@ export default class Assess extends EncplanCommand {
             assessAllBundle(bundle, environment.clock, { signal, planOptions }),
           ),
     );
-    report();
     if (flags.html !== undefined) {
       await writeUserFile(
         flags.html,

@@ -1,17 +1,10 @@
 import { createInterface } from 'node:readline/promises';
 import { Args, Flags } from '@oclif/core';
-import {
-  EncplanError,
-  ioBenchmarkDocument,
-  renderDocumentText,
-  toIoBenchmarkView,
-  type BackendId,
-} from '@encplan/core';
+import { EncplanError, ioBenchmarkDocument, toIoBenchmarkView, type BackendId } from '@encplan/core';
 import { createEnvironment, runIoBenchmark, type NodeEnvironment } from '@encplan/core/node';
 import { EncplanCommand } from '../base-command.js';
 import { stderrProgress } from '../render/progress-bar.js';
 import { withCancellation } from '../cancellation.js';
-import { terminalTextOptions } from '../terminal-style.js';
 
 /** `encplan benchmark io`: fio profiles on plain and encrypted targets, with the overhead of each. */
 export default class BenchmarkIo extends EncplanCommand {
@@ -56,7 +49,6 @@ export default class BenchmarkIo extends EncplanCommand {
 
   async run(): Promise<void> {
     const { args, flags } = await this.parse(BenchmarkIo);
-    this.jsonOutput = flags.json;
     const { host } = createEnvironment();
     const target = args.target ?? host.cwd;
     const typedDevice = await this.confirmDevice(host, target, flags.destructive, flags.yes, flags.json);
@@ -76,9 +68,7 @@ export default class BenchmarkIo extends EncplanCommand {
     if (flags.json) {
       this.emitOkEnvelope(outcome.result, outcome.warnings);
     } else {
-      this.log(
-        renderDocumentText(toIoBenchmarkView(outcome.result, outcome.warnings), terminalTextOptions(false)),
-      );
+      this.logDocumentText(toIoBenchmarkView(outcome.result, outcome.warnings));
     }
   }
 

@@ -10,7 +10,6 @@ export default class Cleanup extends EncplanCommand {
 
   async run(): Promise<void> {
     const { flags } = await this.parse(Cleanup);
-    this.jsonOutput = flags.json;
     const { host } = createEnvironment();
     const report = await cleanupLeftovers(host);
     const failed = report.outcomes.filter((outcome) => outcome.outcome === 'failed');

@@ -1,20 +1,11 @@
-import { Args, Flags } from '@oclif/core';
-import {
-  assessmentDocument,
-  collect,
-  collectAll,
-  EncplanError,
-  type JsonDocument,
-  machineAssessmentDocument,
-} from '@encplan/core';
-import { createEnvironment, writeBundleDirectory } from '@encplan/core/node';
-import { EncplanCommand } from '../base-command.js';
-import { withCancellation } from '../cancellation.js';
-import { stderrProgress } from '../render/progress-bar.js';
-import { exitIfDiskFailed, verboseEnvironment } from '../verbose-calls.js';
+import { Flags } from '@oclif/core';
+import { collect, collectAll, EncplanError } from '@encplan/core';
+import { writeBundleDirectory } from '@encplan/core/node';
+import { diskFlags, benchmarkProgress, deviceArgs, DiskCommand } from '../disk-command.js';
+import { exitIfDiskFailed } from '../verbose-calls.js';
 
 /** `encplan collect [device] --out DIR`: saves every capture of an assessment as a bundle. */
-export default class Collect extends EncplanCommand {
+export default class Collect extends DiskCommand {
   static override summary = 'Save everything an assessment reads as a bundle, to analyse elsewhere.';
   static override description =
     'Runs the same read-only probes as `assess` and writes what each tool printed (argv, exit status, output) and each file read to DIR/bundle.json. `encplan assess --bundle DIR` then gives the same report on any machine. Serial numbers and WWNs are hashed unless --include-serials.';
@@ -22,12 +13,7 @@ export default class Collect extends EncplanCommand {
     '<%= config.bin %> collect /dev/sda --out ./sda-bundle',
     '<%= config.bin %> collect --all --out ./machine-bundle',
   ];
-  static override args = {
-    device: Args.string({
-      required: false,
-      description: 'Whole-disk block device; default: the disk holding the current directory.',
-    }),
-  };
+  static override args = deviceArgs;
   static override flags = {
     all: Flags.boolean({
       summary:
@@ -42,30 +28,15 @@ export default class Collect extends EncplanCommand {
       summary: 'Directory to write the bundle to (created; must not already hold a bundle).',
       required: true,
     }),
-    'include-serials': Flags.boolean({
-      summary: 'Keep serial numbers and WWNs in the bundle.',
-      default: false,
-    }),
-    benchmark: Flags.boolean({
-      summary:
+    ...diskFlags({
+      includeSerials: 'Keep serial numbers and WWNs in the bundle.',
+      benchmark:
         'Also run and record the cipher and I/O benchmarks (as assess --benchmark: scratch containers on a mounted filesystem of the disk, removed afterwards). The bundle replays them.',
-      default: false,
-    }),
-    quick: Flags.boolean({
-      summary: 'With --benchmark: shorter runs (less precise).',
-      default: false,
-      dependsOn: ['benchmark'],
     }),
   };
-  /** `--all` prints the machine document (errors included), one disk the assessment. */
-  get document(): JsonDocument {
-    return this.argv.includes('--all') ? machineAssessmentDocument : assessmentDocument;
-  }
 
   async run(): Promise<void> {
     const { args, flags } = await this.parse(Collect);
-    this.jsonOutput = flags.json;
-    const { environment, report } = verboseEnvironment(createEnvironment(), flags.verbose);
     if (flags.all && (args.device !== undefined || flags.benchmark)) {
       throw new EncplanError(
         'INVALID_ARGUMENT',
@@ -73,9 +44,9 @@ export default class Collect extends EncplanCommand {
         { hint: 'Run `encplan collect DEVICE --out DIR` for one disk.' },
       );
     }
-    const { envelope, bundle } = await withCancellation<
+    const { envelope, bundle } = await this.readDisks<
       Awaited<ReturnType<typeof collectAll>> | Awaited<ReturnType<typeof collect>>
-    >((signal) =>
+    >(flags.verbose, (environment, signal) =>
       flags.all
         ? collectAll(environment, { includeSerials: flags['include-serials'], signal })
         : collect(environment, {
@@ -83,15 +54,9 @@ export default class Collect extends EncplanCommand {
             includeSerials: flags['include-serials'],
             signal,
             benchmark: flags.benchmark ? { quick: flags.quick } : null,
-            ...(flags.benchmark
-              ? {
-                  onProgress: (step: string) => process.stderr.write(`encplan: ${step}…\n`),
-                  onBenchmarkProgress: stderrProgress(),
-                }
-              : {}),
+            ...benchmarkProgress(flags.benchmark),
           }),
     );
-    report();
     const file = await writeBundleDirectory(flags.out, bundle);
     const disks =
       envelope.result !== null && 'disks' in envelope.result ? envelope.result.disks.length : null;

@@ -10,7 +10,6 @@ export default class Doctor extends EncplanCommand {
 
   async run(): Promise<void> {
     const { flags } = await this.parse(Doctor);
-    this.jsonOutput = flags.json;
     const envelope = await doctor(createEnvironment());
     if (flags.json) {
       this.emitJson(envelope);

@@ -1,15 +1,9 @@
 import { Args } from '@oclif/core';
-import {
-  healthDocument,
-  healthFromSmartctlJson,
-  renderDocumentText,
-  toHealthDocumentView,
-} from '@encplan/core';
+import { healthDocument, healthFromSmartctlJson, toHealthDocumentView } from '@encplan/core';
 import { readSavedToolOutput } from '@encplan/core/node';
 import { EncplanCommand } from '../base-command.js';
 import { exitIfVerdictFails, failOnFlags } from '../fail-on.js';
 import { withCancellation } from '../cancellation.js';
-import { terminalTextOptions } from '../terminal-style.js';
 
 /** `encplan health FILE.json`: judges a saved `smartctl --json` output (smartctl_exporter, Telegraf, by hand). */
 export default class Health extends EncplanCommand {
@@ -29,14 +23,13 @@ export default class Health extends EncplanCommand {
 
   async run(): Promise<void> {
     const { args, flags } = await this.parse(Health);
-    this.jsonOutput = flags.json;
     const text = await withCancellation((signal) => readSavedToolOutput(args.file, signal));
     const { health, drive, warnings } = healthFromSmartctlJson(text);
     if (flags.json) {
       this.emitOkEnvelope({ ...health, drive }, warnings);
     } else {
       // The assessment's health section, with the drive's media and TRIM; warnings under it, as in `assess`.
-      this.log(renderDocumentText(toHealthDocumentView(health, drive, warnings), terminalTextOptions(false)));
+      this.logDocumentText(toHealthDocumentView(health, drive, warnings));
     }
     exitIfVerdictFails(health.verdict, flags, 'health');
   }

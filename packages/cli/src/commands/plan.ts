@@ -3,7 +3,6 @@ import {
   assertDestructiveAllowed,
   planDocument,
   planFromAssessment,
-  renderDocumentText,
   renderPlanCommandsScript,
   toPlanDocumentView,
 } from '@encplan/core';
@@ -12,7 +11,6 @@ import { withCancellation } from '../cancellation.js';
 import { exitIfVerdictFails } from '../fail-on.js';
 import { readAssessmentDocument, type AssessmentSource } from '../assessment-source.js';
 import { optionsFromFlags, planOptionFlags } from '../plan-flags.js';
-import { terminalTextOptions } from '../terminal-style.js';
 
 /** `encplan plan`: recommendations, predicted cost and the exact commands, from facts. Executes nothing. */
 export default class Plan extends EncplanCommand {
@@ -38,7 +36,6 @@ export default class Plan extends EncplanCommand {
 
   async run(): Promise<void> {
     const { flags } = await this.parse(Plan);
-    this.jsonOutput = flags.json;
     const document = await withCancellation((signal) =>
       readAssessmentDocument(sourceFromFlags(flags), signal),
     );
@@ -54,7 +51,7 @@ export default class Plan extends EncplanCommand {
     } else if (flags.commands) {
       this.log(renderPlanCommandsScript(view.plan));
     } else {
-      this.log(renderDocumentText(view, terminalTextOptions(false)));
+      this.logDocumentText(view);
     }
     exitIfVerdictFails(plan.healthGate.effectiveVerdict, flags, 'health gate');
   }

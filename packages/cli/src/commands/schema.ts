@@ -28,7 +28,6 @@ export default class Schema extends EncplanCommand {
 
   async run(): Promise<void> {
     const { args, flags } = await this.parse(Schema);
-    this.jsonOutput = flags.json;
     if (flags.write) {
       for (const document of DOCUMENTS) {
         await mkdir(path.dirname(document.schemaFile), { recursive: true });

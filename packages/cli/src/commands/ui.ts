@@ -39,7 +39,6 @@ export default class Ui extends EncplanCommand {
 
   async run(): Promise<void> {
     const { flags } = await this.parse(Ui);
-    this.jsonOutput = flags.json;
     // Loaded here, not at the top: node:http pulls in Node's undici and the server is only ever used by this
     // command, so every other command starts without it (docs/performance.md).
     const { createBridgeHandlers, createWizardBackend, RENDERER_DIR, startUiServer } =

@@ -35,3 +35,11 @@ export function stderrProgress(stream: NodeJS.WriteStream = process.stderr): (ev
     stream.write(formatProgress(event, tty, stream.columns));
   };
 }
+
+/**
+ * One step of a long run (`encplan: reading the drive…`) on stderr. On a terminal it takes the line of the
+ * progress bar (\r, the text, clear to the end of the line) and the bar's next event is drawn below it.
+ */
+export function stderrStep(step: string, stream: NodeJS.WriteStream = process.stderr): void {
+  stream.write(stream.isTTY ? `\rencplan: ${step}…\u001b[K\n` : `encplan: ${step}…\n`);
+}

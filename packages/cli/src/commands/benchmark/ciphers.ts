@@ -2,13 +2,13 @@ import { Flags } from '@oclif/core';
 import {
   cipherBenchmarkDocument,
   createProbeContext,
-  renderDocumentText,
   runCipherBenchmark,
   toCipherBenchmarkView,
 } from '@encplan/core';
 import { createEnvironment } from '@encplan/core/node';
 import { EncplanCommand } from '../../base-command.js';
-import { terminalTextOptions } from '../../terminal-style.js';
+import { withCancellation } from '../../cancellation.js';
+import { stderrStep } from '../../render/progress-bar.js';
 
 /** `encplan benchmark ciphers`: cipher and key-derivation speed, and which kernel AES driver disks would use. */
 export default class BenchmarkCiphers extends EncplanCommand {
@@ -27,30 +27,16 @@ export default class BenchmarkCiphers extends EncplanCommand {
 
   async run(): Promise<void> {
     const { flags } = await this.parse(BenchmarkCiphers);
-    this.jsonOutput = flags.json;
-    const environment = createEnvironment();
-    const controller = new AbortController();
-    const stop = () => {
-      controller.abort();
-    };
-    process.once('SIGINT', stop);
-    process.once('SIGTERM', stop);
-    try {
-      const context = createProbeContext(environment.host, controller.signal);
-      const result = await runCipherBenchmark(context, {
-        quick: flags.quick,
-        onProgress: (step) => process.stderr.write(`encplan: ${step}…\n`),
-      });
-      if (flags.json) {
-        this.emitJson(cipherBenchmarkDocument.ok(result, context.warnings, environment.clock.now()));
-      } else {
-        this.log(
-          renderDocumentText(toCipherBenchmarkView(result, context.warnings), terminalTextOptions(false)),
-        );
-      }
-    } finally {
-      process.off('SIGINT', stop);
-      process.off('SIGTERM', stop);
+    const { host } = createEnvironment();
+    const { result, warnings } = await withCancellation(async (signal) => {
+      const context = createProbeContext(host, signal);
+      const measured = await runCipherBenchmark(context, { quick: flags.quick, onProgress: stderrStep });
+      return { result: measured, warnings: context.warnings };
+    });
+    if (flags.json) {
+      this.emitOkEnvelope(result, warnings);
+    } else {
+      this.logDocumentText(toCipherBenchmarkView(result, warnings));
     }
   }
 }

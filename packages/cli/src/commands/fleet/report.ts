@@ -34,7 +34,6 @@ export default class FleetReport extends EncplanCommand {
 
   async run(): Promise<void> {
     const { argv, flags } = await this.parse(FleetReport);
-    this.jsonOutput = flags.json;
     const generatedAt = new Date();
     const documents = await readFleetDocuments(argv as string[], createEnvironment().clock);
     const report = buildFleetReport(documents);

@@ -69,6 +69,45 @@ function infoFindings(view: ReportView): HTMLElement | null {
       );
 }
 
+/** The fields of `Row` that hold text: what a column of a measurement table shows. */
+type TextField<Row> = { [Field in keyof Row]: Row[Field] extends string ? Field : never }[keyof Row];
+
+/** A table of measurements: a caption, then a row per item with a cell per column (a source is set in grey). */
+function measurementTable<Row>(
+  attributes: Readonly<Record<string, string>>,
+  caption: string,
+  columns: readonly (readonly [header: string, field: TextField<Row>])[],
+  rows: readonly Row[],
+): HTMLElement {
+  return h(
+    'table',
+    { class: 'facts', ...attributes },
+    h('caption', {}, caption),
+    h(
+      'thead',
+      {},
+      h(
+        'tr',
+        {},
+        columns.map(([header]) => h('th', { scope: 'col' }, header)),
+      ),
+    ),
+    h(
+      'tbody',
+      {},
+      rows.map((row) =>
+        h(
+          'tr',
+          {},
+          columns.map(([, field]) =>
+            h('td', field === 'source' ? { class: 'source' } : {}, row[field] as string),
+          ),
+        ),
+      ),
+    ),
+  );
+}
+
 /** Step 4: recommendations with reasons, plain vs encrypted per profile, predicted vs measured. */
 export function renderPlanStep(state: WizardState, actions: WizardActions): HTMLElement {
   const view = state.view;
@@ -91,73 +130,31 @@ export function renderPlanStep(state: WizardState, actions: WizardActions): HTML
                 view.charts.map((chart) =>
                   svgFigure(renderBarChartSvg(chart), `${chart.title} (${chart.unit})`),
                 ),
-                h(
-                  'table',
-                  { class: 'facts' },
-                  h('caption', {}, 'Measured with fio'),
-                  h(
-                    'thead',
-                    {},
-                    h(
-                      'tr',
-                      {},
-                      ['Profile', 'Target', 'Measured', 'Source'].map((name) =>
-                        h('th', { scope: 'col' }, name),
-                      ),
-                    ),
-                  ),
-                  h(
-                    'tbody',
-                    {},
-                    view.benchmarkRows.map((row) =>
-                      h(
-                        'tr',
-                        {},
-                        h('td', {}, row.profile),
-                        h('td', {}, row.target),
-                        h('td', {}, row.measured),
-                        h('td', { class: 'source' }, row.source),
-                      ),
-                    ),
-                  ),
+                measurementTable(
+                  {},
+                  'Measured with fio',
+                  [
+                    ['Profile', 'profile'],
+                    ['Target', 'target'],
+                    ['Measured', 'measured'],
+                    ['Source', 'source'],
+                  ],
+                  view.benchmarkRows,
                 ),
               ),
           view.predictions.length === 0
             ? null
-            : h(
-                'table',
-                { class: 'facts', id: 'predictions' },
-                h('caption', {}, 'Predicted encrypted throughput next to measured plain throughput'),
-                h(
-                  'thead',
-                  {},
-                  h(
-                    'tr',
-                    {},
-                    [
-                      'Profile',
-                      'Measured plain',
-                      'Predicted encrypted',
-                      'Measured encrypted',
-                      'Limited by',
-                    ].map((name) => h('th', { scope: 'col' }, name)),
-                  ),
-                ),
-                h(
-                  'tbody',
-                  {},
-                  view.predictions.map((row) =>
-                    h(
-                      'tr',
-                      {},
-                      h('td', {}, row.profile),
-                      h('td', {}, row.measuredPlain),
-                      h('td', {}, row.predictedEncrypted),
-                      h('td', {}, row.measuredEncrypted),
-                      h('td', {}, row.limitedBy),
-                    ),
-                  ),
-                ),
+            : measurementTable(
+                { id: 'predictions' },
+                'Predicted encrypted throughput next to measured plain throughput',
+                [
+                  ['Profile', 'profile'],
+                  ['Measured plain', 'measuredPlain'],
+                  ['Predicted encrypted', 'predictedEncrypted'],
+                  ['Measured encrypted', 'measuredEncrypted'],
+                  ['Limited by', 'limitedBy'],
+                ],
+                view.predictions,
               ),
           view.warnings.length === 0
             ? null
