@@ -125,3 +125,28 @@ describe('createRunner', () => {
     await expectCode(runner.run({ tool: 'lsblk', args: [], timeoutMs: 0 }), 'INTERNAL_ERROR');
   });
 });
+
+describe('tool lookup with executable suffixes (Windows: NAME.exe)', () => {
+  it('finds powershell.exe by its bare name, trying the suffixes in order, and never a .cmd', async () => {
+    const { mkdtemp, writeFile, rm } = await import('node:fs/promises');
+    const { tmpdir } = await import('node:os');
+    const path = await import('node:path');
+    const dir = await mkdtemp(path.join(tmpdir(), 'encplan-suffix-'));
+    try {
+      await writeFile(path.join(dir, 'powershell.exe'), '', { mode: 0o755 });
+      await writeFile(path.join(dir, 'fsutil.cmd'), '', { mode: 0o755 });
+      const runner = createRunner({
+        searchPath: dir,
+        includeSystemDirectories: false,
+        executableSuffixes: ['.exe', '.com'],
+      });
+      expect(await runner.resolveTool('powershell')).toBe(path.join(dir, 'powershell.exe'));
+      expect(await runner.resolveTool('fsutil')).toBeNull();
+      // Without the suffixes (Linux, macOS) the bare name is what is looked for.
+      const bare = createRunner({ searchPath: dir, includeSystemDirectories: false });
+      expect(await bare.resolveTool('powershell')).toBeNull();
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+});

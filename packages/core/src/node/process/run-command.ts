@@ -57,6 +57,12 @@ export interface RunnerOptions {
   readonly defaultMaxOutputBytes?: number;
   /** Time between SIGTERM and SIGKILL when a child must be stopped. */
   readonly killGraceMs?: number;
+  /**
+   * File name endings tried for each tool, in order. Default: `.exe` then `.com` on Windows (where
+   * `powershell`, `manage-bde`, `fsutil` and `diskspd` are `NAME.exe` files; `.bat`/`.cmd` are left out because
+   * they run only through cmd.exe, which this runner never starts), the bare name elsewhere.
+   */
+  readonly executableSuffixes?: readonly string[];
 }
 
 /** A runner plus the tool lookup it uses, so `doctor` reports exactly what the runner would run. */
@@ -80,6 +86,7 @@ export function createRunner(options: RunnerOptions): Runner {
   const uniqueDirectories = [...new Set(directories)];
   const childPath = uniqueDirectories.join(path.delimiter);
   const cache = new Map<ToolName, Promise<string | null>>();
+  const suffixes = options.executableSuffixes ?? (currentPlatform() === 'win32' ? ['.exe', '.com'] : ['']);
 
   function resolveTool(tool: ToolName): Promise<string | null> {
     let pending = cache.get(tool);
@@ -91,9 +98,11 @@ export function createRunner(options: RunnerOptions): Runner {
           return (await canAccess(explicit, fsConstants.F_OK)) ? explicit : null;
         }
         for (const directory of uniqueDirectories) {
-          const candidate = path.join(directory, tool);
-          if (await canAccess(candidate, fsConstants.X_OK)) {
-            return candidate;
+          for (const suffix of suffixes) {
+            const candidate = path.join(directory, `${tool}${suffix}`);
+            if (await canAccess(candidate, fsConstants.X_OK)) {
+              return candidate;
+            }
           }
         }
         return null;
