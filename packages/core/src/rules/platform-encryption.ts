@@ -143,7 +143,9 @@ export function recommendMacosEncryption(
   let action: MacosAction;
   let value: string;
   let reason: string;
-  if (storage.fileVault === 'on' || storage.fileVault === 'encrypting' || encrypted !== undefined) {
+  // FileVault covers the startup volume only (fdesetup(8)): "FileVault is On." says nothing of an external drive.
+  const fileVaultHere = startup && (storage.fileVault === 'on' || storage.fileVault === 'encrypting');
+  if (fileVaultHere || encrypted !== undefined) {
     const volume = encrypted?.volume ?? storage.disk?.identifier ?? 'the startup volume';
     action = { kind: 'nothing', volume };
     value = 'already encrypted';

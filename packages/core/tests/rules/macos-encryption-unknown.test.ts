@@ -31,4 +31,17 @@ describe('recommendMacosEncryption on an external drive', () => {
     const result = recommendMacosEncryption({ ...external, encryptionUnknown: null });
     expect(result.action).toEqual({ kind: 'new-volume', container: 'disk4' });
   });
+
+  it('is not "already encrypted" because FileVault is on: FileVault covers the startup volume only', () => {
+    const onMac = { ...external, encryptionUnknown: null, fileVault: 'on' as const };
+    expect(recommendMacosEncryption(onMac).action).toEqual({ kind: 'new-volume', container: 'disk4' });
+    const unencrypted = [{ format: 'apfs-unencrypted' as const, volume: 'disk5s1' }];
+    expect(recommendMacosEncryption({ ...onMac, encryption: unencrypted }).action).toEqual({
+      kind: 'encrypt-volume',
+      volume: 'disk5s1',
+    });
+    // The internal startup disk with FileVault on is.
+    const startup = { ...onMac, disk: { ...external.disk, internal: true } };
+    expect(recommendMacosEncryption(startup).action).toMatchObject({ kind: 'nothing' });
+  });
 });
