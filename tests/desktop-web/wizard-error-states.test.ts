@@ -11,7 +11,6 @@ import {
 } from '@encplan/core';
 import { parseBundle, type Bundle } from '../../packages/core/src/capture/bundle.js';
 import { toolNotFound } from '../../packages/core/src/errors.js';
-import { DEBIAN_PACKAGES } from '../../packages/core/src/ports.js';
 import { createBridgeHandlers } from '../../packages/desktop/src/backend/bridge-handlers.js';
 import { startUiServer } from '../../packages/desktop/src/server/ui-server.js';
 import { REPO_ROOT } from '../support/fake-tools.js';
@@ -40,7 +39,7 @@ async function assessmentWithoutSmartctlAndFio(): Promise<unknown> {
           return { ...capture, result: null };
         }
         if (capture.kind === 'command' && capture.tool === 'smartctl') {
-          const error = toolNotFound('smartctl', DEBIAN_PACKAGES.smartctl);
+          const error = toolNotFound('smartctl');
           return {
             ...capture,
             output: null,
@@ -78,7 +77,7 @@ describe.skipIf(chromiumMissing !== null)('the wizard’s error states in Chromi
           );
         }
         if (world === 'no-lsblk') {
-          return Promise.reject(toolNotFound('lsblk', DEBIAN_PACKAGES.lsblk));
+          return Promise.reject(toolNotFound('lsblk'));
         }
         return saved.assess(request, progress);
       },

@@ -1,3 +1,5 @@
+import { installHint, type Host, type ToolName } from './ports.js';
+
 /**
  * The error taxonomy. `code` is part of the JSON contract (docs/json-contract.md): never rename one.
  */
@@ -60,16 +62,12 @@ export function isEncplanError(error: unknown, ...codes: ErrorCode[]): error is 
 }
 
 /**
- * The error for a tool that is not installed, with the package that provides it on Debian, or with a whole
- * `hint` sentence for another platform (ports.ts `installHint`).
+ * The error for a tool that is not installed, with how to get it on the platform that missed it (the Debian
+ * package on Linux, Homebrew on a Mac, the project's installer on Windows: ports.ts `installHint`).
  */
-export function toolNotFound(
-  tool: string,
-  debianPackage?: string,
-  hint = debianPackage === undefined ? undefined : `Install it, e.g. apt-get install ${debianPackage}.`,
-): EncplanError {
+export function toolNotFound(tool: ToolName, platform: Host['platform'] = 'linux'): EncplanError {
   return new EncplanError('TOOL_NOT_FOUND', `${tool} is not installed or not on PATH.`, {
-    ...(hint === undefined ? {} : { hint }),
+    hint: installHint(tool, platform),
     details: { tool },
   });
 }

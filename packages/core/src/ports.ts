@@ -119,7 +119,11 @@ export function installHint(tool: ToolName, platform: Host['platform']): string 
       ? `It is part of ${system}; check PATH.`
       : `encplan does not use it on ${system}.`;
   }
-  return `Install it, e.g. apt-get install ${DEBIAN_PACKAGES[tool]}.`;
+  // "veracrypt (from veracrypt.fr)" is not in Debian; "pkexec (polkit)" is the package pkexec.
+  const outside = /^(\S+) \(from (.+)\)$/.exec(DEBIAN_PACKAGES[tool]);
+  return outside === null
+    ? `Install it, e.g. apt-get install ${DEBIAN_PACKAGES[tool].split(' ')[0] ?? tool}.`
+    : `Install it: ${outside[1] ?? tool} from ${outside[2] ?? ''}.`;
 }
 
 /** One process to run: an argument array, never a command string. */

@@ -24,6 +24,12 @@ export default class Doctor extends EncplanCommand {
     ]);
     this.log('Tools');
     this.log(formatTextTable(['', 'tool', 'version', 'gives encplan'], rows));
+    const missing = result.tools.filter((tool) => tool.path === null && (tool.install ?? null) !== null);
+    if (missing.length > 0) {
+      this.log('');
+      this.log('How to get what is missing');
+      missing.forEach((tool) => this.log(`  ${tool.tool}: ${tool.install ?? ''}`));
+    }
     this.log('');
     this.log('Kernel and platform');
     for (const capability of result.capabilities) {

@@ -37,10 +37,16 @@ export const cleanupDocument = commandDocument('cleanup', [1, 1], 'cleanup', cle
 /** `encplan doctor --json`: the tools and kernel features encplan uses, and what a missing one costs. */
 export const doctorDocument = commandDocument(
   'doctor',
-  [1, 0],
+  [1, 1],
   'doctor',
   z.object({
-    tools: z.array(toolRecordSchema.extend({ purpose: z.string() })),
+    tools: z.array(
+      toolRecordSchema.extend({
+        purpose: z.string(),
+        /** How to get a missing tool on this platform (doctor 1.1; null when present, absent before 1.1). */
+        install: z.string().nullable().optional(),
+      }),
+    ),
     capabilities: z.array(capabilitySchema),
   }),
 );

@@ -1,6 +1,6 @@
 import { parseVersionBanner, VERSION_ARGUMENTS } from '../domain/tooling.js';
 import { doctorDocument, type DoctorEnvelope } from '../contract/documents.js';
-import { DEBIAN_PACKAGES, TOOL_NAMES, type Clock, type Host, type ToolName } from '../ports.js';
+import { DEBIAN_PACKAGES, installHint, TOOL_NAMES, type Clock, type Host, type ToolName } from '../ports.js';
 import { probeCapabilities } from '../probes/capabilities.js';
 import { createProbeContext, tryRun } from '../probes/probe-context.js';
 
@@ -103,6 +103,7 @@ export async function doctor(environment: { host: Host; clock: Clock }): Promise
       path,
       version: output === null ? null : parseVersionBanner(`${output.stdout}\n${output.stderr}`),
       purpose: TOOL_PURPOSES[tool],
+      install: path === null ? installHint(tool, host.platform) : null,
     });
   }
   const capabilities = await probeCapabilities(host);

@@ -4,6 +4,9 @@ import { installHint, TOOL_NAMES } from '../../src/ports.js';
 describe('installHint: how to get a missing tool on the platform that missed it', () => {
   it('names the Debian package on Linux', () => {
     expect(installHint('smartctl', 'linux')).toBe('Install it, e.g. apt-get install smartmontools.');
+    expect(installHint('pkexec', 'linux')).toBe('Install it, e.g. apt-get install pkexec.');
+    // Not a Debian package: never an apt-get line that cannot work.
+    expect(installHint('veracrypt', 'linux')).toBe('Install it: veracrypt from veracrypt.fr.');
   });
 
   it('never tells a Mac or a Windows machine to apt-get', () => {

@@ -44,7 +44,9 @@ describe('doctor per platform', () => {
     expect(tools.get('smartctl')).toMatchObject({
       path: null,
       purpose: expect.stringContaining('SMART') as unknown,
+      install: 'Install it: brew install smartmontools.',
     });
+    expect(tools.get('diskutil')?.install).toBeNull();
     expect(tools.has('lsblk')).toBe(false);
   });
 
@@ -56,6 +58,9 @@ describe('doctor per platform', () => {
     const names = envelope.result?.tools.map((tool) => tool.tool).sort();
     expect(names).toEqual(['diskspd', 'fio', 'fsutil', 'manage-bde', 'powershell', 'smartctl', 'veracrypt']);
     expect(envelope.result?.tools.find((tool) => tool.tool === 'fsutil')?.purpose).toMatch(/TRIM/);
+    expect(envelope.result?.tools.find((tool) => tool.tool === 'diskspd')?.install).toContain(
+      'github.com/microsoft/diskspd',
+    );
   });
 
   it('keeps the Linux list without the macOS and Windows tools', async () => {

@@ -2,20 +2,13 @@ import { spawn } from 'node:child_process';
 import { constants as fsConstants } from 'node:fs';
 import path from 'node:path';
 import { EncplanError, cancelled, throwIfCancelled, toolNotFound } from '../../errors.js';
-import {
-  DEBIAN_PACKAGES,
-  installHint,
-  type CommandOutput,
-  type CommandSpec,
-  type RunCommand,
-  type ToolName,
-} from '../../ports.js';
+import { type CommandOutput, type CommandSpec, type RunCommand, type ToolName } from '../../ports.js';
 import { canAccess } from '../can-access.js';
 import { currentPlatform } from '../platform.js';
 
 /** TOOL_NOT_FOUND with the way to install the tool on this platform (Homebrew on a Mac, not apt-get). */
 function missing(tool: ToolName): EncplanError {
-  return toolNotFound(tool, DEBIAN_PACKAGES[tool], installHint(tool, currentPlatform()));
+  return toolNotFound(tool, currentPlatform());
 }
 
 /** Directories searched for tools after the user's PATH: smartctl, hdparm and friends live in sbin. */

@@ -10,7 +10,7 @@ import { FILESYSTEM_OVERHEAD_BYTES } from '../../plan/benchmark-footprint.js';
 import { resourceName } from '../../plan/encrypted-backends.js';
 import { DARWIN_COMMANDS } from '../../probes/darwin/probe-darwin-storage.js';
 import { PhaseSchedule } from '../../probes/phase-schedule.js';
-import { installHint, type Host } from '../../ports.js';
+import type { Host } from '../../ports.js';
 import { CleanupRegistry, releaseAndThrow } from './cleanup-registry.js';
 import { joinPath } from './paths.js';
 import {
@@ -120,7 +120,7 @@ export async function runDarwinIoBenchmark(
   for (const tool of ['fio', 'hdiutil'] as const) {
     if ((await host.whichTool(tool)) === null) {
       // fio: "Install it: brew install fio."; hdiutil is part of macOS.
-      throw toolNotFound(tool, undefined, installHint(tool, 'darwin'));
+      throw toolNotFound(tool, 'darwin');
     }
   }
   const {

@@ -1,6 +1,6 @@
 import { joinPath } from './paths.js';
 import { EncplanError, isEncplanError, toolNotFound } from '../../errors.js';
-import { DEBIAN_PACKAGES, type Host } from '../../ports.js';
+import type { Host } from '../../ports.js';
 import type {
   BackendId,
   FioRun,
@@ -429,7 +429,7 @@ export async function runIoBenchmark(host: Host, options: IoBenchmarkOptions): P
     ...(host.platform === 'linux' ? (['losetup', 'mkfs.ext4', 'mount', 'umount'] as const) : []),
   ] as const) {
     if ((await host.whichTool(tool)) === null) {
-      throw toolNotFound(tool, DEBIAN_PACKAGES[tool]);
+      throw toolNotFound(tool);
     }
   }
   const explicit = options.backends !== 'auto';

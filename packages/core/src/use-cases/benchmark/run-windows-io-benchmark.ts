@@ -25,7 +25,7 @@ import {
 import { parseDiskspdText, type DiskspdTotals } from '../../parsers/diskspd/parse-diskspd-text.js';
 import { FIO_MODES, STANDARD_PROFILES } from '../../plan/fio-jobs.js';
 import { resourceName } from '../../plan/encrypted-backends.js';
-import { DEBIAN_PACKAGES, installHint, type Host } from '../../ports.js';
+import type { Host } from '../../ports.js';
 import { CleanupRegistry } from './cleanup-registry.js';
 import { randomToken } from './paths.js';
 import type { IoBenchmarkOutcome } from './run-io-benchmark.js';
@@ -115,7 +115,7 @@ export async function runWindowsIoBenchmark(
 ): Promise<IoBenchmarkOutcome> {
   const started = await host.effects.monotonicMs();
   if ((await host.whichTool('diskspd')) === null) {
-    throw toolNotFound('diskspd', DEBIAN_PACKAGES.diskspd, installHint('diskspd', 'win32'));
+    throw toolNotFound('diskspd', 'win32');
   }
   const veracryptPath = options.veracrypt === false ? null : await host.whichTool('veracrypt');
   const settings = FIO_MODES[options.mode];
