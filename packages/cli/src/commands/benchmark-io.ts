@@ -1,7 +1,7 @@
 import { createInterface } from 'node:readline/promises';
 import { Args, Flags } from '@oclif/core';
 import { EncplanError, ioBenchmarkDocument, toIoBenchmarkView, type BackendId } from '@encplan/core';
-import { createEnvironment, runIoBenchmark, type NodeEnvironment } from '@encplan/core/node';
+import { createEnvironment, runPlatformIoBenchmark, type NodeEnvironment } from '@encplan/core/node';
 import { EncplanCommand } from '../base-command.js';
 import { stderrProgress } from '../render/progress-bar.js';
 import { withCancellation } from '../cancellation.js';
@@ -54,7 +54,7 @@ export default class BenchmarkIo extends EncplanCommand {
     const typedDevice = await this.confirmDevice(host, target, flags.destructive, flags.yes, flags.json);
     const backends = flags.backend === undefined ? 'auto' : (flags.backend as BackendId[]);
     const outcome = await withCancellation((signal) =>
-      runIoBenchmark(host, {
+      runPlatformIoBenchmark(host, {
         target,
         backends,
         mode: flags.full ? 'full' : 'quick',

@@ -7,6 +7,7 @@
 export { cleanupLeftovers } from '../use-cases/benchmark/cleanup-leftovers.js';
 
 export { runIoBenchmark } from '../use-cases/benchmark/run-io-benchmark.js';
+export { runPlatformIoBenchmark } from '../use-cases/benchmark/run-platform-io-benchmark.js';
 export { readBundleDirectory, writeBundleDirectory } from './bundle-files.js';
 export { createEnvironment, type NodeEnvironment } from './create-environment.js';
 export { createNodeHost, defaultStateDirectory } from './host.js';

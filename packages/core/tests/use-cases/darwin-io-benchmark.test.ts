@@ -12,6 +12,7 @@ import {
   chooseDarwinBenchmarkVolume,
   runDarwinIoBenchmark,
 } from '../../src/use-cases/benchmark/run-darwin-io-benchmark.js';
+import { runPlatformIoBenchmark } from '../../src/use-cases/benchmark/run-platform-io-benchmark.js';
 import { fixture } from '../support/fixtures.js';
 
 const TEMP = '/var/folders/zz/zyxvpxvq6csfxvn_n0000000000000/T';
@@ -307,6 +308,43 @@ function volumeEntry(volume: string, roles: string[]): PlatformStorage['encrypti
     source: 'diskutil apfs list',
   };
 }
+
+describe('encplan benchmark io DIR on a Mac (runPlatformIoBenchmark)', () => {
+  const request = {
+    backends: 'auto' as const,
+    mode: 'quick' as const,
+    sweep: false,
+    destructive: { allowDestructive: false, typedDevice: null, yes: false },
+    cipherBytesPerSecondPerCore: null,
+  };
+
+  it('measures disk images in the directory given, not loop devices', async () => {
+    const { host, runs } = macHost({ files: { '/Volumes/External': 'directory' } });
+    const { result } = await runPlatformIoBenchmark(host, { ...request, target: '/Volumes/External' });
+    expect(result.target).toBe('/Volumes/External');
+    expect(result.encrypted.map((target) => target.backend)).toEqual(['apfs']);
+    const created = runs.filter((spec) => spec.tool === 'hdiutil' && spec.args[0] === 'create');
+    expect(created.map((spec) => spec.args.at(-1))).toEqual([
+      '/Volumes/External/encplan-bench-77-cd/plain.dmg',
+      '/Volumes/External/encplan-bench-77-cd/apfs.dmg',
+    ]);
+    expect(runs.some((spec) => spec.tool === 'losetup' || spec.tool === 'mount')).toBe(false);
+  });
+
+  it('refuses what only Linux measures, before running anything', async () => {
+    const { host, runs } = macHost({ files: { '/Volumes/External': 'directory', '/dev/disk4': 'file' } });
+    await expect(
+      runPlatformIoBenchmark(host, { ...request, target: '/Volumes/External', backends: ['luks2'] }),
+    ).rejects.toMatchObject({ code: 'INVALID_ARGUMENT', message: expect.stringContaining('luks2') });
+    await expect(runPlatformIoBenchmark(host, { ...request, target: '/dev/disk4' })).rejects.toMatchObject({
+      code: 'INVALID_ARGUMENT',
+    });
+    await expect(runPlatformIoBenchmark(host, { ...request, target: '/nowhere' })).rejects.toMatchObject({
+      code: 'DEVICE_NOT_FOUND',
+    });
+    expect(runs).toEqual([]);
+  });
+});
 
 describe('chooseDarwinBenchmarkVolume', () => {
   it('skips the read-only system volume and puts the images in the temp dir of the Data volume', async () => {
