@@ -124,7 +124,7 @@ function answerHtml(view: ReportView): string {
   const { answer } = view;
   const fixFirst =
     view.fixFirst.length === 0
-      ? '<p>Nothing to fix before encrypting.</p>'
+      ? '<p>Nothing to fix first.</p>'
       : `<h3>Fix first</h3><ol class="fix-first">${view.fixFirst.map((item) => `<li>${badge(item.tone)} ${escapeHtml(item.message)}</li>`).join('')}</ol>`;
   const decisions = `<h3>The plan</h3><dl class="decisions">${view.decisions.map((item) => `<dt>${escapeHtml(item.label)}</dt><dd>${escapeHtml(item.value)}</dd>`).join('')}</dl>`;
   return `<section class="answer border-${answer.tone}" id="answer" aria-labelledby="answer-heading"><h2 id="answer-heading">The answer ${badge(answer.tone, answer.verdict)}</h2><p class="headline">${escapeHtml(answer.headline)}</p><p>${escapeHtml(answer.reason)}</p>${strategyHtml(view)}${fixFirst}${decisions}<p class="source">The commands are under <a href="#commands">Commands</a>; the evidence follows.</p></section>`;

@@ -38,7 +38,7 @@ function answer(view: ReportView): HTMLElement | null {
     h('h2', { id: 'answer-title' }, badge(view.answer.tone, view.answer.verdict), ' ', view.answer.headline),
     h('p', {}, view.answer.reason),
     view.fixFirst.length === 0
-      ? h('p', {}, 'Nothing to fix before encrypting.')
+      ? h('p', {}, 'Nothing to fix first.')
       : h(
           'div',
           {},
