@@ -14,7 +14,7 @@ import {
   windowsTrim,
 } from '../rules/platform-encryption.js';
 import { mergeRuleResults, type RuleResult } from '../rules/rule-result.js';
-import type { Strategy } from '../rules/strategy.js';
+import { alreadyEncryptedStrategy, type Strategy } from '../rules/strategy.js';
 import { veracryptCommand, type PlanCommand } from './commands.js';
 import { darwinCommands } from './commands-darwin.js';
 import { bitlockerCommands, enableTrimCommand, veracryptWindowsCommands } from './commands-windows.js';
@@ -37,25 +37,6 @@ function veracryptRules(
   return {
     ...mergeRuleResults(encryption, kdf),
     settings: { encryption: encryption.encryption, kdf: kdf.kdf },
-  };
-}
-
-/**
- * The plan's strategy when the platform's own encryption already protects the volume (FileVault, APFS
- * encryption, BitLocker in software): nothing to do, so the answer says so instead of "encrypt".
- */
-function alreadyEncrypted(volume: string, format: string, reason: string): Strategy {
-  return {
-    kind: 'nothing-to-do',
-    reason,
-    target: { path: volume, filesystemType: format, sizeBytes: null, mountpoints: [] },
-    offline: false,
-    preconditions: [],
-    steps: [],
-    reductionBytes: null,
-    driveWrites: { bytes: 0, percentOfRatedEndurance: 0, basis: 'Nothing is rewritten.' },
-    timeEstimate: { seconds: null, basis: 'No data are rewritten.' },
-    differences: [],
   };
 }
 
@@ -161,7 +142,10 @@ export function buildPlatformPlan(
     commands = darwinCommands(encryption.action, options, trim.trimforce);
     if (encryption.action.kind === 'nothing') {
       const reason = encryption.recommendations.find((entry) => entry.ruleId === 'macos-encryption')?.reason;
-      strategy = alreadyEncrypted(encryption.action.volume, 'apfs', reason ?? 'Already encrypted.');
+      strategy = alreadyEncryptedStrategy(
+        { path: encryption.action.volume, format: 'apfs' },
+        reason ?? 'Already encrypted.',
+      );
     }
   } else {
     const bitlocker = recommendBitLocker(storage, options);
@@ -171,7 +155,10 @@ export function buildPlatformPlan(
     keySizeBits = bitlocker.method === 'xts_aes256' ? 512 : 256;
     if (bitlocker.action.kind === 'nothing') {
       const reason = bitlocker.findings.find((entry) => entry.ruleId === 'bitlocker-existing')?.message;
-      strategy = alreadyEncrypted(bitlocker.action.mountPoint, 'bitlocker', reason ?? 'Already encrypted.');
+      strategy = alreadyEncryptedStrategy(
+        { path: bitlocker.action.mountPoint, format: 'bitlocker' },
+        reason ?? 'Already encrypted.',
+      );
     }
     commands = [
       ...bitlockerCommands(bitlocker.action, bitlocker.method),

@@ -387,6 +387,30 @@ function freshTime(facts: PlanFacts, header: number, options: ResolvedPlanOption
 const NO_TIME = { seconds: null, basis: 'No data are rewritten.' } as const;
 
 /**
+ * The strategy of a volume that is already encrypted: nothing is rewritten. `differences` lists the settings of
+ * the existing volume that differ from the plan. Used for LUKS/TCRYPT here and for FileVault/APFS and BitLocker
+ * by the platform plan.
+ */
+export function alreadyEncryptedStrategy(
+  target: { readonly path: string; readonly format: string },
+  reason: string,
+  differences: Strategy['differences'] = [],
+): Strategy {
+  return {
+    kind: 'nothing-to-do',
+    reason,
+    target: { path: target.path, filesystemType: target.format, sizeBytes: null, mountpoints: [] },
+    offline: false,
+    preconditions: [],
+    steps: [],
+    reductionBytes: null,
+    differences,
+    driveWrites: { bytes: 0, percentOfRatedEndurance: 0, basis: 'Nothing is rewritten.' },
+    timeEstimate: NO_TIME,
+  };
+}
+
+/**
  * `strategy`: the plan's first decision. Fresh format for an unused disk; in place (LUKS2 `cryptsetup reencrypt
  * --encrypt --reduce-device-size`, cryptsetup-reencrypt(8)) for a filesystem that can give up 32 MiB at its end,
  * from a live system when it is the running root; reinstall for a system disk whose filesystem cannot;
@@ -494,20 +518,14 @@ function decide(
       plain === null
         ? ''
         : ` Not encrypted beside it: ${plain}; plan that partition on its own to encrypt it in place.`;
-    return {
-      ...base,
-      kind: 'nothing-to-do',
-      target: { path, filesystemType: found?.format ?? existing.kind, sizeBytes: null, mountpoints: [] },
-      reason:
-        (differences.length === 0
-          ? `${path} is already encrypted (${existing.kind}) as planned.`
-          : `${path} is already encrypted (${existing.kind}); ${String(differences.length)} setting(s) differ from the plan: ${differences.map((d) => `${d.setting} ${String(d.current)} → ${String(d.planned)}`).join('; ')}. Flags change with cryptsetup refresh --persistent; cipher, key size and sector size only with a full cryptsetup reencrypt (one rewrite of the volume); key derivation with cryptsetup luksConvertKey.`) +
+    return alreadyEncryptedStrategy(
+      { path, format: found?.format ?? existing.kind },
+      (differences.length === 0
+        ? `${path} is already encrypted (${existing.kind}) as planned.`
+        : `${path} is already encrypted (${existing.kind}); ${String(differences.length)} setting(s) differ from the plan: ${differences.map((d) => `${d.setting} ${String(d.current)} → ${String(d.planned)}`).join('; ')}. Flags change with cryptsetup refresh --persistent; cipher, key size and sector size only with a full cryptsetup reencrypt (one rewrite of the volume); key derivation with cryptsetup luksConvertKey.`) +
         others,
-      preconditions: [],
       differences,
-      driveWrites: driveWritesOf(facts, 0, 'Nothing is rewritten'),
-      timeEstimate: NO_TIME,
-    };
+    );
   }
   // Without the stack (whole-disk signatures, mounts) or a partition list, an empty-looking disk is unknown.
   const layoutKnown = facts.stack !== undefined || (facts.partitions ?? []).length > 0;
