@@ -14,7 +14,7 @@ for argument in "$@"; do
 done
 cd "$(dirname "$0")/.."
 
-APT_PACKAGES=(psmisc smartmontools fio cryptsetup-bin util-linux mount fdisk gdisk e2fsprogs fscrypt nvme-cli hdparm openssl chromium parted ansible openssh-server iproute2)
+APT_PACKAGES=(psmisc smartmontools fio cryptsetup-bin util-linux mount fdisk gdisk e2fsprogs fscrypt nvme-cli hdparm openssl chromium parted ansible openssh-server iproute2 man-db)
 NODE_PACKAGE_VERSION=22.23.3
 
 missing=()
