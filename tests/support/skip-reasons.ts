@@ -7,7 +7,7 @@ import { REPO_ROOT } from './fake-tools.js';
  * Where every test that skips says why, one JSON line each ({ file, reason }): scripts/test-summary.mjs ends the
  * run with each skipped test and the reason its file recorded here (scripts/test.sh empties it first).
  */
-export const SKIP_REASONS_FILE = path.join(REPO_ROOT, 'test-artifacts/skip-reasons.jsonl');
+const SKIP_REASONS_FILE = path.join(REPO_ROOT, 'test-artifacts/skip-reasons.jsonl');
 
 /**
  * Records why the tests of `testFileUrl` (pass `import.meta.url`) skip, prints it at once on stderr, and
