@@ -44,7 +44,7 @@ describe('encplan health FILE.json', () => {
     const envelope = JSON.parse(stdout);
     expect(envelope).toMatchObject({
       schema: 'encplan.health',
-      schemaVersion: [1, 1],
+      schemaVersion: [1, 2],
       status: 'ok',
       error: null,
     });
