@@ -9,6 +9,7 @@ import { EncplanError } from '../errors.js';
 import type { Clock, Host, ToolName } from '../ports.js';
 import { probeCapabilities } from '../probes/capabilities.js';
 import { probeLinuxInventory } from '../probes/linux/inventory.js';
+import { linuxStorageModel } from '../analyses/storage-model.js';
 import { computeSpace } from '../analyses/space.js';
 import { resolveTarget, type ResolvedTarget } from '../probes/linux/resolve-target.js';
 import { crossCheckDiskType, probeMachine } from '../probes/machine.js';
@@ -310,6 +311,12 @@ export async function probeDisk(
     machine,
     crossChecks: crossCheck === null ? [] : [crossCheck],
     capabilities: shared.capabilities,
+    storage: linuxStorageModel({
+      ...inventory,
+      space,
+      discardPassthrough: sections.discardPassthrough,
+      overProvisioning: sections.overProvisioning,
+    }),
   };
 }
 
