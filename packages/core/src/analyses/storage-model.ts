@@ -5,6 +5,7 @@ import type { PlatformEncryption, PlatformStorage } from '../domain/platform-sto
 import type { Space } from '../domain/space.js';
 import {
   linuxLayerKindOf,
+  type FileEncryption,
   type ConversionState,
   type EncryptionState,
   type LayerKind,
@@ -86,6 +87,40 @@ export interface LinuxStorageFacts {
   readonly overProvisioning: Pick<OverProvisioning, 'filesystems'> | null;
   /** Devices off this disk below each multi-device node (sysfs slaves/); undefined when not read (older documents). */
   readonly otherDisks?: ReadonlyMap<string, readonly string[]>;
+  /** eCryptfs and fscrypt folders on the disk's filesystems; undefined when not probed (older documents). */
+  readonly fileEncryption?: readonly FileEncryption[];
+}
+
+/** A file-level layer on the volume mounted where the encrypted folder lives. */
+function fileLayers(volumes: readonly StorageVolume[], found: readonly FileEncryption[]): StorageLayer[] {
+  return found.flatMap((entry) => {
+    const volume = volumes.find((candidate) => candidate.mountpoints.includes(entry.volumeMount));
+    return volume === undefined
+      ? []
+      : [
+          {
+            id: entry.directory,
+            kind: 'file-encryption' as const,
+            name: entry.lowerDirectory,
+            sizeBytes: null,
+            on: [volume.id],
+            otherDisks: [],
+            encryption: {
+              kind: entry.kind,
+              scope: 'file' as const,
+              cipher: entry.cipher,
+              keyBits: entry.keyBits,
+              hardware: false,
+              protection: 'on' as const,
+              conversion: null,
+              percentEncrypted: null,
+              keySlots: [],
+              source: entry.source,
+            },
+            passesDiscards: null,
+          },
+        ];
+  });
 }
 
 /** The model of a Linux assessment: every node of the holder stack, headers from the encryption inventory. */
@@ -164,6 +199,7 @@ export function linuxStorageModel(facts: LinuxStorageFacts): StorageModel {
     sizeBytes: part.sizeBytes,
     encryption: headerAt.get(part.path) ?? null,
   }));
+  layers.push(...fileLayers(volumes, facts.fileEncryption ?? []));
   return {
     platform: 'linux',
     disk: {

@@ -21,7 +21,10 @@ export interface StorageSummary {
   readonly percentEncrypted: number | null;
   /** Data volumes nothing encrypts. */
   readonly unencryptedVolumes: readonly string[];
-  /** True when the only encryption of some data volume is file-level (fscrypt, eCryptfs): not full-disk. */
+  /**
+   * True when some data volume is encrypted only folder by folder (eCryptfs, fscrypt: file names and contents of
+   * those folders; the rest of the filesystem, swap and metadata stay readable): not full-disk encryption.
+   */
   readonly fileLevelOnly: boolean;
   /** Volumes encrypted by more than one layer (LUKS on LVM on LUKS). */
   readonly nestedEncryption: readonly string[];
@@ -104,7 +107,11 @@ export function storageSummaryOf(result: StorageModelSource): StorageSummary | n
     conversion: converting[0]?.conversion ?? null,
     percentEncrypted: percents.length === 0 ? null : Math.min(...percents),
     unencryptedVolumes: data.filter((volume) => protectionOf(volume) === 'none').map((volume) => volume.id),
-    fileLevelOnly: data.some((volume) => volume.encryption?.scope === 'file'),
+    fileLevelOnly: data.some(
+      (volume) =>
+        volume.encryption === null &&
+        model.layers.some((layer) => layer.kind === 'file-encryption' && layer.on.includes(volume.id)),
+    ),
     nestedEncryption: model.volumes
       .filter((volume) => volume.encryptedBy.length > 1)
       .map((volume) => volume.id),

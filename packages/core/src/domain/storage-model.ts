@@ -162,6 +162,22 @@ const reclaimSchema = z.object({
   blockedAt: z.array(z.string()),
 });
 
+/** A folder encrypted file by file (eCryptfs, fscrypt) on a filesystem of the disk: not full-disk encryption. */
+export interface FileEncryption {
+  readonly kind: 'ecryptfs' | 'fscrypt';
+  /** The encrypted folder as users see it ("/home/alice"). */
+  readonly directory: string;
+  /** eCryptfs: the folder holding the encrypted files ("/home/.ecryptfs/alice/.Private"); null for fscrypt. */
+  readonly lowerDirectory: string | null;
+  /** The mount point of the filesystem of this disk that holds it. */
+  readonly volumeMount: string;
+  readonly cipher: string | null;
+  readonly keyBits: number | null;
+  /** Whether the key is loaded (the folder readable now); null when not said. */
+  readonly unlocked: boolean | null;
+  readonly source: string;
+}
+
 /** The assessed disk in the one model (assessment 1.3). */
 export const storageModelSchema = z.object({
   platform: z.enum(['linux', 'darwin', 'win32']),

@@ -8,6 +8,7 @@ import { parseVersionBanner, VERSION_ARGUMENTS, type ToolRecord } from '../domai
 import { EncplanError } from '../errors.js';
 import type { Clock, Host, ToolName } from '../ports.js';
 import { probeCapabilities } from '../probes/capabilities.js';
+import { probeFileEncryption } from '../probes/linux/file-encryption.js';
 import { probeLinuxInventory } from '../probes/linux/inventory.js';
 import { linuxStorageModel } from '../analyses/storage-model.js';
 import { computeSpace } from '../analyses/space.js';
@@ -313,6 +314,7 @@ export async function probeDisk(
     capabilities: shared.capabilities,
     storage: linuxStorageModel({
       ...inventory,
+      fileEncryption: await probeFileEncryption(context, inventory.disk.mountpoints),
       space,
       discardPassthrough: sections.discardPassthrough,
       overProvisioning: sections.overProvisioning,

@@ -4,7 +4,7 @@ import { storageSummaryOf } from '../../src/analyses/storage-summary.js';
 import { parseBundle } from '../../src/capture/bundle.js';
 import type { AssessmentEnvelope, AssessmentResult } from '../../src/contract/assessment.js';
 import { assessmentDocument } from '../../src/contract/assessment.js';
-import { stackNode } from '../../../../tests/support/stack-node.js';
+import { filesystemOf, stackNode } from '../../../../tests/support/stack-node.js';
 import { parseLuks2JsonMetadata } from '../../src/parsers/cryptsetup/parse-luks-dump.js';
 import { toReportView } from '../../src/report/report-view.js';
 import { assessBundle } from '../../src/use-cases/collect.js';
@@ -147,14 +147,7 @@ describe('detection (issue 26 item 4)', () => {
       path: '/dev/mapper/root',
       mapperName: 'root',
       dmUuid: 'CRYPT-LUKS2-0a1b-root',
-      filesystem: {
-        type: 'ext4',
-        version: '1.0',
-        label: null,
-        uuid: null,
-        availableBytes: null,
-        usedPercent: 20,
-      },
+      filesystem: filesystemOf('ext4', { usedPercent: 20 }),
       mountpoints: ['/'],
     });
     const part = stackNode('nvme0n1p2', 'part', { children: [crypt] });
