@@ -60,10 +60,11 @@ export async function probeFileEncryption(
       source: '/proc/self/mounts',
     });
   }
-  if ((await context.host.whichTool('fscrypt')) === null) {
+  // The home folders first: a bundle from before this probe answers nothing here, so it asks nothing more.
+  const homes = ((await context.host.listDir('/home')) ?? []).slice(0, MAX_HOMES);
+  if (homes.length === 0 || (await context.host.whichTool('fscrypt')) === null) {
     return found;
   }
-  const homes = ((await context.host.listDir('/home')) ?? []).slice(0, MAX_HOMES);
   for (const name of homes) {
     const directory = `/home/${name}`;
     const volumeMount = onDisk(directory);
