@@ -97,6 +97,18 @@ const BUNDLES = [
       which('smartctl', null),
     ],
   },
+  {
+    name: 'windows-de-win10-bitlocker-3pct-protection-off',
+    platform: 'win32',
+    device: '0',
+    captures: [
+      command(
+        WINDOWS_COMMANDS.manageBde(),
+        read('manage-bde/status-de-win10-xtsaes128-3pct-in-progress-protection-off/stdout.txt'),
+      ),
+      which('smartctl', null),
+    ],
+  },
 ];
 
 for (const bundle of BUNDLES) {

@@ -52,15 +52,30 @@ const CASES: readonly Case[] = [
     identifier: '\\\\.\\PhysicalDrive0',
     target: 'bitlocker',
     says: /BitLocker already protects C: in software \(XTS-AES 128\)/,
-    commands: [['manage-bde', '-status', 'C:']],
+    // Used Space Only Encrypted: the free space is wiped so data deleted before BitLocker is encrypted too.
+    commands: [
+      ['manage-bde', '-status', 'C:'],
+      ['manage-bde', '-wipefreespace', 'C:'],
+    ],
   },
   {
     bundle: 'windows-de-win10-bitlocker-in-progress',
     platform: 'win32',
     identifier: '\\\\.\\PhysicalDrive0',
     target: 'bitlocker',
-    says: /Encryption is still in progress \(100 %\)/,
+    says: /BitLocker is still encrypting C: \(100 % encrypted\)/,
     commands: [['manage-bde', '-status', 'C:']],
+  },
+  {
+    bundle: 'windows-de-win10-bitlocker-3pct-protection-off',
+    platform: 'win32',
+    identifier: '\\\\.\\PhysicalDrive0',
+    target: 'bitlocker',
+    says: /Not protected yet: finish the encryption already started on/,
+    commands: [
+      ['manage-bde', '-status', 'C:'],
+      ['manage-bde', '-protectors', '-enable', 'C:'],
+    ],
   },
   {
     bundle: 'windows-diskspd-benchmark-composed',
@@ -110,18 +125,21 @@ describe('a benchmarked Windows bundle (DiskSpd, plain versus a BitLocker VHDX)'
 describe.each(CASES)('$bundle (built binary)', (testCase) => {
   const bundle = bundlePath(testCase.bundle);
 
-  it('assess --json: a valid 1.2 envelope with platformStorage, the Linux sections null, a plan for the platform', () => {
+  it('assess --json: a valid 1.3 envelope with platformStorage and the storage model, the Linux sections null, a plan for the platform', () => {
     const run = runCli(['assess', '--bundle', bundle, '--json']);
     expect(run.status).toBe(0);
     const document = JSON.parse(run.stdout) as {
       schemaVersion: number[];
       result: Record<string, unknown> & {
         platformStorage: { platform: string; disk: { identifier: string } };
+        storage: { platform: string; disk: { id: string } };
         plan: { targetTool: string; commands: { argv: string[] }[] };
       };
     };
     expect(assessmentSchemaErrors(document)).toBeNull();
-    expect(document.schemaVersion).toEqual([1, 2]);
+    expect(document.schemaVersion).toEqual([1, 3]);
+    expect(document.result.storage.platform).toBe(testCase.platform);
+    expect(document.result.storage.disk.id).toBe(testCase.identifier);
     expect(document.result.platformStorage.platform).toBe(testCase.platform);
     expect(document.result.platformStorage.disk.identifier).toBe(testCase.identifier);
     for (const section of ['disk', 'stack', 'space', 'health', 'trim', 'overProvisioning']) {

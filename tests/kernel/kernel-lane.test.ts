@@ -270,6 +270,45 @@ describe('kernel lane: encplan’s reading of the real stacks equals the guest k
   );
 });
 
+/** The storage model of an `encplan assess --json` the guest wrote (assessment 1.3). */
+interface LaneModel {
+  partitions: {
+    id: string;
+    encryption: { kind: string; keySlots: { id: string; tokens: string[] }[] } | null;
+  }[];
+  layers: { id: string; kind: string; otherDisks: string[] | null }[];
+}
+
+describe('kernel lane: the storage model finds what fleet tools miss (issue 26 item 4)', () => {
+  function model(): LaneModel {
+    return (
+      JSON.parse(capture('55-storage-model-slots-span', 'assess.json')) as { result: { storage: LaneModel } }
+    ).result.storage;
+  }
+
+  it('a LUKS2 passphrase outside keyslot 0, with the token bound to its keyslot', (context) => {
+    requireLane(context, '55-storage-model-slots-span');
+    const metadata = JSON.parse(capture('55-storage-model-slots-span', 'luksdump-vda1.json')) as {
+      keyslots: Record<string, unknown>;
+    };
+    expect(Object.keys(metadata.keyslots)).toEqual(['3']);
+    expect(model().partitions.find((part) => part.id === '/dev/vda1')?.encryption).toMatchObject({
+      kind: 'luks2',
+      keySlots: [{ id: '3', type: 'pbkdf2', tokens: ['encplan-lane'] }],
+    });
+  });
+
+  it('a volume group spanning a second device names that device', (context) => {
+    requireLane(context, '55-storage-model-slots-span');
+    const second = capture('55-storage-model-slots-span', 'second-pv.txt').trim();
+    expect(capture('55-storage-model-slots-span', 'spanlv-slaves.txt')).toContain(path.basename(second));
+    expect(model().layers.find((layer) => layer.id === '/dev/mapper/lanespan-spanlv')).toMatchObject({
+      kind: 'lvm',
+      otherDisks: [second],
+    });
+  });
+});
+
 interface PlanStrategy {
   kind: string;
   reason: string;

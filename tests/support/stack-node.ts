@@ -23,3 +23,11 @@ export function stackNode(
     ...extra,
   };
 }
+
+/** A filesystem signature for hand-built stacks: nothing known but its type, unless given. */
+export function filesystemOf(
+  type: string,
+  extra: Partial<NonNullable<StackNode['filesystem']>> = {},
+): NonNullable<StackNode['filesystem']> {
+  return { type, version: null, label: null, uuid: null, availableBytes: null, usedPercent: null, ...extra };
+}

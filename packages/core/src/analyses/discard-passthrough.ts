@@ -1,3 +1,4 @@
+import { VERACRYPT_MAPPING } from '../domain/storage-model.js';
 import type { StackNode } from '../domain/device.js';
 import { sourceOf } from '../domain/source.js';
 import type { DiscardLayer, DiscardPassthrough, DiscardPath } from '../domain/trim.js';
@@ -37,6 +38,9 @@ function kindOf(node: StackNode): Kind {
     case 'loop':
       return 'loop';
     case 'dm':
+      if (VERACRYPT_MAPPING.test(name)) {
+        return 'veracrypt';
+      }
       return node.dmUuid?.startsWith('LVM-') === true
         ? 'lvm'
         : node.dmUuid?.startsWith('CRYPT-') === true

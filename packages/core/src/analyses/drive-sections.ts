@@ -102,6 +102,15 @@ export function assessDriveSections(input: {
   };
 }
 
+/** NUSE × LBA size, or null when either is unknown. */
+function utilizationBytesOf(ns: NvmeIdNs | null): number | null {
+  return ns?.utilizationBlocks === null ||
+    ns?.utilizationBlocks === undefined ||
+    ns.logicalBlockBytes === null
+    ? null
+    : ns.utilizationBlocks * ns.logicalBlockBytes;
+}
+
 /**
  * The NVMe capacity part of the space section (TNVMCAP, UNVMCAP, namespace size, OACS bit 3) from the Identify
  * data probeHealth read; null when the drive is not NVMe or nvme-cli did not answer (AnandTech, "Exploring the Relationship Between Spare Area and Performance Consistency in Modern SSDs", 2012; Agarwal & Marrow, write amplification; hdparm(8) -N; nvme-cli nvme-ns-create).
@@ -120,5 +129,6 @@ export function nvmeCapacityOf(
     unallocatedCapacityBytes: safe(ctrl.unallocatedCapacityBytes),
     namespaceSizeBytes: safe(drive.nvmeIdNs?.sizeBytes ?? null),
     namespaceManagementSupported: ctrl.security.nvmeNamespaceManagement,
+    namespaceUtilizationBytes: safe(utilizationBytesOf(drive.nvmeIdNs)),
   };
 }

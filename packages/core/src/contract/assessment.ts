@@ -16,6 +16,7 @@ import { sedSchema } from '../domain/sed.js';
 import { overProvisioningSchema } from '../domain/over-provisioning.js';
 import { cipherBenchmarkSchema, kernelCipherFindingSchema, kernelCryptoSchema } from '../domain/cipher.js';
 import { platformStorageSchema } from '../domain/platform-storage.js';
+import { storageModelSchema } from '../domain/storage-model.js';
 
 /** Which disk was assessed and why that one. */
 const targetSchema = z.object({
@@ -85,12 +86,19 @@ export const assessmentResultSchema = z.object({
    * above carry these facts; on macOS and Windows those sections are null.
    */
   platformStorage: platformStorageSchema.optional(),
+  /**
+   * The one storage model (schema 1.3), on every platform: disk → partitions → layers (dm-crypt, LVM, MD, loop,
+   * BitLocker, APFS container, VeraCrypt, …) → volumes, each with its encryption state (kind, cipher, key bits,
+   * protection on/off/suspended, conversion, keyslots or protectors). Absent in older documents: readers derive
+   * it from the sections above (analyses/storage-model.ts, storageModelOf).
+   */
+  storage: storageModelSchema.optional(),
 });
 /** A validated {@link assessmentResultSchema} value. */
 export type AssessmentResult = z.infer<typeof assessmentResultSchema>;
 
 /** `encplan assess --json` (and `collect --json`): see docs/json-contract.md for the changelog. */
-export const assessmentDocument = commandDocument('assessment', [1, 2], 'assessment', assessmentResultSchema);
+export const assessmentDocument = commandDocument('assessment', [1, 3], 'assessment', assessmentResultSchema);
 /** A validated `assessmentDocument.envelope` value (the whole `encplan assess --json` document). */
 export type AssessmentEnvelope = z.infer<typeof assessmentDocument.envelope>;
 
@@ -203,7 +211,7 @@ const machineAssessmentResultSchema = z.object({
  */
 export const machineAssessmentDocument = defineDocument({
   name: 'encplan.machine-assessment',
-  version: [1, 0],
+  version: [1, 1],
   title: 'encplan machine assessment envelope (assess --all)',
   result: machineAssessmentResultSchema,
 });

@@ -20,6 +20,11 @@ const existingEncryptionSchema = z.object({
     }),
   ),
   flags: z.array(z.string()),
+  /**
+   * LUKS2 tokens (systemd-tpm2, systemd-fido2, …) and the keyslots each unlocks (cryptsetup luksDump; LUKS2 on-disk
+   * format, "tokens"). Optional: assessment 1.3; absent before and for other formats.
+   */
+  tokens: z.array(z.object({ id: z.string(), type: z.string(), keyslots: z.array(z.string()) })).optional(),
   /** Source of these facts, e.g. "cryptsetup luksDump --dump-json-metadata" or "blkid". */
   source: z.string(),
 });

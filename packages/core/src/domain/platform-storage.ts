@@ -59,6 +59,8 @@ const platformEncryptionSchema = z.object({
   percentEncrypted: z.number().nullable(),
   protectionOn: z.boolean().nullable(),
   roles: z.array(z.string()),
+  /** BitLocker key protector types ("TPM", "Numerical Password"); optional: assessment 1.3. Never their secrets. */
+  protectors: z.array(z.string()).optional(),
   source: platformSourceSchema,
 });
 

@@ -17,6 +17,11 @@ export const nvmeCapacitySchema = z.object({
   unallocatedCapacityBytes: z.number().int().nullable(),
   namespaceSizeBytes: z.number().int().nullable(),
   namespaceManagementSupported: z.boolean().nullable(),
+  /**
+   * Bytes the namespace holds as allocated: NUSE × LBA size (NVM Express Base Specification, Identify Namespace
+   * "Namespace Utilization"); what a TRIM would shrink. Optional: assessment 1.3.
+   */
+  namespaceUtilizationBytes: z.number().int().nullable().optional(),
 });
 
 /** An ATA host protected area (hdparm -N): sectors hidden from the OS at the end of the drive. */

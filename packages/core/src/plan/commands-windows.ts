@@ -24,6 +24,17 @@ function statusCommand(mountPoint: string): PlanCommand {
   });
 }
 
+/** Turns the key protectors of a suspended (or never protecting) volume back on (Microsoft Learn, "manage-bde protectors"). */
+function protectorsEnable(mountPoint: string): PlanCommand {
+  return powershell({
+    id: 'bitlocker-protectors-enable',
+    purpose: `Turn BitLocker protection of ${mountPoint} back on, once manage-bde -status reports it Fully Encrypted (manage-bde -protectors -enable; PowerShell: Resume-BitLocker -MountPoint ${mountPoint}). Until then its volume key is stored in the clear on the disk.`,
+    argv: ['manage-bde', '-protectors', '-enable', mountPoint],
+    risk: 'changes-settings',
+    stdin: null,
+  });
+}
+
 /** BitLocker: turn it on in software with the planned method, or decrypt a hardware-encrypted volume first. */
 export function bitlockerCommands(action: BitLockerAction, method: BitLockerMethod): PlanCommand[] {
   switch (action.kind) {
@@ -64,7 +75,38 @@ export function bitlockerCommands(action: BitLockerAction, method: BitLockerMeth
         statusCommand(action.mountPoint),
       ];
     case 'nothing':
-      return [statusCommand(action.mountPoint)];
+      return [
+        statusCommand(action.mountPoint),
+        ...(action.wipeFreeSpace === true
+          ? [
+              powershell({
+                id: 'bitlocker-wipe-free-space',
+                purpose: `Overwrite the free space of ${action.mountPoint}, encrypted "used space only": data deleted before BitLocker was turned on may still be readable there; wiping it gives the protection of full-volume encryption (Microsoft Learn, "manage-bde wipefreespace"). Runs for hours on a large volume; the PC stays usable.`,
+                argv: ['manage-bde', '-wipefreespace', action.mountPoint],
+                risk: 'changes-settings',
+                stdin: null,
+              }),
+            ]
+          : []),
+      ];
+    case 'resume-protection':
+      return [protectorsEnable(action.mountPoint), statusCommand(action.mountPoint)];
+    case 'resume-encryption':
+      return [
+        powershell({
+          id: 'bitlocker-resume',
+          purpose: `Resume the paused BitLocker encryption of ${action.mountPoint} (manage-bde -resume; PowerShell: Resume-BitLocker).`,
+          argv: ['manage-bde', '-resume', action.mountPoint],
+          risk: 'changes-settings',
+          stdin: null,
+        }),
+        statusCommand(action.mountPoint),
+      ];
+    case 'wait-for-conversion':
+      return [
+        statusCommand(action.mountPoint),
+        ...(action.enableAfter ? [protectorsEnable(action.mountPoint)] : []),
+      ];
     case 'unknown':
       return action.mountPoint === null ? [] : [statusCommand(action.mountPoint)];
   }

@@ -1,3 +1,4 @@
+import { storageModelOfFacts } from '../rules/storage-facts.js';
 import { evidence } from '../domain/recommendation.js';
 import { sourceOf } from '../domain/source.js';
 import { estimateVeracryptAttackerCost } from '../rules/attacker-cost.js';
@@ -148,7 +149,7 @@ export function buildPlatformPlan(
       );
     }
   } else {
-    const bitlocker = recommendBitLocker(storage, options);
+    const bitlocker = recommendBitLocker(storage, options, storageModelOfFacts(facts));
     const trim = windowsTrim(storage, 'bitlocker');
     results.push(bitlocker, trim);
     // XTS key bits, as for dm-crypt (two AES keys): XTS-AES 256 = 512.

@@ -1,3 +1,4 @@
+import { ENCRYPTION_UNFINISHED } from '../rules/platform-encryption.js';
 import { groupRuns, spanOf } from './large-layouts.js';
 import {
   assessmentDocument,
@@ -567,6 +568,17 @@ function toAnswer(plan: Plan, fixFirst: readonly FixFirstView[]): AnswerView {
       verdict: 'stop',
       headline: `Back up first: do not encrypt ${target} until its data is safe elsewhere`,
       reason: plan.healthGate.reason,
+    };
+  }
+  // Encrypted but not protecting yet (protection off or suspended, a conversion running or paused): say what
+  // finishes it, never "nothing to encrypt" nor "encrypt".
+  const unfinished = plan.findings.find((finding) => finding.ruleId === ENCRYPTION_UNFINISHED);
+  if (unfinished !== undefined) {
+    return {
+      tone: 'attention',
+      verdict: 'fix first',
+      headline: `Not protected yet: finish the encryption already started on ${plan.strategy?.target?.path ?? plan.devicePath}`,
+      reason: unfinished.message,
     };
   }
   // Already encrypted (LUKS on Linux, FileVault/APFS or BitLocker on the platforms): the answer never says

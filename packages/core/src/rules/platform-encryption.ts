@@ -5,6 +5,10 @@ import { sourceOf } from '../domain/source.js';
 import type { DeepPartial } from './facts.js';
 import type { ResolvedPlanOptions } from './plan-options.js';
 import type { RuleResult } from './rule-result.js';
+import type { EncryptionState, StorageModel, StorageVolume } from '../domain/storage-model.js';
+
+/** The finding of an existing encryption that does not protect yet (protection off or suspended, mid-conversion). */
+export const ENCRYPTION_UNFINISHED = 'encryption-unfinished';
 
 /**
  * Plan rules for macOS and Windows, from the platform probe set's facts (`platformStorage`). Pure; every
@@ -301,7 +305,14 @@ export type BitLockerMethod = 'xts_aes128' | 'xts_aes256';
 export type BitLockerAction =
   | { readonly kind: 'enable'; readonly mountPoint: string | null; readonly osVolume: boolean }
   | { readonly kind: 're-encrypt-in-software'; readonly mountPoint: string }
-  | { readonly kind: 'nothing'; readonly mountPoint: string }
+  /** Fully encrypted and protecting; `wipeFreeSpace` when only used space was encrypted. */
+  | { readonly kind: 'nothing'; readonly mountPoint: string; readonly wipeFreeSpace?: boolean }
+  /** Encrypted but protection suspended (or off): turn the key protectors back on. */
+  | { readonly kind: 'resume-protection'; readonly mountPoint: string }
+  /** Encryption paused part-way: resume it. */
+  | { readonly kind: 'resume-encryption'; readonly mountPoint: string }
+  /** A conversion is running (encrypting or decrypting): follow it, then act on what it ends in. */
+  | { readonly kind: 'wait-for-conversion'; readonly mountPoint: string; readonly enableAfter: boolean }
   /** Neither manage-bde nor Get-BitLockerVolume answered: no command may assume BitLocker is off. */
   | { readonly kind: 'unknown'; readonly mountPoint: string | null };
 
@@ -312,6 +323,65 @@ function mountPointOf(storage: Storage): string | null {
   return mounted.includes('C:') ? 'C:' : (mounted[0] ?? null);
 }
 
+function volumeEvidence(volume: StorageVolume, state: EncryptionState): Evidence[] {
+  const source = platformSource(state.source, volume.id);
+  return [
+    evidence('volume', volume.id, source),
+    evidence('encryption.kind', state.kind, source),
+    evidence('encryption.cipher', state.cipher, source),
+    evidence('encryption.keyBits', state.keyBits, source),
+    evidence('encryption.hardware', state.hardware, source),
+    evidence('encryption.protection', state.protection, source),
+    evidence('encryption.conversion', state.conversion, source),
+    evidence('encryption.percentEncrypted', state.percentEncrypted, source),
+  ];
+}
+
+const percentText = (state: EncryptionState): string =>
+  state.percentEncrypted === null ? '' : ` (${String(state.percentEncrypted)} % encrypted)`;
+
+/**
+ * What to do about a BitLocker volume that is not fully protecting: encryption running or paused, decryption
+ * running or paused, protection off or suspended. Null when it is fully encrypted and protecting (or when its
+ * state is unknown). Never "nothing to encrypt" for these (issue: a German manage-bde -status with "Der Schutz
+ * ist deaktiviert", 3,5 % was reported already protected). Commands: manage-bde -resume (resumes a paused
+ * conversion), -protectors -enable (Resume-BitLocker: protection back on) (Microsoft Learn, "manage-bde resume",
+ * "manage-bde protectors", "Suspend-BitLocker": a suspended volume keeps its key in the clear on the disk).
+ */
+function unfinishedBitLocker(
+  volume: string,
+  state: EncryptionState,
+): { readonly action: BitLockerAction; readonly message: string } | null {
+  const off = state.protection === 'off' || state.protection === 'suspended';
+  const offText =
+    ' and its protection is off: the volume key is stored in the clear on the disk, so anyone holding the disk reads the data';
+  switch (state.conversion) {
+    case 'encrypting':
+      return {
+        action: { kind: 'wait-for-conversion', mountPoint: volume, enableAfter: off },
+        message: `BitLocker is still encrypting ${volume}${percentText(state)}${off ? offText : ''}. Keep the PC on and plugged in; manage-bde -status ${volume} shows the progress.${off ? ` When it reports Fully Encrypted and protection is still off, turn it on: manage-bde -protectors -enable ${volume}.` : ''}`,
+      };
+    case 'encryption-paused':
+      return {
+        action: { kind: 'resume-encryption', mountPoint: volume },
+        message: `BitLocker encryption of ${volume} is paused${percentText(state)}${off ? offText : ''}: the rest of the volume is not encrypted. Resume it: manage-bde -resume ${volume}${off ? `, then, once Fully Encrypted, manage-bde -protectors -enable ${volume}` : ''}.`,
+      };
+    case 'decrypting':
+    case 'decryption-paused':
+      return {
+        action: { kind: 'wait-for-conversion', mountPoint: volume, enableAfter: false },
+        message: `BitLocker is being turned off on ${volume}${percentText(state)}${state.conversion === 'decryption-paused' ? ', decryption paused' : ''}: the data is becoming readable without a key. If that is not intended, let decryption finish (manage-bde -status ${volume}), then assess again: the plan turns BitLocker on in software.`,
+      };
+    default:
+      return off
+        ? {
+            action: { kind: 'resume-protection', mountPoint: volume },
+            message: `${volume} is encrypted with BitLocker but protection is ${state.protection === 'suspended' ? 'suspended' : 'off'}: the volume key is stored in the clear on the disk, so the encryption protects nothing until it is turned back on: manage-bde -protectors -enable ${volume} (PowerShell: Resume-BitLocker -MountPoint ${volume}).`,
+          }
+        : null;
+  }
+}
+
 /**
  * `bitlocker-method`: XTS-AES 256 in software. XTS-AES 128 is Windows' default (BitLocker policy
  * "EncryptionMethodWithXtsOs", default value 6 = XTS-AES 128, Policy CSP BitLocker); AES-256 runs 14 rounds to
@@ -320,43 +390,60 @@ function mountPointOf(storage: Storage): string | null {
  * weaknesses in the encryption of solid state drives" (2018; IEEE S&P 2019) recovered data from drives BitLocker
  * trusted, Microsoft advised software encryption (Security Advisory ADV180028, November 2018) and made it the
  * default for newly encrypted drives with KB4516071 (24 September 2019); existing hardware-encrypted volumes
- * keep hardware encryption until decrypted and encrypted again.
+ * keep hardware encryption until decrypted and encrypted again. The existing encryption is read from the storage
+ * model (its protection and conversion state), never from a platform-specific section.
  */
 export function recommendBitLocker(
   storage: Storage,
   options: ResolvedPlanOptions,
+  model: StorageModel | null,
 ): RuleResult & { readonly action: BitLockerAction; readonly method: BitLockerMethod } {
   const method: BitLockerMethod = options.speedOverSecurity ? 'xts_aes128' : 'xts_aes256';
   const keyBits = method === 'xts_aes256' ? 256 : 128;
-  const existing = (storage.encryption ?? []).find((entry) => entry.format === 'bitlocker');
-  const mountPoint = existing?.volume ?? mountPointOf(storage);
-  const reasons = [...diskEvidence(storage), ...(existing === undefined ? [] : encryptionEvidence(existing))];
+  const encrypted = (model?.volumes ?? []).filter((volume) => volume.encryption?.kind === 'bitlocker');
+  const existing = encrypted[0];
+  const state = existing?.encryption ?? null;
+  const mountPoint = existing?.id ?? mountPointOf(storage);
+  const reasons = [
+    ...diskEvidence(storage),
+    ...(existing === undefined || state === null ? [] : volumeEvidence(existing, state)),
+  ];
   const findings: Finding[] = [];
   let action: BitLockerAction;
-  if (existing !== undefined && existing.volume !== undefined && existing.method === 'hardware') {
-    action = { kind: 're-encrypt-in-software', mountPoint: existing.volume };
+  const unfinished =
+    existing === undefined || state === null ? null : unfinishedBitLocker(existing.id, state);
+  if (existing !== undefined && state?.hardware === true) {
+    action = { kind: 're-encrypt-in-software', mountPoint: existing.id };
     findings.push({
       ruleId: 'bitlocker-hardware-encryption',
       severity: 'critical',
-      message: `BitLocker on ${existing.volume} relies on the drive's own hardware encryption. Meijer and van Gastel (2018, IEEE S&P 2019) recovered the data of such drives without the password; Microsoft advised software encryption (ADV180028) and made it the default in 2019 (KB4516071), but an existing volume keeps hardware encryption: decrypt it (manage-bde -off) and turn BitLocker on again in software.`,
+      message: `BitLocker on ${existing.id} relies on the drive's own hardware encryption. Meijer and van Gastel (2018, IEEE S&P 2019) recovered the data of such drives without the password; Microsoft advised software encryption (ADV180028) and made it the default in 2019 (KB4516071), but an existing volume keeps hardware encryption: decrypt it (manage-bde -off) and turn BitLocker on again in software.`,
       evidence: reasons,
     });
-  } else if (existing !== undefined && existing.volume !== undefined) {
-    action = { kind: 'nothing', mountPoint: existing.volume };
-    const inProgress = existing.conversion === 'encryption-in-progress';
-    const weaker = existing.keyBits !== undefined && existing.keyBits !== null && existing.keyBits < keyBits;
+  } else if (unfinished !== null) {
+    action = unfinished.action;
+    findings.push({
+      ruleId: ENCRYPTION_UNFINISHED,
+      severity: 'warning',
+      message: unfinished.message,
+      evidence: reasons,
+    });
+  } else if (existing !== undefined && state !== null) {
+    const usedSpaceOnly = state.conversion === 'used-space-only';
+    action = { kind: 'nothing', mountPoint: existing.id, wipeFreeSpace: usedSpaceOnly };
+    const weaker = state.keyBits !== null && state.keyBits < keyBits;
     findings.push(
       info(
         'bitlocker-existing',
-        `BitLocker already protects ${existing.volume} in software (${String(existing.method ?? 'unknown method').toUpperCase()} ${String(existing.keyBits ?? '')}).${inProgress ? ` Encryption is still in progress${existing.percentEncrypted === undefined || existing.percentEncrypted === null ? '' : ` (${String(existing.percentEncrypted)} %)`}: manage-bde -status shows when it ends.` : ''}${weaker ? ` The plan would choose XTS-AES ${String(keyBits)}; changing the method means decrypting and encrypting the whole volume again (a full rewrite of the drive), not needed against a lost device.` : ''}`,
+        `BitLocker already protects ${existing.id} in software (${String(state.cipher ?? 'unknown method').toUpperCase()} ${String(state.keyBits ?? '')}).${state.protection === 'unknown' ? ' Whether its protection is on is unknown: manage-bde -status shows it.' : ''}${usedSpaceOnly ? ` Only used space was encrypted: data deleted before BitLocker was turned on may still be readable in the free space; manage-bde -wipefreespace ${existing.id} overwrites it, which gives the protection of full-volume encryption (Microsoft Learn, "manage-bde wipefreespace").` : ''}${weaker ? ` The plan would choose XTS-AES ${String(keyBits)}; changing the method means decrypting and encrypting the whole volume again (a full rewrite of the drive), not needed against a lost device.` : ''}`,
         reasons,
       ),
     );
   } else {
-    const off = (storage.encryption ?? []).find(
-      (entry) => entry.format === 'bitlocker-off' && entry.volume !== undefined,
+    const off = (model?.volumes ?? []).find(
+      (volume) => volume.encryptionKnown && volume.encryption === null && /^[A-Za-z]:$/.test(volume.id),
     );
-    if (off?.volume === undefined) {
+    if (model === null || model.encryptionUnknown !== null || off === undefined) {
       action = { kind: 'unknown', mountPoint };
       findings.push(
         info(
@@ -366,7 +453,7 @@ export function recommendBitLocker(
         ),
       );
     } else {
-      action = { kind: 'enable', mountPoint: off.volume, osVolume: off.volume === 'C:' };
+      action = { kind: 'enable', mountPoint: off.id, osVolume: off.id === 'C:' };
     }
   }
   return {

@@ -1,3 +1,4 @@
+import { platformStorageModel } from '../analyses/storage-model.js';
 import type { RecordingHost } from '../capture/recording-host.js';
 import {
   assessmentDocument,
@@ -158,6 +159,7 @@ export async function assessPlatform(
     capabilities: [],
     tools,
     platformStorage: storage,
+    storage: platformStorageModel(storage),
   };
   const plan = await attempt(context, 'plan', 'Planning', () =>
     Promise.resolve(planFromAssessment(facts, request.planOptions ?? {})),

@@ -8,7 +8,9 @@ import { parseVersionBanner, VERSION_ARGUMENTS, type ToolRecord } from '../domai
 import { EncplanError } from '../errors.js';
 import type { Clock, Host, ToolName } from '../ports.js';
 import { probeCapabilities } from '../probes/capabilities.js';
+import { probeFileEncryption } from '../probes/linux/file-encryption.js';
 import { probeLinuxInventory } from '../probes/linux/inventory.js';
+import { linuxStorageModel } from '../analyses/storage-model.js';
 import { computeSpace } from '../analyses/space.js';
 import { resolveTarget, type ResolvedTarget } from '../probes/linux/resolve-target.js';
 import { crossCheckDiskType, probeMachine } from '../probes/machine.js';
@@ -310,6 +312,13 @@ export async function probeDisk(
     machine,
     crossChecks: crossCheck === null ? [] : [crossCheck],
     capabilities: shared.capabilities,
+    storage: linuxStorageModel({
+      ...inventory,
+      fileEncryption: await probeFileEncryption(context, inventory.disk.mountpoints),
+      space,
+      discardPassthrough: sections.discardPassthrough,
+      overProvisioning: sections.overProvisioning,
+    }),
   };
 }
 

@@ -51,6 +51,9 @@ describe('parseVeracryptList', () => {
         virtualDevice: '/dev/mapper/veracrypt1',
         mountDirectory: '/home/bob/mount/encrypt/sdb1',
         encryptionAlgorithm: 'AES',
+        // "Mode of Operation: XTS", primary 256 + secondary (XTS) 256 bits.
+        mode: 'XTS',
+        keyBits: 512,
       },
       {
         slot: 2,
@@ -58,6 +61,8 @@ describe('parseVeracryptList', () => {
         virtualDevice: '/dev/mapper/veracrypt2',
         mountDirectory: '/home/bob/mount/encrypt/sdb2',
         encryptionAlgorithm: 'AES',
+        mode: 'XTS',
+        keyBits: 512,
       },
     ]);
   });

@@ -279,6 +279,7 @@ describe('nvmeCapacityOf', () => {
       unallocatedCapacityBytes: 0,
       namespaceSizeBytes: null,
       namespaceManagementSupported: false,
+      namespaceUtilizationBytes: null,
     });
     expect(nvmeCapacityOf({ nvmeIdCtrl: null, nvmeIdNs: null })).toBeNull();
   });

@@ -69,16 +69,37 @@ describe('plans from the real macOS and Windows bundles', () => {
     const existing = plan.findings.find((finding) => finding.ruleId === 'bitlocker-existing');
     expect(existing?.message).toMatch(/XTS-AES 128/);
     expect(existing?.message).toMatch(/would choose XTS-AES 256.*full rewrite/);
+    // "Used Space Only Encrypted": the free space is wiped so deleted data is encrypted too, nothing else runs.
+    expect(existing?.message).toMatch(/Only used space was encrypted.*manage-bde -wipefreespace C:/);
+    expect(plan.strategy?.kind).toBe('nothing-to-do');
     expect(plan.commands).toEqual([
       expect.objectContaining({ argv: ['manage-bde', '-status', 'C:'], shell: 'powershell' }),
+      expect.objectContaining({ argv: ['manage-bde', '-wipefreespace', 'C:'], shell: 'powershell' }),
     ]);
   });
 
-  it('German Windows 10 still encrypting: says so with the percentage', async () => {
+  it('German Windows 10 still encrypting (100 %, protection on): says so with the percentage, never "nothing to do"', async () => {
     const plan = (await assessed('windows-de-win10-bitlocker-in-progress')).result!.plan!;
-    expect(plan.findings.find((finding) => finding.ruleId === 'bitlocker-existing')?.message).toMatch(
-      /still in progress \(100 %\)/,
+    const unfinished = plan.findings.find((finding) => finding.ruleId === 'encryption-unfinished');
+    expect(unfinished?.message).toMatch(/still encrypting C: \(100 % encrypted\)\. Keep the PC on/);
+    expect(unfinished?.message).not.toMatch(/protection is off/);
+    expect(plan.strategy).toBeUndefined();
+    expect(argvs(plan)).toEqual([['manage-bde', '-status', 'C:']]);
+  });
+
+  it('German Windows 10 at 3,5 % with "Der Schutz ist deaktiviert": not protected, says how to finish (issue 25)', async () => {
+    const plan = (await assessed('windows-de-win10-bitlocker-3pct-protection-off')).result!.plan!;
+    const unfinished = plan.findings.find((finding) => finding.ruleId === 'encryption-unfinished');
+    expect(unfinished).toMatchObject({ severity: 'warning' });
+    expect(unfinished?.message).toMatch(
+      /still encrypting C: \(3\.5 % encrypted\) and its protection is off.*manage-bde -protectors -enable C:/,
     );
+    expect(plan.findings.some((finding) => finding.ruleId === 'bitlocker-existing')).toBe(false);
+    expect(plan.strategy?.kind).not.toBe('nothing-to-do');
+    expect(argvs(plan)).toEqual([
+      ['manage-bde', '-status', 'C:'],
+      ['manage-bde', '-protectors', '-enable', 'C:'],
+    ]);
   });
 
   it('GitHub runner without manage-bde output: BitLocker state unknown, so no manage-bde -on', async () => {
@@ -170,6 +191,61 @@ describe('BitLocker rules', () => {
     });
     expect(argvs(withTrim).some((command) => command[0] === 'fsutil')).toBe(false);
     expect(rule(withTrim, 'windows-trim')?.reason).toMatch(/BitLocker passes TRIM/);
+  });
+
+  it('a fully encrypted volume with protection off is suspended: protectors back on, never "already protected"', () => {
+    const plan = planFor('win32', {
+      partitions: [{ identifier: '0:3', mountPoint: 'C:' }],
+      encryption: [
+        {
+          volume: 'C:',
+          format: 'bitlocker',
+          method: 'xts-aes',
+          keyBits: 128,
+          hardware: false,
+          conversion: 'FullyEncrypted',
+          percentEncrypted: 100,
+          protectionOn: false,
+          source: 'Get-BitLockerVolume',
+        },
+      ],
+    });
+    expect(plan.findings.find((finding) => finding.ruleId === 'encryption-unfinished')?.message).toMatch(
+      /C: is encrypted with BitLocker but protection is suspended: the volume key is stored in the clear/,
+    );
+    expect(plan.strategy).toBeUndefined();
+    expect(argvs(plan)).toEqual([
+      ['manage-bde', '-protectors', '-enable', 'C:'],
+      ['manage-bde', '-status', 'C:'],
+    ]);
+  });
+
+  it('paused encryption is resumed (manage-bde -resume); running decryption is followed, never re-enabled blindly', () => {
+    const entry = (conversion: string) => ({
+      volume: 'D:',
+      format: 'bitlocker' as const,
+      method: 'xts-aes' as const,
+      keyBits: 256,
+      conversion,
+      percentEncrypted: 40,
+      protectionOn: false,
+    });
+    const paused = planFor('win32', {
+      partitions: [{ mountPoint: 'D:' }],
+      encryption: [entry('EncryptionPaused')],
+    });
+    expect(argvs(paused)).toEqual([
+      ['manage-bde', '-resume', 'D:'],
+      ['manage-bde', '-status', 'D:'],
+    ]);
+    const decrypting = planFor('win32', {
+      partitions: [{ mountPoint: 'D:' }],
+      encryption: [entry('DecryptionInProgress')],
+    });
+    expect(
+      decrypting.findings.find((finding) => finding.ruleId === 'encryption-unfinished')?.message,
+    ).toMatch(/BitLocker is being turned off on D: \(40 % encrypted\)/);
+    expect(argvs(decrypting)).toEqual([['manage-bde', '-status', 'D:']]);
   });
 
   it('gives no enable command without a drive letter', () => {

@@ -141,6 +141,7 @@ describe('Windows probe set replayed from real captures', () => {
         percentEncrypted: 100,
         protectionOn: true,
         roles: [],
+        protectors: ['TPM', 'Numerical Password'],
         source: 'manage-bde',
       },
     ]);

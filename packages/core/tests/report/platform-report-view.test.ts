@@ -31,6 +31,8 @@ describe('the report view of a macOS or Windows assessment (schema 1.2)', () => 
     );
     expect(view.commands.map((command) => [command.shell, command.line])).toEqual([
       ['powershell', 'manage-bde -status C:'],
+      // Used Space Only Encrypted: the free space is wiped so data deleted before BitLocker is encrypted too.
+      ['powershell', 'manage-bde -wipefreespace C:'],
     ]);
     const script = renderCommandsScript(view);
     expect(script.split('\n')[0]).toMatch(/^# encplan/);

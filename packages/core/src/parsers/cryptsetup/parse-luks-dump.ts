@@ -45,6 +45,21 @@ export function parseLuks2JsonMetadata(text: string): LuksHeader {
       };
     },
   );
+  const tokens = isJsonObject(document.tokens)
+    ? Object.entries(document.tokens).flatMap(([id, token]) =>
+        isJsonObject(token) && typeof token.type === 'string'
+          ? [
+              {
+                id,
+                type: token.type,
+                keyslots: Array.isArray(token.keyslots)
+                  ? token.keyslots.filter((slot): slot is string => typeof slot === 'string')
+                  : [],
+              },
+            ]
+          : [],
+      )
+    : [];
   const config = isJsonObject(document.config) ? document.config : {};
   const flags = Array.isArray(config.flags)
     ? config.flags.filter((flag): flag is string => typeof flag === 'string')
@@ -65,6 +80,7 @@ export function parseLuks2JsonMetadata(text: string): LuksHeader {
       parallelThreads: slot.parallelThreads,
     })),
     flags,
+    tokens,
   };
 }
 
@@ -202,5 +218,37 @@ function parseLuks2Text(lines: readonly string[]): LuksHeader {
       parallelThreads: toInteger(field(body, 'Threads')),
     });
   });
-  return { format: 'luks2', cipher, keyBits, sectorBytes: sector, pbkdf, flags };
+  return {
+    format: 'luks2',
+    cipher,
+    keyBits,
+    sectorBytes: sector,
+    pbkdf,
+    flags,
+    tokens: luks2TextTokens(lines),
+  };
+}
+
+/** The "Tokens:" section of a LUKS2 text dump: "  0: systemd-tpm2" then "\tKeyslot:    1" lines. */
+function luks2TextTokens(lines: readonly string[]): NonNullable<LuksHeader['tokens']> {
+  const start = lines.findIndex((line) => line.trim() === 'Tokens:');
+  if (start < 0) {
+    return [];
+  }
+  const tokens: { id: string; type: string; keyslots: string[] }[] = [];
+  for (const line of lines.slice(start + 1)) {
+    if (/^\S/.test(line)) {
+      break;
+    }
+    const token = /^\s+(\d+): (\S+)\s*$/.exec(line);
+    if (token?.[1] !== undefined && token[2] !== undefined) {
+      tokens.push({ id: token[1], type: token[2], keyslots: [] });
+      continue;
+    }
+    const slot = /^\s+Keyslot:\s+(\d+)\s*$/.exec(line);
+    if (slot?.[1] !== undefined) {
+      tokens.at(-1)?.keyslots.push(slot[1]);
+    }
+  }
+  return tokens;
 }

@@ -6,7 +6,8 @@ export interface MountInfoEntry {
   readonly source: string;
 }
 
-function unescape(field: string): string {
+/** Undoes the kernel's octal escapes of a mount table field. */
+function unescapeMountField(field: string): string {
   // The kernel escapes space, tab, newline and backslash as \ooo octal (proc(5), "mountinfo").
   return field.replace(/\\([0-7]{3})/g, (_, octal: string) => String.fromCharCode(Number.parseInt(octal, 8)));
 }
@@ -28,6 +29,34 @@ export function parseMountInfo(text: string): MountInfoEntry[] {
     if (deviceNumber === undefined || mountPoint === undefined || !/^\d+:\d+$/.test(deviceNumber)) {
       return [];
     }
-    return [{ deviceNumber, mountPoint: unescape(mountPoint), source: unescape(post[1] ?? '') }];
+    return [
+      { deviceNumber, mountPoint: unescapeMountField(mountPoint), source: unescapeMountField(post[1] ?? '') },
+    ];
+  });
+}
+
+/** One line of /proc/self/mounts (fstab format, proc(5) "/proc/mounts"). */
+export interface MountEntry {
+  readonly source: string;
+  readonly mountPoint: string;
+  readonly fsType: string;
+  readonly options: readonly string[];
+}
+
+/** Parses /proc/self/mounts: source, mount point, type, options (fstab(5) fields 1–4); other lines are skipped. */
+export function parseProcMounts(text: string): MountEntry[] {
+  return text.split('\n').flatMap((line) => {
+    const [source, mountPoint, fsType, options] = line.split(' ');
+    if (source === undefined || mountPoint === undefined || fsType === undefined || options === undefined) {
+      return [];
+    }
+    return [
+      {
+        source: unescapeMountField(source),
+        mountPoint: unescapeMountField(mountPoint),
+        fsType,
+        options: options.split(','),
+      },
+    ];
   });
 }

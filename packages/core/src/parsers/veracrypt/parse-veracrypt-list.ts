@@ -7,6 +7,21 @@ export interface VeracryptVolume {
   readonly virtualDevice: string | null;
   readonly mountDirectory: string | null;
   readonly encryptionAlgorithm: string | null;
+  /** "XTS"; null when not listed. */
+  readonly mode: string | null;
+  /** Primary plus secondary (XTS) key bits per cipher: 256 + 256 = 512 for AES-XTS; null when not listed. */
+  readonly keyBits: number | null;
+}
+
+function bitsOf(text: string | undefined): number | null {
+  const match = /^(\d+) bits$/.exec(text ?? '');
+  return match?.[1] === undefined ? null : Number(match[1]);
+}
+
+function keyBitsOf(fields: ReadonlyMap<string, string>): number | null {
+  const primary = bitsOf(fields.get('Primary Key Size'));
+  const secondary = bitsOf(fields.get('Secondary Key Size (XTS Mode)'));
+  return primary === null ? null : primary + (secondary ?? 0);
 }
 
 /**
@@ -43,6 +58,8 @@ export function parseVeracryptList(text: string): VeracryptVolume[] {
       virtualDevice: fields.get('Virtual Device') ?? null,
       mountDirectory: fields.get('Mount Directory') ?? null,
       encryptionAlgorithm: fields.get('Encryption Algorithm') ?? null,
+      mode: fields.get('Mode of Operation') ?? null,
+      keyBits: keyBitsOf(fields),
     };
   });
 }

@@ -8,6 +8,8 @@ import {
   type StackNodeType,
   type Transport,
 } from '../../domain/device.js';
+import { VERACRYPT_MAPPING } from '../../domain/storage-model.js';
+import { parseVeracryptList, type VeracryptVolume } from '../../parsers/veracrypt/parse-veracrypt-list.js';
 import type { EncryptionInventory, ExistingEncryption } from '../../domain/encryption.js';
 import { protectIdentifier } from '../../domain/identifier.js';
 import type { SpaceInput } from '../../domain/space.js';
@@ -33,6 +35,33 @@ export interface LinuxInventory {
   readonly spaceInput: SpaceInput;
   /** What sysfs says about the media, beside what the rotational flag claims. */
   readonly media: { readonly kind: 'ssd' | 'hdd' | 'unknown'; readonly reason: string };
+  /**
+   * For each LVM, MD or other device-mapper node: the devices below it that are not on this disk (sysfs
+   * slaves/, e.g. the other physical volumes of a volume group). A node sysfs did not answer for is absent.
+   */
+  readonly otherDisks: ReadonlyMap<string, readonly string[]>;
+}
+
+/** lsblk types of nodes that can span several devices (LVM, MD RAID, other device-mapper targets). */
+const MULTI_DEVICE = /^(lvm|dm|md|raid\d+)$/;
+
+/** The devices below each multi-device node that are not nodes of this disk (sysfs slaves/). */
+async function otherDisksOf(
+  host: ProbeContext['host'],
+  nodes: readonly LsblkDevice[],
+): Promise<ReadonlyMap<string, readonly string[]>> {
+  const mine = new Set(nodes.map((node) => node.kernelName));
+  const spans = new Map<string, readonly string[]>();
+  for (const node of nodes.filter((candidate) => MULTI_DEVICE.test(candidate.type))) {
+    const slaves = await host.listDir(`${sysBlockPath(node.kernelName)}/slaves`);
+    if (slaves !== null) {
+      spans.set(
+        node.path,
+        slaves.filter((slave) => !mine.has(slave)).map((slave) => `/dev/${slave}`),
+      );
+    }
+  }
+  return spans;
 }
 
 /** Mount points that make a disk the system disk: refusing destructive work on it depends on this. */
@@ -201,6 +230,33 @@ function filesystemOf(device: LsblkDevice, blkid: BlkidProbe | null): Filesystem
     availableBytes: device.filesystemAvailableBytes,
     usedPercent: device.filesystemUsedPercent,
   };
+}
+
+/**
+ * `veracrypt --text --list --verbose` (the VeraCrypt command line's list of mounted volumes; the same argv the
+ * benchmark's VeraCrypt backend uses); empty when veracrypt is absent or answers nothing usable.
+ */
+async function listVeracrypt(context: ProbeContext): Promise<readonly VeracryptVolume[]> {
+  if ((await context.host.whichTool('veracrypt')) === null) {
+    return [];
+  }
+  const output = await tryRun(
+    context,
+    {
+      tool: 'veracrypt',
+      args: ['--text', '--list', '--verbose', '--non-interactive'],
+      timeoutMs: TIMEOUT_MS,
+    },
+    'Listing the open VeraCrypt volumes',
+  );
+  if (output === null || output.exitCode !== 0) {
+    return [];
+  }
+  return (
+    (await attempt(context, 'veracrypt', 'Reading veracrypt --list', () =>
+      Promise.resolve(parseVeracryptList(output.stdout)),
+    )) ?? []
+  );
 }
 
 async function probeLuks(
@@ -413,6 +469,7 @@ export async function probeLinuxInventory(
   );
 
   const found: ExistingEncryption[] = [];
+  let veracryptList: readonly VeracryptVolume[] | undefined;
   for (const node of nodes) {
     const blkid = blkidByPath.get(node.path) ?? null;
     const type = node.filesystemType ?? blkid?.type ?? null;
@@ -431,6 +488,28 @@ export async function probeLinuxInventory(
         pbkdf: [],
         flags: [],
         source: 'blkid',
+      });
+    } else if (node.type === 'dm' && VERACRYPT_MAPPING.test(node.name)) {
+      // An open VeraCrypt volume: its dm mapping has no CRYPT- UUID (VeraCrypt CoreLinux.cpp runs
+      // `dmsetup create veracryptN` without --uuid), so lsblk types it "dm"; its name is the evidence, and
+      // `veracrypt --list` (when installed) names its cipher. The volume found is the device it was opened
+      // from, as for a LUKS header.
+      const holder = nodes.find((candidate) => candidate.children.includes(node));
+      veracryptList ??= await listVeracrypt(context);
+      const listed = veracryptList.find((volume) => volume.virtualDevice === `/dev/mapper/${node.name}`);
+      found.push({
+        path: holder?.path ?? node.path,
+        format: 'tcrypt',
+        cipher:
+          listed?.encryptionAlgorithm === null || listed === undefined
+            ? null
+            : [listed.encryptionAlgorithm, listed.mode].filter((part) => part !== null).join('-'),
+        keyBits: listed?.keyBits ?? null,
+        sectorBytes: null,
+        pbkdf: [],
+        flags: [],
+        source:
+          listed === undefined ? `dm name ${node.name} (VeraCrypt)` : 'veracrypt --text --list --verbose',
       });
     } else if (node.type === 'crypt' && stack !== null) {
       const uuid = await readAttribute(host, `${sysBlockPath(node.kernelName)}/dm/uuid`);
@@ -497,5 +576,6 @@ export async function probeLinuxInventory(
     },
     spaceInput,
     media: mediaOf(transport, rotational),
+    otherDisks: await otherDisksOf(host, nodes),
   };
 }

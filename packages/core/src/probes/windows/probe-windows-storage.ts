@@ -51,7 +51,10 @@ export const WINDOWS_COMMANDS = {
 
 /** One BitLocker volume, whichever tool described it; `decrypted` when its conversion says fully decrypted. */
 function bitLockerEncryption(
-  volume: Pick<PlatformEncryption, 'volume' | 'name' | 'conversion' | 'percentEncrypted' | 'protectionOn'>,
+  volume: Pick<
+    PlatformEncryption,
+    'volume' | 'name' | 'conversion' | 'percentEncrypted' | 'protectionOn' | 'protectors'
+  >,
   method: BitLockerMethod,
   decrypted: boolean,
   source: PlatformEncryption['source'],
@@ -67,13 +70,14 @@ function bitLockerEncryption(
     percentEncrypted: volume.percentEncrypted,
     protectionOn: volume.protectionOn,
     roles: [],
+    protectors: volume.protectors ?? [],
     source,
   };
 }
 
 function fromManageBde(volume: BitLockerVolume): PlatformEncryption {
   return bitLockerEncryption(
-    { ...volume, name: volume.label },
+    { ...volume, name: volume.label, protectors: [...volume.keyProtectors] },
     volume.method,
     volume.conversion === 'fully-decrypted',
     'manage-bde',
@@ -88,6 +92,7 @@ function fromCmdlet(volume: WindowsBitLocker): PlatformEncryption {
       conversion: volume.volumeStatus,
       percentEncrypted: volume.encryptionPercentage,
       protectionOn: volume.protectionOn,
+      protectors: [...volume.keyProtectorTypes],
     },
     volume.method,
     volume.volumeStatus === 'FullyDecrypted',

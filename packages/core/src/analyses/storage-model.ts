@@ -1,0 +1,523 @@
+import type { Disk, Partition, StackNode } from '../domain/device.js';
+import type { EncryptionInventory, ExistingEncryption } from '../domain/encryption.js';
+import type { OverProvisioning } from '../domain/over-provisioning.js';
+import type { PlatformEncryption, PlatformStorage } from '../domain/platform-storage.js';
+import type { Space } from '../domain/space.js';
+import {
+  linuxLayerKindOf,
+  type FileEncryption,
+  type ConversionState,
+  type EncryptionState,
+  type LayerKind,
+  type Protection,
+  type StorageLayer,
+  type StorageModel,
+  type StorageVolume,
+} from '../domain/storage-model.js';
+import type { DiscardPassthrough } from '../domain/trim.js';
+
+/** The state of a LUKS, TCRYPT or BitLocker header the Linux inventory found. */
+function linuxEncryptionState(found: ExistingEncryption): EncryptionState {
+  const tokens = found.tokens ?? [];
+  return {
+    kind: found.format === 'apfs-encrypted' ? 'apfs' : found.format,
+    scope: 'block',
+    cipher: found.cipher,
+    keyBits: found.keyBits,
+    hardware: found.flags.includes('hw-opal') || found.flags.includes('hw-opal-only') ? true : null,
+    // A LUKS or TCRYPT header protects whatever its keyslots say: no off or suspended state exists for it.
+    protection: found.format === 'bitlocker' ? 'unknown' : 'on',
+    conversion: found.flags.includes('online-reencrypt') ? 'encrypting' : null,
+    percentEncrypted: null,
+    keySlots: found.pbkdf.map((slot) => ({
+      id: slot.keyslot,
+      type: slot.type,
+      tokens: tokens.filter((token) => token.keyslots.includes(slot.keyslot)).map((token) => token.type),
+    })),
+    source: found.source,
+  };
+}
+
+/** dm UUID prefixes cryptsetup gives its mappings (cryptsetup lib/libdevmapper.c, dm_prepare_uuid: "CRYPT-<type>-"). */
+const DM_UUID_KINDS: readonly (readonly [string, EncryptionState['kind']])[] = [
+  ['CRYPT-LUKS1', 'luks1'],
+  ['CRYPT-LUKS2', 'luks2'],
+  ['CRYPT-PLAIN', 'dm-crypt-plain'],
+  ['CRYPT-TCRYPT', 'tcrypt'],
+];
+
+/** An open mapping whose header is not readable here (VeraCrypt, TCRYPT, plain): what its dm UUID or name says. */
+function mappingState(kind: LayerKind, node: StackNode): EncryptionState | null {
+  if (kind !== 'veracrypt' && kind !== 'dm-crypt') {
+    return null;
+  }
+  const byUuid = DM_UUID_KINDS.find(([prefix]) => node.dmUuid?.startsWith(prefix) === true)?.[1];
+  return {
+    kind: kind === 'veracrypt' ? 'veracrypt' : (byUuid ?? 'dm-crypt'),
+    scope: 'block',
+    cipher: null,
+    keyBits: null,
+    hardware: null,
+    protection: 'on',
+    conversion: null,
+    percentEncrypted: null,
+    keySlots: [],
+    source: node.dmUuid === null ? 'dm name' : 'dm uuid',
+  };
+}
+
+function walkStack(
+  node: StackNode,
+  parent: StackNode | null,
+  visit: (n: StackNode, p: StackNode | null) => void,
+) {
+  visit(node, parent);
+  node.children.forEach((child) => walkStack(child, node, visit));
+}
+
+/** The Linux facts of an assessment, the sections the model is made from. */
+export interface LinuxStorageFacts {
+  readonly disk: Disk;
+  readonly media: { readonly kind: 'ssd' | 'hdd' | 'unknown' };
+  readonly partitions: readonly Partition[];
+  readonly stack: StackNode;
+  readonly encryption: EncryptionInventory;
+  readonly space: Pick<Space, 'nvme'> | null;
+  readonly discardPassthrough: DiscardPassthrough | null;
+  readonly overProvisioning: Pick<OverProvisioning, 'filesystems'> | null;
+  /** Devices off this disk below each multi-device node (sysfs slaves/); undefined when not read (older documents). */
+  readonly otherDisks?: ReadonlyMap<string, readonly string[]>;
+  /** eCryptfs and fscrypt folders on the disk's filesystems; undefined when not probed (older documents). */
+  readonly fileEncryption?: readonly FileEncryption[];
+}
+
+/** A file-level layer on the volume mounted where the encrypted folder lives. */
+function fileLayers(volumes: readonly StorageVolume[], found: readonly FileEncryption[]): StorageLayer[] {
+  return found.flatMap((entry) => {
+    const volume = volumes.find((candidate) => candidate.mountpoints.includes(entry.volumeMount));
+    return volume === undefined
+      ? []
+      : [
+          {
+            id: entry.directory,
+            kind: 'file-encryption' as const,
+            name: entry.lowerDirectory,
+            sizeBytes: null,
+            on: [volume.id],
+            otherDisks: [],
+            encryption: {
+              kind: entry.kind,
+              scope: 'file' as const,
+              cipher: entry.cipher,
+              keyBits: entry.keyBits,
+              hardware: false,
+              protection: 'on' as const,
+              conversion: null,
+              percentEncrypted: null,
+              keySlots: [],
+              source: entry.source,
+            },
+            passesDiscards: null,
+          },
+        ];
+  });
+}
+
+/** The model of a Linux assessment: every node of the holder stack, headers from the encryption inventory. */
+export function linuxStorageModel(facts: LinuxStorageFacts): StorageModel {
+  const headerAt = new Map(facts.encryption.found.map((found) => [found.path, linuxEncryptionState(found)]));
+  const passes = new Map<string, boolean | null>();
+  for (const path of facts.discardPassthrough?.paths ?? []) {
+    for (const layer of path.layers) {
+      passes.set(layer.path, layer.passesDiscards);
+    }
+  }
+  const layers: StorageLayer[] = [];
+  const volumes: StorageVolume[] = [];
+  // path → the encrypting layer ids from the node down to the disk (top first).
+  const encryptedBelow = new Map<string, string[]>();
+  const stateOf = new Map<string, EncryptionState>();
+  walkStack(facts.stack, null, (node, parent) => {
+    const kind = linuxLayerKindOf(node);
+    const below = parent === null ? [] : (encryptedBelow.get(parent.path) ?? []);
+    // A header on the node (LUKS, BitLocker) encrypts what is opened from it; the open mapping carries it too.
+    const header = headerAt.get(node.path) ?? null;
+    const parentHeader = parent === null ? null : (headerAt.get(parent.path) ?? null);
+    let state: EncryptionState | null = null;
+    if (kind !== null) {
+      const opened = kind === 'dm-crypt' || kind === 'veracrypt' ? parentHeader : null;
+      state =
+        opened === null
+          ? mappingState(kind, node)
+          : // VeraCrypt's own mapping of a TCRYPT-format volume is named for VeraCrypt.
+            { ...opened, kind: kind === 'veracrypt' && opened.kind === 'tcrypt' ? 'veracrypt' : opened.kind };
+      layers.push({
+        id: node.path,
+        kind,
+        name: node.mapperName,
+        sizeBytes: node.sizeBytes,
+        on: parent === null ? [] : [parent.path],
+        // Only LVM, MD and other device-mapper targets can span devices; a crypt or loop layer sits on one.
+        otherDisks:
+          kind === 'lvm' || kind === 'md' || kind === 'device-mapper'
+            ? [...(facts.otherDisks?.get(node.path) ?? [])].length === 0 &&
+              facts.otherDisks?.has(node.path) !== true
+              ? null
+              : [...(facts.otherDisks?.get(node.path) ?? [])]
+            : [],
+        encryption: state,
+        passesDiscards: passes.get(node.path) ?? null,
+      });
+    }
+    const mine = state === null ? below : [node.path, ...below];
+    if (state !== null) {
+      stateOf.set(node.path, state);
+    }
+    encryptedBelow.set(node.path, mine);
+    const filesystem = node.filesystem;
+    if (filesystem !== null && header === null && !NOT_A_VOLUME.has(filesystem.type)) {
+      const used = facts.overProvisioning?.filesystems.find((fs) => node.mountpoints.includes(fs.mountpoint));
+      const top = mine[0];
+      volumes.push({
+        id: node.path,
+        filesystem: filesystem.type,
+        label: filesystem.label,
+        mountpoints: [...node.mountpoints],
+        sizeBytes: node.sizeBytes,
+        usedBytes: used?.usedBytes ?? null,
+        on: parent?.path ?? node.path,
+        encryption: top === undefined ? null : (stateOf.get(top) ?? null),
+        encryptionKnown: true,
+        encryptedBy: mine,
+      });
+    }
+  });
+  const partitions = facts.partitions.map((part) => ({
+    id: part.path,
+    number: part.number,
+    type: part.typeId,
+    sizeBytes: part.sizeBytes,
+    encryption: headerAt.get(part.path) ?? null,
+  }));
+  layers.push(...fileLayers(volumes, facts.fileEncryption ?? []));
+  return {
+    platform: 'linux',
+    disk: {
+      id: facts.disk.path,
+      model: facts.disk.model,
+      sizeBytes: facts.disk.sizeBytes,
+      medium: facts.media.kind,
+      bus: facts.disk.transport,
+      encryption: headerAt.get(facts.disk.path) ?? null,
+    },
+    partitions,
+    layers,
+    volumes,
+    encryptionUnknown: null,
+    reclaim: reclaimOf(facts),
+  };
+}
+
+/** Signatures that hold no filesystem of their own: what is opened from them is the volume. */
+const NOT_A_VOLUME = new Set(['crypto_LUKS', 'LVM2_member', 'linux_raid_member', 'BitLocker', 'swap']);
+
+/**
+ * What fstrim could give back where discards stop at a layer: NVMe NUSE × LBA size (NVM Express Base
+ * Specification, Identify Namespace "Namespace Utilization": the LBAs allocated, i.e. written and not
+ * deallocated) against what the filesystems use (statfs). Null when no layer stops discards.
+ */
+function reclaimOf(facts: LinuxStorageFacts): StorageModel['reclaim'] {
+  const blockedAt = [
+    ...new Set(
+      (facts.discardPassthrough?.paths ?? []).flatMap((path) =>
+        path.layers.filter((layer) => layer.blocksHere).map((layer) => layer.path),
+      ),
+    ),
+  ];
+  if (blockedAt.length === 0) {
+    return null;
+  }
+  const driveUsedBytes = facts.space?.nvme?.namespaceUtilizationBytes ?? null;
+  const filesystems = facts.overProvisioning?.filesystems ?? [];
+  const filesystemsUsedBytes =
+    filesystems.length === 0 ? null : filesystems.reduce((sum, fs) => sum + fs.usedBytes, 0);
+  const reclaimableBytes =
+    driveUsedBytes === null || filesystemsUsedBytes === null
+      ? null
+      : Math.max(0, driveUsedBytes - filesystemsUsedBytes);
+  return { driveUsedBytes, filesystemsUsedBytes, reclaimableBytes, blockedAt };
+}
+
+// ------------------------------------------------------------------------------------- macOS and Windows
+
+/**
+ * BitLocker's conversion state, from manage-bde's (parsed, language-independent) wording or Get-BitLockerVolume's
+ * VolumeStatus enum name (FullyDecrypted, FullyEncrypted, EncryptionInProgress, DecryptionInProgress,
+ * EncryptionPaused, DecryptionPaused: Microsoft Learn, "Win32_EncryptableVolume GetConversionStatus").
+ */
+function bitLockerConversionOf(conversion: string | null | undefined): ConversionState {
+  const key = (conversion ?? '').toLowerCase().replace(/[^a-z]/g, '');
+  const table: Readonly<Record<string, ConversionState>> = {
+    fullyencrypted: 'complete',
+    usedspaceonlyencrypted: 'used-space-only',
+    encryptioninprogress: 'encrypting',
+    decryptioninprogress: 'decrypting',
+    encryptionpaused: 'encryption-paused',
+    decryptionpaused: 'decryption-paused',
+    fullydecrypted: 'decrypted',
+  };
+  return table[key] ?? 'unknown';
+}
+
+/**
+ * Protection from BitLocker's two answers: "Protection On" is on. "Protection Off" on a volume whose
+ * conversion is complete is suspended (Suspend-BitLocker / manage-bde -protectors -disable leave the volume
+ * encrypted with its key in the clear: Microsoft Learn, "Suspend-BitLocker"); during a conversion it is off
+ * (the key is protected only once encryption completes and protectors are on).
+ */
+function bitLockerProtectionOf(
+  protectionOn: boolean | null | undefined,
+  conversion: ConversionState,
+): Protection {
+  if (protectionOn === true) {
+    return 'on';
+  }
+  if (protectionOn === false) {
+    return conversion === 'complete' || conversion === 'used-space-only' ? 'suspended' : 'off';
+  }
+  return 'unknown';
+}
+
+function platformEncryptionState(entry: LooseEncryption): EncryptionState | null {
+  if (entry.format === 'apfs-unencrypted') {
+    return null;
+  }
+  if (entry.format === 'filevault' || entry.format === 'apfs-encrypted') {
+    const converting = entry.conversion === 'converting';
+    return {
+      kind: entry.format === 'filevault' ? 'filevault' : 'apfs',
+      scope: 'block',
+      cipher: 'AES-XTS',
+      keyBits: entry.keyBits,
+      hardware: entry.hardware,
+      protection:
+        entry.protectionOn === false ? 'off' : entry.protectionOn === true || !converting ? 'on' : 'unknown',
+      conversion: converting ? 'encrypting' : 'complete',
+      percentEncrypted: entry.percentEncrypted,
+      keySlots: [],
+      source: entry.source,
+    };
+  }
+  const conversion = bitLockerConversionOf(entry.conversion);
+  if (conversion === 'decrypted' || entry.format === 'bitlocker-off') {
+    return null;
+  }
+  return {
+    kind: 'bitlocker',
+    scope: 'block',
+    cipher:
+      entry.method === null || entry.method === 'unknown' || entry.method === 'none' ? null : entry.method,
+    keyBits: entry.keyBits,
+    hardware: entry.hardware,
+    protection: bitLockerProtectionOf(entry.protectionOn, conversion),
+    conversion,
+    percentEncrypted: entry.percentEncrypted,
+    keySlots: (entry.protectors ?? []).map((type, index) => ({ id: String(index), type, tokens: [] })),
+    source: entry.source,
+  };
+}
+
+/** The model of a macOS or Windows assessment, from the platform probe set's facts. */
+export function platformStorageModel(storage: LooseStorage): StorageModel {
+  const layers: StorageLayer[] = [];
+  const volumes: StorageVolume[] = [];
+  const known = storage.encryptionUnknown === null || storage.encryptionUnknown === undefined;
+  const partitions = storage.partitions.map((part, index) => ({
+    id: part.identifier,
+    number: index + 1,
+    type: part.type,
+    sizeBytes: part.sizeBytes,
+    encryption: null,
+  }));
+  if (storage.platform === 'win32' && storage.partitions.length === 0) {
+    // The partitions are unknown: the probe kept every BitLocker volume of the machine (with a warning).
+    for (const entry of storage.encryption) {
+      const state = platformEncryptionState(entry);
+      const layer = `${entry.volume} BitLocker`;
+      if (state !== null) {
+        layers.push({
+          ...platformLayer(layer, 'bitlocker', WHOLE_DISK, state),
+          on: [storage.disk.identifier],
+        });
+      }
+      volumes.push({
+        ...platformVolume(
+          entry.volume,
+          { ...WHOLE_DISK, mountPoint: entry.volume },
+          state,
+          state === null ? [] : [layer],
+          true,
+        ),
+        on: state === null ? storage.disk.identifier : layer,
+      });
+    }
+  } else if (storage.platform === 'win32') {
+    for (const part of storage.partitions) {
+      const mount = part.mountPoint;
+      const entry = storage.encryption.find(
+        (candidate) => mount !== null && candidate.volume.toUpperCase() === mount.toUpperCase(),
+      );
+      const state = entry === undefined ? null : platformEncryptionState(entry);
+      if (state !== null) {
+        layers.push(platformLayer(`${mount ?? part.identifier} BitLocker`, 'bitlocker', part, state));
+      }
+      if (mount !== null) {
+        volumes.push(
+          platformVolume(
+            mount,
+            part,
+            state,
+            state === null ? [] : [`${mount} BitLocker`],
+            known || entry !== undefined,
+          ),
+        );
+      }
+    }
+  } else {
+    const containers = storage.partitions.filter((part) => part.type === 'Apple_APFS');
+    containers.forEach((part) => layers.push(platformLayer(part.identifier, 'apfs-container', part, null)));
+    const container = containers[0];
+    for (const entry of storage.encryption) {
+      const state = platformEncryptionState(entry);
+      volumes.push({
+        id: entry.volume,
+        filesystem: 'APFS',
+        label: entry.name,
+        mountpoints: [],
+        sizeBytes: null,
+        usedBytes: null,
+        on: container?.identifier ?? storage.disk.identifier,
+        encryption: state,
+        encryptionKnown: true,
+        encryptedBy: state === null ? [] : [container?.identifier ?? storage.disk.identifier],
+      });
+    }
+  }
+  return {
+    platform: storage.platform,
+    disk: {
+      id: storage.disk.identifier,
+      model: storage.disk.model,
+      sizeBytes: storage.disk.sizeBytes,
+      medium: storage.disk.medium,
+      bus: storage.disk.bus,
+      encryption: null,
+    },
+    partitions,
+    layers,
+    volumes,
+    encryptionUnknown: storage.encryptionUnknown ?? null,
+    reclaim: null,
+  };
+}
+
+/** A platform encryption entry whose source may be "not measured" (plan facts with fields left out). */
+type LooseEncryption = Omit<PlatformEncryption, 'source'> & { readonly source: string };
+/** Platform facts as the model reads them: a whole PlatformStorage is one. */
+export interface LooseStorage {
+  readonly platform: PlatformStorage['platform'];
+  readonly disk: Pick<PlatformStorage['disk'], 'identifier' | 'model' | 'sizeBytes' | 'medium' | 'bus'>;
+  readonly partitions: PlatformStorage['partitions'];
+  readonly encryption: readonly LooseEncryption[];
+  readonly encryptionUnknown?: string | null | undefined;
+}
+
+type PlatformPartition = LooseStorage['partitions'][number];
+const WHOLE_DISK: PlatformPartition = {
+  identifier: '',
+  type: null,
+  sizeBytes: null,
+  label: null,
+  mountPoint: null,
+};
+
+function platformLayer(
+  id: string,
+  kind: LayerKind,
+  part: PlatformPartition,
+  state: EncryptionState | null,
+): StorageLayer {
+  return {
+    id,
+    kind,
+    name: part.label,
+    sizeBytes: part.sizeBytes,
+    on: [part.identifier],
+    otherDisks: null,
+    encryption: state,
+    passesDiscards: null,
+  };
+}
+
+function platformVolume(
+  id: string,
+  part: PlatformPartition,
+  state: EncryptionState | null,
+  encryptedBy: string[],
+  encryptionKnown: boolean,
+): StorageVolume {
+  return {
+    id,
+    filesystem: null,
+    label: part.label,
+    mountpoints: part.mountPoint === null ? [] : [part.mountPoint],
+    sizeBytes: part.sizeBytes,
+    usedBytes: null,
+    on: encryptedBy[0] ?? part.identifier,
+    encryption: state,
+    encryptionKnown,
+    encryptedBy,
+  };
+}
+
+/** The sections of an assessment result the model is made from (any version of the contract). */
+export interface StorageModelSource {
+  readonly disk: Disk | null;
+  readonly media: { readonly kind: 'ssd' | 'hdd' | 'unknown' } | null;
+  readonly partitions: readonly Partition[] | null;
+  readonly stack: StackNode | null;
+  readonly encryption: EncryptionInventory | null;
+  readonly space: Pick<Space, 'nvme'> | null;
+  readonly discardPassthrough: DiscardPassthrough | null;
+  readonly overProvisioning: Pick<OverProvisioning, 'filesystems'> | null;
+  readonly platformStorage?: PlatformStorage | undefined;
+  readonly storage?: StorageModel | undefined;
+}
+
+/**
+ * The storage model of an assessment: the one it carries (1.3 and later), or the one its sections give for an
+ * older document, so bundles and documents of every version are read the same way. Null when it has neither
+ * Linux sections nor platform facts (a failed disk).
+ */
+export function storageModelOf(result: StorageModelSource): StorageModel | null {
+  if (result.storage !== undefined) {
+    return result.storage;
+  }
+  if (result.platformStorage !== undefined) {
+    return platformStorageModel(result.platformStorage);
+  }
+  const { disk, media, partitions, stack, encryption } = result;
+  if (disk === null || media === null || partitions === null || stack === null || encryption === null) {
+    return null;
+  }
+  return linuxStorageModel({
+    disk,
+    media,
+    partitions,
+    stack,
+    encryption,
+    space: result.space,
+    discardPassthrough: result.discardPassthrough,
+    overProvisioning: result.overProvisioning,
+  });
+}
