@@ -110,7 +110,7 @@ describe('a benchmarked Windows bundle (DiskSpd, plain versus a BitLocker VHDX)'
 describe.each(CASES)('$bundle (built binary)', (testCase) => {
   const bundle = bundlePath(testCase.bundle);
 
-  it('assess --json: a valid 1.2 envelope with platformStorage, the Linux sections null, a plan for the platform', () => {
+  it('assess --json: a valid 1.3 envelope with platformStorage, the Linux sections null, a plan for the platform', () => {
     const run = runCli(['assess', '--bundle', bundle, '--json']);
     expect(run.status).toBe(0);
     const document = JSON.parse(run.stdout) as {
@@ -121,7 +121,7 @@ describe.each(CASES)('$bundle (built binary)', (testCase) => {
       };
     };
     expect(assessmentSchemaErrors(document)).toBeNull();
-    expect(document.schemaVersion).toEqual([1, 2]);
+    expect(document.schemaVersion).toEqual([1, 3]);
     expect(document.result.platformStorage.platform).toBe(testCase.platform);
     expect(document.result.platformStorage.disk.identifier).toBe(testCase.identifier);
     for (const section of ['disk', 'stack', 'space', 'health', 'trim', 'overProvisioning']) {
