@@ -116,7 +116,10 @@ export interface TargetBenchmark {
   readonly tools: readonly ToolName[];
   /** Kernel features it needs besides the scratch filesystem's. */
   readonly kernel: readonly Capability['id'][];
-  /** The cleanup kinds its containers register (encplan cleanup removes them). */
+  /**
+   * The cleanup resource kinds of its own its containers register (encplan cleanup removes them); the shared
+   * kinds (file, directory, loop device, mount) are every run's.
+   */
   readonly cleanupKinds: readonly Resource['kind'][];
   /** How many containers of its own a mode makes (0: it shares the plain scratch filesystem). */
   containers(mode: IoBenchmarkMode): number;

@@ -1,4 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { assessmentResultSchema } from '../../src/contract/assessment.js';
+import { resourceSchema } from '../../src/domain/cleanup.js';
 import { targetToolSchema } from '../../src/rules/plan-options.js';
 import {
   BENCHMARKS,
@@ -64,6 +66,26 @@ describe('the target registry (packages/core/src/targets/registry.ts)', () => {
     expect(recogniseVolume('bitlocker-off')).toMatchObject({ target: { id: 'bitlocker' }, encrypted: false });
     expect(recogniseVolume('apfs-unencrypted')).toMatchObject({ target: { id: 'apfs' }, encrypted: false });
     expect(recogniseVolume('ext4')).toBeNull();
+  });
+
+  it('gives every cleanup resource kind of a container one owning target', () => {
+    const shared = ['directory', 'file', 'global-path', 'loop-device', 'mount'];
+    const kinds = resourceSchema.options
+      .map((option) => option.shape.kind.value)
+      .filter((kind) => !shared.includes(kind));
+    const owned = BENCHMARKS.flatMap((benchmark) => benchmark.cleanupKinds);
+    expect([...owned].sort()).toEqual([...kinds].sort());
+  });
+
+  it('names as the facts it needs only sections an assessment has', () => {
+    const sections = Object.keys(assessmentResultSchema.shape);
+    for (const target of ENCRYPTION_TARGETS) {
+      expect(
+        target.facts.filter((fact) => !sections.includes(fact)),
+        target.id,
+      ).toEqual([]);
+    }
+    expect(targetOf('luks2-opal').facts).toContain('sed');
   });
 
   it('knows the stack layers and mapping names its targets open', () => {

@@ -56,7 +56,7 @@ export const apfsTarget = {
     platforms: ['darwin'],
     tools: ['hdiutil'],
     kernel: [],
-    cleanupKinds: ['disk-image', 'file'],
+    cleanupKinds: ['disk-image'],
     containers: () => 1,
     sharesScratchFilesystem: false,
     rawDevice: false,

@@ -43,7 +43,7 @@ export const bitlockerTarget = {
     platforms: ['win32'],
     tools: [],
     kernel: [],
-    cleanupKinds: ['vhd', 'file'],
+    cleanupKinds: ['vhd'],
     containers: () => 1,
     sharesScratchFilesystem: false,
     rawDevice: false,

@@ -63,7 +63,7 @@ export const luks2Target = {
     platforms: ['linux'],
     tools: ['cryptsetup', 'dmsetup'],
     kernel: ['device-mapper'],
-    cleanupKinds: ['dm-mapping', 'loop-device', 'file'],
+    cleanupKinds: ['dm-mapping'],
     containers: (mode) => luksVariants(mode).length,
     sharesScratchFilesystem: false,
     rawDevice: true,

@@ -63,7 +63,7 @@ export const veracryptTarget = {
     platforms: ['linux', 'win32'],
     tools: ['veracrypt'],
     kernel: ['device-mapper'],
-    cleanupKinds: ['veracrypt-volume', 'veracrypt-windows-volume', 'file'],
+    cleanupKinds: ['veracrypt-volume', 'veracrypt-windows-volume'],
     containers: (mode) => veracryptKernelCryptoVariants(mode).length,
     sharesScratchFilesystem: false,
     rawDevice: false,
