@@ -122,6 +122,15 @@ describe('encplan plan (built binary)', () => {
     expect(envelope.result?.settings.veracrypt?.pim).toBe(485);
   });
 
+  it('accepts --target luks2-opal and, with no sedutil reading of the drive, plans no command and says why', () => {
+    const envelope = laptopPlan('--target', 'luks2-opal');
+    expect(envelope.result?.targetTool).toBe('luks2-opal');
+    expect(envelope.result?.commands).toEqual([]);
+    expect(envelope.result?.findings).toContainEqual(
+      expect.objectContaining({ ruleId: 'target-admission', severity: 'critical' }),
+    );
+  });
+
   it.each([
     { name: 'a missing input file', args: ['--input', '/nonexistent/plan-input.json'] },
     {

@@ -1,6 +1,6 @@
 import { Flags, type Interfaces } from '@oclif/core';
 import { failOnFlags } from './fail-on.js';
-import { EncplanError, parseByteSize, type PlanOptions } from '@encplan/core';
+import { EncplanError, parseByteSize, PLAN_TARGET_IDS, type PlanOptions } from '@encplan/core';
 
 /** The flags that shape a plan, shared by `encplan plan` and `encplan assess`. */
 export const planOptionFlags = {
@@ -11,8 +11,8 @@ export const planOptionFlags = {
   ...failOnFlags,
   target: Flags.string({
     summary:
-      'Encryption tool to plan for (default: luks2 on Linux, apfs on macOS, bitlocker on Windows; a tool the platform lacks is refused).',
-    options: ['luks2', 'veracrypt', 'apfs', 'bitlocker'],
+      'Encryption tool to plan for (default: luks2 on Linux, apfs on macOS, bitlocker on Windows; a tool the platform lacks is refused; luks2-opal only on a confirmed OPAL 2 drive).',
+    options: PLAN_TARGET_IDS,
   }),
   'threat-model': Flags.string({
     summary: 'Who you defend against; decides discards.',
@@ -95,7 +95,7 @@ export function optionsFromFlags(flags: PlanOptionFlagValues): PlanOptions {
   }
   // The option schema in core validates the enums again; oclif's `options` already limited them.
   return {
-    targetTool: (flags.target ?? null) as PlanOptions['targetTool'],
+    targetTool: PLAN_TARGET_IDS.find((id) => id === flags.target) ?? null,
     threatModel: flags['threat-model'] as PlanOptions['threatModel'],
     workload: flags.workload as PlanOptions['workload'],
     unlockMachine: { memoryBytes, cores: flags['unlock-cores'] ?? null },

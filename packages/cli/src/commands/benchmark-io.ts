@@ -1,6 +1,12 @@
 import { createInterface } from 'node:readline/promises';
 import { Args, Flags } from '@oclif/core';
-import { EncplanError, ioBenchmarkDocument, toIoBenchmarkView, type BackendId } from '@encplan/core';
+import {
+  EncplanError,
+  ioBenchmarkDocument,
+  SELECTABLE_BENCHMARK_IDS,
+  toIoBenchmarkView,
+  type BackendId,
+} from '@encplan/core';
 import { createEnvironment, runPlatformIoBenchmark, type NodeEnvironment } from '@encplan/core/node';
 import { EncplanCommand } from '../base-command.js';
 import { stderrProgress } from '../render/progress-bar.js';
@@ -24,7 +30,7 @@ export default class BenchmarkIo extends EncplanCommand {
   static override flags = {
     backend: Flags.string({
       summary: 'Encrypted backend(s) to measure; default: what this platform supports.',
-      options: ['fscrypt', 'luks2', 'veracrypt', 'apfs', 'plain'],
+      options: [...SELECTABLE_BENCHMARK_IDS, 'plain'],
       multiple: true,
     }),
     quick: Flags.boolean({
@@ -52,7 +58,13 @@ export default class BenchmarkIo extends EncplanCommand {
     const { host } = createEnvironment();
     const target = args.target ?? host.cwd;
     const typedDevice = await this.confirmDevice(host, target, flags.destructive, flags.yes, flags.json);
-    const backends = flags.backend === undefined ? 'auto' : (flags.backend as BackendId[]);
+    const backends =
+      flags.backend === undefined
+        ? 'auto'
+        : // oclif's `options` already limited the names; this keeps the user's order and the type.
+          flags.backend.flatMap((name) =>
+            [...SELECTABLE_BENCHMARK_IDS, 'plain' as const].filter((id): id is BackendId => id === name),
+          );
     const outcome = await withCancellation((signal) =>
       runPlatformIoBenchmark(host, {
         target,

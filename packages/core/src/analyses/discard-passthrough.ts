@@ -1,7 +1,13 @@
 import { VERACRYPT_MAPPING } from '../domain/storage-model.js';
 import type { StackNode } from '../domain/device.js';
 import { sourceOf } from '../domain/source.js';
-import type { DiscardLayer, DiscardPassthrough, DiscardPath } from '../domain/trim.js';
+import {
+  discardLayerKindSchema,
+  type DiscardLayer,
+  type DiscardPassthrough,
+  type DiscardPath,
+} from '../domain/trim.js';
+import { targetOfLayer, targetOfMapping } from '../targets/registry.js';
 import type { DiscardStackFacts } from '../probes/linux/discard-stack.js';
 
 /** What passing discards through an encryption layer reveals, and what it does not (cryptsetup(8) --allow-discards, crypttab(5) discard; Milan Broz, "TRIM & dm-crypt ... problems?" (2011); cryptsetup FAQ 5.19). */
@@ -22,9 +28,11 @@ function kindOf(node: StackNode): Kind {
       return 'disk';
     case 'part':
       return 'partition';
-    case 'crypt':
-      // VeraCrypt's own Linux mappings are named veracryptN (CoreLinux.cpp; VeraCrypt src/Core/Unix/Linux/CoreLinux.cpp, veracrypt/VeraCrypt#1186, VeraCrypt documentation "Trim Operation").
-      return /^veracrypt\d*$/.test(name) ? 'veracrypt' : 'dm-crypt';
+    case 'crypt': {
+      // A target whose tool names its own mappings (VeraCrypt's veracryptN), else a cryptsetup dm-crypt mapping.
+      const own = discardLayerKindSchema.safeParse(targetOfMapping(name)?.recognition.layerKinds[0]);
+      return own.success ? own.data : 'dm-crypt';
+    }
     case 'lvm':
       return 'lvm';
     case 'raid0':
@@ -84,13 +92,9 @@ function withoutFix(passes: boolean, passing: string, notPassing: string): Local
 function localVerdict(node: StackNode, kind: Kind, facts: DiscardStackFacts): LocalVerdict {
   const maxBytes = node.discard?.maxBytes ?? null;
   const name = node.mapperName ?? node.kernelName;
-  if (kind === 'veracrypt') {
-    return {
-      passes: false,
-      reason:
-        'VeraCrypt maps its volumes without allow_discards on Linux, whatever its documentation says (VeraCrypt CoreLinux.cpp, veracrypt/VeraCrypt#1186).',
-      fix: `close it in VeraCrypt, then: cryptsetup open --type tcrypt --allow-discards <device> ${name} (never for hidden volumes)`,
-    };
+  const never = targetOfLayer(kind)?.recognition.layerDiscards ?? null;
+  if (never !== null) {
+    return { passes: false, reason: never.reason, fix: never.fix(name) };
   }
   if (maxBytes === null) {
     return { passes: null, reason: 'queue/discard_max_bytes could not be read.', fix: null };
@@ -159,9 +163,8 @@ function localVerdict(node: StackNode, kind: Kind, facts: DiscardStackFacts): Lo
         `The disk accepts discards (discard_max_bytes ${maxBytes}).`,
         'The disk accepts no discards (discard_max_bytes 0): see the TRIM section.',
       );
-    case 'partition':
-    case 'device-mapper':
-    case 'other':
+    // partition, device-mapper, other, and an encryption layer of a target with no discard rule of its own.
+    default:
       return withoutFix(
         passes,
         `Passes discards (discard_max_bytes ${maxBytes}).`,
@@ -230,7 +233,7 @@ function analysePath(chain: readonly StackNode[], facts: DiscardStackFacts): Dis
       reason: blockedBelow ? `Blocked below, at ${blocker?.path ?? 'a lower layer'}.` : local.reason,
       fix: blocking ? local.fix : null,
       source:
-        kind === 'veracrypt'
+        (targetOfLayer(kind)?.recognition.layerDiscards ?? null) !== null
           ? sourceOf('dmsetup', 'name')
           : sourceOf(`/sys/class/block/${node.kernelName}/queue/discard_max_bytes`, null),
     };
@@ -240,7 +243,7 @@ function analysePath(chain: readonly StackNode[], facts: DiscardStackFacts): Dis
   const blockingLayer = layers.find((layer) => layer.blocksHere) ?? null;
   const issuing = issuingOf(top, facts);
   const issued = issuing.how === 'none' ? false : issuing.how === 'unknown' ? null : true;
-  const encrypted = verdicts.some((verdict) => verdict.kind === 'dm-crypt' || verdict.kind === 'veracrypt');
+  const encrypted = verdicts.some((verdict) => targetOfLayer(verdict.kind) !== null);
   return {
     topPath: top.path,
     mountpoints: [...top.mountpoints],

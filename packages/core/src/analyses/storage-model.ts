@@ -4,6 +4,7 @@ import type { OverProvisioning } from '../domain/over-provisioning.js';
 import type { PlatformEncryption, PlatformStorage } from '../domain/platform-storage.js';
 import type { Space } from '../domain/space.js';
 import {
+  encryptionKindSchema,
   linuxLayerKindOf,
   type FileEncryption,
   type ConversionState,
@@ -15,6 +16,7 @@ import {
   type StorageVolume,
 } from '../domain/storage-model.js';
 import type { DiscardPassthrough } from '../domain/trim.js';
+import { recogniseVolume, targetOfLayer } from '../targets/registry.js';
 
 /** The state of a LUKS, TCRYPT or BitLocker header the Linux inventory found. */
 function linuxEncryptionState(found: ExistingEncryption): EncryptionState {
@@ -25,8 +27,9 @@ function linuxEncryptionState(found: ExistingEncryption): EncryptionState {
     cipher: found.cipher,
     keyBits: found.keyBits,
     hardware: found.flags.includes('hw-opal') || found.flags.includes('hw-opal-only') ? true : null,
-    // A LUKS or TCRYPT header protects whatever its keyslots say: no off or suspended state exists for it.
-    protection: found.format === 'bitlocker' ? 'unknown' : 'on',
+    // A LUKS or TCRYPT header protects whatever its keyslots say: no off or suspended state exists for it. A
+    // format whose volumes can also be unprotected (BitLocker with protection off) is unknown from a header.
+    protection: canBeUnprotected(found.format) ? 'unknown' : 'on',
     conversion: found.flags.includes('online-reencrypt') ? 'encrypting' : null,
     percentEncrypted: null,
     keySlots: found.pbkdf.map((slot) => ({
@@ -36,6 +39,21 @@ function linuxEncryptionState(found: ExistingEncryption): EncryptionState {
     })),
     source: found.source,
   };
+}
+
+/** Whether volumes of this format can exist with their protection off (its target names an unencrypted format). */
+function canBeUnprotected(format: string): boolean {
+  return (recogniseVolume(format)?.target.recognition.unencryptedFormats.length ?? 0) > 0;
+}
+
+/**
+ * The encryption kind of a layer whose target's own tool makes the mapping (VeraCrypt's `veracryptN`), or null
+ * for a generic dm-crypt mapping: the layer kind names the kind then.
+ */
+function ownMappingKind(kind: LayerKind): EncryptionState['kind'] | null {
+  const target = targetOfLayer(kind);
+  const parsed = encryptionKindSchema.safeParse(kind);
+  return target === null || target.recognition.mappingNames === null || !parsed.success ? null : parsed.data;
 }
 
 /** dm UUID prefixes cryptsetup gives its mappings (cryptsetup lib/libdevmapper.c, dm_prepare_uuid: "CRYPT-<type>-"). */
@@ -48,12 +66,12 @@ const DM_UUID_KINDS: readonly (readonly [string, EncryptionState['kind']])[] = [
 
 /** An open mapping whose header is not readable here (VeraCrypt, TCRYPT, plain): what its dm UUID or name says. */
 function mappingState(kind: LayerKind, node: StackNode): EncryptionState | null {
-  if (kind !== 'veracrypt' && kind !== 'dm-crypt') {
+  if (targetOfLayer(kind) === null) {
     return null;
   }
   const byUuid = DM_UUID_KINDS.find(([prefix]) => node.dmUuid?.startsWith(prefix) === true)?.[1];
   return {
-    kind: kind === 'veracrypt' ? 'veracrypt' : (byUuid ?? 'dm-crypt'),
+    kind: ownMappingKind(kind) ?? byUuid ?? 'dm-crypt',
     scope: 'block',
     cipher: null,
     keyBits: null,
@@ -145,12 +163,12 @@ export function linuxStorageModel(facts: LinuxStorageFacts): StorageModel {
     const parentHeader = parent === null ? null : (headerAt.get(parent.path) ?? null);
     let state: EncryptionState | null = null;
     if (kind !== null) {
-      const opened = kind === 'dm-crypt' || kind === 'veracrypt' ? parentHeader : null;
+      const opened = targetOfLayer(kind) === null ? null : parentHeader;
       state =
         opened === null
           ? mappingState(kind, node)
           : // VeraCrypt's own mapping of a TCRYPT-format volume is named for VeraCrypt.
-            { ...opened, kind: kind === 'veracrypt' && opened.kind === 'tcrypt' ? 'veracrypt' : opened.kind };
+            { ...opened, kind: (opened.kind === 'tcrypt' ? ownMappingKind(kind) : null) ?? opened.kind };
       layers.push({
         id: node.path,
         kind,

@@ -9,7 +9,7 @@ import type { StackNode } from './device.js';
  */
 
 /** What encrypts a layer or a volume. `fscrypt` and `ecryptfs` encrypt files, everything else whole blocks. */
-const encryptionKindSchema = z.enum([
+export const encryptionKindSchema = z.enum([
   'luks1',
   'luks2',
   /** A dm-crypt mapping whose format is unknown (no dm UUID readable, no header found). */

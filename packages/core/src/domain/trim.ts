@@ -23,21 +23,24 @@ export const trimSchema = z.object({
 });
 export type Trim = z.infer<typeof trimSchema>;
 
+/** The kinds of layer of the block stack (the walk of analyses/discard-passthrough.ts). */
+export const discardLayerKindSchema = z.enum([
+  'disk',
+  'partition',
+  'dm-crypt',
+  'veracrypt',
+  'lvm',
+  'md-raid',
+  'loop',
+  'device-mapper',
+  'other',
+]);
+
 /** What one layer of the block stack does with discards. */
 const discardLayerSchema = z.object({
   kernelName: z.string(),
   path: z.string(),
-  kind: z.enum([
-    'disk',
-    'partition',
-    'dm-crypt',
-    'veracrypt',
-    'lvm',
-    'md-raid',
-    'loop',
-    'device-mapper',
-    'other',
-  ]),
+  kind: discardLayerKindSchema,
   /** dm name for device-mapper layers, md name for arrays. */
   name: z.string().nullable(),
   /** True when discards pass this layer, false when they stop here or below, null when unknown. */

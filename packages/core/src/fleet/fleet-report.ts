@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { recogniseVolume } from '../targets/registry.js';
 import {
   assessmentDocument,
   linuxResultOf,
@@ -358,7 +359,8 @@ type Existing = LinuxAssessmentResult['encryption']['found'][number];
 
 /** Why an existing LUKS volume is weaker than the plan (empty when it is not, or cannot be compared). */
 function weakerThanPlan(found: Existing, plan: AssessmentPlan): string[] {
-  if (found.format !== 'luks1' && found.format !== 'luks2') {
+  // The LUKS volumes the plan can be compared with: those of the target with dm-crypt settings rules.
+  if (recogniseVolume(found.format)?.target.settings?.dmCryptParameters !== true) {
     return [];
   }
   const reasons: string[] = [];

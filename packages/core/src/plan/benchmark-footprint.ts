@@ -1,6 +1,6 @@
 import type { StackNode } from '../domain/device.js';
 import type { BackendId, IoBenchmarkMode } from '../domain/io-benchmark.js';
-import type { Luks2Variant } from './encrypted-backends.js';
+import { benchmarkOf } from '../targets/registry.js';
 import { FIO_MODES } from './fio-jobs.js';
 
 const MIB = 1024 * 1024;
@@ -21,39 +21,9 @@ function containerBytes(fileSizeBytes: number): number {
   return fileSizeBytes + 160 * MIB;
 }
 
-/** The LUKS2 variants a mode measures. */
-export function luksVariants(mode: IoBenchmarkMode): Luks2Variant[] {
-  // Sector size (Eric Biggers, "x86: AES-XTS with VAES/AVX10" cover letter, linux-crypto 2024; systemd/systemd#24382; cryptsetup 2.4.0 release notes) and workqueues (Cloudflare, "Speeding up Linux disk encryption", 2020-03-25; dm-crypt no_read_workqueue/no_write_workqueue (Linux 5.9); cryptsetup(8) --perf-*) are the two biggest dm-crypt levers; full measures all four.
-  return mode === 'full'
-    ? [
-        { sectorSizeBytes: 4096, noWorkqueues: false },
-        { sectorSizeBytes: 4096, noWorkqueues: true },
-        { sectorSizeBytes: 512, noWorkqueues: false },
-        { sectorSizeBytes: 512, noWorkqueues: true },
-      ]
-    : [{ sectorSizeBytes: 4096, noWorkqueues: true }];
-}
-
-/** VeraCrypt with kernel crypto, and in full mode also with its own (userspace) crypto. */
-export function veracryptKernelCryptoVariants(mode: IoBenchmarkMode): boolean[] {
-  return mode === 'full' ? [true, false] : [true];
-}
-
 /** The bytes one encrypted backend's containers take (fscrypt shares the plain filesystem: none). */
 function encryptedContainerBytes(backend: BackendId, mode: IoBenchmarkMode): number {
-  const each = containerBytes(FIO_MODES[mode].fileSizeBytes);
-  switch (backend) {
-    case 'plain':
-    case 'fscrypt':
-      return 0;
-    case 'luks2':
-      return luksVariants(mode).length * each;
-    case 'veracrypt':
-      return veracryptKernelCryptoVariants(mode).length * each;
-    case 'apfs':
-    case 'bitlocker':
-      return each;
-  }
+  return (benchmarkOf(backend)?.containers(mode) ?? 0) * containerBytes(FIO_MODES[mode].fileSizeBytes);
 }
 
 /**

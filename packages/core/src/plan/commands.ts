@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { planCommandsOf, planSettingsOf, type TargetCommands } from '../targets/registry.js';
 import { evidence, type Finding } from '../domain/recommendation.js';
 import { sourceOf } from '../domain/source.js';
 import { formatBytes, MIB } from '../domain/units.js';
@@ -71,17 +72,6 @@ export interface BuiltCommands {
   readonly commands: PlanCommand[];
   readonly findings: Finding[];
 }
-
-/**
- * sgdisk GPT type codes: 8309 "Linux LUKS", 8300 "Linux filesystem" (for VeraCrypt, which has none of its own);
- * 0700 "Microsoft basic data" for BitLocker (never reached on Linux: rules/platform-targets.ts refuses it).
- */
-const SGDISK_TYPE: Readonly<Record<TargetTool, string>> = {
-  luks2: '8309',
-  veracrypt: '8300',
-  apfs: 'af0a',
-  bitlocker: '0700',
-};
 
 /** GPT's backup header and entry array after the last usable LBA: 1 + 32 sectors of 512 bytes, +1 margin (UEFI spec §5.3). */
 export const GPT_BACKUP_SECTORS = 34;
@@ -336,7 +326,7 @@ function layoutCommands(
         'sgdisk',
         ...(layout.freshTable ? ['--clear'] : []),
         `--new=${String(partition.number)}:${String(partition.startSector)}:${String(partition.endSector)}`,
-        `--typecode=${String(partition.number)}:${SGDISK_TYPE[settings.targetTool]}`,
+        `--typecode=${String(partition.number)}:${planCommandsOf(settings.targetTool).gptType}`,
         `--change-name=${String(partition.number)}:${options.label}`,
         settings.devicePath,
       ],
@@ -432,6 +422,7 @@ export function luks2Commands(
         'luksFormat',
         '--type',
         'luks2',
+        ...planCommandsOf(settings.targetTool).formatArguments,
         '--cipher',
         settings.cipherSpec,
         '--key-size',
@@ -490,11 +481,7 @@ export function luks2Commands(
 
 function refreshCommand(facts: PlanFacts, settings: CommandSettings): PlanCommand[] {
   const existing = existingEncryptionOf(facts);
-  if (
-    existing === null ||
-    existing.mappingName === null ||
-    (existing.kind !== 'luks1' && existing.kind !== 'luks2')
-  ) {
+  if (existing === null || existing.mappingName === null || !existing.refreshable) {
     return [];
   }
   const flags = activationFlags(settings).open;
@@ -502,7 +489,7 @@ function refreshCommand(facts: PlanFacts, settings: CommandSettings): PlanComman
     return [];
   }
   // Only LUKS2 headers can store activation flags (cryptsetup(8) refresh --persistent).
-  const persistent = existing.kind === 'luks2';
+  const persistent = existing.storesActivationFlags;
   return [
     {
       id: 'luks-refresh-existing',
@@ -570,30 +557,31 @@ function apfsCommand(options: ResolvedPlanOptions, settings: CommandSettings): P
   ];
 }
 
-/** The volume commands per target tool (APFS volumes are added by diskutil, see apfsCommand). */
-const VOLUME_COMMANDS: Readonly<
-  Record<
-    Exclude<TargetTool, 'apfs' | 'bitlocker'>,
-    (
-      facts: PlanFacts,
-      options: ResolvedPlanOptions,
-      settings: CommandSettings,
-      target: string,
-      stage: number | undefined,
-    ) => PlanCommand[]
-  >
-> = {
-  luks2: luks2Commands,
+type VolumeCommands = (
+  facts: PlanFacts,
+  options: ResolvedPlanOptions,
+  settings: CommandSettings,
+  target: string,
+  stage: number | undefined,
+) => PlanCommand[];
+
+/**
+ * The volume commands per tool that makes the target's volume on Linux. APFS volumes are added by diskutil (see
+ * apfsCommand); BitLocker volumes are not made on Linux (refuseForeignTarget refuses them here).
+ */
+const VOLUME_COMMANDS: Readonly<Record<TargetCommands['tool'], VolumeCommands | null>> = {
+  diskutil: null,
+  'manage-bde': null,
+  cryptsetup: luks2Commands,
   veracrypt: (facts, _options, settings, target, stage) => veracryptCommand(facts, settings, target, stage),
 };
 
 function volumeCommands(
-  ...[facts, options, settings, target, stage]: Parameters<(typeof VOLUME_COMMANDS)['luks2']>
+  ...[facts, options, settings, target, stage]: Parameters<VolumeCommands>
 ): PlanCommand[] {
-  // APFS and BitLocker volumes are not made on Linux (rules/platform-targets.ts refuses those targets here).
-  return settings.targetTool === 'apfs' || settings.targetTool === 'bitlocker'
-    ? []
-    : VOLUME_COMMANDS[settings.targetTool](facts, options, settings, target, stage);
+  // APFS and BitLocker volumes are not made on Linux (targets/registry.ts refuseForeignTarget refuses them here).
+  const make = VOLUME_COMMANDS[planCommandsOf(settings.targetTool).tool];
+  return make === null ? [] : make(facts, options, settings, target, stage);
 }
 
 /** The fresh-format path on Linux: a new partition in never-allocated space, its spare tail, the volume. */
@@ -664,13 +652,17 @@ export function buildCommands(
   options: ResolvedPlanOptions,
   settings: CommandSettings,
 ): BuiltCommands {
-  if (settings.targetTool === 'apfs') {
+  if (planCommandsOf(settings.targetTool).tool === 'diskutil') {
     return { commands: apfsCommand(options, settings), findings: [] };
   }
   // An open LUKS volume is tuned in place, never reformatted by the plan.
   const existing = existingEncryptionOf(facts);
-  const existingLuks = existing?.kind === 'luks1' || existing?.kind === 'luks2';
-  if (settings.targetTool === 'luks2' && existingLuks && (existing?.mappingName ?? null) !== null) {
+  const existingLuks = existing?.refreshable === true;
+  if (
+    planSettingsOf(settings.targetTool).refreshOpenVolume &&
+    existingLuks &&
+    (existing?.mappingName ?? null) !== null
+  ) {
     return { commands: refreshCommand(facts, settings), findings: [] };
   }
   if (!plansForLinux(facts)) {

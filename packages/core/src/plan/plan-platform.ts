@@ -1,5 +1,6 @@
 import { storageModelOfFacts } from '../rules/storage-facts.js';
 import { evidence } from '../domain/recommendation.js';
+import { planSettingsOf } from '../targets/registry.js';
 import { sourceOf } from '../domain/source.js';
 import { estimateVeracryptAttackerCost } from '../rules/attacker-cost.js';
 import { recommendVeracryptEncryption } from '../rules/cipher.js';
@@ -73,12 +74,12 @@ export function buildPlatformPlan(
       .map((part) => part.mountPoint)
       .find((mount) => typeof mount === 'string' && /^[A-Za-z]:$/.test(mount)) ?? null;
 
-  if (options.targetTool === 'veracrypt') {
+  if (planSettingsOf(options.targetTool).keyDerivation === 'veracrypt-pim') {
     const rules = veracryptRules(facts, options);
     veracrypt = rules.settings;
     results.push(rules);
     if (platform === 'win32') {
-      const trim = windowsTrim(storage, 'veracrypt');
+      const trim = windowsTrim(storage, options.targetTool);
       results.push(trim, veracryptWindowsScope(storage));
       allowDiscards = false;
       const partition = (storage.partitions ?? []).find((part) => part.mountPoint === mountPoint);
@@ -150,7 +151,7 @@ export function buildPlatformPlan(
     }
   } else {
     const bitlocker = recommendBitLocker(storage, options, storageModelOfFacts(facts));
-    const trim = windowsTrim(storage, 'bitlocker');
+    const trim = windowsTrim(storage, options.targetTool);
     results.push(bitlocker, trim);
     // XTS key bits, as for dm-crypt (two AES keys): XTS-AES 256 = 512.
     keySizeBits = bitlocker.method === 'xts_aes256' ? 512 : 256;

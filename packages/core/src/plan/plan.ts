@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { checkTargetAdmission } from '../rules/target-admission.js';
 import { EncplanError } from '../errors.js';
 import { findingSchema, recommendationSchema } from '../domain/recommendation.js';
 import {
@@ -37,7 +38,7 @@ import { osOf, type PlanFacts } from '../rules/facts.js';
 import { mergeRuleResults, type RuleResult } from '../rules/rule-result.js';
 import { recommendSpace, spacePlanSchema } from '../rules/space.js';
 import { buildPlatformPlan } from './plan-platform.js';
-import { DEFAULT_TARGET_TOOL, refuseForeignTarget } from '../rules/platform-targets.js';
+import { defaultTargetFor, planSettingsOf, refuseForeignTarget } from '../targets/registry.js';
 import { decideStrategy, strategySchema } from '../rules/strategy.js';
 import { buildCommands, planCommandSchema, type CommandSettings, type PlanCommand } from './commands.js';
 import { buildInPlaceCommands } from './commands-in-place.js';
@@ -120,7 +121,7 @@ export function buildPlan(facts: PlanFacts, rawOptions: PlanOptions = {}): Plan 
   }
   // A document without provenance is planned for Linux, the platform of every assessment before schema 1.2.
   const platform = osOf(facts) ?? 'linux';
-  const targetTool = parsedOptions.data.targetTool ?? DEFAULT_TARGET_TOOL[platform];
+  const targetTool = parsedOptions.data.targetTool ?? defaultTargetFor(platform);
   refuseForeignTarget(platform, targetTool);
   const options = { ...parsedOptions.data, targetTool };
   // A macOS or Windows assessment carries the platform's own facts (platformStorage): its plan comes from the
@@ -142,6 +143,7 @@ export function buildPlan(facts: PlanFacts, rawOptions: PlanOptions = {}): Plan 
   const devicePath = diskPath ?? PLACEHOLDER_DEVICE;
 
   const health = evaluateHealthGate(facts);
+  const admission = checkTargetAdmission(facts, targetTool);
   const writeCost = estimateInPlaceWriteCost(facts);
   const driver = checkKernelAesDriver(facts);
   const mode = recommendCipherMode(facts, options);
@@ -158,12 +160,13 @@ export function buildPlan(facts: PlanFacts, rawOptions: PlanOptions = {}): Plan 
   let veracryptSettings: CommandSettings['veracrypt'] = null;
   let modelSpeed = choice.speed;
   let attackerCost: Plan['attackerCost'] = [];
-  if (targetTool === 'luks2') {
+  const rulesOf = planSettingsOf(targetTool);
+  if (rulesOf.keyDerivation === 'luks2-keyslot') {
     const kdf = recommendLuks2Pbkdf(facts, options);
     kdfResult = kdf;
     luks2Pbkdf = { ...kdf.pbkdf };
     attackerCost = estimateLuks2AttackerCost(kdf.pbkdf, options.entropyBits);
-  } else if (targetTool === 'veracrypt') {
+  } else if (rulesOf.keyDerivation === 'veracrypt-pim') {
     const encryption = recommendVeracryptEncryption(facts, options);
     const kdf = recommendVeracryptKdf(
       facts,
@@ -193,9 +196,10 @@ export function buildPlan(facts: PlanFacts, rawOptions: PlanOptions = {}): Plan 
   );
   const advised = moved.settings;
   // VeraCrypt picks its own cipher (veracrypt-encryption); the dm-crypt cipher rules do not apply to it.
-  const cipherRules = targetTool === 'veracrypt' ? [] : [mode, keySize];
+  const cipherRules = rulesOf.cipher === 'own-algorithm' ? [] : [mode, keySize];
   const merged = mergeRuleResults(
     health,
+    admission,
     writeCost,
     driver,
     ...cipherRules,
@@ -211,9 +215,9 @@ export function buildPlan(facts: PlanFacts, rawOptions: PlanOptions = {}): Plan 
     recommendations: replaced(merged.recommendations, moved.recommendations),
     findings: replaced(merged.findings, moved.findings),
   };
-  // VeraCrypt and APFS volumes use 512-byte and 4096-byte sectors of their own (no choice to make).
-  const sectorOf = (planned: number | null) => planned ?? (targetTool === 'apfs' ? 4096 : 512);
-  const engine = targetTool === 'veracrypt' || targetTool === 'apfs' ? targetTool : 'dm-crypt';
+  // A target's own sector size when the plan makes no choice (VeraCrypt 512, APFS 4096: targets/*).
+  const sectorOf = (planned: number | null) => planned ?? rulesOf.defaultSectorBytes;
+  const engine = rulesOf.engine;
   const effectiveSector = sectorOf(advised.sectorSizeBytes);
   const predictedPerformance = predictPerformance(facts, {
     speed: advised.speed,
@@ -235,7 +239,7 @@ export function buildPlan(facts: PlanFacts, rawOptions: PlanOptions = {}): Plan 
     {
       workqueueBypass: workqueue.bypass,
       sectorSizeBytes: sectorOf(sector.sectorSizeBytes),
-      keyBits: targetTool === 'luks2' ? choice.keyBits : null,
+      keyBits: rulesOf.keyDerivation === 'luks2-keyslot' ? choice.keyBits : null,
       kernelAesGeneric: facts.kernelCrypto?.xtsAesImplementation === 'generic',
       kernelAtLeast59: isKernelAtLeast(facts.machine?.os?.kernel ?? null, 5, 9),
     },
@@ -284,8 +288,9 @@ export function buildPlan(facts: PlanFacts, rawOptions: PlanOptions = {}): Plan 
   // (plan/commands-in-place.ts); its own preconditions are the strategy's.
   const violations =
     strategy.kind === 'in-place' ? [] : checkCommandInvariants(facts, commandSettings, chosen);
-  const commands: PlanCommand[] = violations.length === 0 ? chosen : [];
-  const smallSector = findSmallSectorBound(predictedPerformance, effectiveSector, targetTool === 'luks2');
+  // A target its admission check refuses (luks2-opal on a drive that is not OPAL 2) gets no command at all.
+  const commands: PlanCommand[] = violations.length === 0 && admission.admitted ? chosen : [];
+  const smallSector = findSmallSectorBound(predictedPerformance, effectiveSector, rulesOf.dmCryptParameters);
   const findings = [
     ...decision.findings,
     ...all.findings,
@@ -328,8 +333,8 @@ export function buildPlan(facts: PlanFacts, rawOptions: PlanOptions = {}): Plan 
     findings: findings.sort((a, b) => SEVERITY_ORDER[a.severity] - SEVERITY_ORDER[b.severity]),
     recommendations: [...decision.recommendations, ...all.recommendations],
     settings: {
-      cipher: targetTool === 'veracrypt' ? (veracrypt?.encryption ?? 'AES') : choice.spec,
-      keySizeBits: targetTool === 'apfs' ? null : advised.keyBits,
+      cipher: rulesOf.cipher === 'own-algorithm' ? (veracrypt?.encryption ?? 'AES') : choice.spec,
+      keySizeBits: rulesOf.plansKeySize ? advised.keyBits : null,
       sectorSizeBytes: advised.sectorSizeBytes,
       workqueueBypass: advised.workqueueBypass,
       allowDiscards: discards.allowDiscards,

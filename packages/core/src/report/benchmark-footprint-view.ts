@@ -1,4 +1,5 @@
 import { assessmentDocument } from '../contract/assessment.js';
+import { SELECTABLE_BENCHMARK_IDS } from '../targets/registry.js';
 import type { BackendId, IoBenchmarkMode } from '../domain/io-benchmark.js';
 import {
   benchmarkScratchBytes,
@@ -16,13 +17,8 @@ export interface BenchmarkFootprintView {
   readonly freeNeededBytes: number;
 }
 
-const BACKEND_IDS: readonly string[] = [
-  'plain',
-  'fscrypt',
-  'luks2',
-  'veracrypt',
-  'apfs',
-] satisfies BackendId[];
+/** The I/O backends a footprint is computed for: the plain baseline and the selectable benchmark targets. */
+const BACKEND_IDS: readonly string[] = ['plain', ...SELECTABLE_BENCHMARK_IDS];
 
 /**
  * The footprint of benchmarking the disk of an assessment envelope (JSON of unknown origin, e.g. the wizard's

@@ -1,4 +1,5 @@
 import type { CipherBenchmark } from '../domain/cipher.js';
+import { targetOf } from '../targets/registry.js';
 import type { DriveSummary } from '../analyses/drive-summary.js';
 import type { Health } from '../domain/health.js';
 import type { IoBenchmark } from '../domain/io-benchmark.js';
@@ -28,13 +29,6 @@ export interface DocumentView {
   readonly warnings: readonly Warning[];
 }
 
-const TOOL: Readonly<Record<Plan['targetTool'], string>> = {
-  luks2: 'LUKS2',
-  veracrypt: 'VeraCrypt',
-  apfs: 'FileVault (APFS)',
-  bitlocker: 'BitLocker',
-};
-
 /** `encplan plan`: the plan's part of the assessment view, from the plan document. */
 export function toPlanDocumentView(
   plan: Plan,
@@ -44,7 +38,7 @@ export function toPlanDocumentView(
     ? `${plan.devicePath} (stand-in: the input names no device)`
     : plan.devicePath;
   return {
-    title: `encplan plan for ${device}: ${TOOL[plan.targetTool]}, threat model ${plan.threatModel}, workload ${plan.workload}`,
+    title: `encplan plan for ${device}: ${targetOf(plan.targetTool).labels.short}, threat model ${plan.threatModel}, workload ${plan.workload}`,
     // The plan document carries its own plain throughput; the assessment's fio runs are not in it.
     plan: toPlanView(plan, null, options),
     sections: [],

@@ -96,6 +96,11 @@ export const EVIDENCE_LABELS: Readonly<Record<string, FieldLabel>> = {
     unit: 'text',
   },
   'space.hostProtectedArea': { label: 'Host Protected Area', unit: 'text' },
+  // The target admission of issue 26 (rules/target-admission.ts: luks2-opal).
+  'sed.status': { label: 'Self-encrypting drive', unit: 'text' },
+  'sed.opal2': { label: 'Drive implements TCG Opal 2', unit: 'text' },
+  'sed.pyrite': { label: 'Drive reports TCG Pyrite (locking without encryption)', unit: 'text' },
+  'disk.transport': { label: 'Drive connection', unit: 'text' },
 };
 
 /**

@@ -1,4 +1,5 @@
 import type { PlatformEncryption, PlatformStorage } from '../domain/platform-storage.js';
+import { defaultTargetFor, recogniseVolume } from '../targets/registry.js';
 import type { Warning } from '../domain/warning.js';
 import { formatBytes, formatPercent } from '../domain/units.js';
 import {
@@ -122,16 +123,16 @@ function encryptionUnknownReason(storage: PlatformStorage): string | null {
   const read =
     storage.platform === 'darwin'
       ? storage.encryption.length > 0 || storage.fileVault !== null
-      : storage.encryption.some((entry) => entry.format === 'bitlocker' || entry.format === 'bitlocker-off');
+      : storage.encryption.some(
+          (entry) => recogniseVolume(entry.format)?.target.id === defaultTargetFor('win32'),
+        );
   return read
     ? null
     : `No ${storage.platform === 'darwin' ? 'diskutil or fdesetup' : 'manage-bde or Get-BitLockerVolume'} reading of this disk's volumes is in the assessment.`;
 }
 
 function encryptionSection(storage: PlatformStorage): SectionView {
-  const encrypted = storage.encryption.filter(
-    (entry) => entry.format !== 'apfs-unencrypted' && entry.format !== 'bitlocker-off',
-  );
+  const encrypted = storage.encryption.filter((entry) => recogniseVolume(entry.format)?.encrypted !== false);
   return existingEncryptionSection(
     encrypted.length,
     storage.encryption.map((entry): FindingView => ({

@@ -1,5 +1,6 @@
 import { ENCRYPTION_UNFINISHED } from '../rules/platform-encryption.js';
 import { groupRuns, spanOf } from './large-layouts.js';
+import { planSettingsOf, targetOf } from '../targets/registry.js';
 import {
   assessmentDocument,
   linuxResultOf,
@@ -549,16 +550,9 @@ function toRecommendations(plan: Plan): RecommendationView[] {
   }));
 }
 
-const TOOL_NAME: Readonly<Record<Plan['targetTool'], string>> = {
-  luks2: 'LUKS2 (cryptsetup)',
-  veracrypt: 'VeraCrypt',
-  apfs: 'FileVault (APFS)',
-  bitlocker: 'BitLocker',
-};
-
 /** The plan's verdict in one line, coloured by the health gate and by what has to be fixed first. */
 function toAnswer(plan: Plan, fixFirst: readonly FixFirstView[]): AnswerView {
-  const target = `${plan.devicePlaceholder ? 'the drive' : plan.devicePath} with ${TOOL_NAME[plan.targetTool]}`;
+  const target = `${plan.devicePlaceholder ? 'the drive' : plan.devicePath} with ${targetOf(plan.targetTool).labels.withTool}`;
   const problems = fixFirst.filter((item) => item.tone === 'bad' || item.tone === 'attention').length;
   const after =
     problems === 0 ? '' : `, after the ${problems === 1 ? 'one thing' : `${String(problems)} things`} below`;
@@ -619,7 +613,7 @@ function toDecisions(plan: Plan): DecisionView[] {
   const unlock = (ms: number | null): string =>
     ms === null ? '' : `, about ${formatDurationMs(ms)} to unlock`;
   const decisions: (DecisionView | null)[] = [
-    { label: 'Encryption', value: TOOL_NAME[plan.targetTool] },
+    { label: 'Encryption', value: targetOf(plan.targetTool).labels.withTool },
     {
       label: 'Cipher',
       value: `${settings.cipher}${settings.keySizeBits === null ? '' : `, ${String(settings.keySizeBits)}-bit key${settings.cipher.includes('xts') ? ` (AES-${String(settings.keySizeBits / 2)})` : ''}`}`,
@@ -643,7 +637,7 @@ function toDecisions(plan: Plan): DecisionView[] {
       label: 'Discards (TRIM)',
       value: settings.allowDiscards ? 'passed through to the drive' : 'not passed through',
     },
-    plan.targetTool === 'luks2'
+    planSettingsOf(plan.targetTool).dmCryptParameters
       ? {
           label: 'dm-crypt work queues',
           value: settings.workqueueBypass ? 'bypassed' : 'kept (kernel default)',

@@ -1,4 +1,5 @@
 import { machineFactOrigin } from '../domain/cpu.js';
+import { planSettingsOf } from '../targets/registry.js';
 import { evidence, type Evidence, type Finding, type Recommendation } from '../domain/recommendation.js';
 import { sourceOf } from '../domain/source.js';
 import { formatRate, MIB } from '../domain/units.js';
@@ -116,20 +117,18 @@ export function recommendCipherMode(
     ...speedEvidence('xchacha12,aes-adiantum 256b', adiantum),
   ];
 
-  if (options.targetTool === 'apfs') {
-    // APFS encrypts with AES-256 in XTS mode, a 512-bit XTS key (Apple Platform Security guide, "Data
-    // Protection": the AES engine's AES-256 XTS).
+  const fixed = planSettingsOf(options.targetTool)?.fixedCipher ?? null;
+  if (fixed !== null) {
     const choice: CipherChoice = {
-      spec: 'aes-xts-plain64',
-      keyBits: 512,
-      speed: effectiveCipherSpeed(facts, 'aes-xts', 512),
+      spec: fixed.spec,
+      keyBits: fixed.keyBits,
+      speed: effectiveCipherSpeed(facts, 'aes-xts', fixed.keyBits),
     };
     const recommendation: Recommendation = {
       ruleId: 'cipher-mode',
       value: 'aes-xts',
-      reason:
-        'APFS always encrypts with AES-XTS (the CPU for external disks, the Secure Enclave inline engine for internal ones), so there is nothing to choose.',
-      evidence: [evidence('targetTool', 'apfs', sourceOf('encplan', 'options.targetTool'))],
+      reason: fixed.reason,
+      evidence: [evidence('targetTool', options.targetTool, sourceOf('encplan', 'options.targetTool'))],
       confidence: 'high',
     };
     return { recommendations: [recommendation], findings: [], choice };
@@ -237,7 +236,10 @@ export function recommendKeySize(
   options: ResolvedPlanOptions,
   choice: CipherChoice,
 ): RuleResult & { readonly choice: CipherChoice } {
-  if (choice.spec !== 'aes-xts-plain64' || options.targetTool === 'apfs') {
+  if (
+    choice.spec !== 'aes-xts-plain64' ||
+    (planSettingsOf(options.targetTool)?.fixedCipher ?? null) !== null
+  ) {
     return { recommendations: [], findings: [], choice };
   }
   const aes256 = effectiveCipherSpeed(facts, 'aes-xts', 256);

@@ -5,6 +5,7 @@ import {
   type Finding,
   type Recommendation,
 } from '../domain/recommendation.js';
+import { planSettingsOf, targetOfLayer } from '../targets/registry.js';
 import { sourceOf } from '../domain/source.js';
 import type { TargetMeasurement } from '../domain/io-benchmark.js';
 import type { ResolvedPlanOptions } from './plan-options.js';
@@ -37,7 +38,7 @@ export function recommendSectorSize(
   options: ResolvedPlanOptions,
   choice: CipherChoice,
 ): RuleResult & { readonly sectorSizeBytes: number | null } {
-  if (options.targetTool !== 'luks2') {
+  if (planSettingsOf(options.targetTool)?.dmCryptParameters !== true) {
     return { recommendations: [], findings: [], sectorSizeBytes: null };
   }
   const logical = facts.disk?.logicalSectorBytes ?? null;
@@ -94,7 +95,7 @@ export function recommendWorkqueueBypass(
   facts: PlanFacts,
   options: ResolvedPlanOptions,
 ): RuleResult & { readonly bypass: boolean } {
-  if (options.targetTool !== 'luks2' || !plansForLinux(facts)) {
+  if (planSettingsOf(options.targetTool)?.dmCryptParameters !== true || !plansForLinux(facts)) {
     return { recommendations: [], findings: [], bypass: false };
   }
   const kernel = facts.machine?.os?.kernel ?? null;
@@ -203,7 +204,7 @@ export function recommendDiscards(
     ),
   ];
   const findings: Finding[] = [];
-  if (stop.known && blocking !== null && blocking.kind !== 'dm-crypt' && blocking.kind !== 'veracrypt') {
+  if (stop.known && blocking !== null && targetOfLayer(blocking.kind) === null) {
     findings.push({
       ruleId: 'discard-blocked-below',
       severity: 'warning',
@@ -216,8 +217,9 @@ export function recommendDiscards(
     findings,
     allowDiscards: value,
   });
-  if (options.targetTool === 'apfs') {
-    return decide(true, 'APFS passes TRIM on its own encrypted volumes; nothing to configure.', 'high');
+  const own = planSettingsOf(options.targetTool)?.ownDiscards ?? null;
+  if (own !== null && own.beforeThreatModel) {
+    return decide(own.value, own.reason, 'high');
   }
   if (options.threatModel === 'deniability') {
     return decide(
@@ -226,12 +228,8 @@ export function recommendDiscards(
       'high',
     );
   }
-  if (options.targetTool === 'veracrypt' && plansForLinux(facts)) {
-    return decide(
-      false,
-      "VeraCrypt's Linux mappings never pass discards whatever its documentation says (its dm table has no allow_discards, issue #1186); open the volume with cryptsetup open --type tcrypt --allow-discards if you want TRIM.",
-      'high',
-    );
+  if (own !== null && !own.beforeThreatModel && (!own.linuxOnly || plansForLinux(facts))) {
+    return decide(own.value, own.reason, 'high');
   }
   if (options.threatModel === 'targeted') {
     return decide(

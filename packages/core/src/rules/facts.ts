@@ -1,4 +1,5 @@
 import type { CipherBenchmark, KernelCryptoFacts } from '../domain/cipher.js';
+import { recogniseVolume } from '../targets/registry.js';
 import type { Machine } from '../domain/cpu.js';
 import type { Disk, Partition, StackNode } from '../domain/device.js';
 import type { EncryptionInventory } from '../domain/encryption.js';
@@ -158,8 +159,13 @@ export function lastPartitionEndSectorOf(facts: PlanFacts): number | null {
 
 /** Encryption already on the device, and the name of its open dm-crypt mapping (LUKS only). */
 export interface EncryptionToKeep {
-  readonly kind: 'luks1' | 'luks2' | 'bitlocker' | 'other';
+  /** The format the inventory names when a registered target recognises it (targets/registry.ts), else 'other'. */
+  readonly kind: string;
   readonly mappingName: string | null;
+  /** An open volume of its kind is tuned with cryptsetup refresh (its target's settings.refreshOpenVolume). */
+  readonly refreshable: boolean;
+  /** Its header stores activation flags (cryptsetup refresh --persistent). */
+  readonly storesActivationFlags: boolean;
 }
 
 const MAPPING_NAME = /^[A-Za-z0-9_.:-]+$/;
@@ -175,7 +181,9 @@ export function existingEncryptionOf(facts: PlanFacts): EncryptionToKeep | null 
     return null;
   }
   const format = found.format;
-  const kind = format === 'luks1' || format === 'luks2' || format === 'bitlocker' ? format : 'other';
+  const recognised = recogniseVolume(format);
+  const kind = recognised?.encrypted === true && format !== undefined ? format : 'other';
+  const refreshable = recognised?.target.settings?.refreshOpenVolume === true;
   // The open mapping of a LUKS volume is the crypt node above it in the holder stack.
   const mapping =
     facts.stack === undefined || facts.stack === null
@@ -183,7 +191,12 @@ export function existingEncryptionOf(facts: PlanFacts): EncryptionToKeep | null 
       : walk(facts.stack).find((node) => node.type === 'crypt' && typeof node.mapperName === 'string');
   const name = mapping?.mapperName ?? null;
   // Only plain dm names go into commands (cryptsetup refresh NAME).
-  const mappingName =
-    (kind === 'luks1' || kind === 'luks2') && name !== null && MAPPING_NAME.test(name) ? name : null;
-  return { kind, mappingName };
+  const mappingName = refreshable && name !== null && MAPPING_NAME.test(name) ? name : null;
+  return {
+    kind,
+    mappingName,
+    refreshable,
+    storesActivationFlags:
+      recognised?.target.recognition.flagsInHeader.some((known) => known === format) === true,
+  };
 }

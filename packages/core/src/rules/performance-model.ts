@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { benchmarkOf, type TargetEngine } from '../targets/registry.js';
 import {
   luks2VariantOf,
   STANDARD_PROFILE_SHAPES,
@@ -73,7 +74,7 @@ export interface PerformanceSettings {
    * Who encrypts: dm-crypt (LUKS2, default), VeraCrypt (splits every request over all cores: VeraCrypt
    * documentation "Parallelization") or APFS (the CPU's AES, modelled like dm-crypt's workqueues).
    */
-  readonly engine?: 'dm-crypt' | 'veracrypt' | 'apfs';
+  readonly engine?: TargetEngine;
 }
 
 interface Direction {
@@ -123,7 +124,7 @@ function cipherRegimeOf(
       : shape.blockBytes >= 65_536
         ? 'one-core-stream'
         : 'qd1-latency';
-  if (settings.engine === 'veracrypt') {
+  if (settings.engine?.allCores === true) {
     return { regime, cipherCores: Math.max(1, cores) };
   }
   const spread = regime === 'min-device-cipher' && !settings.workqueueBypass;
@@ -161,7 +162,9 @@ export function measuredLuks2Targets(facts: PlanFacts): {
   readonly sectorSizeBytes: number;
 }[] {
   return (facts.ioBenchmark?.encrypted ?? []).flatMap((target) => {
-    const variant = target.backend === 'luks2' ? luks2VariantOf(target.variant ?? '') : null;
+    const dmCrypt =
+      target.backend !== undefined && benchmarkOf(target.backend)?.container === 'dm-crypt-file';
+    const variant = dmCrypt ? luks2VariantOf(target.variant ?? '') : null;
     return variant === null ? [] : [{ target, ...variant }];
   });
 }
@@ -207,8 +210,8 @@ export function predictPerformance(facts: PlanFacts, settings: PerformanceSettin
     const read = predictDirection(plain.readBytesPerSecond, decrypt, allCoresEncrypt, cipherCores, regime);
     const write = predictDirection(plain.writeBytesPerSecond, encrypt, allCoresEncrypt, cipherCores, regime);
     const queueing =
-      settings.engine === 'veracrypt' || settings.engine === 'apfs'
-        ? `${settings.engine === 'veracrypt' ? 'VeraCrypt' : 'APFS'} adds no queueing of its own`
+      settings.engine !== undefined && !settings.engine.dmCryptQueues
+        ? `${settings.engine.name} adds no queueing of its own`
         : settings.workqueueBypass
           ? 'dm-crypt workqueues bypassed (crypto in the submitting thread)'
           : 'no extra dm-crypt queueing (stock workqueues can fall far below this)';

@@ -1,7 +1,8 @@
 import { z } from 'zod';
+import { PLAN_TARGET_IDS } from '../targets/registry.js';
 
-/** The encryption tool the plan is for. */
-export const targetToolSchema = z.enum(['luks2', 'veracrypt', 'apfs', 'bitlocker']);
+/** The encryption target the plan is for: the registry's plan targets (targets/registry.ts). */
+export const targetToolSchema = z.enum(PLAN_TARGET_IDS);
 export type TargetTool = z.infer<typeof targetToolSchema>;
 
 /**
@@ -24,7 +25,7 @@ const DEFAULT_UNLOCK_TIME_MS = 2000;
 
 /** Options of {@link buildPlan}; every field has a default. */
 export const planOptionsSchema = z.object({
-  /** Defaults by OS: luks2 on Linux, apfs on macOS, bitlocker on Windows (rules/platform-targets.ts). */
+  /** Defaults by OS: each platform's own full-disk encryption (targets/*: defaultOn). */
   targetTool: targetToolSchema.nullable().default(null),
   threatModel: threatModelSchema.default('lost-device'),
   workload: workloadSchema.default('desktop'),

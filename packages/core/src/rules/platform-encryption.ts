@@ -1,4 +1,12 @@
 import { evidence, type Evidence, type Finding, type Recommendation } from '../domain/recommendation.js';
+import {
+  benchmarkOf,
+  defaultTargetFor,
+  isEncryptedVolumeOf,
+  planSettingsOf,
+  recogniseVolume,
+  type PlanTargetId,
+} from '../targets/registry.js';
 import type { IoBenchmark } from '../domain/io-benchmark.js';
 import type { PlatformEncryption, PlatformStorage } from '../domain/platform-storage.js';
 import { sourceOf } from '../domain/source.js';
@@ -103,7 +111,10 @@ function measuredApfsRatios(
   benchmark: DeepPartial<IoBenchmark> | null | undefined,
 ): { readonly read: number | null; readonly write: number | null; readonly labels: string[] } | null {
   const rows = (benchmark?.overhead ?? []).filter(
-    (row) => row?.backend === 'apfs' && typeof row.throughputRatio === 'number',
+    (row) =>
+      row?.backend !== undefined &&
+      benchmarkOf(row.backend)?.container === 'apfs-image' &&
+      typeof row.throughputRatio === 'number',
   );
   if (rows.length === 0) {
     return null;
@@ -134,10 +145,12 @@ export function recommendMacosEncryption(
   benchmark: DeepPartial<IoBenchmark> | null = null,
 ): RuleResult & { readonly action: MacosAction } {
   const startup = isStartupDisk(storage);
-  const encrypted = (storage.encryption ?? []).find(
-    (entry) => entry.format === 'filevault' || entry.format === 'apfs-encrypted',
+  const encrypted = (storage.encryption ?? []).find((entry) =>
+    isEncryptedVolumeOf(defaultTargetFor('darwin'), entry.format),
   );
-  const unencrypted = (storage.encryption ?? []).find((entry) => entry.format === 'apfs-unencrypted');
+  const unencrypted = (storage.encryption ?? []).find(
+    (entry) => recogniseVolume(entry.format)?.encrypted === false,
+  );
   const reasons = [
     ...diskEvidence(storage),
     evidence('fileVault', storage.fileVault ?? null, sourceOf('fdesetup', 'status')),
@@ -400,7 +413,9 @@ export function recommendBitLocker(
 ): RuleResult & { readonly action: BitLockerAction; readonly method: BitLockerMethod } {
   const method: BitLockerMethod = options.speedOverSecurity ? 'xts_aes128' : 'xts_aes256';
   const keyBits = method === 'xts_aes256' ? 256 : 128;
-  const encrypted = (model?.volumes ?? []).filter((volume) => volume.encryption?.kind === 'bitlocker');
+  const encrypted = (model?.volumes ?? []).filter((volume) =>
+    isEncryptedVolumeOf(defaultTargetFor('win32'), volume.encryption?.kind),
+  );
   const existing = encrypted[0];
   const state = existing?.encryption ?? null;
   const mountPoint = existing?.id ?? mountPointOf(storage);
@@ -483,13 +498,10 @@ export function recommendBitLocker(
  */
 export function windowsTrim(
   storage: Storage,
-  target: 'bitlocker' | 'veracrypt',
+  target: PlanTargetId,
 ): RuleResult & { readonly enableTrim: boolean } {
   const enableTrim = storage.trim?.osSends === false && storage.trim.driveSupports !== false;
-  const through =
-    target === 'bitlocker'
-      ? 'BitLocker passes TRIM from NTFS to the drive.'
-      : 'VeraCrypt blocks TRIM on non-system volumes unless "Allow TRIM command for non-system SSD partition/drive" is set (VeraCrypt documentation, "Trim Operation"); TRIM reveals which blocks are free.';
+  const through = planSettingsOf(target).windowsTrim ?? '';
   return {
     enableTrim,
     ...trimRule(storage, {

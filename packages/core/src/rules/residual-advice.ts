@@ -1,4 +1,5 @@
 import type { StandardProfileId } from '../domain/io-benchmark.js';
+import { DM_CRYPT_ENGINE, planSettingsOf } from '../targets/registry.js';
 import { evidence, type Evidence, type Finding, type Recommendation } from '../domain/recommendation.js';
 import { sourceOf } from '../domain/source.js';
 import { formatRate } from '../domain/units.js';
@@ -47,7 +48,7 @@ function residualsBelowModel(facts: PlanFacts): MeasuredResidual[] {
       speed,
       sectorSizeBytes: run.sectorSizeBytes,
       workqueueBypass: run.noWorkqueues,
-      engine: 'dm-crypt',
+      engine: DM_CRYPT_ENGINE,
     }).flatMap((row) =>
       (['read', 'write'] as const).map((direction) => ({
         profile: row.profile,
@@ -144,7 +145,7 @@ export function moveAdviceByResiduals(
   current: AdviceSettings,
   driverFindings: readonly Finding[],
 ): MovedAdvice {
-  if (options.targetTool !== 'luks2' || !plansForLinux(facts)) {
+  if (planSettingsOf(options.targetTool)?.dmCryptParameters !== true || !plansForLinux(facts)) {
     return { settings: current, recommendations: [], findings: [] };
   }
   const residuals = residualsBelowModel(facts);

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { benchmarkOf, planSettingsOf } from '../targets/registry.js';
 import {
   evidence,
   scalarSchema,
@@ -238,11 +239,14 @@ function driveWritesOf(facts: PlanFacts, bytes: number | null, what: string): St
 }
 
 /** The median of a standard profile measured on the plain target, or on the first LUKS2 variant. */
-function measuredBytesPerSecond(facts: PlanFacts, id: string, backend: 'plain' | 'luks2'): number | null {
+function measuredBytesPerSecond(facts: PlanFacts, id: string, backend: 'plain' | 'dm-crypt'): number | null {
   const targets =
     backend === 'plain'
       ? [facts.ioBenchmark?.plain]
-      : (facts.ioBenchmark?.encrypted ?? []).filter((target) => target?.backend === 'luks2');
+      : (facts.ioBenchmark?.encrypted ?? []).filter(
+          (target) =>
+            target?.backend !== undefined && benchmarkOf(target.backend)?.container === 'dm-crypt-file',
+        );
   for (const target of targets) {
     const profile = (target?.profiles ?? []).find((candidate) => candidate?.profile?.id === id);
     const value = profile?.summary?.medianBytesPerSecond;
@@ -264,7 +268,7 @@ function inPlaceTime(
   planned: PlannedSettings,
 ): Strategy['timeEstimate'] {
   const read = measuredBytesPerSecond(facts, 'seq1m-q1t1-read', 'plain');
-  const encryptedWrite = measuredBytesPerSecond(facts, 'seq1m-q1t1-write', 'luks2');
+  const encryptedWrite = measuredBytesPerSecond(facts, 'seq1m-q1t1-write', 'dm-crypt');
   const plainWrite = measuredBytesPerSecond(facts, 'seq1m-q1t1-write', 'plain');
   if (bytes === null || read === null || (encryptedWrite === null && plainWrite === null)) {
     return {
@@ -303,7 +307,7 @@ function differencesFrom(facts: PlanFacts, planned: PlannedSettings): Strategy['
     }
   };
   compare('format', found.format, planned.targetTool);
-  if (planned.targetTool !== 'luks2') {
+  if (!planSettingsOf(planned.targetTool).dmCryptParameters) {
     return rows;
   }
   compare('cipher', found.cipher, planned.cipherSpec);
@@ -559,7 +563,7 @@ function decide(
   }
   const type = target?.filesystem?.type ?? null;
   const shrink: Shrink = type === null ? 'unknown' : (SHRINK[type] ?? 'impossible');
-  const inPlaceTool = planned.targetTool === 'luks2' && plansForLinux(facts);
+  const inPlaceTool = planSettingsOf(planned.targetTool).inPlaceEncryption && plansForLinux(facts);
   const isRoot = target?.mountpoints.includes('/') === true;
   if (target === null || !inPlaceTool || shrink === 'impossible' || shrink === 'unknown') {
     const why =

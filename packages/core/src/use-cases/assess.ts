@@ -22,7 +22,7 @@ import { probeHostProtectedArea } from '../probes/linux/host-protected-area.js';
 import type { PlanOptions } from '../rules/plan-options.js';
 import { planFromAssessment } from './plan-from-assessment.js';
 import { assessPlatform } from './assess-platform.js';
-import { refuseForeignTarget } from '../rules/platform-targets.js';
+import { refuseForeignTarget } from '../targets/registry.js';
 import { assessDriveSections, nvmeCapacityOf } from '../analyses/drive-sections.js';
 import { probeHealth } from '../probes/linux/health.js';
 import { probeDiscardStack, readFstrimTimer, type DiscardStackFacts } from '../probes/linux/discard-stack.js';

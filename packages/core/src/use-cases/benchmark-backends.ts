@@ -1,4 +1,5 @@
 import type { Capability } from '../domain/capabilities.js';
+import { BENCHMARKS } from '../targets/registry.js';
 import { DEBIAN_PACKAGES, type Host, type ToolName } from '../ports.js';
 import { probeCapabilities } from '../probes/capabilities.js';
 import type { Capabilities } from './ui-services.js';
@@ -32,24 +33,15 @@ const BACKENDS: readonly BackendNeeds[] = [
     tools: IO_TOOLS,
     kernel: IO_KERNEL,
   },
-  {
-    id: 'fscrypt',
-    label: 'fscrypt (ext4 file encryption) I/O',
-    tools: [...IO_TOOLS, 'fscrypt'],
-    kernel: [...IO_KERNEL, 'ext4-encryption'],
-  },
-  {
-    id: 'luks2',
-    label: 'LUKS2 (dm-crypt) I/O',
-    tools: [...IO_TOOLS, 'cryptsetup', 'dmsetup'],
-    kernel: [...IO_KERNEL, 'device-mapper'],
-  },
-  {
-    id: 'veracrypt',
-    label: 'VeraCrypt I/O',
-    tools: [...IO_TOOLS, 'veracrypt'],
-    kernel: [...IO_KERNEL, 'device-mapper'],
-  },
+  // The encryption targets whose benchmark container the Linux run makes (targets/*: benchmark).
+  ...BENCHMARKS.filter(
+    (benchmark) => benchmark.selectable && benchmark.platforms.some((platform) => platform === 'linux'),
+  ).map((benchmark) => ({
+    id: benchmark.backendId,
+    label: benchmark.label,
+    tools: [...IO_TOOLS, ...benchmark.tools],
+    kernel: [...IO_KERNEL, ...benchmark.kernel],
+  })),
 ];
 
 /** Why a kernel or platform feature is missing, in the words a person acts on. */

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { planSettingsOf } from '../../src/targets/registry.js';
 import { type StandardProfileId } from '../../src/domain/io-benchmark.js';
 import { MIB } from '../../src/domain/units.js';
 import { type EffectiveCipherSpeed } from '../../src/rules/cipher-speed.js';
@@ -153,7 +154,7 @@ describe('predictPerformance', () => {
       speed: speed(500),
       sectorSizeBytes: 512,
       workqueueBypass: false,
-      engine: 'veracrypt',
+      engine: planSettingsOf('veracrypt').engine,
     }).find((r) => r.profile === 'seq1m-q1t1');
     expect(row?.cipherCores).toBe(4);
     expect((row?.predictedReadBytesPerSecond ?? 0) / MIB).toBeCloseTo(4 * 500 * 0.44, 6);

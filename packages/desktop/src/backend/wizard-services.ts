@@ -7,6 +7,7 @@ import {
   assessmentDocument,
   listDisks,
   probeBenchmarkBackends,
+  benchmarkIdsOn,
   type AssessRequest,
   type AssessmentJobs,
   type BackendId,
@@ -47,7 +48,8 @@ function fractionAfter(steps: number): number {
   return Math.min(0.9, 0.1 + 0.2 * steps);
 }
 
-const ENCRYPTED_IO_BACKENDS: readonly BackendId[] = ['fscrypt', 'luks2', 'veracrypt'];
+/** The encrypted I/O backends the wizard's Linux benchmark offers (the registry's, targets/registry.ts). */
+const ENCRYPTED_IO_BACKENDS: readonly BackendId[] = benchmarkIdsOn('linux');
 
 /**
  * The assess benchmark for the wizard's choices: ciphers always come with a benchmark (the I/O bound needs

@@ -27,13 +27,21 @@ export function parseSedutilScan(text: string): SedutilScanEntry[] {
   }
   const entries: SedutilScanEntry[] = [];
   for (const line of lines) {
-    const match =
-      /^(\/dev\/\S+|\\\\\.\\\S+)\s+(No|[12ELpPr ]+?)\s{2,}(.*?)\s*$/.exec(line) ??
-      /^(\/dev\/\S+)\s+(No|[12ELpPr]+)\s*(.*?)\s*$/.exec(line);
+    // "<device> <flags> <model> <firmware>": the flags are single characters in fixed columns ("2", "  E", "1 2"),
+    // or "No"; the first token that is not one of them starts the model (sedutil-cli --scan).
+    const match = /^(\/dev\/\S+|\\\\\.\\\S+)\s+(.*?)\s*$/.exec(line);
     if (match === null) {
       continue;
     }
-    const [, device = '', flags = '', model = ''] = match;
+    const [, device = '', rest = ''] = match;
+    const tokens = rest.split(/\s+/).filter((token) => token !== '');
+    const flagCount = tokens[0] === 'No' ? 1 : tokens.findIndex((token) => !/^[12ELpPr]$/.test(token));
+    const flagTokens = tokens.slice(0, flagCount === -1 ? tokens.length : flagCount);
+    if (flagTokens.length === 0) {
+      continue;
+    }
+    const flags = flagTokens.join(' ');
+    const model = tokens.slice(flagTokens.length).join(' ');
     const has = (flag: string): boolean => flags !== 'No' && flags.includes(flag);
     entries.push({
       device,

@@ -31,12 +31,10 @@ import {
   type FioTargetAccess,
 } from '../../plan/fio-jobs.js';
 import { luks2VariantName, resourceName, type VeracryptVariant } from '../../plan/encrypted-backends.js';
-import {
-  benchmarkScratchBytes,
-  FREE_SPACE_MARGIN_BYTES,
-  luksVariants,
-  veracryptKernelCryptoVariants,
-} from '../../plan/benchmark-footprint.js';
+import { benchmarkScratchBytes, FREE_SPACE_MARGIN_BYTES } from '../../plan/benchmark-footprint.js';
+import { BENCHMARKS, benchmarkOf, type TargetBenchmark } from '../../targets/registry.js';
+import { luksVariants } from '../../targets/luks2/luks2.js';
+import { veracryptKernelCryptoVariants } from '../../targets/veracrypt/veracrypt.js';
 import { parseFioJson } from '../../parsers/fio/parse-fio-json.js';
 import { summarizeRuns } from '../../analyses/run-summary.js';
 import { computeOverhead } from '../../analyses/io-overhead.js';
@@ -98,60 +96,61 @@ interface EncryptedPlanItem {
 
 const MIB = 1024 * 1024;
 
+/** How each kind of benchmark container is prepared, one plan item per variant a mode measures. */
+const CONTAINER_PLANS: Readonly<
+  Record<TargetBenchmark['container'], (backend: BackendId, mode: IoBenchmarkMode) => EncryptedPlanItem[]>
+> = {
+  'fscrypt-directory': (backend) => [
+    { backend, variant: backend, prepare: (context, scratch) => prepareFscrypt(context, scratch) },
+  ],
+  'dm-crypt-file': (backend, mode) =>
+    luksVariants(mode).map((variant) => ({
+      backend,
+      variant: luks2VariantName(variant),
+      prepare: (context, _scratch, rawDevice) => prepareLuks2(context, variant, rawDevice),
+    })),
+  'veracrypt-file': (backend, mode) =>
+    veracryptKernelCryptoVariants(mode).map((kernelCrypto): EncryptedPlanItem => {
+      const variant: VeracryptVariant = { kernelCrypto };
+      return {
+        backend,
+        variant: kernelCrypto ? 'veracrypt kernel crypto' : 'veracrypt userspace crypto',
+        prepare: (context) => prepareVeracrypt(context, variant),
+      };
+    }),
+  // Measured by the Windows benchmark (run-windows-io-benchmark.ts), with DiskSpd, not here.
+  'bitlocker-vhdx': () => [],
+  'apfs-image': (backend) => [
+    { backend, variant: backend, prepare: (context) => prepareApfsImage(context, true) },
+  ],
+};
+
+/** The backend shares the plain scratch filesystem (fscrypt), so it is measured before that is released. */
+function sharesScratch(backend: BackendId): boolean {
+  return benchmarkOf(backend)?.sharesScratchFilesystem === true;
+}
+
 function planEncrypted(backends: readonly BackendId[], mode: IoBenchmarkMode): EncryptedPlanItem[] {
   return backends.flatMap((backend): EncryptedPlanItem[] => {
-    switch (backend) {
-      case 'plain':
-        return [];
-      case 'fscrypt':
-        return [
-          {
-            backend,
-            variant: 'fscrypt',
-            prepare: (context, scratch) => prepareFscrypt(context, scratch),
-          },
-        ];
-      case 'luks2':
-        return luksVariants(mode).map((variant) => ({
-          backend,
-          variant: luks2VariantName(variant),
-          prepare: (context, _scratch, rawDevice) => prepareLuks2(context, variant, rawDevice),
-        }));
-      case 'veracrypt':
-        return veracryptKernelCryptoVariants(mode).map((kernelCrypto): EncryptedPlanItem => {
-          const variant: VeracryptVariant = { kernelCrypto };
-          return {
-            backend,
-            variant: kernelCrypto ? 'veracrypt kernel crypto' : 'veracrypt userspace crypto',
-            prepare: (context) => prepareVeracrypt(context, variant),
-          };
-        });
-      case 'bitlocker':
-        // Measured by the Windows benchmark (run-windows-io-benchmark.ts), with DiskSpd, not here.
-        return [];
-      case 'apfs':
-        return [{ backend, variant: 'apfs', prepare: (context) => prepareApfsImage(context, true) }];
-    }
+    const benchmark = benchmarkOf(backend);
+    return benchmark === null ? [] : CONTAINER_PLANS[benchmark.container](backend, mode);
   });
 }
 
-/** The backends the platform supports, for `--backend` left out. */
+/** The backends the platform supports, for `--backend` left out: the selectable ones whose own tool is here. */
 async function autoBackends(host: Host): Promise<BackendId[]> {
-  if (host.platform === 'darwin') {
-    return ['apfs'];
-  }
-  if (host.platform !== 'linux') {
+  const platform = host.platform;
+  if (platform !== 'linux' && platform !== 'darwin') {
     return [];
   }
   const chosen: BackendId[] = [];
-  if ((await host.whichTool('fscrypt')) !== null) {
-    chosen.push('fscrypt');
-  }
-  if ((await host.whichTool('cryptsetup')) !== null) {
-    chosen.push('luks2');
-  }
-  if ((await host.whichTool('veracrypt')) !== null) {
-    chosen.push('veracrypt');
+  for (const benchmark of BENCHMARKS) {
+    if (!benchmark.selectable || !benchmark.platforms.some((on) => on === platform)) {
+      continue;
+    }
+    if (benchmark.autoTool === null || (await host.whichTool(benchmark.autoTool)) !== null) {
+      chosen.push(benchmark.backendId);
+    }
   }
   return chosen;
 }
@@ -289,15 +288,13 @@ function skippable(error: unknown): error is EncplanError {
 
 /** fio's own start-up, file checks and JSON report around each run's measuring time (measured on the 2-core VM: 0.5–1 s). */
 const FIO_OVERHEAD_MS = 700;
-/** Setting up a target before its first run: sparse image, loop device, mkfs and mount, or a container. */
-const PREPARE_EXPECTED_MS: Readonly<Record<BackendId, number>> = {
-  plain: 1000,
-  fscrypt: 800,
-  luks2: 2500,
-  veracrypt: 4000,
-  apfs: 4000,
-  bitlocker: 4000,
-};
+/** Setting up the plain target before its first run: sparse image, loop device, mkfs and mount. */
+const PLAIN_PREPARE_EXPECTED_MS = 1000;
+
+/** Setting up a target before its first run (an encrypted one's container: targets/*: prepareExpectedMs). */
+function prepareExpectedMs(backend: BackendId): number {
+  return benchmarkOf(backend)?.prepareExpectedMs ?? PLAIN_PREPARE_EXPECTED_MS;
+}
 const TEARDOWN_EXPECTED_MS = 400;
 
 function fioPhaseId(variant: string, profile: IoProfile, repeat: number): string {
@@ -332,10 +329,10 @@ function ioReductions(
       : [
           `fio: ${labels(STANDARD_PROFILES.filter((profile) => !left.includes(profile)))} only; ${labels(left)} not measured.`,
         ]),
-    ...(backends.includes('luks2')
-      ? ['LUKS2: one variant (sector 4096, no workqueues) instead of four.']
-      : []),
-    ...(backends.includes('veracrypt') ? ['VeraCrypt: kernel crypto only.'] : []),
+    ...backends.flatMap((backend) => {
+      const reduction = benchmarkOf(backend)?.quickReduction ?? null;
+      return reduction === null ? [] : [reduction];
+    }),
   ];
 }
 
@@ -363,7 +360,7 @@ export async function planIoBenchmark(
           {
             id: `io:prepare:${variant}`,
             resource: 'disk' as const,
-            expectedMs: PREPARE_EXPECTED_MS[backend],
+            expectedMs: prepareExpectedMs(backend),
           },
         ]),
     ...profiles.flatMap((profile) =>
@@ -378,11 +375,11 @@ export async function planIoBenchmark(
       : [{ id: `io:teardown:${variant}`, resource: 'disk' as const, expectedMs: TEARDOWN_EXPECTED_MS }]),
   ];
   const phases: PlannedPhase[] = [
-    { id: 'io:prepare:plain', resource: 'disk', expectedMs: PREPARE_EXPECTED_MS.plain },
+    { id: 'io:prepare:plain', resource: 'disk', expectedMs: PLAIN_PREPARE_EXPECTED_MS },
     ...targetPhases('plain', 'plain'),
     // fscrypt first, as the run orders them (it shares the plain filesystem).
     ...[...encryptedPlan]
-      .sort((a, b) => Number(b.backend === 'fscrypt') - Number(a.backend === 'fscrypt'))
+      .sort((a, b) => Number(sharesScratch(b.backend)) - Number(sharesScratch(a.backend)))
       .flatMap((item) => targetPhases(item.backend, item.variant)),
     { id: 'io:teardown:scratch', resource: 'disk', expectedMs: TEARDOWN_EXPECTED_MS },
   ];
@@ -480,16 +477,16 @@ export async function runIoBenchmark(host: Host, options: IoBenchmarkOptions): P
     const plain = await measureTarget(context, plainTarget, profiles, settings.repeats, options.mode, phases);
     // fscrypt shares the plain filesystem; every other backend needs it gone first on a raw device.
     const ordered = [
-      ...encryptedPlan.filter((item) => item.backend === 'fscrypt'),
-      ...encryptedPlan.filter((item) => item.backend !== 'fscrypt'),
+      ...encryptedPlan.filter((item) => sharesScratch(item.backend)),
+      ...encryptedPlan.filter((item) => !sharesScratch(item.backend)),
     ];
     let scratchReleased = false;
     for (const item of ordered) {
-      if (item.backend !== 'fscrypt' && rawDevice !== null && !scratchReleased) {
+      if (!sharesScratch(item.backend) && rawDevice !== null && !scratchReleased) {
         await registry.releaseTo(scratchMark);
         scratchReleased = true;
       }
-      if (rawDevice !== null && (item.backend === 'veracrypt' || item.backend === 'apfs')) {
+      if (rawDevice !== null && benchmarkOf(item.backend)?.rawDevice !== true) {
         skipped.push({
           backend: item.backend,
           variant: item.variant,

@@ -1,4 +1,5 @@
 import { EncplanError } from '../../errors.js';
+import { BENCHMARKS, benchmarkOf } from '../../targets/registry.js';
 import type { Host } from '../../ports.js';
 import { runDarwinIoBenchmark } from './run-darwin-io-benchmark.js';
 import { runIoBenchmark, type IoBenchmarkOptions, type IoBenchmarkOutcome } from './run-io-benchmark.js';
@@ -26,13 +27,18 @@ export async function runPlatformIoBenchmark(
       { hint: 'Give a directory on the volume to measure, e.g. /Volumes/External.' },
     );
   }
+  const onMac = BENCHMARKS.filter(
+    (benchmark) => benchmark.selectable && benchmark.platforms.some((on) => on === 'darwin'),
+  ).map((benchmark) => benchmark.backendId);
   const linuxOnly =
-    options.backends === 'auto' ? [] : options.backends.filter((id) => id !== 'apfs' && id !== 'plain');
+    options.backends === 'auto'
+      ? []
+      : options.backends.filter((id) => benchmarkOf(id) !== null && !onMac.includes(id));
   if (linuxOnly.length > 0) {
     throw new EncplanError(
       'INVALID_ARGUMENT',
-      `On macOS only the apfs backend (an encrypted disk image) is measured, not ${linuxOnly.join(', ')}.`,
-      { hint: 'Leave --backend out, or give --backend apfs.' },
+      `On macOS only the ${onMac.join(', ')} backend (an encrypted disk image) is measured, not ${linuxOnly.join(', ')}.`,
+      { hint: `Leave --backend out, or give ${onMac.map((id) => `--backend ${id}`).join(' or ')}.` },
     );
   }
   return runDarwinIoBenchmark(host, {

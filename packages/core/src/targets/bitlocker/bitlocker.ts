@@ -1,0 +1,55 @@
+import { DM_CRYPT_ENGINE, type EncryptionTarget } from '../target.js';
+
+/**
+ * BitLocker, Windows' own volume encryption (manage-bde). Windows fixes its cipher (XTS-AES 128 by default) and
+ * key protectors; the plan is the platform plan (rules/platform-encryption.ts).
+ */
+export const bitlockerTarget = {
+  id: 'bitlocker',
+  labels: { short: 'BitLocker', withTool: 'BitLocker', home: 'BitLocker is Windows’' },
+  facts: ['platformStorage', 'ioBenchmark'],
+  platforms: ['win32'],
+  defaultOn: ['win32'],
+  planOption: true,
+  // manage-bde -status: "Conversion Status: Fully Decrypted" is a BitLocker volume that does not encrypt.
+  recognition: {
+    encryptedFormats: ['bitlocker'],
+    unencryptedFormats: ['bitlocker-off'],
+    layerKinds: [],
+    flagsInHeader: [],
+    mappingNames: null,
+    layerDiscards: null,
+  },
+  tradeOffs: [],
+  settings: {
+    // Not measured per request: modelled like dm-crypt's stock queues, as the plan has always done.
+    engine: DM_CRYPT_ENGINE,
+    cipher: 'dm-crypt',
+    keyDerivation: 'platform',
+    fixedCipher: null,
+    ownDiscards: null,
+    dmCryptParameters: false,
+    plansKeySize: true,
+    defaultSectorBytes: 512,
+    inPlaceEncryption: false,
+    refreshOpenVolume: false,
+    windowsTrim: 'BitLocker passes TRIM from NTFS to the drive.',
+  },
+  commands: { tool: 'manage-bde', gptType: '0700', formatArguments: [] },
+  benchmark: {
+    backendId: 'bitlocker',
+    label: 'BitLocker I/O (a BitLocker-encrypted VHDX test volume)',
+    container: 'bitlocker-vhdx',
+    platforms: ['win32'],
+    tools: [],
+    kernel: [],
+    cleanupKinds: ['vhd'],
+    containers: () => 1,
+    sharesScratchFilesystem: false,
+    rawDevice: false,
+    prepareExpectedMs: 4000,
+    quickReduction: null,
+    selectable: false,
+    autoTool: null,
+  },
+} as const satisfies EncryptionTarget;

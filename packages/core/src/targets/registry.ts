@@ -1,0 +1,201 @@
+import { EncplanError, InvariantError } from '../errors.js';
+import type { BackendId } from '../domain/io-benchmark.js';
+import { apfsTarget } from './apfs/apfs.js';
+import { bitlockerTarget } from './bitlocker/bitlocker.js';
+import { fscryptTarget } from './fscrypt/fscrypt.js';
+import { luks2OpalTarget } from './luks2-opal/luks2-opal.js';
+import { luks2Target } from './luks2/luks2.js';
+import type {
+  EncryptionTarget,
+  PlanPlatform,
+  TargetBenchmark,
+  TargetCommands,
+  TargetSettingsRules,
+} from './target.js';
+import { veracryptTarget } from './veracrypt/veracrypt.js';
+
+export { DM_CRYPT_ENGINE, type TargetBenchmark, type TargetCommands, type TargetEngine } from './target.js';
+
+/**
+ * Every encryption target encplan knows, one folder each. The order is the order of `--target` and `--backend`
+ * choices and of the JSON enums generated from them (new targets go at the end, so the enums only grow).
+ */
+const TARGETS = [
+  fscryptTarget,
+  luks2Target,
+  veracryptTarget,
+  apfsTarget,
+  bitlockerTarget,
+  luks2OpalTarget,
+] as const;
+
+type AnyTarget = (typeof TARGETS)[number];
+/** The id of a registered target. */
+export type TargetId = AnyTarget['id'];
+/** The targets `--target` may name (a plan is made for one of them). */
+export type PlanTargetId = Extract<AnyTarget, { readonly planOption: true }>['id'];
+
+function isPlanTarget(target: AnyTarget): target is Extract<AnyTarget, { readonly planOption: true }> {
+  return target.planOption;
+}
+
+/** The `--target` choices, in registry order: the values of the plan option `targetTool`. */
+export const PLAN_TARGET_IDS = TARGETS.filter(isPlanTarget).map((target) => target.id) as [
+  PlanTargetId,
+  ...PlanTargetId[],
+];
+
+/** Every registered target (read-only), for views that list them. */
+export const ENCRYPTION_TARGETS: readonly EncryptionTarget[] = TARGETS;
+
+/** The target with this id. */
+export function targetOf(id: TargetId): EncryptionTarget {
+  const target = TARGETS.find((candidate) => candidate.id === id);
+  if (target === undefined) {
+    throw new InvariantError(`No encryption target "${id}" is registered.`);
+  }
+  return target;
+}
+
+/** The settings rules of a plan target (every plan target has them); null for no target (a rule's default). */
+export function planSettingsOf(id: PlanTargetId): TargetSettingsRules;
+export function planSettingsOf(id: PlanTargetId | null): TargetSettingsRules | null;
+export function planSettingsOf(id: PlanTargetId | null): TargetSettingsRules | null {
+  if (id === null) {
+    return null;
+  }
+  const settings = targetOf(id).settings;
+  if (settings === null) {
+    throw new InvariantError(`The plan target "${id}" has no settings rules.`);
+  }
+  return settings;
+}
+
+/** How the plan's commands make a volume of a plan target (every plan target has them). */
+export function planCommandsOf(id: PlanTargetId): TargetCommands {
+  const commands = targetOf(id).commands;
+  if (commands === null) {
+    throw new InvariantError(`The plan target "${id}" has no commands.`);
+  }
+  return commands;
+}
+
+/** The plan target on `platform` when none is asked for: the platform's own full-disk encryption. */
+export function defaultTargetFor(platform: PlanPlatform): PlanTargetId {
+  return (
+    TARGETS.filter(isPlanTarget).find((target) => target.defaultOn.some((on) => on === platform))?.id ??
+    'luks2'
+  );
+}
+
+/** The plan targets that exist on `platform`, the default first. */
+export function planTargetsOn(platform: PlanPlatform): PlanTargetId[] {
+  const ids = TARGETS.filter(isPlanTarget)
+    .filter((target) => target.platforms.some((on) => on === platform))
+    .map((target) => target.id);
+  const first = defaultTargetFor(platform);
+  return [first, ...ids.filter((id) => id !== first)];
+}
+
+const PLATFORM_NAMES: Readonly<Record<PlanPlatform, string>> = {
+  linux: 'Linux',
+  darwin: 'macOS',
+  win32: 'Windows',
+};
+
+/**
+ * Refuses a target that does not exist on the assessed platform (issue 10 item 3: commands in the platform's own
+ * syntax, or none). INVALID_ARGUMENT, so the CLI exits with the usage code and renders nothing. A platform encplan
+ * does not plan for ('other', null) refuses nothing here: assess refuses it on its own. Targets that are offered
+ * only on request (luks2-opal) are not listed in the hint.
+ */
+export function refuseForeignTarget(platform: string | null, tool: PlanTargetId | null | undefined): void {
+  if (
+    tool === null ||
+    tool === undefined ||
+    !(platform === 'linux' || platform === 'darwin' || platform === 'win32')
+  ) {
+    return;
+  }
+  const target = targetOf(tool);
+  if (target.platforms.some((on) => on === platform)) {
+    return;
+  }
+  const offered = planTargetsOn(platform).filter((id) => targetOf(id).admit === undefined);
+  throw new EncplanError(
+    'INVALID_ARGUMENT',
+    `--target ${tool} does not exist on ${PLATFORM_NAMES[platform]}: ${target.labels.home}, so there is no command to give for this machine.`,
+    {
+      hint: `On ${PLATFORM_NAMES[platform]}, plan for ${offered.map((name) => `--target ${name}`).join(' or ')}.`,
+    },
+  );
+}
+
+/** An existing volume recognised by its inventory format: the target it belongs to and whether it encrypts. */
+export interface RecognisedVolume {
+  readonly target: EncryptionTarget;
+  readonly encrypted: boolean;
+}
+
+/** The target whose volume an inventory format names (encryption.found[].format, platformStorage.encryption[].format). */
+export function recogniseVolume(format: string | null | undefined): RecognisedVolume | null {
+  for (const target of TARGETS) {
+    if (target.recognition.encryptedFormats.some((known) => known === format)) {
+      return { target, encrypted: true };
+    }
+    if (target.recognition.unencryptedFormats.some((known) => known === format)) {
+      return { target, encrypted: false };
+    }
+  }
+  return null;
+}
+
+/** A volume format of `target`'s kind that encrypts. */
+export function isEncryptedVolumeOf(
+  target: PlanTargetId | TargetId,
+  format: string | null | undefined,
+): boolean {
+  const recognised = recogniseVolume(format);
+  return recognised !== null && recognised.encrypted && recognised.target.id === target;
+}
+
+/** The target whose open volumes appear as this stack layer kind (dm-crypt, veracrypt), or null. */
+export function targetOfLayer(kind: string | null | undefined): EncryptionTarget | null {
+  return TARGETS.find((target) => target.recognition.layerKinds.some((known) => known === kind)) ?? null;
+}
+
+/** The target whose own tool names an open device-mapper volume `name` (veracryptN), or null. */
+export function targetOfMapping(name: string): EncryptionTarget | null {
+  return TARGETS.find((target) => target.recognition.mappingNames?.test(name) === true) ?? null;
+}
+
+/** The benchmark container of a backend id, or null for the plain run (no encryption). */
+export function benchmarkOf(backend: BackendId): TargetBenchmark | null {
+  for (const target of TARGETS) {
+    if (target.benchmark !== null && target.benchmark.backendId === backend) {
+      return target.benchmark;
+    }
+  }
+  return null;
+}
+
+/** The benchmark backends `--backend` may name, in registry order (the plain baseline is added by the caller). */
+export const SELECTABLE_BENCHMARK_IDS: readonly BackendId[] = TARGETS.flatMap((target) =>
+  target.benchmark !== null && target.benchmark.selectable ? [target.benchmark.backendId] : [],
+);
+
+/** The selectable benchmark backends a platform's run makes containers for (the wizard's encrypted choices). */
+export function benchmarkIdsOn(platform: PlanPlatform): BackendId[] {
+  return TARGETS.flatMap((target) =>
+    target.benchmark !== null &&
+    target.benchmark.selectable &&
+    target.benchmark.platforms.some((on) => on === platform)
+      ? [target.benchmark.backendId]
+      : [],
+  );
+}
+
+/** Every registered benchmark container. */
+export const BENCHMARKS: readonly TargetBenchmark[] = TARGETS.flatMap((target) =>
+  target.benchmark === null ? [] : [target.benchmark],
+);

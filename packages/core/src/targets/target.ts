@@ -1,0 +1,182 @@
+import type { Capability } from '../domain/capabilities.js';
+import type { Resource } from '../domain/cleanup.js';
+import type { BackendId, IoBenchmarkMode } from '../domain/io-benchmark.js';
+import type { Sed } from '../domain/sed.js';
+import type { ToolName } from '../ports.js';
+
+/** The platforms encplan plans for (Node's process.platform names). */
+export type PlanPlatform = 'linux' | 'darwin' | 'win32';
+
+/** What encrypts the data under a target, as the performance model (rules/performance-model.ts) sees it. */
+export interface TargetEngine {
+  /** How the performance notes name it: "dm-crypt", "VeraCrypt", "APFS". */
+  readonly name: string;
+  /** Splits every request over all cores (VeraCrypt documentation, "Parallelization"). */
+  readonly allCores: boolean;
+  /** dm-crypt's workqueues sit in the path (the bypass setting applies); false: it adds no queueing of its own. */
+  readonly dmCryptQueues: boolean;
+}
+
+/** dm-crypt, cryptsetup's engine (LUKS2 and LUKS2 on OPAL, whose software layer is dm-crypt). */
+export const DM_CRYPT_ENGINE: TargetEngine = { name: 'dm-crypt', allCores: false, dmCryptQueues: true };
+
+/** The words a person reads about a target. */
+export interface TargetLabels {
+  /** The short name in a plan's summary, e.g. "LUKS2". */
+  readonly short: string;
+  /** The name with the tool that makes it, in the report's answer, e.g. "LUKS2 (cryptsetup)". */
+  readonly withTool: string;
+  /** Where the target comes from, completing "--target X does not exist on Y: …". */
+  readonly home: string;
+}
+
+/** Which of the plan's settings rules apply to a target and what it fixes itself. */
+export interface TargetSettingsRules {
+  readonly engine: TargetEngine;
+  /**
+   * Who chooses the cipher: `dm-crypt` (encplan's cipher mode and key size rules, cryptsetup --cipher/--key-size)
+   * or `own-algorithm` (VeraCrypt's encryption algorithm rule: AES, Serpent, cascades).
+   */
+  readonly cipher: 'dm-crypt' | 'own-algorithm';
+  /** A cipher the target always uses (APFS): the cipher rules then only state it. */
+  readonly fixedCipher: {
+    readonly spec: 'aes-xts-plain64';
+    readonly keyBits: number;
+    readonly reason: string;
+  } | null;
+  /**
+   * Discards decided by the target itself: `beforeThreatModel` (APFS trims its own volumes whatever the threat
+   * model) or after it; `linuxOnly` for a Linux behaviour (VeraCrypt's Linux mappings never pass discards).
+   */
+  readonly ownDiscards: {
+    readonly value: boolean;
+    readonly reason: string;
+    readonly beforeThreatModel: boolean;
+    readonly linuxOnly: boolean;
+  } | null;
+  /** Which key derivation rule applies: LUKS2 keyslot Argon2id, VeraCrypt PIM, or none encplan sets. */
+  readonly keyDerivation: 'luks2-keyslot' | 'veracrypt-pim' | 'platform';
+  /** The dm-crypt parameter rules (sector size, workqueue bypass) apply: the target is a dm-crypt mapping. */
+  readonly dmCryptParameters: boolean;
+  /** Whether encplan plans a key size for it (false: the platform fixes it). */
+  readonly plansKeySize: boolean;
+  /** The sector size of a volume when the plan leaves it open. */
+  readonly defaultSectorBytes: number;
+  /** An existing filesystem can be encrypted in place (cryptsetup reencrypt --encrypt). */
+  readonly inPlaceEncryption: boolean;
+  /** An open volume of this target can be tuned in place (cryptsetup refresh) instead of being formatted. */
+  readonly refreshOpenVolume: boolean;
+  /** What it does with TRIM on Windows, for the windows-trim rule; null: it does not run on Windows. */
+  readonly windowsTrim: string | null;
+}
+
+/** The facts a target's admission check reads: the drive's SED capability and how it is attached. */
+export interface TargetAdmissionFacts {
+  /** The assessment's `sed` section (analyses/sed.ts), any field unknown; null: no section. */
+  readonly sed:
+    | {
+        readonly [K in 'status' | 'opal1' | 'opal2' | 'enterprise' | 'pyrite']?: Sed[K] | undefined;
+      }
+    | null;
+  /** The disk sits behind a USB bridge (lsblk transport or a usb-bridge stack layer); null: unknown. */
+  readonly behindUsbBridge: boolean | null;
+}
+
+/** Whether a target may be planned for this drive, and why not. */
+export type TargetAdmission =
+  { readonly admitted: true } | { readonly admitted: false; readonly reason: string };
+
+/**
+ * How the plan's commands make a volume of this target. `tool` is the program that creates it;
+ * `formatArguments` are added to its format command (cryptsetup luksFormat).
+ */
+export interface TargetCommands {
+  readonly tool: 'cryptsetup' | 'veracrypt' | 'diskutil' | 'manage-bde';
+  /** The sgdisk GPT type code of a partition made for it (sgdisk(8) -L). */
+  readonly gptType: string;
+  readonly formatArguments: readonly string[];
+}
+
+/**
+ * A benchmark container: what the target's measured volume needs of the machine, how many containers a mode
+ * makes and what it leaves behind to clean up. The create / prove / tear-down steps run in the use case
+ * (use-cases/benchmark/targets.ts, chosen by `container`), since they need the Host.
+ */
+export interface TargetBenchmark {
+  /** The id its measurements carry in the assessment (`ioBenchmark.encrypted[].backend`). */
+  readonly backendId: BackendId;
+  /** The wizard's label of the choice. */
+  readonly label: string;
+  /** How the container is made: a dm-crypt container file, an fscrypt policy on the scratch filesystem… */
+  readonly container:
+    'dm-crypt-file' | 'fscrypt-directory' | 'veracrypt-file' | 'apfs-image' | 'bitlocker-vhdx';
+  /** The platforms whose benchmark can make it. */
+  readonly platforms: readonly PlanPlatform[];
+  /** Tools every run needs besides fio and the scratch filesystem's. */
+  readonly tools: readonly ToolName[];
+  /** Kernel features it needs besides the scratch filesystem's. */
+  readonly kernel: readonly Capability['id'][];
+  /**
+   * The cleanup resource kinds of its own its containers register (encplan cleanup removes them); the shared
+   * kinds (file, directory, loop device, mount) are every run's.
+   */
+  readonly cleanupKinds: readonly Resource['kind'][];
+  /** How many containers of its own a mode makes (0: it shares the plain scratch filesystem). */
+  containers(mode: IoBenchmarkMode): number;
+  /** Measured first (it shares the plain scratch filesystem, which the raw-device path releases afterwards). */
+  readonly sharesScratchFilesystem: boolean;
+  /** It can be measured on a raw block device (false: in a container file only). */
+  readonly rawDevice: boolean;
+  /** How long setting up one container takes, for the benchmark's ETA (estimates of encplan's, not measured). */
+  readonly prepareExpectedMs: number;
+  /** What quick mode leaves out of it, for the benchmark's reductions; null: nothing. */
+  readonly quickReduction: string | null;
+  /**
+   * `--backend` may name it, and a run without `--backend` measures it when its tools are present (the Windows
+   * benchmark measures BitLocker on its own, so it is not selectable).
+   */
+  readonly selectable: boolean;
+  /** The tool whose presence makes a run without `--backend` measure it (null: always on its platforms). */
+  readonly autoTool: ToolName | null;
+}
+
+/**
+ * One encryption target: everything encplan knows about one kind of encrypted volume, in one folder
+ * (packages/core/src/targets/<id>/). Nothing outside targets/ compares a target's name; code asks the registry
+ * (targets/registry.ts) for the target and reads these fields. CONTRIBUTING.md "Add a target".
+ */
+export interface EncryptionTarget {
+  readonly id: string;
+  readonly labels: TargetLabels;
+  /** The assessment facts (section paths) the target's rules and admission read. */
+  readonly facts: readonly string[];
+  /** The platforms it exists on. */
+  readonly platforms: readonly PlanPlatform[];
+  /** The platforms where it is the plan's default target. */
+  readonly defaultOn: readonly PlanPlatform[];
+  /** `--target` may name it (plan option). */
+  readonly planOption: boolean;
+  /**
+   * How it recognises an existing volume of its kind: the formats the inventories name
+   * (encryption.volumes[].format, platformStorage.encryption[].format), split by whether the volume encrypts,
+   * and the stack layer kinds (rules/facts.ts) its open volumes appear as.
+   */
+  readonly recognition: {
+    readonly encryptedFormats: readonly string[];
+    readonly unencryptedFormats: readonly string[];
+    readonly layerKinds: readonly string[];
+    /** Formats whose header stores activation flags (cryptsetup refresh --persistent: LUKS2, not LUKS1). */
+    readonly flagsInHeader: readonly string[];
+    /** The device-mapper names its own tool gives open volumes (null: none of its own). */
+    readonly mappingNames: RegExp | null;
+    /** An open volume that never passes discards whatever is asked: why, and how to reopen it so it does. */
+    readonly layerDiscards: { readonly reason: string; fix(name: string): string } | null;
+  };
+  /** Whether it may be planned for this drive (absent: always). */
+  readonly admit?: (facts: TargetAdmissionFacts) => TargetAdmission;
+  /** What the user gives up by choosing it, shown with the plan (absent: nothing beyond the default's). */
+  readonly tradeOffs: readonly string[];
+  readonly settings: TargetSettingsRules | null;
+  readonly commands: TargetCommands | null;
+  readonly benchmark: TargetBenchmark | null;
+}
