@@ -134,7 +134,7 @@ describe('buildFleetReport', () => {
       errorMessage: 'Not valid JSON',
     });
     expect(report.rows.find((row) => row.machine === 'truncated')?.errorMessage).toMatch(
-      /^Does not match the assessment schema/,
+      /^Does not match the encplan.assessment schema/,
     );
   });
 
@@ -239,7 +239,7 @@ describe('renderFleetHtml', () => {
     const html = renderFleetHtml(report, '2026-11-23T00:00:00.000Z');
     expect(html).not.toMatch(/<script|src=|href="http/);
     expect(html).toContain('&lt;script&gt;');
-    expect(html).toContain('<svg role="img" aria-label="Machines and disks by readiness"');
+    expect(html).toContain('<svg role="img" aria-label="Disks by readiness"');
     expect(html).toMatch(/Ready to encrypt as planned<\/text><rect[^>]*><\/rect><text[^>]*>1<\/text>/);
   });
 });
