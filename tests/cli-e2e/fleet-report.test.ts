@@ -131,6 +131,18 @@ describe('encplan fleet report', () => {
     expect(page).toContain('Policy: encryption method xts-aes-256.');
   });
 
+  it('refuses an HTML file it cannot write before printing any row', () => {
+    const html = path.join(scratch, 'no-such-folder', 'fleet.html');
+    const { status, stdout } = runCli(['fleet', 'report', fetched, '--json', '--html', html]);
+    expect(status).not.toBe(0);
+    // One error envelope, not rows followed by an error.
+    expect(JSON.parse(stdout)).toMatchObject({
+      schema: 'encplan.fleet-report',
+      status: 'error',
+      result: null,
+    });
+  });
+
   it('refuses a path that does not exist with INVALID_ARGUMENT', () => {
     const { status, stdout } = runCli(['fleet', 'report', path.join(scratch, 'nope'), '--json']);
     expect(status).toBe(2);

@@ -858,7 +858,7 @@ function describeEncryption(found: Existing): string {
     found.keyBits === null ? null : `${String(found.keyBits)}-bit`,
     ...new Set(found.pbkdf.map((slot) => slot.type)),
   ];
-  return `${found.path}: ${parts.filter((part) => part !== null).join(' ')}`;
+  return parts.filter((part) => part !== null).join(' ');
 }
 
 function summarisePlan(plan: AssessmentPlan): string {

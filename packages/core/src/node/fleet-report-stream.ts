@@ -1,5 +1,5 @@
 import { createReadStream, createWriteStream, type WriteStream } from 'node:fs';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, open, rm, type FileHandle } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
@@ -64,12 +64,12 @@ class ChunkedWriter {
   }
 }
 
+/** Ends a file's write stream and waits until the file is closed. */
 async function closeFile(stream: WriteStream): Promise<void> {
   await new Promise<void>((resolve, reject) => {
     stream.once('error', reject);
-    stream.end(() => {
-      resolve();
-    });
+    stream.once('close', resolve);
+    stream.end();
   });
 }
 
@@ -103,7 +103,17 @@ export async function writeFleetReport(
   const builder = new FleetReportBuilder(options.policy);
   const json = outputs.json === undefined ? null : new ChunkedWriter(outputs.json);
   const csv = outputs.csv === undefined ? null : new ChunkedWriter(outputs.csv);
-  const needsSpool = outputs.text !== undefined || outputs.htmlFile !== undefined;
+  // The HTML file is opened first: a path that cannot be written fails before any output, not after the fleet.
+  const htmlFile = outputs.htmlFile;
+  const html =
+    htmlFile === undefined
+      ? null
+      : await open(htmlFile, 'w', 0o644).catch((error: unknown) => {
+          throw userPathError(error, htmlFile, 'HTML fleet report', { verb: 'write' });
+        });
+  // Until its write stream takes the file over (and closes it), the file is closed here.
+  let htmlHandedOver = false;
+  const needsSpool = outputs.text !== undefined || html !== null;
   const spoolFolder = needsSpool
     ? await mkdtemp(path.join(options.spoolParent ?? tmpdir(), 'encplan-fleet-'))
     : null;
@@ -136,8 +146,9 @@ export async function writeFleetReport(
     if (spool !== null && spoolStream !== null && spoolFile !== null) {
       await spool.flush();
       await closeFile(spoolStream);
-      if (outputs.htmlFile !== undefined) {
-        await writeHtml(outputs.htmlFile, spoolFile, totals, options.generatedAt);
+      if (html !== null) {
+        htmlHandedOver = true;
+        await writeHtml(html, spoolFile, totals, options.generatedAt);
       }
       if (outputs.text !== undefined) {
         await writeText(outputs.text, spoolFile, totals);
@@ -145,30 +156,25 @@ export async function writeFleetReport(
     }
     return totals;
   } finally {
+    if (!htmlHandedOver) {
+      await html?.close();
+    }
     if (spoolFolder !== null) {
       await rm(spoolFolder, { recursive: true, force: true });
     }
   }
 }
 
-async function writeHtml(file: string, spoolFile: string, totals: FleetTotals, generatedAt: Date) {
-  const stream = createWriteStream(file, { mode: 0o644 });
-  const failed = new Promise<never>((_, reject) => {
-    stream.once('error', (error) => {
-      reject(userPathError(error, file, 'HTML fleet report', { verb: 'write' }));
-    });
-  });
-  const writing = (async () => {
-    const html = new ChunkedWriter(stream);
-    await html.write(fleetHtmlStart(totals, generatedAt.toISOString()));
-    for await (const row of spooledRows(spoolFile)) {
-      await html.write(fleetHtmlRow(row));
-    }
-    await html.write(FLEET_HTML_END);
-    await html.flush();
-    await closeFile(stream);
-  })();
-  await Promise.race([writing, failed]);
+async function writeHtml(file: FileHandle, spoolFile: string, totals: FleetTotals, generatedAt: Date) {
+  const stream = file.createWriteStream();
+  const html = new ChunkedWriter(stream);
+  await html.write(fleetHtmlStart(totals, generatedAt.toISOString()));
+  for await (const row of spooledRows(spoolFile)) {
+    await html.write(fleetHtmlRow(row));
+  }
+  await html.write(FLEET_HTML_END);
+  await html.flush();
+  await closeFile(stream);
 }
 
 async function writeText(output: Writable, spoolFile: string, totals: FleetTotals) {
