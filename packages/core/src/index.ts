@@ -147,15 +147,4 @@ export {
 } from './report/text-report.js';
 
 // added while merging: names the shells import
-export {
-  FLEET_ISSUE_LABELS,
-  FLEET_METHODS,
-  fleetIssueSchema,
-  type FleetMethod,
-  type FleetReport,
-  type FleetRow,
-} from './domain/fleet-report.js';
-export { renderFleetCsv } from './fleet/fleet-csv.js';
-export { renderFleetHtml } from './fleet/fleet-html.js';
-export { buildFleetReport, FleetReportBuilder, type FleetDocument } from './fleet/fleet-report.js';
-export { renderFleetText } from './fleet/fleet-text.js';
+export { FLEET_METHODS, type FleetMethod } from './domain/fleet-report.js';

@@ -288,8 +288,9 @@ export function issuesOf(row: Pick<FleetRow, 'issues'>): FleetIssue[] {
 }
 
 /**
- * The whole report in memory, rows sorted by readiness, machine and disk: for a few documents (tests, the
- * wizard). `encplan fleet report` streams instead (node/fleet-report-stream.ts), rows in the order read.
+ * The whole report in memory, rows sorted by readiness, machine and disk: for a few documents (the tests check
+ * the streamed output against it). `encplan fleet report` streams instead (node/fleet-report-stream.ts), rows in
+ * the order read.
  */
 export function buildFleetReport(
   documents: readonly FleetDocument[],

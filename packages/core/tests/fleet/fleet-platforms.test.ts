@@ -2,7 +2,9 @@ import { mkdtempSync, rmSync, writeFileSync, mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildFleetReport, fleetReportDocument, type FleetDocument, type FleetRow } from '@encplan/core';
+import { fleetReportDocument } from '@encplan/core';
+import type { FleetRow } from '../../src/domain/fleet-report.js';
+import { buildFleetReport, type FleetDocument } from '../../src/fleet/fleet-report.js';
 import { readFleetDocuments } from '../../src/node/fleet-documents.js';
 import { fixture, FIXTURES } from '../support/fixtures.js';
 

@@ -1,14 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import {
-  buildFleetReport,
-  fleetReportDocument,
-  renderFleetCsv,
-  renderFleetHtml,
-  TOOL_VERSION,
-} from '@encplan/core';
+import { fleetReportDocument, TOOL_VERSION } from '@encplan/core';
 import { okEnvelope } from '../../src/contract/envelope.js';
-import { FLEET_CSV_COLUMNS } from '../../src/fleet/fleet-csv.js';
-import { type FleetDocument } from '../../src/fleet/fleet-report.js';
+import { FLEET_CSV_COLUMNS, renderFleetCsv } from '../../src/fleet/fleet-csv.js';
+import { renderFleetHtml } from '../../src/fleet/fleet-html.js';
+import { buildFleetReport, type FleetDocument } from '../../src/fleet/fleet-report.js';
 import { fixture } from '../support/fixtures.js';
 
 /** An assessment as loose JSON, so each test can change one fact. */
