@@ -28,7 +28,7 @@ export const FLEET_ISSUES = [
   'encryption-unknown',
 ] as const;
 /** One of FLEET_ISSUES, as a zod schema. */
-export const fleetIssueSchema = z.enum(FLEET_ISSUES);
+const fleetIssueSchema = z.enum(FLEET_ISSUES);
 /** One of FLEET_ISSUES. */
 export type FleetIssue = z.infer<typeof fleetIssueSchema>;
 
