@@ -9,13 +9,18 @@
 //                   disk run one after another
 //   partitions-128  encplan assess LOOP --json on a disk with 128 GPT partitions, and the text report's length
 //   quick           encplan assess LOOP --benchmark --quick --json (cipher, KDF and fio), once: goal 30 s
+//   fleet-N         encplan fleet report DIR --json over N generated assessments (default 100,000: a quarter
+//                   each of two real Linux assessments and of replayed macOS and Windows bundles, one folder per
+//                   machine, every 1,000th machine's disk listed twice): wall time and peak RSS, goal 60 s and
+//                   256 MiB; no raw-call pairing (there is no tool to compare with)
 // Rounds are interleaved (encplan, raw, node, encplan, …); medians with min–max. Child processes come from one
 // extra run under `strace -f -e trace=execve`, peak memory from GNU time's maximum resident set size.
 // Writes docs/performance.json and the table between the markers in docs/performance.md.
 // Needs root (loop devices); every loop device and file it creates is removed on exit, Ctrl-C included.
-// Options: --rounds N (default 7), --only a,b (scenario names), --no-write (print only), --skip-quick.
+// Options: --rounds N (default 7), --only a,b (scenario names), --no-write (print only), --skip-quick,
+// --fleet-size N (default 100000).
 import { execFileSync, spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { closeSync, mkdirSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -32,6 +37,7 @@ const ROUNDS = Number(option('--rounds') ?? 7);
 const ONLY = option('--only')?.split(',') ?? null;
 const WRITE = !argv.includes('--no-write');
 const SKIP_QUICK = argv.includes('--skip-quick');
+const FLEET_SIZE = Number(option('--fleet-size') ?? 100_000);
 
 if (process.getuid?.() !== 0) {
   console.error('npm run bench needs root: it creates loop devices (and removes them on exit).');
@@ -321,6 +327,107 @@ if (wanted('quick') && !SKIP_QUICK) {
     withinGoal: answer.ms <= 30_000,
   });
   console.error(`quick: ${Math.round(answer.ms)} ms (goal 30000 ms)`);
+}
+
+if (wanted('fleet')) {
+  results.push(fleetScenario(FLEET_SIZE));
+}
+
+/**
+ * The fleet report at scale: N assessments written as a fetched tree (DIR/mN/disk.json), then `fleet report
+ * DIR --json` with its output to a file. Each run's wall time and GNU time's peak RSS; the first run's summary
+ * must count every machine, platform and repeated disk, or the bench fails.
+ */
+function fleetScenario(size) {
+  const name = `fleet-${size}`;
+  const folder = path.join(work, 'fleet');
+  const bundle = (id) =>
+    JSON.stringify(
+      envelope(
+        timed(process.execPath, [
+          cli,
+          'assess',
+          '--bundle',
+          path.join(root, 'fixtures/bundles', id),
+          '--json',
+        ]),
+      ),
+    );
+  const fixtureText = (file) =>
+    JSON.stringify(JSON.parse(readFileSync(path.join(root, 'fixtures/assessments', file), 'utf8')));
+  const templates = [
+    { platform: 'linux', text: fixtureText('loop-gpt-ext4-luks2-unallocated-debian12.json') },
+    { platform: 'linux', text: fixtureText('virtio-system-disk-whole-ext4-debian12.json') },
+    { platform: 'win32', text: bundle('windows-win11-bc901-bitlocker-xtsaes128') },
+    { platform: 'darwin', text: bundle('darwin-intel-catalina-filevault-disk1s5') },
+  ];
+  const expected = { linux: 0, darwin: 0, win32: 0 };
+  let repeats = 0;
+  for (let index = 0; index < size; index += 1) {
+    const template = templates[index % templates.length];
+    const machine = path.join(folder, `m${index}`);
+    mkdirSync(machine, { recursive: true });
+    writeFileSync(path.join(machine, 'disk.json'), template.text);
+    expected[template.platform] += 1;
+    if (index % 1000 === 999) {
+      writeFileSync(path.join(machine, 'disk-again.json'), template.text);
+      repeats += 1;
+    }
+  }
+  const output = path.join(work, 'fleet-report.json');
+  const runOnce = () => {
+    const fd = openSync(output, 'w');
+    const started = performance.now();
+    const result = spawnSync(
+      '/usr/bin/time',
+      ['-f', '%M %U %S', process.execPath, cli, 'fleet', 'report', folder, '--json'],
+      {
+        env,
+        encoding: 'utf8',
+        stdio: ['ignore', fd, 'pipe'],
+      },
+    );
+    const ms = performance.now() - started;
+    closeSync(fd);
+    if (result.status !== 0) {
+      throw new Error(`fleet report exited ${result.status}: ${result.stderr.slice(0, 2000)}`);
+    }
+    // Peak RSS, and the CPU seconds (user + system): on a shared machine the wall time moves with the load.
+    const [kib, user, system] = (result.stderr.trim().split('\n').at(-1) ?? '').split(' ').map(Number);
+    return { ms, peakMiB: Math.round(kib / 102.4) / 10, cpuSeconds: Math.round((user + system) * 10) / 10 };
+  };
+  const first = runOnce();
+  const counted = JSON.parse(readFileSync(output, 'utf8')).result.summary;
+  const wrong = [
+    counted.disks !== size && `disks ${counted.disks}`,
+    counted.machines !== size && `machines ${counted.machines}`,
+    counted.duplicateDisks !== repeats && `duplicateDisks ${counted.duplicateDisks}`,
+    counted.documents !== size + repeats && `documents ${counted.documents}`,
+    JSON.stringify(counted.platforms) !== JSON.stringify(expected) &&
+      `platforms ${JSON.stringify(counted.platforms)}`,
+  ].filter(Boolean);
+  if (wrong.length > 0) {
+    throw new Error(`fleet report of ${size} generated assessments is wrong: ${wrong.join(', ')}`);
+  }
+  const runs = [first, ...Array.from({ length: Math.min(ROUNDS, 3) - 1 }, runOnce)];
+  rmSync(folder, { recursive: true, force: true });
+  rmSync(output, { force: true });
+  const result = {
+    scenario: name,
+    command: `encplan fleet report DIR --json  (${size} assessments, ${repeats} repeated)`,
+    encplan: summary(runs.map((run) => run.ms)),
+    peakMiB: Math.max(...runs.map((run) => run.peakMiB)),
+    cpuSeconds: median(runs.map((run) => run.cpuSeconds)),
+    loadAverage: loadavg()[0],
+    goalMs: 60_000,
+    goalPeakMiB: 256,
+    withinGoal:
+      median(runs.map((run) => run.ms)) <= 60_000 && Math.max(...runs.map((run) => run.peakMiB)) <= 256,
+  };
+  console.error(
+    `${name}: ${result.encplan.medianMs} ms (${result.encplan.minMs}–${result.encplan.maxMs}), ${result.cpuSeconds} s CPU, peak ${result.peakMiB} MiB, load ${result.loadAverage} (goal 60000 ms, 256 MiB)`,
+  );
+  return result;
 }
 
 // ---- output ------------------------------------------------------------------------------------------------

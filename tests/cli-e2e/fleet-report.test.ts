@@ -69,7 +69,7 @@ describe('encplan fleet report', () => {
     const { status, stdout } = runCli(['fleet', 'report', fetched]);
     expect(status).toBe(0);
     expect(stdout.split('\n')[0]).toBe(
-      '4 documents, 4 machines: 0 ready, 2 must fix first, 0 already encrypted, 0 without a plan, 2 not assessed.',
+      '4 documents, 4 machines, 4 disks: 0 ready, 2 must fix first, 0 already encrypted, 0 without a plan, 2 not assessed.',
     );
     const lines = stdout.split('\n');
     const web1 = lines.findIndex((line) => line.startsWith('  web1  /dev/loop2'));
@@ -84,6 +84,63 @@ describe('encplan fleet report', () => {
     expect(status).toBe(0);
     expect(stdout.split('\r\n').filter((line) => line !== '')).toHaveLength(5);
     expect(readFileSync(html, 'utf8')).toContain('<svg role="img"');
+  });
+
+  it('reports macOS and Windows bundles and a collect --all bundle one row per disk, with a method policy', () => {
+    const bundles = [
+      'windows-de-win10-bitlocker-in-progress',
+      'darwin-intel-catalina-filevault-disk1s5',
+      'machine-all-loops-and-virtio-node-missing-debian12',
+    ].map((name) => path.join(REPO_ROOT, 'fixtures/bundles', name));
+    const html = path.join(scratch, 'platforms.html');
+    const { status, stdout } = runCli([
+      'fleet',
+      'report',
+      ...bundles,
+      '--require-method',
+      'xts-aes-256',
+      '--json',
+      '--html',
+      html,
+    ]);
+    expect(status).toBe(0);
+    const envelope = JSON.parse(stdout) as {
+      schemaVersion: number[];
+      result: {
+        summary: Record<string, unknown>;
+        rows: { machine: string; disk: string; platform: string; readiness: string; issues: string }[];
+      };
+    };
+    expect(fleetSchemaErrors(envelope)).toBeNull();
+    expect(envelope.schemaVersion).toEqual([1, 1]);
+    expect(envelope.result.summary).toMatchObject({
+      documents: 3,
+      machines: 3,
+      disks: 6,
+      // /dev/loop2 failed: a row without a platform.
+      platforms: { linux: 3, darwin: 1, win32: 1 },
+    });
+    const windows = envelope.result.rows.find((row) => row.platform === 'win32');
+    expect(windows).toMatchObject({ readiness: 'fix-first', issues: 'method-mismatch' });
+    expect(envelope.result.rows.find((row) => row.platform === 'darwin')).toMatchObject({
+      readiness: 'already-encrypted',
+    });
+    const page = readFileSync(html, 'utf8');
+    expect(page).toContain('@media (prefers-color-scheme:dark)');
+    expect(page).toContain('@media print');
+    expect(page).toContain('Policy: encryption method xts-aes-256.');
+  });
+
+  it('refuses an HTML file it cannot write before printing any row', () => {
+    const html = path.join(scratch, 'no-such-folder', 'fleet.html');
+    const { status, stdout } = runCli(['fleet', 'report', fetched, '--json', '--html', html]);
+    expect(status).not.toBe(0);
+    // One error envelope, not rows followed by an error.
+    expect(JSON.parse(stdout)).toMatchObject({
+      schema: 'encplan.fleet-report',
+      status: 'error',
+      result: null,
+    });
   });
 
   it('refuses a path that does not exist with INVALID_ARGUMENT', () => {

@@ -149,12 +149,4 @@ export {
 } from './report/text-report.js';
 
 // added while merging: names the shells import
-export {
-  FLEET_ISSUE_LABELS,
-  fleetIssueSchema,
-  type FleetReport,
-  type FleetRow,
-} from './domain/fleet-report.js';
-export { renderFleetCsv } from './fleet/fleet-csv.js';
-export { renderFleetHtml } from './fleet/fleet-html.js';
-export { buildFleetReport } from './fleet/fleet-report.js';
+export { FLEET_METHODS, type FleetMethod } from './domain/fleet-report.js';

@@ -1,5 +1,13 @@
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  copyFileSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -11,7 +19,25 @@ import { noteSkip } from '../../support/skip-reasons.js';
  * address (10.231.N.2, reached over a veth pair this test creates) and its own loop disk; Debian's ansible-core
  * and collections drive them over SSH. h1 assesses its loop disk live, h2 replays a bundle whose drive is
  * failing, h3 and h4 replay real bundles (a loop disk; a virtio system disk without spare area). Everything is torn down in afterAll, also after a failure.
+ * The assess step is docs/fleet.md's own command lines, extracted and run as written (a folder with the
+ * checkout's scripts/ and ansible/ and an `inventory`, as a user has), so the documentation cannot drift.
  */
+
+/** The shell blocks docs/fleet.md marks as run by this test: the `sh` blocks after the marker comment. */
+function documentedBlocks(): string[] {
+  const text = readFileSync(path.join(REPO_ROOT, 'docs/fleet.md'), 'utf8');
+  const marker = text.indexOf(
+    '<!-- tests/integration/fleet/ansible-fleet.integration.test.ts runs the next two',
+  );
+  expect(marker).toBeGreaterThan(0);
+  const blocks = [...text.slice(marker).matchAll(/^( *)```sh\n([\s\S]*?)^ *```$/gm)].slice(0, 2);
+  return blocks.map(([, indent = '', body = '']) =>
+    body
+      .split('\n')
+      .map((line) => line.slice(indent.length))
+      .join('\n'),
+  );
+}
 
 const SBIN_PATH = `/usr/sbin:/sbin:${process.env.PATH ?? ''}`;
 const HOSTS_SCRIPT = path.join(REPO_ROOT, 'tests/integration/fleet/netns-hosts.sh');
@@ -74,11 +100,15 @@ describe.skipIf(reason !== null)('the encplan.fleet collection over SSH on four 
     ANSIBLE_LOCALHOST_WARNING: 'False',
     ANSIBLE_FORKS: '5',
   };
-  const fetched = path.join(state, 'fetched');
-  const reportDir = path.join(state, 'report');
+  // Where the documented playbook puts them by default ($PWD/encplan/…, $PWD being `state`).
+  const fetched = path.join(state, 'encplan/fetched');
+  const reportDir = path.join(state, 'encplan/report');
   const loops = new Map<string, string>();
   const mountpoint = path.join(state, 'h1-mounted');
   let assessRun: Run = { status: -1, output: '' };
+  const blocks = documentedBlocks();
+  /** One documented block, run as written by bash in `state` (the user's working directory). */
+  const runDocumented = (block: string) => run('bash', ['-euo', 'pipefail', '-c', block]);
 
   const run = (command: string, args: readonly string[]): Run => {
     const result = spawnSync(command, [...args], { cwd: state, env, encoding: 'utf8', timeout: 600_000 });
@@ -99,14 +129,9 @@ describe.skipIf(reason !== null)('the encplan.fleet collection over SSH on four 
     ]);
 
   beforeAll(() => {
-    const packed = run(process.execPath, [
-      path.join(REPO_ROOT, 'scripts/pack-release.mjs'),
-      '--self-contained',
-      path.join(state, 'release'),
-    ]);
-    expect(packed.status, packed.output).toBe(0);
-    const tarball = packed.output.split('\n').find((line) => line.endsWith('.tar.gz')) ?? '';
-    expect(tarball, packed.output).toMatch(/encplan-[\d.]+-linux-\w+\.tar\.gz$/);
+    // A user's working directory: the checkout's scripts and collection, and an inventory.
+    symlinkSync(path.join(REPO_ROOT, 'scripts'), path.join(state, 'scripts'));
+    symlinkSync(path.join(REPO_ROOT, 'ansible'), path.join(state, 'ansible'));
     const up = run('bash', [HOSTS_SCRIPT, 'up', state, '4']);
     expect(up.status, up.output).toBe(0);
     for (const line of readFileSync(path.join(state, 'inventory.ini'), 'utf8').split('\n')) {
@@ -115,6 +140,7 @@ describe.skipIf(reason !== null)('the encplan.fleet collection over SSH on four 
         loops.set(match[1], match[2]);
       }
     }
+    copyFileSync(path.join(state, 'inventory.ini'), path.join(state, 'inventory'));
     mkdirSync(path.join(state, 'host_vars'));
     writeFileSync(path.join(state, 'host_vars/h1.yml'), `encplan_devices: [${loops.get('h1') ?? ''}]\n`);
     writeFileSync(
@@ -129,19 +155,7 @@ describe.skipIf(reason !== null)('the encplan.fleet collection over SSH on four 
       path.join(state, 'host_vars/h4.yml'),
       `encplan_bundle: ${path.join(REPO_ROOT, 'fixtures/bundles/virtio-root-no-table-blkid-eperm-debian12')}\n`,
     );
-    assessRun = playbook(
-      'assess',
-      '-e',
-      `encplan_release_tarball=${tarball}`,
-      '-e',
-      `encplan_fetch_dir=${fetched}`,
-      '-e',
-      `encplan_report_dir=${reportDir}`,
-      '-e',
-      JSON.stringify({
-        encplan_controller_argv: [process.execPath, path.join(REPO_ROOT, 'packages/cli/bin/run.js')],
-      }),
-    );
+    assessRun = runDocumented(blocks[0] ?? '');
   }, 900_000);
 
   afterAll(() => {
@@ -153,8 +167,10 @@ describe.skipIf(reason !== null)('the encplan.fleet collection over SSH on four 
     }
   });
 
-  it('runs the assess playbook over SSH on every host without a failure', () => {
+  it("runs docs/fleet.md's pack and assess lines as written, over SSH on every host without a failure", () => {
+    expect(blocks[0]).toContain('ansible-playbook -i inventory encplan.fleet.assess');
     expect(assessRun.status, assessRun.output).toBe(0);
+    expect(assessRun.output).toMatch(/localhost\s+: ok=\d+ .*failed=0/);
     expect(assessRun.output).toMatch(/h1\s+: ok=\d+ .*failed=0/);
     expect(assessRun.output).toMatch(/h2\s+: ok=\d+ .*failed=0/);
     expect(assessRun.output).toMatch(/h3\s+: ok=\d+ .*failed=0/);
@@ -227,6 +243,20 @@ describe.skipIf(reason !== null)('the encplan.fleet collection over SSH on four 
     expect(byMachine.h1?.disk).toBe(loops.get('h1'));
     expect(issueCounts.find((entry) => entry.issue === 'drive-failing')?.count).toBe(1);
     expect(readFileSync(path.join(reportDir, 'fleet-report.html'), 'utf8')).toContain('<svg role="img"');
+  });
+
+  it("runs docs/fleet.md's re-run lines as written: re-assesses the fix-first hosts and writes the CSV", () => {
+    const rerun = runDocumented(blocks[1] ?? '');
+    expect(rerun.status, rerun.output).toBe(0);
+    const fix = readFileSync(path.join(state, 'fix.txt'), 'utf8').trim().split('\n');
+    expect(fix).toEqual(expect.arrayContaining(['h2', 'h3', 'h4']));
+    for (const host of fix) {
+      expect(rerun.output).toMatch(new RegExp(`${host}\\s+: ok=\\d+ .*failed=0`));
+    }
+    expect(rerun.output).toMatch(/localhost\s+: ok=\d+ .*failed=0/);
+    const csv = readFileSync(path.join(state, 'fleet.csv'), 'utf8').split('\r\n');
+    expect(csv[0]).toMatch(/^source,machine,disk,platform,/);
+    expect(csv.filter((line) => line !== '')).toHaveLength(5);
   });
 
   it("applies h1's plan in check mode: reports the partition and LUKS2 parameters, writes nothing", () => {

@@ -23,9 +23,12 @@ export const FLEET_ISSUES = [
   'discards-blocked',
   'no-spare-area',
   'encrypted-weaker',
+  'protection-off',
+  'method-mismatch',
+  'encryption-unknown',
 ] as const;
 /** One of FLEET_ISSUES, as a zod schema. */
-export const fleetIssueSchema = z.enum(FLEET_ISSUES);
+const fleetIssueSchema = z.enum(FLEET_ISSUES);
 /** One of FLEET_ISSUES. */
 export type FleetIssue = z.infer<typeof fleetIssueSchema>;
 
@@ -37,7 +40,32 @@ export const FLEET_ISSUE_LABELS: Readonly<Record<FleetIssue, string>> = {
   'discards-blocked': 'discards blocked by a layer',
   'no-spare-area': 'no spare area',
   'encrypted-weaker': 'already encrypted with weaker settings',
+  'protection-off': 'encrypted, but protection is off or suspended',
+  'method-mismatch': 'encryption method not the one the policy requires',
+  'encryption-unknown': 'whether the disk is encrypted could not be read',
 };
+
+/**
+ * Encryption methods in one vocabulary for every platform, as fleet policies name them (Intune's BitLocker
+ * "EncryptionMethodByDriveType": XTS-AES 128/256, AES-CBC 128/256; Microsoft Learn, BitLocker CSP). A LUKS
+ * `aes-xts-plain64` with a 512-bit key is XTS-AES-256: XTS splits the key in two (cryptsetup(8), --key-size;
+ * IEEE 1619-2007 §5.1).
+ */
+export const FLEET_METHODS = [
+  'xts-aes-128',
+  'xts-aes-256',
+  'aes-cbc-128',
+  'aes-cbc-256',
+  'adiantum',
+  'hardware',
+] as const;
+/** One of FLEET_METHODS. */
+export type FleetMethod = (typeof FLEET_METHODS)[number];
+
+/** What the fleet's policy requires (`fleet report --require-method`); an empty list checks nothing. */
+export interface FleetPolicy {
+  readonly methods: readonly FleetMethod[];
+}
 
 /** What a document is, before anything is read from it. */
 const documentStatusSchema = z.enum([
@@ -64,6 +92,13 @@ export const fleetRowSchema = z.object({
   /** The machine: the first folder below a PATH argument, else the file's name without `.json`. */
   machine: z.string(),
   disk: z.string().nullable(),
+  /** linux, darwin or win32 (1.1); null when the document could not be read. */
+  platform: z.enum(['linux', 'darwin', 'win32']).nullable(),
+  /**
+   * The source of the first row of the same machine and disk when this row repeats it (1.1): the repeat is
+   * listed but not counted again.
+   */
+  duplicateOf: z.string().nullable(),
   documentStatus: documentStatusSchema,
   /** Why the document could not be used, or the assessment's own error code. */
   errorCode: z.string().nullable(),
@@ -81,6 +116,12 @@ export const fleetRowSchema = z.object({
   discardsBlocked: z.boolean(),
   noSpareArea: z.boolean(),
   encryptedWeaker: z.boolean(),
+  /** 1.1: an encrypted volume whose protection is off or suspended (BitLocker "Protection Off"). */
+  protectionOff: z.boolean(),
+  /** 1.1: an encryption method other than `--require-method` allows. */
+  methodMismatch: z.boolean(),
+  /** 1.1: the platform could not tell whether the disk is encrypted (macOS/Windows `encryptionUnknown`). */
+  encryptionUnknown: z.boolean(),
   /** One sentence per issue, separated by " | ". */
   issueDetails: z.string(),
   model: z.string().nullable(),
@@ -92,6 +133,28 @@ export const fleetRowSchema = z.object({
   cpuModel: z.string().nullable(),
   cpuHasAes: z.boolean().nullable(),
   existingEncryption: z.string().nullable(),
+  /** 1.1: the existing encryption's methods (FLEET_METHODS, else the cipher), ";" between volumes; null: none or unknown. */
+  encryptionMethod: z.string().nullable(),
+  /** 1.1: every encrypted volume has protection on (true), one has it off (false); null: not encrypted or not told. */
+  protectionOn: z.boolean().nullable(),
+  /** 1.1: an encryption or decryption is under way (BitLocker conversion, FileVault encrypting); null: not told. */
+  conversionInProgress: z.boolean().nullable(),
+  /** 1.1: the lowest percentage encrypted of the disk's volumes, as the platform reports it; null: not told. */
+  percentEncrypted: z.number().nullable(),
+  /** 1.1: the LUKS key slots with their KDF, e.g. "0:argon2id 1:pbkdf2"; null: no LUKS volume. */
+  keySlots: z.string().nullable(),
+  /** 1.1: whether a key slot other than 0 is used (tools that escrow only slot 0 miss it); null: no LUKS volume. */
+  keySlotsBeyondZero: z.boolean().nullable(),
+  /**
+   * 1.1: a TPM protects the key (BitLocker TPM protector, LUKS2 systemd-tpm2 token). Null whenever the
+   * assessment did not read the protectors: never guessed from the platform.
+   */
+  tpmProtector: z.boolean().nullable(),
+  /**
+   * 1.1: the recovery key is escrowed (AD, Entra ID, an MDM). Always null from a machine's own assessment: escrow
+   * is recorded by the directory, not on the disk; join this column with your MDM's export.
+   */
+  recoveryKeyEscrowed: z.null(),
   spareAreaStatus: z.string().nullable(),
   planCipher: z.string().nullable(),
   planKeySizeBits: z.number().int().nullable(),
@@ -120,6 +183,12 @@ export const fleetReportResultSchema = z.object({
     notAssessed: z.number().int(),
     /** Documents that could not be read, validated, or are of another schema major version. */
     unusable: z.number().int(),
+    /** 1.1: rows (machine and disk) counted: every row but the repeats. */
+    disks: z.number().int(),
+    /** 1.1: disks listed more than once for the same machine (each counted once here, whatever the repeats). */
+    duplicateDisks: z.number().int(),
+    /** 1.1: rows by platform. */
+    platforms: z.object({ linux: z.number().int(), darwin: z.number().int(), win32: z.number().int() }),
   }),
   /** How many rows have each issue (a row can have several). */
   issueCounts: z.array(z.object({ issue: fleetIssueSchema, label: z.string(), count: z.number().int() })),
@@ -133,7 +202,11 @@ export const fleetReportResultSchema = z.object({
       supported: z.boolean(),
     }),
   ),
+  /** 1.1: the policy the rows were checked against (`--require-method`); empty: none. */
+  policy: z.object({ methods: z.array(z.enum(FLEET_METHODS)) }),
   rows: z.array(fleetRowSchema),
 });
+/** Everything of the fleet report but its rows: what is known once every row has been written. */
+export type FleetTotals = Omit<FleetReport, 'rows'>;
 /** The fleet report: what `encplan fleet report` prints as text, CSV, HTML or JSON. */
 export type FleetReport = z.infer<typeof fleetReportResultSchema>;

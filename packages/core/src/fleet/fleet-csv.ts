@@ -1,19 +1,23 @@
-import { fleetRowSchema, type FleetReport } from '../domain/fleet-report.js';
+import { fleetRowSchema, type FleetReport, type FleetRow } from '../domain/fleet-report.js';
 
 /** The CSV columns: exactly the JSON row's fields, in the schema's order. */
-export const FLEET_CSV_COLUMNS = Object.keys(fleetRowSchema.shape) as (keyof FleetReport['rows'][number])[];
+export const FLEET_CSV_COLUMNS = Object.keys(fleetRowSchema.shape) as (keyof FleetRow)[];
+
+/** The header line, with its CRLF. */
+export const FLEET_CSV_HEADER = `${FLEET_CSV_COLUMNS.join(',')}\r\n`;
 
 /**
- * The fleet report's rows as CSV (RFC 4180: comma separated, CRLF line ends, fields quoted when they hold a
- * comma, quote or line break). A text cell that a spreadsheet would run as a formula (leading =, +, -, @, tab
- * or CR; OWASP "CSV Injection") gets a leading apostrophe: file names and messages come from the machines.
+ * One row as a CSV line with its CRLF (RFC 4180: comma separated, fields quoted when they hold a comma, quote
+ * or line break). A text cell that a spreadsheet would run as a formula (leading =, +, -, @, tab or CR; OWASP
+ * "CSV Injection") gets a leading apostrophe: file names and messages come from the machines.
  */
+export function fleetCsvLine(row: FleetRow): string {
+  return `${FLEET_CSV_COLUMNS.map((column) => csvCell(row[column])).join(',')}\r\n`;
+}
+
+/** The fleet report's rows as CSV: the header, then one line per row. */
 export function renderFleetCsv(report: FleetReport): string {
-  const lines = [FLEET_CSV_COLUMNS.join(',')];
-  for (const row of report.rows) {
-    lines.push(FLEET_CSV_COLUMNS.map((column) => csvCell(row[column])).join(','));
-  }
-  return `${lines.join('\r\n')}\r\n`;
+  return `${FLEET_CSV_HEADER}${report.rows.map(fleetCsvLine).join('')}`;
 }
 
 function csvCell(value: string | number | boolean | null): string {

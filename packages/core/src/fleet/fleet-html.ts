@@ -1,11 +1,12 @@
 import { escapeHtml } from '../report/escape-html.js';
 import {
   FLEET_ISSUE_LABELS,
-  fleetIssueSchema,
   type FleetReport,
   type FleetRow,
+  type FleetTotals,
   type Readiness,
 } from '../domain/fleet-report.js';
+import { issuesOf } from './fleet-report.js';
 
 const READINESS_LABELS: Readonly<Record<Readiness, string>> = {
   'fix-first': 'Must fix first',
@@ -15,32 +16,84 @@ const READINESS_LABELS: Readonly<Record<Readiness, string>> = {
   'already-encrypted': 'Already encrypted',
 };
 
-const READINESS_COLOURS: Readonly<Record<Readiness, string>> = {
-  'fix-first': '#b3261e',
-  'not-assessed': '#6d6d6d',
-  'no-plan': '#8a6d00',
-  ready: '#1e7b34',
-  'already-encrypted': '#1f5fa8',
+/** The tone of each readiness, as the disk report's badges (report/html-report.ts) colour them. */
+const READINESS_TONES: Readonly<Record<Readiness, string>> = {
+  'fix-first': 'bad',
+  'not-assessed': 'unknown',
+  'no-plan': 'attention',
+  ready: 'good',
+  'already-encrypted': 'info',
 };
 
-/** A self-contained HTML page (no scripts, no external resources): counts as SVG bar charts, then every row. */
-export function renderFleetHtml(report: FleetReport, generatedAt: string): string {
+/**
+ * The disk report's palette (report/html-report.ts): light and dark themes (prefers-color-scheme), text at WCAG
+ * 2.1 AA contrast (≥ 4.5:1, SC 1.4.3) in both, bars at ≥ 3:1 against the page (SC 1.4.11), and a print sheet
+ * (black on white, A4, rows never split, the long table's header repeated on every page).
+ */
+const STYLE = `
+:root{color-scheme:light dark;--fg:#1a1a1a;--muted:#4d4d4d;--bg:#fff;--line:#d6d6d6;
+--good-bg:#e3f4e8;--good-fg:#14532d;--attention-bg:#fff4d6;--attention-fg:#6b3e00;--bad-bg:#fde2e1;--bad-fg:#8a1c1c;
+--unknown-bg:#ececec;--unknown-fg:#333;--info-bg:#e5eefa;--info-fg:#0b3d66}
+@media (prefers-color-scheme:dark){:root{--fg:#e8e8e8;--muted:#b8b8b8;--bg:#141414;--line:#3a3a3a;
+--good-bg:#12361f;--good-fg:#a7e8bd;--attention-bg:#3d2c05;--attention-fg:#ffd98a;--bad-bg:#441616;
+--bad-fg:#ffb4b0;--unknown-bg:#333;--unknown-fg:#e0e0e0;--info-bg:#0f2a44;--info-fg:#b5d5f5}}
+body{font:15px/1.45 system-ui,sans-serif;margin:0 auto;padding:1.5rem;color:var(--fg);background:var(--bg)}
+h1{font-size:1.45rem}h2{font-size:1.2rem;margin-top:2rem;border-bottom:1px solid var(--line)}
+.meta{color:var(--muted)}
+table{border-collapse:collapse;margin:.5rem 0 1.5rem}td,th{border-bottom:1px solid var(--line);padding:.25rem .5rem;text-align:left;vertical-align:top}
+td.number{text-align:right;font-variant-numeric:tabular-nums}code{font-size:90%;overflow-wrap:anywhere}
+.badge{display:inline-block;padding:0 .4rem;border-radius:.25rem;font-weight:600;font-size:.9em}
+.tone-good{background:var(--good-bg);color:var(--good-fg)}.tone-attention{background:var(--attention-bg);color:var(--attention-fg)}
+.tone-bad{background:var(--bad-bg);color:var(--bad-fg)}.tone-unknown{background:var(--unknown-bg);color:var(--unknown-fg)}
+.tone-info{background:var(--info-bg);color:var(--info-fg)}
+svg{max-width:100%;height:auto;color:var(--fg)}svg text{fill:currentColor}
+svg .bar-good{fill:var(--good-fg)}svg .bar-attention{fill:var(--attention-fg)}svg .bar-bad{fill:var(--bad-fg)}
+svg .bar-unknown{fill:var(--muted)}svg .bar-info{fill:var(--info-fg)}
+@media print{:root{--fg:#000;--muted:#333;--bg:#fff;--line:#999}body{font-size:8pt;line-height:1.3;padding:0}
+h2{break-after:avoid;margin-top:1rem}tr,figure{break-inside:avoid}thead{display:table-header-group}
+th,td{padding:.05rem .25rem}details{display:block}details>*{display:block}svg{max-width:70%}}
+@page{size:A4 landscape;margin:12mm}
+`;
+
+/**
+ * The page down to the opening of the rows' table: counts as SVG bar charts, versions, the policy. Written
+ * once every row is known; the rows follow (fleetHtmlRow each), then FLEET_HTML_END. Self-contained: no
+ * scripts, no external resources.
+ */
+export function fleetHtmlStart(totals: FleetTotals, generatedAt: string): string {
+  const counts: Readonly<Record<Readiness, number>> = {
+    'fix-first': totals.summary.fixFirst,
+    'not-assessed': totals.summary.notAssessed,
+    'no-plan': totals.summary.noPlan,
+    ready: totals.summary.ready,
+    'already-encrypted': totals.summary.alreadyEncrypted,
+  };
   const readinessBars = (Object.keys(READINESS_LABELS) as Readiness[]).map((readiness) => ({
     label: READINESS_LABELS[readiness],
-    count: report.rows.filter((row) => row.readiness === readiness).length,
-    colour: READINESS_COLOURS[readiness],
+    count: counts[readiness],
+    tone: READINESS_TONES[readiness],
   }));
-  const issueBars = report.issueCounts.map((entry) => ({
+  const issueBars = totals.issueCounts.map((entry) => ({
     label: entry.label,
     count: entry.count,
-    colour: '#b3261e',
+    tone: 'bad',
   }));
-  const versionRows = report.versions
+  const versionRows = totals.versions
     .map(
       (version) =>
-        `<tr><td>${escapeHtml(version.schema)}</td><td>${escapeHtml(version.schemaVersion)}</td><td>${escapeHtml(version.toolVersion)}</td><td>${String(version.documents)}</td><td>${version.supported ? 'yes' : '<strong>no</strong>'}</td></tr>`,
+        `<tr><td>${escapeHtml(version.schema)}</td><td>${escapeHtml(version.schemaVersion)}</td><td>${escapeHtml(version.toolVersion)}</td><td class="number">${String(version.documents)}</td><td>${version.supported ? 'yes' : '<strong>no</strong>'}</td></tr>`,
     )
     .join('\n');
+  const { summary } = totals;
+  const platforms = `${String(summary.platforms.linux)} Linux, ${String(summary.platforms.darwin)} macOS, ${String(summary.platforms.win32)} Windows`;
+  const duplicates =
+    summary.duplicateDisks === 0
+      ? ''
+      : ` ${String(summary.duplicateDisks)} disks were listed more than once and are counted once.`;
+  const policy =
+    totals.policy.methods.length === 0
+      ? 'No encryption method policy was given (<code>--require-method</code>).'
+      : `Policy: encryption method ${escapeHtml(totals.policy.methods.join(' or '))}.`;
   return `<!doctype html>
 <html lang="en">
 <head>
@@ -48,37 +101,36 @@ export function renderFleetHtml(report: FleetReport, generatedAt: string): strin
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'">
 <title>encplan fleet report</title>
-<style>
-body{font:15px/1.45 system-ui,sans-serif;margin:2rem;color:#1b1b1b}
-table{border-collapse:collapse;margin:.5rem 0 1.5rem}td,th{border:1px solid #ccc;padding:.25rem .5rem;text-align:left;vertical-align:top}
-.fix-first{color:#b3261e}.ready{color:#1e7b34}.not-assessed{color:#6d6d6d}code{font-size:90%}
-</style>
+<style>${STYLE}</style>
 </head>
 <body>
 <h1>encplan fleet report</h1>
-<p>${String(report.summary.documents)} documents from ${String(report.summary.machines)} machines, generated ${escapeHtml(generatedAt)}.</p>
+<p class="meta">${String(summary.disks)} disks (${platforms}) of ${String(summary.machines)} machines from ${String(summary.documents)} documents, generated ${escapeHtml(generatedAt)}.${duplicates}</p>
+<p class="meta">${policy} TPM protectors and recovery-key escrow are shown as unknown (—) where the assessment could not measure them.</p>
 <h2>Readiness</h2>
-${barChart('Machines and disks by readiness', readinessBars)}
+<figure>${barChart('Disks by readiness', readinessBars)}</figure>
 <h2>What must be fixed</h2>
-${barChart('Disks per issue (a disk can have several)', issueBars)}
+<figure>${barChart('Disks per issue (a disk can have several)', issueBars)}</figure>
 <h2>Versions</h2>
 <table><thead><tr><th>schema</th><th>version</th><th>encplan</th><th>documents</th><th>supported</th></tr></thead><tbody>
 ${versionRows}
 </tbody></table>
-<h2>Machines</h2>
-<table><thead><tr><th>machine</th><th>disk</th><th>readiness</th><th>issues</th><th>plan</th></tr></thead><tbody>
-${report.rows.map(rowHtml).join('\n')}
-</tbody></table>
-</body>
-</html>
+<h2>Disks</h2>
+<table><thead><tr><th>machine</th><th>disk</th><th>readiness</th><th>issues</th><th>encryption</th><th>protection</th><th>conversion</th><th>key slots</th><th>TPM</th><th>escrow</th><th>plan</th></tr></thead><tbody>
 `;
 }
 
-function rowHtml(row: FleetRow): string {
-  const issues =
-    row.issues === ''
-      ? []
-      : row.issues.split(';').map((id) => FLEET_ISSUE_LABELS[fleetIssueSchema.parse(id)]);
+/** The end of the page after the last row. */
+export const FLEET_HTML_END = `</tbody></table>
+</body>
+</html>
+`;
+
+const yesNo = (value: boolean | null, yes = 'yes', no = 'no') => (value === null ? '—' : value ? yes : no);
+
+/** One row of the disks table. */
+export function fleetHtmlRow(row: FleetRow): string {
+  const issues = issuesOf(row).map((id) => FLEET_ISSUE_LABELS[id]);
   const problem =
     row.errorMessage === null
       ? ''
@@ -89,21 +141,38 @@ function rowHtml(row: FleetRow): string {
     row.planSummary === null
       ? '—'
       : `<details><summary>${escapeHtml(row.planSummary)}</summary>from <code>${escapeHtml(row.source)}</code> (<code>jq .result.plan.commands</code>)</details>`;
-  return `<tr><td>${escapeHtml(row.machine)}</td><td>${escapeHtml(row.disk ?? '—')}</td><td class="${row.readiness}">${escapeHtml(READINESS_LABELS[row.readiness])}${row.documentStatus === 'valid' ? '' : ` (${escapeHtml(row.documentStatus)})`}</td><td>${escapeHtml(issues.join(', '))}${details}${problem}</td><td>${plan}</td></tr>`;
+  const status = [
+    row.documentStatus === 'valid' ? null : row.documentStatus,
+    row.duplicateOf === null ? null : `repeats ${row.duplicateOf}, not counted`,
+  ].filter((part) => part !== null);
+  const encryption =
+    row.existingEncryption === null
+      ? '—'
+      : `${escapeHtml(row.encryptionMethod ?? 'method unknown')}<details><summary>volumes</summary>${escapeHtml(row.existingEncryption)}</details>`;
+  const conversion =
+    row.conversionInProgress === null
+      ? '—'
+      : `${row.conversionInProgress ? 'in progress' : 'complete'}${row.percentEncrypted === null ? '' : ` (${String(row.percentEncrypted)} %)`}`;
+  return `<tr><td>${escapeHtml(row.machine)}${row.platform === null ? '' : ` <small>${escapeHtml(row.platform)}</small>`}</td><td>${escapeHtml(row.disk ?? '—')}</td><td><span class="badge tone-${READINESS_TONES[row.readiness]}">${escapeHtml(READINESS_LABELS[row.readiness])}</span>${status.length === 0 ? '' : ` (${escapeHtml(status.join('; '))})`}</td><td>${escapeHtml(issues.join(', '))}${details}${problem}</td><td>${encryption}</td><td>${yesNo(row.protectionOn, 'on', 'off')}</td><td>${conversion}</td><td>${escapeHtml(row.keySlots ?? '—')}</td><td>${yesNo(row.tpmProtector)}</td><td>${yesNo(row.recoveryKeyEscrowed)}</td><td>${plan}</td></tr>\n`;
+}
+
+/** The whole page for a report held in memory. */
+export function renderFleetHtml(report: FleetReport, generatedAt: string): string {
+  return `${fleetHtmlStart(report, generatedAt)}${report.rows.map(fleetHtmlRow).join('')}${FLEET_HTML_END}`;
 }
 
 /** A horizontal SVG bar chart with its numbers written out (readable without colour, and by screen readers). */
-function barChart(title: string, bars: readonly { label: string; count: number; colour: string }[]): string {
+function barChart(title: string, bars: readonly { label: string; count: number; tone: string }[]): string {
   const max = Math.max(1, ...bars.map((bar) => bar.count));
   const rowHeight = 26;
-  const labelWidth = 300;
+  const labelWidth = 340;
   const barWidth = 360;
   const items = bars
     .map((bar, index) => {
       const y = index * rowHeight;
       const width = Math.round((bar.count / max) * barWidth);
-      return `<g><text x="0" y="${String(y + 17)}">${escapeHtml(bar.label)}</text><rect x="${String(labelWidth)}" y="${String(y + 4)}" width="${String(width)}" height="18" fill="${bar.colour}"></rect><text x="${String(labelWidth + width + 6)}" y="${String(y + 17)}">${String(bar.count)}</text></g>`;
+      return `<g><text x="0" y="${String(y + 17)}">${escapeHtml(bar.label)}</text><rect class="bar-${bar.tone}" x="${String(labelWidth)}" y="${String(y + 4)}" width="${String(width)}" height="18"></rect><text x="${String(labelWidth + width + 6)}" y="${String(y + 17)}">${String(bar.count)}</text></g>`;
     })
     .join('');
-  return `<svg role="img" aria-label="${escapeHtml(title)}" width="${String(labelWidth + barWidth + 60)}" height="${String(bars.length * rowHeight + 4)}" font-size="14"><title>${escapeHtml(title)}</title>${items}</svg>`;
+  return `<svg role="img" aria-label="${escapeHtml(title)}" viewBox="0 0 ${String(labelWidth + barWidth + 70)} ${String(bars.length * rowHeight + 4)}" width="${String(labelWidth + barWidth + 70)}" height="${String(bars.length * rowHeight + 4)}" font-size="14"><title>${escapeHtml(title)}</title>${items}</svg>`;
 }

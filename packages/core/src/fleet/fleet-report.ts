@@ -2,19 +2,28 @@ import { z } from 'zod';
 import { recogniseVolume } from '../targets/registry.js';
 import {
   assessmentDocument,
-  linuxResultOf,
-  type AssessmentEnvelope,
-  type LinuxAssessmentResult,
+  assessmentResultSchema,
+  machineAssessmentDocument,
 } from '../contract/assessment.js';
+import { envelopeSchema } from '../contract/envelope.js';
+import { machineSchema } from '../domain/cpu.js';
+import { healthSchema } from '../domain/health.js';
+import { overProvisioningSchema } from '../domain/over-provisioning.js';
+import type { PlatformStorage } from '../domain/platform-storage.js';
+import { discardPassthroughSchema } from '../domain/trim.js';
+import { planSchema } from '../plan/plan.js';
 import {
   KNOWN_TOOL_VERSIONS,
   WORN_PERCENT_USED,
   FLEET_ISSUES,
   FLEET_ISSUE_LABELS,
   type FleetIssue,
+  type FleetMethod,
+  type FleetPolicy,
   type Readiness,
   type FleetRow,
   type FleetReport,
+  type FleetTotals,
 } from '../domain/fleet-report.js';
 import { formatBytes } from '../domain/units.js';
 
@@ -29,6 +38,8 @@ export type FleetDocument =
 
 const EMPTY_ROW_FIELDS = {
   disk: null,
+  platform: null,
+  duplicateOf: null,
   errorCode: null,
   errorMessage: null,
   schemaVersion: null,
@@ -42,6 +53,9 @@ const EMPTY_ROW_FIELDS = {
   discardsBlocked: false,
   noSpareArea: false,
   encryptedWeaker: false,
+  protectionOff: false,
+  methodMismatch: false,
+  encryptionUnknown: false,
   issueDetails: '',
   model: null,
   transport: null,
@@ -52,6 +66,14 @@ const EMPTY_ROW_FIELDS = {
   cpuModel: null,
   cpuHasAes: null,
   existingEncryption: null,
+  encryptionMethod: null,
+  protectionOn: null,
+  conversionInProgress: null,
+  percentEncrypted: null,
+  keySlots: null,
+  keySlotsBeyondZero: null,
+  tpmProtector: null,
+  recoveryKeyEscrowed: null,
   spareAreaStatus: null,
   planCipher: null,
   planKeySizeBits: null,
@@ -71,70 +93,82 @@ const headerSchema = z.object({
   schemaVersion: z.tuple([z.number().int(), z.number().int()]),
   toolVersion: z.string(),
 });
+type Header = z.infer<typeof headerSchema>;
 
 /**
- * `encplan fleet report`: one row per assessment document, each classified ready / fix-first / …, the issues
- * counted, and every schema and tool version listed. Pure: the documents are already read.
+ * The part of an assessment the fleet report reads, validated with the assessment's own schemas (picked, not
+ * restated): the sections a row is made of. The rest of a document (tools, stack, partitions, the plan's
+ * reasons and commands, …) is not validated here: checking 100,000 documents in full cost more than reading
+ * them, for columns nobody sees. `encplan assess` validated those parts when it wrote them.
  */
-export function buildFleetReport(documents: readonly FleetDocument[]): FleetReport {
-  const rows = documents.map(classifyDocument);
-  rows.sort(
-    (a, b) =>
-      READINESS_ORDER.indexOf(a.readiness) - READINESS_ORDER.indexOf(b.readiness) ||
-      a.machine.localeCompare(b.machine) ||
-      (a.disk ?? '').localeCompare(b.disk ?? ''),
-  );
-  const count = (readiness: Readiness) => rows.filter((row) => row.readiness === readiness).length;
-  const versions = new Map<string, FleetReport['versions'][number]>();
-  for (const document of documents) {
-    if (!('json' in document)) {
-      continue;
-    }
-    const header = headerSchema.safeParse(document.json);
-    if (!header.success) {
-      continue;
-    }
-    const schemaVersion = header.data.schemaVersion.join('.');
-    const key = `${header.data.schema}\u0000${schemaVersion}\u0000${header.data.toolVersion}`;
-    const entry = versions.get(key) ?? {
-      schema: header.data.schema,
-      schemaVersion,
-      toolVersion: header.data.toolVersion,
-      documents: 0,
-      supported:
-        header.data.schema === assessmentDocument.name &&
-        header.data.schemaVersion[0] === assessmentDocument.version[0] &&
-        KNOWN_TOOL_VERSIONS.includes(header.data.toolVersion),
-    };
-    versions.set(key, { ...entry, documents: entry.documents + 1 });
+const fleetResultSchema = assessmentResultSchema
+  .pick({
+    target: true,
+    disk: true,
+    encryption: true,
+    findings: true,
+    platformStorage: true,
+  })
+  .extend({
+    health: healthSchema.pick({ verdict: true, percentageUsed: true }).nullable(),
+    discardPassthrough: discardPassthroughSchema.pick({ paths: true }).nullable(),
+    overProvisioning: overProvisioningSchema.pick({ status: true }).nullable(),
+    machine: machineSchema.pick({ cpuModel: true, cryptoFlags: true }).nullable(),
+    plan: planSchema
+      .pick({ settings: true, healthGate: true })
+      .extend({ commands: z.array(z.unknown()) })
+      .nullable(),
+  });
+type AssessmentResult = z.infer<typeof fleetResultSchema>;
+type AssessmentPlan = NonNullable<AssessmentResult['plan']>;
+
+/** What the report reads of the two documents it accepts. */
+const FLEET_ENVELOPES = {
+  [assessmentDocument.name]: envelopeSchema(assessmentDocument.name, fleetResultSchema),
+  [machineAssessmentDocument.name]: envelopeSchema(
+    machineAssessmentDocument.name,
+    z.object({
+      disks: z.array(
+        z.object({
+          device: z.string(),
+          status: z.enum(['ok', 'partial', 'error']),
+          assessment: fleetResultSchema.nullable(),
+          error: z.object({ code: z.string(), message: z.string() }).nullable(),
+        }),
+      ),
+    }),
+  ),
+};
+
+/** An assessment made on Linux: the Linux-shaped sections the report reads are present. */
+type LinuxAssessmentResult = AssessmentResult & {
+  readonly disk: NonNullable<AssessmentResult['disk']>;
+  readonly health: NonNullable<AssessmentResult['health']>;
+  readonly encryption: NonNullable<AssessmentResult['encryption']>;
+  readonly discardPassthrough: NonNullable<AssessmentResult['discardPassthrough']>;
+  readonly overProvisioning: NonNullable<AssessmentResult['overProvisioning']>;
+};
+
+/** The result as a Linux assessment, or null when its Linux sections are null (macOS, Windows). */
+function linuxResultOf(result: AssessmentResult): LinuxAssessmentResult | null {
+  const { disk, health, encryption, discardPassthrough, overProvisioning } = result;
+  if (
+    disk === null ||
+    health === null ||
+    encryption === null ||
+    discardPassthrough === null ||
+    overProvisioning === null
+  ) {
+    return null;
   }
-  return {
-    summary: {
-      documents: rows.length,
-      machines: new Set(rows.map((row) => row.machine)).size,
-      ready: count('ready'),
-      fixFirst: count('fix-first'),
-      alreadyEncrypted: count('already-encrypted'),
-      noPlan: count('no-plan'),
-      notAssessed: count('not-assessed'),
-      unusable: rows.filter(
-        (row) => row.documentStatus !== 'valid' && row.documentStatus !== 'unknown-tool-version',
-      ).length,
-    },
-    issueCounts: FLEET_ISSUES.map((issue) => ({
-      issue,
-      label: FLEET_ISSUE_LABELS[issue],
-      count: rows.filter((row) => row.issues.split(';').includes(issue)).length,
-    })),
-    versions: [...versions.values()].sort(
-      (a, b) =>
-        a.schema.localeCompare(b.schema) ||
-        a.schemaVersion.localeCompare(b.schemaVersion) ||
-        a.toolVersion.localeCompare(b.toolVersion),
-    ),
-    rows,
-  };
+  return { ...result, disk, health, encryption, discardPassthrough, overProvisioning };
 }
+
+/** The local fact the Ansible collection writes (encplan.fact): `{"assessments": [envelope, …]}`. */
+const factSchema = z.object({ assessments: z.array(z.unknown()) });
+
+/** The documents this report reads, with the schema major version it understands. */
+const READABLE = [assessmentDocument, machineAssessmentDocument] as const;
 
 const READINESS_ORDER: readonly Readiness[] = [
   'fix-first',
@@ -144,13 +178,143 @@ const READINESS_ORDER: readonly Readiness[] = [
   'already-encrypted',
 ];
 
+/**
+ * `encplan fleet report`, one document at a time: `add` turns a document into its rows (one per disk) and
+ * counts them; `totals` gives the counts once every document was added. What it keeps per row is its machine
+ * and disk (for the machine count and to flag a repeated disk), so a fleet of any size is reported in constant
+ * memory per row, never holding a document after its rows were made. Pure: the documents are already read.
+ */
+export class FleetReportBuilder {
+  private documents = 0;
+  private unusable = 0;
+  private readonly machines = new Set<string>();
+  /** machine + disk → the source of its first row. */
+  private readonly seenDisks = new Map<string, string>();
+  private readonly repeatedDisks = new Set<string>();
+  private readonly readiness = new Map<Readiness, number>();
+  private readonly issues = new Map<FleetIssue, number>();
+  private readonly platforms = { linux: 0, darwin: 0, win32: 0 };
+  private readonly versions = new Map<string, FleetReport['versions'][number]>();
+
+  constructor(private readonly policy: FleetPolicy = { methods: [] }) {}
+
+  /** The rows of one document (several for `assess --all` documents and Ansible local facts). */
+  add(document: FleetDocument): FleetRow[] {
+    this.documents += 1;
+    const rows = classifyDocument(document, this.policy, (header) => this.countVersion(header));
+    return rows.map((row) => this.count(row));
+  }
+
+  /** The counts over every row added so far. */
+  totals(): FleetTotals {
+    const count = (readiness: Readiness) => this.readiness.get(readiness) ?? 0;
+    return {
+      summary: {
+        documents: this.documents,
+        machines: this.machines.size,
+        ready: count('ready'),
+        fixFirst: count('fix-first'),
+        alreadyEncrypted: count('already-encrypted'),
+        noPlan: count('no-plan'),
+        notAssessed: count('not-assessed'),
+        unusable: this.unusable,
+        disks: READINESS_ORDER.reduce((sum, readiness) => sum + count(readiness), 0),
+        duplicateDisks: this.repeatedDisks.size,
+        platforms: { ...this.platforms },
+      },
+      issueCounts: FLEET_ISSUES.map((issue) => ({
+        issue,
+        label: FLEET_ISSUE_LABELS[issue],
+        count: this.issues.get(issue) ?? 0,
+      })),
+      versions: [...this.versions.values()].sort(
+        (a, b) =>
+          a.schema.localeCompare(b.schema) ||
+          a.schemaVersion.localeCompare(b.schemaVersion) ||
+          a.toolVersion.localeCompare(b.toolVersion),
+      ),
+      policy: { methods: [...this.policy.methods] },
+    };
+  }
+
+  private count(row: FleetRow): FleetRow {
+    this.machines.add(row.machine);
+    if (row.documentStatus !== 'valid' && row.documentStatus !== 'unknown-tool-version') {
+      this.unusable += 1;
+    }
+    let counted = row;
+    if (row.disk !== null) {
+      const key = `${row.machine}\u0000${row.disk}`;
+      const first = this.seenDisks.get(key);
+      if (first === undefined) {
+        this.seenDisks.set(key, row.source);
+      } else {
+        this.repeatedDisks.add(key);
+        counted = { ...row, duplicateOf: first };
+      }
+    }
+    if (counted.duplicateOf !== null) {
+      return counted;
+    }
+    this.readiness.set(row.readiness, (this.readiness.get(row.readiness) ?? 0) + 1);
+    if (row.platform !== null) {
+      this.platforms[row.platform] += 1;
+    }
+    for (const issue of issuesOf(row)) {
+      this.issues.set(issue, (this.issues.get(issue) ?? 0) + 1);
+    }
+    return counted;
+  }
+
+  private countVersion(header: Header): void {
+    const schemaVersion = header.schemaVersion.join('.');
+    const key = `${header.schema}\u0000${schemaVersion}\u0000${header.toolVersion}`;
+    const entry = this.versions.get(key) ?? {
+      schema: header.schema,
+      schemaVersion,
+      toolVersion: header.toolVersion,
+      documents: 0,
+      supported:
+        READABLE.some(
+          (readable) => header.schema === readable.name && header.schemaVersion[0] === readable.version[0],
+        ) && KNOWN_TOOL_VERSIONS.includes(header.toolVersion),
+    };
+    this.versions.set(key, { ...entry, documents: entry.documents + 1 });
+  }
+}
+
+/** A row's issue ids (the `issues` column, split). */
+export function issuesOf(row: Pick<FleetRow, 'issues'>): FleetIssue[] {
+  return row.issues === '' ? [] : (row.issues.split(';') as FleetIssue[]);
+}
+
+/**
+ * The whole report in memory, rows sorted by readiness, machine and disk: for a few documents (the tests check
+ * the streamed output against it). `encplan fleet report` streams instead (node/fleet-report-stream.ts), rows in
+ * the order read.
+ */
+export function buildFleetReport(
+  documents: readonly FleetDocument[],
+  policy: FleetPolicy = { methods: [] },
+): FleetReport {
+  const builder = new FleetReportBuilder(policy);
+  const rows = documents.flatMap((document) => builder.add(document));
+  rows.sort(
+    (a, b) =>
+      READINESS_ORDER.indexOf(a.readiness) - READINESS_ORDER.indexOf(b.readiness) ||
+      a.machine.localeCompare(b.machine) ||
+      (a.disk ?? '').localeCompare(b.disk ?? ''),
+  );
+  return { ...builder.totals(), rows };
+}
+
 function unusableRow(
   source: string,
   machine: string,
   documentStatus: FleetRow['documentStatus'],
   code: string,
   message: string,
-  header?: z.infer<typeof headerSchema>,
+  header?: Header,
 ): FleetRow {
   return {
     source,
@@ -165,93 +329,358 @@ function unusableRow(
   };
 }
 
-function classifyDocument(document: FleetDocument): FleetRow {
+function classifyDocument(
+  document: FleetDocument,
+  policy: FleetPolicy,
+  countVersion: (header: Header) => void,
+): FleetRow[] {
   const { source, machine } = document;
+  const unusable = (
+    status: FleetRow['documentStatus'],
+    code: string,
+    message: string,
+    header?: Header,
+  ): FleetRow[] => [unusableRow(source, machine, status, code, message, header)];
   if ('error' in document) {
-    return unusableRow(source, machine, 'invalid', document.error.code, document.error.message);
+    return unusable('invalid', document.error.code, document.error.message);
   }
   const header = headerSchema.safeParse(document.json);
   if (!header.success) {
-    return unusableRow(
-      source,
-      machine,
+    const fact = factSchema.safeParse(document.json);
+    if (fact.success) {
+      return fact.data.assessments.flatMap((json) =>
+        classifyDocument({ source, machine, json }, policy, countVersion),
+      );
+    }
+    return unusable(
       'not-an-assessment',
       'DOCUMENT_INVALID',
       'Not an encplan envelope (no schema, schemaVersion and toolVersion).',
     );
   }
-  if (header.data.schema !== assessmentDocument.name) {
-    return unusableRow(
-      source,
-      machine,
+  countVersion(header.data);
+  const readable = READABLE.find((candidate) => candidate.name === header.data.schema);
+  if (readable === undefined) {
+    return unusable(
       'not-an-assessment',
       'DOCUMENT_INVALID',
-      `An ${header.data.schema} document, not ${assessmentDocument.name}.`,
+      `An ${header.data.schema} document, not ${READABLE.map((candidate) => candidate.name).join(' or ')}.`,
       header.data,
     );
   }
-  if (header.data.schemaVersion[0] !== assessmentDocument.version[0]) {
-    return unusableRow(
-      source,
-      machine,
+  if (header.data.schemaVersion[0] !== readable.version[0]) {
+    return unusable(
       'unsupported-schema-version',
       'SCHEMA_VERSION_UNSUPPORTED',
-      `Assessment schema ${header.data.schemaVersion.join('.')} from encplan ${header.data.toolVersion}; this encplan reads ${String(assessmentDocument.version[0])}.x. Re-run that machine with this release.`,
+      `${readable.name} schema ${header.data.schemaVersion.join('.')} from encplan ${header.data.toolVersion}; this encplan reads ${String(readable.version[0])}.x. Re-run that machine with this release.`,
       header.data,
     );
   }
-  const parsed = assessmentDocument.envelope.safeParse(document.json);
+  const parsed = FLEET_ENVELOPES[readable.name].safeParse(document.json);
   if (!parsed.success) {
     const message = z.prettifyError(parsed.error).split('\n').slice(0, 6).join(' ');
-    return unusableRow(
-      source,
-      machine,
+    return unusable(
       'invalid',
       'DOCUMENT_INVALID',
-      `Does not match the assessment schema: ${message}`,
+      `Does not match the ${readable.name} schema: ${message}`,
       header.data,
     );
   }
-  const documentStatus = KNOWN_TOOL_VERSIONS.includes(parsed.data.toolVersion)
+  const envelope = parsed.data;
+  const documentStatus = KNOWN_TOOL_VERSIONS.includes(envelope.toolVersion)
     ? 'valid'
     : 'unknown-tool-version';
-  return { source, machine, documentStatus, ...assessmentRow(parsed.data) };
-}
-
-function assessmentRow(
-  envelope: AssessmentEnvelope,
-): Omit<FleetRow, 'source' | 'machine' | 'documentStatus'> {
   const base = {
+    source,
+    machine,
+    documentStatus,
     ...EMPTY_ROW_FIELDS,
     schemaVersion: envelope.schemaVersion.join('.'),
     toolVersion: envelope.toolVersion,
     generatedAt: envelope.generatedAt,
-    assessmentStatus: envelope.status,
+  } as const;
+  if (envelope.schema === assessmentDocument.name) {
+    const single = envelope;
+    if (single.result === null) {
+      return [failedRow(base, single.status, null, single.error)];
+    }
+    return [assessmentRow(base, single.status, single.result, policy)];
+  }
+  const machineEnvelope = envelope;
+  if (machineEnvelope.result === null) {
+    return [failedRow(base, machineEnvelope.status, null, machineEnvelope.error)];
+  }
+  // `assess --all`: one row per disk; a disk that failed is a not-assessed row with its own error.
+  return machineEnvelope.result.disks.map((disk) =>
+    disk.assessment === null
+      ? failedRow(base, disk.status, disk.device, disk.error)
+      : assessmentRow(base, disk.status, disk.assessment, policy),
+  );
+}
+
+type RowBase = Omit<FleetRow, 'readiness' | 'assessmentStatus'>;
+
+function failedRow(
+  base: RowBase,
+  status: FleetRow['assessmentStatus'],
+  disk: string | null,
+  error: { readonly code: string; readonly message: string } | null,
+): FleetRow {
+  return {
+    ...base,
+    assessmentStatus: status,
+    readiness: 'not-assessed',
+    disk,
+    errorCode: error?.code ?? null,
+    errorMessage: error?.message ?? null,
   };
-  const result = envelope.result;
-  if (result === null) {
-    return {
-      ...base,
-      readiness: 'not-assessed',
-      errorCode: envelope.error?.code ?? null,
-      errorMessage: envelope.error?.message ?? null,
-    };
+}
+
+/** One encrypted volume in the fleet's words, whatever platform reported it. */
+interface FleetVolume {
+  readonly path: string;
+  readonly description: string;
+  readonly method: string | null;
+  readonly protectionOn: boolean | null;
+  readonly conversionInProgress: boolean | null;
+  readonly percentEncrypted: number | null;
+  /** LUKS key slots and their KDF; null for other formats. */
+  readonly keySlots: readonly { readonly keyslot: string; readonly type: string }[] | null;
+}
+
+/** The disk facts a fleet row shows, read from either platform's sections. */
+interface FleetDiskFacts {
+  readonly platform: 'linux' | 'darwin' | 'win32';
+  readonly model: string | null;
+  readonly transport: string | null;
+  readonly sizeBytes: number | null;
+  readonly healthVerdict: string | null;
+  readonly wearPercentUsed: number | null;
+  readonly cpuHasAes: boolean | null;
+  readonly volumes: readonly FleetVolume[];
+  /** Why the encryption state could not be read; null when it was. */
+  readonly encryptionUnknown: string | null;
+  /** FileVault for the whole Mac: encrypting or decrypting is a conversion under way. */
+  readonly fileVault: PlatformStorage['fileVault'];
+}
+
+/**
+ * THE adapter from a macOS or Windows assessment to the fleet's disk facts: the only place the fleet report
+ * reads `platformStorage` (domain/platform-storage.ts). When one storage model replaces it (issue 26 item 1),
+ * re-point this function; nothing else in the fleet report changes.
+ */
+function platformFactsOf(result: AssessmentResult): FleetDiskFacts | null {
+  const storage = result.platformStorage;
+  if (storage === undefined) {
+    return null;
   }
+  const encrypted = storage.encryption.filter(
+    (volume) => volume.format !== 'apfs-unencrypted' && volume.format !== 'bitlocker-off',
+  );
+  return {
+    platform: storage.platform,
+    model: storage.disk.model === '' ? null : storage.disk.model,
+    transport: storage.disk.bus,
+    sizeBytes: storage.disk.sizeBytes,
+    healthVerdict: storage.health.verdict,
+    wearPercentUsed: storage.health.wearPercent,
+    cpuHasAes: storage.cpu.aes,
+    encryptionUnknown: storage.encryptionUnknown ?? null,
+    fileVault: storage.fileVault,
+    volumes: encrypted.map((volume) => ({
+      path: volume.volume,
+      description: [
+        volume.format,
+        volume.method === null || volume.method === 'unknown' ? null : volume.method,
+        volume.keyBits === null ? null : `${String(volume.keyBits)}-bit`,
+        volume.conversion,
+      ]
+        .filter((part) => part !== null)
+        .join(' '),
+      method: platformMethod(volume.method, volume.keyBits),
+      protectionOn: volume.protectionOn,
+      conversionInProgress: conversionInProgress(volume.conversion),
+      percentEncrypted: volume.percentEncrypted,
+      keySlots: null,
+    })),
+  };
+}
+
+/** The Linux sections in the same shape (LUKS volumes: method from cipher and key size, key slots). */
+function linuxFactsOf(linux: LinuxAssessmentResult): FleetDiskFacts {
+  return {
+    platform: 'linux',
+    model: linux.disk.model,
+    transport: linux.disk.transport,
+    sizeBytes: linux.disk.sizeBytes,
+    healthVerdict: linux.health.verdict,
+    wearPercentUsed: linux.health.percentageUsed,
+    cpuHasAes: linux.machine?.cryptoFlags.aes ?? null,
+    encryptionUnknown: null,
+    fileVault: null,
+    volumes: linux.encryption.found.map((found) => ({
+      path: found.path,
+      description: describeEncryption(found),
+      method: linuxMethod(found.cipher, found.keyBits),
+      // LUKS has no "protection off" state and the assessment reads no reencryption progress: not told.
+      protectionOn: null,
+      conversionInProgress: null,
+      percentEncrypted: null,
+      keySlots:
+        found.format === 'luks1' || found.format === 'luks2'
+          ? found.pbkdf.map((slot) => ({ keyslot: slot.keyslot, type: slot.type }))
+          : null,
+    })),
+  };
+}
+
+/** BitLocker's method and key size (manage-bde "XTS-AES 128") as a FLEET_METHODS id. */
+function platformMethod(method: string | null, keyBits: number | null): string | null {
+  if (method === 'hardware') {
+    return 'hardware';
+  }
+  if ((method === 'xts-aes' || method === 'aes-cbc') && keyBits !== null) {
+    return `${method}-${String(keyBits)}`;
+  }
+  return null;
+}
+
+/** A dm-crypt cipher spec and key size as a FLEET_METHODS id: XTS halves the key (cryptsetup(8) --key-size). */
+function linuxMethod(cipher: string | null, keyBits: number | null): string | null {
+  if (cipher === null) {
+    return null;
+  }
+  if (cipher.startsWith('aes-xts') && keyBits !== null) {
+    return `xts-aes-${String(keyBits / 2)}`;
+  }
+  if (cipher.startsWith('aes-cbc') && keyBits !== null) {
+    return `aes-cbc-${String(keyBits)}`;
+  }
+  if (cipher.startsWith('xchacha') && cipher.includes('adiantum')) {
+    return 'adiantum';
+  }
+  return cipher;
+}
+
+/**
+ * Whether a conversion is under way, from BitLocker's state (manage-bde's words or Get-BitLockerVolume's
+ * VolumeStatus, e.g. EncryptionInProgress, EncryptionSuspended) or APFS's "converting". Paused counts: the
+ * volume is not fully converted. Null when not told.
+ */
+function conversionInProgress(conversion: string | null): boolean | null {
+  if (conversion === null) {
+    return null;
+  }
+  const words = conversion.toLowerCase().replaceAll(/[^a-z]/g, '');
+  if (/inprogress|paused|suspended|converting/.test(words)) {
+    return true;
+  }
+  if (/^fully|usedspaceonly/.test(words)) {
+    return false;
+  }
+  return null;
+}
+
+/** true when every value is true, false when one is false, null when none is known and none is false. */
+function allOf(values: readonly (boolean | null)[]): boolean | null {
+  if (values.includes(false)) {
+    return false;
+  }
+  return values.length > 0 && values.every((value) => value === true) ? true : null;
+}
+
+/** true when one value is true, false when all are false, else null. */
+function anyOf(values: readonly (boolean | null)[]): boolean | null {
+  if (values.includes(true)) {
+    return true;
+  }
+  return values.length > 0 && values.every((value) => value === false) ? false : null;
+}
+
+/** The readiness columns (policy, protection, conversion, key slots) of a disk's encrypted volumes. */
+function readinessColumns(facts: FleetDiskFacts, policy: FleetPolicy) {
+  const volumes = facts.volumes;
+  const methods = [...new Set(volumes.map((volume) => volume.method))];
+  const knownMethods = methods.filter((method): method is string => method !== null);
+  const offPolicy =
+    policy.methods.length === 0
+      ? []
+      : knownMethods.filter((method) => !policy.methods.includes(method as FleetMethod));
+  const fileVaultConverting =
+    facts.fileVault === 'encrypting' || facts.fileVault === 'decrypting'
+      ? true
+      : facts.fileVault === 'on' || facts.fileVault === 'off'
+        ? false
+        : null;
+  const slots = volumes.flatMap((volume) =>
+    volume.keySlots === null ? [] : volume.keySlots.map((slot) => ({ ...slot, path: volume.path })),
+  );
+  const luks = volumes.some((volume) => volume.keySlots !== null);
+  const percents = volumes
+    .map((volume) => volume.percentEncrypted)
+    .filter((percent): percent is number => percent !== null);
+  return {
+    encryptionMethod: knownMethods.length === 0 ? null : knownMethods.join(';'),
+    offPolicy,
+    protectionOn: allOf(volumes.map((volume) => volume.protectionOn)),
+    // FileVault's own state counts only where fdesetup told it (null on Windows and Linux).
+    conversionInProgress:
+      volumes.length === 0
+        ? fileVaultConverting === true
+          ? true
+          : null
+        : anyOf([
+            ...volumes.map((volume) => volume.conversionInProgress),
+            ...(fileVaultConverting === null ? [] : [fileVaultConverting]),
+          ]),
+    percentEncrypted: percents.length === 0 ? null : Math.min(...percents),
+    keySlots: luks
+      ? slots
+          .map((slot) => `${volumes.length > 1 ? `${slot.path}#` : ''}${slot.keyslot}:${slot.type}`)
+          .join(' ')
+      : null,
+    keySlotsBeyondZero: luks ? slots.some((slot) => slot.keyslot !== '0') : null,
+  };
+}
+
+function assessmentRow(
+  base: RowBase,
+  status: FleetRow['assessmentStatus'],
+  result: AssessmentResult,
+  policy: FleetPolicy,
+): FleetRow {
   const linux = linuxResultOf(result);
-  if (linux === null) {
-    // The fleet report reads the Linux sections; a macOS/Windows assessment (schema 1.2) has none.
-    return {
-      ...base,
-      readiness: 'not-assessed',
-      errorCode: 'DEVICE_UNSUPPORTED',
-      errorMessage: `A ${result.platformStorage?.platform ?? 'non-Linux'} assessment: the fleet report covers Linux disks.`,
-    };
+  const facts = linux === null ? platformFactsOf(result) : linuxFactsOf(linux);
+  if (facts === null) {
+    return failedRow(base, status, result.target.path, {
+      code: 'DOCUMENT_INVALID',
+      message: 'The assessment has neither the Linux sections nor platformStorage.',
+    });
   }
-  const plan = linux.plan;
-  const found = findIssues(linux);
-  const issues = [...found.keys()];
+  const plan = result.plan;
+  const columns = readinessColumns(facts, policy);
+  const found = linux === null ? new Map<FleetIssue, string>() : findLinuxIssues(linux);
+  if (linux === null) {
+    findPlatformIssues(facts, result, found);
+  }
+  const encrypted = facts.volumes.length > 0;
+  if (encrypted && columns.protectionOn === false) {
+    found.set(
+      'protection-off',
+      `Protection is off on ${facts.volumes
+        .filter((volume) => volume.protectionOn === false)
+        .map((volume) => volume.path)
+        .join(', ')}: the key is stored in the clear until it is resumed (manage-bde -protectors -enable).`,
+    );
+  }
+  if (columns.offPolicy.length > 0) {
+    found.set(
+      'method-mismatch',
+      `Encrypted with ${columns.offPolicy.join(', ')}; the policy requires ${policy.methods.join(' or ')}.`,
+    );
+  }
+  const issues = FLEET_ISSUES.filter((issue) => found.has(issue));
   const has = (issue: FleetIssue) => found.has(issue);
-  const encrypted = linux.encryption.found.length > 0;
   let readiness: Readiness;
   if (issues.length > 0) {
     readiness = 'fix-first';
@@ -265,8 +694,10 @@ function assessmentRow(
   const pbkdf = plan?.settings.luks2Pbkdf ?? null;
   return {
     ...base,
+    assessmentStatus: status,
     readiness,
     disk: result.target.path,
+    platform: facts.platform,
     issues: issues.join(';'),
     driveFailing: has('drive-failing'),
     driveWorn: has('drive-worn'),
@@ -274,17 +705,28 @@ function assessmentRow(
     discardsBlocked: has('discards-blocked'),
     noSpareArea: has('no-spare-area'),
     encryptedWeaker: has('encrypted-weaker'),
-    issueDetails: [...found.values()].join(' | '),
-    model: linux.disk.model,
-    transport: linux.disk.transport,
-    sizeBytes: linux.disk.sizeBytes,
-    healthVerdict: linux.health.verdict,
-    wearPercentUsed: linux.health.percentageUsed,
+    protectionOff: has('protection-off'),
+    methodMismatch: has('method-mismatch'),
+    encryptionUnknown: has('encryption-unknown'),
+    issueDetails: issues.map((issue) => found.get(issue)).join(' | '),
+    model: facts.model,
+    transport: facts.transport,
+    sizeBytes: facts.sizeBytes,
+    healthVerdict: facts.healthVerdict,
+    wearPercentUsed: facts.wearPercentUsed,
     healthGate: plan?.healthGate.status ?? null,
     cpuModel: result.machine?.cpuModel ?? null,
-    cpuHasAes: result.machine?.cryptoFlags.aes ?? null,
-    existingEncryption: encrypted ? linux.encryption.found.map(describeEncryption).join('; ') : null,
-    spareAreaStatus: linux.overProvisioning.status,
+    cpuHasAes: facts.cpuHasAes,
+    existingEncryption: encrypted
+      ? facts.volumes.map((volume) => `${volume.path}: ${volume.description}`).join('; ')
+      : null,
+    encryptionMethod: columns.encryptionMethod,
+    protectionOn: columns.protectionOn,
+    conversionInProgress: columns.conversionInProgress,
+    percentEncrypted: columns.percentEncrypted,
+    keySlots: columns.keySlots,
+    keySlotsBeyondZero: columns.keySlotsBeyondZero,
+    spareAreaStatus: linux?.overProvisioning.status ?? null,
     planCipher: plan?.settings.cipher ?? null,
     planKeySizeBits: plan?.settings.keySizeBits ?? null,
     planSectorSizeBytes: plan?.settings.sectorSizeBytes ?? null,
@@ -298,11 +740,32 @@ function assessmentRow(
   };
 }
 
-type AssessmentResult = NonNullable<AssessmentEnvelope['result']>;
-type AssessmentPlan = NonNullable<AssessmentResult['plan']>;
+/** The issues a macOS or Windows disk shows: health and wear as the platform reports them, AES, unknown state. */
+function findPlatformIssues(
+  facts: FleetDiskFacts,
+  result: AssessmentResult,
+  issues: Map<FleetIssue, string>,
+): void {
+  const gate = result.plan?.healthGate ?? null;
+  if (facts.healthVerdict === 'failing' || gate?.effectiveVerdict === 'failing') {
+    issues.set('drive-failing', gate?.reason ?? 'The platform reports the drive as failing.');
+  }
+  if (facts.wearPercentUsed !== null && facts.wearPercentUsed >= WORN_PERCENT_USED) {
+    issues.set(
+      'drive-worn',
+      `Wear is ${String(facts.wearPercentUsed)} % (worn from ${String(WORN_PERCENT_USED)} %).`,
+    );
+  }
+  if (facts.cpuHasAes === false) {
+    issues.set('aes-unaccelerated', 'The CPU has no AES instructions.');
+  }
+  if (facts.encryptionUnknown !== null) {
+    issues.set('encryption-unknown', facts.encryptionUnknown);
+  }
+}
 
 /** Each issue the assessment shows, with one sentence saying why (in FLEET_ISSUES order). */
-function findIssues(result: LinuxAssessmentResult): Map<FleetIssue, string> {
+function findLinuxIssues(result: LinuxAssessmentResult): Map<FleetIssue, string> {
   const issues = new Map<FleetIssue, string>();
   const gate = result.plan?.healthGate ?? null;
   const wear = result.health.percentageUsed;
@@ -398,7 +861,7 @@ function describeEncryption(found: Existing): string {
     found.keyBits === null ? null : `${String(found.keyBits)}-bit`,
     ...new Set(found.pbkdf.map((slot) => slot.type)),
   ];
-  return `${found.path}: ${parts.filter((part) => part !== null).join(' ')}`;
+  return parts.filter((part) => part !== null).join(' ');
 }
 
 function summarisePlan(plan: AssessmentPlan): string {

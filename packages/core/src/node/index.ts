@@ -16,3 +16,4 @@ export { createRunner } from './process/run-command.js';
 export { fileSystemErrorOf, MAX_BUNDLE_BYTES, readSavedToolOutput, readUserFile } from './user-files.js';
 export { writeUserFile } from './write-user-file.js';
 export { readFleetDocuments } from './fleet-documents.js';
+export { writeFleetReport } from './fleet-report-stream.js';

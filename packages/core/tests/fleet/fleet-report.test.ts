@@ -1,14 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import {
-  buildFleetReport,
-  fleetReportDocument,
-  renderFleetCsv,
-  renderFleetHtml,
-  TOOL_VERSION,
-} from '@encplan/core';
+import { fleetReportDocument, TOOL_VERSION } from '@encplan/core';
 import { okEnvelope } from '../../src/contract/envelope.js';
-import { FLEET_CSV_COLUMNS } from '../../src/fleet/fleet-csv.js';
-import { type FleetDocument } from '../../src/fleet/fleet-report.js';
+import { FLEET_CSV_COLUMNS, renderFleetCsv } from '../../src/fleet/fleet-csv.js';
+import { renderFleetHtml } from '../../src/fleet/fleet-html.js';
+import { buildFleetReport, type FleetDocument } from '../../src/fleet/fleet-report.js';
 import { fixture } from '../support/fixtures.js';
 
 /** An assessment as loose JSON, so each test can change one fact. */
@@ -134,7 +129,7 @@ describe('buildFleetReport', () => {
       errorMessage: 'Not valid JSON',
     });
     expect(report.rows.find((row) => row.machine === 'truncated')?.errorMessage).toMatch(
-      /^Does not match the assessment schema/,
+      /^Does not match the encplan.assessment schema/,
     );
   });
 
@@ -239,7 +234,7 @@ describe('renderFleetHtml', () => {
     const html = renderFleetHtml(report, '2026-11-23T00:00:00.000Z');
     expect(html).not.toMatch(/<script|src=|href="http/);
     expect(html).toContain('&lt;script&gt;');
-    expect(html).toContain('<svg role="img" aria-label="Machines and disks by readiness"');
+    expect(html).toContain('<svg role="img" aria-label="Disks by readiness"');
     expect(html).toMatch(/Ready to encrypt as planned<\/text><rect[^>]*><\/rect><text[^>]*>1<\/text>/);
   });
 });

@@ -1,15 +1,14 @@
 import { Args, Flags } from '@oclif/core';
-import { buildFleetReport, fleetReportDocument, renderFleetCsv, renderFleetHtml } from '@encplan/core';
-import { createEnvironment, readFleetDocuments, writeUserFile } from '@encplan/core/node';
+import { FLEET_METHODS, fleetReportDocument, type FleetMethod } from '@encplan/core';
+import { createEnvironment, readFleetDocuments, writeFleetReport } from '@encplan/core/node';
 import { EncplanCommand } from '../../base-command.js';
-import { renderFleetReport } from '../../render/fleet.js';
 
-/** `encplan fleet report PATH…`: one view over many assessments (one per machine and disk). */
+/** `encplan fleet report PATH…`: one view over many assessments (one row per machine and disk). */
 export default class FleetReport extends EncplanCommand {
   static override summary =
     'Report over many assessments: which machines are ready to encrypt, which must fix something first.';
   static override description =
-    'Reads assessment documents (`encplan assess --json` outputs, Ansible local facts written by the encplan collection), folders of them and bundle directories, validates each, and groups the machines by readiness and by issue: failing or worn drive, AES not accelerated in the kernel, discards blocked, no spare area, already encrypted with weaker settings. Documents of another schema version or an unknown encplan version are listed, never merged silently; a damaged document is listed with its error.';
+    'Reads assessment documents (`encplan assess --json` and `assess --all --json` outputs from Linux, macOS and Windows, Ansible local facts written by the encplan collection), folders of them and bundle directories (`collect`, `collect --all`), validates each, and groups the disks by readiness and by issue: failing or worn drive, AES not accelerated, discards blocked, no spare area, already encrypted with weaker settings, protection off, a method the policy does not allow, encryption state unknown. A disk listed twice for one machine is counted once. Documents of another schema version or an unknown encplan version are listed, never merged silently; a damaged document is listed with its error. The input is streamed: any number of documents in constant memory per disk.';
   static override strict = false;
   static override args = {
     paths: Args.string({
@@ -21,6 +20,7 @@ export default class FleetReport extends EncplanCommand {
     '<%= config.bin %> fleet report fetched/',
     '<%= config.bin %> fleet report fetched/ --csv > fleet.csv',
     '<%= config.bin %> fleet report fetched/ --html fleet.html',
+    '<%= config.bin %> fleet report fetched/ --require-method xts-aes-256 --json > fleet-report.json',
   ];
   static override flags = {
     csv: Flags.boolean({
@@ -29,25 +29,32 @@ export default class FleetReport extends EncplanCommand {
       exclusive: ['json'],
     }),
     html: Flags.string({ summary: 'Also write a self-contained HTML report with charts to this file.' }),
+    'require-method': Flags.string({
+      summary:
+        'The encryption method the policy requires (repeat to allow several); an encrypted disk with another is flagged method-mismatch.',
+      options: [...FLEET_METHODS],
+      multiple: true,
+    }),
   };
   readonly document = fleetReportDocument;
 
   async run(): Promise<void> {
     const { argv, flags } = await this.parse(FleetReport);
-    const generatedAt = new Date();
     const documents = await readFleetDocuments(argv as string[], createEnvironment().clock);
-    const report = buildFleetReport(documents);
-    if (flags.html !== undefined) {
-      await writeUserFile(flags.html, renderFleetHtml(report, generatedAt.toISOString()), {
-        what: 'HTML fleet report',
-      });
-    }
-    if (flags.json) {
-      this.emitJson(fleetReportDocument.ok(report, [], generatedAt));
-    } else if (flags.csv) {
-      process.stdout.write(renderFleetCsv(report));
-    } else {
-      this.log(renderFleetReport(report));
-    }
+    await writeFleetReport(
+      documents,
+      {
+        ...(flags.json
+          ? { json: process.stdout }
+          : flags.csv
+            ? { csv: process.stdout }
+            : { text: process.stdout }),
+        ...(flags.html === undefined ? {} : { htmlFile: flags.html }),
+      },
+      {
+        generatedAt: new Date(),
+        policy: { methods: (flags['require-method'] ?? []) as FleetMethod[] },
+      },
+    );
   }
 }
