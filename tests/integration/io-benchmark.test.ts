@@ -112,7 +112,7 @@ describe.skipIf(reason !== null)('I/O benchmark on real loop devices', () => {
       child.kill('SIGKILL');
     }
     children = [];
-    await cleanupLeftovers(host, { scanDirectories: [] });
+    await cleanupLeftovers(host);
     await removeTempDirs();
   });
   afterAll(async () => {

@@ -107,6 +107,8 @@ describe('LUKS2 target with a fake cryptsetup replaying this machine', () => {
       ['cryptsetup', formatArgs],
       ['cryptsetup', openArgs],
       ['losetup', ['--list', '--json', '--output', 'NAME,BACK-FILE']],
+      // The container, which the loop device was over, is checked once more before it is deleted.
+      ['losetup', ['--list', '--json', '--output', 'NAME,BACK-FILE']],
     ]);
     expect(await readdir(workDir)).toEqual([]);
     await expect(stat(context.registry.stateFilePath)).rejects.toThrow();

@@ -97,6 +97,8 @@ interface EncryptedPlanItem {
 }
 
 const MIB = 1024 * 1024;
+/** The file fio measures, in each target's directory. */
+const FIO_TEST_FILE = 'encplan.fio';
 
 function planEncrypted(backends: readonly BackendId[], mode: IoBenchmarkMode): EncryptedPlanItem[] {
   return backends.flatMap((backend): EncryptedPlanItem[] => {
@@ -178,21 +180,26 @@ export async function runFioProfile(
     tag: string;
   },
   signal?: AbortSignal,
+  registry?: CleanupRegistry,
 ): Promise<FioProfileRun> {
   const outputPath = joinPath(job.workDir, `fio-${job.tag}-${job.profile.id}.json`);
   const fioArgv = buildFioArgs({
     profile: job.profile,
-    filePath: joinPath(job.directory, 'encplan.fio'),
+    filePath: joinPath(job.directory, FIO_TEST_FILE),
     outputPath,
     access: job.access,
     settings: job.settings,
   });
+  // Recorded before fio makes it, so a run killed meanwhile leaves it named in its state file.
+  const mark = registry?.mark() ?? 0;
+  await registry?.register({ kind: 'file', path: outputPath });
   const output = await host.run(
     { tool: 'fio', args: fioArgv, timeoutMs: fioTimeoutMs(job.settings) },
     signal,
   );
   const text = await host.readText(outputPath);
   await host.effects.remove(outputPath, { recursive: false });
+  await registry?.forgetTo(mark);
   if (text === null || text.trim() === '') {
     throw new EncplanError(
       'TOOL_FAILED',
@@ -220,6 +227,9 @@ export async function measureTarget(
     await context.host.effects.directIoAllowed(target.directory),
   );
   const measured: ProfileMeasurement[] = [];
+  // fio's test file, recorded so that a cleanup after SIGKILL removes it by name (it never removes a folder
+  // with unrecorded content); it stays for every profile and goes with the target.
+  await context.registry.register({ kind: 'file', path: joinPath(target.directory, FIO_TEST_FILE) });
   for (const profile of profiles) {
     const runs: FioRun[] = [];
     let fioArgv: string[] = [];
@@ -239,6 +249,7 @@ export async function measureTarget(
               tag: `${target.backend}-${repeat}`,
             },
             context.signal,
+            context.registry,
           ),
       );
       fioArgv = result.fioArgv;

@@ -145,6 +145,7 @@ export async function preparePlain(
 ): Promise<PreparedTarget> {
   const mark = context.registry.mark();
   const directory = joinPath(scratch.mountPoint, 'plain');
+  await context.registry.register({ kind: 'directory', path: directory });
   await context.host.effects.makeDirectory(directory, { mode: 0o700 });
   return {
     backend: 'plain',
