@@ -81,3 +81,26 @@ export function scratchDirectoryOf(stack: StackNode): string | null {
   const largest = mounted.sort((a, b) => b.sizeBytes - a.sizeBytes)[0];
   return largest?.mountpoints.find((mount) => mount.startsWith('/')) ?? null;
 }
+
+/**
+ * The slowest write rate encplan plans for on a benchmark's scratch filesystem: 2 MB/s, the minimum sequential
+ * write of an SD card of Speed Class 2, the lowest class (SD Association, "Speed Class Standards for Video
+ * Recording"). A `veracrypt --create` without `--quick` writes every byte of the container once, encrypted.
+ */
+export const SLOWEST_WRITE_BYTES_PER_SECOND = 2_000_000;
+
+/**
+ * Fixed time a `veracrypt --create` takes besides writing: header key derivation (SHA-512 at PIM 1, 16,000
+ * iterations: 15000 + 1000·PIM, VeraCrypt documentation "Personal Iterations Multiplier (PIM)"), the random
+ * pool and mkfs. Generous: a minute.
+ */
+const VERACRYPT_CREATE_FIXED_MS = 60_000;
+
+/**
+ * The deadline of `veracrypt --create` for a container of `sizeBytes`: its fixed part plus every byte written
+ * at SLOWEST_WRITE_BYTES_PER_SECOND (docs/benchmarks-io.md "Deadlines"). A 200 MiB container gets 165 s, not a
+ * flat ten minutes; a tool that hangs costs no more than the work could take on the slowest storage.
+ */
+export function veracryptCreateTimeoutMs(sizeBytes: number): number {
+  return VERACRYPT_CREATE_FIXED_MS + Math.ceil((sizeBytes / SLOWEST_WRITE_BYTES_PER_SECOND) * 1000);
+}

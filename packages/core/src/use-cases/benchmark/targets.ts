@@ -24,7 +24,11 @@ import { parseMountInfo } from '../../parsers/proc/parse-mountinfo.js';
 import { parseVeracryptList } from '../../parsers/veracrypt/parse-veracrypt-list.js';
 import type { BackendVerification } from '../../domain/io-benchmark.js';
 import type { CleanupRegistry } from './cleanup-registry.js';
-import { FILESYSTEM_OVERHEAD_BYTES, scratchImageBytes } from '../../plan/benchmark-footprint.js';
+import {
+  FILESYSTEM_OVERHEAD_BYTES,
+  scratchImageBytes,
+  veracryptCreateTimeoutMs,
+} from '../../plan/benchmark-footprint.js';
 
 /** What every backend needs: the host, the registry, the run's private directory and sizes. */
 export interface TargetContext {
@@ -386,15 +390,11 @@ export async function prepareVeracrypt(
   const container = joinPath(context.workDir, `${tag}.hc`);
   const password = randomPassword();
   await context.registry.register({ kind: 'file', path: container });
-  await runChecked(
-    context,
-    'veracrypt',
-    veracryptArgs.create(container, context.fileSizeBytes + FILESYSTEM_OVERHEAD_BYTES),
-    {
-      stdin: `${password}\n`,
-      timeoutMs: 600_000,
-    },
-  );
+  const containerSizeBytes = context.fileSizeBytes + FILESYSTEM_OVERHEAD_BYTES;
+  await runChecked(context, 'veracrypt', veracryptArgs.create(container, containerSizeBytes), {
+    stdin: `${password}\n`,
+    timeoutMs: veracryptCreateTimeoutMs(containerSizeBytes),
+  });
   const mountPoint = await makeMountPoint(context, tag);
   await context.registry.register({ kind: 'veracrypt-volume', container });
   await runChecked(context, 'veracrypt', veracryptArgs.mount(container, mountPoint, variant), {
