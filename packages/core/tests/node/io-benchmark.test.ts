@@ -12,6 +12,7 @@ import {
 } from '../../../../tests/support/fake-tools.js';
 import { removeAfterTest, removeTempDirs, tempDir } from '../../../../tests/support/temp-dirs.js';
 import { quickIoBenchmark } from '../../../../tests/support/io-benchmark-options.js';
+import { withFakeMounts } from '../../../../tests/support/fake-mounts.js';
 
 const LOSETUP_LIST = ['--list', '--json', '--output', 'NAME,BACK-FILE'];
 const FIO_FIXTURE = 'fixtures/fio/sata-ssd-intel-d3-s4610-randread-qd1-fio3.1/output.json';
@@ -42,8 +43,11 @@ function tools(fio: FakeCase): Record<string, FakeCase[]> {
 
 async function setup(fio: FakeCase) {
   fakes = removeAfterTest(await createFakeTools(tools(fio)));
-  const host = createNodeHost(
-    createRunner({ searchPath: fakes.binDir, includeSystemDirectories: false, killGraceMs: 200 }),
+  const host = withFakeMounts(
+    createNodeHost(
+      createRunner({ searchPath: fakes.binDir, includeSystemDirectories: false, killGraceMs: 200 }),
+    ),
+    fakes,
   );
   const target = await tempDir('encplan-test-target-');
   const stateDirectory = await tempDir('encplan-test-state-');

@@ -40,6 +40,7 @@ import {
 import { parseFioJson } from '../../parsers/fio/parse-fio-json.js';
 import { summarizeRuns } from '../../analyses/run-summary.js';
 import { computeOverhead } from '../../analyses/io-overhead.js';
+import { implausibleEncryption } from '../../analyses/implausible-encryption.js';
 import type { RemovalOutcome } from '../../domain/cleanup.js';
 import { CleanupRegistry, releaseAndThrow } from './cleanup-registry.js';
 import { assertDeviceMayBeOverwritten, type DestructiveConfirmation } from './device-guard.js';
@@ -544,7 +545,31 @@ export async function runIoBenchmark(host: Host, options: IoBenchmarkOptions): P
         skipPhases(phases, item.variant);
         continue;
       }
-      encrypted.push(await measureTarget(context, target, profiles, settings.repeats, options.mode, phases));
+      const measurement = await measureTarget(
+        context,
+        target,
+        profiles,
+        settings.repeats,
+        options.mode,
+        phases,
+      );
+      const implausible = implausibleEncryption(plain, measurement);
+      if (implausible === null) {
+        encrypted.push(measurement);
+      } else {
+        // Refused at measurement time: a figure that cannot come from encrypted storage is never reported as one.
+        skipped.push({
+          backend: item.backend,
+          variant: item.variant,
+          code: 'DATA_INCONSISTENT',
+          message: implausible,
+        });
+        warnings.push({
+          code: 'DATA_INCONSISTENT',
+          message: `${item.variant} was not reported: ${implausible}`,
+          source: item.backend,
+        });
+      }
       await phases.run(
         `io:teardown:${item.variant}`,
         `Removing ${item.variant}`,
