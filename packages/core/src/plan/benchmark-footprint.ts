@@ -1,6 +1,7 @@
 import type { StackNode } from '../domain/device.js';
 import type { BackendId, IoBenchmarkMode } from '../domain/io-benchmark.js';
 import type { Luks2Variant } from './encrypted-backends.js';
+import type { MountInfoEntry } from '../parsers/proc/parse-mountinfo.js';
 import { FIO_MODES } from './fio-jobs.js';
 
 const MIB = 1024 * 1024;
@@ -67,8 +68,17 @@ export function benchmarkScratchBytes(backends: readonly BackendId[], mode: IoBe
   );
 }
 
-/** The largest mounted filesystem of the disk's stack: where scratch containers can go without writing the device. */
-export function scratchDirectoryOf(stack: StackNode): string | null {
+/**
+ * The folder a benchmark of the disk writes its scratch containers in: the largest mounted filesystem of the
+ * disk's stack, at the mount point of the filesystem itself. A filesystem can be mounted at several places,
+ * some of them bind mounts of a subfolder (a network-namespace folder under /run, a container's volume): with
+ * the mount table (`mountInfo`, /proc/self/mountinfo) the mount whose root is "/" is chosen (proc(5), field 4),
+ * the place a person knows the filesystem by; without it, the first mount point lsblk lists.
+ */
+export function scratchDirectoryOf(
+  stack: StackNode,
+  mountInfo: readonly MountInfoEntry[] | null = null,
+): string | null {
   const mounted: StackNode[] = [];
   const walk = (node: StackNode): void => {
     // A mount point proves a filesystem even when blkid could not name it (no raw access).
@@ -79,7 +89,11 @@ export function scratchDirectoryOf(stack: StackNode): string | null {
   };
   walk(stack);
   const largest = mounted.sort((a, b) => b.sizeBytes - a.sizeBytes)[0];
-  return largest?.mountpoints.find((mount) => mount.startsWith('/')) ?? null;
+  const points = largest?.mountpoints.filter((mount) => mount.startsWith('/')) ?? [];
+  const ownRoot = points.find((point) =>
+    mountInfo?.some((entry) => entry.mountPoint === point && entry.root === '/'),
+  );
+  return ownRoot ?? points[0] ?? null;
 }
 
 /**
