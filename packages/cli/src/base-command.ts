@@ -1,5 +1,5 @@
 import { Command, Errors, Flags, type Interfaces } from '@oclif/core';
-import { fileSystemErrorOf } from '@encplan/core/node';
+import { deadlinesFired, fileSystemErrorOf } from '@encplan/core/node';
 import {
   EncplanError,
   renderDocumentText,
@@ -94,6 +94,23 @@ export abstract class EncplanCommand extends Command {
       }
     }
     process.exitCode = exitCode;
+  }
+
+  /**
+   * A tool's deadline that fired is an error of the run even where a probe carried on without that fact (a
+   * TOOL_TIMED_OUT warning in a partial result): the command never exits 0 after one (exit 3, as the error
+   * TOOL_TIMED_OUT would), and says so on stderr.
+   */
+  protected override async finally(error: Error | undefined): Promise<unknown> {
+    const fired = deadlinesFired();
+    if (error === undefined && fired.length > 0 && (process.exitCode ?? 0) === 0) {
+      const tools = [...new Set(fired.map((entry) => `${entry.tool} (${entry.timeoutMs / 1000} s)`))];
+      process.stderr.write(
+        `encplan: ${tools.join(', ')} did not finish within its deadline; the result is partial (see its warnings).\n`,
+      );
+      process.exitCode = exitCodeFor('TOOL_TIMED_OUT');
+    }
+    return super.finally(error);
   }
 }
 

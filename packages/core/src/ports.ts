@@ -216,6 +216,14 @@ export interface RunIdentity {
   /** Where state files of runs go: /run/encplan for root, else under the temp directory. */
   readonly stateDirectory: string;
   readonly startedAt: string;
+  /**
+   * The PID namespace the pid is valid in (readlink /proc/self/ns/pid, e.g. "pid:[4026531836]"; namespaces(7));
+   * null or absent where there is none to read (macOS, Windows). With the start time it lets `encplan cleanup`
+   * prove a run dead instead of guessing from a pid that another container or a new process may hold.
+   */
+  readonly pidNamespace?: string | null;
+  /** Field 22 of /proc/self/stat (start time in clock ticks since boot; proc(5)); null or absent where unknown. */
+  readonly processStartTime?: string | null;
 }
 
 /** How a new file is filled. Random content is made on the host and never leaves it (keys). */

@@ -1,3 +1,4 @@
+import path from 'node:path';
 import { Flags, type Interfaces } from '@oclif/core';
 import {
   assertDestructiveAllowed,
@@ -46,6 +47,11 @@ export default class Assess extends DiskCommand {
       benchmark:
         'Also measure cipher and key-derivation speed, and plain versus encrypted I/O in scratch containers on a mounted filesystem of the disk (never the raw device).',
     }),
+    scratch: Flags.string({
+      summary:
+        "With --benchmark: write the scratch containers in this folder (default: the disk's largest mounted filesystem, at its own mount point). As `encplan benchmark io DIR`.",
+      dependsOn: ['benchmark'],
+    }),
     html: Flags.string({ summary: 'Also write a self-contained HTML report to this file.' }),
     verbose: Flags.boolean({
       char: 'v',
@@ -81,7 +87,12 @@ export default class Assess extends DiskCommand {
             mode: 'live',
             signal,
             planOptions,
-            benchmark: flags.benchmark ? { quick: flags.quick } : null,
+            benchmark: flags.benchmark
+              ? {
+                  quick: flags.quick,
+                  ...(flags.scratch === undefined ? {} : { scratchDirectory: path.resolve(flags.scratch) }),
+                }
+              : null,
             ...benchmarkProgress(flags.benchmark),
           })
         : readBundleDirectory(flags.bundle, signal).then((bundle) =>

@@ -1,7 +1,6 @@
-import { mkdir, writeFile } from 'node:fs/promises';
-import path from 'node:path';
 import { Args, Flags } from '@oclif/core';
 import { DOCUMENTS, EncplanError, findDocument, schemaListDocument, type JsonDocument } from '@encplan/core';
+import { writeUserFile } from '@encplan/core/node';
 import { EncplanCommand } from '../base-command.js';
 import { formatTextTable } from '@encplan/core';
 
@@ -30,8 +29,11 @@ export default class Schema extends EncplanCommand {
     const { args, flags } = await this.parse(Schema);
     if (flags.write) {
       for (const document of DOCUMENTS) {
-        await mkdir(path.dirname(document.schemaFile), { recursive: true });
-        await writeFile(document.schemaFile, schemaText(document));
+        await writeUserFile(document.schemaFile, schemaText(document), {
+          what: 'JSON Schema',
+          createFolder: true,
+          folderMode: 0o755,
+        });
         this.log(`Wrote ${document.schemaFile}`);
       }
       return;

@@ -32,7 +32,7 @@ export const cipherBenchmarkDocument = commandDocument(
 export const ioBenchmarkDocument = commandDocument('benchmark-io', [1, 2], 'benchmark io', ioBenchmarkSchema);
 
 /** `encplan cleanup --json`: what was removed of what interrupted benchmarks left. */
-export const cleanupDocument = commandDocument('cleanup', [1, 1], 'cleanup', cleanupReportSchema);
+export const cleanupDocument = commandDocument('cleanup', [1, 2], 'cleanup', cleanupReportSchema);
 
 /** `encplan doctor --json`: the tools and kernel features encplan uses, and what a missing one costs. */
 export const doctorDocument = commandDocument(

@@ -1,12 +1,14 @@
 import { constants as fsConstants } from 'node:fs';
 import {
+  lstat,
   mkdir,
   open,
   readFile,
   readdir,
+  readlink,
   realpath,
-  rename,
   rm,
+  rmdir,
   stat,
   statfs,
   writeFile,
@@ -20,6 +22,8 @@ import { withToolVersionCache } from './tool-version-cache.js';
 import { canAccess } from './can-access.js';
 import { currentPlatform } from './platform.js';
 import { userPathError } from './user-files.js';
+import { writeFileAtomic } from './write-user-file.js';
+import { parseProcStartTime } from '../parsers/proc/parse-proc-stat.js';
 
 function isMissing(error: unknown): boolean {
   const code = (error as NodeJS.ErrnoException).code;
@@ -95,17 +99,30 @@ function randomBytesOf(size: number): Buffer {
   return process.getBuiltinModule('node:crypto').randomBytes(size);
 }
 
+/** The text of a /proc file or link, or null where there is none (not Linux, hidepid, a sandbox). */
+async function procText(read: () => Promise<string>): Promise<string | null> {
+  try {
+    return await read();
+  } catch {
+    return null;
+  }
+}
+
 /** The real effects: node:fs, the process table, the monotonic clock. */
 function createNodeEffects(): HostEffects {
   return {
-    runIdentity: () =>
-      Promise.resolve({
+    runIdentity: async () => {
+      const stat = await procText(() => readFile('/proc/self/stat', 'utf8'));
+      return {
         pid: process.pid,
         nonce: randomBytesOf(4).toString('hex'),
         tempDirectory: tmpdir(),
         stateDirectory: defaultStateDirectory(),
         startedAt: new Date().toISOString(),
-      }),
+        pidNamespace: await procText(() => readlink('/proc/self/ns/pid')),
+        processStartTime: stat === null ? null : parseProcStartTime(stat),
+      };
+    },
     monotonicMs: () => Promise.resolve(Math.round(performance.now())),
     makeDirectory: (target, options) =>
       guarded(target, async () => {
@@ -127,14 +144,17 @@ function createNodeEffects(): HostEffects {
           await handle.close();
         }
       }),
-    writeTextAtomic: (target, text, mode) =>
-      guarded(target, async () => {
-        const temporary = `${target}.tmp`;
-        await writeFile(temporary, text, { mode });
-        await rename(temporary, target);
-      }),
+    writeTextAtomic: (target, text, mode) => guarded(target, () => writeFileAtomic(target, text, { mode })),
     remove: (target, options) =>
-      guarded(target, () => rm(target, { recursive: options.recursive, force: true })),
+      guarded(target, async () => {
+        if (options.recursive) {
+          await rm(target, { recursive: true, force: true });
+          return;
+        }
+        // Without `recursive` a directory is removed only when empty (rmdir(2)), never with what is in it.
+        const info = await lstat(target).catch(() => null);
+        await (info?.isDirectory() === true ? rmdir(target) : rm(target, { force: true }));
+      }),
     freeBytes: (target) =>
       guarded(target, async () => {
         const info = await statfs(target);

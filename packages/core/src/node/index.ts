@@ -12,7 +12,7 @@ export { readBundleDirectory, writeBundleDirectory } from './bundle-files.js';
 export { createEnvironment, type NodeEnvironment } from './create-environment.js';
 export { createNodeHost, defaultStateDirectory } from './host.js';
 export { detectPrivilege } from './privilege/pkexec.js';
-export { createRunner } from './process/run-command.js';
+export { createRunner, deadlinesFired } from './process/run-command.js';
 export { fileSystemErrorOf, MAX_BUNDLE_BYTES, readSavedToolOutput, readUserFile } from './user-files.js';
 export { writeUserFile } from './write-user-file.js';
 export { readFleetDocuments } from './fleet-documents.js';

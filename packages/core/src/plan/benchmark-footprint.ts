@@ -1,6 +1,8 @@
 import type { StackNode } from '../domain/device.js';
 import type { BackendId, IoBenchmarkMode } from '../domain/io-benchmark.js';
 import { benchmarkOf } from '../targets/registry.js';
+import type { Luks2Variant } from './encrypted-backends.js';
+import type { MountInfoEntry } from '../parsers/proc/parse-mountinfo.js';
 import { FIO_MODES } from './fio-jobs.js';
 
 const MIB = 1024 * 1024;
@@ -37,8 +39,17 @@ export function benchmarkScratchBytes(backends: readonly BackendId[], mode: IoBe
   );
 }
 
-/** The largest mounted filesystem of the disk's stack: where scratch containers can go without writing the device. */
-export function scratchDirectoryOf(stack: StackNode): string | null {
+/**
+ * The folder a benchmark of the disk writes its scratch containers in: the largest mounted filesystem of the
+ * disk's stack, at the mount point of the filesystem itself. A filesystem can be mounted at several places,
+ * some of them bind mounts of a subfolder (a network-namespace folder under /run, a container's volume): with
+ * the mount table (`mountInfo`, /proc/self/mountinfo) the mount whose root is "/" is chosen (proc(5), field 4),
+ * the place a person knows the filesystem by; without it, the first mount point lsblk lists.
+ */
+export function scratchDirectoryOf(
+  stack: StackNode,
+  mountInfo: readonly MountInfoEntry[] | null = null,
+): string | null {
   const mounted: StackNode[] = [];
   const walk = (node: StackNode): void => {
     // A mount point proves a filesystem even when blkid could not name it (no raw access).
@@ -49,5 +60,32 @@ export function scratchDirectoryOf(stack: StackNode): string | null {
   };
   walk(stack);
   const largest = mounted.sort((a, b) => b.sizeBytes - a.sizeBytes)[0];
-  return largest?.mountpoints.find((mount) => mount.startsWith('/')) ?? null;
+  const points = largest?.mountpoints.filter((mount) => mount.startsWith('/')) ?? [];
+  const ownRoot = points.find((point) =>
+    mountInfo?.some((entry) => entry.mountPoint === point && entry.root === '/'),
+  );
+  return ownRoot ?? points[0] ?? null;
+}
+
+/**
+ * The slowest write rate encplan plans for on a benchmark's scratch filesystem: 2 MB/s, the minimum sequential
+ * write of an SD card of Speed Class 2, the lowest class (SD Association, "Speed Class Standards for Video
+ * Recording"). A `veracrypt --create` without `--quick` writes every byte of the container once, encrypted.
+ */
+export const SLOWEST_WRITE_BYTES_PER_SECOND = 2_000_000;
+
+/**
+ * Fixed time a `veracrypt --create` takes besides writing: header key derivation (SHA-512 at PIM 1, 16,000
+ * iterations: 15000 + 1000·PIM, VeraCrypt documentation "Personal Iterations Multiplier (PIM)"), the random
+ * pool and mkfs. Generous: a minute.
+ */
+const VERACRYPT_CREATE_FIXED_MS = 60_000;
+
+/**
+ * The deadline of `veracrypt --create` for a container of `sizeBytes`: its fixed part plus every byte written
+ * at SLOWEST_WRITE_BYTES_PER_SECOND (docs/benchmarks-io.md "Deadlines"). A 200 MiB container gets 165 s, not a
+ * flat ten minutes; a tool that hangs costs no more than the work could take on the slowest storage.
+ */
+export function veracryptCreateTimeoutMs(sizeBytes: number): number {
+  return VERACRYPT_CREATE_FIXED_MS + Math.ceil((sizeBytes / SLOWEST_WRITE_BYTES_PER_SECOND) * 1000);
 }

@@ -37,7 +37,8 @@ import { PhaseSchedule } from '../probes/phase-schedule.js';
 import { speedProbePhases } from '../probes/cipher-speed.js';
 import type { QuickRevision } from '../domain/benchmark-settings.js';
 import { findKernelCipherBottleneck } from '../rules/kernel-cipher-bottleneck.js';
-import { scratchDirectoryOf } from '../plan/benchmark-footprint.js';
+import { benchmarkScratchBytes, scratchDirectoryOf } from '../plan/benchmark-footprint.js';
+import { parseMountInfo } from '../parsers/proc/parse-mountinfo.js';
 
 /** How much benchmarking an assessment or a collection does. */
 export interface BenchmarkRequest {
@@ -45,6 +46,24 @@ export interface BenchmarkRequest {
   readonly quickRevision?: QuickRevision;
   /** The encrypted I/O backends: 'auto' (the default) what the platform has; an empty list: no I/O benchmark. */
   readonly io?: readonly BackendId[] | 'auto';
+  /** The folder the user chose for the scratch containers (`--scratch DIR`); else the disk's own (scratchDirectoryOf). */
+  readonly scratchDirectory?: string;
+}
+
+/**
+ * Where the I/O benchmark of `stack` writes: the folder the user named, else the disk's largest mounted
+ * filesystem at its own root mount (the mount table says which of its mount points that is).
+ */
+async function chooseScratchDirectory(
+  host: Host,
+  stack: StackNode,
+  request: BenchmarkRequest,
+): Promise<string | null> {
+  if (request.scratchDirectory !== undefined) {
+    return request.scratchDirectory;
+  }
+  const mountInfo = await host.readText('/proc/self/mountinfo').catch(() => null);
+  return scratchDirectoryOf(stack, mountInfo === null ? null : parseMountInfo(mountInfo));
 }
 
 /** What the assess use case needs from the world. */
@@ -105,7 +124,7 @@ async function runIoStep(
   ) {
     return null;
   }
-  const directory = scratchDirectoryOf(stack);
+  const directory = await chooseScratchDirectory(context.host, stack, request.benchmark);
   if (directory === null) {
     addWarning(context, {
       code: 'PLATFORM_LIMITED',
@@ -115,8 +134,13 @@ async function runIoStep(
     });
     return null;
   }
-  request.onProgress?.(`Measuring plain versus encrypted I/O in ${directory}`);
   const { quick, quickRevision } = request.benchmark;
+  const mode = quick ? 'quick' : 'full';
+  const planned = await planIoBenchmark(context.host, { backends, mode, sweep: false });
+  const scratchMiB = Math.ceil(benchmarkScratchBytes(planned.backends, mode) / (1024 * 1024));
+  request.onProgress?.(
+    `Measuring plain versus encrypted I/O in ${directory} (scratch containers up to ${scratchMiB} MiB, removed afterwards)`,
+  );
   // A benchmark that cannot run (no space, no fio) costs its section, not the whole assessment. It runs over
   // the host like every probe: recorded by `collect --benchmark`, replayed by `assess --bundle`. assess measures
   // only in a scratch directory of a mounted filesystem: never destructive.
@@ -255,7 +279,8 @@ export async function probeDisk(
     phases = new PhaseSchedule(
       [
         ...speedProbePhases({ ...speedOptions, logicalCpuCount: machine?.logicalCores ?? 1 }),
-        ...(scratchDirectoryOf(inventory.stack) === null || request.benchmark.io?.length === 0
+        ...((request.benchmark.scratchDirectory ?? scratchDirectoryOf(inventory.stack)) === null ||
+        request.benchmark.io?.length === 0
           ? []
           : (
               await planIoBenchmark(host, {

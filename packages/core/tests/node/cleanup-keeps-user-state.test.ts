@@ -1,4 +1,4 @@
-import { mkdir, readFile, readdir, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, readdir, readlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { cleanupLeftovers, createNodeHost, createRunner } from '@encplan/core/node';
@@ -23,12 +23,13 @@ describe('encplan cleanup and fscrypt global state (issue 16)', () => {
       JSON.stringify({
         pid: 999_999_999,
         startedAt: '2026-11-01T00:00:00.000Z',
+        pidNamespace: await readlink('/proc/self/ns/pid'),
         resources: [{ kind: 'global-path', path: global }],
       }),
     );
     const host = createNodeHost(createRunner({ searchPath: '', includeSystemDirectories: false }));
 
-    const report = await cleanupLeftovers(host, { stateDirectory, scanDirectories: [] });
+    const report = await cleanupLeftovers(host, { stateDirectory });
 
     expect(report.outcomes).toEqual([
       {

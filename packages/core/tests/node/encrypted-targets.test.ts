@@ -23,6 +23,7 @@ import { removeAfterTest, removeTempDirs, tempDir } from '../../../../tests/supp
 import { words } from '../support/argv.js';
 
 const MIB = 1024 * 1024;
+const DMSETUP_CRYPT = 'fixtures/dmsetup/crypt-luks2-keyring-allow-discards-sata-ssd/stdout.txt';
 let fakes: FakeTools | undefined;
 
 afterEach(removeTempDirs);
@@ -107,6 +108,8 @@ describe('LUKS2 target with a fake cryptsetup replaying this machine', () => {
       ['cryptsetup', formatArgs],
       ['cryptsetup', openArgs],
       ['losetup', ['--list', '--json', '--output', 'NAME,BACK-FILE']],
+      // The container, which the loop device was over, is checked once more before it is deleted.
+      ['losetup', ['--list', '--json', '--output', 'NAME,BACK-FILE']],
     ]);
     expect(await readdir(workDir)).toEqual([]);
     await expect(stat(context.registry.stateFilePath)).rejects.toThrow();
@@ -162,11 +165,13 @@ describe('VeraCrypt target with a fake veracrypt', () => {
             { args: listArgs, stdout: await veracryptListFor(container, mountPoint, device) },
             { args: dismountArgs },
           ],
+          // Kernel crypto: the mapping veracrypt made must be a dm-crypt one (a captured crypt table line).
+          dmsetup: [{ args: ['table', 'veracrypt1'], stdoutFixture: DMSETUP_CRYPT }],
         },
         workDir,
       );
 
-      const target = await prepareVeracrypt(withMounted(context, mountPoint), { kernelCrypto });
+      const target = await prepareVeracrypt(withMounted(context, mountPoint, device), { kernelCrypto });
       expect(target).toMatchObject({
         backend: 'veracrypt',
         directory: mountPoint,
@@ -174,7 +179,7 @@ describe('VeraCrypt target with a fake veracrypt', () => {
       });
       await context.registry.releaseAll();
 
-      const calls = await fakes!.calls();
+      const calls = (await fakes!.calls()).filter((call) => call.tool === 'veracrypt');
       expect(calls.map((call) => call.argv)).toEqual([createArgs, mountArgs, listArgs, dismountArgs]);
       const password = calls[0]!.stdin.trimEnd();
       expect(password).toMatch(/^[A-Za-z0-9_-]{32}$/);
@@ -221,6 +226,52 @@ describe('VeraCrypt target with a fake veracrypt', () => {
   });
 });
 
+describe('a lying veracrypt that lists a convincing AES volume is not measured (issue 25)', () => {
+  it.each([
+    {
+      name: 'a tmpfs mounted at the mount point',
+      source: 'tmpfs',
+      dmsetup: { stdoutFixture: DMSETUP_CRYPT },
+      reason: 'holds tmpfs',
+    },
+    {
+      name: 'no dm-crypt mapping behind /dev/mapper/veracrypt1',
+      source: '/dev/mapper/veracrypt1',
+      dmsetup: { stderr: 'Device does not exist.\nCommand failed.\n', exitCode: 1 },
+      reason: 'no dm-crypt (crypt) mapping veracrypt1',
+    },
+    {
+      name: 'a linear (plain) mapping behind /dev/mapper/veracrypt1',
+      source: '/dev/mapper/veracrypt1',
+      dmsetup: { stdout: '0 409600 linear 7:7 0\n' },
+      reason: 'no dm-crypt (crypt) mapping veracrypt1',
+    },
+  ] as const)('refuses $name, and removes what it made', async ({ source, dmsetup, reason }) => {
+    const workDir = await newWorkDir();
+    const container = path.join(workDir, 'veracrypt-kernel.hc');
+    const mountPoint = path.join(workDir, 'veracrypt-kernel');
+    const listArgs = ['--text', '--list', '--verbose', '--non-interactive'];
+    const context = await contextWith(
+      {
+        veracrypt: [
+          { args: listArgs, stdout: await veracryptListFor(container, mountPoint, '/dev/mapper/veracrypt1') },
+          { args: null },
+        ],
+        dmsetup: [{ args: ['table', 'veracrypt1'], ...dmsetup }],
+      },
+      workDir,
+    );
+    const error = await prepareVeracrypt(withMounted(context, mountPoint, source), {
+      kernelCrypto: true,
+    }).catch((e: unknown) => e);
+    expect(isEncplanError(error, 'TOOL_OUTPUT_UNRECOGNIZED')).toBe(true);
+    expect((error as Error).message).toContain('not proven encrypted');
+    expect((error as Error).message).toContain(reason);
+    await context.registry.releaseAll();
+    expect(await readdir(workDir)).toEqual([]);
+  });
+});
+
 /** The captured `veracrypt --list --verbose` block, for a volume at this run's paths. */
 async function veracryptListFor(container: string, mountPoint: string, device: string): Promise<string> {
   const captured = await readFile(
@@ -235,8 +286,12 @@ async function veracryptListFor(container: string, mountPoint: string, device: s
 }
 
 /** The context with a host whose mountinfo shows `mountPoint` mounted (the fake tools mount nothing). */
-function withMounted(context: TargetContext, mountPoint: string): TargetContext {
-  const mountinfo = `36 35 7:7 / ${mountPoint} rw,relatime shared:1 - ext4 /dev/mapper/veracrypt1 rw\n`;
+function withMounted(
+  context: TargetContext,
+  mountPoint: string,
+  device = '/dev/mapper/veracrypt1',
+): TargetContext {
+  const mountinfo = `36 35 7:7 / ${mountPoint} rw,relatime shared:1 - ext4 ${device} rw\n`;
   const host = context.host;
   return {
     ...context,

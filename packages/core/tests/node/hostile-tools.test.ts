@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { isEncplanError, type EncplanError } from '@encplan/core';
-import { createRunner } from '@encplan/core/node';
+import { createRunner, deadlinesFired } from '@encplan/core/node';
 import { createFakeTools, type FakeCase, type FakeTools } from '../../../../tests/support/fake-tools.js';
 import { alive, killStrays, until } from '../../../../tests/support/processes.js';
 
@@ -43,15 +43,28 @@ function waitUntilGone(pid: number): Promise<boolean> {
 }
 
 describe('the runner against hostile tools', () => {
-  it('a tool that exits but leaves a child holding stdout ends at the deadline, child included, and the error names the tool', async () => {
-    const runner = await runnerWith({ smartctl: [{ stdout: '{}', backgroundHoldsStdout: true }] });
-    const error = await failure(
-      runner.run({ tool: 'smartctl', args: ['-j', '-x', '/dev/sda'], timeoutMs: 1500 }),
-    );
-    expect(error.code).toBe('TOOL_TIMED_OUT');
-    expect(error.message).toMatch(/^smartctl /);
-    expect(error.details).toMatchObject({ tool: 'smartctl' });
+  it('a tool that exits but leaves a child holding stdout gives its own exit status and output, not a deadline, and the child is ended', async () => {
+    const runner = await runnerWith({
+      smartctl: [{ stdout: '{"done":true}', exitCode: 4, backgroundHoldsStdout: true }],
+    });
+    // A deadline far beyond the test's own timeout: only the tool's exit may end this run (issue 25).
+    const output = await runner.run({
+      tool: 'smartctl',
+      args: ['-j', '-x', '/dev/sda'],
+      timeoutMs: 3_600_000,
+    });
+    expect(output.exitCode).toBe(4);
+    expect(output.stdout).toBe('{"done":true}');
     expect(await waitUntilGone(await backgroundPid())).toBe(true);
+    expect(deadlinesFired().filter((fired) => fired.tool === 'smartctl')).toEqual([]);
+  });
+
+  it('a deadline that fires is recorded for the process, so the CLI never exits 0 after one', async () => {
+    const runner = await runnerWith({ cryptsetup: [{ sleepMs: 60_000 }] });
+    const error = await failure(runner.run({ tool: 'cryptsetup', args: ['benchmark'], timeoutMs: 500 }));
+    expect(error.code).toBe('TOOL_TIMED_OUT');
+    expect(error.message).toMatch(/^cryptsetup /);
+    expect(deadlinesFired()).toContainEqual({ tool: 'cryptsetup', timeoutMs: 500 });
   });
 
   it('cancelling a tool whose child holds stdout ends the whole process group with CANCELLED', async () => {

@@ -1,4 +1,4 @@
-import { mkdir, readdir, readFile, stat, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile, readlink, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { isEncplanError, type ProgressEvent } from '@encplan/core';
@@ -12,6 +12,7 @@ import {
 } from '../../../../tests/support/fake-tools.js';
 import { removeAfterTest, removeTempDirs, tempDir } from '../../../../tests/support/temp-dirs.js';
 import { quickIoBenchmark } from '../../../../tests/support/io-benchmark-options.js';
+import { withFakeMounts } from '../../../../tests/support/fake-mounts.js';
 
 const LOSETUP_LIST = ['--list', '--json', '--output', 'NAME,BACK-FILE'];
 const FIO_FIXTURE = 'fixtures/fio/sata-ssd-intel-d3-s4610-randread-qd1-fio3.1/output.json';
@@ -42,8 +43,11 @@ function tools(fio: FakeCase): Record<string, FakeCase[]> {
 
 async function setup(fio: FakeCase) {
   fakes = removeAfterTest(await createFakeTools(tools(fio)));
-  const host = createNodeHost(
-    createRunner({ searchPath: fakes.binDir, includeSystemDirectories: false, killGraceMs: 200 }),
+  const host = withFakeMounts(
+    createNodeHost(
+      createRunner({ searchPath: fakes.binDir, includeSystemDirectories: false, killGraceMs: 200 }),
+    ),
+    fakes,
   );
   const target = await tempDir('encplan-test-target-');
   const stateDirectory = await tempDir('encplan-test-state-');
@@ -159,56 +163,74 @@ describe('runIoBenchmark with fake tools', () => {
 });
 
 describe('cleanupLeftovers', () => {
-  it('removes what a killed run listed in its state file and detaches loop devices over encplan files of dead runs', async () => {
+  it('removes what a killed run listed in its state file, detaching its loop device, and nothing merely named like it', async () => {
     const deadPid = 999_999;
     expect(() => process.kill(deadPid, 0)).toThrow();
     const stateDirectory = await tempDir('encplan-test-state-');
     const scan = await tempDir('encplan-test-scan-');
-    // The captured losetup output, with its /tmp paths moved into this test's scan directory.
-    const captured = await readFile(
-      path.join(REPO_ROOT, 'fixtures/losetup/list-json-encplan-loop-debian12-util-linux2.38/stdout.json'),
-      'utf8',
-    );
+    // The work folder and image the captured losetup output names.
+    const workDir = path.join(scan, `encplan-bench-${deadPid}-KJdS`);
+    const image = path.join(workDir, 'image');
+    let attached = true;
+    // The captured losetup output, with its /tmp paths moved into this test's directory.
+    const captured = (
+      await readFile(
+        path.join(REPO_ROOT, 'fixtures/losetup/list-json-encplan-loop-debian12-util-linux2.38/stdout.json'),
+        'utf8',
+      )
+    ).replaceAll('"/tmp/', `"${scan}/`);
     fakes = removeAfterTest(
       await createFakeTools({
-        losetup: [
-          { args: LOSETUP_LIST, stdout: captured.replaceAll('"/tmp/', `"${scan}/`) },
-          { args: ['--detach', '/dev/loop1'] },
-        ],
+        losetup: [{ args: LOSETUP_LIST, stdout: captured }, { args: ['--detach', '/dev/loop1'] }],
       }),
     );
-    const host = createNodeHost(createRunner({ searchPath: fakes.binDir, includeSystemDirectories: false }));
-    const workDir = path.join(scan, `encplan-bench-${deadPid}-abcd`);
+    const runner = createRunner({ searchPath: fakes.binDir, includeSystemDirectories: false });
+    const base = createNodeHost(runner);
+    // After the detach the device is gone from the list, as on a real system.
+    const host = {
+      ...base,
+      run: async (...args: Parameters<typeof base.run>) => {
+        const output = await base.run(...args);
+        if (args[0].args[0] === '--detach') {
+          attached = false;
+        }
+        return args[0].args[0] === '--list' && !attached
+          ? { ...output, stdout: '{"loopdevices":[]}' }
+          : output;
+      },
+    };
     await mkdir(path.join(workDir, 'plain'), { recursive: true });
     await writeFile(path.join(workDir, 'plain.key'), 'k', { mode: 0o600 });
+    await writeFile(image, '');
     const stray = path.join(scan, `encplan-bench-${deadPid}-stray`);
     await mkdir(stray);
-    const alive = path.join(scan, `encplan-bench-${process.pid}-mine`);
-    await mkdir(alive);
     await writeFile(
       path.join(stateDirectory, `${deadPid}-1.json`),
       JSON.stringify({
         pid: deadPid,
         startedAt: '2026-11-21T00:00:00.000Z',
+        pidNamespace: await readlink('/proc/self/ns/pid'),
+        processStartTime: '1',
         resources: [
           { kind: 'directory', path: workDir },
           { kind: 'file', path: path.join(workDir, 'plain.key') },
           { kind: 'directory', path: path.join(workDir, 'plain') },
+          { kind: 'file', path: image },
+          { kind: 'loop-device', backingFile: image },
         ],
       }),
     );
-    const report = await cleanupLeftovers(host, { stateDirectory, scanDirectories: [scan] });
+    const report = await cleanupLeftovers(host, { stateDirectory });
     expect(report.stateFiles).toEqual([path.join(stateDirectory, `${deadPid}-1.json`)]);
     expect(report.outcomes.map((o) => [o.resource.kind, o.outcome])).toEqual([
+      ['loop-device', 'removed'],
+      ['file', 'removed'],
       ['directory', 'removed'],
       ['file', 'removed'],
       ['directory', 'removed'],
-      ['loop-device', 'removed'],
-      ['directory', 'absent'],
-      ['directory', 'removed'],
     ]);
-    expect((await fakes.calls()).map((call) => call.argv).at(-1)).toEqual(['--detach', '/dev/loop1']);
-    expect(await readdir(scan)).toEqual([path.basename(alive)]);
+    expect((await fakes.calls()).map((call) => call.argv)).toContainEqual(['--detach', '/dev/loop1']);
+    expect(await readdir(scan)).toEqual([path.basename(stray)]);
     expect(await readdir(stateDirectory)).toEqual([]);
     await expect(stat(workDir)).rejects.toThrow();
   });

@@ -103,8 +103,8 @@ describe('parseMountInfo', () => {
       'garbage line',
     ].join('\n');
     expect(parseMountInfo(text)).toEqual([
-      { deviceNumber: '98:0', mountPoint: '/mnt/with space', source: '/dev/root' },
-      { deviceNumber: '7:1', mountPoint: '/tmp/encplan-bench-12-ab/plain', source: '/dev/loop1' },
+      { deviceNumber: '98:0', root: '/mnt1', mountPoint: '/mnt/with space', source: '/dev/root' },
+      { deviceNumber: '7:1', root: '/', mountPoint: '/tmp/encplan-bench-12-ab/plain', source: '/dev/loop1' },
     ]);
   });
 });

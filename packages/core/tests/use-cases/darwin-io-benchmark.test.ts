@@ -248,9 +248,11 @@ describe('runDarwinIoBenchmark on a recording Mac', () => {
     expect(write?.plainBytesPerSecond).toBe(29_217_251);
     expect(write?.encryptedBytesPerSecond).toBe(20_092_474);
     expect(cleanup.map((outcome) => [outcome.resource.kind, outcome.outcome])).toEqual([
+      ['file', 'absent'], // fio's test file: recorded, gone with the image it was in
       ['disk-image', 'removed'], // the encrypted image: detached, its mount point and file deleted
       ['directory', 'removed'],
       ['file', 'removed'],
+      ['file', 'absent'],
       ['disk-image', 'removed'], // then the plain one, and the run's directory
       ['directory', 'removed'],
       ['file', 'removed'],
@@ -437,7 +439,7 @@ describe('encplan cleanup of a killed macOS run', () => {
       answer: (spec) =>
         spec.tool === 'hdiutil' && !spec.args.includes('-force') ? { exitCode: 16, stdout: '' } : undefined,
     });
-    const report = await cleanupLeftovers(host, { scanDirectories: [] });
+    const report = await cleanupLeftovers(host);
     expect(runs.filter((spec) => spec.tool === 'hdiutil').map((spec) => spec.args)).toEqual([
       ['detach', '/Volumes/HDD/encplan-bench-66-ab/apfs-volume'],
       ['detach', '/Volumes/HDD/encplan-bench-66-ab/apfs-volume', '-force'],

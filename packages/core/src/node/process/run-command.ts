@@ -38,6 +38,24 @@ function endRunningGroupsOnExit(): void {
   });
 }
 
+/**
+ * How long the runner keeps reading after the tool itself exited, for the last of its output to arrive through
+ * the pipes. Then whatever still holds them open is a process the tool left behind (a daemon, a helper): its
+ * process group gets SIGTERM and the tool's exit status is the result, so a leftover never costs the deadline.
+ */
+export const EXIT_DRAIN_MS = 1000;
+
+/** Every deadline that fired in this process: a command with one is never reported as a plain success. */
+const firedDeadlines: { readonly tool: ToolName; readonly timeoutMs: number }[] = [];
+
+/**
+ * The tools whose deadline fired in this process so far (each a TOOL_TIMED_OUT, which a probe may have turned
+ * into a warning and a partial result). The CLI exits non-zero when there is any (issue 25).
+ */
+export function deadlinesFired(): readonly { readonly tool: ToolName; readonly timeoutMs: number }[] {
+  return firedDeadlines;
+}
+
 /** How the runner is set up. */
 export interface RunnerOptions {
   /** The PATH to search, before the system directories. */
@@ -205,6 +223,7 @@ export function createRunner(options: RunnerOptions): Runner {
       }
 
       const deadline = setTimeout(() => {
+        firedDeadlines.push({ tool: spec.tool, timeoutMs: spec.timeoutMs });
         stop(
           new EncplanError(
             'TOOL_TIMED_OUT',
@@ -256,12 +275,35 @@ export function createRunner(options: RunnerOptions): Runner {
         child.stdin.end();
       }
 
-      child.on('exit', () => {
+      child.on('exit', (code, killedBy) => {
         leaderExited = true;
         if (failure !== null) {
           // Stopped by us: the leader is gone, give its group a moment to close the pipes, then stop reading.
           later(Math.min(killGraceMs, 200), abandon);
+          return;
         }
+        // The tool finished. Its output is complete once the pipes close; a process it left behind in its group
+        // that keeps them open is not the tool: after EXIT_DRAIN_MS it gets SIGTERM (then SIGKILL), and the pipes
+        // close with everything the tool wrote. One that left the group too is not waited for at all.
+        later(EXIT_DRAIN_MS, () => {
+          if (settled || failure !== null) {
+            return;
+          }
+          signalGroup('SIGTERM');
+          later(killGraceMs, () => {
+            signalGroup('SIGKILL');
+            later(killGraceMs, () => {
+              if (settled || failure !== null) {
+                return;
+              }
+              finish();
+              child.stdout.destroy();
+              child.stderr.destroy();
+              child.unref();
+              resolve(outputOf(code, killedBy));
+            });
+          });
+        });
       });
       child.on('error', (error: NodeJS.ErrnoException) => {
         if (settled) {
@@ -294,16 +336,20 @@ export function createRunner(options: RunnerOptions): Runner {
           reject(failure);
           return;
         }
+        resolve(outputOf(code, killedBy));
+      });
+
+      function outputOf(code: number | null, killedBy: NodeJS.Signals | null): CommandOutput {
         const stderrText = Buffer.concat(stderr).toString('utf8');
-        resolve({
+        return {
           // A child killed by a signal it did not get from us reports 128 + signal, as a shell would.
           exitCode: code ?? 128 + signalNumber(killedBy),
           stdout: Buffer.concat(stdout).toString('utf8'),
           stderr:
             stderrText.length > STDERR_TAIL_BYTES * 8 ? stderrText.slice(-STDERR_TAIL_BYTES * 8) : stderrText,
           durationMs: Math.round(performance.now() - started),
-        });
-      });
+        };
+      }
     });
   };
 

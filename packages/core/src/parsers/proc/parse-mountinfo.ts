@@ -2,6 +2,8 @@
 export interface MountInfoEntry {
   /** "major:minor" of the mounted filesystem's device. */
   readonly deviceNumber: string;
+  /** The folder of the filesystem that is mounted here: "/" for the filesystem itself, a subfolder for a bind mount. */
+  readonly root: string;
   readonly mountPoint: string;
   readonly source: string;
 }
@@ -13,7 +15,8 @@ function unescapeMountField(field: string): string {
 }
 
 /**
- * Parses /proc/self/mountinfo (proc(5)): field 3 is major:minor, field 5 the mount point, and the mount source
+ * Parses /proc/self/mountinfo (proc(5)): field 3 is major:minor, field 4 the root of the mount within its
+ * filesystem, field 5 the mount point, and the mount source
  * follows the " - " separator after the optional fields. Lines that do not have this shape are skipped.
  */
 export function parseMountInfo(text: string): MountInfoEntry[] {
@@ -25,12 +28,23 @@ export function parseMountInfo(text: string): MountInfoEntry[] {
     const fields = left.split(' ');
     const post = right.split(' ');
     const deviceNumber = fields[2];
+    const root = fields[3];
     const mountPoint = fields[4];
-    if (deviceNumber === undefined || mountPoint === undefined || !/^\d+:\d+$/.test(deviceNumber)) {
+    if (
+      deviceNumber === undefined ||
+      root === undefined ||
+      mountPoint === undefined ||
+      !/^\d+:\d+$/.test(deviceNumber)
+    ) {
       return [];
     }
     return [
-      { deviceNumber, mountPoint: unescapeMountField(mountPoint), source: unescapeMountField(post[1] ?? '') },
+      {
+        deviceNumber,
+        root: unescapeMountField(root),
+        mountPoint: unescapeMountField(mountPoint),
+        source: unescapeMountField(post[1] ?? ''),
+      },
     ];
   });
 }

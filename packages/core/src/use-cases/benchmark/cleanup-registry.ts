@@ -17,10 +17,15 @@ import {
 } from '../../plan/encrypted-backends.js';
 import { parseLosetupList } from '../../parsers/losetup/parse-losetup-list.js';
 import { parseMountInfo } from '../../parsers/proc/parse-mountinfo.js';
+import { runLiveness, type RunLiveness } from './run-liveness.js';
 
 const stateFileSchema = z.object({
   pid: z.number().int(),
   startedAt: z.string(),
+  /** readlink /proc/self/ns/pid of the run; absent in state files of encplan before cleanup 1.2. */
+  pidNamespace: z.string().nullable().optional(),
+  /** Field 22 of the run's /proc/self/stat; absent in older state files. */
+  processStartTime: z.string().nullable().optional(),
   resources: z.array(resourceSchema),
 });
 type StateFile = z.infer<typeof stateFileSchema>;
@@ -55,11 +60,36 @@ async function runQuiet(
   }
 }
 
+/** The loop devices attached to `backingFile` (none where there is no losetup: not Linux). */
+async function loopDevicesOver(host: Host, backingFile: string): Promise<string[]> {
+  if (host.platform !== 'linux' || (await host.whichTool('losetup')) === null) {
+    return [];
+  }
+  const listed = await host.run({ tool: 'losetup', args: losetupArgs.list(), timeoutMs: COMMAND_TIMEOUT_MS });
+  return parseLosetupList(listed.exitCode === 0 ? listed.stdout : '')
+    .filter((loop) => loop.backingFile === backingFile)
+    .map((loop) => loop.device);
+}
+
+/** Whether an outcome means the resource is gone for good (or was never encplan's to remove). */
+export function resourceSettled(outcome: RemovalOutcome): boolean {
+  return (
+    outcome.outcome === 'removed' ||
+    outcome.outcome === 'absent' ||
+    // fscrypt's global state: never removed by encplan (issue 16), so keeping its record serves nothing.
+    (outcome.outcome === 'kept' && outcome.resource.kind === 'global-path')
+  );
+}
+
 /**
  * Removes one resource if it is still there. Never throws: the outcome says what happened. Directories that
  * still hold a mount are left alone, so a failed unmount can never turn into deleting a mounted filesystem.
  */
-export async function removeResource(host: Host, resource: Resource): Promise<RemovalOutcome> {
+export async function removeResource(
+  host: Host,
+  resource: Resource,
+  recorded: readonly Resource[] = [],
+): Promise<RemovalOutcome> {
   const done = (outcome: RemovalOutcome['outcome'], message: string | null = null): RemovalOutcome => ({
     resource,
     outcome,
@@ -87,9 +117,28 @@ export async function removeResource(host: Host, resource: Resource): Promise<Re
           (point) => point === resource.path || point.startsWith(prefix),
         );
         if (busy !== undefined) {
-          return done('failed', `${busy} is still mounted inside it.`);
+          return done('busy', `${busy} is still mounted ${busy === resource.path ? 'there' : 'inside it'}.`);
         }
-        await host.effects.remove(resource.path, { recursive: resource.kind === 'directory' });
+        // A file the run attached a loop device to: never deleted while it is still attached.
+        const backsLoop = recorded.some(
+          (other) => other.kind === 'loop-device' && other.backingFile === resource.path,
+        );
+        const loops = backsLoop ? await loopDevicesOver(host, resource.path) : [];
+        if (loops.length > 0) {
+          return done('busy', `loop device ${loops.join(', ')} is still attached to it.`);
+        }
+        if (resource.kind === 'directory') {
+          // Only what the run recorded is removed (newest first, so its files are gone by now); a folder that
+          // still holds anything is someone else's too, and nothing is ever deleted recursively.
+          const left = (await host.listDir(resource.path)) ?? [];
+          if (left.length > 0) {
+            return done(
+              'kept',
+              `it holds ${left.length} ${left.length === 1 ? 'entry' : 'entries'} encplan did not record (${left.slice(0, 5).join(', ')}${left.length > 5 ? ', …' : ''}); encplan removes only what it recorded.`,
+            );
+          }
+        }
+        await host.effects.remove(resource.path, { recursive: false });
         return done('removed');
       }
       case 'mount': {
@@ -112,26 +161,33 @@ export async function removeResource(host: Host, resource: Resource): Promise<Re
             result = await runQuiet(host, 'umount', mountArgs.unmount(resource.mountPoint));
           }
         }
-        return result.ok ? done('removed') : done('failed', result.message);
+        if (result.ok) {
+          return done('removed');
+        }
+        return (await mountPoints(host)).has(resource.mountPoint)
+          ? done('busy', `still mounted: ${result.message}`)
+          : done('failed', result.message);
       }
       case 'loop-device': {
-        const listed = await host.run({
-          tool: 'losetup',
-          args: losetupArgs.list(),
-          timeoutMs: COMMAND_TIMEOUT_MS,
-        });
-        const devices = parseLosetupList(listed.stdout).filter(
-          (loop) => loop.backingFile === resource.backingFile,
-        );
+        const devices = await loopDevicesOver(host, resource.backingFile);
         if (devices.length === 0) {
           return done('absent');
         }
         const failures: string[] = [];
-        for (const loop of devices) {
-          const result = await runQuiet(host, 'losetup', losetupArgs.detach(loop.device));
+        for (const device of devices) {
+          const result = await runQuiet(host, 'losetup', losetupArgs.detach(device));
           if (!result.ok) {
-            failures.push(`${loop.device}: ${result.message}`);
+            failures.push(`${device}: ${result.message}`);
           }
+        }
+        // `losetup --detach` of a loop device in use (mounted, or opened by a mapping) succeeds but only sets
+        // autoclear (losetup(8), LO_FLAGS_AUTOCLEAR in loop(4)): it stays attached. Only a list without it is proof.
+        const still = await loopDevicesOver(host, resource.backingFile);
+        if (still.length > 0) {
+          return done(
+            'busy',
+            `${still.join(', ')} still attached (in use: mounted or held open)${failures.length === 0 ? '' : `: ${failures.join('; ')}`}.`,
+          );
         }
         return failures.length === 0 ? done('removed') : done('failed', failures.join('; '));
       }
@@ -140,7 +196,12 @@ export async function removeResource(host: Host, resource: Resource): Promise<Re
           return done('absent');
         }
         const result = await runQuiet(host, 'cryptsetup', cryptsetupArgs.close(resource.name));
-        return result.ok ? done('removed') : done('failed', result.message);
+        if (result.ok) {
+          return done('removed');
+        }
+        return (await host.stat(`/dev/mapper/${resource.name}`)) === null
+          ? done('failed', result.message)
+          : done('busy', `still open: ${result.message}`);
       }
       case 'fscrypt-policy': {
         if ((await host.stat(resource.directory)) === null) {
@@ -246,15 +307,23 @@ export class CleanupRegistry {
   /** Removes, newest first, every resource registered after `mark`. */
   async releaseTo(mark: number): Promise<RemovalOutcome[]> {
     const outcomes: RemovalOutcome[] = [];
+    const recorded = [...this.resources, ...this.leftovers];
     while (this.resources.length > mark) {
       const resource = this.resources.pop()!;
-      outcomes.push(await removeResource(this.host, resource));
-      if (outcomes.at(-1)?.outcome === 'failed') {
+      const outcome = await removeResource(this.host, resource, recorded);
+      outcomes.push(outcome);
+      if (!resourceSettled(outcome)) {
         this.leftovers.push(resource);
       }
       await this.persist();
     }
     return outcomes;
+  }
+
+  /** Drops, without removing them, the records after `mark` of things the caller has removed itself. */
+  async forgetTo(mark: number): Promise<void> {
+    this.resources.length = Math.min(this.resources.length, mark);
+    await this.persist();
   }
 
   /** Removes everything; deletes the state file when nothing was left behind. */
@@ -269,7 +338,7 @@ export class CleanupRegistry {
   /** `releaseAll` at the end of a successful run: what could not be removed becomes a warning in `warnings`. */
   async finish(warnings: Warning[]): Promise<RemovalOutcome[]> {
     const cleanup = await this.releaseAll();
-    const failed = cleanup.filter((outcome) => outcome.outcome === 'failed');
+    const failed = cleanup.filter((outcome) => !resourceSettled(outcome));
     if (failed.length > 0) {
       warnings.push({
         code: 'TOOL_FAILED',
@@ -284,6 +353,8 @@ export class CleanupRegistry {
     const state: StateFile = {
       pid: this.identity.pid,
       startedAt: this.identity.startedAt,
+      pidNamespace: this.identity.pidNamespace ?? null,
+      processStartTime: this.identity.processStartTime ?? null,
       resources: [...this.leftovers.slice().reverse(), ...this.resources],
     };
     await this.host.effects.writeTextAtomic(this.stateFile, `${JSON.stringify(state, null, 2)}\n`, 0o600);
@@ -306,15 +377,24 @@ export async function releaseAndThrow(
   throw error;
 }
 
-/** A state file another run left, with its resources. */
+/** A state file a run left, with its resources and whether that run is proven dead. */
 export interface LeftoverState {
   readonly file: string;
   readonly pid: number;
+  readonly pidNamespace: string | null;
+  readonly liveness: RunLiveness;
   readonly resources: readonly Resource[];
 }
 
-/** State files in `stateDirectory` whose process is gone (it crashed or was killed). Unreadable files are skipped. */
-export async function findLeftoverStates(host: Host, stateDirectory: string): Promise<LeftoverState[]> {
+/**
+ * Every readable state file in `stateDirectory` but `self`'s own, with the status of its run (`runLiveness`).
+ * Only those whose status is `dead` may be acted on. Unreadable files are skipped.
+ */
+export async function findLeftoverStates(
+  host: Host,
+  stateDirectory: string,
+  self: Pick<RunIdentity, 'pid' | 'pidNamespace'>,
+): Promise<LeftoverState[]> {
   const names = (await host.listDir(stateDirectory).catch(() => null)) ?? [];
   const states: LeftoverState[] = [];
   for (const name of names.filter((entry) => entry.endsWith('.json')).sort()) {
@@ -327,8 +407,14 @@ export async function findLeftoverStates(host: Host, stateDirectory: string): Pr
       document = null;
     }
     const parsed = stateFileSchema.safeParse(document);
-    if (parsed.success && !(await host.effects.processAlive(parsed.data.pid))) {
-      states.push({ file, pid: parsed.data.pid, resources: parsed.data.resources });
+    if (parsed.success) {
+      states.push({
+        file,
+        pid: parsed.data.pid,
+        pidNamespace: parsed.data.pidNamespace ?? null,
+        liveness: await runLiveness(host, self, parsed.data),
+        resources: parsed.data.resources,
+      });
     }
   }
   return states;

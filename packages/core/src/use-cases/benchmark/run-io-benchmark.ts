@@ -38,6 +38,7 @@ import { veracryptKernelCryptoVariants } from '../../targets/veracrypt/veracrypt
 import { parseFioJson } from '../../parsers/fio/parse-fio-json.js';
 import { summarizeRuns } from '../../analyses/run-summary.js';
 import { computeOverhead } from '../../analyses/io-overhead.js';
+import { implausibleEncryption } from '../../analyses/implausible-encryption.js';
 import type { RemovalOutcome } from '../../domain/cleanup.js';
 import { CleanupRegistry, releaseAndThrow } from './cleanup-registry.js';
 import { assertDeviceMayBeOverwritten, type DestructiveConfirmation } from './device-guard.js';
@@ -95,6 +96,8 @@ interface EncryptedPlanItem {
 }
 
 const MIB = 1024 * 1024;
+/** The file fio measures, in each target's directory. */
+const FIO_TEST_FILE = 'encplan.fio';
 
 /** How each kind of benchmark container is prepared, one plan item per variant a mode measures. */
 const CONTAINER_PLANS: Readonly<
@@ -177,21 +180,26 @@ export async function runFioProfile(
     tag: string;
   },
   signal?: AbortSignal,
+  registry?: CleanupRegistry,
 ): Promise<FioProfileRun> {
   const outputPath = joinPath(job.workDir, `fio-${job.tag}-${job.profile.id}.json`);
   const fioArgv = buildFioArgs({
     profile: job.profile,
-    filePath: joinPath(job.directory, 'encplan.fio'),
+    filePath: joinPath(job.directory, FIO_TEST_FILE),
     outputPath,
     access: job.access,
     settings: job.settings,
   });
+  // Recorded before fio makes it, so a run killed meanwhile leaves it named in its state file.
+  const mark = registry?.mark() ?? 0;
+  await registry?.register({ kind: 'file', path: outputPath });
   const output = await host.run(
     { tool: 'fio', args: fioArgv, timeoutMs: fioTimeoutMs(job.settings) },
     signal,
   );
   const text = await host.readText(outputPath);
   await host.effects.remove(outputPath, { recursive: false });
+  await registry?.forgetTo(mark);
   if (text === null || text.trim() === '') {
     throw new EncplanError(
       'TOOL_FAILED',
@@ -219,6 +227,9 @@ export async function measureTarget(
     await context.host.effects.directIoAllowed(target.directory),
   );
   const measured: ProfileMeasurement[] = [];
+  // fio's test file, recorded so that a cleanup after SIGKILL removes it by name (it never removes a folder
+  // with unrecorded content); it stays for every profile and goes with the target.
+  await context.registry.register({ kind: 'file', path: joinPath(target.directory, FIO_TEST_FILE) });
   for (const profile of profiles) {
     const runs: FioRun[] = [];
     let fioArgv: string[] = [];
@@ -238,6 +249,7 @@ export async function measureTarget(
               tag: `${target.backend}-${repeat}`,
             },
             context.signal,
+            context.registry,
           ),
       );
       fioArgv = result.fioArgv;
@@ -530,7 +542,31 @@ export async function runIoBenchmark(host: Host, options: IoBenchmarkOptions): P
         skipPhases(phases, item.variant);
         continue;
       }
-      encrypted.push(await measureTarget(context, target, profiles, settings.repeats, options.mode, phases));
+      const measurement = await measureTarget(
+        context,
+        target,
+        profiles,
+        settings.repeats,
+        options.mode,
+        phases,
+      );
+      const implausible = implausibleEncryption(plain, measurement);
+      if (implausible === null) {
+        encrypted.push(measurement);
+      } else {
+        // Refused at measurement time: a figure that cannot come from encrypted storage is never reported as one.
+        skipped.push({
+          backend: item.backend,
+          variant: item.variant,
+          code: 'DATA_INCONSISTENT',
+          message: implausible,
+        });
+        warnings.push({
+          code: 'DATA_INCONSISTENT',
+          message: `${item.variant} was not reported: ${implausible}`,
+          source: item.backend,
+        });
+      }
       await phases.run(
         `io:teardown:${item.variant}`,
         `Removing ${item.variant}`,

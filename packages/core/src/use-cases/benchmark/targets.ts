@@ -24,7 +24,11 @@ import { parseMountInfo } from '../../parsers/proc/parse-mountinfo.js';
 import { parseVeracryptList } from '../../parsers/veracrypt/parse-veracrypt-list.js';
 import type { BackendVerification } from '../../domain/io-benchmark.js';
 import type { CleanupRegistry } from './cleanup-registry.js';
-import { FILESYSTEM_OVERHEAD_BYTES, scratchImageBytes } from '../../plan/benchmark-footprint.js';
+import {
+  FILESYSTEM_OVERHEAD_BYTES,
+  scratchImageBytes,
+  veracryptCreateTimeoutMs,
+} from '../../plan/benchmark-footprint.js';
 
 /** What every backend needs: the host, the registry, the run's private directory and sizes. */
 export interface TargetContext {
@@ -145,6 +149,7 @@ export async function preparePlain(
 ): Promise<PreparedTarget> {
   const mark = context.registry.mark();
   const directory = joinPath(scratch.mountPoint, 'plain');
+  await context.registry.register({ kind: 'directory', path: directory });
   await context.host.effects.makeDirectory(directory, { mode: 0o700 });
   return {
     backend: 'plain',
@@ -298,6 +303,7 @@ export async function prepareLuks2(
   }
   const verification = await verifyLuks2(context, mapping, container);
   const mountPoint = await makeExt4(context, `/dev/mapper/${mapping}`, tag);
+  await verifyMountedFrom(context, 'luks2', mountPoint, `/dev/mapper/${mapping}`);
   return {
     backend: 'luks2',
     variant: luks2VariantName(variant),
@@ -317,20 +323,12 @@ export async function verifyLuks2(
   mapping: string,
   container: string,
 ): Promise<BackendVerification> {
-  const args = dmsetupArgs.table(mapping);
-  const output = await context.host.run(
-    { tool: 'dmsetup', args, timeoutMs: SETUP_TIMEOUT_MS },
-    context.signal,
-  );
-  const lines = output.exitCode === 0 ? parseDmsetupTable(output.stdout) : [];
-  const crypt = lines.length === 1 ? lines[0]?.crypt : null;
-  if (crypt === null || crypt === undefined || crypt.cipher !== 'aes-xts-plain64') {
-    throw unverified('luks2', `dmsetup shows no aes-xts-plain64 crypt mapping ${mapping}.`, {
-      mapping,
-      container,
-    });
-  }
-  return { method: `dmsetup ${args.join(' ')}`, identity: `/dev/mapper/${mapping}`, cipher: crypt.cipher };
+  const cipher = await verifyCryptMapping(context, 'luks2', mapping, /^aes-xts-plain64$/, container);
+  return {
+    method: `dmsetup ${dmsetupArgs.table(mapping).join(' ')}`,
+    identity: `/dev/mapper/${mapping}`,
+    cipher,
+  };
 }
 
 /**
@@ -368,7 +366,69 @@ async function verifyVeracrypt(
       },
     );
   }
+  // What veracrypt says is not proof: the filesystem at the mount point must come from its device, and with
+  // kernel crypto that device must be a dm-crypt mapping with an AES cipher (dm-crypt.rst table format).
+  await verifyMountedFrom(context, 'veracrypt', mountPoint, device);
+  if (variant.kernelCrypto) {
+    await verifyCryptMapping(context, 'veracrypt', device.slice('/dev/mapper/'.length), /^aes-/);
+  }
   return { method: `veracrypt ${args.join(' ')}`, identity: device, cipher };
+}
+
+/**
+ * Proves the filesystem mounted at `mountPoint` is the one on `device` (/proc/self/mountinfo, proc(5): the
+ * mount's source, or its major:minor against the device's): a tool that mounted something else there (a tmpfs)
+ * is refused before anything is measured.
+ */
+async function verifyMountedFrom(
+  context: Pick<TargetContext, 'host'>,
+  backend: BackendId,
+  mountPoint: string,
+  device: string,
+): Promise<void> {
+  const entries = parseMountInfo((await context.host.readText('/proc/self/mountinfo')) ?? '').filter(
+    (entry) => entry.mountPoint === mountPoint,
+  );
+  // The last mount at a path is the one that is seen there.
+  const entry = entries.at(-1);
+  const deviceNumber = (await context.host.stat(device))?.deviceNumber ?? null;
+  if (
+    entry === undefined ||
+    (entry.source !== device && (deviceNumber === null || entry.deviceNumber !== deviceNumber))
+  ) {
+    throw unverified(
+      backend,
+      `${mountPoint} holds ${entry === undefined ? 'no mount' : `${entry.source} (${entry.deviceNumber})`}, not the filesystem on ${device}.`,
+      { mountPoint, device },
+    );
+  }
+}
+
+/** Proves `/dev/mapper/NAME` is a dm-crypt mapping whose cipher matches `cipher` (`dmsetup table NAME`). */
+async function verifyCryptMapping(
+  context: Pick<TargetContext, 'host' | 'signal'>,
+  backend: BackendId,
+  name: string,
+  cipher: RegExp,
+  container?: string,
+): Promise<string> {
+  const output = await context.host.run(
+    { tool: 'dmsetup', args: dmsetupArgs.table(name), timeoutMs: SETUP_TIMEOUT_MS },
+    context.signal,
+  );
+  const lines = output.exitCode === 0 ? parseDmsetupTable(output.stdout) : [];
+  const crypt = lines.length === 1 ? lines[0]?.crypt : null;
+  if (crypt === null || crypt === undefined || !cipher.test(crypt.cipher)) {
+    throw unverified(
+      backend,
+      `dmsetup shows no dm-crypt (crypt) mapping ${name} with a ${cipher.source} cipher.`,
+      {
+        mapping: name,
+        ...(container === undefined ? {} : { container }),
+      },
+    );
+  }
+  return crypt.cipher;
 }
 
 function randomPassword(): string {
@@ -385,15 +445,11 @@ export async function prepareVeracrypt(
   const container = joinPath(context.workDir, `${tag}.hc`);
   const password = randomPassword();
   await context.registry.register({ kind: 'file', path: container });
-  await runChecked(
-    context,
-    'veracrypt',
-    veracryptArgs.create(container, context.fileSizeBytes + FILESYSTEM_OVERHEAD_BYTES),
-    {
-      stdin: `${password}\n`,
-      timeoutMs: 600_000,
-    },
-  );
+  const containerSizeBytes = context.fileSizeBytes + FILESYSTEM_OVERHEAD_BYTES;
+  await runChecked(context, 'veracrypt', veracryptArgs.create(container, containerSizeBytes), {
+    stdin: `${password}\n`,
+    timeoutMs: veracryptCreateTimeoutMs(containerSizeBytes),
+  });
   const mountPoint = await makeMountPoint(context, tag);
   await context.registry.register({ kind: 'veracrypt-volume', container });
   await runChecked(context, 'veracrypt', veracryptArgs.mount(container, mountPoint, variant), {
