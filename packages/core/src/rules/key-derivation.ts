@@ -20,7 +20,7 @@ const ARGON2_MAX_MEMORY_KIB = 1_048_576;
  * (cryptsetup-luksFormat(8) 2.6.1, "MINIMAL AND MAXIMAL PBKDF COSTS"; verify_pbkdf_params in cryptsetup
  * lib/utils_pbkdf.c refuses a forced count below it).
  */
-export const ARGON2_MIN_ITERATIONS = 4;
+const ARGON2_MIN_ITERATIONS = 4;
 /**
  * cryptsetup's default and maximum --pbkdf-parallel, 4, "decreased automatically if CPU online count is lower"
  * (cryptsetup-luksFormat(8) 2.6.1, --pbkdf-parallel; init_pbkdf_type in cryptsetup lib/utils_pbkdf.c).
@@ -50,7 +50,7 @@ const ARGON2_UNKNOWN_RAM_MEMORY_KIB = 262_144;
  * Argon2 memory is rounded down to this grid (KiB): powers of two and their midpoints from 64 MiB (RFC 9106
  * §4 second recommended option) to 1 GiB, so the same RAM always gives the same setting.
  */
-export const ARGON2_MEMORY_GRID_KIB = [
+const ARGON2_MEMORY_GRID_KIB = [
   65_536, 98_304, 131_072, 196_608, 262_144, 393_216, 524_288, 786_432, 1_048_576,
 ] as const;
 
@@ -134,7 +134,7 @@ function argon2idSpeedOf(
  * The Argon2 memory policy: the weakest unlocking machine's RAM share, cryptsetup's default ceiling and the
  * formatting machine's half-RAM cap, rounded to the grid. It reads no benchmark: a busy CPU never changes it.
  */
-export function argon2MemoryPolicy(
+function argon2MemoryPolicy(
   facts: PlanFacts,
   options: ResolvedPlanOptions,
 ): { readonly memoryKiB: number; readonly basis: string } {
