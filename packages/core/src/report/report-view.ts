@@ -515,6 +515,25 @@ const CONFIDENCE = {
   medium: 'medium (inferred)',
   low: 'low (defaults or guesses)',
 } as const;
+/** Tools whose figures are measurements on this machine (a benchmark run), not reports of a setting. */
+const MEASURING_ORIGINS = new Set(['fio', 'cryptsetup benchmark', 'openssl', 'diskspd', 'cipher benchmark']);
+
+/**
+ * "high (measured here)" only where the recommendation rests on a measurement made here (issue 24): a high
+ * confidence from what the drive and system report (sector geometry, kernel version) says so instead.
+ */
+function confidenceLabel(entry: Plan['recommendations'][number]): string {
+  const measured = entry.evidence.some(
+    (item) =>
+      item.value !== null &&
+      (MEASURING_ORIGINS.has(item.source.origin) ||
+        (item.source.origin === 'cryptsetup' &&
+          (item.source.field ?? '').startsWith('cryptsetup benchmark'))),
+  );
+  return entry.confidence === 'high' && !measured
+    ? 'high (from what this machine reports)'
+    : CONFIDENCE[entry.confidence];
+}
 const SEVERITY_TONE = { critical: 'bad', warning: 'attention', info: 'info' } as const;
 const GATE = {
   proceed: { tone: 'good', status: 'proceed' },
@@ -538,7 +557,7 @@ function toRecommendations(plan: Plan): RecommendationView[] {
         ? formatRecommendationValue(entry.value)
         : (RULES[entry.ruleId]?.value ?? String)(formatRecommendationValue(entry.value)),
     reason: entry.reason,
-    confidence: CONFIDENCE[entry.confidence],
+    confidence: confidenceLabel(entry),
     // A recommendation is a decision, not a verdict: only the health gate and rules with a finding carry a tone.
     tone:
       entry.ruleId === 'health-gate'

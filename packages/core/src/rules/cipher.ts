@@ -244,7 +244,8 @@ export function recommendKeySize(
   const aes512 = effectiveCipherSpeed(facts, 'aes-xts', 512);
   const rate256 = slowerEffective(aes256);
   const rate512 = slowerEffective(aes512);
-  const cores = facts.machine?.logicalCores ?? 1;
+  // Unknown core count: the queued regime is unknown, never "all 1 cores".
+  const cores = facts.machine?.logicalCores ?? null;
   const device = fastestPlainBytesPerSecond(facts);
   // AES-128's gain is stated as a gain: 256-bit-key speed over 512-bit-key speed, minus one (a measured 1.69×
   // is 70 % faster, not AES-256's 40 % cost). Quantised to 5 % steps so benchmark noise does not change the
@@ -259,12 +260,13 @@ export function recommendKeySize(
   // Two regimes (performance-model.ts cipherRegimeOf): one sequential stream waits on one core's cipher;
   // queued I/O spreads over the cores. A device faster than one core is cipher-bound for single streams.
   const singleStreamBound = device !== null && rate512 !== null && device > rate512 * CIPHER_BOUND_MARGIN;
-  const queuedBound = device !== null && rate512 !== null && device > rate512 * cores * CIPHER_BOUND_MARGIN;
+  const queuedBound =
+    device !== null && rate512 !== null && cores !== null && device > rate512 * cores * CIPHER_BOUND_MARGIN;
   const cipherBound = singleStreamBound || queuedBound;
   const regimeText =
     device === null || rate512 === null
       ? ''
-      : ` Single stream: the device (${formatRate(device)}) ${singleStreamBound ? 'outruns' : 'does not outrun'} one core's AES-XTS-512 (${formatRate(rate512)}); queued I/O: ${queuedBound ? 'it outruns' : 'it does not outrun'} all ${String(cores)} cores (${formatRate(rate512 * cores)}).`;
+      : ` Single stream: the device (${formatRate(device)}) ${singleStreamBound ? 'outruns' : 'does not outrun'} one core's AES-XTS-512 (${formatRate(rate512)}); queued I/O: ${cores === null ? 'unknown, the number of cores is unknown' : `${queuedBound ? 'it outruns' : 'it does not outrun'} all ${String(cores)} cores (${formatRate(rate512 * cores)})`}.`;
   const reasons: Evidence[] = [
     ...speedEvidence('aes-xts 256b', aes256),
     ...speedEvidence('aes-xts 512b', aes512),
