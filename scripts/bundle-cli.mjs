@@ -4,7 +4,8 @@
 // reads a few files instead of ~470 (tsc's one file per module, zod's locales, oclif's helpers), and rolldown
 // leaves out what nothing imports. Run after `tsc -b` (npm run build does). Usage: node scripts/bundle-cli.mjs
 // [OUT_DIR]. Entries:
-//   oclif-entry.js   oclif alone: what bin/run.js loads first (`--help` is answered from oclif.manifest.json)
+//   oclif-entry.js   oclif and encplan's help class: what bin/run.js loads first (`--help` is answered from
+//                    oclif.manifest.json)
 //   main.js          every command, the core and the `encplan ui` server: loaded by oclif to run a command
 //   version-line.js  the version string alone, for `--version`
 // `encplan ui`'s server (and what only it needs) stays in a chunk of its own that is loaded when `ui` runs.

@@ -2,8 +2,9 @@
 // Builds the installable release of the CLI: one npm tarball with no dependencies to fetch. The CLI and
 // everything it imports (core, the desktop's `encplan ui` server, oclif, zod, systeminformation) are bundled
 // with rolldown into bundle/ (scripts/bundle-cli.mjs, the same bundle the workspace runs), the built wizard is copied to renderer/, and encplan(1) is generated from the
-// command definitions. Run `npm run build` first. Usage: node scripts/pack-release.mjs [--self-contained] [OUT_DIR]
-// (default test-artifacts/release). Prints the tarball's path. Details: docs/packaging.md.
+// command definitions. Run `npm run build` first.
+// Usage: node scripts/pack-release.mjs [--self-contained] [--deb] [OUT_DIR] (default test-artifacts/release).
+// Prints the path of each file it made. Details: docs/packaging.md. `npm run pack:release` passes --deb.
 // With --self-contained it also packs this Node binary beside the same bundle, for machines without Node or a
 // registry (the Ansible role `encplan.fleet.install` unpacks it into a prefix):
 //   encplan-VERSION-linux-ARCH/bin/encplan   sh wrapper running lib/encplan/bin/run.js with the bundled node
@@ -11,14 +12,17 @@
 //   encplan-VERSION-linux-ARCH/lib/encplan/  the npm package's content (bin, bundle, renderer, man)
 import { execFileSync } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { buildDeb } from './deb-package.mjs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { bundleCli } from './bundle-cli.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const cli = path.join(root, 'packages/cli');
+const options = new Set(['--self-contained', '--deb']);
 const selfContained = process.argv.includes('--self-contained');
-const outArgument = process.argv.slice(2).find((argument) => argument !== '--self-contained');
+const deb = process.argv.includes('--deb');
+const outArgument = process.argv.slice(2).find((argument) => !options.has(argument));
 const outDir = path.resolve(outArgument ?? path.join(root, 'test-artifacts/release'));
 const stage = path.join(outDir, 'stage');
 
@@ -100,4 +104,8 @@ if (selfContained) {
   ]);
   rmSync(path.dirname(top), { recursive: true, force: true });
   process.stdout.write(`${tarball}\n`);
+}
+
+if (deb) {
+  process.stdout.write(`${buildDeb({ root, stage, outDir, version: source.version })}\n`);
 }

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { REPO_ROOT } from '../support/fake-tools.js';
+import { noteSkip } from '../support/skip-reasons.js';
 
 /* The collection parses with the ansible-core CI installs (Debian's): playbooks, roles and argument specs. */
 
@@ -14,9 +15,7 @@ if (!hasAnsible && process.env.CI === 'true') {
     'ansible-playbook is missing in CI (scripts/setup.sh installs the Debian package ansible).',
   );
 }
-if (!hasAnsible) {
-  console.warn('skipping the Ansible collection checks: needs ansible-playbook (apt-get install ansible)');
-}
+noteSkip(import.meta.url, hasAnsible ? null : 'needs ansible-playbook (apt-get install ansible)');
 
 // Ansible's own state (~/.ansible) goes to a temp dir of this test, removed afterwards.
 const ansibleHome = mkdtempSync(path.join(tmpdir(), 'encplan-e2e-ansible-'));

@@ -31,7 +31,7 @@ describe('encplan health FILE.json', () => {
     expect(lines[0]).toBe('encplan health: ST3500418AS (ATA, smartctl 7.3)');
     expect(lines[2]).toBe('Drive health: failing (PROBLEM)');
     expect(stdout).toContain('304 sectors were reallocated');
-    expect(stdout).toContain('[smartctl: ata_smart_attributes.table[id=5].raw.value; rule raw >= 16');
+    expect(stdout).toContain('[smartctl: ata_smart_attributes.table[id=5].raw; rule raw >= 16');
   });
 
   it('prints one JSON envelope whose result validates against the health schema', () => {
@@ -44,7 +44,7 @@ describe('encplan health FILE.json', () => {
     const envelope = JSON.parse(stdout);
     expect(envelope).toMatchObject({
       schema: 'encplan.health',
-      schemaVersion: [1, 1],
+      schemaVersion: [1, 2],
       status: 'ok',
       error: null,
     });
@@ -75,6 +75,21 @@ describe('encplan health FILE.json', () => {
     expect(unknown.code).toBe(3);
     expect(unknown.stderr).toContain('format version 2.0 is not supported');
     expect(unknown.stderr).not.toMatch(/at .*\.js:\d+/);
+  });
+
+  it('lists the devices of a smartctl --scan output and says to run health per device', () => {
+    const scan = path.join(REPO_ROOT, 'fixtures/smartctl-scan/linux-three-devices-v7.4/stdout.json');
+    const { code, stderr } = encplan('health', scan);
+    expect(code).toBe(3);
+    expect(stderr).toContain('lists 3 devices (/dev/sda (sat), /dev/nvme0 (nvme), /dev/nvme1 (nvme))');
+    expect(stderr).toContain(
+      'smartctl --json=v -x -d nvme /dev/nvme0 > nvme0.json; encplan health nvme0.json',
+    );
+    const json = encplan('health', scan, '--json');
+    expect(JSON.parse(json.stdout).error).toMatchObject({
+      code: 'TOOL_OUTPUT_UNRECOGNIZED',
+      details: { scan: true, devices: [{ name: '/dev/sda', type: 'sat', protocol: 'ATA' }, {}, {}] },
+    });
   });
 
   it('refuses a directory with a clear message', () => {

@@ -7,6 +7,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { runCli } from '../support/cli.js';
 import { createFakeTools, REPO_ROOT, type FakeTools } from '../support/fake-tools.js';
 import { alive, killStrays, until } from '../support/processes.js';
+import { noteSkip } from '../support/skip-reasons.js';
 
 // The built binary against hostile tools and signals (issue 16): a tool that hangs while a child of it holds
 // stdout, Ctrl-C/SIGTERM at any time, and control characters in what a drive reports. Assertions are about
@@ -82,6 +83,8 @@ async function sigtermOnceHolding(run: ReturnType<typeof start>): Promise<number
   expect(code, run.stderr()).toBe(130);
   return holder;
 }
+
+noteSkip(import.meta.url, process.platform === 'linux' ? null : 'the hostile-tools suite runs on Linux only');
 
 describe.skipIf(process.platform !== 'linux')(
   'encplan against hostile tools and signals (built binary)',

@@ -22,10 +22,6 @@ export const chromiumMissing: string | null = existsSync(CHROMIUM_PATH)
   ? null
   : `${CHROMIUM_PATH} not found (apt-get install chromium)`;
 
-if (chromiumMissing !== null) {
-  process.stderr.write(`desktop-web: skipped: ${chromiumMissing}\n`);
-}
-
 /** The flags this machine's Chromium needs headless as root (architecture 2.12). */
 export function launchChromium(): Promise<Browser> {
   return chromium.launch({

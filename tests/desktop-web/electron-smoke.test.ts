@@ -2,17 +2,19 @@ import path from 'node:path';
 import { _electron as electron } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { REPO_ROOT } from '../support/fake-tools.js';
+import { noteSkip } from '../support/skip-reasons.js';
 
 /**
  * The only test of a real Electron window, IPC round trip and sandbox (architecture 2.12, point 6). The
  * binary cannot be downloaded here, so it runs only when ENCPLAN_ELECTRON_BINARY points at one.
  */
 const ELECTRON_BINARY = process.env.ENCPLAN_ELECTRON_BINARY;
-if (ELECTRON_BINARY === undefined) {
-  process.stderr.write(
-    'desktop-web: Electron smoke test skipped: set ENCPLAN_ELECTRON_BINARY to an Electron 45 binary to run it\n',
-  );
-}
+noteSkip(
+  import.meta.url,
+  ELECTRON_BINARY === undefined
+    ? 'the Electron binary cannot be downloaded here: set ENCPLAN_ELECTRON_BINARY to an Electron 45 binary to run it'
+    : null,
+);
 
 describe.skipIf(ELECTRON_BINARY === undefined)('the Electron app (real binary)', () => {
   it('opens a sandboxed window whose page sees only window.encplan, and lists drives over real IPC', async () => {

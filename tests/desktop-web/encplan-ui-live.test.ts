@@ -7,6 +7,7 @@ import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { axeViolations, chromiumMissing, launchChromium, screenshot } from './chromium.js';
 import { startEncplanUi, type EncplanUiProcess } from './encplan-ui-process.js';
+import { noteSkip } from '../support/skip-reasons.js';
 
 /** Tools the loop-device set-up needs, looked up where Debian puts them. */
 function findTool(name: string): string | null {
@@ -27,9 +28,7 @@ const skipReason =
     : losetup === null || sgdisk === null || partprobe === null
       ? 'losetup, sgdisk or partprobe missing (util-linux, gdisk, parted)'
       : null);
-if (skipReason !== null) {
-  process.stderr.write(`desktop-web: live encplan ui test skipped: ${skipReason}\n`);
-}
+noteSkip(import.meta.url, skipReason);
 
 describe.skipIf(skipReason !== null)('encplan ui over the real core, on a loop device', () => {
   let directory: string;

@@ -4,8 +4,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { REPO_ROOT } from '../support/fake-tools.js';
 import { axeViolations, chromiumMissing, launchChromium, screenshot } from './chromium.js';
 import { startEncplanUi, type EncplanUiProcess } from './encplan-ui-process.js';
+import { noteSkip } from '../support/skip-reasons.js';
 
 const FIXTURES = path.join(REPO_ROOT, 'fixtures/assessments');
+
+noteSkip(import.meta.url, chromiumMissing);
 
 describe.skipIf(chromiumMissing !== null)('encplan ui in Chromium over saved assessments', () => {
   let ui: EncplanUiProcess;

@@ -15,6 +15,9 @@ import {
   useWizardInChromium,
   VIEWPORTS,
 } from './chromium.js';
+import { noteSkip } from '../support/skip-reasons.js';
+
+noteSkip(import.meta.url, chromiumMissing);
 
 describe.skipIf(chromiumMissing !== null)(
   'the HTML report in Chromium, light and dark, 1280×800 and 800×600',

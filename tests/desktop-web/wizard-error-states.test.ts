@@ -15,6 +15,7 @@ import { createBridgeHandlers } from '../../packages/desktop/src/backend/bridge-
 import { startUiServer } from '../../packages/desktop/src/server/ui-server.js';
 import { REPO_ROOT } from '../support/fake-tools.js';
 import { chromiumMissing, screenshotAxeClean, useWizardInChromium } from './chromium.js';
+import { noteSkip } from '../support/skip-reasons.js';
 
 const PRIVILEGE = { method: 'already-root', available: true, reason: null } as const;
 
@@ -53,6 +54,8 @@ async function assessmentWithoutSmartctlAndFio(): Promise<unknown> {
   );
   return JSON.parse(JSON.stringify(envelope)) as unknown;
 }
+
+noteSkip(import.meta.url, chromiumMissing);
 
 describe.skipIf(chromiumMissing !== null)('the wizard’s error states in Chromium', () => {
   /** What the drive list and assess answer, switched by each test: a drive detached, a tool missing. */

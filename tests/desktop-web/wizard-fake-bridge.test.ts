@@ -2,6 +2,9 @@ import { readFile } from 'node:fs/promises';
 import type { BrowserContext, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { chromiumMissing, screenshot, screenshotAxeClean, useWizardInChromium } from './chromium.js';
+import { noteSkip } from '../support/skip-reasons.js';
+
+noteSkip(import.meta.url, chromiumMissing);
 
 describe.skipIf(chromiumMissing !== null)('the wizard over the fake bridge in Chromium', () => {
   const wizard = useWizardInChromium();

@@ -6,11 +6,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../support/cli.js';
 import { envelopeSchemaErrors } from '../support/schema.js';
 import { loopDeviceSkipReason } from './support/loop-device.js';
+import { noteSkip } from '../support/skip-reasons.js';
 
 const skipReason = loopDeviceSkipReason(['losetup', 'sfdisk', 'mkfs.ext4', 'partx', 'mknod']);
-if (skipReason !== null) {
-  console.log(`[integration] encplan assess --all on loop devices skipped: ${skipReason}`);
-}
+noteSkip(import.meta.url, skipReason);
 
 const MIB = 1024 * 1024;
 const SBIN_PATH = `/usr/sbin:/sbin:${process.env.PATH ?? ''}`;

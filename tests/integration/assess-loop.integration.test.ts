@@ -7,11 +7,10 @@ import { runCli } from '../support/cli.js';
 import { REPO_ROOT } from '../support/fake-tools.js';
 import { assessmentSchemaErrors } from '../support/schema.js';
 import { createLoopStack, loopDeviceSkipReason, type LoopStack } from './support/loop-device.js';
+import { noteSkip } from '../support/skip-reasons.js';
 
 const skipReason = loopDeviceSkipReason();
-if (skipReason !== null) {
-  console.log(`[integration] encplan assess on a loop device skipped: ${skipReason}`);
-}
+noteSkip(import.meta.url, skipReason);
 
 const SIZE = 1024 * 1024 * 1024;
 

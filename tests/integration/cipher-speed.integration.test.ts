@@ -11,6 +11,7 @@ import {
   runCipherBenchmark,
 } from '@encplan/core';
 import { createNodeHost, createRunner } from '@encplan/core/node';
+import { noteSkip } from '../support/skip-reasons.js';
 
 // The real probes on this machine: real cryptsetup, openssl and /proc/crypto, short runs. Numbers vary from run to
 // run, so only structure, units and plausibility are asserted (no ordering of kernel vs OpenSSL speed is assumed).
@@ -22,14 +23,11 @@ if (process.env.CI === 'true' && (opensslPath === null || cryptsetupPath === nul
   // CI installs both (scripts/setup.sh): there a missing tool is an error, not a skip.
   throw new Error('Integration prerequisites are missing in CI: openssl and cryptsetup are required.');
 }
-if (opensslPath === null) {
-  console.log('cipher-speed integration: skipped, openssl is not installed (apt-get install openssl).');
-}
-if (cryptsetupPath === null) {
-  console.log(
-    'cipher-speed integration: KDF part skipped, cryptsetup is not installed (apt-get install cryptsetup-bin).',
-  );
-}
+noteSkip(import.meta.url, opensslPath === null ? 'openssl is not installed (apt-get install openssl)' : null);
+noteSkip(
+  import.meta.url,
+  cryptsetupPath === null ? 'KDF part: cryptsetup is not installed (apt-get install cryptsetup-bin)' : null,
+);
 
 describe.skipIf(opensslPath === null)('probeCipherSpeed on this machine', () => {
   it('measures aes-xts 256/512 and chacha20 with OpenSSL in integer bytes per second, on one and all cores', async () => {

@@ -10,11 +10,10 @@ import {
 } from '@encplan/core';
 import { createNodeHost, createRunner } from '@encplan/core/node';
 import { createLoopStack, loopDeviceSkipReason, type LoopStack } from './support/loop-device.js';
+import { noteSkip } from '../support/skip-reasons.js';
 
 const skipReason = loopDeviceSkipReason();
-if (skipReason !== null) {
-  console.log(`[integration] discard passthrough on a loop device skipped: ${skipReason}`);
-}
+noteSkip(import.meta.url, skipReason);
 
 describe.skipIf(skipReason !== null)(
   'discard passthrough over real sysfs: loop → partition → ext4 (root)',

@@ -14,6 +14,7 @@ import {
 import { REPO_ROOT } from '../support/fake-tools.js';
 import { removeAfterTest, removeTempDirs, tempDir } from '../support/temp-dirs.js';
 import { quickIoBenchmark } from '../support/io-benchmark-options.js';
+import { noteSkip } from '../support/skip-reasons.js';
 
 const CLI = path.join(REPO_ROOT, 'packages/cli/bin/run.js');
 const runner = createRunner({ searchPath: process.env.PATH ?? '' });
@@ -36,9 +37,7 @@ async function skipReason(): Promise<string | null> {
 }
 
 const reason = await skipReason();
-if (reason !== null) {
-  console.log(`Skipping I/O benchmark integration tests: ${reason}.`);
-}
+noteSkip(import.meta.url, reason);
 
 /** Everything under `root` a benchmark could leave: mounts, loop devices, directory entries. */
 async function leftoversUnder(

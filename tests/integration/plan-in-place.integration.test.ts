@@ -16,6 +16,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { planFromAssessment, type Plan, type PlanCommand } from '@encplan/core';
 import { runCli } from '../support/cli.js';
 import { createLoopStack, loopDeviceSkipReason, type LoopStack } from './support/loop-device.js';
+import { noteSkip } from '../support/skip-reasons.js';
 
 // The in-place path proven by running it (issue 10 item 5): a loop disk with a GPT partition holding ext4 with
 // known files is assessed by the built CLI, planned, and the plan's own commands run in order (the destructive
@@ -37,9 +38,7 @@ const TOOLS = [
   'mount',
 ];
 const skipReason = loopDeviceSkipReason(TOOLS);
-if (skipReason !== null) {
-  console.log(`[plan-in-place] skipped: ${skipReason}`);
-}
+noteSkip(import.meta.url, skipReason);
 
 const SBIN_PATH = `/usr/sbin:/sbin:${process.env.PATH ?? ''}`;
 const PASSPHRASE = 'correct horse battery staple';

@@ -5,6 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { planFromAssessment, type Plan, type PlanCommand } from '@encplan/core';
 import { createRunner } from '@encplan/core/node';
+import { noteSkip } from '../support/skip-reasons.js';
 
 // Every cryptsetup command a LUKS2 plan emits, run for real against a file-backed container in a private
 // temp dir, then the header is read back with luksDump --dump-json-metadata and compared with the plan.
@@ -19,7 +20,7 @@ if (cryptsetupPath === null) {
       'Integration prerequisites are missing in CI: cryptsetup (installed by scripts/setup.sh)',
     );
   }
-  console.warn('[plan-luks-format] skipped: cryptsetup is not installed (apt-get install cryptsetup-bin).');
+  noteSkip(import.meta.url, 'cryptsetup is not installed (apt-get install cryptsetup-bin)');
 }
 
 interface Luks2Metadata {
@@ -73,9 +74,12 @@ describe.skipIf(cryptsetupPath === null)('LUKS2 plans applied with the real cryp
       );
     }
     if (format === undefined) {
-      context.skip(
-        `${name}: the plan emits no luksFormat (it tunes an existing volume, or the input does not show the disk free)`,
+      const why = noteSkip(
+        import.meta.url,
+        'the plan emits no luksFormat (it tunes an existing volume, or the input does not show the disk free)',
+        context.task.name,
       );
+      context.skip(`${name}: ${why}`);
       return;
     }
     const container = path.join(workDir, `${name}.img`);
@@ -85,10 +89,12 @@ describe.skipIf(cryptsetupPath === null)('LUKS2 plans applied with the real cryp
     const args = [...format.argv.slice(1, -1), '--batch-mode', '--key-file', keyFile, container];
     const result = await runner.run({ tool: 'cryptsetup', args, timeoutMs: 120_000 });
     if (result.exitCode !== 0 && /device-mapper/i.test(result.stderr)) {
-      console.warn(
-        `[plan-luks-format] ${name}: skipped: cryptsetup needs device-mapper to check ${plan.settings.cipher} on this kernel (${result.stderr.trim()}).`,
+      const why = noteSkip(
+        import.meta.url,
+        `cryptsetup needs device-mapper to check ${plan.settings.cipher} on this kernel (${result.stderr.trim()})`,
+        context.task.name,
       );
-      context.skip(`${name}: cipher check needs device-mapper here`);
+      context.skip(`${name}: ${why}`);
       return;
     }
     expect(result.exitCode, result.stderr).toBe(0);

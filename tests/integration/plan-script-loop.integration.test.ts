@@ -5,6 +5,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLoopStack, loopDeviceSkipReason, type LoopStack } from './support/loop-device.js';
+import { noteSkip } from '../support/skip-reasons.js';
 
 // The fresh-format script of `encplan assess DEVICE --commands --destructive`, generated for an empty loop disk
 // and run for real (as root), then the partition table (sfdisk --json) and the LUKS2 header (luksDump JSON)
@@ -28,9 +29,7 @@ const skipReason = loopDeviceSkipReason([
   'unshare',
   'mkfs.ext4',
 ]);
-if (skipReason !== null) {
-  console.warn(`[plan-script-loop] skipped: ${skipReason}`);
-}
+noteSkip(import.meta.url, skipReason);
 
 interface PlanCommandJson {
   id: string;

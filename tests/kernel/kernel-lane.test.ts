@@ -3,6 +3,7 @@ import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it, type TestContext } from 'vitest';
+import { noteSkip } from '../support/skip-reasons.js';
 
 // The kernel lane: one boot of Debian's kernel under QEMU TCG runs every guest test (tests/kernel/guest/tests),
 // then each guest test is one vitest test here, so the lane's results count in the same summary as the other
@@ -47,16 +48,26 @@ const GUEST_DEADLINE_SECONDS = 720;
 
 let unavailable: string | null = null;
 
-function run(script: string, args: string[], timeoutMs: number): { ok: boolean; output: string } {
+/**
+ * Runs one of the lane's scripts. With `live`, its stderr (progress lines) goes straight to the terminal and
+ * only its stdout (the reasons for a failure) is kept for the message; otherwise both are kept.
+ */
+function run(
+  script: string,
+  args: string[],
+  timeoutMs: number,
+  live = false,
+): { ok: boolean; output: string } {
   const result = spawnSync('bash', [path.join(here, script), ...args], {
     encoding: 'utf8',
     timeout: timeoutMs,
     killSignal: 'SIGKILL',
+    stdio: ['ignore', 'pipe', live ? 'inherit' : 'pipe'],
     env: { ...process.env, DEADLINE_SECONDS: String(GUEST_DEADLINE_SECONDS) },
   });
   return {
     ok: result.status === 0,
-    output: `${result.stdout}${result.stderr}`.trim().split('\n').slice(-8).join('\n'),
+    output: `${result.stdout}${result.stderr ?? ''}`.trim().split('\n').slice(-8).join('\n'),
   };
 }
 
@@ -66,7 +77,8 @@ function run(script: string, args: string[], timeoutMs: number): { ok: boolean; 
  */
 function requireLane(context: TestContext, guestTest: string): void {
   if (!selected(guestTest)) {
-    context.skip(`guest test ${guestTest} not selected (ENCPLAN_KERNEL_TESTS=${SELECTION.join(',')})`);
+    const why = `guest test ${guestTest} not selected (ENCPLAN_KERNEL_TESTS=${SELECTION.join(',')})`;
+    context.skip(noteSkip(import.meta.url, why, context.task.name));
   }
   if (unavailable === null) {
     return;
@@ -74,7 +86,7 @@ function requireLane(context: TestContext, guestTest: string): void {
   if (process.env.CI === 'true') {
     throw new Error(`kernel lane could not run: ${unavailable}`);
   }
-  context.skip(`kernel lane skipped: ${unavailable}`);
+  context.skip(noteSkip(import.meta.url, `kernel lane skipped: ${unavailable}`, context.task.name));
 }
 
 function capture(test: string, file: string): string {
@@ -100,12 +112,15 @@ beforeAll(() => {
     return;
   }
   rmSync(OUT, { recursive: true, force: true });
+  process.stderr.write(
+    'kernel lane: building the boot image (QEMU and the Debian kernel from apt on a fresh machine, the packed CLI)\n',
+  );
   const build = run('build-kernel-image.sh', [], 10 * 60_000);
   if (!build.ok) {
     unavailable = `building the kernel image failed: ${build.output}`;
     return;
   }
-  const guest = run('run-guest.sh', [OUT, GUEST_TESTS.join(',')], (GUEST_DEADLINE_SECONDS + 30) * 1000);
+  const guest = run('run-guest.sh', [OUT, GUEST_TESTS.join(',')], (GUEST_DEADLINE_SECONDS + 30) * 1000, true);
   if (!existsSync(path.join(OUT, 'results'))) {
     // The guest's own log and the end of its console say why (e.g. a path it could not reach).
     const tail = (file: string): string =>

@@ -27,14 +27,27 @@ qemu-system-x86_64 -accel tcg -cpu max -M q35 -smp 2 -m 2048 -nodefaults -no-use
 qemu=$!
 trap 'kill -KILL "$qemu" 2>/dev/null || true; rm -f "$scratch"' EXIT
 status=0
+# Progress on stderr (the caller shows it live): each guest test as its result appears, and a line a minute.
+# The reasons for a failure go to stdout, which the caller keeps for its message.
+echo "kernel lane: guest booting under QEMU TCG (tests: $test; deadline ${deadline} s)" >&2
+reported=" "
 for ((second = 0; second < deadline; second++)); do
   kill -0 "$qemu" 2>/dev/null || break
+  for result in "$out"/results/*.status; do
+    [ -f "$result" ] || continue
+    name="$(basename "$result" .status)"
+    case "$reported" in *" $name "*) continue ;; esac
+    reported="$reported$name "
+    echo "kernel lane: ${second} s: guest test $name finished ($(cat "$result"))" >&2
+  done
+  ((second % 60 != 59)) || echo "kernel lane: ${second} s: still running" >&2
   sleep 1
 done
 if kill -0 "$qemu" 2>/dev/null; then
-  echo "run-guest: deadline of ${deadline}s reached, QEMU killed" | tee -a "$out/deadline.txt" >&2
+  echo "run-guest: deadline of ${deadline}s reached, QEMU killed" | tee -a "$out/deadline.txt"
   kill -KILL "$qemu"; status=124
 fi
 wait "$qemu" 2>/dev/null || true
-grep -q 'GUEST: done' "$out/console.log" 2>/dev/null || { [ "$status" -ne 0 ] || status=1; echo "run-guest: the guest did not finish its tests (see console.log)" >&2; }
+grep -q 'GUEST: done' "$out/console.log" 2>/dev/null || { [ "$status" -ne 0 ] || status=1; echo "run-guest: the guest did not finish its tests (see console.log)"; }
+echo "kernel lane: guest finished after ${second} s" >&2
 exit "$status"

@@ -43,6 +43,19 @@ export function sgr(code: string, text: string): string {
   return `\u{E000}${key}${code}\u{E001}${text}\u{E000}${key}0\u{E001}`;
 }
 
+/**
+ * Marks the SGR colour sequences (ESC [ … m) of text encplan composed itself from its own definitions, such as
+ * oclif's help, as encplan's colours, so that the sink prints them as colours instead of escaping them. Never
+ * for text that holds anything from a drive or a tool.
+ */
+export function keepOwnSgr(text: string): string {
+  // eslint-disable-next-line no-control-regex -- the SGR sequences oclif's theme writes
+  return text.replace(/\u001b\[([0-9;]*)m/gu, (_sequence, code: string) => {
+    const { key } = sgrKey();
+    return `\u{E000}${key}${code === '' ? '0' : code}\u{E001}`;
+  });
+}
+
 /** Sanitises one chunk for the sink, keeping the progress bar's own status-line rewrite and encplan's colours. */
 export function sanitizeChunk(text: string): string {
   const status = STATUS_LINE.exec(text);

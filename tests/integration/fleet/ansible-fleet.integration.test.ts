@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { REPO_ROOT } from '../../support/fake-tools.js';
+import { noteSkip } from '../../support/skip-reasons.js';
 
 /*
  * The Ansible collection for real: four managed hosts, each a network namespace with its own sshd on its own
@@ -48,9 +49,7 @@ function skipReason(): string | null {
 }
 
 const reason = skipReason();
-if (reason !== null) {
-  console.warn(`skipping the Ansible fleet test: ${reason}`);
-}
+noteSkip(import.meta.url, reason);
 
 interface Run {
   readonly status: number;

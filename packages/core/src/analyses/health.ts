@@ -11,6 +11,7 @@ import type { AtaAttribute, SmartFacts, Sourced } from '../domain/smart-facts.js
 import { sourceOf } from '../domain/source.js';
 import type { Warning } from '../domain/warning.js';
 import { formatBytes } from '../domain/units.js';
+import { HOST_WRITE_ATTRIBUTE_IDS, hostWriteUnitOf } from '../domain/ata-attribute-formats.js';
 import type { ImplausibleValue } from '../parsers/smartctl/plausible-ranges.js';
 
 /** Who set each threshold; every finding cites one (the original documents). */
@@ -20,6 +21,9 @@ const THRESHOLD_SOURCES = {
     'AnalogJ/scrutiny webapp/backend/pkg/thresholds/ata_attributes.go (Backblaze-derived failure-rate buckets)',
   crystalDiskInfo: 'CrystalDiskInfo AtaSmart.cpp CheckDiskStatus',
   gsmartcontrol: 'GSmartControl src/applib/storage_property_descr_*.cpp',
+  // Backblaze names SMART 5, 187, 188, 197 and 198 as its failure predictors: "What SMART Stats Tell Us About
+  // Hard Drives" (2016-10-06, https://www.backblaze.com/blog/what-smart-stats-indicate-hard-drive-failures/) and
+  // "Hard Drive SMART Stats" (2014-11-12, https://www.backblaze.com/blog/hard-drive-smart-stats/).
   backblaze: 'Backblaze, "What SMART Stats Tell Us About Hard Drives" (2016)',
   smartctlExit: 'smartctl(8), EXIT STATUS',
   nvmeSpec: 'NVM Express Base Specification 2.0, SMART / Health Information log page 02h',
@@ -75,6 +79,8 @@ const NO_MEASUREMENTS = {
   unsafeShutdowns: null,
   dataWrittenBytes: null,
   dataWrittenBytesExact: null,
+  dataWrittenUnit: null,
+  wearSignals: [],
   writeBytesPerDay: null,
   estimatedRemainingLifeYears: null,
   remainingLifeBasis: null,
@@ -173,15 +179,16 @@ function analyseNvme(facts: SmartFacts, draft: Draft): void {
     }
   }
   const mediaErrors = log.mediaErrors;
-  if (mediaErrors !== null && mediaErrors.value.exact > 0n) {
+  const mediaLevel = mediaErrors === null ? null : levelOf(NVME_MEDIA_ERRORS_RULE, mediaErrors.value.value);
+  if (mediaErrors !== null && mediaLevel !== null) {
     add(
       draft,
-      'nvme-media-errors',
-      'failing',
+      NVME_MEDIA_ERRORS_RULE.rule,
+      mediaLevel.severity,
       'media_errors',
       mediaErrors.value.value,
-      '> 0',
-      THRESHOLD_SOURCES.scrutinyNvme,
+      mediaLevel.threshold,
+      NVME_MEDIA_ERRORS_RULE.source,
       `The drive reports ${mediaErrors.value.exact.toString()} unrecovered media/data integrity errors.`,
       origin,
       mediaErrors.field,
@@ -220,39 +227,79 @@ function analyseNvme(facts: SmartFacts, draft: Draft): void {
   }
 }
 
-/** Thresholds on ATA raw counts, each with its source. */
-const ATA_RAW_RULES: readonly {
-  readonly id: number;
+/**
+ * A counter rule of the one severity scale (docs/health-severity.md): counts at or above `failingAt` fail, at or
+ * above `warningAt` warn, at or above `infoAt` only inform. The same rule judges the same failure whichever
+ * protocol reports it (ATA attribute, NVMe log field, SCSI log page).
+ */
+export interface CounterRule {
   readonly rule: string;
-  /** Raw counts at or above `failingAt` fail; at or above `warningAt` warn; `infoAt` only informs. */
   readonly failingAt: number | null;
   readonly warningAt: number | null;
   readonly infoAt: number | null;
   readonly source: string;
-  readonly meaning: string;
-}[] = [
-  // Scrutiny: attr 5 raw 16–70 has a 23.6 % annual failure rate, above its 10 % "failed" line; smaller
-  // non-zero counts get CrystalDiskInfo's Caution (default threshold 1).
-  {
-    id: 5,
-    rule: 'reallocated-sectors',
-    failingAt: 16,
-    warningAt: 1,
-    infoAt: null,
-    source: `${THRESHOLD_SOURCES.scrutinyAta}; ${THRESHOLD_SOURCES.crystalDiskInfo}`,
-    meaning: 'sectors were reallocated to spare area',
-  },
-  // Scrutiny: attr 187 raw 1 → 33.9 % annual failure rate (≥ 10 %: failed).
+}
+
+/**
+ * Data the drive could not read back or write (ATA 187, 197, 198; NVMe media_errors; SCSI total uncorrected
+ * errors): failing from the first. Backblaze's five predictive attributes include 187, 197 and 198; in Scrutiny's
+ * Backblaze-derived buckets one 187 or one 197 already means an annual failure rate above 30 %. NVMe media_errors
+ * counts "unrecovered data integrity errors" (NVMe Base Spec log page 02h bytes 160-175) and SCSI "total
+ * uncorrected errors" counts the same for reads, writes and verifies (SPC-5 error counter log pages 02h/03h/05h).
+ */
+const UNCORRECTABLE = {
+  failingAt: 1,
+  warningAt: null,
+  infoAt: null,
+  source: `${THRESHOLD_SOURCES.backblaze}; ${THRESHOLD_SOURCES.scrutinyAta}`,
+} as const;
+
+/**
+ * Defective blocks remapped to spare (ATA 5, SCSI grown defect list): a warning from the first, failing from 16.
+ * Scrutiny's Backblaze buckets for attribute 5: raw 1-3 → 2.7 % annual failures, 4-15 → 7.5 %, 16-69 → 23.6 %
+ * (above its 10 % "failed" line). The SCSI grown defect list (SBC READ DEFECT DATA, smartctl
+ * `scsi_grown_defect_list`) is the same remapping on SAS/SCSI drives.
+ */
+const REMAPPED = {
+  failingAt: 16,
+  warningAt: 1,
+  infoAt: null,
+  source: `${THRESHOLD_SOURCES.scrutinyAta}; ${THRESHOLD_SOURCES.backblaze}`,
+} as const;
+
+/** Thresholds on ATA raw counts (read as smartctl means them, see ata-attribute-formats.ts), each with its source. */
+const ATA_RAW_RULES: readonly (CounterRule & { readonly id: number; readonly meaning: string })[] = [
+  { id: 5, rule: 'reallocated-sectors', ...REMAPPED, meaning: 'sectors were reallocated to spare area' },
   {
     id: 187,
     rule: 'reported-uncorrectable',
-    failingAt: 1,
-    warningAt: null,
-    infoAt: null,
-    source: THRESHOLD_SOURCES.scrutinyAta,
+    ...UNCORRECTABLE,
     meaning: 'errors could not be corrected by ECC',
   },
-  // GSmartControl flags raw > 0 of 196; Scrutiny lists it as critical without a cited bucket.
+  // 184: the drive found data corrupted between its host interface and the media (parity of its buffer path).
+  // Not one of Backblaze's five; GSmartControl flags any raw > 0: a warning.
+  {
+    id: 184,
+    rule: 'end-to-end-errors',
+    failingAt: null,
+    warningAt: 1,
+    infoAt: null,
+    source: THRESHOLD_SOURCES.gsmartcontrol,
+    meaning: 'end-to-end data path errors (data corrupted inside the drive)',
+  },
+  // 188: Backblaze's fifth predictor. Scrutiny's Backblaze buckets: under 100 the annual failure rate is 2.5 %,
+  // the same as a drive with none; from 100 it is 10 %, Scrutiny's "failed" line. So a few timeouts only inform,
+  // 100 and more fail.
+  {
+    id: 188,
+    rule: 'command-timeouts',
+    failingAt: 100,
+    warningAt: null,
+    infoAt: 1,
+    source: `${THRESHOLD_SOURCES.backblaze}; ${THRESHOLD_SOURCES.scrutinyAta}`,
+    meaning: 'commands timed out',
+  },
+  // GSmartControl flags raw > 0 of 196; it counts remapping events, not remapped sectors.
   {
     id: 196,
     rule: 'reallocation-events',
@@ -262,26 +309,13 @@ const ATA_RAW_RULES: readonly {
     source: THRESHOLD_SOURCES.gsmartcontrol,
     meaning: 'reallocation events happened',
   },
-  // Scrutiny: attr 197 raw 1–2 → 34 % annual failure rate (≥ 10 %: failed).
   {
     id: 197,
     rule: 'pending-sectors',
-    failingAt: 1,
-    warningAt: null,
-    infoAt: null,
-    source: THRESHOLD_SOURCES.scrutinyAta,
+    ...UNCORRECTABLE,
     meaning: 'sectors are waiting to be reallocated (unreadable)',
   },
-  // CrystalDiskInfo: raw of 0xC6 ≥ 1 → Caution; Backblaze watches 198.
-  {
-    id: 198,
-    rule: 'offline-uncorrectable',
-    failingAt: null,
-    warningAt: 1,
-    infoAt: null,
-    source: `${THRESHOLD_SOURCES.crystalDiskInfo}; ${THRESHOLD_SOURCES.backblaze}`,
-    meaning: 'sectors failed the offline scan',
-  },
+  { id: 198, rule: 'offline-uncorrectable', ...UNCORRECTABLE, meaning: 'sectors failed the offline scan' },
   // Not among Backblaze's five failure predictors: interface CRC errors point at the cable or connector.
   {
     id: 199,
@@ -293,6 +327,42 @@ const ATA_RAW_RULES: readonly {
     meaning: 'transfers failed their CRC (usually the cable or connector)',
   },
 ];
+
+/** The NVMe and SCSI counters on the same scale. */
+export const NVME_MEDIA_ERRORS_RULE: CounterRule = {
+  rule: 'nvme-media-errors',
+  ...UNCORRECTABLE,
+  source: `NVMe Base Spec media_errors, scale of ATA 187: ${THRESHOLD_SOURCES.backblaze}`,
+};
+export const SCSI_UNCORRECTED_RULE: CounterRule = {
+  rule: 'scsi-uncorrected-errors',
+  ...UNCORRECTABLE,
+  source: `SPC-5 error counter log, scale of ATA 187: ${THRESHOLD_SOURCES.backblaze}`,
+};
+export const SCSI_GROWN_DEFECTS_RULE: CounterRule = {
+  rule: 'scsi-grown-defects',
+  ...REMAPPED,
+  source: `SBC grown defect list, scale of ATA 5: ${THRESHOLD_SOURCES.scrutinyAta}`,
+};
+/** Every ATA counter rule, for docs/health-severity.md and its test. */
+export const ATA_COUNTER_RULES = ATA_RAW_RULES;
+
+/** The highest level a count reaches under a rule; info levels cite no threshold. */
+function levelOf(
+  rule: CounterRule,
+  count: number,
+): { severity: FindingSeverity; threshold: string | null } | null {
+  if (rule.failingAt !== null && count >= rule.failingAt) {
+    return { severity: 'failing', threshold: `>= ${rule.failingAt}` };
+  }
+  if (rule.warningAt !== null && count >= rule.warningAt) {
+    return { severity: 'warning', threshold: `>= ${rule.warningAt}` };
+  }
+  if (rule.infoAt !== null && count >= rule.infoAt) {
+    return { severity: 'info', threshold: null };
+  }
+  return null;
+}
 
 function analyseAta(facts: SmartFacts, draft: Draft): void {
   const origin = facts.tool;
@@ -326,31 +396,29 @@ function analyseAta(facts: SmartFacts, draft: Draft): void {
       );
     }
     const rule = ATA_RAW_RULES.find((candidate) => candidate.id === attribute.id);
-    const raw = rawNumber(attribute);
-    if (rule === undefined || raw === null) {
+    const count = attribute.count ?? rawNumber(attribute);
+    if (rule === undefined || count === null) {
       continue;
     }
-    // The highest level the raw value reaches; info findings cite no threshold.
-    const level =
-      rule.failingAt !== null && raw >= rule.failingAt
-        ? { severity: 'failing' as const, threshold: `raw >= ${rule.failingAt}` }
-        : rule.warningAt !== null && raw >= rule.warningAt
-          ? { severity: 'warning' as const, threshold: `raw >= ${rule.warningAt}` }
-          : rule.infoAt !== null && raw >= rule.infoAt
-            ? { severity: 'info' as const, threshold: null }
-            : null;
+    const level = levelOf(rule, count);
     if (level !== null) {
+      const reading =
+        attribute.countReading === null ||
+        attribute.countReading === undefined ||
+        attribute.countReading === 'raw value'
+          ? ''
+          : ` (${attribute.countReading})`;
       add(
         draft,
         `ata-${rule.rule}`,
         level.severity,
         attributeLabel(attribute),
-        raw,
-        level.threshold,
+        count,
+        level.threshold === null ? null : `raw ${level.threshold}`,
         rule.source,
-        `${raw} ${rule.meaning}.`,
+        `${count} ${rule.meaning}${reading}.`,
         origin,
-        `${field}.raw.value`,
+        `${field}.raw`,
       );
     }
   }
@@ -361,32 +429,34 @@ function analyseScsi(facts: SmartFacts, draft: Draft): void {
   if (scsi === null) {
     return;
   }
-  // Grown defects are SCSI's reallocated sectors; Backblaze investigates any raw > 0 of the ATA equivalent.
-  if (scsi.grownDefects !== null && scsi.grownDefects.value > 0) {
+  const defects = scsi.grownDefects;
+  const defectLevel = defects === null ? null : levelOf(SCSI_GROWN_DEFECTS_RULE, defects.value);
+  if (defects !== null && defectLevel !== null) {
     add(
       draft,
-      'scsi-grown-defects',
-      'warning',
+      SCSI_GROWN_DEFECTS_RULE.rule,
+      defectLevel.severity,
       'scsi_grown_defect_list',
-      scsi.grownDefects.value,
-      '> 0',
-      THRESHOLD_SOURCES.backblaze,
-      `${scsi.grownDefects.value} blocks were added to the grown defect list.`,
+      defects.value,
+      defectLevel.threshold,
+      SCSI_GROWN_DEFECTS_RULE.source,
+      `${defects.value} blocks were added to the grown defect list (remapped to spare, as ATA attribute 5).`,
       facts.tool,
-      scsi.grownDefects.field,
+      defects.field,
     );
   }
   for (const errors of scsi.uncorrectedErrors) {
-    if (errors.value > 0) {
+    const level = levelOf(SCSI_UNCORRECTED_RULE, errors.value);
+    if (level !== null) {
       add(
         draft,
-        'scsi-uncorrected-errors',
-        'warning',
+        SCSI_UNCORRECTED_RULE.rule,
+        level.severity,
         errors.field.replace('scsi_error_counter_log.', ''),
         errors.value,
-        '> 0',
-        THRESHOLD_SOURCES.backblaze,
-        `${errors.value} errors could not be corrected.`,
+        level.threshold,
+        SCSI_UNCORRECTED_RULE.source,
+        `${errors.value} ${errors.field.split('.')[1] ?? ''} errors could not be corrected.`,
         facts.tool,
         errors.field,
       );
@@ -515,47 +585,151 @@ function isSolidState(facts: SmartFacts): boolean | null {
   return facts.rotationRateRpm === 0;
 }
 
-function wearAttribute(facts: SmartFacts): AtaAttribute | null {
-  for (const id of WEAR_ATTRIBUTE_IDS) {
-    const attribute = facts.ataAttributes.find(
-      (candidate) => candidate.id === id && WEAR_NAME.test(candidate.name),
-    );
-    const value = attribute?.value ?? null;
-    if (attribute !== undefined && value !== null && value <= 100) {
-      return attribute;
-    }
-  }
-  return null;
+/** One wear signal: percent of rated endurance used, as one counter tells it. */
+interface WearSignal {
+  readonly signal: string;
+  readonly percentUsed: number;
+  readonly field: string;
 }
 
-/** Endurance used in percent and where it came from, best source first. */
-function percentageUsed(facts: SmartFacts): { value: number; field: string; attribute: string } | null {
+/**
+ * Wear signals that differ by more than this many percentage points disagree. Vendors derive them from different
+ * counters (average erase count, spare blocks used, a host-write budget) and print whole percents, so a few points
+ * apart is normal; ten points is one wear tier (80 → 90 %), past which the tier would depend on which counter is read.
+ */
+export const WEAR_SIGNAL_TOLERANCE_POINTS = 10;
+
+/**
+ * Raw life-left counters in percent, by drivedb family: Phison's 231 SSD_Life_Left raw is the remaining life in
+ * percent ("Phison Driven SSDs" entry of smartmontools drivedb.h, "see MKP_521_Phison_SMART_attribute.pdf"), while
+ * its normalised value may stay at 100 (fixture sata-ssd-kingston-kc400-1tb-wear-signals-disagree-v7.3: value 100,
+ * raw 74, average erase count 808).
+ */
+const RAW_LIFE_LEFT: readonly { readonly family: string; readonly id: number; readonly name: RegExp }[] = [
+  { family: 'Phison Driven SSDs', id: 231, name: /^SSD_Life_Left$/ },
+];
+
+/**
+ * The most endurance any drive is rated for: 100 drive writes per day for 5 years (Intel Optane SSD DC P5800X
+ * product brief), 182 500 full-drive writes. A percentage used that would need a higher rating for the writes
+ * the drive reports disagrees with them.
+ */
+const MAX_RATED_DRIVE_WRITES = 100 * 365 * 5;
+
+/** Every wear signal the drive gives, best-defined first (the NVMe/ATA/SCSI standard fields, then vendors'). */
+function wearSignals(facts: SmartFacts): WearSignal[] {
+  const signals: WearSignal[] = [];
   const direct: (Sourced<number> | null)[] = [
     facts.nvme?.percentageUsed ?? null,
     facts.enduranceUsedPercent,
     facts.ataPercentageUsed,
     facts.scsi?.percentageUsed ?? null,
   ];
+  const seen = new Set<string>();
   for (const candidate of direct) {
-    if (candidate !== null) {
-      return {
-        value: candidate.value,
+    if (candidate !== null && !seen.has(candidate.field)) {
+      seen.add(candidate.field);
+      signals.push({
+        signal: candidate.field.split('.').pop() ?? candidate.field,
+        percentUsed: candidate.value,
         field: candidate.field,
-        attribute: candidate.field.split('.').pop() ?? candidate.field,
-      };
+      });
     }
   }
-  if (isSolidState(facts) === true) {
-    const wear = wearAttribute(facts);
-    if (wear !== null && wear.value !== null) {
-      return {
-        value: 100 - wear.value,
-        field: `ata_smart_attributes.table[id=${wear.id}].value`,
-        attribute: attributeLabel(wear),
-      };
+  // smartctl 7.5 copies percentage_used into endurance_used: one signal, not two that agree.
+  const unique = signals.filter(
+    (signal, index) =>
+      signal.field !== 'endurance_used.current_percent' ||
+      !signals.some((other, at) => at !== index && other.percentUsed === signal.percentUsed),
+  );
+  if (isSolidState(facts) !== true) {
+    return unique;
+  }
+  for (const id of WEAR_ATTRIBUTE_IDS) {
+    const attribute = facts.ataAttributes.find(
+      (candidate) => candidate.id === id && WEAR_NAME.test(candidate.name),
+    );
+    if (attribute !== undefined && attribute.value !== null && attribute.value <= 100) {
+      unique.push({
+        signal: `${attributeLabel(attribute)} (normalised)`,
+        percentUsed: 100 - attribute.value,
+        field: `ata_smart_attributes.table[id=${attribute.id}].value`,
+      });
     }
   }
-  return null;
+  for (const rule of RAW_LIFE_LEFT) {
+    const attribute = facts.ataAttributes.find(
+      (candidate) => candidate.id === rule.id && rule.name.test(candidate.name),
+    );
+    const count = attribute?.count ?? null;
+    if (facts.modelFamily === rule.family && attribute !== undefined && count !== null && count <= 100) {
+      unique.push({
+        signal: `${attributeLabel(attribute)} (raw, life left)`,
+        percentUsed: 100 - count,
+        field: `ata_smart_attributes.table[id=${attribute.id}].raw`,
+      });
+    }
+  }
+  return unique;
+}
+
+/** The worst signal decides; the finding says which disagree, never which counter is wrong. */
+function judgeWearSignals(
+  facts: SmartFacts,
+  draft: Draft,
+  signals: readonly WearSignal[],
+  written: DataWritten | null,
+): { used: { value: number; field: string; attribute: string } | null; agree: boolean } {
+  if (signals.length === 0) {
+    return { used: null, agree: true };
+  }
+  const worst = signals.reduce((a, b) => (b.percentUsed > a.percentUsed ? b : a));
+  const best = signals.reduce((a, b) => (b.percentUsed < a.percentUsed ? b : a));
+  let agree = true;
+  if (worst.percentUsed - best.percentUsed > WEAR_SIGNAL_TOLERANCE_POINTS) {
+    agree = false;
+    add(
+      draft,
+      'wear-signals-disagree',
+      'info',
+      signals.map((signal) => signal.signal).join(' / '),
+      worst.percentUsed,
+      `spread <= ${WEAR_SIGNAL_TOLERANCE_POINTS} percentage points`,
+      'encplan wear-signal tolerance, docs/health-severity.md',
+      `The drive's wear counters disagree: ${signals.map((signal) => `${signal.signal} says ${signal.percentUsed} % used`).join(', ')}. The file cannot tell which is right, so the worse (${worst.percentUsed} %) is used and no remaining life is estimated.`,
+      facts.tool,
+      worst.field,
+    );
+  }
+  const capacity = facts.userCapacityBytes;
+  if (written !== null && capacity !== null && capacity > 0) {
+    const driveWrites = Number(written.bytes) / capacity;
+    // Percentages are whole numbers: the true value is below p + 1.
+    const impliedRating = (driveWrites * 100) / (worst.percentUsed + 1);
+    if (impliedRating > MAX_RATED_DRIVE_WRITES) {
+      agree = false;
+      add(
+        draft,
+        'wear-signals-disagree',
+        'info',
+        `${worst.signal} / ${written.unit.attribute}`,
+        worst.percentUsed,
+        `full-drive writes × 100 / (used + 1) <= ${MAX_RATED_DRIVE_WRITES}`,
+        'Intel Optane SSD DC P5800X product brief (100 drive writes per day for 5 years, the highest rating sold)',
+        `${worst.signal} says ${worst.percentUsed} % used, but the ${formatBytes(Number(written.bytes))} written are ${Math.round(driveWrites)} full-drive writes, which no drive is rated to take at that wear. The counters disagree; no remaining life is estimated.`,
+        facts.tool,
+        written.field,
+      );
+    }
+  }
+  return {
+    used: {
+      value: worst.percentUsed,
+      field: worst.field,
+      attribute: worst.signal,
+    },
+    agree,
+  };
 }
 
 function analyseWear(
@@ -694,36 +868,82 @@ function analyseTemperature(facts: SmartFacts, draft: Draft): void {
   }
 }
 
-/** Bytes written by the host, exact, with the field it came from. */
-function dataWritten(facts: SmartFacts): { bytes: bigint; field: string } | null {
+/** Bytes written by the host, exact, with the counter, its raw figure and unit. */
+interface DataWritten {
+  readonly bytes: bigint;
+  readonly field: string;
+  readonly unit: NonNullable<Health['dataWrittenUnit']>;
+}
+
+function dataWritten(facts: SmartFacts): DataWritten | null {
   const units = facts.nvme?.dataUnitsWritten ?? null;
   if (units !== null) {
-    return { bytes: units.value.exact * NVME_DATA_UNIT_BYTES, field: units.field };
+    return {
+      bytes: units.value.exact * NVME_DATA_UNIT_BYTES,
+      field: units.field,
+      unit: {
+        attribute: 'data_units_written',
+        raw: units.value.exact.toString(),
+        unit: 'units of 512 000 bytes',
+        source: 'NVM Express Base Specification 2.0, SMART / Health Information log, Data Units Written',
+      },
+    };
   }
   const scsiWritten = facts.scsi?.bytesWritten ?? null;
   if (scsiWritten !== null) {
-    return { bytes: scsiWritten.value, field: scsiWritten.field };
+    return {
+      bytes: scsiWritten.value,
+      field: scsiWritten.field,
+      unit: {
+        attribute: 'write.gigabytes_processed',
+        raw: (Number(scsiWritten.value) / 1e9).toFixed(3),
+        unit: '10^9 bytes',
+        source: 'smartctl scsiprint.cpp (gigabytes processed, "%.3f" of 10^9 bytes)',
+      },
+    };
   }
-  // ATA 241 (or Micron's 246) in the unit its name states (smartctl drivedb names, e.g. Total_LBAs_Written,
-  // Lifetime_Writes_GiB, Host_Writes_32MiB); an unnamed unit is not guessed.
   const blockBytes = BigInt(facts.logicalBlockSizeBytes ?? 512);
-  for (const attribute of facts.ataAttributes) {
-    if ((attribute.id !== 241 && attribute.id !== 246) || attribute.raw === null) {
+  const family = facts.modelFamily ?? null;
+  const known = facts.ataAttributes.flatMap((attribute) => {
+    const unit = HOST_WRITE_ATTRIBUTE_IDS.some((id) => id === attribute.id)
+      ? hostWriteUnitOf(attribute.id, attribute.name, family, facts.inDriveDatabase)
+      : null;
+    return unit === null || attribute.raw === null ? [] : [{ attribute, unit, raw: attribute.raw.exact }];
+  });
+  for (const id of HOST_WRITE_ATTRIBUTE_IDS) {
+    const candidate = known.find((entry) => entry.attribute.id === id);
+    if (candidate === undefined) {
       continue;
     }
-    const field = `ata_smart_attributes.table[id=${attribute.id}].raw.value`;
-    const raw = attribute.raw.exact;
-    // Unknown drives get smartctl's default name "Total_LBAs_Written" for 241 whatever the real unit is
-    // (fixture sata-ssd-wd-red-sa500: 173833 "LBAs" on a 4 TB NAS SSD after 8244 h), so only trust drivedb names.
-    if (/LBAs_Written/i.test(attribute.name) && facts.inDriveDatabase !== false) {
-      return { bytes: raw * blockBytes, field };
+    let { unit } = candidate;
+    // A "logical blocks" counter that equals a 32 MiB counter of the same drive counts 32 MiB units: the drive
+    // database left it at the DEFAULT name (e.g. Intel DC drives sold under another family name).
+    const twin = known.find(
+      (other) =>
+        other !== candidate &&
+        other.unit.bytesPerUnit === 33_554_432n &&
+        other.raw === candidate.raw &&
+        candidate.raw > 0n,
+    );
+    if (unit.bytesPerUnit === 'logical-block' && twin !== undefined) {
+      unit = {
+        ...twin.unit,
+        source: `equal to ${attributeLabel(twin.attribute)} on the same drive (${twin.unit.source})`,
+      };
     }
-    if (/Writes_GiB/i.test(attribute.name)) {
-      return { bytes: raw * 1_073_741_824n, field };
-    }
-    if (/Writes_32MiB/i.test(attribute.name)) {
-      return { bytes: raw * 33_554_432n, field };
-    }
+    const bytesPerUnit = unit.bytesPerUnit === 'logical-block' ? blockBytes : unit.bytesPerUnit;
+    const label =
+      unit.bytesPerUnit === 'logical-block' ? `logical blocks of ${blockBytes.toString()} bytes` : unit.label;
+    return {
+      bytes: candidate.raw * bytesPerUnit,
+      field: `ata_smart_attributes.table[id=${id}].raw.value`,
+      unit: {
+        attribute: attributeLabel(candidate.attribute),
+        raw: candidate.raw.toString(),
+        unit: label,
+        source: unit.source,
+      },
+    };
   }
   return null;
 }
@@ -732,7 +952,7 @@ function analyseUsage(
   facts: SmartFacts,
   draft: Draft,
   hours: number | null,
-  written: { bytes: bigint; field: string } | null,
+  written: DataWritten | null,
 ): void {
   if (hours !== null) {
     add(
@@ -757,7 +977,7 @@ function analyseUsage(
       written.bytes.toString(),
       null,
       null,
-      `The host has written ${formatBytes(Number(written.bytes))}.`,
+      `The host has written ${formatBytes(Number(written.bytes))} (${written.unit.attribute}: ${written.unit.raw} ${written.unit.unit}).`,
       facts.tool,
       written.field,
     );
@@ -823,11 +1043,13 @@ export function assessHealth(facts: SmartFacts): Health {
   analyseNvme(facts, draft);
   analyseAta(facts, draft);
   analyseScsi(facts, draft);
-  const used = percentageUsed(facts);
+  const written = dataWritten(facts);
+  const signals = wearSignals(facts);
+  const wear = judgeWearSignals(facts, draft, signals, written);
+  const used = wear.used;
   analyseWear(facts, draft, used);
   analyseTemperature(facts, draft);
   const hours = powerOnHours(facts);
-  const written = dataWritten(facts);
   analyseUsage(facts, draft, hours, written);
   const unsafe = facts.nvme?.unsafeShutdowns?.value.value ?? unsafeFromAta(facts);
   const spare =
@@ -835,7 +1057,7 @@ export function assessHealth(facts: SmartFacts): Health {
   const spareThreshold =
     facts.nvme?.availableSpareThresholdPercent?.value ?? facts.spareAvailable?.thresholdPercent ?? null;
   const age = driveAge(facts, draft, hours, written);
-  const remainingYears = remainingLifeYears(used?.value ?? null, age?.hours ?? null);
+  const remainingYears = wear.agree ? remainingLifeYears(used?.value ?? null, age?.hours ?? null) : null;
   if (remainingYears !== null && remainingYears < REMAINING_LIFE_WARNING_YEARS && used !== null) {
     add(
       draft,
@@ -864,6 +1086,8 @@ export function assessHealth(facts: SmartFacts): Health {
     unsafeShutdowns: unsafe,
     dataWrittenBytes: written === null ? null : Number(written.bytes),
     dataWrittenBytesExact: exactOrNull(written?.bytes ?? null),
+    dataWrittenUnit: written?.unit ?? null,
+    wearSignals: signals.map((signal) => ({ ...signal })),
     writeBytesPerDay: written === null || days === null ? null : Math.round(Number(written.bytes) / days),
     estimatedRemainingLifeYears: remainingYears,
     remainingLifeBasis: remainingYears === null ? null : (age?.basis ?? null),
@@ -871,26 +1095,38 @@ export function assessHealth(facts: SmartFacts): Health {
   };
 }
 
+/**
+ * Below this percentage used no remaining life is extrapolated: percentage_used and the vendor life attributes are
+ * whole percents (NVMe Base Spec 2.0 log page 02h byte 5), so at p % the true wear lies anywhere in [p, p + 1) and
+ * the extrapolation hours·(100 − p)/p is off by up to 1/p: at 5 % that is 20 %, at 1 % a factor of two.
+ */
+export const MIN_PERCENT_FOR_LIFE_ESTIMATE = 5;
+
 /** [derived] Wear so far took `hours`; the rest, (100 − p) %, at the same rate takes hours·(100 − p)/p. */
 function remainingLifeYears(usedPercent: number | null, hours: number | null): number | null {
-  if (usedPercent === null || hours === null || usedPercent <= 0 || usedPercent >= 100) {
+  if (
+    usedPercent === null ||
+    hours === null ||
+    usedPercent < MIN_PERCENT_FOR_LIFE_ESTIMATE ||
+    usedPercent >= 100
+  ) {
     return null;
   }
   return Math.round(((hours * (100 - usedPercent)) / usedPercent / HOURS_PER_YEAR) * 10) / 10;
 }
 
 /**
- * The drive's age for life estimates, after cross-checking the counters that bound it. Power-on hours are used
- * unless another counter proves them wrong: the NVMe controller busy time (minutes with I/O outstanding, NVMe
- * Base Spec 2.0 log page 02h) can never exceed the power-on time, and the host can never have written faster on
- * average than the interface carries. A contradiction is a `counters-inconsistent` warning that says which
- * counter the estimate trusts; when none can be trusted there is no estimate.
+ * The drive's age for life estimates, after cross-checking the counters that bound it: the NVMe controller busy
+ * time (minutes with I/O outstanding, NVMe Base Spec 2.0 log page 02h) cannot exceed the power-on time, and the
+ * host cannot have written faster on average than the interface carries. When they contradict each other a
+ * `counters-inconsistent` finding names both, without claiming which is wrong (the file cannot prove it), and no
+ * remaining life is estimated.
  */
 function driveAge(
   facts: SmartFacts,
   draft: Draft,
   hours: number | null,
-  written: { bytes: bigint; field: string } | null,
+  written: DataWritten | null,
 ): { hours: number; basis: NonNullable<Health['remainingLifeBasis']> } | null {
   const busyMinutes = facts.nvme?.controllerBusyMinutes ?? null;
   const busyHours = busyMinutes === null ? null : busyMinutes.value.value / 60;
@@ -900,15 +1136,15 @@ function driveAge(
       draft,
       'counters-inconsistent',
       'warning',
-      'controller_busy_time',
+      'controller_busy_time / power_on_hours',
       busyMinutes.value.value,
       '<= power_on_hours × 60',
       THRESHOLD_SOURCES.nvmeSpec,
-      `The controller reports ${Math.round(busyHours)} hours busy but only ${hours} hours powered on, which cannot both be true; the power-on hours are wrong. The life estimate uses the busy time, a lower bound of the drive's age.`,
+      `The controller reports ${Math.round(busyHours)} hours busy but ${hours} hours powered on; busy time cannot exceed powered-on time, so these counters disagree and the file cannot tell which one is right. No remaining life is estimated.`,
       facts.tool,
       busyMinutes.field,
     );
-    return { hours: busyHours, basis: 'controller-busy-time' };
+    return null;
   }
   if (hours !== null && written !== null) {
     const averageBytesPerSecond = Number(written.bytes) / Math.max(hours, 1) / 3600;
@@ -917,11 +1153,11 @@ function driveAge(
         draft,
         'counters-inconsistent',
         'warning',
-        'power_on_hours',
+        `power_on_hours / ${written.unit.attribute}`,
         hours,
         'writes <= 15.75 GB/s on average',
         'PCI Express Base Specification 5.0 (32 GT/s, 128b/130b) × 4 lanes',
-        `${(Number(written.bytes) / 1e12).toFixed(2)} TB written in ${hours} powered-on hours would be ${(averageBytesPerSecond / 1e9).toFixed(1)} GB/s on average, faster than any drive interface; the power-on hours are wrong, so no remaining life is estimated.`,
+        `${(Number(written.bytes) / 1e12).toFixed(2)} TB written in ${hours} powered-on hours would be ${(averageBytesPerSecond / 1e9).toFixed(1)} GB/s on average, faster than any drive interface: the write counter and the power-on hours disagree and the file cannot tell which one is right. No remaining life is estimated.`,
         facts.tool,
         hoursField,
       );

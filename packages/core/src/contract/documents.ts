@@ -15,7 +15,7 @@ import { planDocument } from './plan-document.js';
 // The health section plus what the same output says about the drive itself (media kind, TRIM).
 export const healthDocument = commandDocument(
   'health',
-  [1, 1],
+  [1, 2],
   'health',
   healthSchema.extend({ drive: driveSummarySchema }),
 );

@@ -81,13 +81,37 @@ export const healthSchema = z.object({
   dataWrittenBytes: z.number().nullable(),
   /** The same count as an exact decimal string, because 64-bit counters exceed JSON's safe integers. */
   dataWrittenBytesExact: z.string().nullable(),
+  /**
+   * The counter `dataWrittenBytes` comes from and its unit as the drive means it (health 1.2): e.g. 241 raw
+   * "129493" in "32 MiB units" from smartmontools' drive database. Absent in documents before 1.2.
+   */
+  dataWrittenUnit: z
+    .object({
+      attribute: z.string(),
+      raw: z.string(),
+      unit: z.string(),
+      source: z.string(),
+    })
+    .nullable()
+    .optional(),
+  /**
+   * Every wear signal the drive gave, as percent of rated endurance used (health 1.2), e.g. NVMe percentage_used,
+   * 100 − a vendor life attribute's normalised value, a life-left raw count. When they differ by more than
+   * WEAR_SIGNAL_TOLERANCE_POINTS a `wear-signals-disagree` finding names them and `percentageUsed` is the worst.
+   */
+  wearSignals: z
+    .array(z.object({ signal: z.string(), percentUsed: z.number(), field: z.string() }))
+    .optional(),
   /** Average host writes per power-on day. */
   writeBytesPerDay: z.number().nullable(),
-  /** Years until 100 % endurance used at the wear rate observed so far (derived: hours·(100−p)/p). */
+  /**
+   * Years until 100 % endurance used at the wear rate observed so far (derived: hours·(100−p)/p); null unless the
+   * wear signals and the age counters agree and at least MIN_PERCENT_FOR_LIFE_ESTIMATE % is used (health 1.2).
+   */
   estimatedRemainingLifeYears: z.number().nullable(),
   /**
-   * Which counter the life estimate takes the drive's age from: power-on hours, or the NVMe controller busy time
-   * when it proves the power-on hours wrong (a `counters-inconsistent` finding says so). Null without an estimate.
+   * Which counter the life estimate takes the drive's age from. Since health 1.2 always power-on hours: when the
+   * NVMe controller busy time contradicts them no estimate is made ('controller-busy-time' is kept for 1.1 readers).
    */
   remainingLifeBasis: z.enum(['power-on-hours', 'controller-busy-time']).nullable(),
   findings: z.array(healthFindingSchema),

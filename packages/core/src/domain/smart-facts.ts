@@ -57,6 +57,13 @@ export interface AtaAttribute {
   readonly prefailure: boolean;
   readonly raw: Counter | null;
   readonly rawString: string | null;
+  /**
+   * The counter the raw value holds as smartctl means it (drivedb raw format: "2111 (12437 0)" is 2111, Seagate's
+   * 188 packs three 16-bit counters); null without a raw value. See domain/ata-attribute-formats.ts.
+   */
+  readonly count?: number | null;
+  /** How `count` was read from the raw value, e.g. "raw16(raw16): low bits of the raw value". */
+  readonly countReading?: string | null;
 }
 
 /** SCSI/SAS health facts (smartctl scsiprint). */
@@ -101,6 +108,8 @@ export interface SmartFacts {
   readonly temperatureCelsius: Sourced<number> | null;
   readonly logicalBlockSizeBytes: number | null;
   readonly userCapacityBytes: number | null;
+  /** smartctl's `model_family` (the drive database entry that matched), which fixes raw formats and units. */
+  readonly modelFamily?: string | null;
   /** smartctl's `in_smartctl_database`: attribute names (and so their units) come from its drive database. */
   readonly inDriveDatabase: boolean | null;
   /** Fields whose printed value the field cannot hold (left out above); any makes a good verdict impossible. */

@@ -16,6 +16,7 @@ import path from 'node:path';
 import { EncplanError } from '../errors.js';
 import type { Host, HostEffects, PathKind, PathStat, SystemInfoSnapshot } from '../ports.js';
 import type { Runner } from './process/run-command.js';
+import { withToolVersionCache } from './tool-version-cache.js';
 import { canAccess } from './can-access.js';
 import { currentPlatform } from './platform.js';
 import { userPathError } from './user-files.js';
@@ -177,7 +178,8 @@ export function createNodeHost(runner: Runner, cwd: string = process.cwd()): Hos
     cwd,
     privileged,
     effects: createNodeEffects(),
-    run: runner.run,
+    // A tool's version is asked once per binary, not once per run (tool-version-cache.ts).
+    run: withToolVersionCache(runner.run, (tool) => runner.resolveTool(tool)),
     readText: (path) => unlessMissing(path, () => readFile(path, 'utf8')),
     listDir: (path) => unlessMissing(path, async () => (await readdir(path)).sort()),
     realPath: (path) => unlessMissing(path, () => realpath(path)),

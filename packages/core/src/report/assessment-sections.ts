@@ -92,6 +92,17 @@ export function healthSection(health: Health, warnings: readonly Warning[]): Sec
         source,
       ),
       fact('Endurance used', orUnknown(health.percentageUsed, formatPercent), source),
+      ...((health.wearSignals ?? []).length > 1
+        ? [
+            fact(
+              'Wear signals',
+              (health.wearSignals ?? [])
+                .map((signal) => `${signal.signal} ${formatPercent(signal.percentUsed)}`)
+                .join('; '),
+              source,
+            ),
+          ]
+        : []),
       fact(
         'Available spare',
         orUnknown(
@@ -112,7 +123,16 @@ export function healthSection(health: Health, warnings: readonly Warning[]): Sec
         source,
       ),
       fact('Unsafe shutdowns', orUnknown(health.unsafeShutdowns, String), source),
-      fact('Data written', orUnknown(health.dataWrittenBytes, formatBytes), source),
+      fact(
+        'Data written',
+        orUnknown(health.dataWrittenBytes, (bytes) => {
+          const unit = health.dataWrittenUnit ?? null;
+          return unit === null
+            ? formatBytes(bytes)
+            : `${formatBytes(bytes)} (${unit.attribute}: ${unit.raw} ${unit.unit})`;
+        }),
+        source,
+      ),
       fact(
         'Writes per day',
         orUnknown(health.writeBytesPerDay, (bytes) => `${formatBytes(bytes)} per day`),

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { probeDiscardStack, probeHealth } from '@encplan/core';
+import type { Host } from '../../src/ports.js';
 import { assessSed } from '../../src/analyses/sed.js';
 import { assessTrim } from '../../src/analyses/trim.js';
 import { readProvisioningMode } from '../../src/probes/linux/sysfs-stack.js';
@@ -15,6 +16,25 @@ const { runnerWith, fakes } = fakeToolsPerTest();
 
 async function hostWith(cases: Record<string, readonly FakeCase[]>) {
   return createNodeHost(await runnerWith(cases));
+}
+
+/** The host as if systemd did (or did not) run as init: /run/systemd/system is what sd_booted(3) checks. */
+function withSystemd(host: Host, booted: boolean): Host {
+  return {
+    ...host,
+    stat: async (file) =>
+      file === '/run/systemd/system'
+        ? booted
+          ? {
+              kind: 'directory',
+              deviceNumber: null,
+              containingDeviceNumber: '0:25',
+              sizeBytes: 0,
+              readable: true,
+            }
+          : null
+        : host.stat(file),
+  };
 }
 
 const SMARTCTL_ARGS = ['--json=v', '-x', '--nocheck=standby'];
@@ -186,24 +206,45 @@ describe('probeDiscardStack', () => {
         },
       ],
       systemctl: [
-        { args: ['is-enabled', 'fstrim.timer'], stdout: 'enabled\n' },
         {
-          args: ['show', 'fstrim.timer', '--property=LastTriggerUSec', '--timestamp=utc'],
-          stdout: 'LastTriggerUSec=Mon 2026-11-16 00:00:01 UTC\n',
+          args: [
+            'show',
+            'fstrim.timer',
+            '--property=LoadState,UnitFileState,LastTriggerUSec',
+            '--timestamp=utc',
+          ],
+          stdout: 'LoadState=loaded\nUnitFileState=enabled\nLastTriggerUSec=Mon 2026-11-16 00:00:01 UTC\n',
         },
       ],
     });
-    const { facts } = await probeDiscardStack(host, stack);
+    // systemd runs as init here (sd_booted(3)): one `systemctl show` answers both questions.
+    const { facts } = await probeDiscardStack(withSystemd(host, true), stack);
     expect((await fakes().calls()).map((call) => [call.tool, ...call.argv])).toEqual([
       ['dmsetup', 'table', '--', 'debian_crypt'],
       ['cryptsetup', 'luksDump', '--dump-json-metadata', '--', '/dev/sdb3'],
-      ['systemctl', 'is-enabled', 'fstrim.timer'],
-      ['systemctl', 'show', 'fstrim.timer', '--property=LastTriggerUSec', '--timestamp=utc'],
+      [
+        'systemctl',
+        'show',
+        'fstrim.timer',
+        '--property=LoadState,UnitFileState,LastTriggerUSec',
+        '--timestamp=utc',
+      ],
     ]);
     expect(facts.dmTables.debian_crypt?.[0]?.crypt?.allowDiscards).toBe(true);
     expect(facts.luksFlags.debian_crypt).toEqual([]);
     expect(facts.fstrimTimer).toEqual({ enabled: true, lastRunAt: '2026-11-16T00:00:01Z' });
     expect(facts.mounts?.length).toBeGreaterThan(0);
+  });
+
+  it('asks `systemctl is-enabled` alone where systemd is not init (show cannot answer there)', async () => {
+    const host = await hostWith({
+      systemctl: [{ args: ['is-enabled', 'fstrim.timer'], stdout: 'disabled\n' }],
+    });
+    const { facts } = await probeDiscardStack(withSystemd(host, false), stack);
+    expect(
+      (await fakes().calls()).filter((call) => call.tool === 'systemctl').map((call) => call.argv),
+    ).toEqual([['is-enabled', 'fstrim.timer']]);
+    expect(facts.fstrimTimer).toEqual({ enabled: false, lastRunAt: null });
   });
 
   it('turns missing tools into warnings and null facts', async () => {

@@ -94,7 +94,7 @@ describe('encplan health: the assessment health section', () => {
     expect(lines[0]).toBe('encplan health: Samsung SSD 970 EVO 500GB (NVME, smartctl 7.0)');
     expect(lines[2]).toBe('Drive health: failing (PROBLEM)');
     expect(lines[4]).toBe(
-      '  ! The drive reports 7 unrecovered media/data integrity errors.  [smartctl: nvme_smart_health_information_log.media_errors; rule > 0 (AnalogJ/scrutiny webapp/backend/pkg/thresholds/nvme_attributes.go)]',
+      '  ! The drive reports 7 unrecovered media/data integrity errors.  [smartctl: nvme_smart_health_information_log.media_errors; rule >= 1 (NVMe Base Spec media_errors, scale of ATA 187: Backblaze, "What SMART Stats Tell Us About Hard Drives" (2016))]',
     );
     const text = lines.join('\n');
     expect(text).toMatch(/^ {2}Protocol +NVME \(smartctl -d nvme\) +\[smartctl\]$/m);

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { assess, assessBundle, assessmentDocument } from '@encplan/core';
 import { parseBundle, type Bundle } from '../../src/capture/bundle.js';
+import type { Capture } from '../../src/capture/capture.js';
 import { createRecordingHost } from '../../src/capture/recording-host.js';
 import { createReplayHost } from '../../src/capture/replay-host.js';
 import { fixture } from '../support/fixtures.js';
@@ -50,9 +51,15 @@ describe('assess --bundle of a benchmarked collection (collect --benchmark --qui
         benchmark: { quick: true, quickRevision: 1 },
       },
     );
-    const effects = (captures: readonly { kind: string }[]) =>
+    const effects = (captures: readonly Capture[]) =>
       captures.filter((capture) => capture.kind === 'effect' || capture.kind === 'command');
-    expect(effects(recording.captures())).toEqual(effects(bundle.captures));
+    // fstrim.timer is read with one systemctl call now; `show` only where systemd runs as init, and this bundle
+    // was collected on a VM booted without it (its `show` failed, exit 1): that one old call is not asked.
+    const oldShow = (capture: Capture) =>
+      capture.kind === 'command' && capture.tool === 'systemctl' && capture.argv[0] === 'show';
+    expect(effects(recording.captures())).toEqual(
+      effects(bundle.captures).filter((capture) => !oldShow(capture)),
+    );
   });
 
   it('a bundle collected without --benchmark has no benchmark to replay, and says which step is missing when asked', async () => {

@@ -24,6 +24,7 @@ import {
   unrecognized,
   type JsonObject,
 } from '../json-reader.js';
+import { powerOnHoursFromAttribute, rawCountOf } from '../../domain/ata-attribute-formats.js';
 import { decodeSmartctlExitStatus } from './exit-status.js';
 import { withoutImplausibleValues, type ImplausibleValue } from './plausible-ranges.js';
 
@@ -92,7 +93,7 @@ function readNvmeLog(document: JsonObject): NvmeHealthLog | null {
   };
 }
 
-function readAtaAttributes(document: JsonObject): AtaAttribute[] {
+function readAtaAttributes(document: JsonObject, modelFamily: string | null): AtaAttribute[] {
   const attributes: AtaAttribute[] = [];
   for (const row of objectsAt(objectAt(document, 'ata_smart_attributes'), 'table')) {
     const id = numberAt(row, 'id');
@@ -100,6 +101,9 @@ function readAtaAttributes(document: JsonObject): AtaAttribute[] {
       continue;
     }
     const raw = objectAt(row, 'raw');
+    const rawCounter = counterAt(raw, 'value');
+    const rawString = stringAt(raw, 'string');
+    const count = rawCountOf(id, rawCounter?.exact ?? null, rawString, modelFamily);
     attributes.push({
       id,
       name: stringAt(row, 'name') ?? 'Unknown_Attribute',
@@ -108,11 +112,24 @@ function readAtaAttributes(document: JsonObject): AtaAttribute[] {
       threshold: numberAt(row, 'thresh'),
       whenFailed: stringAt(row, 'when_failed') ?? '',
       prefailure: booleanAt(objectAt(row, 'flags'), 'prefailure') ?? false,
-      raw: counterAt(raw, 'value'),
-      rawString: stringAt(raw, 'string'),
+      raw: rawCounter,
+      rawString,
+      count: count?.count ?? null,
+      countReading: count?.reading ?? null,
     });
   }
   return attributes;
+}
+
+/** Power-on hours from attribute 9 when smartctl printed no `power_on_time` (smartctl 7.0 on some drives). */
+function powerOnHoursFromAttributes(attributes: readonly AtaAttribute[]): Sourced<number> | null {
+  const attribute = attributes.find((candidate) => candidate.id === 9);
+  const count = attribute?.count ?? null;
+  if (attribute === undefined || count === null) {
+    return null;
+  }
+  const hours = powerOnHoursFromAttribute(attribute.name, count);
+  return hours === null ? null : { value: hours, field: `ata_smart_attributes.table[id=9].raw.string` };
 }
 
 function readAtaPercentageUsed(document: JsonObject): Sourced<number> | null {
@@ -331,6 +348,40 @@ function readSecurity(document: JsonObject): SecurityCapability | null {
 }
 
 /**
+ * `smartctl --scan --json` prints a `devices` list and no `device` object (fixture
+ * smartctl-scan/linux-three-devices-v7.4): no SMART data, so the answer is the list and the command to run per
+ * device, as a TOOL_OUTPUT_UNRECOGNIZED error that names them.
+ */
+function rejectScanOutput(document: JsonObject): void {
+  if (objectAt(document, 'device') !== null || !Array.isArray(document.devices)) {
+    return;
+  }
+  const devices = objectsAt(document, 'devices').map((entry) => ({
+    name: stringAt(entry, 'name') ?? '?',
+    type: stringAt(entry, 'type'),
+    protocol: stringAt(entry, 'protocol'),
+  }));
+  const listed = devices
+    .map((device) => `${device.name}${device.type === null ? '' : ` (${device.type})`}`)
+    .join(', ');
+  const commands = devices
+    .map((device) => {
+      const file = `${device.name.split('/').pop() ?? 'device'}.json`;
+      const type = device.type === null ? '' : ` -d ${device.type}`;
+      return `smartctl --json=v -x${type} ${device.name} > ${file}; encplan health ${file}`;
+    })
+    .join('\n');
+  throw new EncplanError(
+    'TOOL_OUTPUT_UNRECOGNIZED',
+    `This is a \`smartctl --scan\` output: it lists ${devices.length} device${devices.length === 1 ? '' : 's'}${devices.length === 0 ? '' : ` (${listed})`} and holds no SMART data.`,
+    {
+      hint: `Run smartctl on each device and \`encplan health\` on each output:\n${commands}`,
+      details: { tool: TOOL, scan: true, devices },
+    },
+  );
+}
+
+/**
  * Parses `smartctl --json[=v]` output (smartctl 6.7 to 7.5). `processExitCode` is cross-checked with
  * `smartctl.exit_status`. Throws TOOL_OUTPUT_UNRECOGNIZED for non-JSON, a missing or unknown-major
  * json_format_version; a device without SMART data is not an error but `facts.unavailable`.
@@ -338,6 +389,7 @@ function readSecurity(document: JsonObject): SecurityCapability | null {
 export function parseSmartctlJson(text: string, processExitCode: number | null = null): SmartctlReport {
   const parsed = parseJsonObject(TOOL, text);
   const jsonFormatVersion = readFormatVersion(parsed);
+  rejectScanOutput(parsed);
   const { document, implausible } = withoutImplausibleValues(parsed);
   const smartctl = objectAt(document, 'smartctl');
   const jsonExit = numberAt(smartctl, 'exit_status');
@@ -355,6 +407,8 @@ export function parseSmartctlJson(text: string, processExitCode: number | null =
   const spare = objectAt(document, 'spare_available');
   const spareCurrent = numberAt(spare, 'current_percent');
   const protocol = protocolOf(document);
+  const modelFamily = stringAt(document, 'model_family');
+  const ataAttributes = readAtaAttributes(document, modelFamily);
   const temperature = numberAt(objectAt(document, 'temperature'), 'current');
   const partial: Omit<SmartFacts, 'unavailable'> = {
     tool: TOOL,
@@ -367,7 +421,7 @@ export function parseSmartctlJson(text: string, processExitCode: number | null =
     messages,
     selfAssessmentPassed: sourced(passed, 'smart_status.passed'),
     nvme: readNvmeLog(document),
-    ataAttributes: readAtaAttributes(document),
+    ataAttributes,
     ataPercentageUsed: readAtaPercentageUsed(document),
     enduranceUsedPercent: sourced(endurance, 'endurance_used.current_percent'),
     spareAvailable:
@@ -378,13 +432,16 @@ export function parseSmartctlJson(text: string, processExitCode: number | null =
             thresholdPercent: numberAt(spare, 'threshold_percent'),
           },
     scsi: protocol === 'scsi' ? readScsi(document) : null,
-    powerOnHours: sourced(numberAt(objectAt(document, 'power_on_time'), 'hours'), 'power_on_time.hours'),
+    powerOnHours:
+      sourced(numberAt(objectAt(document, 'power_on_time'), 'hours'), 'power_on_time.hours') ??
+      powerOnHoursFromAttributes(ataAttributes),
     // 0 °C means "no sensor" (fixtures scsi-intel-raid1-volume, sata-ssd-crucial-m4: 194 raw 0), not a reading.
     temperatureCelsius:
       temperature === null || temperature === 0 ? null : { value: temperature, field: 'temperature.current' },
     logicalBlockSizeBytes: numberAt(document, 'logical_block_size'),
     userCapacityBytes: numberAt(objectAt(document, 'user_capacity'), 'bytes'),
     inDriveDatabase: booleanAt(document, 'in_smartctl_database'),
+    modelFamily,
   };
   const facts: SmartFacts = {
     ...partial,

@@ -6,7 +6,14 @@ import { parseDmsetupTable, type DmTableLine } from '../../parsers/dmsetup/table
 import { parseMountinfo, type MountEntry } from '../../parsers/proc/mountinfo.js';
 import { parseSystemctlShow, systemdTimestampToIso } from '../../parsers/systemctl/show.js';
 import type { Host } from '../../ports.js';
-import { addWarning, attempt, createProbeContext, tryRun, type ProbeContext } from '../probe-context.js';
+import {
+  addWarning,
+  attempt,
+  createProbeContext,
+  tryRun,
+  tryRunOrUncaptured,
+  type ProbeContext,
+} from '../probe-context.js';
 
 /** The facts beyond the stack itself that decide discard passthrough (probeDiscardStack gathers them). */
 export interface DiscardStackFacts {
@@ -81,8 +88,49 @@ async function readLuksFlags(context: ProbeContext, backingPath: string): Promis
   return header?.flags ?? null;
 }
 
-/** Whether fstrim.timer is enabled and when it last ran: a host fact, asked once per run (`assess --all`). */
+/** How `systemctl show` names the state of fstrim.timer (systemd.unit(5), org.freedesktop.systemd1(5)). */
+const FSTRIM_SHOW_ARGS = [
+  'show',
+  'fstrim.timer',
+  '--property=LoadState,UnitFileState,LastTriggerUSec',
+  '--timestamp=utc',
+];
+
+/** "enabled" (and the rarely used "enabled-runtime") run the timer (systemctl(1) is-enabled); '' is unknown. */
+function timerEnabled(unitFileState: string, loadState: string | undefined): boolean | null {
+  if (loadState === 'not-found' || unitFileState === 'not-found') {
+    return false;
+  }
+  return unitFileState === '' ? null : unitFileState.startsWith('enabled');
+}
+
+/**
+ * Whether fstrim.timer is enabled and when it last ran: a host fact, asked once per run (`assess --all`), with
+ * one `systemctl` call. Where systemd runs as init (sd_booted(3): /run/systemd/system exists), one
+ * `systemctl show` gives the unit file state and the last trigger; elsewhere (a container, a VM booted
+ * without systemd) `show` cannot answer, and `is-enabled`, which reads the unit files, says whether the timer
+ * is enabled (when it last ran is then unknown). A bundle collected before this one call replays its
+ * `is-enabled` answer (its old `show` answer is not read: it came from a machine without systemd as init, or
+ * from one whose bundle did not record /run/systemd/system).
+ */
 export async function readFstrimTimer(context: ProbeContext): Promise<DiscardStackFacts['fstrimTimer']> {
+  if ((await context.host.stat('/run/systemd/system'))?.kind === 'directory') {
+    const show = await tryRunOrUncaptured(
+      context,
+      { tool: 'systemctl', args: FSTRIM_SHOW_ARGS, timeoutMs: TIMEOUT_MS },
+      'Reading fstrim.timer',
+    );
+    if (show !== 'uncaptured') {
+      if (show === null || show.exitCode !== 0) {
+        return null;
+      }
+      const properties = parseSystemctlShow(show.stdout);
+      return {
+        enabled: timerEnabled(properties.UnitFileState ?? '', properties.LoadState),
+        lastRunAt: systemdTimestampToIso(properties.LastTriggerUSec),
+      };
+    }
+  }
   const enabled = await tryRun(
     context,
     { tool: 'systemctl', args: ['is-enabled', 'fstrim.timer'], timeoutMs: TIMEOUT_MS },
@@ -91,26 +139,10 @@ export async function readFstrimTimer(context: ProbeContext): Promise<DiscardSta
   if (enabled === null) {
     return null;
   }
-  // systemctl(1) is-enabled prints the state; "enabled" (and the rarely used "enabled-runtime") run the timer.
-  const state = enabled.stdout.trim();
-  const show = await tryRun(
-    context,
-    {
-      tool: 'systemctl',
-      args: ['show', 'fstrim.timer', '--property=LastTriggerUSec', '--timestamp=utc'],
-      timeoutMs: TIMEOUT_MS,
-    },
-    'Reading when fstrim.timer last ran',
-  );
-  const properties = show === null || show.exitCode !== 0 ? {} : parseSystemctlShow(show.stdout);
   return {
-    enabled:
-      state === '' || state === 'not-found'
-        ? state === 'not-found'
-          ? false
-          : null
-        : state.startsWith('enabled'),
-    lastRunAt: systemdTimestampToIso(properties.LastTriggerUSec),
+    enabled: timerEnabled(enabled.stdout.trim(), undefined),
+    // Without systemd as init the timer has not run in this boot, and `show` could not say when it last did.
+    lastRunAt: null,
   };
 }
 
