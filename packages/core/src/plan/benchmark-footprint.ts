@@ -1,7 +1,6 @@
 import type { StackNode } from '../domain/device.js';
 import type { BackendId, IoBenchmarkMode } from '../domain/io-benchmark.js';
 import { benchmarkOf } from '../targets/registry.js';
-import type { Luks2Variant } from './encrypted-backends.js';
 import type { MountInfoEntry } from '../parsers/proc/parse-mountinfo.js';
 import { FIO_MODES } from './fio-jobs.js';
 

@@ -90,6 +90,16 @@ function shrinkCommands(target: NonNullable<Strategy['target']>): PlanCommand[] 
 }
 
 /**
+ * The encryption sector the in-place commands use: the planned one, or 512 bytes when the filesystem's size is
+ * no multiple of it (cryptsetup refuses a sector size the device size is not a multiple of: "Device size is not
+ * aligned to requested sector size").
+ */
+export function inPlaceSectorSize(strategy: Strategy, planned: number | null): number | null {
+  const size = strategy.target?.sizeBytes ?? null;
+  return planned !== null && size !== null && size % planned !== 0 ? 512 : planned;
+}
+
+/**
  * The in-place command set for a strategy of kind `in-place`: shrink the filesystem, `cryptsetup reencrypt
  * --encrypt --reduce-device-size 32M` with the plan's cipher, key size, sector size and key derivation (the
  * luksFormat argv of the fresh path, so both paths agree), then open the volume, grow the filesystem into it
@@ -106,9 +116,7 @@ export function buildInPlaceCommands(
   if (strategy.kind !== 'in-place' || target === null || target.sizeBytes === null) {
     return [];
   }
-  // cryptsetup refuses a sector size the device size is not a multiple of ("Device size is not aligned").
-  const sector = settings.sectorSizeBytes;
-  const sectorSizeBytes = sector !== null && target.sizeBytes % sector !== 0 ? 512 : sector;
+  const sectorSizeBytes = inPlaceSectorSize(strategy, settings.sectorSizeBytes);
   const [format, ...activation] = luks2Commands(
     facts,
     options,

@@ -1,3 +1,4 @@
+import { MIB } from '../domain/units.js';
 import type { VeracryptEncryption } from '../rules/cipher.js';
 import type { VeracryptKdf } from '../rules/key-derivation.js';
 import type { BitLockerAction, BitLockerMethod } from '../rules/platform-encryption.js';
@@ -136,6 +137,13 @@ const WINDOWS_ENCRYPTION: Readonly<Record<VeracryptEncryption, string>> = {
 };
 
 /**
+ * The largest share of its volume a dynamic container may grow to: half. The assessment knows the volume's
+ * size, not its free space, and a dynamic container that fills the system volume stops Windows; half always
+ * leaves the other half to what is there (encplan's policy, stated in the command's purpose).
+ */
+const CONTAINER_VOLUME_SHARE = 0.5;
+
+/**
  * A VeraCrypt file container in VeraCrypt's Windows syntax. `/create` makes file containers only (partitions,
  * drives and the system are encrypted in the wizard); `/dynamic` makes it grow as it fills, up to `/size`
  * (VeraCrypt documentation, "Command Line Usage for Windows"). Its only password switch, /password, would put
@@ -150,21 +158,28 @@ export function veracryptWindowsCommands(
   if (mountPoint === null || sizeBytes === null) {
     return [];
   }
+  // /size in whole MiB (VeraCrypt Format.exe takes a number with a K/M/G/T suffix: "Command Line Usage for Windows").
+  const containerMiB = Math.floor((sizeBytes * CONTAINER_VOLUME_SHARE) / MIB);
+  if (containerMiB < 1) {
+    return [];
+  }
   return [
     powershell({
       id: 'veracrypt-create',
-      purpose: `Create a dynamic VeraCrypt file container on ${mountPoint} (grows up to ${String(sizeBytes)} bytes, the size of its partition) with ${settings.encryption} and ${settings.kdf.hash}. VeraCrypt Format.exe documents no /pim switch, so the container gets VeraCrypt's default iterations: the planned PIM ${String(settings.kdf.pim)} is set in the wizard or later with "Change Volume Password". VeraCrypt Format.exe takes a password only as /password on its command line, where shell history and the process list would keep it: encplan leaves it out. Add it only in a session that saves no history, or create the same container in the VeraCrypt Volume Creation Wizard.`,
+      purpose: `Create a dynamic VeraCrypt file container on ${mountPoint} with ${settings.encryption}, ${settings.kdf.hash} and the planned PIM ${String(settings.kdf.pim)} (/pim: VeraCrypt Format.exe reads it, src/Format/Tcformat.c; the same PIM is needed to mount it). It grows as it fills, up to ${String(containerMiB)} MiB, half of ${mountPoint}, so it can never fill the volume: change /size to what you need and what is free there. VeraCrypt Format.exe takes a password only as /password on its command line, where shell history and the process list would keep it: encplan leaves it out. Add it only in a session that saves no history, or create the same container in the VeraCrypt Volume Creation Wizard.`,
       argv: [
         VERACRYPT_FORMAT_EXE,
         '/create',
         `${mountPoint}\\${label}.hc`,
         '/size',
-        String(sizeBytes),
+        `${String(containerMiB)}M`,
         '/dynamic',
         '/encryption',
         WINDOWS_ENCRYPTION[settings.encryption],
         '/hash',
         settings.kdf.hash,
+        '/pim',
+        String(settings.kdf.pim),
         '/filesystem',
         'NTFS',
       ],

@@ -41,9 +41,10 @@ import { buildPlatformPlan } from './plan-platform.js';
 import { defaultTargetFor, planSettingsOf, refuseForeignTarget } from '../targets/registry.js';
 import { decideStrategy, strategySchema } from '../rules/strategy.js';
 import { buildCommands, planCommandSchema, type CommandSettings, type PlanCommand } from './commands.js';
-import { buildInPlaceCommands } from './commands-in-place.js';
+import { buildInPlaceCommands, inPlaceSectorSize } from './commands-in-place.js';
 import { diskUsageOf, IN_PLACE_ALTERNATIVE } from './disk-usage.js';
 import { checkCommandInvariants } from './invariants.js';
+import { checkPlanConsistency } from './consistency.js';
 import {
   planOptionsSchema,
   targetToolSchema,
@@ -128,7 +129,7 @@ export function buildPlan(facts: PlanFacts, rawOptions: PlanOptions = {}): Plan 
   // platform rules. Facts without them (the validation set's published measurements) go through the general
   // model below, which predicts from measured speeds on any platform.
   if (platform !== 'linux' && facts.platformStorage !== undefined && facts.platformStorage !== null) {
-    return buildPlatformPlan(facts, options, platform);
+    return checkPlanConsistency(buildPlatformPlan(facts, options, platform));
   }
   const diskPath = facts.disk?.path;
   if (diskPath !== undefined && !DEVICE_PATH.test(diskPath)) {
@@ -268,13 +269,30 @@ export function buildPlan(facts: PlanFacts, rawOptions: PlanOptions = {}): Plan 
     cipherEncryptBytesPerSecond: advised.speed?.encryptBytesPerSecond ?? null,
   });
   const strategy = decision.strategy;
+  // In place, an unaligned filesystem gets 512-byte sectors (inPlaceSectorSize): the plan states what it applies.
+  const sectorSetting =
+    strategy.kind === 'in-place'
+      ? inPlaceSectorSize(strategy, advised.sectorSizeBytes)
+      : advised.sectorSizeBytes;
+  const sectorMoved: Plan['recommendations'] =
+    sectorSetting === advised.sectorSizeBytes
+      ? []
+      : [
+          {
+            ruleId: 'sector-size',
+            value: sectorSetting,
+            reason: `${strategy.target?.path ?? devicePath} is ${String(strategy.target?.sizeBytes)} bytes, not a multiple of ${String(advised.sectorSizeBytes)}: encrypted in place it keeps ${String(sectorSetting)}-byte sectors (cryptsetup: "Device size is not aligned to requested sector size").`,
+            evidence: [],
+            confidence: 'high',
+          },
+        ];
   // The strategy picks the command set: in place, the fresh path, or none (reinstall; nothing to do keeps only
   // the refresh of an open volume's flags).
   const built = buildCommands(facts, options, commandSettings);
   const freshPath = strategy.kind === 'fresh-format' || strategy.kind === 'undetermined';
   // Off Linux without the platform's own facts (see above) no command can be built safely: the model only.
   const chosen: PlanCommand[] =
-    platform !== 'linux'
+    platform !== 'linux' || strategy.kind === 'replace-first'
       ? []
       : strategy.kind === 'in-place'
         ? buildInPlaceCommands(strategy, facts, options, commandSettings)
@@ -331,11 +349,11 @@ export function buildPlan(facts: PlanFacts, rawOptions: PlanOptions = {}): Plan 
     strategy,
     healthGate: health.gate,
     findings: findings.sort((a, b) => SEVERITY_ORDER[a.severity] - SEVERITY_ORDER[b.severity]),
-    recommendations: [...decision.recommendations, ...all.recommendations],
+    recommendations: replaced([...decision.recommendations, ...all.recommendations], sectorMoved),
     settings: {
       cipher: rulesOf.cipher === 'own-algorithm' ? (veracrypt?.encryption ?? 'AES') : choice.spec,
       keySizeBits: rulesOf.plansKeySize ? advised.keyBits : null,
-      sectorSizeBytes: advised.sectorSizeBytes,
+      sectorSizeBytes: sectorSetting,
       workqueueBypass: advised.workqueueBypass,
       allowDiscards: discards.allowDiscards,
       luks2Pbkdf,
@@ -347,7 +365,8 @@ export function buildPlan(facts: PlanFacts, rawOptions: PlanOptions = {}): Plan 
     commands,
     destructiveRefusal,
   };
-  return plan;
+  // One check of every plan before it is shown: verdict, strategy, settings and commands agree.
+  return checkPlanConsistency(plan);
 }
 
 /**

@@ -166,9 +166,36 @@ const TRIM_STATUS = {
   unknown: { tone: 'unknown', summary: 'We could not tell whether TRIM reaches the drive.' },
 } as const;
 
+/**
+ * The TRIM badge, only as known as the facts under it (issue 24: no green "supported" over "Drive supports
+ * TRIM: no"): the kernel sending discards says nothing of what the drive does with them, so "supported" is
+ * green only when the drive itself says it supports TRIM.
+ */
+function trimBadge(trim: LinuxAssessmentResult['trim']): {
+  readonly tone: (typeof TRIM_STATUS)[keyof typeof TRIM_STATUS]['tone'];
+  readonly verdict: string;
+  readonly summary: string;
+} {
+  if (trim.status !== 'supported' || trim.deviceSupportsTrim === true) {
+    return { ...TRIM_STATUS[trim.status], verdict: trim.status };
+  }
+  return trim.deviceSupportsTrim === false
+    ? {
+        tone: 'attention',
+        verdict: 'kernel sends discards',
+        summary:
+          'The kernel sends discards, but the drive says it does not support TRIM (a virtual or bridged disk may still pass them on): whether it frees the blocks is unknown.',
+      }
+    : {
+        tone: 'unknown',
+        verdict: 'kernel sends discards',
+        summary: 'The kernel sends discards; whether the drive itself supports TRIM is unknown.',
+      };
+}
+
 function trimSection(result: LinuxAssessmentResult): SectionView {
   const { trim, discardPassthrough } = result;
-  const status = TRIM_STATUS[trim.status];
+  const status = trimBadge(trim);
   const source = 'sysfs: queue/discard_max_bytes, dm table';
   // Many paths that all reach the drive (128 partitions) become one line per run (large-layouts.ts).
   const paths = groupRuns(
@@ -200,7 +227,7 @@ function trimSection(result: LinuxAssessmentResult): SectionView {
     id: 'trim',
     title: 'TRIM and discards',
     tone: status.tone,
-    verdict: trim.status,
+    verdict: status.verdict,
     summary: status.summary,
     findings: [
       { tone: 'info', message: trim.explanation, source: null },

@@ -113,7 +113,12 @@ function strategyHtml(view: ReportView): string {
   if (strategy === null) {
     return '';
   }
-  const tone = strategy.kind === 'reinstall' || strategy.kind === 'undetermined' ? 'attention' : 'good';
+  const tone =
+    strategy.kind === 'replace-first'
+      ? 'bad'
+      : strategy.kind === 'reinstall' || strategy.kind === 'undetermined'
+        ? 'attention'
+        : 'good';
   return `<h3>Strategy</h3><p>${badge(tone, strategy.title)} ${escapeHtml(strategy.reason)}</p><ul class="strategy">${strategy.lines.map((line) => `<li>${escapeHtml(line)}</li>`).join('')}</ul>`;
 }
 

@@ -69,16 +69,23 @@ function healthSection(storage: PlatformStorage, warnings: readonly Warning[]): 
 
 function trimSection(storage: PlatformStorage): SectionView {
   const { driveSupports, osSends, source } = storage.trim;
+  // A known "no" is a problem; anything unknown stays unknown (never "does not support" for an unknown).
   const tone =
-    driveSupports === true && osSends === true ? 'good' : driveSupports === null ? 'unknown' : 'attention';
+    driveSupports === true && osSends === true
+      ? 'good'
+      : driveSupports === false || osSends === false
+        ? 'attention'
+        : 'unknown';
   const summary =
     tone === 'good'
       ? `The drive supports TRIM and ${storage.platform === 'darwin' ? 'macOS' : 'Windows'} sends it; ${storage.platform === 'darwin' ? 'APFS under FileVault' : 'NTFS under BitLocker'} keeps passing it.`
-      : tone === 'unknown'
-        ? 'We could not tell whether the drive supports TRIM.'
+      : driveSupports === false
+        ? 'The drive does not support TRIM.'
         : osSends === false
           ? 'The operating system does not send TRIM to this drive.'
-          : 'The drive does not support TRIM.';
+          : driveSupports === true
+            ? 'The drive supports TRIM; whether the operating system sends it is unknown.'
+            : 'We could not tell whether the drive supports TRIM.';
   return {
     id: 'trim',
     title: 'TRIM',

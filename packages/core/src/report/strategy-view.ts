@@ -8,6 +8,7 @@ const STRATEGY_TITLE: Readonly<Record<Strategy['kind'], string>> = {
   reinstall: 'Reinstall encrypted',
   'nothing-to-do': 'Nothing to do: already encrypted',
   undetermined: 'Undetermined: the disk is not known',
+  'replace-first': 'Back up and replace first: the drive is failing',
 };
 
 const PRECONDITION_MARK = {

@@ -87,6 +87,20 @@ function meanThroughput(targets: readonly DeepPartial<TargetMeasurement>[]): num
 }
 
 /**
+ * The largest run-to-run spread of the targets' profiles (fio repeats, RunSummary.spreadPercent); null when a
+ * profile ran once or does not say, since one run shows no spread.
+ */
+function runSpreadPercent(targets: readonly DeepPartial<TargetMeasurement>[]): number | null {
+  const summaries = targets.flatMap((target) => target.profiles ?? []).map((profile) => profile.summary);
+  const spreads = summaries.map((summary) =>
+    summary?.spreadPercent === undefined || (summary.runCount ?? 0) < 2 ? null : summary.spreadPercent,
+  );
+  return spreads.length === 0 || spreads.includes(null)
+    ? null
+    : Math.ceil(Math.max(...spreads.filter((spread): spread is number => spread !== null)));
+}
+
+/**
  * `workqueue-bypass`: `--perf-no_read_workqueue --perf-no_write_workqueue` (kernel ≥ 5.9, Cloudflare, "Speeding up Linux disk encryption", 2020-03-25; dm-crypt no_read_workqueue/no_write_workqueue (Linux 5.9); cryptsetup(8) --perf-*) for fast
  * non-rotational devices, decided by measurement when both variants were measured. The flags were aimed at
  * fast, low-latency devices; rotational disks keep the defaults (Cloudflare, "Speeding up Linux disk encryption", 2020-03-25; dm-crypt no_read_workqueue/no_write_workqueue (Linux 5.9); cryptsetup(8) --perf-*).
@@ -112,32 +126,43 @@ export function recommendWorkqueueBypass(
     sourceOf('fio', targets[0]?.variant ?? null);
   const measuredWith = meanThroughput(withFlags);
   const measuredWithout = meanThroughput(without);
+  const spread = runSpreadPercent([...withFlags, ...without]);
+  const measuredEvidence =
+    measuredWith === null || measuredWithout === null
+      ? []
+      : [
+          evidence('mean encrypted throughput with bypass (bytes/s)', measuredWith, fioSource(withFlags)),
+          evidence('mean encrypted throughput without bypass (bytes/s)', measuredWithout, fioSource(without)),
+          evidence('largest spread of the repeated runs (%)', spread, fioSource([...withFlags, ...without])),
+        ];
+  // The measurement decides only when the difference is larger than the runs' own spread (issue 24: a
+  // recommendation that rests on a measured difference changes only when the difference exceeds its spread).
+  let undecided = '';
   if (atLeast59 !== false && measuredWith !== null && measuredWithout !== null) {
     const gainPercent = Math.round((measuredWith / measuredWithout - 1) * 100);
     const better = measuredWith > measuredWithout;
-    return {
-      recommendations: [
-        {
-          ruleId: 'workqueue-bypass',
-          value: better,
-          reason: better
-            ? `Bypassing dm-crypt's workqueues measured ${String(gainPercent)} % faster on this device, so store the flags in the header with --persistent.`
-            : `Bypassing dm-crypt's workqueues measured ${String(-gainPercent)} % slower on this device, so keep the defaults.`,
-          evidence: [
-            ...reasons,
-            evidence('mean encrypted throughput with bypass (bytes/s)', measuredWith, fioSource(withFlags)),
-            evidence(
-              'mean encrypted throughput without bypass (bytes/s)',
-              measuredWithout,
-              fioSource(without),
-            ),
-          ],
-          confidence: 'high',
-        },
-      ],
-      findings: [],
-      bypass: better,
-    };
+    const differenceText = better ? `${String(gainPercent)} % faster` : `${String(-gainPercent)} % slower`;
+    if (spread !== null && Math.abs(gainPercent) > spread) {
+      return {
+        recommendations: [
+          {
+            ruleId: 'workqueue-bypass',
+            value: better,
+            reason: better
+              ? `Bypassing dm-crypt's workqueues measured ${differenceText} on this device, beyond the ${String(spread)} % spread of the repeated runs, so store the flags in the header with --persistent.`
+              : `Bypassing dm-crypt's workqueues measured ${differenceText} on this device, beyond the ${String(spread)} % spread of the repeated runs, so keep the defaults.`,
+            evidence: [...reasons, ...measuredEvidence],
+            confidence: 'high',
+          },
+        ],
+        findings: [],
+        bypass: better,
+      };
+    }
+    undecided =
+      spread === null
+        ? `Bypassing the workqueues measured ${differenceText}, but from single runs whose spread is unknown, so the measurement does not decide. `
+        : `Bypassing the workqueues measured ${differenceText}, within the ${String(spread)} % spread of the repeated runs, so the measurement does not decide. `;
   }
   if (atLeast59 !== true) {
     return {
@@ -163,12 +188,14 @@ export function recommendWorkqueueBypass(
       {
         ruleId: 'workqueue-bypass',
         value: fast,
-        reason: fast
-          ? "On this flash device and kernel, bypassing dm-crypt's read and write workqueues removes the queueing that made stock dm-crypt several times slower than the raw device in Cloudflare's tests; measure both to confirm."
-          : rotational === true
-            ? 'The workqueue bypass was built for fast, low-latency devices; a rotational disk is limited by seeks, so keep the defaults.'
-            : 'Whether the device is flash is unknown, so keep the defaults until both variants are measured.',
-        evidence: reasons,
+        reason: `${undecided}${
+          fast
+            ? "On this flash device and kernel, bypassing dm-crypt's read and write workqueues removes the queueing that made stock dm-crypt several times slower than the raw device in Cloudflare's tests; measure both to confirm."
+            : rotational === true
+              ? 'The workqueue bypass was built for fast, low-latency devices; a rotational disk is limited by seeks, so keep the defaults.'
+              : 'Whether the device is flash is unknown, so keep the defaults until both variants are measured.'
+        }`,
+        evidence: [...reasons, ...measuredEvidence],
         confidence: 'medium',
       },
     ],

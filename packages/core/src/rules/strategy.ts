@@ -27,9 +27,17 @@ import type { Filesystem } from '../domain/device.js';
  * How the plan gets the disk encrypted. `fresh-format`: nothing to keep (or a backup is restored afterwards);
  * `in-place`: LUKS2 `cryptsetup reencrypt --encrypt` keeps the data; `reinstall`: a system disk whose
  * filesystem cannot make room for the header; `nothing-to-do`: already encrypted (what differs is listed);
- * `undetermined`: the assessment does not say what is on the disk.
+ * `undetermined`: the assessment does not say what is on the disk; `replace-first` (plan 1.x, issue 24): the drive
+ * is failing, so back up and replace it; nothing is rewritten on it, under any flag.
  */
-const strategyKindSchema = z.enum(['fresh-format', 'in-place', 'reinstall', 'nothing-to-do', 'undetermined']);
+const strategyKindSchema = z.enum([
+  'fresh-format',
+  'in-place',
+  'reinstall',
+  'nothing-to-do',
+  'undetermined',
+  'replace-first',
+]);
 
 /** One condition the strategy needs; `confirm` is one only the user can check (a backup). */
 const strategyPreconditionSchema = z.object({
@@ -485,6 +493,32 @@ export function decideStrategy(
   return { recommendations: [recommendation], findings, strategy };
 }
 
+/**
+ * The strategy of a failing drive (issue 24): back up and replace first. Nothing is written to it: no command,
+ * and --destructive is refused (plan/consistency.ts). `existingKind` names encryption already on it.
+ */
+export function replaceFirstStrategy(gate: HealthGate, path: string, existingKind: string | null): Strategy {
+  return {
+    kind: 'replace-first',
+    reason: `${gate.reason} encplan gives no command that writes to ${path}: encrypt the replacement drive instead (assess it once it is installed), then restore the backup onto it.${existingKind === null ? '' : ` ${path} is already encrypted (${existingKind}): copy the data from the opened volume.`}`,
+    target: null,
+    offline: false,
+    preconditions: [BACKUP, gatePrecondition(gate)],
+    steps: [],
+    reductionBytes: null,
+    driveWrites: {
+      bytes: 0,
+      percentOfRatedEndurance: null,
+      basis: 'Nothing is written to the failing drive; the backup only reads it.',
+    },
+    timeEstimate: {
+      seconds: null,
+      basis: 'Unmeasured: the backup time depends on the data and on how the failing drive reads.',
+    },
+    differences: [],
+  };
+}
+
 function decide(
   facts: PlanFacts,
   options: ResolvedPlanOptions,
@@ -513,6 +547,11 @@ function decide(
     };
   }
   const existing = existingEncryptionOf(facts);
+  // A failing drive is not encrypted at all: every path rewrites data or sectors on it (in place, a restore,
+  // a re-encryption), and a failure mid-way loses what it held (health gate). The backup comes off it first.
+  if (gate.effectiveVerdict === 'failing') {
+    return replaceFirstStrategy(gate, facts.disk.path, existing?.kind ?? null);
+  }
   if (existing !== null) {
     const found = facts.encryption?.found?.[0];
     const differences = differencesFrom(facts, planned);

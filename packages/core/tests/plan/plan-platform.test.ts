@@ -122,6 +122,10 @@ describe('plans from the real macOS and Windows bundles', () => {
     expect(create?.argv).toEqual(
       expect.arrayContaining(['/dynamic', '/encryption', 'AES', '/filesystem', 'NTFS']),
     );
+    // The planned PIM reaches the command, and the dynamic container is bounded to half of C:.
+    const argv = create?.argv ?? [];
+    expect(argv[argv.indexOf('/pim') + 1]).toBe(String(plan.settings.veracrypt?.pim));
+    expect(argv[argv.indexOf('/size') + 1]).toMatch(/^\d+M$/);
     expectNoSecretInArgv(plan);
     expect(plan.findings.map((finding) => finding.ruleId)).toContain('veracrypt-windows-scope');
     expect(plan.settings.allowDiscards).toBe(false);

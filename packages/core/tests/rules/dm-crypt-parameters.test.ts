@@ -58,6 +58,26 @@ describe('recommendSectorSize', () => {
   });
 });
 
+/** Every encrypted profile summarised from three runs spreading `spread` % (null: one run each). */
+function withSpread(input: PlanFacts, spread: number | null): PlanFacts {
+  return {
+    ioBenchmark: {
+      ...input.ioBenchmark,
+      encrypted: (input.ioBenchmark?.encrypted ?? []).map((target) => ({
+        ...target,
+        profiles: (target?.profiles ?? []).map((profile) => ({
+          ...profile,
+          summary: {
+            ...profile?.summary,
+            runCount: spread === null ? 1 : 3,
+            spreadPercent: spread ?? 0,
+          },
+        })),
+      })),
+    },
+  };
+}
+
 describe('recommendWorkqueueBypass', () => {
   const measured = (bypass: boolean, mib: number) => ({
     variant: `luks2 sector 4096${bypass ? ', no workqueues' : ''}`,
@@ -105,7 +125,7 @@ describe('recommendWorkqueueBypass', () => {
       confidence: 'low',
     },
     {
-      name: 'follows the measurement when bypass measured faster',
+      name: 'follows the measurement when bypass measured faster beyond the spread',
       kernel: '6.1.0',
       rotational: true,
       rows: [measured(true, 295), measured(false, 80.6)],
@@ -113,18 +133,45 @@ describe('recommendWorkqueueBypass', () => {
       confidence: 'high',
     },
     {
-      name: 'follows the measurement when bypass measured slower',
+      name: 'follows the measurement when bypass measured slower beyond the spread',
       kernel: '6.1.0',
       rotational: false,
       rows: [measured(true, 70), measured(false, 80)],
       value: false,
       confidence: 'high',
     },
-  ])('$name', ({ kernel, rotational, rows, value, confidence }) => {
+    {
+      name: 'keeps the flash default when bypass measured 5 % slower within an 8 % spread',
+      kernel: '6.1.0',
+      rotational: false,
+      rows: [measured(true, 76), measured(false, 80)],
+      spread: 8,
+      value: true,
+      confidence: 'medium',
+    },
+    {
+      name: 'keeps the rotational default when bypass measured 6 % faster within an 8 % spread',
+      kernel: '6.1.0',
+      rotational: true,
+      rows: [measured(true, 85), measured(false, 80)],
+      spread: 8,
+      value: false,
+      confidence: 'medium',
+    },
+    {
+      name: 'does not decide from single runs, whose spread is unknown',
+      kernel: '6.1.0',
+      rotational: false,
+      rows: [measured(true, 70), measured(false, 80)],
+      spread: null,
+      value: true,
+      confidence: 'medium',
+    },
+  ])('$name', ({ kernel, rotational, rows, value, confidence, spread = 4 }) => {
     const input = facts(
       kernel === null ? {} : machine({ kernel }),
       media(rotational),
-      rows.length === 0 ? {} : ioBenchmark({}, rows),
+      rows.length === 0 ? {} : withSpread(ioBenchmark({}, rows), spread),
     );
     const result = recommendWorkqueueBypass(input, optionsWith());
     expect(result.bypass).toBe(value);

@@ -1,0 +1,360 @@
+import type { Finding, Recommendation } from '../domain/recommendation.js';
+import type { HealthGate } from '../rules/health-gate.js';
+import type { Luks2Pbkdf } from '../rules/key-derivation.js';
+import type { SpacePlan } from '../rules/space.js';
+import { replaceFirstStrategy, type Strategy } from '../rules/strategy.js';
+import type { PlanCommand } from './commands.js';
+import { planSettingsOf, type PlanTargetId } from '../targets/registry.js';
+
+/**
+ * The parts of a plan (plan.ts planSchema) this check reads and writes: declared here, not imported, so the
+ * plan builder can call the check without an import cycle.
+ */
+interface Plan {
+  readonly targetTool: PlanTargetId;
+  readonly devicePath: string;
+  readonly devicePlaceholder: boolean;
+  readonly strategy?: Strategy | undefined;
+  readonly healthGate: HealthGate;
+  readonly findings: readonly Finding[];
+  readonly recommendations: readonly Recommendation[];
+  readonly settings: {
+    readonly cipher: string;
+    readonly keySizeBits: number | null;
+    readonly sectorSizeBytes: number | null;
+    readonly workqueueBypass: boolean;
+    readonly allowDiscards: boolean;
+    readonly luks2Pbkdf: Luks2Pbkdf | null;
+    readonly veracrypt: { readonly pim: number; readonly hash: string } | null;
+    readonly space: SpacePlan | null;
+  };
+  readonly commands: readonly PlanCommand[];
+  readonly destructiveRefusal?:
+    | {
+        readonly reason: string;
+        readonly inUse: readonly { path: string; kind: string; detail: string }[];
+        readonly alternative: string;
+      }
+    | null
+    | undefined;
+}
+
+/**
+ * Which part of a plan disagrees with another (issue 24 item 5: verdict, strategy, findings, settings and
+ * commands tell one story). The command-safety invariants are plan/invariants.ts; these are the plan's own.
+ */
+export type ConsistencyRule =
+  | 'failing-drive-strategy'
+  | 'failing-drive-commands'
+  | 'strategy-without-failure'
+  | 'recommendation-setting'
+  | 'command-setting'
+  | 'spare-method-commands';
+
+/** One contradiction inside a plan, in words for the user (and for the developer who must fix encplan). */
+export interface PlanContradiction {
+  readonly rule: ConsistencyRule;
+  readonly message: string;
+}
+
+const contradiction = (rule: ConsistencyRule, message: string): PlanContradiction => ({ rule, message });
+
+/** The value after `flag` in argv (`--flag value`, `--flag=value` or VeraCrypt Format.exe's `/flag value`). */
+function flagValue(argv: readonly string[], flag: string): string | null {
+  const index = argv.indexOf(flag);
+  if (index >= 0) {
+    return argv[index + 1] ?? null;
+  }
+  const joined = argv.find((word) => word.startsWith(`${flag}=`));
+  return joined === undefined ? null : joined.slice(flag.length + 1);
+}
+
+/** The recommendation values the plan's settings must equal, rule id by rule id. */
+function recommendationContradictions(plan: Plan): PlanContradiction[] {
+  const { settings } = plan;
+  const found: PlanContradiction[] = [];
+  const expect = (ruleId: string, actual: unknown, stated: unknown, setting: string): void => {
+    if (JSON.stringify(actual) !== JSON.stringify(stated)) {
+      found.push(
+        contradiction(
+          'recommendation-setting',
+          `the ${ruleId} recommendation says ${JSON.stringify(actual)}, the plan's ${setting} is ${JSON.stringify(stated)}`,
+        ),
+      );
+    }
+  };
+  // dm-crypt targets (LUKS2) state their key size and discards in the settings their commands apply.
+  const dmCrypt = planSettingsOf(plan.targetTool)?.engine.dmCryptQueues === true;
+  for (const recommendation of plan.recommendations) {
+    const { ruleId, value } = recommendation;
+    if (ruleId === 'strategy') {
+      expect(ruleId, value, plan.strategy?.kind ?? null, 'strategy');
+    } else if (ruleId === 'cipher-key-size' && dmCrypt) {
+      expect(ruleId, value, settings.keySizeBits, 'key size');
+    } else if (ruleId === 'sector-size') {
+      expect(ruleId, value, settings.sectorSizeBytes, 'sector size');
+    } else if (ruleId === 'workqueue-bypass') {
+      expect(ruleId, value, settings.workqueueBypass, 'workqueue bypass');
+    } else if (ruleId === 'allow-discards' && dmCrypt) {
+      expect(ruleId, value, settings.allowDiscards, 'discards');
+    } else if (ruleId === 'luks2-pbkdf' && typeof value === 'object' && value !== null) {
+      const pbkdf = settings.luks2Pbkdf;
+      const stated = value as Readonly<Record<string, unknown>>;
+      expect(
+        ruleId,
+        [stated.memoryKiB, stated.parallel, stated.iterations],
+        pbkdf === null ? null : [pbkdf.memoryKiB, pbkdf.parallel, pbkdf.iterations],
+        'argon2id memory, lanes and iterations',
+      );
+    } else if (ruleId === 'veracrypt-pim') {
+      expect(ruleId, value, settings.veracrypt?.pim ?? null, 'VeraCrypt PIM');
+    } else if (ruleId === 'veracrypt-hash') {
+      expect(ruleId, value, settings.veracrypt?.hash ?? null, 'VeraCrypt hash');
+    } else if (ruleId === 'spare-area-method') {
+      expect(ruleId, value, settings.space?.method ?? null, 'spare-area method');
+    }
+  }
+  return found;
+}
+
+/** The LUKS2 settings a luksFormat or reencrypt --encrypt line applies, against the plan's. */
+function luksFormatContradictions(plan: Plan, command: PlanCommand): PlanContradiction[] {
+  const { settings } = plan;
+  const { argv } = command;
+  const found: PlanContradiction[] = [];
+  const differs = (what: string, applied: string | null, stated: string | null): void => {
+    if (applied !== stated) {
+      found.push(
+        contradiction(
+          'command-setting',
+          `${command.id} applies ${what} ${String(applied)}, the plan states ${String(stated)}`,
+        ),
+      );
+    }
+  };
+  differs('--cipher', flagValue(argv, '--cipher'), settings.cipher);
+  differs(
+    '--key-size',
+    flagValue(argv, '--key-size'),
+    settings.keySizeBits === null ? null : String(settings.keySizeBits),
+  );
+  differs(
+    '--sector-size',
+    flagValue(argv, '--sector-size'),
+    settings.sectorSizeBytes === null ? null : String(settings.sectorSizeBytes),
+  );
+  const pbkdf = settings.luks2Pbkdf;
+  differs(
+    '--pbkdf-memory',
+    flagValue(argv, '--pbkdf-memory'),
+    pbkdf === null ? null : String(pbkdf.memoryKiB),
+  );
+  differs(
+    '--pbkdf-parallel',
+    flagValue(argv, '--pbkdf-parallel'),
+    pbkdf === null ? null : String(pbkdf.parallel),
+  );
+  differs(
+    '--pbkdf-force-iterations',
+    flagValue(argv, '--pbkdf-force-iterations'),
+    pbkdf?.iterations === null || pbkdf === null ? null : String(pbkdf.iterations),
+  );
+  return found;
+}
+
+/** Activation flags (open, refresh, crypttab) against the plan's discards and workqueue settings. */
+function activationContradictions(plan: Plan, command: PlanCommand): PlanContradiction[] {
+  const { settings } = plan;
+  const words = command.id === 'crypttab-entry' ? (command.stdinText ?? '').split(/[\s,]+/) : command.argv;
+  const discards = words.includes('--allow-discards') || words.includes('discard');
+  const bypass = words.includes('--perf-no_read_workqueue') || words.includes('no-read-workqueue');
+  const found: PlanContradiction[] = [];
+  if (discards !== settings.allowDiscards) {
+    found.push(
+      contradiction(
+        'command-setting',
+        `${command.id} ${discards ? 'passes' : 'does not pass'} discards, the plan says discards ${settings.allowDiscards ? 'on' : 'off'}`,
+      ),
+    );
+  }
+  // refresh applies only flags that change; the others are checked on open and crypttab.
+  if (bypass !== settings.workqueueBypass && command.id !== 'luks-refresh-existing') {
+    found.push(
+      contradiction(
+        'command-setting',
+        `${command.id} ${bypass ? 'bypasses' : 'keeps'} the workqueues, the plan says bypass ${settings.workqueueBypass ? 'on' : 'off'}`,
+      ),
+    );
+  }
+  return found;
+}
+
+/** VeraCrypt's create line (Linux/macOS `veracrypt -c`, Windows `VeraCrypt Format.exe /create`). */
+function veracryptContradictions(plan: Plan, command: PlanCommand): PlanContradiction[] {
+  const planned = plan.settings.veracrypt;
+  const { argv } = command;
+  const windows = argv.includes('/create');
+  const pim = flagValue(argv, windows ? '/pim' : '--pim');
+  const hash = flagValue(argv, windows ? '/hash' : '--hash');
+  const found: PlanContradiction[] = [];
+  if (planned === null) {
+    return [
+      contradiction('command-setting', `${command.id} creates a VeraCrypt volume the plan does not state`),
+    ];
+  }
+  if (pim !== String(planned.pim)) {
+    found.push(
+      contradiction(
+        'command-setting',
+        `${command.id} applies PIM ${String(pim)}, the plan states PIM ${String(planned.pim)}`,
+      ),
+    );
+  }
+  if (hash !== planned.hash) {
+    found.push(
+      contradiction(
+        'command-setting',
+        `${command.id} applies hash ${String(hash)}, the plan states ${planned.hash}`,
+      ),
+    );
+  }
+  return found;
+}
+
+/** Every command that applies a setting, against the setting the plan states. */
+function commandContradictions(plan: Plan): PlanContradiction[] {
+  return plan.commands.flatMap((command) => {
+    const [tool, action] = command.argv;
+    if (tool === 'cryptsetup' && (action === 'luksFormat' || action === 'reencrypt')) {
+      return luksFormatContradictions(plan, command);
+    }
+    if (
+      (tool === 'cryptsetup' && (action === 'open' || action === 'refresh')) ||
+      command.id === 'crypttab-entry'
+    ) {
+      return activationContradictions(plan, command);
+    }
+    if (command.id === 'veracrypt-create') {
+      return veracryptContradictions(plan, command);
+    }
+    return [];
+  });
+}
+
+/** The spare-area method against the commands that make the spare: an HPA, a discarded tail. */
+function spareContradictions(plan: Plan): PlanContradiction[] {
+  const method = plan.settings.space?.method ?? null;
+  const ids = new Set(plan.commands.map((command) => command.id));
+  // Only a plan that lays out the partition makes the spare; without that step nothing is claimed.
+  if (!ids.has('partition-layout') || method === null) {
+    return [];
+  }
+  const found: PlanContradiction[] = [];
+  if ((method === 'hpa') !== ids.has('hpa-set')) {
+    found.push(
+      contradiction(
+        'spare-method-commands',
+        `the spare-area method is ${method}, but the commands ${ids.has('hpa-set') ? 'set' : 'set no'} Host Protected Area`,
+      ),
+    );
+  }
+  if (method === 'discarded-tail' && !ids.has('blkdiscard-tail')) {
+    found.push(
+      contradiction(
+        'spare-method-commands',
+        'the spare-area method is a discarded tail, but no command discards it',
+      ),
+    );
+  }
+  return found;
+}
+
+/**
+ * Every contradiction inside a plan: a failing drive with any strategy but "back up and replace first" or with
+ * any command; that strategy without a failing drive; a recommendation whose value is not the setting; a
+ * command that applies another setting than the plan states; a spare-area method its commands do not make.
+ * Pure; the empty list means the plan tells one story.
+ */
+function findPlanContradictions(plan: Plan): PlanContradiction[] {
+  const failing = plan.healthGate.effectiveVerdict === 'failing';
+  const found: PlanContradiction[] = [];
+  if (failing && plan.strategy?.kind !== 'replace-first') {
+    found.push(
+      contradiction(
+        'failing-drive-strategy',
+        `the drive is failing, but the strategy is ${plan.strategy?.kind ?? 'missing'} instead of back up and replace first`,
+      ),
+    );
+  }
+  if (failing && (plan.commands.length > 0 || (plan.destructiveRefusal ?? null) === null)) {
+    found.push(
+      contradiction(
+        'failing-drive-commands',
+        `the drive is failing, but the plan ${plan.commands.length > 0 ? `gives ${String(plan.commands.length)} command(s) (${plan.commands.map((command) => command.id).join(', ')})` : 'does not refuse --destructive'}`,
+      ),
+    );
+  }
+  if (!failing && plan.strategy?.kind === 'replace-first') {
+    found.push(
+      contradiction(
+        'strategy-without-failure',
+        'the strategy is back up and replace first, but the drive is not failing',
+      ),
+    );
+  }
+  return [
+    ...found,
+    ...recommendationContradictions(plan),
+    ...commandContradictions(plan),
+    ...spareContradictions(plan),
+  ];
+}
+
+/** What --destructive answers for a failing drive: refused, whatever else the plan says. */
+function failingDriveRefusal(plan: Plan): NonNullable<Plan['destructiveRefusal']> {
+  return {
+    reason: `the drive is failing, and encplan writes nothing to it under any flag. ${plan.healthGate.reason}`,
+    inUse: [],
+    alternative:
+      'Back up the data now, replace the drive, assess the new drive and encrypt that one; then restore the backup onto it.',
+  };
+}
+
+/**
+ * The one check every plan passes before it is shown (Linux and platform plans alike, called once by
+ * buildPlan): a failing drive gets the strategy "back up and replace first", no command and a refused
+ * --destructive; then any remaining contradiction withholds every command and says why, as a critical
+ * finding (a defect in encplan, which the property tests keep from happening).
+ */
+export function checkPlanConsistency<P extends Plan>(plan: P): P {
+  const failing = plan.healthGate.effectiveVerdict === 'failing';
+  const strategy =
+    !failing || plan.strategy?.kind === 'replace-first'
+      ? plan.strategy
+      : replaceFirstStrategy(plan.healthGate, plan.devicePlaceholder ? 'the drive' : plan.devicePath, null);
+  const gated: P =
+    failing && strategy !== undefined
+      ? {
+          ...plan,
+          strategy,
+          commands: [],
+          destructiveRefusal: failingDriveRefusal(plan),
+          recommendations: plan.recommendations.map((recommendation) =>
+            recommendation.ruleId === 'strategy'
+              ? { ...recommendation, value: strategy.kind, reason: strategy.reason }
+              : recommendation,
+          ),
+        }
+      : plan;
+  const contradictions = findPlanContradictions(gated);
+  if (contradictions.length === 0) {
+    return gated;
+  }
+  const finding: Finding = {
+    ruleId: 'plan-inconsistent',
+    severity: 'critical',
+    message: `encplan withheld every command of this plan because it contradicts itself (a defect in encplan; please report it): ${contradictions.map((item) => item.message).join('; ')}.`,
+    evidence: [],
+  };
+  return { ...gated, commands: [], findings: [finding, ...gated.findings] };
+}
