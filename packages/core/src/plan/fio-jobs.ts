@@ -106,12 +106,25 @@ export interface FioJob {
   readonly outputPath: string;
   readonly access: FioTargetAccess;
   readonly settings: FioModeSettings;
+  /**
+   * Read and write the file once instead of looping for the runtime: for targets whose O_DIRECT goes through
+   * the page cache (fscrypt without inline encryption, kernel Documentation/filesystems/fscrypt.rst "Direct
+   * I/O support"). A time-based job "will simply loop over the same workload as many times as the runtime
+   * allows" (fio HOWTO.rst, time_based), so every pass after the first is served from the cache as plaintext;
+   * one pass after `invalidate` (fio HOWTO.rst: "Invalidate the buffer/page cache parts of the files to be
+   * used prior to starting I/O") reads a cold file, and `end_fsync` makes the writes' encryption part of the
+   * job's time. The runtime still caps the job.
+   */
+  readonly onePass?: boolean;
 }
 
 const FIO_RW: Readonly<Record<IoPattern, Readonly<Record<IoDirection, string>>>> = {
   sequential: { read: 'read', write: 'write' },
   random: { read: 'randread', write: 'randwrite' },
 };
+
+/** The arguments of a one-pass, cache-proof job ({@link FioJob.onePass}); rules/cipher-speed.ts looks for them. */
+export const ONE_PASS_ARGS: readonly string[] = ['--time_based=0', '--invalidate=1'];
 
 /**
  * The exact fio argv (after the tool name) for one job, modelled on KDiskMark's command (KDiskMark src/helper.cpp, src/benchmark.cpp):
@@ -131,7 +144,7 @@ export function buildFioArgs(job: FioJob): string[] {
     '--group_reporting=1',
     `--ioengine=${access.ioEngine}`,
     `--direct=${access.directIo ? 1 : 0}`,
-    '--time_based=1',
+    ...(job.onePass === true ? ONE_PASS_ARGS : ['--time_based=1']),
     `--runtime=${settings.runtimeSeconds}`,
     '--randrepeat=0',
     '--refill_buffers=1',

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { cipherIdSchema, type CipherId } from '../domain/cipher.js';
 import { sourceOf, type FactSource } from '../domain/source.js';
+import { ONE_PASS_ARGS } from '../plan/fio-jobs.js';
 import { plansForLinux, type PlanFacts } from './facts.js';
 
 /**
@@ -183,7 +184,7 @@ function kernelCipherFromFscrypt(facts: PlanFacts): MeasuredCipherSpeed | null {
         (row.profile.blockSizeBytes ?? 0) >= 1024 * 1024 &&
         // Only a one-pass run is cold: a time-based run loops over its file and re-reads it from the page
         // cache (plan/fio-jobs.ts ONE_PASS_ARGS).
-        (row.fioArgv ?? []).includes(ONE_PASS_MARK),
+        ONE_PASS_ARGS.every((arg) => (row.fioArgv ?? []).includes(arg)),
     );
     const honest = rows.filter((row) => {
       const base = (plain?.profiles ?? []).find((candidate) => candidate.profile?.id === row.profile?.id);
@@ -212,8 +213,6 @@ function kernelCipherFromFscrypt(facts: PlanFacts): MeasuredCipherSpeed | null {
   };
 }
 
-/** The fio argument that marks a one-pass (cache-proof) run (plan/fio-jobs.ts buildFioArgs). */
-const ONE_PASS_MARK = '--time_based=0';
 
 /** Slack on the faster-than-plain test beyond the runs' own spread (io-overhead FASTER_THAN_PLAIN_RATIO). */
 const CACHE_MARGIN = 1.1;

@@ -176,6 +176,7 @@ export async function runFioProfile(
     access: FioTargetAccess;
     settings: FioModeSettings;
     tag: string;
+    onePass?: boolean;
   },
   signal?: AbortSignal,
 ): Promise<FioProfileRun> {
@@ -186,6 +187,7 @@ export async function runFioProfile(
     outputPath,
     access: job.access,
     settings: job.settings,
+    onePass: job.onePass === true,
   });
   const output = await host.run(
     { tool: 'fio', args: fioArgv, timeoutMs: fioTimeoutMs(job.settings) },
@@ -237,6 +239,8 @@ export async function measureTarget(
               access,
               settings,
               tag: `${target.backend}-${repeat}`,
+              // fscrypt serves O_DIRECT through the page cache: one cold pass, never a cached loop.
+              onePass: target.backend === 'fscrypt',
             },
             context.signal,
           ),
