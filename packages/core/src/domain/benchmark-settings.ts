@@ -6,9 +6,9 @@ import { z } from 'zod';
  * measuring fewer things, never by overlapping measurements. A bundle records the revision it was collected
  * with, so `assess --bundle` replays the same steps.
  */
-export type QuickRevision = 1 | 2;
+export type QuickRevision = 1 | 2 | 3;
 /** The revision `--quick` runs today. */
-export const CURRENT_QUICK_REVISION: QuickRevision = 2;
+export const CURRENT_QUICK_REVISION: QuickRevision = 3;
 
 /** What one quick revision leaves out; null means "as in full mode". */
 export interface QuickCuts {
@@ -21,6 +21,10 @@ export interface QuickCuts {
   readonly pbkdf2Hashes: readonly string[] | null;
   /** The argon2id time asked of `cryptsetup benchmark` (--iter-time); null: cryptsetup's default, 2000 ms. */
   readonly argon2IterTimeMs: number | null;
+  /** fscrypt's fio jobs pass once over a cold file instead of looping (plan/fio-jobs.ts FioJob.onePass). */
+  readonly fscryptOnePass: boolean;
+  /** OpenSSL ciphers also measured decrypting (`openssl speed -decrypt`), so reads are predicted. */
+  readonly opensslDecryptEvps: readonly string[];
 }
 
 export const QUICK_CUTS: Readonly<Record<QuickRevision, QuickCuts>> = {
@@ -30,6 +34,8 @@ export const QUICK_CUTS: Readonly<Record<QuickRevision, QuickCuts>> = {
     opensslAllCoresEvps: null,
     pbkdf2Hashes: null,
     argon2IterTimeMs: null,
+    fscryptOnePass: false,
+    opensslDecryptEvps: [],
   },
   2: {
     revision: 2,
@@ -45,6 +51,19 @@ export const QUICK_CUTS: Readonly<Record<QuickRevision, QuickCuts>> = {
     // cryptsetup scales argon2's cost to the time asked (--iter-time; cryptsetup(8) BENCHMARK), and the
     // key-derivation rule scales by the requested time the benchmark printed.
     argon2IterTimeMs: 1000,
+    fscryptOnePass: false,
+    opensslDecryptEvps: [],
+  },
+  // Revision 3 (issue 24): revision 2, plus fscrypt measured in one cold pass so the page cache cannot serve
+  // it, plus aes-256-xts decryption on one core (about 1.2 s) so reads are predicted.
+  3: {
+    revision: 3,
+    fioProfileIds: ['seq1m-q8t1-read', 'rnd4k-q1t1-read', 'seq1m-q8t1-write', 'rnd4k-q1t1-write'],
+    opensslAllCoresEvps: ['aes-256-xts'],
+    pbkdf2Hashes: ['sha256', 'sha512', 'whirlpool'],
+    argon2IterTimeMs: 1000,
+    fscryptOnePass: true,
+    opensslDecryptEvps: ['aes-256-xts'],
   },
 };
 

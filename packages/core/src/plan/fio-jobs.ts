@@ -1,4 +1,11 @@
-import type { IoBenchmarkMode, IoDirection, IoEngine, IoPattern, IoProfile } from '../domain/io-benchmark.js';
+import {
+  ONE_PASS_ARGS,
+  type IoBenchmarkMode,
+  type IoDirection,
+  type IoEngine,
+  type IoPattern,
+  type IoProfile,
+} from '../domain/io-benchmark.js';
 
 const KIB = 1024;
 const MIB = 1024 * KIB;
@@ -122,9 +129,6 @@ const FIO_RW: Readonly<Record<IoPattern, Readonly<Record<IoDirection, string>>>>
   sequential: { read: 'read', write: 'write' },
   random: { read: 'randread', write: 'randwrite' },
 };
-
-/** The arguments of a one-pass, cache-proof job ({@link FioJob.onePass}); rules/cipher-speed.ts looks for them. */
-export const ONE_PASS_ARGS: readonly string[] = ['--time_based=0', '--invalidate=1'];
 
 /**
  * The exact fio argv (after the tool name) for one job, modelled on KDiskMark's command (KDiskMark src/helper.cpp, src/benchmark.cpp):

@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import { cipherIdSchema, type CipherId } from '../domain/cipher.js';
 import { sourceOf, type FactSource } from '../domain/source.js';
-import { ONE_PASS_ARGS } from '../plan/fio-jobs.js';
+import { cacheAbsorbed } from '../analyses/io-overhead.js';
+import { ONE_PASS_ARGS } from '../domain/io-benchmark.js';
 import { plansForLinux, type PlanFacts } from './facts.js';
 
 /**
@@ -48,6 +49,8 @@ export interface MeasuredCipherSpeed {
   readonly encryptBytesPerSecondOneCore: number | null;
   readonly decryptBytesPerSecondOneCore: number | null;
   readonly encryptBytesPerSecondAllCores: number | null;
+  /** All-cores decryption where measured (openssl -decrypt -multi, or the fscrypt read); null: as encryption. */
+  readonly decryptBytesPerSecondAllCores?: number | null;
   readonly source: FactSource;
   /** Which rank of evidence the figure is (see {@link cipherEvidenceKindSchema}). */
   readonly evidence: CipherEvidenceKind;
@@ -123,6 +126,7 @@ function findCipherSpeed(facts: PlanFacts, cipher: CipherId, keyBits: number): M
     pick: (row: (typeof rows)[number]) => T | null | undefined,
   ): T | null => from.map(pick).find((value) => value !== null && value !== undefined) ?? null;
   const allCores = first(userspace, (row) => row.allCoresEncryptBytesPerSecond);
+  const allCoresDecrypt = first(userspace, (row) => row.allCoresDecryptBytesPerSecond);
   if (kernel.length > 0) {
     const top = kernel[0];
     return {
@@ -131,6 +135,7 @@ function findCipherSpeed(facts: PlanFacts, cipher: CipherId, keyBits: number): M
       encryptBytesPerSecondOneCore: first(kernel, (row) => row.encryptBytesPerSecond),
       decryptBytesPerSecondOneCore: first(kernel, (row) => row.decryptBytesPerSecond),
       encryptBytesPerSecondAllCores: allCores,
+      decryptBytesPerSecondAllCores: allCoresDecrypt,
       source: sourceOf(top?.source ?? 'cryptsetup', (top?.argv ?? []).join(' ') || null),
       evidence: 'kernel-api',
       note: "The kernel's crypto API (cryptsetup benchmark through AF_ALG), what dm-crypt runs.",
@@ -150,6 +155,7 @@ function findCipherSpeed(facts: PlanFacts, cipher: CipherId, keyBits: number): M
     encryptBytesPerSecondOneCore: first(userspace, (row) => row.encryptBytesPerSecond),
     decryptBytesPerSecondOneCore: first(userspace, (row) => row.decryptBytesPerSecond),
     encryptBytesPerSecondAllCores: allCores,
+    decryptBytesPerSecondAllCores: allCoresDecrypt,
     source: sourceOf(top?.source ?? 'openssl', (top?.argv ?? []).join(' ') || null),
     evidence: 'userspace-upper-bound',
     note: openssl.note,
@@ -207,43 +213,11 @@ function kernelCipherFromFscrypt(facts: PlanFacts): MeasuredCipherSpeed | null {
     decryptBytesPerSecondOneCore: decrypt,
     // What the run reached is what the kernel's driver gave on the cores it used: no scaling beyond it.
     encryptBytesPerSecondAllCores: encrypt,
+    decryptBytesPerSecondAllCores: decrypt,
     source: sourceOf('fio', 'fscrypt sequential run (kernel xts(aes), cold file)'),
     evidence: 'kernel-cipher',
     note: "The kernel's own xts(aes) measured through fscrypt (no AF_ALG here): a cold file written with end_fsync and read back once; it includes the drive, so the cipher is at least this fast.",
   };
-}
-
-
-/** Slack on the faster-than-plain test beyond the runs' own spread (io-overhead FASTER_THAN_PLAIN_RATIO). */
-const CACHE_MARGIN = 1.1;
-
-/**
- * An encrypted direct-I/O result faster than the plain one beyond both runs' spread: the page cache, not the
- * cipher, served it (fscrypt without inline encryption serves O_DIRECT through the page cache: Linux
- * Documentation/filesystems/fscrypt.rst "Direct I/O support"). Its slowest run must beat the plain run's
- * fastest by more than {@link CACHE_MARGIN}.
- */
-export function cacheAbsorbed(
-  plain:
-    | {
-        readonly minBytesPerSecond?: number;
-        readonly maxBytesPerSecond?: number;
-        readonly medianBytesPerSecond?: number;
-      }
-    | undefined,
-  encrypted:
-    | {
-        readonly minBytesPerSecond?: number;
-        readonly maxBytesPerSecond?: number;
-        readonly medianBytesPerSecond?: number;
-      }
-    | undefined,
-): boolean {
-  const plainHigh = plain?.maxBytesPerSecond ?? plain?.medianBytesPerSecond ?? null;
-  const encryptedLow = encrypted?.minBytesPerSecond ?? encrypted?.medianBytesPerSecond ?? null;
-  return (
-    plainHigh !== null && plainHigh > 0 && encryptedLow !== null && encryptedLow > CACHE_MARGIN * plainHigh
-  );
 }
 
 /** A cipher speed used by a rule: bytes/s per direction on one core, and whether it was measured or derived. */
@@ -253,6 +227,8 @@ export interface EffectiveCipherSpeed {
   readonly encryptBytesPerSecond: number | null;
   readonly decryptBytesPerSecond: number | null;
   readonly allCoresEncryptBytesPerSecond: number | null;
+  /** All-cores decryption where it was measured; absent or null: the encryption figure stands for it. */
+  readonly allCoresDecryptBytesPerSecond?: number | null;
   readonly measured: boolean;
   readonly basis: MeasuredCipherSpeed;
 }
@@ -303,6 +279,7 @@ function fromMeasurement(
     encryptBytesPerSecond: scale(basis.encryptBytesPerSecondOneCore),
     decryptBytesPerSecond: scale(basis.decryptBytesPerSecondOneCore),
     allCoresEncryptBytesPerSecond: scale(basis.encryptBytesPerSecondAllCores),
+    allCoresDecryptBytesPerSecond: scale(basis.decryptBytesPerSecondAllCores ?? null),
     measured,
     basis,
   };

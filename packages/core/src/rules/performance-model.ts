@@ -7,12 +7,8 @@ import {
   type StandardProfileId,
   type TargetMeasurement,
 } from '../domain/io-benchmark.js';
-import {
-  cacheAbsorbed,
-  CIPHER_EVIDENCE_RANK,
-  cipherEvidenceKindSchema,
-  type EffectiveCipherSpeed,
-} from './cipher-speed.js';
+import { cacheAbsorbed } from '../analyses/io-overhead.js';
+import { CIPHER_EVIDENCE_RANK, cipherEvidenceKindSchema, type EffectiveCipherSpeed } from './cipher-speed.js';
 import { evidence, type Finding } from '../domain/recommendation.js';
 import { sourceOf } from '../domain/source.js';
 import type { DeepPartial, PlanFacts } from './facts.js';
@@ -194,6 +190,7 @@ export function predictPerformance(facts: PlanFacts, settings: PerformanceSettin
   const encrypt = scale(settings.speed?.encryptBytesPerSecond);
   const decrypt = scale(settings.speed?.decryptBytesPerSecond);
   const allCoresEncrypt = scale(settings.speed?.allCoresEncryptBytesPerSecond);
+  const allCoresDecrypt = scale(settings.speed?.allCoresDecryptBytesPerSecond) ?? allCoresEncrypt;
   const luks2 = measuredLuks2Targets(facts);
   // The dm-crypt run with the planned sector size and workqueue setting, else the closest one measured.
   const measuredTarget =
@@ -210,7 +207,7 @@ export function predictPerformance(facts: PlanFacts, settings: PerformanceSettin
       readBytesPerSecond: measuredBytesPerSecond(plainTarget, profile, 'read'),
       writeBytesPerSecond: measuredBytesPerSecond(plainTarget, profile, 'write'),
     };
-    const read = predictDirection(plain.readBytesPerSecond, decrypt, allCoresEncrypt, cipherCores, regime);
+    const read = predictDirection(plain.readBytesPerSecond, decrypt, allCoresDecrypt, cipherCores, regime);
     const write = predictDirection(plain.writeBytesPerSecond, encrypt, allCoresEncrypt, cipherCores, regime);
     const queueing =
       settings.engine === 'veracrypt' || settings.engine === 'apfs' || settings.engine === 'bitlocker'
@@ -254,7 +251,7 @@ export function predictPerformance(facts: PlanFacts, settings: PerformanceSettin
  * left out, never paired. Pure; the Linux plan (dm-crypt runs) and the macOS/Windows plan (APFS disk image,
  * BitLocker VHDX, VeraCrypt container) both call it.
  */
-export function pairPredictedWithMeasured(
+function pairPredictedWithMeasured(
   predictions: readonly PredictedPerformance[],
   plain: DeepPartial<TargetMeasurement> | undefined,
   measured: DeepPartial<TargetMeasurement> | undefined,

@@ -24,6 +24,8 @@ function speed(mib: number): EffectiveCipherSpeed {
       decryptBytesPerSecondOneCore: mib * MIB,
       encryptBytesPerSecondAllCores: null,
       source: { origin: 'cryptsetup', field: null },
+      evidence: 'kernel-api',
+      note: 'test',
     },
   };
 }

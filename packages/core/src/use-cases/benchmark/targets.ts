@@ -235,7 +235,6 @@ export async function prepareFscrypt(
     notes: [
       'fscrypt v2 policy, AES-256-XTS contents, same ext4 as the plain run.',
       'Without inline-encryption hardware the kernel serves O_DIRECT on encrypted files through the page cache (kernel fscrypt.rst, "Direct I/O support").',
-      'So each fscrypt job passes over its file once after invalidating its cache (fio --time_based=0 --invalidate=1, writes ending in fsync) instead of looping for the runtime: reads come cold through the kernel cipher, not as cached plaintext.',
     ],
     verification,
     mark,
