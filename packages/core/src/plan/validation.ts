@@ -279,7 +279,8 @@ function evaluate(
       const finding = plan.findings.find((candidate) => candidate.ruleId === check.ruleId);
       return {
         published: `${check.ruleId}: "${check.messageContains}"`,
-        predicted: finding === undefined ? 'no finding' : `${finding.ruleId}: ${finding.message.slice(0, 60)}…`,
+        predicted:
+          finding === undefined ? 'no finding' : `${finding.ruleId}: ${finding.message.slice(0, 60)}…`,
         errorPercent: null,
         matches: finding?.message.includes(check.messageContains) === true,
       };
