@@ -166,6 +166,8 @@ export interface ReportView {
   readonly predictions: readonly PredictionRowView[];
   /** Which evidence the predictions' cipher speed rests on, in words with its rank (plan 1.2); null when unknown. */
   readonly cipherEvidence: string | null;
+  /** Its rank and kind alone ("rank 3 of 4, the kernel's own cipher, measured through fscrypt"), for summaries. */
+  readonly cipherEvidenceRank: string | null;
   /** Expected time to guess a password, per key derivation and attacker; then the notes behind the figures. */
   readonly attackerCost: readonly AttackerCostRowView[];
   readonly attackerNotes: readonly string[];
@@ -196,6 +198,7 @@ export type PlanView = Pick<
   | 'planFindings'
   | 'predictions'
   | 'cipherEvidence'
+  | 'cipherEvidenceRank'
   | 'attackerCost'
   | 'attackerNotes'
   | 'recommendations'
@@ -718,6 +721,7 @@ export function toPlanView(
       planFindings: [],
       predictions: [],
       cipherEvidence: null,
+      cipherEvidenceRank: null,
       attackerCost: [],
       attackerNotes: [],
       recommendations: [],
@@ -740,6 +744,12 @@ export function toPlanView(
     })),
     predictions: toPredictions(plan, io),
     cipherEvidence: toCipherEvidence(plan),
+    cipherEvidenceRank:
+      plan.cipherEvidence?.rank === null ||
+      plan.cipherEvidence?.rank === undefined ||
+      plan.cipherEvidence.kind === null
+        ? null
+        : `rank ${String(plan.cipherEvidence.rank)} of 4, ${EVIDENCE_KIND[plan.cipherEvidence.kind] ?? plan.cipherEvidence.kind}`,
     attackerCost: attacker.rows,
     attackerNotes: attacker.notes,
     recommendations: toRecommendations(plan),

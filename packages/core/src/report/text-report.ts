@@ -206,7 +206,9 @@ function summaryLines(view: ReportView): Line[] {
               : `  Speed (${prediction.profile}): plain ${prediction.measuredPlain}, encrypted ${prediction.predictedEncrypted} predicted (limited by ${prediction.limitedBy})`,
           ),
         ]),
-    ...(view.cipherEvidence === null ? [] : [line(`  Cipher speed evidence: ${view.cipherEvidence}`)]),
+    ...(prediction === null || view.cipherEvidenceRank === null
+      ? []
+      : [line(`  Cipher speed evidence: ${view.cipherEvidenceRank}`)]),
     ...quickNote(view),
     line(''),
     line(
