@@ -29,7 +29,7 @@ function replay(tool: string, name: string, args: readonly string[] = fixtureArg
 
 // systeminformation's cpu().cores counts logical CPUs, as os.cpus() does; -multi uses that count.
 const cores = os.cpus().length;
-// Quick mode (revision 2) measures PBKDF2 only for the hashes the rules use, and OpenSSL on all cores only
+// Quick mode (revision 2, and 3 with aes-256-xts decryption) measures PBKDF2 only for the hashes the rules use, and OpenSSL on all cores only
 // for aes-256-xts (domain/benchmark-settings.ts).
 const QUICK_HASHES = ['sha256', 'sha512', 'whirlpool'];
 const KDF = QUICK_HASHES.map((hash) => `linux-debian12-pbkdf2-${hash}`);
@@ -43,6 +43,20 @@ async function fakePath(): Promise<string> {
       ? [single, replay('openssl-speed', multiName, multiArgs)]
       : [single];
   });
+  // Quick revision 3 (issue 24) also decrypts aes-256-xts on one core; the capture put -decrypt earlier.
+  const decryptArgs = [
+    'speed',
+    '-mr',
+    '-elapsed',
+    '-evp',
+    'aes-256-xts',
+    '-seconds',
+    '1',
+    '-bytes',
+    '4096',
+    '-decrypt',
+  ];
+  openssl.push(replay('openssl-speed', 'x86-vaes-debian12-aes-256-xts-decrypt-1core', decryptArgs));
   fakes = await createFakeTools({
     cryptsetup: [
       replay('cryptsetup-benchmark', 'linux-no-af-alg-debian12-aes-xts-512'),
@@ -77,7 +91,8 @@ describe('encplan benchmark ciphers (built binary)', () => {
       ...QUICK_HASHES.map((hash) => `benchmark --pbkdf pbkdf2 --hash ${hash}`),
       'benchmark --pbkdf argon2id --iter-time 1000',
     ]);
-    expect(calls.filter((call) => call.tool === 'openssl')).toHaveLength(cores > 1 ? 4 : 3);
+    expect(calls.filter((call) => call.tool === 'openssl')).toHaveLength(cores > 1 ? 5 : 4);
+    expect(aes512?.decryptBytesPerSecond).toBeGreaterThan(0);
   });
 
   it('prints the cipher section in MiB/s with the OpenSSL figures when the kernel cannot be measured', async () => {
@@ -85,7 +100,10 @@ describe('encplan benchmark ciphers (built binary)', () => {
     expect(run.status, run.stderr).toBe(0);
     // 6245421056 B/s / 2^20 = 5956.1 MiB/s (fixtures/openssl-speed/x86-vaes-debian12-aes-256-xts-1core).
     // The cipher section of `encplan assess`, through the one rate formatter.
-    expect(run.stdout).toMatch(/aes-xts, 512-bit key +one core: encrypt 5956\.1 MiB\/s, decrypt unknown/);
+    // Decryption (quick revision 3): 6368292864 B/s / 2^20 = 6073.3 MiB/s (…-aes-256-xts-decrypt-1core).
+    expect(run.stdout).toMatch(
+      /aes-xts, 512-bit key +one core: encrypt 5956\.1 MiB\/s, decrypt 6073\.3 MiB\/s/,
+    );
     expect(run.stdout).toContain('Kernel AES-XTS driver');
     expect(run.stdout).toMatch(/\[.*KERNEL_FEATURE_MISSING\]/);
     expect(run.stderr).toContain('encplan: openssl speed aes-256-xts on 1 core(s)');

@@ -1,4 +1,5 @@
 import type { TargetMeasurement } from '../domain/io-benchmark.js';
+import { benchmarksThroughPageCache } from '../targets/registry.js';
 
 /**
  * How much faster than plain storage an encrypted target may measure before the figure is refused: a factor of
@@ -16,7 +17,7 @@ const IMPLAUSIBLE_SPEEDUP = 2;
  * support"), which the plan's ratios treat separately.
  */
 export function implausibleEncryption(plain: TargetMeasurement, encrypted: TargetMeasurement): string | null {
-  if (!encrypted.directIo || encrypted.backend === 'fscrypt') {
+  if (!encrypted.directIo || benchmarksThroughPageCache(encrypted.backend)) {
     return null;
   }
   for (const profile of encrypted.profiles) {

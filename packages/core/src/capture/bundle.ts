@@ -10,8 +10,9 @@ export const BUNDLE_SCHEMA = 'encplan.bundle' as const;
  * 1.1: `effect` captures and `benchmark` (a benchmarked collection replays its benchmark).
  * 1.2: `all` (a `collect --all` bundle: every disk of the machine, replayed by `assess --all --bundle`).
  * 1.3: `benchmark.quickRevision` (which quick mode ran; absent: revision 1, quick mode before issue 18).
+ * 1.4: `benchmark.quickRevision` may be 3 (issue 24: fscrypt in one cold pass, aes-256-xts decryption).
  */
-export const BUNDLE_SCHEMA_VERSION = [1, 3] as const;
+export const BUNDLE_SCHEMA_VERSION = [1, 4] as const;
 
 const capturedErrorSchema = z.object({ code: z.enum(ERROR_CODES), message: z.string() }).nullable();
 const pathStatSchema = z.object({
@@ -101,7 +102,10 @@ const bundleSchema = z.object({
   serialsIncluded: z.boolean(),
   /** The benchmark the collection ran (`collect --benchmark [--quick]`), replayed with the bundle; absent: none. */
   benchmark: z
-    .object({ quick: z.boolean(), quickRevision: z.union([z.literal(1), z.literal(2)]).optional() })
+    .object({
+      quick: z.boolean(),
+      quickRevision: z.union([z.literal(1), z.literal(2), z.literal(3)]).optional(),
+    })
     .nullable()
     .optional(),
   /** True for `collect --all`: every whole disk of the machine (`device` is then null); absent: one disk. */

@@ -6,9 +6,9 @@ import { z } from 'zod';
  * measuring fewer things, never by overlapping measurements. A bundle records the revision it was collected
  * with, so `assess --bundle` replays the same steps.
  */
-export type QuickRevision = 1 | 2;
+export type QuickRevision = 1 | 2 | 3;
 /** The revision `--quick` runs today. */
-export const CURRENT_QUICK_REVISION: QuickRevision = 2;
+export const CURRENT_QUICK_REVISION: QuickRevision = 3;
 
 /** What one quick revision leaves out; null means "as in full mode". */
 export interface QuickCuts {
@@ -21,7 +21,30 @@ export interface QuickCuts {
   readonly pbkdf2Hashes: readonly string[] | null;
   /** The argon2id time asked of `cryptsetup benchmark` (--iter-time); null: cryptsetup's default, 2000 ms. */
   readonly argon2IterTimeMs: number | null;
+  /** fscrypt's fio jobs pass once over a cold file instead of looping (plan/fio-jobs.ts FioJob.onePass). */
+  readonly fscryptOnePass: boolean;
+  /** OpenSSL ciphers also measured decrypting (`openssl speed -decrypt`), so reads are predicted. */
+  readonly opensslDecryptEvps: readonly string[];
 }
+
+/** Revision 2 (issue 18), also the base of revision 3. */
+const REVISION_2: QuickCuts = {
+  revision: 2,
+  // The two ends of CrystalDiskMark's default set (DiskMarkDlg.cpp "Default"): the deepest sequential queue,
+  // where the cipher's throughput is the limit, and single 4 KiB requests, where its latency adds to the
+  // device's. SEQ1M Q1T1 and RND4K Q32T1 lie between them.
+  fioProfileIds: ['seq1m-q8t1-read', 'rnd4k-q1t1-read', 'seq1m-q8t1-write', 'rnd4k-q1t1-write'],
+  // aes-256-xts is LUKS2's default cipher (aes-xts-plain64, 512-bit key; cryptsetup(8) "--cipher" defaults).
+  opensslAllCoresEvps: ['aes-256-xts'],
+  // The hashes the VeraCrypt KDF rule compares (sha512, whirlpool, sha256; VeraCrypt documentation, "Header
+  // Key Derivation"); LUKS1 and LUKS2's PBKDF2 use sha256 (cryptsetup(8) "--hash").
+  pbkdf2Hashes: ['sha256', 'sha512', 'whirlpool'],
+  // cryptsetup scales argon2's cost to the time asked (--iter-time; cryptsetup(8) BENCHMARK), and the
+  // key-derivation rule scales by the requested time the benchmark printed.
+  argon2IterTimeMs: 1000,
+  fscryptOnePass: false,
+  opensslDecryptEvps: [],
+};
 
 export const QUICK_CUTS: Readonly<Record<QuickRevision, QuickCuts>> = {
   1: {
@@ -30,22 +53,13 @@ export const QUICK_CUTS: Readonly<Record<QuickRevision, QuickCuts>> = {
     opensslAllCoresEvps: null,
     pbkdf2Hashes: null,
     argon2IterTimeMs: null,
+    fscryptOnePass: false,
+    opensslDecryptEvps: [],
   },
-  2: {
-    revision: 2,
-    // The two ends of CrystalDiskMark's default set (DiskMarkDlg.cpp "Default"): the deepest sequential queue,
-    // where the cipher's throughput is the limit, and single 4 KiB requests, where its latency adds to the
-    // device's. SEQ1M Q1T1 and RND4K Q32T1 lie between them.
-    fioProfileIds: ['seq1m-q8t1-read', 'rnd4k-q1t1-read', 'seq1m-q8t1-write', 'rnd4k-q1t1-write'],
-    // aes-256-xts is LUKS2's default cipher (aes-xts-plain64, 512-bit key; cryptsetup(8) "--cipher" defaults).
-    opensslAllCoresEvps: ['aes-256-xts'],
-    // The hashes the VeraCrypt KDF rule compares (sha512, whirlpool, sha256; VeraCrypt documentation, "Header
-    // Key Derivation"); LUKS1 and LUKS2's PBKDF2 use sha256 (cryptsetup(8) "--hash").
-    pbkdf2Hashes: ['sha256', 'sha512', 'whirlpool'],
-    // cryptsetup scales argon2's cost to the time asked (--iter-time; cryptsetup(8) BENCHMARK), and the
-    // key-derivation rule scales by the requested time the benchmark printed.
-    argon2IterTimeMs: 1000,
-  },
+  2: REVISION_2,
+  // Revision 3 (issue 24): revision 2, plus fscrypt measured in one cold pass so the page cache cannot serve
+  // it, plus aes-256-xts decryption on one core (about 1.2 s) so reads are predicted.
+  3: { ...REVISION_2, revision: 3, fscryptOnePass: true, opensslDecryptEvps: ['aes-256-xts'] },
 };
 
 /** What a benchmark left out to be quick, in words; recorded in the JSON and shown in the report. */

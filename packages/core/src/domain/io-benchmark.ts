@@ -233,3 +233,10 @@ export interface ProgressEvent {
   /** Estimated time left, or null before the first run finished. */
   readonly etaMs: number | null;
 }
+
+/**
+ * The fio arguments of a one-pass, cache-proof job (plan/fio-jobs.ts FioJob.onePass): no time-based loop over
+ * the file, its cache invalidated first (fio HOWTO.rst time_based, invalidate). rules/cipher-speed.ts trusts
+ * an fscrypt figure as the kernel cipher's only when its run had them.
+ */
+export const ONE_PASS_ARGS: readonly string[] = ['--time_based=0', '--invalidate=1'];

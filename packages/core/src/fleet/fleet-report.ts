@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { recogniseVolume } from '../targets/registry.js';
+import { hasLuksKeyslots, recogniseVolume } from '../targets/registry.js';
 import {
   assessmentDocument,
   assessmentResultSchema,
@@ -526,10 +526,9 @@ function linuxFactsOf(linux: LinuxAssessmentResult): FleetDiskFacts {
       protectionOn: null,
       conversionInProgress: null,
       percentEncrypted: null,
-      keySlots:
-        found.format === 'luks1' || found.format === 'luks2'
-          ? found.pbkdf.map((slot) => ({ keyslot: slot.keyslot, type: slot.type }))
-          : null,
+      keySlots: hasLuksKeyslots(found.format)
+        ? found.pbkdf.map((slot) => ({ keyslot: slot.keyslot, type: slot.type }))
+        : null,
     })),
   };
 }

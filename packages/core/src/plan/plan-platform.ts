@@ -3,6 +3,8 @@ import { evidence } from '../domain/recommendation.js';
 import { planSettingsOf } from '../targets/registry.js';
 import { sourceOf } from '../domain/source.js';
 import { estimateVeracryptAttackerCost } from '../rules/attacker-cost.js';
+import { effectiveCipherSpeed, opensslRefusal } from '../rules/cipher-speed.js';
+import { describeCipherEvidence, predictPlatformPerformance } from '../rules/performance-model.js';
 import { recommendVeracryptEncryption } from '../rules/cipher.js';
 import type { PlanFacts } from '../rules/facts.js';
 import { evaluateHealthGate } from '../rules/health-gate.js';
@@ -168,6 +170,9 @@ export function buildPlatformPlan(
     ];
   }
   const all = mergeRuleResults(...results);
+  // Measured beats modelled here as on Linux (issue 24): the model paired with the run of the same backend.
+  const speed = effectiveCipherSpeed(facts, 'aes-xts', keySizeBits ?? 512);
+  const performance = predictPlatformPerformance(facts, options.targetTool, speed);
   return {
     ...(strategy === undefined ? {} : { strategy }),
     targetTool: options.targetTool,
@@ -176,7 +181,9 @@ export function buildPlatformPlan(
     devicePath: storage.disk?.identifier ?? PLACEHOLDER_DISK,
     devicePlaceholder: storage.disk?.identifier === undefined,
     healthGate: gate.gate,
-    findings: [...all.findings].sort((a, b) => SEVERITY_ORDER[a.severity] - SEVERITY_ORDER[b.severity]),
+    findings: [...all.findings, ...performance.findings].sort(
+      (a, b) => SEVERITY_ORDER[a.severity] - SEVERITY_ORDER[b.severity],
+    ),
     recommendations: [...all.recommendations],
     settings: {
       cipher: veracrypt === null ? 'aes-xts' : veracrypt.encryption,
@@ -188,7 +195,12 @@ export function buildPlatformPlan(
       veracrypt: veracrypt === null ? null : veracryptPlanSettings(veracrypt),
       space: null,
     },
-    predictedPerformance: [],
+    predictedPerformance: performance.predictedPerformance,
+    cipherEvidence: describeCipherEvidence(
+      speed,
+      performance.predictedPerformance,
+      opensslRefusal(facts, 'aes-xts'),
+    ),
     attackerCost: veracrypt === null ? [] : estimateVeracryptAttackerCost(veracrypt.kdf, options.entropyBits),
     commands,
   };

@@ -1,3 +1,4 @@
+import { opensslRefusal } from '../rules/cipher-speed.js';
 import { z } from 'zod';
 import { checkTargetAdmission } from '../rules/target-admission.js';
 import { EncplanError } from '../errors.js';
@@ -27,6 +28,9 @@ import {
   veracryptPlanSettingsSchema,
 } from '../rules/key-derivation.js';
 import {
+  cipherEvidenceSchema,
+  describeCipherEvidence,
+  findLoadTooLight,
   findPerformanceResiduals,
   findSmallSectorBound,
   predictedPerformanceSchema,
@@ -85,6 +89,12 @@ export const planSchema = z.object({
     space: spacePlanSchema.nullable(),
   }),
   predictedPerformance: z.array(predictedPerformanceSchema),
+  /**
+   * Which evidence the predictions' cipher speed rests on, ranked (plan 1.2, issue 24): 1 a measured
+   * encrypted run of the backend, 2 the kernel crypto API, 3 the kernel cipher through fscrypt, 4 OpenSSL
+   * (an upper bound, only with an accelerated kernel driver). Absent in older plans.
+   */
+  cipherEvidence: cipherEvidenceSchema.optional(),
   attackerCost: z.array(attackerCostSchema),
   commands: z.array(planCommandSchema),
   /**
@@ -313,6 +323,7 @@ export function buildPlan(facts: PlanFacts, rawOptions: PlanOptions = {}): Plan 
     ...decision.findings,
     ...all.findings,
     ...residuals,
+    ...findLoadTooLight(predictedPerformance),
     ...smallSector,
     ...(freshPath ? built.findings : []),
   ];
@@ -361,6 +372,11 @@ export function buildPlan(facts: PlanFacts, rawOptions: PlanOptions = {}): Plan 
       space: space.space,
     },
     predictedPerformance,
+    cipherEvidence: describeCipherEvidence(
+      advised.speed,
+      predictedPerformance,
+      opensslRefusal(facts, advised.speed?.cipher ?? 'aes-xts'),
+    ),
     attackerCost,
     commands,
     destructiveRefusal,

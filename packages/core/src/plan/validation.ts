@@ -84,6 +84,25 @@ const residualMoveCheckSchema = z.object({
   publishedBytesPerSecond: z.number().positive(),
 });
 
+/**
+ * A published encrypted measurement must reach the plan as measured (issue 24, "measured beats modelled on
+ * every platform"): the plan's measured figure for the profile equals the publication's, and the plan says its
+ * evidence is rank 1 (a measured run of the backend).
+ */
+const measuredPairingCheckSchema = z.object({
+  kind: z.literal('measured-pairing'),
+  profile: standardProfileIdSchema,
+  direction: z.enum(['read', 'write']),
+  publishedBytesPerSecond: z.number().positive(),
+});
+
+/** The plan must report a finding whose message contains the text an expert would write. */
+const findingCheckSchema = z.object({
+  kind: z.literal('finding'),
+  ruleId: z.string().min(1),
+  messageContains: z.string().min(1),
+});
+
 /** One validation case as stored in fixtures/validation/<id>.json. */
 const validationCaseSchema = z.object({
   id: z.string().regex(/^[a-z0-9-]+$/),
@@ -106,6 +125,8 @@ const validationCaseSchema = z.object({
     settingAtMostCheckSchema,
     settingNearCheckSchema,
     residualMoveCheckSchema,
+    measuredPairingCheckSchema,
+    findingCheckSchema,
   ]),
   /** ± per cent a numeric prediction may stray from the published figure. */
   tolerancePercent: z.number().positive().default(RESIDUAL_TOLERANCE_PERCENT),
@@ -242,6 +263,26 @@ function evaluate(
           figure('measured encrypted throughput (bytes/s)') === check.publishedBytesPerSecond &&
           JSON.stringify(unmeasured?.value) === JSON.stringify(check.valueWithoutMeasurement) &&
           JSON.stringify(moved?.value) === JSON.stringify(check.expectedValue),
+      };
+    }
+    case 'measured-pairing': {
+      const plan = buildPlan(facts, testCase.options);
+      const row = plan.predictedPerformance.find((candidate) => candidate.profile === check.profile);
+      const measured =
+        (check.direction === 'read' ? row?.measuredReadBytesPerSecond : row?.measuredWriteBytesPerSecond) ??
+        null;
+      const result = numericResult(testCase, measured, check.publishedBytesPerSecond);
+      return { ...result, matches: result.matches && plan.cipherEvidence?.rank === 1 };
+    }
+    case 'finding': {
+      const plan = buildPlan(facts, testCase.options);
+      const finding = plan.findings.find((candidate) => candidate.ruleId === check.ruleId);
+      return {
+        published: `${check.ruleId}: "${check.messageContains}"`,
+        predicted:
+          finding === undefined ? 'no finding' : `${finding.ruleId}: ${finding.message.slice(0, 60)}…`,
+        errorPercent: null,
+        matches: finding?.message.includes(check.messageContains) === true,
       };
     }
     case 'setting-near': {

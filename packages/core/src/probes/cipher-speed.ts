@@ -24,7 +24,7 @@ import {
 
 /** Options of the cipher and KDF probes (cancellation comes with the probe context's signal). */
 export interface SpeedProbeOptions {
-  /** Short runs (openssl 1 s per figure, encryption only) for `--quick`. */
+  /** Short runs (openssl 1 s per figure, decryption only where the quick revision says) for `--quick`. */
   readonly quick?: boolean;
   /** Processes for the all-cores figures (logical CPUs); 1 when absent. */
   readonly logicalCpuCount?: number;
@@ -227,10 +227,18 @@ function opensslSteps(options: SpeedProbeOptions): (SpeedStep & {
   const cpus = Math.max(1, options.logicalCpuCount ?? 1);
   // 1 s per figure keeps --quick inside its budget for a whole assessment; 3 s steadies full runs.
   const seconds = options.quick === true ? 1 : 3;
-  const allCores = quickCutsOf(options)?.opensslAllCoresEvps ?? null;
+  const cuts = quickCutsOf(options);
+  const allCores = cuts?.opensslAllCoresEvps ?? null;
+  // Quick mode measures decryption only for the ciphers its revision names, on one core (reads are predicted
+  // from it: `openssl speed -decrypt`, openssl-speed(1)).
+  const directions = (evp: OpensslCipherName) =>
+    cuts === null ? [false, true] : cuts.opensslDecryptEvps.includes(evp) ? [false, true] : [false];
   return OPENSSL_EVPS.flatMap((evp) =>
-    (options.quick === true ? [false] : [false, true]).flatMap((decrypt) =>
-      (cpus > 1 && (allCores === null || allCores.includes(evp)) ? [1, cpus] : [1]).map((processes) => {
+    directions(evp).flatMap((decrypt) =>
+      (cpus > 1 && (allCores === null || allCores.includes(evp)) && (cuts === null || !decrypt)
+        ? [1, cpus]
+        : [1]
+      ).map((processes) => {
         // -mr: machine-readable bytes/s; -elapsed: wall-clock time, not CPU time (honest on a busy or virtual CPU).
         const args = [
           'speed',
@@ -383,7 +391,7 @@ export function speedProbeReductions(options: SpeedProbeOptions): string[] {
   const hashes = cuts.pbkdf2Hashes;
   return [
     'cryptsetup: Serpent and Twofish are not measured.',
-    `OpenSSL: 1 s per figure instead of 3, encryption only${allCores === null ? '' : `, all cores for ${allCores.join(', ')} only`}: one short sample, so a busy machine shows in the figure.`,
+    `OpenSSL: 1 s per figure instead of 3, ${cuts.opensslDecryptEvps.length === 0 ? 'encryption only' : `decryption for ${cuts.opensslDecryptEvps.join(', ')} only`}${allCores === null ? '' : `, all cores for ${allCores.join(', ')} only`}: one short sample, so a busy machine shows in the figure.`,
     ...(hashes === null
       ? []
       : [

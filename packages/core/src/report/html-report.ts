@@ -198,7 +198,7 @@ export function reportBody(view: ReportView): string {
   const predictions =
     view.predictions.length === 0
       ? '<p>No plan, so no prediction.</p>'
-      : `<table id="predictions"><caption>Predicted encrypted throughput next to measured plain throughput</caption><thead><tr><th scope="col">Profile</th><th scope="col">Measured plain</th><th scope="col">Predicted encrypted</th><th scope="col">Measured encrypted</th><th scope="col">Limited by</th></tr></thead><tbody>${view.predictions
+      : `<table id="predictions"><caption>Predicted encrypted throughput next to measured plain throughput${view.cipherEvidence === null ? '' : ` (cipher speed evidence: ${escapeHtml(view.cipherEvidence)})`}</caption><thead><tr><th scope="col">Profile</th><th scope="col">Measured plain</th><th scope="col">Predicted encrypted</th><th scope="col">Measured encrypted</th><th scope="col">Limited by</th></tr></thead><tbody>${view.predictions
           .map(
             (row) =>
               `<tr><td>${escapeHtml(row.profile)}</td><td class="number">${escapeHtml(row.measuredPlain)}</td><td class="number">${escapeHtml(row.predictedEncrypted)}</td><td class="number">${escapeHtml(row.measuredEncrypted)}</td><td>${escapeHtml(row.limitedBy)}</td></tr>`,

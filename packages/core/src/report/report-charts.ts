@@ -98,7 +98,7 @@ function predictedChart(plan: Plan, io: AssessmentResult['ioBenchmark']): ChartV
   return chartOf(
     {
       id: 'predicted',
-      title: 'Plain throughput (measured) vs encrypted throughput (predicted by the plan)',
+      title: `Plain throughput (measured) vs encrypted throughput (predicted by the plan${plan.cipherEvidence?.upperBound === true ? ' from an OpenSSL upper bound' : ''})`,
       unit: 'MiB/s',
       max: null,
     },

@@ -12,6 +12,7 @@ import type { StackNode } from '../domain/device.js';
 import type { IoBenchmark } from '../domain/io-benchmark.js';
 import type { Warning } from '../domain/warning.js';
 import type { Plan } from '../plan/plan.js';
+import { cacheAbsorbed, PAGE_CACHE_REASON } from '../analyses/io-overhead.js';
 import { toStrategyView, type StrategyView } from './strategy-view.js';
 import {
   formatBytes,
@@ -165,6 +166,10 @@ export interface ReportView {
   /** Why there are no benchmarks, or null when there are. */
   readonly benchmarkMissingReason: string | null;
   readonly predictions: readonly PredictionRowView[];
+  /** Which evidence the predictions' cipher speed rests on, in words with its rank (plan 1.2); null when unknown. */
+  readonly cipherEvidence: string | null;
+  /** Its rank and kind alone ("rank 3 of 4, the kernel's own cipher, measured through fscrypt"), for summaries. */
+  readonly cipherEvidenceRank: string | null;
   /** Expected time to guess a password, per key derivation and attacker; then the notes behind the figures. */
   readonly attackerCost: readonly AttackerCostRowView[];
   readonly attackerNotes: readonly string[];
@@ -194,6 +199,8 @@ export type PlanView = Pick<
   | 'healthGate'
   | 'planFindings'
   | 'predictions'
+  | 'cipherEvidence'
+  | 'cipherEvidenceRank'
   | 'attackerCost'
   | 'attackerNotes'
   | 'recommendations'
@@ -347,12 +354,21 @@ export function toIoView(
     };
   }
   const rows: BenchmarkRowView[] = [];
+  const cacheNotes: string[] = [];
   const groups = new Map<string, Map<string, number>>();
   const series: string[] = [];
   for (const target of [io.plain, ...io.encrypted]) {
     for (const measurement of target.profiles) {
       const profile = `${measurement.profile.label} ${measurement.profile.direction}`;
       const summary = measurement.summary;
+      const base = io.plain.profiles.find((candidate) => candidate.profile.id === measurement.profile.id);
+      // A page-cache figure is no encryption speed (issue 24): listed with the reason, never charted.
+      const absorbed = target !== io.plain && cacheAbsorbed(base?.summary, summary);
+      if (absorbed) {
+        cacheNotes.push(
+          `${target.variant} ${profile}: ${formatRate(summary.medianBytesPerSecond)} against plain ${formatRate(base?.summary.medianBytesPerSecond ?? 0)}. ${PAGE_CACHE_REASON}`,
+        );
+      }
       rows.push({
         profile,
         target: target.variant,
@@ -362,13 +378,15 @@ export function toIoView(
       if (!series.includes(target.variant)) {
         series.push(target.variant);
       }
-      groups.set(
-        profile,
-        (groups.get(profile) ?? new Map<string, number>()).set(
-          target.variant,
-          toMebibytesPerSecond(summary.medianBytesPerSecond),
-        ),
-      );
+      if (!absorbed) {
+        groups.set(
+          profile,
+          (groups.get(profile) ?? new Map<string, number>()).set(
+            target.variant,
+            toMebibytesPerSecond(summary.medianBytesPerSecond),
+          ),
+        );
+      }
     }
   }
   for (const skipped of io.skipped) {
@@ -396,6 +414,7 @@ export function toIoView(
   const benchmarkNotes = [
     `${io.target} (${io.mode} run; fio ${io.plain.ioEngine}, O_DIRECT ${io.plain.directIo ? 'on' : 'off'}, ${formatBytes(io.plain.fileSizeBytes)} file; ${formatDurationMs(io.wallTimeMs)} in all).`,
     ...io.encrypted.flatMap((target) => target.notes.map((note) => `${target.variant}: ${note}`)),
+    ...cacheNotes,
     ...(io.overhead.some((row) => row.bound === 'undetermined')
       ? [
           'Bound "unknown": pass --cipher-bytes-per-second (one core, e.g. from `encplan benchmark ciphers`) to tell the cipher from queueing.',
@@ -456,6 +475,26 @@ function toPredictions(plan: Plan, io: AssessmentResult['ioBenchmark']): Predict
       };
     }),
   );
+}
+
+/** Names of the evidence ranks (rules/cipher-speed.ts cipherEvidenceKindSchema). */
+const EVIDENCE_KIND: Readonly<Record<string, string>> = {
+  'measured-run': 'an encrypted run of this backend, measured here',
+  'kernel-api': "the kernel's crypto API (cryptsetup benchmark)",
+  'kernel-cipher': "the kernel's own cipher, measured through fscrypt",
+  'userspace-upper-bound': 'OpenSSL in user space, an upper bound',
+};
+
+/** The plan's cipher evidence in one sentence: rank, kind, source and note (issue 24). */
+function toCipherEvidence(plan: Plan): string | null {
+  const evidence = plan.cipherEvidence;
+  if (evidence === undefined) {
+    return null;
+  }
+  if (evidence.rank === null || evidence.kind === null) {
+    return `none usable. ${evidence.note}`;
+  }
+  return `rank ${String(evidence.rank)} of 4, ${EVIDENCE_KIND[evidence.kind] ?? evidence.kind}${evidence.source === null ? '' : ` (${evidence.source})`}. ${evidence.note}`;
 }
 
 /** Who guesses, for people ("rtx-4090" is one reference GPU; hashcat -b figures, rules/reference-rates.ts). */
@@ -706,6 +745,8 @@ export function toPlanView(
       healthGate: null,
       planFindings: [],
       predictions: [],
+      cipherEvidence: null,
+      cipherEvidenceRank: null,
       attackerCost: [],
       attackerNotes: [],
       recommendations: [],
@@ -727,6 +768,13 @@ export function toPlanView(
       message: finding.message,
     })),
     predictions: toPredictions(plan, io),
+    cipherEvidence: toCipherEvidence(plan),
+    cipherEvidenceRank:
+      plan.cipherEvidence?.rank === null ||
+      plan.cipherEvidence?.rank === undefined ||
+      plan.cipherEvidence.kind === null
+        ? null
+        : `rank ${String(plan.cipherEvidence.rank)} of 4, ${EVIDENCE_KIND[plan.cipherEvidence.kind] ?? plan.cipherEvidence.kind}`,
     attackerCost: attacker.rows,
     attackerNotes: attacker.notes,
     recommendations: toRecommendations(plan),

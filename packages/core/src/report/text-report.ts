@@ -1,7 +1,7 @@
 import type { Warning } from '../domain/warning.js';
 import type { FactView, SectionView, Tone } from './assessment-sections.js';
 import type { DocumentView } from './document-views.js';
-import { formatTimestamp } from './labels.js';
+import { formatTimestamp, UNKNOWN } from './labels.js';
 import {
   renderCommandsScript,
   renderPlanCommandsScript,
@@ -184,7 +184,11 @@ function deviceLine(view: ReportView): string {
 /** The one-screen summary: the answer, then one line of checks, then where the rest is. */
 function summaryLines(view: ReportView): Line[] {
   const destroying = view.commands.filter((command) => command.destroysData).length;
-  const prediction = view.predictions.find((row) => row.known) ?? null;
+  // Measured beats modelled: the first profile with a measured encrypted figure, else the first predicted one.
+  const prediction =
+    view.predictions.find((row) => row.measuredEncrypted !== UNKNOWN) ??
+    view.predictions.find((row) => row.known) ??
+    null;
   return [
     line(deviceLine(view), 'heading'),
     ...answerLines(view, false),
@@ -197,9 +201,14 @@ function summaryLines(view: ReportView): Line[] {
       ? []
       : [
           line(
-            `  Speed (${prediction.profile}): plain ${prediction.measuredPlain}, encrypted ${prediction.predictedEncrypted} predicted (limited by ${prediction.limitedBy})`,
+            prediction.measuredEncrypted !== UNKNOWN
+              ? `  Speed (${prediction.profile}): plain ${prediction.measuredPlain}, encrypted ${prediction.measuredEncrypted} measured (predicted ${prediction.predictedEncrypted})`
+              : `  Speed (${prediction.profile}): plain ${prediction.measuredPlain}, encrypted ${prediction.predictedEncrypted} predicted (limited by ${prediction.limitedBy})`,
           ),
         ]),
+    ...(prediction === null || view.cipherEvidenceRank === null
+      ? []
+      : [line(`  Cipher speed evidence: ${view.cipherEvidenceRank}`)]),
     ...quickNote(view),
     line(''),
     line(
@@ -265,6 +274,9 @@ function predictionLines(view: PlanView): Line[] {
       ),
     ),
     ...[...assumptions].map(([profile, assumption]) => line(`  · ${profile}: ${assumption}`, 'dim')),
+    ...(view.cipherEvidence === null
+      ? []
+      : [line(`  · Cipher speed evidence: ${view.cipherEvidence}`, 'dim')]),
   ];
 }
 

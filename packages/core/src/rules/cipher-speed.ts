@@ -1,6 +1,10 @@
+import { z } from 'zod';
 import { cipherIdSchema, type CipherId } from '../domain/cipher.js';
 import { sourceOf, type FactSource } from '../domain/source.js';
-import type { PlanFacts } from './facts.js';
+import { cacheAbsorbed } from '../analyses/io-overhead.js';
+import { ONE_PASS_ARGS } from '../domain/io-benchmark.js';
+import { plansForLinux, type PlanFacts } from './facts.js';
+import { benchmarksThroughPageCache } from '../targets/registry.js';
 
 /**
  * AES-256-XTS (512-bit key) runs ≈ 20 % slower than AES-128-XTS when the cipher is the limit: measured
@@ -10,6 +14,35 @@ export const AES_XTS_512_OVER_256 = 0.8;
 /** With VAES the 512-bit key costs only ≈ 8 % (cryptsetup benchmark pairs: kubesail/pibox-os#17, jo-so.de 2017, rvso.com/de/archives/1576615, "Fendos" report). */
 const AES_XTS_512_OVER_256_VAES = 0.92;
 
+/**
+ * How the cipher speed a prediction uses was obtained, best first (issue 24):
+ * 1 `measured-run` — an encrypted run of the backend itself was measured (the prediction is then paired
+ *   with it per profile and the answer uses the measurement, {@link pairPredictedWithMeasured});
+ * 2 `kernel-api` — the kernel's crypto API through AF_ALG (`cryptsetup benchmark`, both directions; what
+ *   dm-crypt runs: cryptsetup(8) BENCHMARK);
+ * 3 `kernel-cipher` — a measurement through the kernel's own xts(aes) without AF_ALG or device-mapper: a cold
+ *   fscrypt file written with end_fsync and read back once (fscrypt encrypts and decrypts file contents with
+ *   the kernel's skcipher, Linux Documentation/filesystems/fscrypt.rst "Encryption modes and usage");
+ * 4 `userspace-upper-bound` — `openssl speed`, only where the kernel's driver for the mode uses the CPU's AES
+ *   instructions (/proc/crypto) or, off Linux, where the CPU has them; an upper bound, since user space skips
+ *   the kernel's per-request work.
+ */
+export const cipherEvidenceKindSchema = z.enum([
+  'measured-run',
+  'kernel-api',
+  'kernel-cipher',
+  'userspace-upper-bound',
+]);
+export type CipherEvidenceKind = z.infer<typeof cipherEvidenceKindSchema>;
+
+/** The rank of each kind of evidence: 1 is the best. */
+export const CIPHER_EVIDENCE_RANK: Readonly<Record<CipherEvidenceKind, number>> = {
+  'measured-run': 1,
+  'kernel-api': 2,
+  'kernel-cipher': 3,
+  'userspace-upper-bound': 4,
+};
+
 /** One cipher at one key size as the rules use it: the kernel's one-core rate and OpenSSL's all-core rate. */
 export interface MeasuredCipherSpeed {
   readonly cipher: CipherId;
@@ -17,34 +50,174 @@ export interface MeasuredCipherSpeed {
   readonly encryptBytesPerSecondOneCore: number | null;
   readonly decryptBytesPerSecondOneCore: number | null;
   readonly encryptBytesPerSecondAllCores: number | null;
+  /** All-cores decryption where measured (openssl -decrypt -multi, or the fscrypt read); null: as encryption. */
+  readonly decryptBytesPerSecondAllCores?: number | null;
   readonly source: FactSource;
+  /** Which rank of evidence the figure is (see {@link cipherEvidenceKindSchema}). */
+  readonly evidence: CipherEvidenceKind;
+  /** Why a better-ranked source was not used, or what the figure means (for reasons and the report). */
+  readonly note: string;
+}
+
+/** The kernel's AES driver class for disk encryption as /proc/crypto shows it; null off Linux or unknown. */
+function kernelAesImplementation(facts: PlanFacts) {
+  return facts.kernelCrypto?.xtsAesImplementation ?? null;
 }
 
 /**
- * The measurement of `cipher` at `keyBits` in the assessment's cipherBenchmark, if any: a cryptsetup row (the
- * kernel's code, what dm-crypt runs; cryptsetup(8) BENCHMARK) wins over an OpenSSL row per direction, and the
- * all-cores rate can only come from OpenSSL (`openssl speed -multi`).
+ * Whether an `openssl speed` row may stand for what the kernel (or the OS's own encryption) gets. On Linux the
+ * kernel's driver must use the CPU's AES instructions (a generic C driver such as xts(ecb(aes-fixed-time))
+ * runs far below OpenSSL's AES-NI: issue 24 measured fscrypt at 32–52 MiB/s beside OpenSSL's 7457 MiB/s on
+ * the same CPU). Off Linux there is no /proc/crypto: BitLocker and APFS use the CPU's AES instructions when it
+ * has them (Microsoft, "BitLocker overview": "software-based encryption … uses the CPU"; Apple Platform
+ * Security Guide, "Data Protection"), so OpenSSL is accepted there as an upper bound when the CPU has AES.
+ * Ciphers other than AES (ChaCha20 as Adiantum's proxy) keep the OpenSSL figure as an upper bound.
+ */
+function opensslAdmissible(facts: PlanFacts, cipher: CipherId): { ok: boolean; note: string } {
+  if (!cipher.startsWith('aes-')) {
+    return { ok: true, note: 'OpenSSL in user space: an upper bound for the kernel.' };
+  }
+  if (plansForLinux(facts)) {
+    const implementation = kernelAesImplementation(facts);
+    const driver = facts.kernelCrypto?.xtsAes?.driver ?? null;
+    if (implementation === 'cpu-instructions') {
+      return {
+        ok: true,
+        note: `OpenSSL in user space, admitted because the kernel's xts(aes) driver ${driver ?? ''} uses the CPU's AES instructions: an upper bound for dm-crypt.`.replace(
+          '  ',
+          ' ',
+        ),
+      };
+    }
+    return {
+      ok: false,
+      note:
+        implementation === null
+          ? "OpenSSL not used: /proc/crypto does not show which driver the kernel's xts(aes) would use, so user-space AES speed says nothing about dm-crypt."
+          : `OpenSSL not used: the kernel's xts(aes) is ${driver ?? implementation} (${implementation}), which dm-crypt and fscrypt run instead of the CPU's AES instructions.`,
+    };
+  }
+  const aes = facts.machine?.cryptoFlags?.aes ?? facts.platformStorage?.cpu?.aes ?? null;
+  return aes === true
+    ? {
+        ok: true,
+        note: "OpenSSL in user space with the CPU's AES instructions: an upper bound for the OS's own encryption.",
+      }
+    : {
+        ok: false,
+        note: 'OpenSSL not used: the CPU is not known to have AES instructions, so the OS cipher speed is unknown.',
+      };
+}
+
+/**
+ * The measurement of `cipher` at `keyBits`, by rank: a cryptsetup row (the kernel's crypto API, what dm-crypt
+ * runs; cryptsetup(8) BENCHMARK); else, for AES-XTS-512 (fscrypt's AES-256-XTS), the cold fscrypt run
+ * ({@link kernelCipherFromFscrypt}); else an OpenSSL row where {@link opensslAdmissible}. The all-cores rate can
+ * only come from OpenSSL (`openssl speed -multi`), and only when OpenSSL is admissible.
  */
 function findCipherSpeed(facts: PlanFacts, cipher: CipherId, keyBits: number): MeasuredCipherSpeed | null {
   const rows = (facts.cipherBenchmark?.cipherSpeed?.measurements ?? []).filter(
     (row) => cipherIdSchema.safeParse(row.cipher).data === cipher && row.keyBits === keyBits,
   );
-  if (rows.length === 0) {
+  const kernel = rows.filter((row) => row.source === 'cryptsetup');
+  const openssl = opensslAdmissible(facts, cipher);
+  const userspace = openssl.ok ? rows.filter((row) => row.source === 'openssl') : [];
+  const first = <T>(
+    from: readonly (typeof rows)[number][],
+    pick: (row: (typeof rows)[number]) => T | null | undefined,
+  ): T | null => from.map(pick).find((value) => value !== null && value !== undefined) ?? null;
+  const allCores = first(userspace, (row) => row.allCoresEncryptBytesPerSecond);
+  const allCoresDecrypt = first(userspace, (row) => row.allCoresDecryptBytesPerSecond);
+  if (kernel.length > 0) {
+    const top = kernel[0];
+    return {
+      cipher,
+      keyBits,
+      encryptBytesPerSecondOneCore: first(kernel, (row) => row.encryptBytesPerSecond),
+      decryptBytesPerSecondOneCore: first(kernel, (row) => row.decryptBytesPerSecond),
+      encryptBytesPerSecondAllCores: allCores,
+      decryptBytesPerSecondAllCores: allCoresDecrypt,
+      source: sourceOf(top?.source ?? 'cryptsetup', (top?.argv ?? []).join(' ') || null),
+      evidence: 'kernel-api',
+      note: "The kernel's crypto API (cryptsetup benchmark through AF_ALG), what dm-crypt runs.",
+    };
+  }
+  const fscrypt = cipher === 'aes-xts' && keyBits === 512 ? kernelCipherFromFscrypt(facts) : null;
+  if (fscrypt !== null) {
+    return fscrypt;
+  }
+  if (userspace.length === 0) {
     return null;
   }
-  const ordered = [...rows].sort(
-    (a, b) => (a.source === 'cryptsetup' ? -1 : 0) - (b.source === 'cryptsetup' ? -1 : 0),
-  );
-  const first = <T>(pick: (row: (typeof ordered)[number]) => T | null | undefined): T | null =>
-    ordered.map(pick).find((value) => value !== null && value !== undefined) ?? null;
-  const top = ordered[0];
+  const top = userspace[0];
   return {
     cipher,
     keyBits,
-    encryptBytesPerSecondOneCore: first((row) => row.encryptBytesPerSecond),
-    decryptBytesPerSecondOneCore: first((row) => row.decryptBytesPerSecond),
-    encryptBytesPerSecondAllCores: first((row) => row.allCoresEncryptBytesPerSecond),
-    source: sourceOf(top?.source ?? 'cipher benchmark', (top?.argv ?? []).join(' ') || null),
+    encryptBytesPerSecondOneCore: first(userspace, (row) => row.encryptBytesPerSecond),
+    decryptBytesPerSecondOneCore: first(userspace, (row) => row.decryptBytesPerSecond),
+    encryptBytesPerSecondAllCores: allCores,
+    decryptBytesPerSecondAllCores: allCoresDecrypt,
+    source: sourceOf(top?.source ?? 'openssl', (top?.argv ?? []).join(' ') || null),
+    evidence: 'userspace-upper-bound',
+    note: openssl.note,
+  };
+}
+
+/** Why OpenSSL was not used for `cipher`, when it was refused (for the plan's evidence); null when admitted. */
+export function opensslRefusal(facts: PlanFacts, cipher: CipherId): string | null {
+  const verdict = opensslAdmissible(facts, cipher);
+  return verdict.ok ? null : verdict.note;
+}
+
+/**
+ * The kernel's own AES-XTS-512 speed seen through a cold fscrypt run on the assessed filesystem (rank 3): the
+ * largest sequential profile per direction, unless the page cache absorbed it ({@link cacheAbsorbed}). fscrypt
+ * runs the kernel's xts(aes) for file contents with a 512-bit key (fscrypt v2 AES-256-XTS; Linux
+ * Documentation/filesystems/fscrypt.rst), on the same driver dm-crypt would use. The figure includes the
+ * device, so it is a lower bound on the cipher; the plan treats it as the speed dm-crypt gets on all the cores
+ * the run used (no further scaling).
+ */
+function kernelCipherFromFscrypt(facts: PlanFacts): MeasuredCipherSpeed | null {
+  const target = (facts.ioBenchmark?.encrypted ?? []).find((row) => benchmarksThroughPageCache(row.backend));
+  const plain = facts.ioBenchmark?.plain;
+  if (target === undefined) {
+    return null;
+  }
+  const rateOf = (direction: 'read' | 'write') => {
+    const rows = (target.profiles ?? []).filter(
+      (row) =>
+        row.profile?.direction === direction &&
+        row.profile.pattern === 'sequential' &&
+        (row.profile.blockSizeBytes ?? 0) >= 1024 * 1024 &&
+        // Only a one-pass run is cold: a time-based run loops over its file and re-reads it from the page
+        // cache (plan/fio-jobs.ts ONE_PASS_ARGS).
+        ONE_PASS_ARGS.every((arg) => (row.fioArgv ?? []).includes(arg)),
+    );
+    const honest = rows.filter((row) => {
+      const base = (plain?.profiles ?? []).find((candidate) => candidate.profile?.id === row.profile?.id);
+      return !cacheAbsorbed(base?.summary, row.summary);
+    });
+    const rates = honest
+      .map((row) => row.summary?.medianBytesPerSecond)
+      .filter((value): value is number => typeof value === 'number' && value > 0);
+    return rates.length === 0 ? null : Math.max(...rates);
+  };
+  const encrypt = rateOf('write');
+  const decrypt = rateOf('read');
+  if (encrypt === null && decrypt === null) {
+    return null;
+  }
+  return {
+    cipher: 'aes-xts',
+    keyBits: 512,
+    encryptBytesPerSecondOneCore: encrypt,
+    decryptBytesPerSecondOneCore: decrypt,
+    // What the run reached is what the kernel's driver gave on the cores it used: no scaling beyond it.
+    encryptBytesPerSecondAllCores: encrypt,
+    decryptBytesPerSecondAllCores: decrypt,
+    source: sourceOf('fio', 'fscrypt sequential run (kernel xts(aes), cold file)'),
+    evidence: 'kernel-cipher',
+    note: "The kernel's own xts(aes) measured through fscrypt (no AF_ALG here): a cold file written with end_fsync and read back once; it includes the drive, so the cipher is at least this fast.",
   };
 }
 
@@ -55,6 +228,8 @@ export interface EffectiveCipherSpeed {
   readonly encryptBytesPerSecond: number | null;
   readonly decryptBytesPerSecond: number | null;
   readonly allCoresEncryptBytesPerSecond: number | null;
+  /** All-cores decryption where it was measured; absent or null: the encryption figure stands for it. */
+  readonly allCoresDecryptBytesPerSecond?: number | null;
   readonly measured: boolean;
   readonly basis: MeasuredCipherSpeed;
 }
@@ -105,6 +280,7 @@ function fromMeasurement(
     encryptBytesPerSecond: scale(basis.encryptBytesPerSecondOneCore),
     decryptBytesPerSecond: scale(basis.decryptBytesPerSecondOneCore),
     allCoresEncryptBytesPerSecond: scale(basis.encryptBytesPerSecondAllCores),
+    allCoresDecryptBytesPerSecond: scale(basis.decryptBytesPerSecondAllCores ?? null),
     measured,
     basis,
   };

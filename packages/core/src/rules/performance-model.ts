@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { benchmarkOf, type TargetEngine } from '../targets/registry.js';
+import { benchmarkOf, planSettingsOf, type PlanTargetId, type TargetEngine } from '../targets/registry.js';
 import {
   luks2VariantOf,
   STANDARD_PROFILE_SHAPES,
@@ -8,7 +8,8 @@ import {
   type StandardProfileId,
   type TargetMeasurement,
 } from '../domain/io-benchmark.js';
-import type { EffectiveCipherSpeed } from './cipher-speed.js';
+import { cacheAbsorbed } from '../analyses/io-overhead.js';
+import { CIPHER_EVIDENCE_RANK, cipherEvidenceKindSchema, type EffectiveCipherSpeed } from './cipher-speed.js';
 import { evidence, type Finding } from '../domain/recommendation.js';
 import { sourceOf } from '../domain/source.js';
 import type { DeepPartial, PlanFacts } from './facts.js';
@@ -72,7 +73,7 @@ export interface PerformanceSettings {
   readonly workqueueBypass: boolean;
   /**
    * Who encrypts: dm-crypt (LUKS2, default), VeraCrypt (splits every request over all cores: VeraCrypt
-   * documentation "Parallelization") or APFS (the CPU's AES, modelled like dm-crypt's workqueues).
+   * documentation "Parallelization"), APFS or BitLocker (the CPU's AES, modelled like dm-crypt's workqueues).
    */
   readonly engine?: TargetEngine;
 }
@@ -137,14 +138,14 @@ function errorPercent(predicted: number | null, measured: number | null): number
     : Math.round(((predicted - measured) / measured) * 1000) / 10;
 }
 
-/** The median rate one measured target reached in a standard profile and direction; null when not measured. */
-function measuredBytesPerSecond(
+/** The row one measured target has for a standard profile and direction; undefined when not measured. */
+function measuredRow(
   target: DeepPartial<TargetMeasurement> | undefined,
   profile: StandardProfileId,
   direction: IoDirection,
-): number | null {
+) {
   const shape = STANDARD_PROFILE_SHAPES[profile];
-  const row = (target?.profiles ?? []).find(
+  return (target?.profiles ?? []).find(
     (measurement) =>
       measurement.profile?.direction === direction &&
       measurement.profile.pattern === shape.pattern &&
@@ -152,7 +153,15 @@ function measuredBytesPerSecond(
       measurement.profile.queueDepth === shape.queueDepth &&
       measurement.profile.threads === 1,
   );
-  return row?.summary?.medianBytesPerSecond ?? null;
+}
+
+/** The median rate one measured target reached in a standard profile and direction; null when not measured. */
+function measuredBytesPerSecond(
+  target: DeepPartial<TargetMeasurement> | undefined,
+  profile: StandardProfileId,
+  direction: IoDirection,
+): number | null {
+  return measuredRow(target, profile, direction)?.summary?.medianBytesPerSecond ?? null;
 }
 
 /** The measured dm-crypt (LUKS2) targets of the I/O benchmark, with the variant each was measured with. */
@@ -184,6 +193,7 @@ export function predictPerformance(facts: PlanFacts, settings: PerformanceSettin
   const encrypt = scale(settings.speed?.encryptBytesPerSecond);
   const decrypt = scale(settings.speed?.decryptBytesPerSecond);
   const allCoresEncrypt = scale(settings.speed?.allCoresEncryptBytesPerSecond);
+  const allCoresDecrypt = scale(settings.speed?.allCoresDecryptBytesPerSecond) ?? allCoresEncrypt;
   const luks2 = measuredLuks2Targets(facts);
   // The dm-crypt run with the planned sector size and workqueue setting, else the closest one measured.
   const measuredTarget =
@@ -193,21 +203,14 @@ export function predictPerformance(facts: PlanFacts, settings: PerformanceSettin
     ) ??
     luks2.find((row) => row.noWorkqueues === settings.workqueueBypass) ??
     luks2[0];
-  return standardProfileIdSchema.options.map((profile) => {
+  const predictions = standardProfileIdSchema.options.map((profile): PredictedPerformance => {
     const { regime, cipherCores } = cipherRegimeOf(profile, cores, settings);
     const plainTarget = facts.ioBenchmark?.plain;
     const plain = {
       readBytesPerSecond: measuredBytesPerSecond(plainTarget, profile, 'read'),
       writeBytesPerSecond: measuredBytesPerSecond(plainTarget, profile, 'write'),
     };
-    const measured =
-      measuredTarget === undefined
-        ? null
-        : {
-            readBytesPerSecond: measuredBytesPerSecond(measuredTarget.target, profile, 'read'),
-            writeBytesPerSecond: measuredBytesPerSecond(measuredTarget.target, profile, 'write'),
-          };
-    const read = predictDirection(plain.readBytesPerSecond, decrypt, allCoresEncrypt, cipherCores, regime);
+    const read = predictDirection(plain.readBytesPerSecond, decrypt, allCoresDecrypt, cipherCores, regime);
     const write = predictDirection(plain.writeBytesPerSecond, encrypt, allCoresEncrypt, cipherCores, regime);
     const queueing =
       settings.engine !== undefined && !settings.engine.dmCryptQueues
@@ -233,15 +236,50 @@ export function predictPerformance(facts: PlanFacts, settings: PerformanceSettin
       cipherWriteBytesPerSecond: write.cipher,
       predictedReadBytesPerSecond: read.predicted,
       predictedWriteBytesPerSecond: write.predicted,
-      measuredReadBytesPerSecond: measured?.readBytesPerSecond ?? null,
-      measuredWriteBytesPerSecond: measured?.writeBytesPerSecond ?? null,
-      readErrorPercent: errorPercent(read.predicted, measured?.readBytesPerSecond ?? null),
-      writeErrorPercent: errorPercent(write.predicted, measured?.writeBytesPerSecond ?? null),
+      measuredReadBytesPerSecond: null,
+      measuredWriteBytesPerSecond: null,
+      readErrorPercent: null,
+      writeErrorPercent: null,
       readLimitedBy: read.limitedBy,
       writeLimitedBy: write.limitedBy,
     };
   });
+  return pairPredictedWithMeasured(predictions, facts.ioBenchmark?.plain, measuredTarget?.target);
 }
+
+/**
+ * Measured beats modelled (issue 24): pairs each predicted profile with the encrypted run measured for the
+ * same backend and configuration, per direction, with the residual (predicted − measured) ÷ measured. A
+ * measurement the page cache absorbed ({@link cacheAbsorbed}: faster than plain beyond both runs' spread) is
+ * left out, never paired. Pure; the Linux plan (dm-crypt runs) and the macOS/Windows plan (APFS disk image,
+ * BitLocker VHDX, VeraCrypt container) both call it.
+ */
+function pairPredictedWithMeasured(
+  predictions: readonly PredictedPerformance[],
+  plain: DeepPartial<TargetMeasurement> | undefined,
+  measured: DeepPartial<TargetMeasurement> | undefined,
+): PredictedPerformance[] {
+  return predictions.map((row) => {
+    const pick = (direction: IoDirection) => {
+      const encrypted = measuredRow(measured, row.profile, direction);
+      const base = measuredRow(plain, row.profile, direction);
+      return encrypted === undefined || cacheAbsorbed(base?.summary, encrypted.summary)
+        ? null
+        : (encrypted.summary?.medianBytesPerSecond ?? null);
+    };
+    const read = pick('read');
+    const write = pick('write');
+    return {
+      ...row,
+      measuredReadBytesPerSecond: read,
+      measuredWriteBytesPerSecond: write,
+      readErrorPercent: errorPercent(row.predictedReadBytesPerSecond, read),
+      writeErrorPercent: errorPercent(row.predictedWriteBytesPerSecond, write),
+    };
+  });
+}
+
+/** The display names of the engines that add no queueing of their own. */
 
 /**
  * How far a measurement may stray from the model before the plan says so: ±25 %, the tolerance the
@@ -356,6 +394,152 @@ export function findSmallSectorBound(
           `${row.profile} cipher rate at ${String(sectorSizeBytes)}-byte sectors (bytes/s)`,
           row.cipherReadBytesPerSecond,
           sourceOf('cryptsetup benchmark', 'scaled by sector share'),
+        ),
+      ),
+    },
+  ];
+}
+
+/**
+ * The macOS/Windows plan's performance (issue 24, "measured beats modelled on every platform"): the model for
+ * the platform's engine, paired with the encrypted run of the same backend that `assess --benchmark` measured
+ * there (the APFS disk image, the BitLocker VHDX, the VeraCrypt container), and the residual finding when they
+ * disagree. APFS encrypts 4096-byte blocks (the sector the Linux plan already assumes for it); BitLocker and
+ * VeraCrypt encrypt per 512-byte sector (Niels Ferguson, "AES-CBC + Elephant diffuser: A Disk Encryption
+ * Algorithm for Windows Vista", Microsoft, 2006, §2 "sectors"; VeraCrypt documentation "Modes of Operation":
+ * "data unit" = 512 bytes).
+ */
+export function predictPlatformPerformance(
+  facts: PlanFacts,
+  targetTool: PlanTargetId,
+  speed: EffectiveCipherSpeed | null,
+): { readonly predictedPerformance: PredictedPerformance[]; readonly findings: Finding[] } {
+  const { engine, defaultSectorBytes: sectorSizeBytes } = planSettingsOf(targetTool);
+  // Off Linux there are no dm-crypt runs, so the model's own pairing finds nothing; the platform's run pairs here.
+  const modelled = predictPerformance(facts, { speed, sectorSizeBytes, workqueueBypass: false, engine });
+  const measured = (facts.ioBenchmark?.encrypted ?? []).find((target) => target.backend === targetTool);
+  const predictedPerformance = pairPredictedWithMeasured(modelled, facts.ioBenchmark?.plain, measured);
+  const findings = [
+    ...findLoadTooLight(predictedPerformance),
+    ...findPerformanceResiduals(predictedPerformance, {
+      // No dm-crypt workqueues or Linux kernel driver off Linux: the residual names the key and the device only.
+      workqueueBypass: true,
+      sectorSizeBytes: 4096,
+      keyBits: speed?.keyBits ?? null,
+      kernelAesGeneric: false,
+      kernelAtLeast59: false,
+    }),
+  ];
+  return { predictedPerformance, findings };
+}
+
+/** Which evidence the plan's cipher speed rests on (plan 1.2, issue 24); see cipherEvidenceKindSchema. */
+export const cipherEvidenceSchema = z.object({
+  /** 1 measured run of the backend, 2 kernel crypto API, 3 kernel cipher via fscrypt, 4 OpenSSL; null: none. */
+  rank: z.number().int().min(1).max(4).nullable(),
+  kind: cipherEvidenceKindSchema.nullable(),
+  /** True when the figure can only overstate what the backend gets (OpenSSL in user space). */
+  upperBound: z.boolean(),
+  /** The tool run the figure came from, or null. */
+  source: z.string().nullable(),
+  /** In words: what the figure is, or why nothing could be used. */
+  note: z.string(),
+});
+export type CipherEvidence = z.infer<typeof cipherEvidenceSchema>;
+
+/**
+ * The evidence behind a plan's performance: rank 1 when an encrypted run of the planned backend was paired
+ * with the prediction ({@link pairPredictedWithMeasured}), else the rank of the cipher speed used, else none
+ * with the reason OpenSSL was refused (`refusal`).
+ */
+export function describeCipherEvidence(
+  speed: EffectiveCipherSpeed | null,
+  predictions: readonly PredictedPerformance[],
+  refusal: string | null,
+): CipherEvidence {
+  const measured = predictions.some(
+    (row) => row.measuredReadBytesPerSecond !== null || row.measuredWriteBytesPerSecond !== null,
+  );
+  const basis = speed?.basis ?? null;
+  const cipherNote =
+    basis === null
+      ? `No cipher speed this backend would get was measured${refusal === null ? '' : `: ${refusal}`}`
+      : `${basis.note}${speed?.measured === false ? ` Derived for a ${String(speed.keyBits)}-bit key from the ${String(basis.keyBits)}-bit figure.` : ''}`;
+  if (measured) {
+    return {
+      rank: CIPHER_EVIDENCE_RANK['measured-run'],
+      kind: 'measured-run',
+      upperBound: false,
+      source: 'I/O benchmark (encrypted run of this backend)',
+      note: `An encrypted run of this backend was measured: the answer uses it per profile. Elsewhere: ${cipherNote}`,
+    };
+  }
+  if (basis === null) {
+    return { rank: null, kind: null, upperBound: false, source: null, note: cipherNote };
+  }
+  return {
+    rank: CIPHER_EVIDENCE_RANK[basis.evidence],
+    kind: basis.evidence,
+    upperBound: basis.evidence === 'userspace-upper-bound',
+    source:
+      basis.source.field === null ? basis.source.origin : `${basis.source.origin}: ${basis.source.field}`,
+    note: cipherNote,
+  };
+}
+
+/** Within this share of plain, an encrypted run shows no cost (io-overhead DEVICE_BOUND_RATIO, 10 %). */
+const NO_COST_RATIO = 0.9;
+
+/**
+ * `encryption-cost-load`: an encrypted run within 10 % of plain shows "no measurable cost" only when the plain
+ * run's load reached the cipher's ceiling; below it the run measured the storage, not the encryption, and
+ * the report says the load was too light to tell. Published: about 1 % from fio at ~75k IOPS, about half the
+ * read throughput under a heavier diskspd load on the same LUKS2 volume (harvester/harvester#11442, comment
+ * of 2026-09-10, "Encryption overhead: guest-side measurement").
+ */
+export function findLoadTooLight(predictions: readonly PredictedPerformance[]): Finding[] {
+  const rows = predictions.flatMap((row) =>
+    (['read', 'write'] as const).flatMap((direction) => {
+      const read = direction === 'read';
+      const plain = read ? row.plainReadBytesPerSecond : row.plainWriteBytesPerSecond;
+      const measured = read ? row.measuredReadBytesPerSecond : row.measuredWriteBytesPerSecond;
+      const ceiling = read ? row.cipherReadBytesPerSecond : row.cipherWriteBytesPerSecond;
+      return plain === null || measured === null || plain <= 0 || measured < NO_COST_RATIO * plain
+        ? []
+        : [
+            {
+              profile: row.profile,
+              direction,
+              plain,
+              measured,
+              ceiling,
+              reached: ceiling !== null && plain >= ceiling,
+            },
+          ];
+    }),
+  );
+  if (rows.length === 0) {
+    return [];
+  }
+  const light = rows.filter((row) => !row.reached);
+  const describe = (row: (typeof rows)[number]) =>
+    `${row.profile} ${row.direction} (plain ${(row.plain / 1e6).toFixed(0)} MB/s, cipher ceiling ${row.ceiling === null ? 'unknown' : `${(row.ceiling / 1e6).toFixed(0)} MB/s`})`;
+  return [
+    {
+      ruleId: 'encryption-cost-load',
+      severity: 'info',
+      message:
+        light.length === 0
+          ? `No measurable cost: the encrypted run kept within 10 % of plain while the plain load reached the cipher's ceiling (${rows.map(describe).join('; ')}).`
+          : `The load was too light to tell the cost: the encrypted run kept within 10 % of plain, but the plain load stayed below the cipher's ceiling or the ceiling is unknown (${light.map(describe).join('; ')}). A heavier load can still lose much more: on one LUKS2 volume fio at about 75k IOPS showed about 1 %, diskspd under a heavier load about half the read throughput (harvester/harvester#11442).`,
+      evidence: rows.map((row) =>
+        evidence(
+          `${row.profile} ${row.direction} measured ÷ plain`,
+          Math.round((row.measured / row.plain) * 1000) / 1000,
+          sourceOf(
+            'I/O benchmark',
+            row.reached ? 'load reached the cipher ceiling' : 'load below the cipher ceiling',
+          ),
         ),
       ),
     },

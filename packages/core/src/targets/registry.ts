@@ -199,3 +199,18 @@ export function benchmarkIdsOn(platform: PlanPlatform): BackendId[] {
 export const BENCHMARKS: readonly TargetBenchmark[] = TARGETS.flatMap((target) =>
   target.benchmark === null ? [] : [target.benchmark],
 );
+
+/**
+ * Whether the benchmark of `backend` encrypts files on the scratch filesystem (fscrypt), so its I/O, O_DIRECT
+ * included, goes through the page cache (kernel Documentation/filesystems/fscrypt.rst, "Direct I/O support").
+ */
+export function benchmarksThroughPageCache(backend: string | null | undefined): boolean {
+  return BENCHMARKS.some(
+    (benchmark) => benchmark.backendId === backend && benchmark.container === 'fscrypt-directory',
+  );
+}
+
+/** Whether volumes of this format keep LUKS keyslots (each with its PBKDF): a LUKS1 or LUKS2 header. */
+export function hasLuksKeyslots(format: string | null | undefined): boolean {
+  return recogniseVolume(format)?.target.settings?.keyDerivation === 'luks2-keyslot';
+}

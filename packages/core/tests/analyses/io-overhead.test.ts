@@ -75,8 +75,44 @@ describe('computeOverhead', () => {
       target('fscrypt', 6, [run(254 * MIB, 61)]),
       5000 * MIB,
     );
-    expect(overhead!.bound).toBe('device');
+    // The page cache served it: no bound, no ratio, and the reason says it is left out (issue 24).
+    expect(overhead!.bound).toBe('undetermined');
     expect(overhead!.boundReason).toMatch(/page cache/);
+    expect(overhead!.boundReason).toMatch(/kept out of ratios, charts and the answer/);
+    expect(overhead!.throughputRatio).toBeNull();
+    expect(overhead!.cpuPerByteRatio).toBeNull();
+  });
+
+  it("calls a faster encrypted median within the runs' spread noise, not page cache (issue 24: beyond its spread)", () => {
+    // fscrypt RND4K Q1T1 write 132–764 MiB/s against 1.7–40 MiB/s plain (issue 24) is beyond the spread …
+    const [cached] = computeOverhead(
+      target('plain', 7, [run(1.7 * MIB, 5), run(20 * MIB, 5), run(40 * MIB, 5)]),
+      target('fscrypt', 7, [run(132 * MIB, 30), run(400 * MIB, 30), run(764 * MIB, 30)]),
+    );
+    expect(cached!.throughputRatio).toBeNull();
+    // … while overlapping runs are noise around the device's pace.
+    const [noisy] = computeOverhead(
+      target('plain', 7, [run(20 * MIB, 5), run(30 * MIB, 5), run(60 * MIB, 5)]),
+      target('fscrypt', 7, [run(25 * MIB, 5), run(40 * MIB, 5), run(50 * MIB, 5)]),
+    );
+    expect(noisy!.bound).toBe('device');
+    expect(noisy!.throughputRatio).toBeCloseTo(40 / 30, 6);
+  });
+
+  it('says "no measurable cost" only when the plain load reached the cipher ceiling, else that it was too light', () => {
+    const reached = computeOverhead(
+      target('plain', 0, [run(500 * MIB, 10)]),
+      target('fscrypt', 0, [run(480 * MIB, 20)]),
+      400 * MIB,
+    );
+    expect(reached[0]!.boundReason).toMatch(/no measurable cost/);
+    const light = computeOverhead(
+      target('plain', 0, [run(500 * MIB, 10)]),
+      target('fscrypt', 0, [run(480 * MIB, 20)]),
+      4000 * MIB,
+    );
+    expect(light[0]!.boundReason).toMatch(/too light to tell/);
+    expect(light[0]!.boundReason).toMatch(/harvester\/harvester#11442/);
   });
 
   it('skips profiles the plain run does not have and reports null ratios for empty plain runs', () => {

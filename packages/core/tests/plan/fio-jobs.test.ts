@@ -54,6 +54,21 @@ describe('fio job plan', () => {
     ]);
   });
 
+  it('passes once over a cold file instead of looping for the runtime where O_DIRECT is buffered (fscrypt)', () => {
+    const job = {
+      profile: STANDARD_PROFILES[0]!,
+      filePath: '/scratch/plain/fscrypt/encplan.fio',
+      outputPath: '/scratch/out.json',
+      access: { ioEngine: 'libaio' as const, directIo: true },
+      settings: FIO_MODES.quick,
+    };
+    const looped = buildFioArgs(job);
+    const once = buildFioArgs({ ...job, onePass: true });
+    expect(looped).toContain('--time_based=1');
+    expect(once).not.toContain('--time_based=1');
+    expect(once).toEqual(expect.arrayContaining(['--time_based=0', '--invalidate=1', '--runtime=1']));
+  });
+
   it('falls back to psync without O_DIRECT and says so', () => {
     const access = chooseFioAccess('linux', false);
     expect(access).toMatchObject({ ioEngine: 'psync', directIo: false });

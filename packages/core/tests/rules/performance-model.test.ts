@@ -25,6 +25,8 @@ function speed(mib: number): EffectiveCipherSpeed {
       decryptBytesPerSecondOneCore: mib * MIB,
       encryptBytesPerSecondAllCores: null,
       source: { origin: 'cryptsetup', field: null },
+      evidence: 'kernel-api',
+      note: 'test',
     },
   };
 }

@@ -1,0 +1,242 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { STANDARD_PROFILE_SHAPES, type StandardProfileId } from '../../src/domain/io-benchmark.js';
+import { MIB } from '../../src/domain/units.js';
+import { parseOpensslSpeed } from '../../src/parsers/openssl-speed/parse-openssl-speed.js';
+import { deriveKernelCryptoFacts } from '../../src/parsers/proc-crypto/kernel-crypto-facts.js';
+import { parseProcCrypto } from '../../src/parsers/proc-crypto/parse-proc-crypto.js';
+import { buildPlan } from '../../src/plan/plan.js';
+import { effectiveCipherSpeed } from '../../src/rules/cipher-speed.js';
+import type { PlanFacts } from '../../src/rules/facts.js';
+import { predictPlatformPerformance } from '../../src/rules/performance-model.js';
+import { REPO_ROOT } from '../../../../tests/support/fake-tools.js';
+import { cipherMiB, ciphers, facts, ioBenchmark, machine } from './facts-builder.js';
+
+const fixture = (...parts: string[]) => readFileSync(path.join(REPO_ROOT, 'fixtures', ...parts), 'utf8');
+
+/** The kernel crypto facts of a real /proc/crypto capture (fixtures/proc-crypto). */
+function kernelOf(capture: string): PlanFacts {
+  const kernelCrypto = deriveKernelCryptoFacts(parseProcCrypto(fixture('proc-crypto', capture, 'stdout')), {
+    builtin: null,
+    dep: null,
+  });
+  return { provenance: { platform: 'linux' }, kernelCrypto };
+}
+
+/** This machine's generic driver (xts(ecb(aes-fixed-time))) and a kernel with AES-NI (xts(ecb-aes-aesni)). */
+const GENERIC = 'x86-vm-debian12-aes-fixed-time';
+const ACCELERATED = 'qemu-tcg-debian12-kernel6.1-af-alg';
+
+/** OpenSSL's aes-256-xts (a 512-bit XTS key) one-core rates from real captures, encrypt and decrypt. */
+function opensslAes512(): PlanFacts {
+  const at4096 = (name: string) =>
+    Math.round(
+      parseOpensslSpeed(fixture('openssl-speed', name, 'stdout')).results.find(
+        (result) => result.messageBytes === 4096,
+      )!.bytesPerSecond,
+    );
+  const encrypt = at4096('x86-vaes-debian12-aes-256-xts-1core');
+  const decrypt = at4096('x86-vaes-debian12-aes-256-xts-decrypt-1core');
+  return {
+    cipherBenchmark: {
+      cipherSpeed: {
+        measurements: [
+          {
+            cipher: 'aes-xts',
+            keyBits: 512,
+            source: 'openssl',
+            encryptBytesPerSecond: encrypt,
+            decryptBytesPerSecond: decrypt,
+            allCoresEncryptBytesPerSecond: null,
+            allCoresDecryptBytesPerSecond: null,
+            argv: ['openssl', 'speed', '-evp', 'aes-256-xts'],
+          },
+        ],
+      },
+    },
+  };
+}
+
+/** One fio profile with min/median/max (bytes/s) and the argv it ran with. */
+function row(profile: StandardProfileId, direction: 'read' | 'write', mib: number, fioArgv: string[] = []) {
+  const shape = STANDARD_PROFILE_SHAPES[profile];
+  const rate = Math.round(mib * MIB);
+  return {
+    profile: {
+      id: `${profile}-${direction}`,
+      pattern: shape.pattern,
+      direction,
+      blockSizeBytes: shape.blockBytes,
+      queueDepth: shape.queueDepth,
+      threads: 1,
+    },
+    fioArgv,
+    summary: { medianBytesPerSecond: rate, minBytesPerSecond: rate, maxBytesPerSecond: rate },
+  };
+}
+
+const ONE_PASS = ['fio', '--time_based=0', '--invalidate=1'];
+
+/** Plain and fscrypt runs of issue 24's machine: SEQ1M Q8T1 read 927 → 45 MiB/s, write 800 → 40 MiB/s. */
+function fscryptRun(fioArgv: string[]): PlanFacts {
+  return {
+    ioBenchmark: {
+      plain: {
+        backend: 'plain',
+        variant: 'plain',
+        profiles: [
+          row('seq1m-q8t1', 'read', 927),
+          row('seq1m-q8t1', 'write', 800),
+          row('rnd4k-q1t1', 'write', 20),
+        ],
+      },
+      encrypted: [
+        {
+          backend: 'fscrypt',
+          variant: 'fscrypt',
+          profiles: [
+            row('seq1m-q8t1', 'read', 45, fioArgv),
+            row('seq1m-q8t1', 'write', 40, fioArgv),
+            // Page cache: 130 MiB/s "encrypted" against 20 MiB/s plain.
+            row('rnd4k-q1t1', 'write', 130, fioArgv),
+          ],
+        },
+      ],
+    },
+  };
+}
+
+describe('cipher speed by ranked evidence (issue 24)', () => {
+  it('never takes OpenSSL for dm-crypt when /proc/crypto shows the generic xts(aes) driver', () => {
+    const input = facts(kernelOf(GENERIC), machine({ aes: true, cores: 2 }), opensslAes512());
+    expect(effectiveCipherSpeed(input, 'aes-xts', 512)).toBeNull();
+    const plan = buildPlan(facts(input, ioBenchmark({ 'seq1m-q8t1': [927 * MIB, 800 * MIB] })));
+    const seq = plan.predictedPerformance.find((p) => p.profile === 'seq1m-q8t1')!;
+    expect(seq.predictedWriteBytesPerSecond).toBeNull();
+    expect(seq.writeLimitedBy).toBeNull();
+    expect(plan.cipherEvidence).toMatchObject({ rank: null, kind: null });
+    expect(plan.cipherEvidence?.note).toContain('xts(ecb(aes-fixed-time))');
+  });
+
+  it('takes OpenSSL, both directions, as an upper bound (rank 4) when the kernel driver uses AES-NI', () => {
+    const input = facts(kernelOf(ACCELERATED), machine({ aes: true, cores: 2 }), opensslAes512());
+    const speed = effectiveCipherSpeed(input, 'aes-xts', 512);
+    expect(speed?.basis.evidence).toBe('userspace-upper-bound');
+    expect(speed?.decryptBytesPerSecond).toBeGreaterThan(0);
+    const plan = buildPlan(facts(input, ioBenchmark({ 'seq1m-q8t1': [927 * MIB, 800 * MIB] })));
+    const seq = plan.predictedPerformance.find((p) => p.profile === 'seq1m-q8t1')!;
+    // Reads are predicted from the decryption figure.
+    expect(seq.predictedReadBytesPerSecond).toBe(927 * MIB);
+    expect(plan.cipherEvidence).toMatchObject({ rank: 4, kind: 'userspace-upper-bound', upperBound: true });
+  });
+
+  it('prefers the kernel crypto API (rank 2) over OpenSSL, with its decryption column', () => {
+    const input = facts(
+      kernelOf(ACCELERATED),
+      opensslAes512(),
+      ciphers(cipherMiB('aes-xts', 512, 2000, 2100)),
+    );
+    const speed = effectiveCipherSpeed(input, 'aes-xts', 512);
+    expect(speed?.basis.evidence).toBe('kernel-api');
+    expect(speed?.decryptBytesPerSecond).toBe(2100 * MIB);
+  });
+
+  it("uses a one-pass fscrypt run as the kernel's own cipher (rank 3), never a time-based one or a page-cache figure", () => {
+    const cold = facts(
+      kernelOf(GENERIC),
+      machine({ aes: true, cores: 2 }),
+      opensslAes512(),
+      fscryptRun(ONE_PASS),
+    );
+    const speed = effectiveCipherSpeed(cold, 'aes-xts', 512);
+    expect(speed?.basis.evidence).toBe('kernel-cipher');
+    expect(speed?.encryptBytesPerSecond).toBe(40 * MIB);
+    expect(speed?.decryptBytesPerSecond).toBe(45 * MIB);
+    const plan = buildPlan(cold);
+    const seq = plan.predictedPerformance.find((p) => p.profile === 'seq1m-q8t1')!;
+    expect(seq.readLimitedBy).toBe('cipher');
+    expect(seq.writeLimitedBy).toBe('cipher');
+    expect(seq.predictedReadBytesPerSecond).toBe(45 * MIB);
+    expect(plan.cipherEvidence).toMatchObject({ rank: 3, kind: 'kernel-cipher', upperBound: false });
+    // A time-based run loops over its file and re-reads the cache: not evidence.
+    const looped = facts(kernelOf(GENERIC), fscryptRun(['fio', '--time_based=1']));
+    expect(effectiveCipherSpeed(looped, 'aes-xts', 512)).toBeNull();
+  });
+});
+
+describe('measured beats modelled off Linux (issue 24)', () => {
+  /** VeraCrypt issue 136: CrystalDiskMark, software BitLocker on a Samsung 970 EVO Plus, MB/s. */
+  const bitlocker: PlanFacts = {
+    provenance: { platform: 'win32' },
+    platformStorage: { cpu: { aes: true, appleSilicon: false, source: null } },
+    ioBenchmark: {
+      plain: {
+        backend: 'plain',
+        variant: 'plain',
+        profiles: [row('seq1m-q8t1', 'read', 3576.6e6 / MIB), row('rnd4k-q1t1', 'read', 50.5e6 / MIB)],
+      },
+      encrypted: [
+        {
+          backend: 'bitlocker',
+          variant: 'bitlocker',
+          profiles: [row('seq1m-q8t1', 'read', 406.2e6 / MIB), row('rnd4k-q1t1', 'read', 43.4e6 / MIB)],
+        },
+      ],
+    },
+  };
+
+  it("pairs a measured BitLocker run with the Windows plan's predictions and answers with it", () => {
+    const plan = buildPlan(bitlocker, { targetTool: 'bitlocker' });
+    const seq = plan.predictedPerformance.find((p) => p.profile === 'seq1m-q8t1')!;
+    expect(seq.measuredReadBytesPerSecond).toBe(Math.round(406.2e6));
+    expect(seq.plainReadBytesPerSecond).toBe(Math.round(3576.6e6));
+    expect(plan.cipherEvidence).toMatchObject({ rank: 1, kind: 'measured-run' });
+  });
+
+  it('lets the residual speak off Linux: a measurement far below the model is a performance-residual finding', () => {
+    const speed = effectiveCipherSpeed(
+      facts(bitlocker, ciphers(cipherMiB('aes-xts', 512, 5000, 5000))),
+      'aes-xts',
+      512,
+    );
+    const { predictedPerformance, findings } = predictPlatformPerformance(bitlocker, 'bitlocker', speed);
+    const seq = predictedPerformance.find((p) => p.profile === 'seq1m-q8t1')!;
+    expect(seq.readErrorPercent).toBeGreaterThan(25);
+    expect(findings.map((finding) => finding.ruleId)).toContain('performance-residual');
+  });
+
+  it('leaves a page-cache figure out of the pairing', () => {
+    const cached: PlanFacts = {
+      ...bitlocker,
+      ioBenchmark: {
+        plain: { backend: 'plain', variant: 'plain', profiles: [row('rnd4k-q1t1', 'write', 20)] },
+        encrypted: [
+          { backend: 'bitlocker', variant: 'bitlocker', profiles: [row('rnd4k-q1t1', 'write', 130)] },
+        ],
+      },
+    };
+    const { predictedPerformance } = predictPlatformPerformance(cached, 'bitlocker', null);
+    expect(
+      predictedPerformance.find((p) => p.profile === 'rnd4k-q1t1')?.measuredWriteBytesPerSecond,
+    ).toBeNull();
+  });
+
+  it('says the load was too light to tell when an encrypted run keeps up below the cipher ceiling', () => {
+    const light: PlanFacts = {
+      ...bitlocker,
+      ioBenchmark: {
+        plain: { backend: 'plain', variant: 'plain', profiles: [row('seq1m-q8t1', 'read', 500)] },
+        encrypted: [
+          { backend: 'bitlocker', variant: 'bitlocker', profiles: [row('seq1m-q8t1', 'read', 495)] },
+        ],
+      },
+    };
+    const fast = effectiveCipherSpeed(facts(light, ciphers(cipherMiB('aes-xts', 512, 5000))), 'aes-xts', 512);
+    const tooLight = predictPlatformPerformance(light, 'bitlocker', fast).findings;
+    expect(tooLight.find((f) => f.ruleId === 'encryption-cost-load')?.message).toContain('too light to tell');
+    const slow = effectiveCipherSpeed(facts(light, ciphers(cipherMiB('aes-xts', 512, 300))), 'aes-xts', 512);
+    const reached = predictPlatformPerformance(light, 'bitlocker', slow).findings;
+    expect(reached.find((f) => f.ruleId === 'encryption-cost-load')?.message).toContain('No measurable cost');
+  });
+});
