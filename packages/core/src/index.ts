@@ -61,7 +61,8 @@ export { summarizeRuns } from './analyses/run-summary.js';
 // plan: rules combined into settings, predictions and exact commands
 export { type PlanCommand } from './plan/commands.js';
 export { STANDARD_PROFILES } from './plan/fio-jobs.js';
-export { type PlanOptions } from './rules/plan-options.js';
+export { type PlanOptions, resolvePlanOptions } from './rules/plan-options.js';
+export { FLAG_DEFINITIONS, type FlagDefinition } from './rules/flag-definitions.js';
 export { assertDestructiveAllowed, type Plan } from './plan/plan.js';
 
 // contract: the versioned JSON documents (envelopes) and their schemas

@@ -43,8 +43,9 @@ import { buildCommands, planCommandSchema, type CommandSettings, type PlanComman
 import { buildInPlaceCommands } from './commands-in-place.js';
 import { diskUsageOf, IN_PLACE_ALTERNATIVE } from './disk-usage.js';
 import { checkCommandInvariants } from './invariants.js';
+import { devicePathSchema } from '../rules/flag-definitions.js';
 import {
-  planOptionsSchema,
+  resolvePlanOptions,
   targetToolSchema,
   threatModelSchema,
   workloadSchema,
@@ -102,8 +103,6 @@ export const planSchema = z.object({
 export type Plan = z.infer<typeof planSchema>;
 
 const SEVERITY_ORDER = { critical: 0, warning: 1, info: 2 } as const;
-/** Devices in commands: absolute /dev paths with no shell-special or option-like start (architecture §2.4). */
-const DEVICE_PATH = /^\/dev\/[A-Za-z0-9._/:-]+$/;
 
 /**
  * Builds the plan from the assessment's facts (whole or partial; use-cases/plan-from-assessment.ts validates a
@@ -111,18 +110,12 @@ const DEVICE_PATH = /^\/dev\/[A-Za-z0-9._/:-]+$/;
  * match their schema, or when the disk's path is not a plain /dev path.
  */
 export function buildPlan(facts: PlanFacts, rawOptions: PlanOptions = {}): Plan {
-  const parsedOptions = planOptionsSchema.safeParse(rawOptions);
-  if (!parsedOptions.success) {
-    throw new EncplanError(
-      'INVALID_ARGUMENT',
-      `The plan options are not valid: ${z.prettifyError(parsedOptions.error)}`,
-    );
-  }
+  const resolvedOptions = resolvePlanOptions(rawOptions);
   // A document without provenance is planned for Linux, the platform of every assessment before schema 1.2.
   const platform = osOf(facts) ?? 'linux';
-  const targetTool = parsedOptions.data.targetTool ?? DEFAULT_TARGET_TOOL[platform];
+  const targetTool = resolvedOptions.targetTool ?? DEFAULT_TARGET_TOOL[platform];
   refuseForeignTarget(platform, targetTool);
-  const options = { ...parsedOptions.data, targetTool };
+  const options = { ...resolvedOptions, targetTool };
   // A macOS or Windows assessment carries the platform's own facts (platformStorage): its plan comes from the
   // platform rules. Facts without them (the validation set's published measurements) go through the general
   // model below, which predicts from measured speeds on any platform.
@@ -130,7 +123,7 @@ export function buildPlan(facts: PlanFacts, rawOptions: PlanOptions = {}): Plan 
     return buildPlatformPlan(facts, options, platform);
   }
   const diskPath = facts.disk?.path;
-  if (diskPath !== undefined && !DEVICE_PATH.test(diskPath)) {
+  if (diskPath !== undefined && !devicePathSchema.safeParse(diskPath).success) {
     throw new EncplanError(
       'INVALID_ARGUMENT',
       `The device path ${JSON.stringify(diskPath)} is not a plain /dev path.`,

@@ -11,7 +11,7 @@ import type { RuleResult } from './rule-result.js';
 /** cryptsetup's default maximum argon2 memory, 1 GiB in KiB (cryptsetup meson_options.txt, lib/utils_pbkdf.c, man/common_options.adoc, meson_options.txt). */
 const ARGON2_MAX_MEMORY_KIB = 1_048_576;
 /** cryptsetup's argon2 minimum memory, 32 KiB (cryptsetup meson_options.txt, lib/utils_pbkdf.c, man/common_options.adoc). */
-const ARGON2_MIN_MEMORY_KIB = 32;
+export const ARGON2_MIN_MEMORY_KIB = 32;
 /** cryptsetup's argon2 minimum time cost, 4 (cryptsetup meson_options.txt, lib/utils_pbkdf.c, man/common_options.adoc, cryptsetup FAQ 10.5, lib/utils_pbkdf.c: attacks work up to 3 iterations). */
 const ARGON2_MIN_ITERATIONS = 4;
 /** cryptsetup's default --pbkdf-parallel, 4, capped by online CPUs (cryptsetup meson_options.txt, lib/utils_pbkdf.c, man/common_options.adoc). */
@@ -23,7 +23,7 @@ const ARGON2_DEFAULT_PARALLEL = 4;
  * ansible-collections/community.crypto#136); an initramfs unlock shares RAM with the boot environment.
  * coreos/coreos-assembler#829 settled on 512 MiB for 2 GiB VMs: a quarter.
  */
-const UNLOCK_RAM_SHARE = 0.25;
+export const UNLOCK_RAM_SHARE = 0.25;
 /**
  * When the unlocking machine's RAM is unknown: 256 MiB, the fixed default omarchy chose so that every
  * install gets the same KDF parameters (omacom/omarchy-iso#96).

@@ -11,7 +11,7 @@ import { EncplanError, isEncplanError } from '../errors.js';
 import type { LsblkDevice } from '../parsers/lsblk/parse-lsblk-json.js';
 import { listMachineBlockDevices } from '../probes/linux/inventory.js';
 import { createProbeContext, warningCodeFor, type ProbeContext } from '../probes/probe-context.js';
-import type { PlanOptions } from '../rules/plan-options.js';
+import { resolvePlanOptions, type PlanOptions } from '../rules/plan-options.js';
 import {
   finishAssessment,
   probeDisk,
@@ -104,6 +104,7 @@ export async function assessAll(
   environment: AssessEnvironment,
   request: AssessAllRequest,
 ): Promise<MachineAssessmentEnvelope> {
+  resolvePlanOptions(request.planOptions ?? {});
   const { host, context } = startAssessment(environment, request.signal);
   const collectedAt = request.collectedAt ?? environment.clock.now();
   const devices = wholeDisksOf(await listMachineBlockDevices(context));
