@@ -102,6 +102,7 @@ export {
   toReportView,
   toReportViewFromJson,
 } from './report/report-view.js';
+export { escapeControlCharacters, printableData } from './report/printable.js';
 export { benchmarkFootprintFromJson } from './report/benchmark-footprint-view.js';
 
 // use-cases: assess, collect, doctor, benchmarks: probes, analyses, plan and envelope in order

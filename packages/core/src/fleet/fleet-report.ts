@@ -16,6 +16,7 @@ import {
   type FleetReport,
 } from '../domain/fleet-report.js';
 import { formatBytes } from '../domain/units.js';
+import { printableData } from '../report/printable.js';
 
 /** One document as the reader found it: parsed JSON, or why it could not be parsed. */
 export type FleetDocument =
@@ -75,7 +76,9 @@ const headerSchema = z.object({
  * `encplan fleet report`: one row per assessment document, each classified ready / fix-first / …, the issues
  * counted, and every schema and tool version listed. Pure: the documents are already read.
  */
-export function buildFleetReport(documents: readonly FleetDocument[]): FleetReport {
+export function buildFleetReport(toolDocuments: readonly FleetDocument[]): FleetReport {
+  // Tool strings (models, messages) enter the fleet views here, control characters escaped (report/printable.ts).
+  const documents = printableData(toolDocuments);
   const rows = documents.map(classifyDocument);
   rows.sort(
     (a, b) =>
