@@ -21,6 +21,7 @@ import {
   type AssessEnvironment,
   type DiskFacts,
 } from './assess.js';
+import { whyCannotHoldData } from '../probes/linux/holds-data.js';
 
 /**
  * How many disks are read at once. Each disk's probes wait on its drive (smartctl, sfdisk, blkid), not on the
@@ -40,17 +41,12 @@ export interface AssessAllRequest {
 }
 
 /**
- * The whole disks of a machine-wide lsblk listing: disks and attached loop devices, without zram and ram
- * disks (memory, not storage), empty devices (an unbound loop, a card reader without a card: size 0) and
- * read-only loop devices (snap and other image mounts, never a target for encryption).
+ * The whole disks of a machine-wide lsblk listing: disks and attached loop devices that can hold data
+ * (probes/linux/holds-data.ts: no zram or ram disk, nothing empty or read-only; `assess DEVICE` refuses them).
  */
 export function wholeDisksOf(devices: readonly LsblkDevice[]): LsblkDevice[] {
   return devices.filter(
-    (device) =>
-      (device.type === 'disk' || device.type === 'loop') &&
-      !/^(zram|ram)\d+$/.test(device.kernelName) &&
-      device.sizeBytes > 0 &&
-      !(device.type === 'loop' && device.readOnly === true),
+    (device) => (device.type === 'disk' || device.type === 'loop') && whyCannotHoldData(device) === null,
   );
 }
 

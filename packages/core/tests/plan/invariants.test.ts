@@ -55,12 +55,13 @@ function expectInPlaceUnmountsFirst(plan: Plan, input: PlanFacts): void {
 
 describe('the "tried as a new user" cases of issue 10', () => {
   it('never wipes the virtio system disk that holds / (whole-disk ext4, no table); --destructive is refused', async () => {
-    const { plan } = await bundlePlan('virtio-root-no-table-blkid-eperm-debian12');
-    expect(plan.commands).toEqual([]);
-    expect(plan.destructiveRefusal?.reason).toMatch(/\/dev\/vda is mounted on \//);
-    expect(plan.destructiveRefusal?.alternative).toMatch(
-      /cryptsetup reencrypt --encrypt --reduce-device-size/,
-    );
+    const { facts: input, plan } = await bundlePlan('virtio-root-no-table-blkid-eperm-debian12');
+    // blkid is denied, but the mount table says ext4 (issue 25 item 6): in place, from a live/rescue system.
+    expect(plan.strategy?.kind).toBe('in-place');
+    expectInPlaceUnmountsFirst(plan, input);
+    expect(plan.commands.map((command) => command.id)).not.toContain('luks-format');
+    expect(plan.destructiveRefusal?.inUse.map((item) => item.detail)).toContain('/dev/vda is mounted on /');
+    expect(plan.destructiveRefusal?.alternative).toMatch(/live\/rescue system/);
   });
 
   it('never writes to a loop disk whose whole-disk ext4 is mounted, for any target', async () => {
