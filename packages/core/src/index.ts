@@ -30,7 +30,6 @@ export {
   formatBytes,
   formatDuration,
   formatRate,
-  parseByteSize,
   toMebibytesPerSecond,
 } from './domain/units.js';
 export { type Warning } from './domain/warning.js';
@@ -102,7 +101,7 @@ export {
   toReportView,
   toReportViewFromJson,
 } from './report/report-view.js';
-export { escapeControlCharacters, printableData } from './report/printable.js';
+export { printableData } from './report/printable.js';
 export { benchmarkFootprintFromJson } from './report/benchmark-footprint-view.js';
 
 // use-cases: assess, collect, doctor, benchmarks: probes, analyses, plan and envelope in order

@@ -41,7 +41,7 @@ import { DEFAULT_TARGET_TOOL, refuseForeignTarget } from '../rules/platform-targ
 import { decideStrategy, strategySchema } from '../rules/strategy.js';
 import { buildCommands, planCommandSchema, type CommandSettings, type PlanCommand } from './commands.js';
 import { buildInPlaceCommands } from './commands-in-place.js';
-import { diskUsageOf, IN_PLACE_ALTERNATIVE } from './disk-usage.js';
+import { activeUseOf, diskUsageOf, IN_PLACE_ALTERNATIVE } from './disk-usage.js';
 import { checkCommandInvariants } from './invariants.js';
 import { devicePathSchema } from '../rules/flag-definitions.js';
 import {
@@ -309,7 +309,7 @@ export function buildPlan(facts: PlanFacts, rawOptions: PlanOptions = {}): Plan 
         }
       : // The in-place set is the alternative itself: with something in use it stays commented out (unmount first,
         // then assess again), never enabled by --destructive on a disk in use.
-        refusalFor(facts, strategy.kind === 'in-place' ? [] : commands);
+        refusalFor(facts, strategy, targetTool, strategy.kind === 'in-place' ? [] : commands);
   const plan: Plan = {
     targetTool,
     threatModel: options.threatModel,
@@ -342,15 +342,41 @@ export function buildPlan(facts: PlanFacts, rawOptions: PlanOptions = {}): Plan 
  * Why `--destructive` must be refused: something on the disk is in use, and the plan has no data-destroying
  * step confined to never-allocated space that the flag could enable. Null otherwise.
  */
-function refusalFor(facts: PlanFacts, commands: readonly PlanCommand[]): Plan['destructiveRefusal'] {
+function refusalFor(
+  facts: PlanFacts,
+  strategy: NonNullable<Plan['strategy']>,
+  targetTool: Plan['targetTool'],
+  commands: readonly PlanCommand[],
+): Plan['destructiveRefusal'] {
   const usage = diskUsageOf(facts);
-  if (usage.inUse.length === 0 || commands.some((command) => command.risk === 'destroys-data')) {
+  const active = activeUseOf(usage);
+  // Data at rest (a whole-disk signature) still allows steps confined to never-allocated space; a disk in use
+  // allows no write at all (issue 25 item 5), whatever the commands.
+  if (
+    usage.inUse.length === 0 ||
+    (active.length === 0 && commands.some((command) => command.risk === 'destroys-data'))
+  ) {
     return null;
   }
+  const disk = facts.disk?.path ?? PLACEHOLDER_DEVICE;
+  const mounts = [...new Set(active.flatMap((item) => /on (\/\S*)$/.exec(item.detail)?.[1] ?? []))];
+  // The way that works, never the strategy already chosen: the in-place steps (and a reinstall) need the disk
+  // out of use; the fresh path on a disk holding data is replaced by encrypting it in place.
+  const stopUsing = `Stop using ${disk} first (${mounts.length > 0 ? `umount ${mounts.join(' ')}; ` : ''}swapoff and close whatever holds it), or boot a live/rescue system, then run encplan assess again with --destructive`;
   return {
-    reason: `encplan never writes to a disk in use: ${usage.inUse.map((item) => item.detail).join('; ')}. The only writes it allows on such a disk are a new partition and discards inside never-allocated space, and there is none to use.`,
+    reason:
+      active.length > 0
+        ? `encplan never writes to a disk in use, not even its partition table or never-allocated space: ${active.map((item) => item.detail).join('; ')}.`
+        : `encplan never writes to a disk that holds data: ${usage.inUse.map((item) => item.detail).join('; ')}. The only writes it allows on such a disk are a new partition and discards inside never-allocated space, and there is none to use.`,
     inUse: usage.inUse.map((item) => ({ path: item.path, kind: item.kind, detail: item.detail })),
-    alternative: IN_PLACE_ALTERNATIVE,
+    alternative:
+      strategy.kind === 'in-place'
+        ? `${stopUsing}: the in-place steps then run as planned.`
+        : strategy.kind === 'reinstall'
+          ? `${stopUsing}, or reinstall from the installer onto an encrypted disk.`
+          : targetTool === 'luks2'
+            ? IN_PLACE_ALTERNATIVE
+            : `${IN_PLACE_ALTERNATIVE} Plan it with --target luks2.`,
   };
 }
 

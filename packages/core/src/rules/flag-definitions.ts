@@ -1,7 +1,6 @@
 import { z } from 'zod';
 import { EncplanError } from '../errors.js';
 import { parseByteSize } from '../domain/units.js';
-import { ARGON2_MIN_MEMORY_KIB, UNLOCK_RAM_SHARE } from './key-derivation.js';
 
 /**
  * One definition of every value a user gives encplan (issue 25 item 4): its unit, range or pattern, and the
@@ -76,6 +75,18 @@ function enumDefinition<const Values extends readonly [string, ...string[]]>(fla
   const accepted = `one of ${values.join(', ')}`;
   return definition(flag, accepted, z.enum(values, accepted), (text) => text);
 }
+
+/** cryptsetup's argon2 minimum memory, 32 KiB (cryptsetup meson_options.txt, lib/utils_pbkdf.c, man/common_options.adoc). */
+export const ARGON2_MIN_MEMORY_KIB = 32;
+
+/**
+ * Argon2 memory ≤ a quarter of the unlocking machine's RAM. cryptsetup itself caps at half of physical memory
+ * (cryptsetup lib/utils_pbkdf.c, "half of physical memory"), and that half is what gets luksFormat
+ * OOM-killed on 2 GiB machines while an installer runs (agama-project/agama#2907, latchset/clevis#339,
+ * ansible-collections/community.crypto#136); an initramfs unlock shares RAM with the boot environment.
+ * coreos/coreos-assembler#829 settled on 512 MiB for 2 GiB VMs: a quarter.
+ */
+export const UNLOCK_RAM_SHARE = 0.25;
 
 /**
  * The smallest RAM of an unlocking machine a plan can be made for: the KDF gets {@link UNLOCK_RAM_SHARE} of it,

@@ -4,26 +4,17 @@ import { evidence, type Evidence, type Recommendation } from '../domain/recommen
 import { sourceOf } from '../domain/source.js';
 import type { Pbkdf2Hash } from '../domain/kdf.js';
 import type { ResolvedPlanOptions } from './plan-options.js';
+import { ARGON2_MIN_MEMORY_KIB, UNLOCK_RAM_SHARE } from './flag-definitions.js';
 import type { PlanFacts } from './facts.js';
 import { VERACRYPT_GPU_RATES } from './reference-rates.js';
 import type { RuleResult } from './rule-result.js';
 
 /** cryptsetup's default maximum argon2 memory, 1 GiB in KiB (cryptsetup meson_options.txt, lib/utils_pbkdf.c, man/common_options.adoc, meson_options.txt). */
 const ARGON2_MAX_MEMORY_KIB = 1_048_576;
-/** cryptsetup's argon2 minimum memory, 32 KiB (cryptsetup meson_options.txt, lib/utils_pbkdf.c, man/common_options.adoc). */
-export const ARGON2_MIN_MEMORY_KIB = 32;
 /** cryptsetup's argon2 minimum time cost, 4 (cryptsetup meson_options.txt, lib/utils_pbkdf.c, man/common_options.adoc, cryptsetup FAQ 10.5, lib/utils_pbkdf.c: attacks work up to 3 iterations). */
 const ARGON2_MIN_ITERATIONS = 4;
 /** cryptsetup's default --pbkdf-parallel, 4, capped by online CPUs (cryptsetup meson_options.txt, lib/utils_pbkdf.c, man/common_options.adoc). */
 const ARGON2_DEFAULT_PARALLEL = 4;
-/**
- * Argon2 memory ≤ a quarter of the unlocking machine's RAM. cryptsetup itself caps at half of physical memory
- * (cryptsetup lib/utils_pbkdf.c, "half of physical memory"), and that half is what gets luksFormat
- * OOM-killed on 2 GiB machines while an installer runs (agama-project/agama#2907, latchset/clevis#339,
- * ansible-collections/community.crypto#136); an initramfs unlock shares RAM with the boot environment.
- * coreos/coreos-assembler#829 settled on 512 MiB for 2 GiB VMs: a quarter.
- */
-export const UNLOCK_RAM_SHARE = 0.25;
 /**
  * When the unlocking machine's RAM is unknown: 256 MiB, the fixed default omarchy chose so that every
  * install gets the same KDF parameters (omacom/omarchy-iso#96).
