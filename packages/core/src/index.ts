@@ -26,12 +26,7 @@ export {
   type TargetMeasurement,
 } from './domain/io-benchmark.js';
 export { kdfSpeedSchema } from './domain/kdf.js';
-export {
-  formatBytes,
-  formatDuration,
-  formatRate,
-  toMebibytesPerSecond,
-} from './domain/units.js';
+export { formatBytes, formatDuration, formatRate, toMebibytesPerSecond } from './domain/units.js';
 export { type Warning } from './domain/warning.js';
 
 // parsers: tool output bytes to typed values, failing closed

@@ -26,17 +26,11 @@ describe('data is recognised before any strategy (captures)', () => {
   it('never formats fresh a whole disk whose signatures could not be read, even with nothing mounted here', async () => {
     const facts = await bundleFacts('virtio-root-no-table-blkid-eperm-debian12');
     // The same disk seen from a mount namespace where it is not mounted (a container): blkid denied, no mount.
-    const unmounted: PlanFacts = {
+    const unmounted = {
       ...facts,
-      disk:
-        facts.disk === null || facts.disk === undefined
-          ? facts.disk
-          : { ...facts.disk, mountpoints: [], isSystemDisk: false },
-      stack:
-        facts.stack === null || facts.stack === undefined
-          ? facts.stack
-          : { ...facts.stack, filesystem: null, mountpoints: [] },
-    };
+      disk: { ...facts.disk, mountpoints: [], isSystemDisk: false },
+      stack: { ...facts.stack, filesystem: null, mountpoints: [] },
+    } as PlanFacts;
     const strategy = buildPlan(unmounted).strategy;
     expect(strategy?.kind).toBe('undetermined');
     expect(strategy?.reason).toMatch(/check that it is empty/);
