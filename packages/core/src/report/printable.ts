@@ -6,19 +6,23 @@
  *
  * Escaped: C0 controls and DEL (U+0000–U+001F, U+007F), C1 controls (U+0080–U+009F), the Unicode general
  * category Cc, and the bidirectional embeddings, overrides and isolates (U+202A–U+202E, U+2066–U+2069), which
- * reorder what a reader sees (Unicode UAX #9; CVE-2021-42574 "Trojan Source"). Pure.
+ * reorder what a reader sees (Unicode UAX #9; CVE-2021-42574 "Trojan Source"). The CLI's terminal sink
+ * (packages/cli terminal-sink.ts) escapes the same way at the last moment, for every byte it prints. Pure.
  */
 // eslint-disable-next-line no-control-regex -- control characters are exactly what must be found
 const UNPRINTABLE = /[\u0000-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/g;
 
-/** `text` with each control character written as \xHH (below U+0100, as lsblk and udev escape) or \uHHHH. */
+/**
+ * One control character as its JSON escape `\uXXXX`: inert and visible on a terminal, in HTML and in a script
+ * comment, and the same string once a `--json` reader parses it. The CLI's terminal sink writes the same form.
+ */
+export function escapedControl(character: string): string {
+  return `\\u${character.charCodeAt(0).toString(16).padStart(4, '0')}`;
+}
+
+/** `text` with each control character written as {@link escapedControl}. */
 export function escapeControlCharacters(text: string): string {
-  return text.replace(UNPRINTABLE, (character) => {
-    const code = character.charCodeAt(0);
-    return code < 0x100
-      ? `\\x${code.toString(16).padStart(2, '0')}`
-      : `\\u${code.toString(16).padStart(4, '0')}`;
-  });
+  return text.replace(UNPRINTABLE, escapedControl);
 }
 
 /**

@@ -77,12 +77,12 @@ const lineCount = (text: string) => text.split('\n').length;
 describe('control characters from tools in every view (issue 25 item 8)', () => {
   it('escapes C0, DEL, C1 and bidirectional controls; keeps other text', () => {
     expect(escapeControlCharacters('Samsung\rSSD\n\u001b[31m\u0085\u202e')).toBe(
-      'Samsung\\x0dSSD\\x0a\\x1b[31m\\x85\\u202e',
+      'Samsung\\u000dSSD\\u000a\\u001b[31m\\u0085\\u202e',
     );
     expect(escapeControlCharacters('Größe 1 TB — ok')).toBe('Größe 1 TB — ok');
     expect(printableData({ stdinText: 'crypttab\n', model: 'a\rb' })).toEqual({
       stdinText: 'crypttab\n',
-      model: 'a\\x0db',
+      model: 'a\\u000db',
     });
   });
 
