@@ -162,22 +162,43 @@ describe('encplan assess: the plan, --commands, --html and --fail-on (built bina
     expect(destructive.stdout).not.toContain('by-partlabel');
   });
 
+  // The hint names the way that works, never the strategy already chosen (issue 25 item 5): the running
+  // root in place from a live system; a mounted disk in place once unmounted; VeraCrypt (no in-place path)
+  // by encrypting in place with LUKS2.
   it.each([
-    ['virtio-root-no-table-blkid-eperm-debian12', /\/dev\/vda is mounted on \//],
-    ['loop-ext4-mounted-benchmark-quick-debian12', /\/dev\/loop4 carries ext4 across the whole disk/],
-  ])('refuses --destructive with exit 4, the reason and the in-place alternative: %s', (bundle, reason) => {
-    const run = runCli(['assess', '--bundle', `fixtures/bundles/${bundle}`, '--commands', '--destructive']);
-    expect(run.status).toBe(4);
-    expect(run.stdout).toBe('');
-    expect(run.stderr).toMatch(reason);
-    expect(run.stderr).toMatch(
-      /hint: Encrypt in place instead: LUKS2 `cryptsetup reencrypt --encrypt --reduce-device-size`/,
-    );
-    // Without --destructive the same disk gets a script with nothing to run, exit 0.
-    const safe = runCli(['assess', '--bundle', `fixtures/bundles/${bundle}`, '--commands']);
-    expect(safe.status).toBe(0);
-    expect(safe.stdout).not.toMatch(/^(sgdisk|cryptsetup|blkdiscard|mkfs)/m);
-  });
+    [
+      'virtio-root-no-table-blkid-eperm-debian12',
+      'luks2',
+      /\/dev\/vda holds the running root/,
+      /hint: Boot a live\/rescue system/,
+    ],
+    [
+      'loop-ext4-mounted-benchmark-quick-debian12',
+      'luks2',
+      /\/dev\/loop4 is mounted on/,
+      /hint: Stop using \/dev\/loop4 first \(umount \/mnt\/encplan-fixture;/,
+    ],
+    [
+      'loop-ext4-mounted-benchmark-quick-debian12',
+      'veracrypt',
+      /\/dev\/loop4 is mounted on/,
+      /hint: Encrypt in place instead: LUKS2 .* Plan it with --target luks2\./,
+    ],
+  ])(
+    'refuses --destructive with exit 4, the reason and the way that works: %s --target %s',
+    (bundle, target, reason, hint) => {
+      const args = ['assess', '--bundle', `fixtures/bundles/${bundle}`, '--target', target, '--commands'];
+      const run = runCli([...args, '--destructive']);
+      expect(run.status).toBe(4);
+      expect(run.stdout).toBe('');
+      expect(run.stderr).toMatch(reason);
+      expect(run.stderr).toMatch(hint);
+      // Without --destructive the same disk gets a script with nothing to run, exit 0.
+      const safe = runCli(args);
+      expect(safe.status).toBe(0);
+      expect(safe.stdout).not.toMatch(/^(sgdisk|cryptsetup|blkdiscard|mkfs)/m);
+    },
+  );
 
   it('writes a self-contained HTML report with --html', () => {
     const directory = mkdtempSync(path.join(tmpdir(), 'encplan-test-html-'));

@@ -1,12 +1,12 @@
 import { Flags } from '@oclif/core';
-import { verdictMeetsThreshold, type HealthVerdict } from '@encplan/core';
+import { FLAG_DEFINITIONS, verdictMeetsThreshold, type HealthVerdict } from '@encplan/core';
 import { ExitCode } from './exit-codes.js';
 
 /** `--fail-on` and `--fail-on-unknown`, shared by `encplan health`, `assess` and `plan`. */
 export const failOnFlags = {
   'fail-on': Flags.string({
     summary: 'Exit 5 when the drive health is at or past this verdict.',
-    options: ['warning', 'failing'],
+    options: [...FLAG_DEFINITIONS.failOn.schema.options],
   }),
   'fail-on-unknown': Flags.boolean({
     summary: 'Exit 5 when the drive health cannot be known (no SMART data), too.',

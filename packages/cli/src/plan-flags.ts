@@ -1,113 +1,131 @@
 import { Flags, type Interfaces } from '@oclif/core';
 import { failOnFlags } from './fail-on.js';
-import { EncplanError, parseByteSize, PLAN_TARGET_IDS, type PlanOptions } from '@encplan/core';
+import { FLAG_DEFINITIONS, resolvePlanOptions, type FlagDefinition, type PlanOptions } from '@encplan/core';
 
-/** The flags that shape a plan, shared by `encplan plan` and `encplan assess`. */
+const FLAGS = FLAG_DEFINITIONS;
+
+/** An oclif string flag whose summary ends with the accepted form of its one definition (core flag-definitions). */
+function definedFlag(definition: FlagDefinition, summary: string) {
+  return Flags.string({ summary: `${summary} Accepted: ${definition.accepted}.` });
+}
+
+/** An oclif flag with a fixed set of values, taken from the definition's schema. */
+function choiceFlag(definition: Choices, summary: string) {
+  return Flags.string({ summary, options: [...definition.schema.options] });
+}
+
+/** {@link choiceFlag} with a default value. */
+function choiceFlagWithDefault(definition: Choices, summary: string, defaultValue: string) {
+  return Flags.string({ summary, options: [...definition.schema.options], default: defaultValue });
+}
+
+type Choices = { readonly schema: { readonly options: readonly string[] } };
+
+/** The flags that shape a plan, shared by `encplan plan` and `encplan assess`; each value is checked by its one definition. */
 export const planOptionFlags = {
   commands: Flags.boolean({
     summary: 'Print only the commands, as a script (POSIX sh; PowerShell for Windows).',
     default: false,
   }),
   ...failOnFlags,
-  target: Flags.string({
-    summary:
-      'Encryption tool to plan for (default: luks2 on Linux, apfs on macOS, bitlocker on Windows; a tool the platform lacks is refused; luks2-opal only on a confirmed OPAL 2 drive).',
-    options: PLAN_TARGET_IDS,
+  target: choiceFlag(
+    FLAGS.target,
+    'Encryption tool to plan for (default: luks2 on Linux, apfs on macOS, bitlocker on Windows; a tool the platform lacks is refused; luks2-opal only on a confirmed OPAL 2 drive).',
+  ),
+  'threat-model': choiceFlagWithDefault(
+    FLAGS.threatModel,
+    'Who you defend against; decides discards.',
+    'lost-device',
+  ),
+  workload: choiceFlagWithDefault(
+    FLAGS.workload,
+    'How hard the volume is written; decides the spare area.',
+    'desktop',
+  ),
+  'unlock-memory': definedFlag(
+    FLAGS.unlockMemory,
+    'RAM of the weakest machine that must unlock (default: this machine).',
+  ),
+  'unlock-cores': definedFlag(
+    FLAGS.unlockCores,
+    'CPU cores of the weakest machine that must unlock (default: this machine).',
+  ),
+  'unlock-time': Flags.string({
+    summary: `Target unlock time in milliseconds. Accepted: ${FLAGS.unlockTime.accepted}.`,
+    default: '2000',
   }),
-  'threat-model': Flags.string({
-    summary: 'Who you defend against; decides discards.',
-    options: ['lost-device', 'targeted', 'deniability'],
-    default: 'lost-device',
-  }),
-  workload: Flags.string({
-    summary: 'How hard the volume is written; decides the spare area.',
-    options: ['desktop', 'server', 'write-heavy'],
-    default: 'desktop',
-  }),
-  'unlock-memory': Flags.string({
-    summary: 'RAM of the weakest machine that must unlock, e.g. 2GiB (default: this machine).',
-  }),
-  'unlock-cores': Flags.integer({
-    summary: 'CPU cores of the weakest machine that must unlock (default: this machine).',
-    min: 1,
-  }),
-  'unlock-time': Flags.integer({ summary: 'Target unlock time in milliseconds.', min: 1, default: 2000 }),
-  'password-length': Flags.integer({
-    summary: 'Passphrase length in characters (VeraCrypt allows a low PIM only from 20).',
-    min: 1,
-  }),
+  'password-length': definedFlag(
+    FLAGS.passwordLength,
+    'Passphrase length in characters (VeraCrypt allows a low PIM only from 20).',
+  ),
   'entropy-bits': Flags.string({
-    summary:
-      'Password entropy in bits for the attacker-cost table (repeatable; default 8 and 10 random a-z0-9 characters, 5 Diceware words).',
+    summary: `Password entropy in bits for the attacker-cost table (repeatable; default 8 and 10 random a-z0-9 characters, 5 Diceware words). Accepted: ${FLAGS.entropyBits.accepted}.`,
     multiple: true,
   }),
   'speed-over-security': Flags.boolean({
     summary: 'Accept AES-128-XTS when the cipher limits the device.',
     default: false,
   }),
-  'target-spare': Flags.string({
-    summary:
-      'Fixed spare area in per cent, e.g. 25 (default: computed from wear, TRIM and workload); offers an HPA where the drive has one.',
-  }),
-  'target-spare-base': Flags.string({
-    summary:
-      'What --target-spare is a share of: user (the capacity the host sees) or raw (raw flash, if known).',
-    options: ['user', 'raw'],
-    default: 'user',
-  }),
+  'target-spare': definedFlag(
+    FLAGS.targetSparePercent,
+    'Fixed spare area in per cent (default: computed from wear, TRIM and workload); offers an HPA where the drive has one.',
+  ),
+  'target-spare-base': choiceFlagWithDefault(
+    FLAGS.targetSpareBase,
+    'What --target-spare is a share of: user (the capacity the host sees) or raw (raw flash, if known).',
+    'user',
+  ),
   destructive: Flags.boolean({
     summary: 'Leave data-destroying commands uncommented in the script.',
     default: false,
   }),
   'mapping-name': Flags.string({
-    summary: 'dm-crypt mapping name for commands and crypttab.',
+    summary: `dm-crypt mapping name for commands and crypttab. Accepted: ${FLAGS.mappingName.accepted}.`,
     default: 'cryptdata',
   }),
-  label: Flags.string({ summary: 'Partition and LUKS2 label.', default: 'encplan' }),
+  label: Flags.string({
+    summary: `Partition, LUKS2 and filesystem label. Accepted: ${FLAGS.label.accepted}.`,
+    default: 'encplan',
+  }),
 };
 
 /** The parsed values of {@link planOptionFlags}. */
 export type PlanOptionFlagValues = Interfaces.InferredFlags<typeof planOptionFlags>;
 
-/** Turns the plan flags into PlanOptions. Throws INVALID_ARGUMENT for sizes and numbers that do not parse. */
+/** `definition.parse(text)`, or null without a value. */
+function parsed<D extends FlagDefinition>(
+  definition: D,
+  text: string | undefined,
+): ReturnType<D['parse']> | null {
+  return text === undefined ? null : (definition.parse(text) as ReturnType<D['parse']>);
+}
+
+/**
+ * Turns the plan flags into PlanOptions, each value parsed by its one definition (core flag-definitions.ts), then
+ * the whole checked as `plan` and `assess` check it. Throws INVALID_ARGUMENT (exit 2) with the accepted form.
+ */
 export function optionsFromFlags(flags: PlanOptionFlagValues): PlanOptions {
-  const memory = flags['unlock-memory'];
-  const memoryBytes = memory === undefined ? null : parseByteSize(memory);
-  if (memory !== undefined && memoryBytes === null) {
-    throw new EncplanError('INVALID_ARGUMENT', `--unlock-memory ${JSON.stringify(memory)} is not a size.`, {
-      hint: 'Use bytes or a binary unit, e.g. 2GiB or 512MiB.',
-    });
-  }
-  const entropyBits = (flags['entropy-bits'] ?? []).map(Number);
-  if (entropyBits.some((bits) => !Number.isFinite(bits) || bits <= 0)) {
-    throw new EncplanError(
-      'INVALID_ARGUMENT',
-      `--entropy-bits takes positive numbers, got ${JSON.stringify(flags['entropy-bits'])}.`,
-    );
-  }
-  const spare = flags['target-spare'];
-  const sparePercent = spare === undefined ? null : Number(spare);
-  if (sparePercent !== null && (!Number.isFinite(sparePercent) || sparePercent < 0 || sparePercent > 90)) {
-    throw new EncplanError(
-      'INVALID_ARGUMENT',
-      `--target-spare ${JSON.stringify(spare)} is not a per cent from 0 to 90.`,
-    );
-  }
-  // The option schema in core validates the enums again; oclif's `options` already limited them.
-  return {
-    targetTool: PLAN_TARGET_IDS.find((id) => id === flags.target) ?? null,
-    threatModel: flags['threat-model'] as PlanOptions['threatModel'],
-    workload: flags.workload as PlanOptions['workload'],
-    unlockMachine: { memoryBytes, cores: flags['unlock-cores'] ?? null },
-    unlockTimeMs: flags['unlock-time'],
-    passwordLength: flags['password-length'] ?? null,
-    ...(entropyBits.length > 0 ? { entropyBits: entropyBits } : {}),
+  const entropyBits = (flags['entropy-bits'] ?? []).map((bits) => FLAGS.entropyBits.parse(bits));
+  const sparePercent = parsed(FLAGS.targetSparePercent, flags['target-spare']);
+  const options: PlanOptions = {
+    targetTool: parsed(FLAGS.target, flags.target),
+    threatModel: FLAGS.threatModel.parse(flags['threat-model']),
+    workload: FLAGS.workload.parse(flags.workload),
+    unlockMachine: {
+      memoryBytes: parsed(FLAGS.unlockMemory, flags['unlock-memory']),
+      cores: parsed(FLAGS.unlockCores, flags['unlock-cores']),
+    },
+    unlockTimeMs: FLAGS.unlockTime.parse(flags['unlock-time']),
+    passwordLength: parsed(FLAGS.passwordLength, flags['password-length']),
+    ...(entropyBits.length > 0 ? { entropyBits } : {}),
     speedOverSecurity: flags['speed-over-security'],
     targetSpare:
       sparePercent === null
         ? null
-        : { percent: sparePercent, base: flags['target-spare-base'] as 'user' | 'raw' },
-    mappingName: flags['mapping-name'],
-    label: flags.label,
+        : { percent: sparePercent, base: FLAGS.targetSpareBase.parse(flags['target-spare-base']) },
+    mappingName: FLAGS.mappingName.parse(flags['mapping-name']),
+    label: FLAGS.label.parse(flags.label),
   };
+  resolvePlanOptions(options);
+  return options;
 }

@@ -1,3 +1,5 @@
+import { escapedControl } from '@encplan/core';
+
 /**
  * The CLI's output sink: every byte encplan prints on stdout or stderr passes through `sanitizeForTerminal`,
  * so a drive model, a serial number or a tool's message cannot carry terminal control sequences (ESC, CSI,
@@ -17,7 +19,7 @@ const UNSAFE = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f\u202a-\u202
 
 /** Replaces every character a terminal could act on (except newline and tab) by its visible `\uXXXX` form. */
 export function sanitizeForTerminal(text: string): string {
-  return text.replace(UNSAFE, (character) => `\\u${character.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  return text.replace(UNSAFE, escapedControl);
 }
 
 // The one control sequence encplan itself writes: the progress bar's status line, `\r…\x1b[K` (carriage

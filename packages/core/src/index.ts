@@ -26,13 +26,7 @@ export {
   type TargetMeasurement,
 } from './domain/io-benchmark.js';
 export { kdfSpeedSchema } from './domain/kdf.js';
-export {
-  formatBytes,
-  formatDuration,
-  formatRate,
-  parseByteSize,
-  toMebibytesPerSecond,
-} from './domain/units.js';
+export { formatBytes, formatDuration, formatRate, toMebibytesPerSecond } from './domain/units.js';
 export { type Warning } from './domain/warning.js';
 
 // parsers: tool output bytes to typed values, failing closed
@@ -63,7 +57,8 @@ export { summarizeRuns } from './analyses/run-summary.js';
 // plan: rules combined into settings, predictions and exact commands
 export { type PlanCommand } from './plan/commands.js';
 export { STANDARD_PROFILES } from './plan/fio-jobs.js';
-export { type PlanOptions } from './rules/plan-options.js';
+export { type PlanOptions, resolvePlanOptions } from './rules/plan-options.js';
+export { FLAG_DEFINITIONS, type FlagDefinition } from './rules/flag-definitions.js';
 export { assertDestructiveAllowed, type Plan } from './plan/plan.js';
 
 // contract: the versioned JSON documents (envelopes) and their schemas
@@ -103,6 +98,7 @@ export {
   toReportView,
   toReportViewFromJson,
 } from './report/report-view.js';
+export { escapedControl, printableData } from './report/printable.js';
 export { benchmarkFootprintFromJson } from './report/benchmark-footprint-view.js';
 
 // use-cases: assess, collect, doctor, benchmarks: probes, analyses, plan and envelope in order

@@ -26,6 +26,7 @@ import {
   type FleetTotals,
 } from '../domain/fleet-report.js';
 import { formatBytes } from '../domain/units.js';
+import { printableData } from '../report/printable.js';
 
 /** One document as the reader found it: parsed JSON, or why it could not be parsed. */
 export type FleetDocument =
@@ -201,7 +202,10 @@ export class FleetReportBuilder {
   /** The rows of one document (several for `assess --all` documents and Ansible local facts). */
   add(document: FleetDocument): FleetRow[] {
     this.documents += 1;
-    const rows = classifyDocument(document, this.policy, (header) => this.countVersion(header));
+    // Tool strings (models, messages) enter the fleet views here, control characters escaped (report/printable.ts).
+    const rows = printableData(
+      classifyDocument(document, this.policy, (header) => this.countVersion(header)),
+    );
     return rows.map((row) => this.count(row));
   }
 

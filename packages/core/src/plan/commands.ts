@@ -9,6 +9,7 @@ import { existingEncryptionOf, osOf, plansForLinux, type PlanFacts } from '../ru
 import type { SpacePlan } from '../rules/space.js';
 import type { ResolvedPlanOptions, TargetTool } from '../rules/plan-options.js';
 import {
+  activeUseOf,
   diskUsageOf,
   IN_PLACE_ALTERNATIVE,
   partitionPathOf,
@@ -336,7 +337,7 @@ function layoutCommands(
     },
     {
       id: 'partition-table-reread',
-      purpose: `Tell the kernel about partition ${String(partition.number)} (partx --update; ${usage.inUse.length > 0 ? 'the kernel cannot re-read the whole table of a disk in use, so the new partition is added on its own' : 'sgdisk\u2019s own re-read can race with udev'}), so ${partition.path} exists before it is used.`,
+      purpose: `Tell the kernel about partition ${String(partition.number)} (partx --update; sgdisk\u2019s own re-read can race with udev), so ${partition.path} exists before it is used.`,
       argv: ['partx', '--update', '--nr', String(partition.number), settings.devicePath],
       risk: 'changes-settings',
       stdin: null,
@@ -597,6 +598,18 @@ function freshCommands(
     return {
       commands: volumeCommands(facts, options, settings, settings.devicePath, undefined),
       findings: [],
+    };
+  }
+  const active = activeUseOf(usage);
+  if (active.length > 0 && settings.devicePlaceholder !== true) {
+    return {
+      commands: [],
+      findings: [
+        note(
+          `No partition or format commands: encplan never writes a disk in use (${active.map((item) => item.detail).join('; ')}), not its partition table nor its never-allocated space (blkdiscard opens the whole disk exclusively and fails "busy"). Stop using it (or start from a live system) and assess it again, or: ${IN_PLACE_ALTERNATIVE}`,
+          facts,
+        ),
+      ],
     };
   }
   const layout = planLayout(facts, usage, settings);

@@ -95,6 +95,16 @@ function nodeUse(node: DeepPartial<StackNode>, isRoot: boolean): InUseItem[] {
   return items;
 }
 
+/**
+ * What uses the disk right now: mounted, swap, held by a mapped device, or the running system's disk. A
+ * whole-disk signature alone is data at rest (no relabel may touch it), not a use. On a disk in use no command
+ * of the fresh path may run: a partition-table change is a write too, and blkdiscard opens the whole disk
+ * exclusively (O_EXCL since util-linux 2.36, blkdiscard(8) --force) and fails "busy" (issue 25 item 5).
+ */
+export function activeUseOf(usage: DiskUsage): readonly InUseItem[] {
+  return usage.inUse.filter((item) => item.kind !== 'whole-disk-signature');
+}
+
 /** Reads the disk's usage from the assessment facts (pure). */
 export function diskUsageOf(facts: PlanFacts): DiskUsage {
   const disk = facts.disk;

@@ -6,7 +6,7 @@ import {
   type CommandSettings,
   type PlanCommand,
 } from './commands.js';
-import { diskUsageOf, type ByteRange, type DiskUsage } from './disk-usage.js';
+import { activeUseOf, diskUsageOf, type ByteRange, type DiskUsage } from './disk-usage.js';
 
 /** Which invariant a command breaks. */
 export type InvariantRule =
@@ -468,7 +468,22 @@ function checkVeracrypt(command: PlanCommand, sim: Simulation, settings: Command
 }
 
 /**
- * Checks the commands of a Linux plan against the invariants no flag can override (issue 10): no write to a
+ * True for a step of the fresh path, each of which writes the disk: its partition table (sgdisk, partx's
+ * re-read), its never-allocated space (blkdiscard), its hidden area (hdparm) or a volume on it (luksFormat,
+ * veracrypt -c, the open and mkfs that follow). The refresh of an open volume's flags and the in-place steps
+ * (judged by their own preconditions) are not.
+ */
+function writesDisk(command: PlanCommand): boolean {
+  const [tool, action] = command.argv;
+  if (tool === 'cryptsetup') {
+    return action === 'luksFormat' || action === 'open';
+  }
+  return ['sgdisk', 'partx', 'blkdiscard', 'hdparm', 'veracrypt', 'mkfs.ext4', 'tee'].includes(tool ?? '');
+}
+
+/**
+ * Checks the commands of a Linux plan against the invariants no flag can override (issue 10): no write at all
+ * to a disk in use (issue 25: not its partition table, not its never-allocated space); no write to a
  * mounted partition, swap or mapped device; no wipe or relabel of a disk that holds one, or of a disk whose
  * emptiness is unknown; no write to a whole-disk filesystem or to any existing partition; every new
  * partition aligned, start before end, inside never-allocated space within the usable LBAs, ending where the
@@ -516,7 +531,15 @@ export function checkCommandInvariants(
   const add = (command: PlanCommand, rule: InvariantRule, message: string): void => {
     violations.push({ commandId: command.id, rule, message });
   };
+  const active = activeUseOf(usage);
   for (const command of commands) {
+    if (active.length > 0 && writesDisk(command)) {
+      add(
+        command,
+        'writes-in-use',
+        `${command.id} writes ${sim.disk}, which is in use (${active.map((item) => item.detail).join('; ')}): a partition-table change or a discard is a write too`,
+      );
+    }
     if (sim.hidden !== null && (command.stage ?? 1) <= sim.hidden.stage && command.id !== 'hpa-set') {
       add(
         command,

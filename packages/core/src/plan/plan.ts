@@ -46,11 +46,12 @@ import { defaultTargetFor, planSettingsOf, refuseForeignTarget } from '../target
 import { decideStrategy, strategySchema } from '../rules/strategy.js';
 import { buildCommands, planCommandSchema, type CommandSettings, type PlanCommand } from './commands.js';
 import { buildInPlaceCommands, inPlaceSectorSize } from './commands-in-place.js';
-import { diskUsageOf, IN_PLACE_ALTERNATIVE } from './disk-usage.js';
+import { activeUseOf, diskUsageOf, IN_PLACE_ALTERNATIVE } from './disk-usage.js';
 import { checkCommandInvariants } from './invariants.js';
 import { checkPlanConsistency } from './consistency.js';
+import { devicePathSchema } from '../rules/flag-definitions.js';
 import {
-  planOptionsSchema,
+  resolvePlanOptions,
   targetToolSchema,
   threatModelSchema,
   workloadSchema,
@@ -114,8 +115,6 @@ export const planSchema = z.object({
 export type Plan = z.infer<typeof planSchema>;
 
 const SEVERITY_ORDER = { critical: 0, warning: 1, info: 2 } as const;
-/** Devices in commands: absolute /dev paths with no shell-special or option-like start (architecture §2.4). */
-const DEVICE_PATH = /^\/dev\/[A-Za-z0-9._/:-]+$/;
 
 /**
  * Builds the plan from the assessment's facts (whole or partial; use-cases/plan-from-assessment.ts validates a
@@ -123,18 +122,12 @@ const DEVICE_PATH = /^\/dev\/[A-Za-z0-9._/:-]+$/;
  * match their schema, or when the disk's path is not a plain /dev path.
  */
 export function buildPlan(facts: PlanFacts, rawOptions: PlanOptions = {}): Plan {
-  const parsedOptions = planOptionsSchema.safeParse(rawOptions);
-  if (!parsedOptions.success) {
-    throw new EncplanError(
-      'INVALID_ARGUMENT',
-      `The plan options are not valid: ${z.prettifyError(parsedOptions.error)}`,
-    );
-  }
+  const resolvedOptions = resolvePlanOptions(rawOptions);
   // A document without provenance is planned for Linux, the platform of every assessment before schema 1.2.
   const platform = osOf(facts) ?? 'linux';
-  const targetTool = parsedOptions.data.targetTool ?? defaultTargetFor(platform);
+  const targetTool = resolvedOptions.targetTool ?? defaultTargetFor(platform);
   refuseForeignTarget(platform, targetTool);
-  const options = { ...parsedOptions.data, targetTool };
+  const options = { ...resolvedOptions, targetTool };
   // A macOS or Windows assessment carries the platform's own facts (platformStorage): its plan comes from the
   // platform rules. Facts without them (the validation set's published measurements) go through the general
   // model below, which predicts from measured speeds on any platform.
@@ -142,7 +135,7 @@ export function buildPlan(facts: PlanFacts, rawOptions: PlanOptions = {}): Plan 
     return checkPlanConsistency(buildPlatformPlan(facts, options, platform));
   }
   const diskPath = facts.disk?.path;
-  if (diskPath !== undefined && !DEVICE_PATH.test(diskPath)) {
+  if (diskPath !== undefined && !devicePathSchema.safeParse(diskPath).success) {
     throw new EncplanError(
       'INVALID_ARGUMENT',
       `The device path ${JSON.stringify(diskPath)} is not a plain /dev path.`,
@@ -350,7 +343,7 @@ export function buildPlan(facts: PlanFacts, rawOptions: PlanOptions = {}): Plan 
         }
       : // The in-place set is the alternative itself: with something in use it stays commented out (unmount first,
         // then assess again), never enabled by --destructive on a disk in use.
-        refusalFor(facts, strategy.kind === 'in-place' ? [] : commands);
+        refusalFor(facts, strategy, targetTool, strategy.kind === 'in-place' ? [] : commands);
   const plan: Plan = {
     targetTool,
     threatModel: options.threatModel,
@@ -389,15 +382,41 @@ export function buildPlan(facts: PlanFacts, rawOptions: PlanOptions = {}): Plan 
  * Why `--destructive` must be refused: something on the disk is in use, and the plan has no data-destroying
  * step confined to never-allocated space that the flag could enable. Null otherwise.
  */
-function refusalFor(facts: PlanFacts, commands: readonly PlanCommand[]): Plan['destructiveRefusal'] {
+function refusalFor(
+  facts: PlanFacts,
+  strategy: NonNullable<Plan['strategy']>,
+  targetTool: Plan['targetTool'],
+  commands: readonly PlanCommand[],
+): Plan['destructiveRefusal'] {
   const usage = diskUsageOf(facts);
-  if (usage.inUse.length === 0 || commands.some((command) => command.risk === 'destroys-data')) {
+  const active = activeUseOf(usage);
+  // Data at rest (a whole-disk signature) still allows steps confined to never-allocated space; a disk in use
+  // allows no write at all (issue 25 item 5), whatever the commands.
+  if (
+    usage.inUse.length === 0 ||
+    (active.length === 0 && commands.some((command) => command.risk === 'destroys-data'))
+  ) {
     return null;
   }
+  const disk = facts.disk?.path ?? PLACEHOLDER_DEVICE;
+  const mounts = [...new Set(active.flatMap((item) => /on (\/\S*)$/.exec(item.detail)?.[1] ?? []))];
+  // The way that works, never the strategy already chosen: the in-place steps (and a reinstall) need the disk
+  // out of use; the fresh path on a disk holding data is replaced by encrypting it in place.
+  const stopUsing = `Stop using ${disk} first (${mounts.length > 0 ? `umount ${mounts.join(' ')}; ` : ''}swapoff and close whatever holds it), or boot a live/rescue system, then run encplan assess again with --destructive`;
   return {
-    reason: `encplan never writes to a disk in use: ${usage.inUse.map((item) => item.detail).join('; ')}. The only writes it allows on such a disk are a new partition and discards inside never-allocated space, and there is none to use.`,
+    reason:
+      active.length > 0
+        ? `encplan never writes to a disk in use, not even its partition table or never-allocated space: ${active.map((item) => item.detail).join('; ')}.`
+        : `encplan never writes to a disk that holds data: ${usage.inUse.map((item) => item.detail).join('; ')}. The only writes it allows on such a disk are a new partition and discards inside never-allocated space, and there is none to use.`,
     inUse: usage.inUse.map((item) => ({ path: item.path, kind: item.kind, detail: item.detail })),
-    alternative: IN_PLACE_ALTERNATIVE,
+    alternative:
+      strategy.kind === 'in-place'
+        ? `${stopUsing}: the in-place steps then run as planned.`
+        : strategy.kind === 'reinstall'
+          ? `${stopUsing}, or reinstall from the installer onto an encrypted disk.`
+          : targetTool === 'luks2'
+            ? IN_PLACE_ALTERNATIVE
+            : `${IN_PLACE_ALTERNATIVE} Plan it with --target luks2.`,
   };
 }
 

@@ -14,6 +14,7 @@ import {
   type SectionView,
 } from './assessment-sections.js';
 import { toIoView, toPlanView, type IoView, type PlanView, type ReportViewOptions } from './report-view.js';
+import { printableData } from './printable.js';
 
 /**
  * The view of one command's document (`encplan plan`, `health`, `benchmark ciphers`, `benchmark io`): the
@@ -31,9 +32,11 @@ export interface DocumentView {
 
 /** `encplan plan`: the plan's part of the assessment view, from the plan document. */
 export function toPlanDocumentView(
-  plan: Plan,
+  toolPlan: Plan,
   options: ReportViewOptions = {},
 ): DocumentView & { readonly plan: PlanView } {
+  // Tool strings enter the view here: control characters in them are shown escaped (printable.ts).
+  const plan = printableData(toolPlan);
   const device = plan.devicePlaceholder
     ? `${plan.devicePath} (stand-in: the input names no device)`
     : plan.devicePath;
@@ -69,10 +72,15 @@ function trimText(trim: DriveSummary['trim']): string | null {
 
 /** `encplan health FILE.json`: the assessment's health section, with what the output says about the drive. */
 export function toHealthDocumentView(
-  health: Health,
-  drive: DriveSummary,
-  warnings: readonly Warning[],
+  toolHealth: Health,
+  toolDrive: DriveSummary,
+  toolWarnings: readonly Warning[],
 ): DocumentView {
+  const { health, drive, warnings } = printableData({
+    health: toolHealth,
+    drive: toolDrive,
+    warnings: toolWarnings,
+  });
   const section = healthSection(health, warnings);
   const source = health.source === 'none' ? null : health.source;
   const protocol = health.protocol === 'unknown' ? null : health.protocol.toUpperCase();
@@ -110,7 +118,11 @@ export function toHealthDocumentView(
 }
 
 /** `encplan benchmark ciphers`: the assessment's cipher section, the kernel's AES driver first. */
-export function toCipherBenchmarkView(result: CipherBenchmark, warnings: readonly Warning[]): DocumentView {
+export function toCipherBenchmarkView(
+  toolResult: CipherBenchmark,
+  toolWarnings: readonly Warning[],
+): DocumentView {
+  const { result, warnings } = printableData({ result: toolResult, warnings: toolWarnings });
   const section = ciphersSection(result);
   return {
     title: 'encplan benchmark ciphers: cipher and key-derivation speed on this machine',
@@ -129,7 +141,8 @@ export function toCipherBenchmarkView(result: CipherBenchmark, warnings: readonl
 }
 
 /** `encplan benchmark io`: the assessment's I/O section, from the benchmark document. */
-export function toIoBenchmarkView(result: IoBenchmark, warnings: readonly Warning[]): DocumentView {
+export function toIoBenchmarkView(toolResult: IoBenchmark, toolWarnings: readonly Warning[]): DocumentView {
+  const { result, warnings } = printableData({ result: toolResult, warnings: toolWarnings });
   return {
     title: `encplan benchmark io: plain versus encrypted I/O on ${result.target}`,
     plan: null,

@@ -5,6 +5,7 @@ import {
 } from '../contract/assessment.js';
 import { formatBytes } from '../domain/units.js';
 import { escapeHtml } from './escape-html.js';
+import { printableData } from './printable.js';
 import { htmlPage, reportBody } from './html-report.js';
 import { formatTimestamp } from './labels.js';
 import { toReportView, type ReportView } from './report-view.js';
@@ -103,9 +104,10 @@ function nestedBody(view: ReportView, prefix: string): string {
  * linking to its disk), then every disk's own report as `encplan assess DEVICE --html` writes it.
  */
 export function renderMachineHtmlReport(
-  envelope: MachineAssessmentEnvelope,
+  toolEnvelope: MachineAssessmentEnvelope,
   options: { includeDestructive?: boolean } = {},
 ): string {
+  const envelope = printableData(toolEnvelope);
   const result = envelope.result;
   const title = 'encplan assessment of every disk';
   if (result === null) {
@@ -156,9 +158,10 @@ export function renderMachineHtmlReport(
  * area, the first thing to fix), then every disk's own report, as `encplan assess DEVICE` prints it.
  */
 export function renderMachineTextReport(
-  envelope: MachineAssessmentEnvelope,
+  toolEnvelope: MachineAssessmentEnvelope,
   options: { includeDestructive?: boolean; text?: TextRenderOptions } = {},
 ): string {
+  const envelope = printableData(toolEnvelope);
   const result = envelope.result;
   if (result === null) {
     const error = envelope.error;

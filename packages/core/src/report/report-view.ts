@@ -14,6 +14,7 @@ import type { Warning } from '../domain/warning.js';
 import type { Plan } from '../plan/plan.js';
 import { cacheAbsorbed, PAGE_CACHE_REASON } from '../analyses/io-overhead.js';
 import { toStrategyView, type StrategyView } from './strategy-view.js';
+import { printableData } from './printable.js';
 import {
   formatBytes,
   formatBytesExact,
@@ -825,7 +826,9 @@ function ioMissingReason(result: AssessmentResult, warnings: readonly Warning[])
 }
 
 /** Turns a typed assessment envelope into what every view shows. Pure. */
-export function toReportView(envelope: AssessmentEnvelope, options: ReportViewOptions = {}): ReportView {
+export function toReportView(toolEnvelope: AssessmentEnvelope, options: ReportViewOptions = {}): ReportView {
+  // Tool strings enter the view here: control characters in them are shown escaped (printable.ts).
+  const envelope = printableData(toolEnvelope);
   const includeDestructive = options.includeDestructive ?? false;
   const result = envelope.result;
   const error =

@@ -4,6 +4,7 @@ import { evidence, type Evidence, type Recommendation } from '../domain/recommen
 import { sourceOf } from '../domain/source.js';
 import type { Pbkdf2Hash } from '../domain/kdf.js';
 import type { ResolvedPlanOptions } from './plan-options.js';
+import { UNLOCK_RAM_SHARE } from './flag-definitions.js';
 import type { PlanFacts } from './facts.js';
 import { VERACRYPT_GPU_RATES } from './reference-rates.js';
 import type { RuleResult } from './rule-result.js';
@@ -31,10 +32,9 @@ const ARGON2_DEFAULT_PARALLEL = 4;
  * (cryptsetup lib/utils_pbkdf.c, adjusted_phys_memory: "Never use more than half of physical memory"), and that
  * half is what gets luksFormat OOM-killed on 2 GiB machines while an installer runs (agama-project/agama#2907,
  * latchset/clevis#339, ansible-collections/community.crypto#136); an initramfs unlock shares RAM with the boot
- * environment. coreos/coreos-assembler#829 settled on 512 MiB for 2 GiB VMs: a quarter.
- */
-const UNLOCK_RAM_SHARE = 0.25;
-/**
+ * environment. coreos/coreos-assembler#829 settled on 512 MiB for 2 GiB VMs: a quarter (UNLOCK_RAM_SHARE,
+ * flag-definitions.ts).
+ *
  * The formatting machine's cap: with --pbkdf-force-iterations cryptsetup skips its benchmark and writes the
  * memory given, except that it never uses more than half of the physical memory of the machine it runs on
  * (cryptsetup lib/utils_pbkdf.c, init_pbkdf_type → adjusted_phys_memory; cryptsetup 2.0.0 release notes "We never

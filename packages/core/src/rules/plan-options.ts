@@ -1,18 +1,19 @@
 import { z } from 'zod';
-import { PLAN_TARGET_IDS } from '../targets/registry.js';
+import { EncplanError } from '../errors.js';
+import { FLAG_DEFINITIONS as FLAGS } from './flag-definitions.js';
 
-/** The encryption target the plan is for: the registry's plan targets (targets/registry.ts). */
-export const targetToolSchema = z.enum(PLAN_TARGET_IDS);
+/** The encryption target the plan is for: the registry's plan targets (targets/registry.ts), one flag definition. */
+export const targetToolSchema = FLAGS.target.schema;
 export type TargetTool = z.infer<typeof targetToolSchema>;
 
 /**
  * Who the user defends against. `lost-device`: a thief images the disk once. `targeted`: an attacker may
  * image it repeatedly or study usage patterns. `deniability`: hidden volumes must stay deniable.
  */
-export const threatModelSchema = z.enum(['lost-device', 'targeted', 'deniability']);
+export const threatModelSchema = FLAGS.threatModel.schema;
 
 /** How hard the volume will be written; drives the spare-area rule. */
-export const workloadSchema = z.enum(['desktop', 'server', 'write-heavy']);
+export const workloadSchema = FLAGS.workload.schema;
 
 /**
  * Password entropies the attacker-cost table is computed for, in bits: 8 and 10 random [a-z0-9] characters
@@ -32,15 +33,15 @@ export const planOptionsSchema = z.object({
   /** The weakest machine that must unlock the volume; null fields default to this machine's facts. */
   unlockMachine: z
     .object({
-      memoryBytes: z.number().int().positive().nullable(),
-      cores: z.number().int().positive().nullable(),
+      memoryBytes: FLAGS.unlockMemory.schema.nullable(),
+      cores: FLAGS.unlockCores.schema.nullable(),
     })
     .default({ memoryBytes: null, cores: null }),
-  unlockTimeMs: z.number().int().positive().default(DEFAULT_UNLOCK_TIME_MS),
+  unlockTimeMs: FLAGS.unlockTime.schema.default(DEFAULT_UNLOCK_TIME_MS),
   /** Length of the passphrase in characters; null = unknown, treated as shorter than 20. */
-  passwordLength: z.number().int().positive().nullable().default(null),
+  passwordLength: FLAGS.passwordLength.schema.nullable().default(null),
   entropyBits: z
-    .array(z.number().positive())
+    .array(FLAGS.entropyBits.schema)
     .nonempty()
     .default([...DEFAULT_ENTROPY_BITS]),
   /** Accept AES-128-XTS and no cascades when the cipher, not the device, limits throughput. */
@@ -51,21 +52,34 @@ export const planOptionsSchema = z.object({
    * Null: the plan computes the spare area from wear, TRIM and workload.
    */
   targetSpare: z
-    .object({ percent: z.number().min(0).max(90), base: z.enum(['user', 'raw']).default('user') })
+    .object({ percent: FLAGS.targetSparePercent.schema, base: FLAGS.targetSpareBase.schema.default('user') })
     .nullable()
     .default(null),
   /** dm-crypt mapping name used in commands and crypttab. */
-  mappingName: z
-    .string()
-    .regex(/^[A-Za-z0-9_.-]+$/)
-    .default('cryptdata'),
+  mappingName: FLAGS.mappingName.schema.default('cryptdata'),
   /** LUKS2 / volume label. */
-  label: z
-    .string()
-    .regex(/^[A-Za-z0-9_.-]+$/)
-    .default('encplan'),
+  label: FLAGS.label.schema.default('encplan'),
 });
 /** Options as callers pass them (all optional). */
 export type PlanOptions = z.input<typeof planOptionsSchema>;
 /** Options after defaults are applied. */
 export type ResolvedPlanOptions = z.output<typeof planOptionsSchema>;
+
+/**
+ * Validates plan options against their one definition (rules/flag-definitions.ts) and applies the defaults.
+ * Throws INVALID_ARGUMENT naming each option that is wrong and its accepted form: `assess` calls it before it
+ * reads a disk, `plan` before it plans, so both refuse the same values the same way (exit 2).
+ */
+export function resolvePlanOptions(rawOptions: PlanOptions): ResolvedPlanOptions {
+  const parsed = planOptionsSchema.safeParse(rawOptions);
+  if (!parsed.success) {
+    throw new EncplanError(
+      'INVALID_ARGUMENT',
+      `The plan options are not valid: ${z.prettifyError(parsed.error)}`,
+      {
+        hint: 'Each option accepts the form named after it (encplan plan --help lists them).',
+      },
+    );
+  }
+  return parsed.data;
+}

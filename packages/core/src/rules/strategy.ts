@@ -571,7 +571,17 @@ function decide(
     );
   }
   // Without the stack (whole-disk signatures, mounts) or a partition list, an empty-looking disk is unknown.
-  const layoutKnown = facts.stack !== undefined || (facts.partitions ?? []).length > 0;
+  // So is a whole disk without a table whose signature probe did not answer "nothing" (blkid denied in a
+  // sandbox, or failed): the space section then has no never-allocated whole-disk region (issue 25 item 6).
+  const space = facts.space ?? null;
+  const wholeDiskUnread =
+    facts.disk.partitionTable === 'none' &&
+    (facts.partitions ?? []).length === 0 &&
+    space !== null &&
+    (space.diskSizeBytes ?? 0) > 0 &&
+    space.regions !== undefined &&
+    !space.regions.some((region) => region.location === 'whole-disk');
+  const layoutKnown = (facts.stack !== undefined || (facts.partitions ?? []).length > 0) && !wholeDiskUnread;
   if (candidates.length === 0 && !layoutKnown) {
     return {
       ...base,

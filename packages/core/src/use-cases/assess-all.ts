@@ -11,7 +11,7 @@ import { EncplanError, isEncplanError } from '../errors.js';
 import type { LsblkDevice } from '../parsers/lsblk/parse-lsblk-json.js';
 import { listMachineBlockDevices } from '../probes/linux/inventory.js';
 import { createProbeContext, warningCodeFor, type ProbeContext } from '../probes/probe-context.js';
-import type { PlanOptions } from '../rules/plan-options.js';
+import { resolvePlanOptions, type PlanOptions } from '../rules/plan-options.js';
 import {
   finishAssessment,
   probeDisk,
@@ -21,6 +21,7 @@ import {
   type AssessEnvironment,
   type DiskFacts,
 } from './assess.js';
+import { whyCannotHoldData } from '../probes/linux/holds-data.js';
 
 /**
  * How many disks are read at once. Each disk's probes wait on its drive (smartctl, sfdisk, blkid), not on the
@@ -40,17 +41,12 @@ export interface AssessAllRequest {
 }
 
 /**
- * The whole disks of a machine-wide lsblk listing: disks and attached loop devices, without zram and ram
- * disks (memory, not storage), empty devices (an unbound loop, a card reader without a card: size 0) and
- * read-only loop devices (snap and other image mounts, never a target for encryption).
+ * The whole disks of a machine-wide lsblk listing: disks and attached loop devices that can hold data
+ * (probes/linux/holds-data.ts: no zram or ram disk, nothing empty or read-only; `assess DEVICE` refuses them).
  */
 export function wholeDisksOf(devices: readonly LsblkDevice[]): LsblkDevice[] {
   return devices.filter(
-    (device) =>
-      (device.type === 'disk' || device.type === 'loop') &&
-      !/^(zram|ram)\d+$/.test(device.kernelName) &&
-      device.sizeBytes > 0 &&
-      !(device.type === 'loop' && device.readOnly === true),
+    (device) => (device.type === 'disk' || device.type === 'loop') && whyCannotHoldData(device) === null,
   );
 }
 
@@ -104,6 +100,7 @@ export async function assessAll(
   environment: AssessEnvironment,
   request: AssessAllRequest,
 ): Promise<MachineAssessmentEnvelope> {
+  resolvePlanOptions(request.planOptions ?? {});
   const { host, context } = startAssessment(environment, request.signal);
   const collectedAt = request.collectedAt ?? environment.clock.now();
   const devices = wholeDisksOf(await listMachineBlockDevices(context));

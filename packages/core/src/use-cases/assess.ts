@@ -19,7 +19,7 @@ import type { StackNode } from '../domain/device.js';
 import type { CipherBenchmark } from '../domain/cipher.js';
 import { addWarning, attempt, createProbeContext, type ProbeContext } from '../probes/probe-context.js';
 import { probeHostProtectedArea } from '../probes/linux/host-protected-area.js';
-import type { PlanOptions } from '../rules/plan-options.js';
+import { resolvePlanOptions, type PlanOptions } from '../rules/plan-options.js';
 import { planFromAssessment } from './plan-from-assessment.js';
 import { assessPlatform } from './assess-platform.js';
 import { refuseForeignTarget } from '../targets/registry.js';
@@ -399,7 +399,9 @@ export async function assess(
   environment: AssessEnvironment,
   request: AssessRequest,
 ): Promise<AssessmentEnvelope> {
-  // A target tool the platform does not have is refused before anything runs (issue 10 item 3).
+  // Options that do not match their definition, and a target tool the platform does not have, are refused
+  // before anything runs (issue 25 item 4, issue 10 item 3): never an empty plan after the disk was read.
+  resolvePlanOptions(request.planOptions ?? {});
   refuseForeignTarget(environment.host.platform, request.planOptions?.targetTool ?? null);
   if (environment.host.platform === 'darwin' || environment.host.platform === 'win32') {
     return assessPlatform(createRecordingHost(environment.host), environment.clock, request, recordTools);

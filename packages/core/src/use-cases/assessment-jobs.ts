@@ -1,14 +1,12 @@
 import { z } from 'zod';
 import { EncplanError } from '../errors.js';
+import { devicePathSchema } from '../rules/flag-definitions.js';
 
 /** What the wizard (desktop main, `encplan ui`) asks for: one drive, and how much benchmarking. */
 export const wizardAssessRequestSchema = z
   .object({
     /** The block device to assess; absolute, under /dev/, no leading dash (architecture 2.4). */
-    device: z
-      .string()
-      .regex(/^\/dev\/[A-Za-z0-9._/-]+$/, 'an absolute path under /dev/')
-      .refine((path) => !path.includes('..'), 'no ".."'),
+    device: devicePathSchema,
     /** none: facts only; quick: ≤ 60 s on a small machine (issue 4); full: every profile and backend. */
     benchmark: z.enum(['none', 'quick', 'full']),
     /** Encrypted backends to benchmark (empty = the platform's default choice). */

@@ -3,6 +3,7 @@ import { parseLsblkJson, type LsblkDevice } from '../parsers/lsblk/parse-lsblk-j
 import type { Host } from '../ports.js';
 import { SYSTEM_MOUNTPOINTS, transportOf } from '../probes/linux/inventory.js';
 import type { DeviceSummary } from './device-list.js';
+import { wholeDisksOf } from './assess-all.js';
 
 /** lsblk over every device answers within a second on a desktop; 15 s covers slow USB enumeration. */
 const TIMEOUT_MS = 15_000;
@@ -13,7 +14,8 @@ function mountpointsBelow(device: LsblkDevice): string[] {
 
 /**
  * Lists the whole disks and attached loop devices of this machine for the wizard's first step, from one
- * `lsblk --json --bytes -O`; empty ones (an unused zram) are left out. Health is `unknown` here: SMART is
+ * `lsblk --json --bytes -O`; those that cannot hold data (an unused zram, a read-only snap loop) are left out
+ * as `assess --all` leaves them out. Health is `unknown` here: SMART is
  * read when a drive is assessed.
  */
 export async function listDisks(host: Host, signal?: AbortSignal): Promise<{ devices: DeviceSummary[] }> {
@@ -30,9 +32,7 @@ export async function listDisks(host: Host, signal?: AbortSignal): Promise<{ dev
       },
     );
   }
-  const devices = parseLsblkJson(output.stdout).filter(
-    (device) => (device.type === 'disk' || device.type === 'loop') && device.sizeBytes > 0,
-  );
+  const devices = wholeDisksOf(parseLsblkJson(output.stdout));
   return {
     devices: devices.map((device) => ({
       path: device.path,

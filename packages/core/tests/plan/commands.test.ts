@@ -168,10 +168,10 @@ describe('buildCommands', () => {
     expect(commands.find((c) => c.id === 'luks-format')?.argv.at(-1)).toBe('/dev/sdz2');
   });
 
-  it('on a disk in use, adds the partition for the kernel with partx, since the table cannot be re-read', () => {
-    const { commands } = build(gptDisk(1_000_000, ['/srv']));
-    expect(commands.find((c) => c.id === 'partition-table-reread')?.purpose).toMatch(/cannot re-read/);
-    expect(commands.find((c) => c.id === 'blkdiscard-tail')?.argv[2]).toBe(String(1_843_200 * 512));
+  it('on a disk in use, writes nothing: not its partition table, not a discard of its tail (issue 25 item 5)', () => {
+    const built = build(gptDisk(1_000_000, ['/srv']));
+    expect(built.commands).toEqual([]);
+    expect(built.findings[0]?.message).toMatch(/never writes a disk in use .*mounted on \/srv/);
   });
 
   it('writes nothing when the last partition reaches past the planned end (no start after end)', () => {

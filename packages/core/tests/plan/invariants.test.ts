@@ -2,15 +2,18 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { assessBundle, type Plan } from '@encplan/core';
 import { parseBundle } from '../../src/capture/bundle.js';
-import { buildPlan } from '../../src/plan/plan.js';
+import { assertDestructiveAllowed, buildPlan } from '../../src/plan/plan.js';
 import { checkCommandInvariants } from '../../src/plan/invariants.js';
 import { diskUsageOf } from '../../src/plan/disk-usage.js';
 import type { CommandSettings, PlanCommand } from '../../src/plan/commands.js';
-import { renderPlanScript } from '../../src/report/command-script.js';
+import { renderPlanScript, toScriptCommands } from '../../src/report/command-script.js';
 import type { PlanFacts } from '../../src/rules/facts.js';
 import { fixture } from '../support/fixtures.js';
 import { emptyDisk, facts } from '../rules/facts-builder.js';
 import { diskArbitrary } from './disk-arbitrary.js';
+
+const workloads = fc.constantFrom('desktop', 'server', 'write-heavy');
+const targetTools = fc.constantFrom('luks2', 'veracrypt');
 
 const clock = { now: () => new Date('2026-11-23T00:00:00Z') };
 const MIB = 1_048_576;
@@ -56,12 +59,13 @@ function expectInPlaceUnmountsFirst(plan: Plan, input: PlanFacts): void {
 
 describe('the "tried as a new user" cases of issue 10', () => {
   it('never wipes the virtio system disk that holds / (whole-disk ext4, no table); --destructive is refused', async () => {
-    const { plan } = await bundlePlan('virtio-root-no-table-blkid-eperm-debian12');
-    expect(plan.commands).toEqual([]);
-    expect(plan.destructiveRefusal?.reason).toMatch(/\/dev\/vda is mounted on \//);
-    expect(plan.destructiveRefusal?.alternative).toMatch(
-      /cryptsetup reencrypt --encrypt --reduce-device-size/,
-    );
+    const { facts: input, plan } = await bundlePlan('virtio-root-no-table-blkid-eperm-debian12');
+    // blkid is denied, but the mount table says ext4 (issue 25 item 6): in place, from a live/rescue system.
+    expect(plan.strategy?.kind).toBe('in-place');
+    expectInPlaceUnmountsFirst(plan, input);
+    expect(plan.commands.map((command) => command.id)).not.toContain('luks-format');
+    expect(plan.destructiveRefusal?.inUse.map((item) => item.detail)).toContain('/dev/vda is mounted on /');
+    expect(plan.destructiveRefusal?.alternative).toMatch(/live\/rescue system/);
   });
 
   it('never writes to a loop disk whose whole-disk ext4 is mounted, for any target', async () => {
@@ -81,7 +85,7 @@ describe('the "tried as a new user" cases of issue 10', () => {
     }
   });
 
-  it('on the GPT loop disk with a mounted ext4 partition, discards and partitions only the never-allocated tail', async () => {
+  it('on the GPT loop disk with a mounted ext4 partition, writes nothing live and refuses --destructive with the way that works', async () => {
     const { facts: base } = await bundlePlan('loop-gpt-ext4-78pct-debian12');
     const mounted = facts(base, {
       disk: { mountpoints: ['/mnt/data'] },
@@ -89,19 +93,18 @@ describe('the "tried as a new user" cases of issue 10', () => {
     });
     for (const targetTool of ['luks2', 'veracrypt'] as const) {
       const plan = buildPlan(mounted, { targetTool, workload: 'desktop' });
+      // No flag enables a write to a disk in use (issue 25 item 5): not the GPT, not a discard of its tail.
+      expect(plan.destructiveRefusal?.reason).toMatch(/never writes to a disk in use/);
       if (plan.strategy?.kind === 'in-place') {
         expectInPlaceUnmountsFirst(plan, mounted);
+        expect(plan.destructiveRefusal?.alternative).toMatch(
+          /^Stop using \/dev\/loop0 first \(umount \/mnt\/data;/,
+        );
         continue;
       }
-      const partitionEnd = 1_048_576 + 836_763_648;
-      const discard = plan.commands.find((command) => command.id === 'blkdiscard-tail');
-      if (discard !== undefined) {
-        expect(Number(discard.argv[2])).toBeGreaterThanOrEqual(partitionEnd);
-      }
-      expect(plan.commands.flatMap((command) => command.argv)).not.toContain('--clear');
-      expect(plan.commands.find((command) => command.id === 'partition-layout')?.argv[0]).toBe('sgdisk');
-      expect(plan.commands.flatMap((command) => command.argv)).not.toContain('/dev/loop0p1');
-      expect(plan.destructiveRefusal).toBeNull();
+      expect(plan.commands).toEqual([]);
+      expect(plan.findings.map((finding) => finding.message).join(' ')).toMatch(/never writes a disk in use/);
+      expect(plan.destructiveRefusal?.alternative).toMatch(/^Encrypt in place instead/);
     }
   });
 
@@ -208,6 +211,33 @@ describe('checkCommandInvariants catches what a broken builder could emit', () =
       rules(inUse, [command('x', ['sgdisk', '--clear', `--new=1:2048:${String(endSector)}`, '/dev/sdz'])]),
     ).toContain('relabels-used-disk');
   });
+  it('a new partition or a discard in never-allocated space of a disk in use (a GPT change is a write)', () => {
+    const mounted = facts(emptyDisk(size), {
+      disk: { partitionTable: 'gpt', mountpoints: ['/srv'] },
+      partitions: [{ path: '/dev/sdz1', number: 1, startBytes: MIB, sizeBytes: MIB, mountpoints: ['/srv'] }],
+      space: { regions: [{ startBytes: 2 * MIB, sizeBytes: size - 4 * MIB, location: 'tail' }] },
+    });
+    const tail = settings.space?.discardRange ?? { offsetBytes: 0, lengthBytes: 0 };
+    expect(
+      rules(mounted, [
+        command('x', ['sgdisk', `--new=2:4096:${String(endSector)}`, '/dev/sdz'], {
+          risk: 'changes-settings',
+        }),
+      ]),
+    ).toContain('writes-in-use');
+    expect(
+      rules(mounted, [
+        command('y', [
+          'blkdiscard',
+          '--offset',
+          String(tail.offsetBytes),
+          '--length',
+          String(tail.lengthBytes),
+          '/dev/sdz',
+        ]),
+      ]),
+    ).toContain('writes-in-use');
+  });
   it('a start after the end, and a partition outside the disk', () => {
     expect(
       rules(emptyDisk(size), [command('x', ['sgdisk', '--clear', '--new=1:4194304:4192255', '/dev/sdz'])]),
@@ -270,50 +300,45 @@ describe('checkCommandInvariants catches what a broken builder could emit', () =
 describe('properties over random disk layouts, mounts, swap and holders', () => {
   it('every generated command list passes the invariants, and nothing in use is ever written', () => {
     fc.assert(
-      fc.property(
-        diskArbitrary,
-        fc.constantFrom('desktop', 'server', 'write-heavy'),
-        fc.constantFrom('luks2', 'veracrypt'),
-        (input, workload, targetTool) => {
-          const plan = buildPlan(input, { workload, targetTool });
-          expect(plan.findings.filter((finding) => finding.ruleId === 'commands-withheld')).toEqual([]);
-          if (plan.strategy?.kind === 'in-place') {
-            expectInPlaceUnmountsFirst(plan, input);
-            return;
+      fc.property(diskArbitrary, workloads, targetTools, (input, workload, targetTool) => {
+        const plan = buildPlan(input, { workload, targetTool });
+        expect(plan.findings.filter((finding) => finding.ruleId === 'commands-withheld')).toEqual([]);
+        if (plan.strategy?.kind === 'in-place') {
+          expectInPlaceUnmountsFirst(plan, input);
+          return;
+        }
+        const usage = diskUsageOf(input);
+        const words = plan.commands.flatMap((command) => command.argv);
+        for (const partition of input.partitions ?? []) {
+          expect(words).not.toContain(partition.path);
+        }
+        if (!usage.wholeDiskFree) {
+          expect(words).not.toContain('--clear');
+          expect(
+            plan.commands.some(
+              (command) => command.argv.at(-1) === '/dev/sdz' && command.argv[1] === 'luksFormat',
+            ),
+          ).toBe(false);
+        }
+        for (const command of plan.commands) {
+          const created = /^--new=\d+:(\d+):(\d+)$/.exec(
+            command.argv.find((word) => word.startsWith('--new=')) ?? '',
+          );
+          if (created !== null) {
+            const [start, end] = [Number(created[1]), Number(created[2])];
+            expect(start).toBeLessThan(end);
+            expect((start * 512) % MIB).toBe(0);
+            expect((end + 1) * 512).toBeLessThanOrEqual((input.disk?.sizeBytes ?? 0) - 34 * 512);
+            expect(end).toBe(plan.settings.space?.partitionEndSector);
           }
-          const usage = diskUsageOf(input);
-          const words = plan.commands.flatMap((command) => command.argv);
-          for (const partition of input.partitions ?? []) {
-            expect(words).not.toContain(partition.path);
-          }
-          if (!usage.wholeDiskFree) {
-            expect(words).not.toContain('--clear');
-            expect(
-              plan.commands.some(
-                (command) => command.argv.at(-1) === '/dev/sdz' && command.argv[1] === 'luksFormat',
-              ),
-            ).toBe(false);
-          }
-          for (const command of plan.commands) {
-            const created = /^--new=\d+:(\d+):(\d+)$/.exec(
-              command.argv.find((word) => word.startsWith('--new=')) ?? '',
-            );
-            if (created !== null) {
-              const [start, end] = [Number(created[1]), Number(created[2])];
-              expect(start).toBeLessThan(end);
-              expect((start * 512) % MIB).toBe(0);
-              expect((end + 1) * 512).toBeLessThanOrEqual((input.disk?.sizeBytes ?? 0) - 34 * 512);
-              expect(end).toBe(plan.settings.space?.partitionEndSector);
-            }
-          }
-          if (usage.inUse.length > 0) {
-            // --destructive is refused unless the plan's destructive steps stay in never-allocated space.
-            expect(plan.destructiveRefusal === null).toBe(
-              plan.commands.some((command) => command.risk === 'destroys-data'),
-            );
-          }
-        },
-      ),
+        }
+        if (usage.inUse.length > 0) {
+          // --destructive is refused unless the plan's destructive steps stay in never-allocated space.
+          expect(plan.destructiveRefusal === null).toBe(
+            plan.commands.some((command) => command.risk === 'destroys-data'),
+          );
+        }
+      }),
       { numRuns: 300 },
     );
   });
@@ -347,6 +372,49 @@ describe('properties over random disk layouts, mounts, swap and holders', () => 
         }
       }),
       { numRuns: 200 },
+    );
+  });
+});
+
+/** Tools that write a disk: its table, its space, a volume on it, or its filesystem in place. */
+const DISK_WRITERS = new Set([
+  'sgdisk',
+  'partx',
+  'blkdiscard',
+  'hdparm',
+  'veracrypt',
+  'mkfs.ext4',
+  'e2fsck',
+  'resize2fs',
+  'umount',
+  'tee',
+]);
+const writes = (argv: readonly string[]): boolean =>
+  DISK_WRITERS.has(argv[0] ?? '') || (argv[0] === 'cryptsetup' && argv[1] !== 'refresh');
+
+describe('a disk with something mounted, for every target and strategy (issue 25 item 5)', () => {
+  const mountedDisk = diskArbitrary.filter((input) => (input.disk?.mountpoints ?? []).length > 0);
+  it('the script without --destructive writes nothing live, and --destructive is refused with another way', () => {
+    fc.assert(
+      fc.property(mountedDisk, workloads, targetTools, (input, workload, targetTool) => {
+        const plan = buildPlan(input, { workload, targetTool });
+        const live = toScriptCommands(plan.commands, false).filter((command) => command.live);
+        expect(live.filter((command) => writes(command.argv)).map((command) => command.line)).toEqual([]);
+        expect(() => {
+          assertDestructiveAllowed(plan);
+        }).toThrow(expect.objectContaining({ code: 'DESTRUCTIVE_OPERATION_REFUSED' }) as Error);
+        const hint = plan.destructiveRefusal?.alternative ?? '';
+        // The hint names a way that works, never the strategy already chosen.
+        const current: Record<string, RegExp> = {
+          'in-place': /^Encrypt in place/,
+          reinstall: /^Reinstall|^Back up, reinstall/,
+          'fresh-format': /^Format fresh|format it fresh/i,
+          undetermined: /^$/,
+          'nothing-to-do': /^$/,
+        };
+        expect(hint).not.toMatch(current[plan.strategy?.kind ?? 'undetermined'] ?? /^$/);
+      }),
+      { numRuns: 300 },
     );
   });
 });

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { formatBytes, formatDuration, parseByteSize } from '@encplan/core';
+import { formatBytes, formatDuration } from '@encplan/core';
+import { parseByteSize } from '../../src/domain/units.js';
 
 describe('parseByteSize', () => {
   it.each([

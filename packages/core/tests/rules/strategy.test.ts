@@ -84,9 +84,12 @@ describe('strategy over the committed real assessments and bundles', () => {
     expect(plan.recommendations[0]).toMatchObject({ ruleId: 'strategy', value: 'reinstall' });
   });
 
-  it('the virtio bundle (blkid EPERM, no partition table) gives the same answer', async () => {
+  it('the virtio bundle (blkid EPERM, no partition table) reads ext4 from the mount table: in place, offline', async () => {
     const strategy = strategyOf(await planOfBundle('virtio-root-no-table-blkid-eperm-debian12'));
-    expect(strategy.kind).toBe('reinstall');
+    // /proc/self/mountinfo: "27 1 254:0 / / rw,relatime - ext4 /dev/vda …" (issue 25 item 6).
+    expect(strategy.kind).toBe('in-place');
+    expect(strategy.offline).toBe(true);
+    expect(strategy.target).toMatchObject({ path: '/dev/vda', filesystemType: 'ext4', mountpoints: ['/'] });
   });
 
   it('an empty loop disk is formatted fresh, with the header as its only write', () => {

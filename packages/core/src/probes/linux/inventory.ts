@@ -20,6 +20,7 @@ import {
 } from '../../parsers/blkid/parse-blkid-export.js';
 import { parseLuks2JsonMetadata, parseLuksDumpText } from '../../parsers/cryptsetup/parse-luks-dump.js';
 import { parseLsblkJson, type LsblkDevice } from '../../parsers/lsblk/parse-lsblk-json.js';
+import { parseMountinfo } from '../../parsers/proc/mountinfo.js';
 import { parseSfdiskJson, type SfdiskTable } from '../../parsers/sfdisk/parse-sfdisk-json.js';
 import { addWarning, attempt, tryRun, tryRunOrUncaptured, type ProbeContext } from '../probe-context.js';
 import type { ResolvedTarget } from './resolve-target.js';
@@ -217,8 +218,30 @@ async function probeBlkidAll(
   return found;
 }
 
-function filesystemOf(device: LsblkDevice, blkid: BlkidProbe | null): Filesystem | null {
-  const type = device.filesystemType ?? blkid?.type ?? null;
+/**
+ * The filesystem type the kernel mounted from each device (major:minor → type), from /proc/self/mountinfo
+ * (proc(5)): evidence of a filesystem when lsblk has no signature (no udev) and blkid may not read the device
+ * (a sandbox denies raw opens). A mounted filesystem is data, whatever the signature probes could read.
+ */
+async function mountedFilesystemTypes(context: ProbeContext): Promise<ReadonlyMap<string, string>> {
+  const text = await attempt(context, '/proc/self/mountinfo', 'Reading the mount table', () =>
+    context.host.readText('/proc/self/mountinfo'),
+  );
+  const entries =
+    text === null
+      ? []
+      : ((await attempt(context, '/proc/self/mountinfo', 'Reading the mount table', () =>
+          Promise.resolve(parseMountinfo(text)),
+        )) ?? []);
+  return new Map(entries.map((entry) => [entry.deviceNumber, entry.filesystemType]));
+}
+
+function filesystemOf(
+  device: LsblkDevice,
+  blkid: BlkidProbe | null,
+  mounted: ReadonlyMap<string, string>,
+): Filesystem | null {
+  const type = device.filesystemType ?? blkid?.type ?? mounted.get(device.deviceNumber) ?? null;
   if (type === null) {
     return null;
   }
@@ -360,6 +383,7 @@ export async function probeLinuxInventory(
       .filter((node) => node.filesystemType === null || node.partitionTableType === null)
       .map((node) => node.path),
   );
+  const mounted = await mountedFilesystemTypes(context);
 
   const base = sysBlockPath(root.kernelName);
   const [rotationalFlag, removable, readOnly, logical, physical, minimumIo, optimalIo] = await Promise.all([
@@ -416,7 +440,7 @@ export async function probeLinuxInventory(
       sizeBytes: device.sizeBytes,
       mapperName: mapperName === '' ? null : mapperName,
       dmUuid: dmUuid === '' ? null : dmUuid,
-      filesystem: filesystemOf(device, blkidByPath.get(device.path) ?? null),
+      filesystem: filesystemOf(device, blkidByPath.get(device.path) ?? null, mounted),
       mountpoints: [...device.mountpoints],
       readOnly: device.readOnly ?? false,
       discard,
@@ -455,7 +479,7 @@ export async function probeLinuxInventory(
       sizeBytes: entry === undefined ? node.sizeBytes : entry.sizeSectors * sectorBytes,
       name: entry?.name ?? node.partitionLabel,
       typeId: entry?.type ?? node.partitionTypeId,
-      filesystem: filesystemOf(node, blkidByPath.get(node.path) ?? null),
+      filesystem: filesystemOf(node, blkidByPath.get(node.path) ?? null, mounted),
       mountpoints: flatten(node).flatMap((n) => n.mountpoints),
     });
   }

@@ -1,6 +1,8 @@
 import { EncplanError } from '../../errors.js';
 import { validateDeviceArgument } from '../../domain/target.js';
 import type { Host } from '../../ports.js';
+import { whyCannotHoldData } from './holds-data.js';
+import { readNumber } from './sysfs.js';
 
 /** The whole disk an assessment is about, and how it was chosen. */
 export interface ResolvedTarget {
@@ -127,11 +129,36 @@ export async function resolveTarget(
       },
     );
   }
+  await refuseWithoutData(host, sysPath, kernelName);
   return checkReadable(
     host,
     { kernelName, path: `/dev/${kernelName}`, requested: argument, resolvedFrom: 'argument' },
     options,
   );
+}
+
+/**
+ * Refuses a device that cannot hold data (holds-data.ts, the rule `assess --all` leaves them out by), from
+ * sysfs `size` (512-byte units, whatever the sector size: block/genhd.c) and `ro`. An attribute that cannot be
+ * read decides nothing.
+ */
+async function refuseWithoutData(host: Host, sysPath: string, kernelName: string): Promise<void> {
+  const [sectors, readOnly] = await Promise.all([
+    readNumber(host, `${sysPath}/size`),
+    readNumber(host, `${sysPath}/ro`),
+  ]);
+  const why = whyCannotHoldData({
+    kernelName,
+    type: 'disk',
+    sizeBytes: sectors === null ? null : sectors * 512,
+    readOnly: readOnly === null ? null : readOnly === 1,
+  });
+  if (why !== null) {
+    throw new EncplanError('DEVICE_UNSUPPORTED', why.message, {
+      hint: 'encplan plans encryption of disks that hold data; lsblk lists them (encplan assess --all leaves these out).',
+      details: { device: `/dev/${kernelName}`, reason: why.reason },
+    });
+  }
 }
 
 async function checkReadable(

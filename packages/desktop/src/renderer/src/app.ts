@@ -1,4 +1,4 @@
-import { toReportViewFromJson, type WizardAssessRequest } from '@encplan/core';
+import { printableData, toReportViewFromJson, type WizardAssessRequest } from '@encplan/core';
 import type { BridgeEnvelope, EncplanBridge } from '../../shared/bridge.js';
 import { h, patchChildren } from './element-builder.js';
 import { renderBenchmarkStep } from './steps/benchmark-step.js';
@@ -211,7 +211,8 @@ export function startWizard(root: HTMLElement, bridge: EncplanBridge): void {
     void Promise.all([bridge.listDevices(), bridge.capabilities()]).then(([devices, capabilities]) => {
       const listed = unwrap(devices);
       const caps = unwrap(capabilities);
-      state.devices = listed?.devices ?? [];
+      // lsblk's strings (a model with a carriage return) enter the wizard's view here, escaped.
+      state.devices = printableData(listed?.devices ?? []);
       state.capabilities = caps;
       state.selectedBackends =
         caps?.backends.filter((backend) => backend.available).map((backend) => backend.id) ?? [];

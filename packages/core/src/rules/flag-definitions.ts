@@ -1,0 +1,187 @@
+import { z } from 'zod';
+import { EncplanError } from '../errors.js';
+import { parseByteSize } from '../domain/units.js';
+import { PLAN_TARGET_IDS } from '../targets/registry.js';
+
+/**
+ * One definition of every value a user gives encplan (issue 25 item 4): its unit, range or pattern, and the
+ * accepted form shown with every refusal. `encplan assess`, `plan` and `collect` (packages/cli plan-flags.ts),
+ * the plan options (rules/plan-options.ts), the wizard's request (use-cases/assessment-jobs.ts) and the fleet
+ * role's argument spec (ansible/, checked by a test) all take them from here, so a value one of them accepts
+ * is never refused or misread by another. Pure.
+ */
+export interface FlagDefinition<S extends z.ZodType = z.ZodType> {
+  /** The CLI flag, without dashes. */
+  readonly flag: string;
+  /** What is accepted, in words, with an example: the refusal shows it. */
+  readonly accepted: string;
+  /** The typed value (plan options, the wizard's JSON); its messages name {@link accepted}. */
+  readonly schema: S;
+  /** A flag's text → the value. Throws INVALID_ARGUMENT naming the flag, the value and the accepted form. */
+  readonly parse: (text: string) => z.output<S>;
+}
+
+function refuse(flag: string, text: string, accepted: string): never {
+  // JSON.stringify shows a control character or a quote in the value escaped, never raw on the terminal.
+  throw new EncplanError('INVALID_ARGUMENT', `--${flag} ${JSON.stringify(text)} is not accepted.`, {
+    hint: `Accepted: ${accepted}.`,
+    details: { flag: `--${flag}`, accepted },
+  });
+}
+
+function definition<S extends z.ZodType>(
+  flag: string,
+  accepted: string,
+  schema: S,
+  read: (text: string) => unknown,
+): FlagDefinition<S> {
+  return {
+    flag,
+    accepted,
+    schema,
+    parse: (text) => {
+      const parsed = schema.safeParse(read(text));
+      return parsed.success ? parsed.data : refuse(flag, text, accepted);
+    },
+  };
+}
+
+/** A whole number from `min` to `max`, written in decimal digits only (no 1e3, no 0x10, no sign). */
+function integerDefinition(flag: string, range: { min: number; max: number }, accepted: string) {
+  const schema = z.number().int(accepted).min(range.min, accepted).max(range.max, accepted);
+  return definition(flag, accepted, schema, (text) => (/^\d{1,16}$/.test(text.trim()) ? Number(text) : NaN));
+}
+
+/** A decimal number from `min` (exclusive when `minExclusive`) to `max`. */
+function numberDefinition(
+  flag: string,
+  range: { min: number; max: number; minExclusive: boolean },
+  accepted: string,
+) {
+  const low = z.number();
+  const schema = (range.minExclusive ? low.gt(range.min, accepted) : low.min(range.min, accepted)).max(
+    range.max,
+    accepted,
+  );
+  return definition(flag, accepted, schema, (text) =>
+    /^\s*\d+(?:\.\d+)?\s*$/.test(text) ? Number(text) : NaN,
+  );
+}
+
+function patternDefinition(flag: string, pattern: RegExp, accepted: string) {
+  return definition(flag, accepted, z.string().regex(pattern, accepted), (text) => text);
+}
+
+function enumDefinition<const Values extends readonly [string, ...string[]]>(flag: string, values: Values) {
+  const accepted = `one of ${values.join(', ')}`;
+  return definition(flag, accepted, z.enum(values, accepted), (text) => text);
+}
+
+/** cryptsetup's argon2 minimum memory, 32 KiB (cryptsetup meson_options.txt, lib/utils_pbkdf.c, man/common_options.adoc). */
+export const ARGON2_MIN_MEMORY_KIB = 32;
+
+/**
+ * Argon2 memory ≤ a quarter of the unlocking machine's RAM. cryptsetup itself caps at half of physical memory
+ * (cryptsetup lib/utils_pbkdf.c, "half of physical memory"), and that half is what gets luksFormat
+ * OOM-killed on 2 GiB machines while an installer runs (agama-project/agama#2907, latchset/clevis#339,
+ * ansible-collections/community.crypto#136); an initramfs unlock shares RAM with the boot environment.
+ * coreos/coreos-assembler#829 settled on 512 MiB for 2 GiB VMs: a quarter.
+ */
+export const UNLOCK_RAM_SHARE = 0.25;
+
+/**
+ * The smallest RAM of an unlocking machine a plan can be made for: the KDF gets {@link UNLOCK_RAM_SHARE} of it,
+ * and cryptsetup refuses Argon2 memory below 32 KiB (cryptsetup lib/utils_pbkdf.c, cryptsetup(8)
+ * --pbkdf-memory), so 128 KiB. Below it the plan would say "0 B memory, Infinity iterations".
+ */
+export const MIN_UNLOCK_MEMORY_BYTES = Math.ceil((ARGON2_MIN_MEMORY_KIB * 1024) / UNLOCK_RAM_SHARE);
+
+/** Binary sizes with a unit: a bare number is refused, since cryptsetup's --pbkdf-memory reads KiB and free(1) KiB. */
+const SIZE_WITH_UNIT = /^\s*\d+(?:\.\d+)?\s*(?:k|kib|m|mib|g|gib|t|tib)\s*$/i;
+
+/**
+ * Argon2's degree of parallelism is 1 … 2^24 − 1 (RFC 9106 §3.1); the unlocking machine's cores only bound
+ * the lanes the plan sets, so more cores than that mean a typing mistake.
+ */
+const MAX_ARGON2_LANES = 2 ** 24 - 1;
+/** libcryptsetup's iteration time is a uint32_t of milliseconds (libcryptsetup.h, struct crypt_pbkdf_type time_ms). */
+const MAX_UINT32 = 2 ** 32 - 1;
+/** `cryptsetup --help`: "Maximum interactive passphrase length 512 (characters)", the compiled-in default. */
+const MAX_PASSPHRASE_CHARACTERS = 512;
+/** 2^bits must be a finite IEEE 754 double for the attacker-cost table (largest exponent 1023). */
+const MAX_ENTROPY_BITS = 1023;
+/**
+ * A device-mapper name is at most 127 characters (DM_NAME_LEN 128 with the terminating NUL, linux
+ * include/uapi/linux/dm-ioctl.h); no leading dash or dot, so it never reads as an option or a hidden path.
+ */
+const MAPPING_NAME = /^[A-Za-z0-9_][A-Za-z0-9_.-]{0,126}$/;
+/**
+ * The label names the partition (GPT: 36 UTF-16 characters, UEFI 2.10 §5.3.3), the LUKS2 header (47
+ * characters, cryptsetup(8) --label) and the ext4 filesystem (mke2fs(8) -L: at most 16 bytes): 16.
+ */
+const LABEL = /^[A-Za-z0-9_][A-Za-z0-9_.-]{0,15}$/;
+
+/** Every user-given value, by the name plan options and the wizard use. */
+export const FLAG_DEFINITIONS = {
+  unlockMemory: definition(
+    'unlock-memory',
+    `a size with a binary unit (KiB, MiB, GiB, TiB), at least ${String(MIN_UNLOCK_MEMORY_BYTES / 1024)}KiB, e.g. 2GiB or 512MiB`,
+    z
+      .number()
+      .int()
+      .min(MIN_UNLOCK_MEMORY_BYTES, `at least ${String(MIN_UNLOCK_MEMORY_BYTES)} bytes`)
+      .max(Number.MAX_SAFE_INTEGER),
+    (text) => (SIZE_WITH_UNIT.test(text) ? parseByteSize(text) : null),
+  ),
+  unlockCores: integerDefinition(
+    'unlock-cores',
+    { min: 1, max: MAX_ARGON2_LANES },
+    `a whole number of CPU cores from 1 to ${String(MAX_ARGON2_LANES)}, e.g. 2`,
+  ),
+  unlockTime: integerDefinition(
+    'unlock-time',
+    { min: 1, max: MAX_UINT32 },
+    `a whole number of milliseconds from 1 to ${String(MAX_UINT32)}, e.g. 2000`,
+  ),
+  passwordLength: integerDefinition(
+    'password-length',
+    { min: 1, max: MAX_PASSPHRASE_CHARACTERS },
+    `a whole number of characters from 1 to ${String(MAX_PASSPHRASE_CHARACTERS)}, e.g. 20`,
+  ),
+  entropyBits: numberDefinition(
+    'entropy-bits',
+    { min: 0, max: MAX_ENTROPY_BITS, minExclusive: true },
+    `a number of bits above 0 and at most ${String(MAX_ENTROPY_BITS)}, e.g. 64.6`,
+  ),
+  targetSparePercent: numberDefinition(
+    'target-spare',
+    // 90 %: a spare area beyond it leaves too little to encrypt to be a plan anyone asks for.
+    { min: 0, max: 90, minExclusive: false },
+    'a per cent from 0 to 90, e.g. 25',
+  ),
+  mappingName: patternDefinition(
+    'mapping-name',
+    MAPPING_NAME,
+    'letters, digits, _ . - (no leading - or .), at most 127 characters, e.g. cryptdata',
+  ),
+  label: patternDefinition(
+    'label',
+    LABEL,
+    'letters, digits, _ . - (no leading - or .), at most 16 characters, e.g. encplan',
+  ),
+  // The targets the plan offers, from the targets' registry (packages/core/src/targets).
+  target: enumDefinition('target', PLAN_TARGET_IDS),
+  threatModel: enumDefinition('threat-model', ['lost-device', 'targeted', 'deniability']),
+  workload: enumDefinition('workload', ['desktop', 'server', 'write-heavy']),
+  targetSpareBase: enumDefinition('target-spare-base', ['user', 'raw']),
+  failOn: enumDefinition('fail-on', ['warning', 'failing']),
+} as const;
+
+/**
+ * A device path as plans name it in commands and the wizard asks for it: absolute under /dev/, no shell-special
+ * or option-like character, no ".." (architecture §2.4).
+ */
+export const devicePathSchema = z
+  .string()
+  .regex(/^\/dev\/[A-Za-z0-9._/:-]+$/, 'an absolute path under /dev/ of letters, digits and . _ / : -')
+  .refine((path) => !path.split('/').includes('..'), 'no ".." component');
