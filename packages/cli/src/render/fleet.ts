@@ -1,4 +1,10 @@
-import { FLEET_ISSUE_LABELS, fleetIssueSchema, type FleetReport, type FleetRow } from '@encplan/core';
+import {
+  FLEET_ISSUE_LABELS,
+  fitText,
+  fleetIssueSchema,
+  type FleetReport,
+  type FleetRow,
+} from '@encplan/core';
 
 const SECTIONS: readonly { readiness: FleetRow['readiness']; title: string }[] = [
   { readiness: 'fix-first', title: 'Must fix first' },
@@ -8,8 +14,11 @@ const SECTIONS: readonly { readiness: FleetRow['readiness']; title: string }[] =
   { readiness: 'already-encrypted', title: 'Already encrypted (as strong as the plan)' },
 ];
 
-/** The fleet report for people: counts first, then each group with one line per disk and its plan below it. */
-export function renderFleetReport(report: FleetReport): string {
+/**
+ * The fleet report for people: counts first, then each group with one line per disk and its plan below it,
+ * fitted to `width` columns (a terminal's; null in a pipe leaves lines whole).
+ */
+export function renderFleetReport(report: FleetReport, width: number | null = null): string {
   const { summary } = report;
   const lines = [
     `${String(summary.documents)} documents, ${String(summary.machines)} machines: ${String(summary.ready)} ready, ${String(summary.fixFirst)} must fix first, ${String(summary.alreadyEncrypted)} already encrypted, ${String(summary.noPlan)} without a plan, ${String(summary.notAssessed)} not assessed.`,
@@ -40,7 +49,7 @@ export function renderFleetReport(report: FleetReport): string {
       lines.push(...rowLines(row));
     }
   }
-  return lines.join('\n');
+  return fitText(lines.join('\n'), width);
 }
 
 function rowLines(row: FleetRow): string[] {

@@ -3,6 +3,7 @@ import { buildFleetReport, fleetReportDocument, renderFleetCsv, renderFleetHtml 
 import { createEnvironment, readFleetDocuments, writeUserFile } from '@encplan/core/node';
 import { EncplanCommand } from '../../base-command.js';
 import { renderFleetReport } from '../../render/fleet.js';
+import { terminalTextOptions } from '../../terminal-style.js';
 
 /** `encplan fleet report PATH…`: one view over many assessments (one per machine and disk). */
 export default class FleetReport extends EncplanCommand {
@@ -47,7 +48,7 @@ export default class FleetReport extends EncplanCommand {
     } else if (flags.csv) {
       process.stdout.write(renderFleetCsv(report));
     } else {
-      this.log(renderFleetReport(report));
+      this.log(renderFleetReport(report, terminalTextOptions(false).width ?? null));
     }
   }
 }
