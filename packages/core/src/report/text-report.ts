@@ -1,3 +1,4 @@
+// eslint-disable-next-line @typescript-eslint/triple-slash-reference -- a type-only declaration (wrap-ansi 7 ships none), seen by every project that compiles this file (the tests', the desktop's)
 /// <reference path="../types/wrap-ansi.d.ts" />
 import stringWidth from 'string-width';
 import wrapAnsi from 'wrap-ansi';
