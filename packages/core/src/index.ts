@@ -137,6 +137,7 @@ export {
 } from './report/document-views.js';
 export { renderMachineHtmlReport, renderMachineTextReport } from './report/machine-report.js';
 export {
+  fitText,
   formatTextTable,
   renderDocumentText,
   renderTextReport,

@@ -1,7 +1,7 @@
-import { doctor, doctorDocument } from '@encplan/core';
+import { doctor, doctorDocument, fitText, formatTextTable } from '@encplan/core';
 import { createEnvironment } from '@encplan/core/node';
 import { EncplanCommand } from '../base-command.js';
-import { formatTextTable } from '@encplan/core';
+import { terminalTextOptions } from '../terminal-style.js';
 
 /** `encplan doctor`: which tools and kernel features are present, and what each missing one costs. */
 export default class Doctor extends EncplanCommand {
@@ -22,21 +22,24 @@ export default class Doctor extends EncplanCommand {
       tool.version ?? '',
       tool.path === null ? `no ${tool.purpose}` : tool.purpose,
     ]);
-    this.log('Tools');
-    this.log(formatTextTable(['', 'tool', 'version', 'gives encplan'], rows));
+    // Fitted to the terminal's width: the table wraps its long cells inside their column.
+    const width = terminalTextOptions(false).width ?? null;
+    const lines = ['Tools', formatTextTable(['', 'tool', 'version', 'gives encplan'], rows, '  ', [], width)];
     const missing = result.tools.filter((tool) => tool.path === null && (tool.install ?? null) !== null);
     if (missing.length > 0) {
-      this.log('');
-      this.log('How to get what is missing');
-      missing.forEach((tool) => this.log(`  ${tool.tool}: ${tool.install ?? ''}`));
+      lines.push(
+        '',
+        'How to get what is missing',
+        ...missing.map((tool) => `  ${tool.tool}: ${tool.install ?? ''}`),
+      );
     }
-    this.log('');
-    this.log('Kernel and platform');
+    lines.push('', 'Kernel and platform');
     for (const capability of result.capabilities) {
-      this.log(`  ${capability.present ? 'ok     ' : 'missing'} ${capability.id}: ${capability.evidence}`);
+      lines.push(`  ${capability.present ? 'ok     ' : 'missing'}  ${capability.id}: ${capability.evidence}`);
       if (!capability.present) {
-        this.log(`          cost: ${capability.costWhenMissing}`);
+        lines.push(`           cost: ${capability.costWhenMissing}`);
       }
     }
+    this.log(fitText(lines.join('\n'), width));
   }
 }

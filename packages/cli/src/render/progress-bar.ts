@@ -1,4 +1,5 @@
 import type { ProgressEvent } from '@encplan/core';
+import wrapAnsi from 'wrap-ansi';
 
 const BAR_WIDTH = 24;
 
@@ -11,7 +12,7 @@ function duration(ms: number | null): string {
 }
 
 /** One progress line: a bar with ETA for a terminal, or a plain line for logs. */
-export function formatProgress(event: ProgressEvent, tty: boolean, columns = 100): string {
+export function formatProgress(event: ProgressEvent, tty: boolean, columns = 80): string {
   const percent = `${Math.round(event.fraction * 100)}%`.padStart(4);
   const counter = `${event.runIndex}/${event.runCount}`;
   if (!tty) {
@@ -19,8 +20,11 @@ export function formatProgress(event: ProgressEvent, tty: boolean, columns = 100
   }
   const filled = Math.round(event.fraction * BAR_WIDTH);
   const line = `[${'#'.repeat(filled)}${'-'.repeat(BAR_WIDTH - filled)}] ${percent} ${counter} ETA ${duration(event.etaMs)} ${event.message}`;
-  // \r returns to the start of the line, \x1b[K clears what a longer previous line left behind.
-  return `\r${line.slice(0, Math.max(20, columns - 1))}\u001b[K${event.phase === 'done' ? '\n' : ''}`;
+  // The line stays within the terminal (a wider one would wrap, and \r would then redraw only its last row): it
+  // ends at the last word that fits, measured in terminal columns. \r returns to the start of the line, \x1b[K
+  // clears what a longer previous line left behind.
+  const fitted = wrapAnsi(line, Math.max(20, columns - 1), { hard: true }).split('\n')[0] ?? '';
+  return `\r${fitted}\u001b[K${event.phase === 'done' ? '\n' : ''}`;
 }
 
 /** A progress sink writing to stderr: a bar when stderr is a terminal, plain lines (runs and phases) otherwise. */

@@ -9,7 +9,13 @@ import { printableData } from './printable.js';
 import { htmlPage, reportBody } from './html-report.js';
 import { formatTimestamp } from './labels.js';
 import { toReportView, type ReportView } from './report-view.js';
-import { formatTextTable, renderTextReport, type TextRenderOptions } from './text-report.js';
+import {
+  fitText,
+  formatTextTable,
+  noCommandsReason,
+  renderTextReport,
+  type TextRenderOptions,
+} from './text-report.js';
 
 const DISCARD_WORDS: Readonly<Record<DiskSummary['discardPath'], string>> = {
   all: 'reaches drive',
@@ -36,7 +42,60 @@ function spare(row: DiskSummary): string {
     : `${row.spareArea}${row.spareAreaPercent === null || row.spareArea === 'unknown' ? '' : ` ${String(row.spareAreaPercent)} %`}`;
 }
 
-/** The summary table's cells of one disk, shared by the text and the HTML report. */
+/** A disk of the machine: its report view, or the error that kept it from being assessed. */
+interface DiskView {
+  readonly device: string;
+  readonly view: ReportView | null;
+  readonly error: string | null;
+}
+
+/** The verdict word of a disk, as its own report prints it (CAUTION, GO, STOP…); ERROR when not assessed. */
+function verdictWord(disk: DiskView): string {
+  return disk.view?.answer?.verdict.toUpperCase() ?? (disk.view === null ? 'ERROR' : '—');
+}
+
+/** Sentences joined as one: each ends with a full stop (a headline has none of its own), a clipped one with "…". */
+function sentences(parts: readonly string[]): string {
+  return parts.map((part) => (part.endsWith('…') ? part : `${part.replace(/[.\s]+$/u, '')}.`)).join(' ');
+}
+
+/**
+ * Why the disk's plan has no commands, for the machine's summary: the plan's note on its commands, or the
+ * strategy that needs none (its long reason is in the disk's report).
+ */
+function noCommandsCell(view: ReportView): string | null {
+  const reason = noCommandsReason(view);
+  return reason === null || view.strategy === null || reason !== view.strategy.reason
+    ? reason
+    : `the strategy is "${view.strategy.title}"; the disk's report says why`;
+}
+
+/**
+ * One disk's answer, as its own report leads with it: the verdict word and the headline, what to fix first (the
+ * disk's own list, machine findings included, so it never says "nothing" beside a CAUTION) and why its plan has
+ * no commands when it has none. Shared by the text and the HTML report.
+ */
+function answerCells(disk: DiskView): [device: string, verdict: string, answer: string] {
+  const view = disk.view;
+  if (view === null) {
+    return [disk.device, verdictWord(disk), sentences([`Could not be assessed: ${disk.error ?? ''}`])];
+  }
+  const fix = view.fixFirst.map((item) => item.message);
+  const reason = noCommandsCell(view);
+  return [
+    disk.device,
+    verdictWord(disk),
+    sentences([
+      view.answer?.headline ?? view.planMissingReason ?? 'No plan',
+      ...(fix.length === 0
+        ? []
+        : [`Fix first: ${clip(fix[0] ?? '')}${fix.length > 1 ? ` (+${String(fix.length - 1)} more)` : ''}`]),
+      ...(reason === null ? [] : [`No commands: ${reason}`]),
+    ]),
+  ];
+}
+
+/** The summary table's cells of one disk (the drive's facts), shared by the text and the HTML report. */
 function summaryCells(row: DiskSummary): string[] {
   return [
     row.device,
@@ -45,13 +104,11 @@ function summaryCells(row: DiskSummary): string[] {
     row.healthVerdict,
     trimPath(row),
     spare(row),
-    row.fix.length === 0
-      ? 'nothing'
-      : `${clip(row.fix[0] ?? '')}${row.fix.length > 1 ? ` (+${String(row.fix.length - 1)} more)` : ''}`,
   ];
 }
 
-const SUMMARY_HEADERS = ['Disk', 'Size', 'Status', 'Health', 'TRIM path', 'Spare area', 'What to fix first'];
+const SUMMARY_HEADERS = ['Disk', 'Size', 'Status', 'Health', 'TRIM path', 'Spare area'];
+const ANSWER_HEADERS = ['Disk', 'Verdict', 'Answer'];
 
 /** The machine line: CPU, AES, memory, OS and kernel. */
 function machineLine(result: NonNullable<MachineAssessmentEnvelope['result']>): string {
@@ -62,10 +119,7 @@ function machineLine(result: NonNullable<MachineAssessmentEnvelope['result']>): 
 }
 
 /** Each disk's report view, or the error that kept it from being assessed. */
-function diskViews(
-  envelope: MachineAssessmentEnvelope,
-  includeDestructive: boolean | undefined,
-): { device: string; view: ReportView | null; error: string | null }[] {
+function diskViews(envelope: MachineAssessmentEnvelope, includeDestructive: boolean | undefined): DiskView[] {
   return (envelope.result?.disks ?? []).map((disk) =>
     disk.assessment === null
       ? {
@@ -139,6 +193,12 @@ export function renderMachineHtmlReport(
     result.machineFindings.length === 0
       ? ''
       : `<ul>${result.machineFindings.map((finding) => `<li>${escapeHtml(finding)}</li>`).join('')}</ul>`,
+    `<ul class="answers">${disks
+      .map((disk, index) => {
+        const [device, verdict, answer] = answerCells(disk);
+        return `<li><a href="#disk-${String(index + 1)}">${escapeHtml(device)}</a> <strong>${escapeHtml(verdict)}</strong> ${escapeHtml(answer)}</li>`;
+      })
+      .join('')}</ul>`,
     `<table id="summary"><caption>One line per disk; each disk's report follows</caption><thead><tr>${SUMMARY_HEADERS.map((header) => `<th scope="col">${escapeHtml(header)}</th>`).join('')}</tr></thead><tbody>${rows}</tbody></table>`,
     warnings,
     ...disks.map((disk, index) => {
@@ -169,12 +229,16 @@ export function renderMachineTextReport(
     return `encplan: ${error?.code ?? 'INTERNAL_ERROR'}: ${error?.message ?? 'no result'}${hint === null ? '' : `\n  ${hint}`}`;
   }
   const failed = result.summary.filter((row) => row.status === 'error').length;
+  const width = options.text?.width ?? null;
+  const disks = diskViews(envelope, options.includeDestructive);
   const lines = [
     `encplan assessment of every disk: status ${envelope.status}, ${String(result.disks.length)} disk${result.disks.length === 1 ? '' : 's'}${failed === 0 ? '' : `, ${String(failed)} could not be assessed`}`,
     `  ${machineLine(result)}`,
     ...result.machineFindings.map((finding) => `  ! ${finding}`),
     '',
-    formatTextTable(SUMMARY_HEADERS, result.summary.map(summaryCells)),
+    formatTextTable(ANSWER_HEADERS, disks.map(answerCells), '', [], width),
+    '',
+    formatTextTable(SUMMARY_HEADERS, result.summary.map(summaryCells), '  ', [], width),
   ];
   if (envelope.warnings.length > 0) {
     lines.push(
@@ -186,13 +250,15 @@ export function renderMachineTextReport(
       ),
     );
   }
-  for (const disk of diskViews(envelope, options.includeDestructive)) {
-    lines.push('', `════ ${disk.device} ${'═'.repeat(Math.max(0, 60 - disk.device.length))}`);
-    lines.push(
+  // The machine's part is fitted here; each disk's report fits itself (its script stays unwrapped).
+  const text = [fitText(lines.join('\n'), width)];
+  for (const disk of disks) {
+    text.push('', `════ ${disk.device} ${'═'.repeat(Math.max(0, 60 - disk.device.length))}`);
+    text.push(
       disk.view === null
-        ? `${disk.device}: could not be assessed: ${disk.error ?? ''}`
+        ? fitText(`${disk.device}: could not be assessed: ${disk.error ?? ''}`, width)
         : renderTextReport(disk.view, options.text ?? {}),
     );
   }
-  return lines.join('\n');
+  return text.join('\n');
 }

@@ -1,7 +1,12 @@
+// eslint-disable-next-line @typescript-eslint/triple-slash-reference -- a type-only declaration (wrap-ansi 7 ships none), seen by every project that compiles this file (the tests', the desktop's)
+/// <reference path="../types/wrap-ansi.d.ts" />
+import stringWidth from 'string-width';
+import wrapAnsi from 'wrap-ansi';
 import type { Warning } from '../domain/warning.js';
 import type { FactView, SectionView, Tone } from './assessment-sections.js';
 import type { DocumentView } from './document-views.js';
 import { formatTimestamp, UNKNOWN } from './labels.js';
+import type { ScriptCommandView } from './command-script.js';
 import {
   renderCommandsScript,
   renderPlanCommandsScript,
@@ -32,16 +37,25 @@ export interface TextRenderOptions {
   readonly paint?: (style: TextStyle, line: string) => string;
 }
 
-/** A line before wrapping and painting; tables and scripts are never wrapped (`wrap: false`). */
+/**
+ * A line before wrapping and painting; scripts are never wrapped (`wrap: false`), a table is laid out for the
+ * width by its own `render`.
+ */
 interface Line {
   readonly text: string;
   readonly style: TextStyle | null;
   readonly wrap: boolean;
+  readonly render?: (width: number | null) => string;
 }
 
 const line = (text: string, style: TextStyle | null = null): Line => ({ text, style, wrap: true });
-const block = (text: string): Line[] =>
-  text.split('\n').map((part) => ({ text: part, style: null, wrap: false }));
+/** A table laid out when the width is known: its long cells wrap inside their column. */
+const table = (header: readonly string[], rows: readonly (readonly string[])[]): Line => ({
+  text: '',
+  style: null,
+  wrap: false,
+  render: (width) => formatTextTable(header, rows, '  ', [], width),
+});
 
 /** Lines continue under their text: after the indent and a list marker ("1. ", "! ", "· ", "- "). */
 const LIST_MARKER = /^\s*(?:\d+\.\s|[!✓?·\-–]\s)/u;
@@ -49,28 +63,38 @@ const LIST_MARKER = /^\s*(?:\d+\.\s|[!✓?·\-–]\s)/u;
 const LABEL_GAP = /^\s*\S.{0,38}?\S\s{2,}(?=\S)/u;
 
 function hangingIndent(text: string): string {
-  const prefix = LIST_MARKER.exec(text)?.[0] ?? LABEL_GAP.exec(text)?.[0] ?? /^\s*/u.exec(text)?.[0] ?? '';
-  return ' '.repeat(prefix.length);
+  return LIST_MARKER.exec(text)?.[0] ?? LABEL_GAP.exec(text)?.[0] ?? /^\s*/u.exec(text)?.[0] ?? '';
 }
 
-/** Wraps one line at spaces to `width` columns with a hanging indent; a word longer than a line stays whole. */
+/**
+ * Wraps one line to `width` terminal columns (string-width counts wide and combining characters, wrap-ansi keeps
+ * colour sequences whole) at spaces, continuing under the line's text (a hanging indent); only a word longer
+ * than the line is broken, so nothing runs past the terminal's edge.
+ */
 function wrapLine(text: string, width: number): string[] {
-  if (text.length <= width) {
+  if (stringWidth(text) <= width) {
     return [text];
   }
-  const indent = hangingIndent(text);
-  const lines: string[] = [];
-  let current = '';
-  for (const word of text.split(/(?<=\S) (?=\S)/u)) {
-    if (current !== '' && current.length + 1 + word.trimStart().length > width) {
-      lines.push(current);
-      current = `${indent}${word.trimStart()}`;
-    } else {
-      current = current === '' ? word : `${current} ${word}`;
-    }
-  }
-  lines.push(current);
-  return lines;
+  const found = hangingIndent(text);
+  // A label wider than half the line would leave its value a narrow column: continue under the indent instead.
+  const prefix = stringWidth(found) <= width / 2 ? found : (/^\s*/u.exec(text)?.[0] ?? '');
+  const indent = ' '.repeat(stringWidth(prefix));
+  return wrapAnsi(text.slice(prefix.length), width - indent.length, { hard: true })
+    .split('\n')
+    .map((part, index) => `${index === 0 ? prefix : indent}${part}`);
+}
+
+/**
+ * Fits text of several lines to `width` columns, each line wrapped with its hanging indent; null (a pipe, a
+ * file) leaves it as it is. Lines never go narrower than 40 columns.
+ */
+export function fitText(text: string, width: number | null): string {
+  return width === null
+    ? text
+    : text
+        .split('\n')
+        .flatMap((part) => wrapLine(part, Math.max(40, width)))
+        .join('\n');
 }
 
 function finish(lines: readonly Line[], options: TextRenderOptions): string {
@@ -78,26 +102,82 @@ function finish(lines: readonly Line[], options: TextRenderOptions): string {
   const paint = options.paint ?? ((_style: TextStyle, text: string): string => text);
   return lines
     .flatMap((entry) =>
-      (entry.wrap && width !== null ? wrapLine(entry.text, Math.max(40, width)) : [entry.text]).map((text) =>
-        entry.style === null || text === '' ? text : paint(entry.style, text),
-      ),
+      (entry.render !== undefined
+        ? entry.render(width).split('\n')
+        : entry.wrap && width !== null
+          ? wrapLine(entry.text, Math.max(40, width))
+          : [entry.text]
+      ).map((text) => (entry.style === null || text === '' ? text : paint(entry.style, text))),
     )
     .join('\n');
 }
 
-/** A fixed-width table with a header row; columns are padded to their widest cell. */
+/** Columns of a table are separated by two spaces. */
+const COLUMN_GAP = 2;
+
+/**
+ * Column widths that fit `available` columns: the widest column gives up a column at a time, first down to its
+ * longest word (so words stay whole), then, only when the words alone are too wide, below it.
+ */
+function fitColumns(natural: readonly number[], longestWord: readonly number[], available: number): number[] {
+  const widths = [...natural];
+  const total = (): number => widths.reduce((sum, width) => sum + width, 0);
+  const shrink = (floor: (column: number) => number): void => {
+    while (total() > available) {
+      let widest = -1;
+      widths.forEach((width, column) => {
+        if (width > floor(column) && (widest < 0 || width > (widths[widest] ?? 0))) {
+          widest = column;
+        }
+      });
+      if (widest < 0) {
+        return;
+      }
+      widths[widest] = (widths[widest] ?? 0) - 1;
+    }
+  };
+  shrink((column) => longestWord[column] ?? 0);
+  shrink(() => 4);
+  return widths;
+}
+
+/**
+ * A table with a header row; columns are padded to their widest cell (in terminal columns). With `maxWidth`
+ * (a terminal's width) a table wider than it wraps its long cells inside their column, at spaces.
+ */
 export function formatTextTable(
   header: readonly string[],
   rows: readonly (readonly string[])[],
   indent = '  ',
   rightAligned: readonly boolean[] = [],
+  maxWidth: number | null = null,
 ): string {
-  const widths = header.map((cell, column) =>
-    Math.max(cell.length, ...rows.map((row) => (row[column] ?? '').length)),
-  );
-  const format = (cells: readonly string[]): string =>
-    `${indent}${cells.map((cell, column) => (rightAligned[column] === true ? cell.padStart(widths[column] ?? 0) : cell.padEnd(widths[column] ?? 0))).join('  ')}`.trimEnd();
-  return [format(header), ...rows.map(format)].join('\n');
+  const all = [header, ...rows];
+  const widest = (measure: (cell: string) => number): number[] =>
+    header.map((_cell, column) => Math.max(0, ...all.map((row) => measure(row[column] ?? ''))));
+  const natural = widest(stringWidth);
+  const widths =
+    maxWidth === null
+      ? natural
+      : fitColumns(
+          natural,
+          widest((cell) => Math.max(0, ...cell.split(/\s+/u).map(stringWidth))),
+          Math.max(40, maxWidth) - stringWidth(indent) - COLUMN_GAP * (header.length - 1),
+        );
+  const pad = (cell: string, column: number): string => {
+    const room = ' '.repeat(Math.max(0, (widths[column] ?? 0) - stringWidth(cell)));
+    return rightAligned[column] === true ? `${room}${cell}` : `${cell}${room}`;
+  };
+  const format = (cells: readonly string[]): string[] => {
+    const wrapped = header.map((_cell, column) =>
+      wrapAnsi(cells[column] ?? '', widths[column] ?? 0, { hard: true }).split('\n'),
+    );
+    const height = Math.max(1, ...wrapped.map((parts) => parts.length));
+    return Array.from({ length: height }, (_unused, index) =>
+      `${indent}${wrapped.map((parts, column) => pad(parts[index] ?? '', column)).join(' '.repeat(COLUMN_GAP))}`.trimEnd(),
+    );
+  };
+  return all.flatMap(format).join('\n');
 }
 
 function factLines(facts: readonly FactView[]): Line[] {
@@ -181,6 +261,26 @@ function deviceLine(view: ReportView): string {
     : `encplan: ${device.path} · ${device.model} · ${device.size} ${device.transport}${device.isSystemDisk ? ' · system disk' : ''}${view.status === 'ok' ? '' : ` · ${view.status}`}`;
 }
 
+/**
+ * Why a plan has no commands, in the plan's words: its note on the commands ("No partition or format commands:
+ * …") or else its strategy's reason (a reinstall, nothing to do); null when it has commands or there is no plan.
+ */
+export function noCommandsReason(view: PlanView): string | null {
+  if (view.commands.length > 0 || view.answer === null) {
+    return null;
+  }
+  const note = view.planFindings.find(
+    (finding) => finding.tone === 'info' && /\bcommands\b/iu.test(finding.message),
+  );
+  return note?.message ?? view.strategy?.reason ?? null;
+}
+
+/** The summary's reason for no commands, unless it is the strategy's reason the summary already shows. */
+function summaryNoCommandsReason(view: PlanView): string {
+  const reason = noCommandsReason(view);
+  return reason === null || reason === view.strategy?.reason ? '' : `: ${reason.replace(/\.$/u, '')}`;
+}
+
 /** The one-screen summary: the answer, then one line of checks, then where the rest is. */
 function summaryLines(view: ReportView): Line[] {
   const destroying = view.commands.filter((command) => command.destroysData).length;
@@ -213,7 +313,7 @@ function summaryLines(view: ReportView): Line[] {
     line(''),
     line(
       view.commands.length === 0
-        ? 'The plan has no commands to run.'
+        ? `The plan has no commands to run${summaryNoCommandsReason(view)}.`
         : `Commands: ${String(view.commands.length)}${destroying === 0 ? '' : `, ${String(destroying)} destroying data${view.includeDestructive ? ' (live: --destructive)' : ' (commented out)'}`}; print the script with --commands.`,
       'dim',
     ),
@@ -261,17 +361,15 @@ function predictionLines(view: PlanView): Line[] {
   return [
     line(''),
     line('Predicted encrypted throughput (the plan’s model)', 'heading'),
-    ...block(
-      formatTextTable(
-        ['Profile', 'Measured plain', 'Predicted encrypted', 'Measured encrypted', 'Limited by'],
-        view.predictions.map((row) => [
-          row.profile,
-          row.measuredPlain,
-          row.predictedEncrypted,
-          row.measuredEncrypted,
-          row.limitedBy,
-        ]),
-      ),
+    table(
+      ['Profile', 'Measured plain', 'Predicted encrypted', 'Measured encrypted', 'Limited by'],
+      view.predictions.map((row) => [
+        row.profile,
+        row.measuredPlain,
+        row.predictedEncrypted,
+        row.measuredEncrypted,
+        row.limitedBy,
+      ]),
     ),
     ...[...assumptions].map(([profile, assumption]) => line(`  · ${profile}: ${assumption}`, 'dim')),
     ...(view.cipherEvidence === null
@@ -288,28 +386,70 @@ function attackerLines(view: PlanView): Line[] {
   return [
     line(''),
     line('Attacker cost (expected time to guess the password)', 'heading'),
-    ...block(
-      formatTextTable(
-        ['Key derivation', 'Attacker', 'Password', 'Expected time'],
-        view.attackerCost.map((row) => [row.kdf, row.attacker, row.password, row.expectedTime]),
-      ),
+    table(
+      ['Key derivation', 'Attacker', 'Password', 'Expected time'],
+      view.attackerCost.map((row) => [row.kdf, row.attacker, row.password, row.expectedTime]),
     ),
     ...view.attackerNotes.map((note) => line(`  · ${note}`, 'dim')),
   ];
 }
 
-/** The script under a heading, indented; never wrapped (it is copied into a shell). */
-function scriptLines(heading: string, script: string): Line[] {
+/** The words of a shell line: split at spaces outside single and double quotes (a quoted argument stays whole). */
+function shellWords(text: string): string[] {
+  return text.match(/(?:'[^']*'|"(?:[^"\\]|\\.)*"|[^\s'"])+/gu) ?? [];
+}
+
+/**
+ * One line of the script fitted to `width` columns so that it still runs when copied: a command continues on the
+ * next line after ` \` (kept commented out when it is), a comment continues as a comment; other lines (a
+ * here-document's text) stay whole. `--commands` prints the script unwrapped.
+ */
+function fitScriptLine(text: string, width: number, commands: ReadonlySet<string>): string[] {
+  if (stringWidth(text) <= width || (!text.startsWith('#') && !commands.has(text))) {
+    return [text];
+  }
+  const commented = text.startsWith('# ');
+  const body = commented ? text.slice(2) : text;
+  const marker = commented ? '# ' : '';
+  if (!commands.has(body)) {
+    return commented
+      ? wrapAnsi(body, width - marker.length, { hard: true })
+          .split('\n')
+          .map((part) => `${marker}${part}`)
+      : [text];
+  }
+  const lines: string[] = [];
+  let current = '';
+  for (const word of shellWords(body)) {
+    const lead = lines.length === 0 ? marker : `${marker}    `;
+    if (current !== '' && stringWidth(`${lead}${current} ${word} \\`) > width) {
+      lines.push(`${lead}${current} \\`);
+      current = word;
+    } else {
+      current = current === '' ? word : `${current} ${word}`;
+    }
+  }
+  lines.push(`${lines.length === 0 ? marker : `${marker}    `}${current}`);
+  return lines;
+}
+
+/** The script under a heading, indented; on a terminal its long lines are fitted as {@link fitScriptLine} says. */
+function scriptLines(heading: string, script: string, commands: readonly ScriptCommandView[]): Line[] {
+  const known = new Set(commands.map((command) => command.line));
+  const lines = script.trimEnd().split('\n');
   return [
     line(''),
     line(heading, 'heading'),
-    ...block(
-      script
-        .trimEnd()
-        .split('\n')
-        .map((text) => `  ${text}`)
-        .join('\n'),
-    ),
+    {
+      text: '',
+      style: null,
+      wrap: false,
+      render: (width) =>
+        lines
+          .flatMap((text) => (width === null ? [text] : fitScriptLine(text, Math.max(40, width) - 2, known)))
+          .map((text) => `  ${text}`)
+          .join('\n'),
+    },
   ];
 }
 
@@ -320,30 +460,26 @@ function ioLines(view: IoView): Line[] {
     return [...lines, line(`  Not measured: ${view.benchmarkMissingReason ?? ''}`)];
   }
   lines.push(
-    ...block(
-      formatTextTable(
-        ['Profile', 'Target', 'Measured', 'Source'],
-        view.benchmarkRows.map((row) => [row.profile, row.target, row.measured, row.source]),
-      ),
+    table(
+      ['Profile', 'Target', 'Measured', 'Source'],
+      view.benchmarkRows.map((row) => [row.profile, row.target, row.measured, row.source]),
     ),
   );
   if (view.overheadRows.length > 0) {
     lines.push(
       line(''),
       line('Overhead of encryption (measured)', 'heading'),
-      ...block(
-        formatTextTable(
-          ['Profile', 'Variant', 'Plain', 'Encrypted', 'Ratio', 'CPU plain / enc', 'Bound'],
-          view.overheadRows.map((row) => [
-            row.profile,
-            row.variant,
-            row.plain,
-            row.encrypted,
-            row.ratio,
-            row.cpu,
-            row.bound,
-          ]),
-        ),
+      table(
+        ['Profile', 'Variant', 'Plain', 'Encrypted', 'Ratio', 'CPU plain / enc', 'Bound'],
+        view.overheadRows.map((row) => [
+          row.profile,
+          row.variant,
+          row.plain,
+          row.encrypted,
+          row.ratio,
+          row.cpu,
+          row.bound,
+        ]),
       ),
     );
   }
@@ -397,7 +533,11 @@ function verboseLines(view: ReportView): Line[] {
   lines.push(...view.sections.flatMap(sectionLines));
   lines.push(...ioLines(view), ...predictionLines(view), ...attackerLines(view));
   lines.push(
-    ...scriptLines('Commands (the same script as assess --commands)', renderCommandsScript(view)),
+    ...scriptLines(
+      'Commands (the same script as assess --commands)',
+      renderCommandsScript(view),
+      view.commands,
+    ),
     ...warningLines(view.warnings),
   );
   return lines;
@@ -419,7 +559,11 @@ export function renderDocumentText(view: DocumentView, options: TextRenderOption
             ...reasonLines(plan),
             ...predictionLines(plan),
             ...attackerLines(plan),
-            ...scriptLines('Commands (planning ran none of them)', renderPlanCommandsScript(plan)),
+            ...scriptLines(
+              'Commands (planning ran none of them)',
+              renderPlanCommandsScript(plan),
+              plan.commands,
+            ),
           ]),
       ...view.sections.flatMap(sectionLines),
       ...(view.io === null ? [] : ioLines(view.io)),

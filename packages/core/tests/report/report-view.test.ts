@@ -329,13 +329,16 @@ describe('the answer first, in every view', () => {
     const verbose = renderTextReport(view, { verbose: true, width: 120 });
     expect(verbose).toContain('luksFormat');
     expect(verbose.match(/The CPU has AES instructions but/g)).toHaveLength(1);
-    // Prose wraps; the script does not (a wrapped command would be a different command).
+    // Prose wraps; a long command of the script continues after ` \` (still commented out), so it stays the
+    // same command, and every line fits.
     expect(verbose).not.toMatch(/The CPU has AES.*before encrypting\./);
     const luksFormat = renderCommandsScript(view)
       .split('\n')
       .find((text) => text.includes('luksFormat'))!;
     expect(luksFormat.length).toBeGreaterThan(120);
-    expect(verbose).toContain(`  ${luksFormat}`);
+    expect(verbose).not.toContain(`  ${luksFormat}`);
+    expect(verbose.replaceAll(/ \\\n {2}# {5}/g, ' ')).toContain(`  ${luksFormat}`);
+    expect(verbose.split('\n').filter((text) => text.length > 120)).toEqual([]);
   });
 
   it('paints lines only through the given painter, after wrapping', () => {
