@@ -37,6 +37,16 @@ export async function bundleCli(outDir = path.join(cli, 'bundle')) {
     format: 'esm',
     entryFileNames: '[name].js',
     chunkFileNames: 'chunks/[name]-[hash].js',
+    // The text-width libraries serve the help (oclif-entry) and core's text renderer alike: a chunk of their
+    // own, so that loading them for `--help` does not evaluate the core that shares them.
+    codeSplitting: {
+      groups: [
+        {
+          name: 'text-width',
+          test: /node_modules[\\/](wrap-ansi|string-width|strip-ansi|ansi-regex|ansi-styles|emoji-regex|is-fullwidth-code-point)[\\/]/,
+        },
+      ],
+    },
   });
   await bundle.close();
   return outDir;

@@ -1,5 +1,3 @@
-import { escapedControl } from '@encplan/core';
-
 /**
  * The CLI's output sink: every byte encplan prints on stdout or stderr passes through `sanitizeForTerminal`,
  * so a drive model, a serial number or a tool's message cannot carry terminal control sequences (ESC, CSI,
@@ -20,6 +18,15 @@ const UNSAFE = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f\u202a-\u202
 /** Replaces every character a terminal could act on (except newline and tab) by its visible `\uXXXX` form. */
 export function sanitizeForTerminal(text: string): string {
   return text.replace(UNSAFE, escapedControl);
+}
+
+/**
+ * One control character as `\uXXXX`, the form core's views use (escapedControl in core report/printable.ts;
+ * packages/cli/tests/terminal-sink.test.ts checks they agree). Written here, not imported: importing core's
+ * index would load the whole core into `encplan --help`, which prints through this sink.
+ */
+function escapedControl(character: string): string {
+  return `\\u${character.charCodeAt(0).toString(16).padStart(4, '0')}`;
 }
 
 // The one control sequence encplan itself writes: the progress bar's status line, `\r…\x1b[K` (carriage

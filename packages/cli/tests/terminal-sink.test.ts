@@ -37,3 +37,19 @@ describe('the terminal sink', () => {
     expect(sanitizeChunk('a\rb\u001b[K')).toBe('a\\u000db\\u001b[K');
   });
 });
+
+describe('one escaped form for control characters', () => {
+  it('the sink writes each control character exactly as core’s views do (escapedControl)', async () => {
+    const { escapedControl } = await import('@encplan/core');
+    const fc = (await import('fast-check')).default;
+    fc.assert(
+      fc.property(fc.integer({ min: 0, max: 0x9f }), (code) => {
+        const character = String.fromCharCode(code);
+        const sunk = sanitizeForTerminal(`a${character}b`);
+        if (sunk !== `a${character}b` && character !== '\r') {
+          expect(sunk).toBe(`a${escapedControl(character)}b`);
+        }
+      }),
+    );
+  });
+});

@@ -37,7 +37,7 @@ export { parseMountinfo } from './parsers/proc/mountinfo.js';
 export { parseMountInfo } from './parsers/proc/parse-mountinfo.js';
 
 // targets: one folder per encryption target and their registry
-export { benchmarkIdsOn, PLAN_TARGET_IDS, SELECTABLE_BENCHMARK_IDS } from './targets/registry.js';
+export { benchmarkIdsOn, SELECTABLE_BENCHMARK_IDS } from './targets/registry.js';
 // probes: ask the Host (run a tool, read a file) and parse the answer into facts
 export { probeCipherSpeed, probeKdfSpeed } from './probes/cipher-speed.js';
 export { probeKernelCrypto } from './probes/kernel-crypto.js';

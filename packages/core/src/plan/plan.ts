@@ -42,7 +42,12 @@ import { osOf, type PlanFacts } from '../rules/facts.js';
 import { mergeRuleResults, type RuleResult } from '../rules/rule-result.js';
 import { recommendSpace, spacePlanSchema } from '../rules/space.js';
 import { buildPlatformPlan } from './plan-platform.js';
-import { defaultTargetFor, planSettingsOf, refuseForeignTarget } from '../targets/registry.js';
+import {
+  defaultTargetFor,
+  PLAN_TARGET_IDS,
+  planSettingsOf,
+  refuseForeignTarget,
+} from '../targets/registry.js';
 import { decideStrategy, strategySchema } from '../rules/strategy.js';
 import { buildCommands, planCommandSchema, type CommandSettings, type PlanCommand } from './commands.js';
 import { buildInPlaceCommands, inPlaceSectorSize } from './commands-in-place.js';
@@ -378,6 +383,9 @@ export function buildPlan(facts: PlanFacts, rawOptions: PlanOptions = {}): Plan 
   return checkPlanConsistency(plan);
 }
 
+/** The target that encrypts a filesystem in place (cryptsetup reencrypt --encrypt), for the refusal's hint. */
+const IN_PLACE_TARGET = PLAN_TARGET_IDS.find((id) => planSettingsOf(id).inPlaceEncryption) ?? null;
+
 /**
  * Why `--destructive` must be refused: something on the disk is in use, and the plan has no data-destroying
  * step confined to never-allocated space that the flag could enable. Null otherwise.
@@ -414,9 +422,9 @@ function refusalFor(
         ? `${stopUsing}: the in-place steps then run as planned.`
         : strategy.kind === 'reinstall'
           ? `${stopUsing}, or reinstall from the installer onto an encrypted disk.`
-          : targetTool === 'luks2'
+          : planSettingsOf(targetTool).inPlaceEncryption || IN_PLACE_TARGET === null
             ? IN_PLACE_ALTERNATIVE
-            : `${IN_PLACE_ALTERNATIVE} Plan it with --target luks2.`,
+            : `${IN_PLACE_ALTERNATIVE} Plan it with --target ${IN_PLACE_TARGET}.`,
   };
 }
 

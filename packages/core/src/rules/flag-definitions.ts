@@ -78,7 +78,7 @@ function enumDefinition<const Values extends readonly [string, ...string[]]>(fla
 }
 
 /** cryptsetup's argon2 minimum memory, 32 KiB (cryptsetup meson_options.txt, lib/utils_pbkdf.c, man/common_options.adoc). */
-export const ARGON2_MIN_MEMORY_KIB = 32;
+const ARGON2_MIN_MEMORY_KIB = 32;
 
 /**
  * Argon2 memory ≤ a quarter of the unlocking machine's RAM. cryptsetup itself caps at half of physical memory

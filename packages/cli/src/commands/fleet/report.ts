@@ -1,7 +1,24 @@
 import { Args, Flags } from '@oclif/core';
-import { FLEET_METHODS, fleetReportDocument, type FleetMethod } from '@encplan/core';
+import { fitText, FLEET_METHODS, fleetReportDocument, type FleetMethod } from '@encplan/core';
 import { createEnvironment, readFleetDocuments, writeFleetReport } from '@encplan/core/node';
+import { Writable } from 'node:stream';
 import { EncplanCommand } from '../../base-command.js';
+import { terminalTextOptions } from '../../terminal-style.js';
+
+/**
+ * stdout for the fleet text report, each line fitted to the terminal's width (words whole, continuation lines
+ * indented as the line): the report writes whole lines per chunk. In a pipe (no width) the text passes as is.
+ */
+function fittedToTerminal(stdout: NodeJS.WriteStream): Writable {
+  const width = terminalTextOptions(false, stdout).width ?? null;
+  return new Writable({
+    write(chunk: Buffer | string, _encoding, done) {
+      stdout.write(fitText(chunk.toString(), width), () => {
+        done();
+      });
+    },
+  });
+}
 
 /** `encplan fleet report PATH…`: one view over many assessments (one row per machine and disk). */
 export default class FleetReport extends EncplanCommand {
@@ -48,7 +65,7 @@ export default class FleetReport extends EncplanCommand {
           ? { json: process.stdout }
           : flags.csv
             ? { csv: process.stdout }
-            : { text: process.stdout }),
+            : { text: fittedToTerminal(process.stdout) }),
         ...(flags.html === undefined ? {} : { htmlFile: flags.html }),
       },
       {
