@@ -40,7 +40,7 @@ describe('the terminal sink', () => {
 
 describe('one escaped form for control characters', () => {
   it('the sink writes each control character exactly as core’s views do (escapedControl)', async () => {
-    const { escapedControl } = await import('@encplan/core');
+    const { escapedControl } = await import('../../core/src/report/printable.js');
     const fc = (await import('fast-check')).default;
     fc.assert(
       fc.property(fc.integer({ min: 0, max: 0x9f }), (code) => {

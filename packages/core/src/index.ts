@@ -98,7 +98,7 @@ export {
   toReportView,
   toReportViewFromJson,
 } from './report/report-view.js';
-export { escapedControl, printableData } from './report/printable.js';
+export { printableData } from './report/printable.js';
 export { benchmarkFootprintFromJson } from './report/benchmark-footprint-view.js';
 
 // use-cases: assess, collect, doctor, benchmarks: probes, analyses, plan and envelope in order
