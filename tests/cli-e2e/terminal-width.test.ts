@@ -21,7 +21,14 @@ function onTerminal(args: readonly string[]): { status: number | null; raw: stri
     cwd: REPO_ROOT,
     encoding: 'utf8',
     timeout: 60_000,
-    env: { ...process.env, NO_COLOR: undefined, FORCE_COLOR: undefined, TERM: 'xterm-256color' },
+    // A person's terminal: no CI variable (oclif's colour library, ansis, prints no colour under CI=true).
+    env: {
+      ...process.env,
+      CI: undefined,
+      NO_COLOR: undefined,
+      FORCE_COLOR: undefined,
+      TERM: 'xterm-256color',
+    },
   });
   const raw = result.stdout.replaceAll('\r\n', '\n');
   // eslint-disable-next-line no-control-regex -- removing the SGR colour sequences to measure the text
