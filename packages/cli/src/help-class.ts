@@ -22,7 +22,8 @@ export function fitLines(text: string, width: number): string {
   return text
     .split('\n')
     .map((line) => {
-      if (stringWidth(line) <= width) {
+      // Printable ASCII is one column a character: no width table needed for the common line.
+      if ((/^[\x20-\x7e]*$/u.test(line) ? line.length : stringWidth(line)) <= width) {
         return line;
       }
       const indent = /^ */u.exec(line)?.[0] ?? '';
