@@ -240,7 +240,9 @@ describe.skipIf(skipReason !== null)('the --destructive script, run for real on 
     expect(refused.status, refused.stderr).toBe(4);
     expect(refused.stdout).toBe('');
     expect(refused.stderr).toMatch(/is mounted on/);
-    expect(refused.stderr).toMatch(/Encrypt in place instead/);
+    // The hint names a way that works, never the strategy already chosen (issue 25 item 5).
+    expect(refused.stderr).toMatch(/Stop using \/dev\/loop\d+ first \(umount /);
+    expect(refused.stderr).not.toMatch(/Encrypt in place instead/);
     const assessed = spawnSync(process.execPath, [CLI, 'assess', busy.device, '--json'], {
       encoding: 'utf8',
       env: { ...process.env, PATH: SBIN_PATH },
