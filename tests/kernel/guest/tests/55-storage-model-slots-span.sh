@@ -32,9 +32,11 @@ cryptsetup open --key-file "$key" "${disk}1" lane-slot3
 truncate -s 96M "$second"
 loop="$(losetup --find --show "$second")"
 echo "$loop" >"$OUT/second-pv.txt"
-lvm_no_udev pvcreate -q "${disk}2" "$loop"
-lvm_no_udev vgcreate -q lanespan "${disk}2" "$loop"
-lvm_no_udev lvcreate -q -y -l 100%FREE -n spanlv lanespan
+# The scratch disk's partition 2 still carries an earlier guest test's LUKS signature: pvcreate would ask on
+# stdin whether to wipe it (and wait until the lane's deadline). -y answers, and stdin is never a terminal here.
+lvm_no_udev pvcreate -q -y "${disk}2" "$loop" </dev/null
+lvm_no_udev vgcreate -q lanespan "${disk}2" "$loop" </dev/null
+lvm_no_udev lvcreate -q -y -l 100%FREE -n spanlv lanespan </dev/null
 ls "/sys/class/block/$(basename "$(readlink -f /dev/lanespan/spanlv)")/slaves" >"$OUT/spanlv-slaves.txt"
 lsblk --json --bytes -O -- "$disk" >"$OUT/lsblk-json-bytes-O.json"
 encplan assess "$disk" --json >"$OUT/assess.json" || echo "assess exit status $?"
