@@ -37,7 +37,9 @@ echo "$loop" >"$OUT/second-pv.txt"
 lvm_no_udev pvcreate -q -y "${disk}2" "$loop" </dev/null
 lvm_no_udev vgcreate -q lanespan "${disk}2" "$loop" </dev/null
 lvm_no_udev lvcreate -q -y -l 100%FREE -n spanlv lanespan </dev/null
-ls "/sys/class/block/$(basename "$(readlink -f /dev/lanespan/spanlv)")/slaves" >"$OUT/spanlv-slaves.txt"
+# Without udev /dev/lanespan/spanlv points at /dev/mapper/lanespan-spanlv, not the kernel name sysfs uses:
+# dmsetup names the dm-N device.
+ls "/sys/class/block/$(dmsetup info -c --noheadings -o blkdevname lanespan-spanlv)/slaves" >"$OUT/spanlv-slaves.txt"
 lsblk --json --bytes -O -- "$disk" >"$OUT/lsblk-json-bytes-O.json"
 encplan assess "$disk" --json >"$OUT/assess.json" || echo "assess exit status $?"
 grep -q '"storage"' "$OUT/assess.json"
