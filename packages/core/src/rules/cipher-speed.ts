@@ -128,39 +128,41 @@ function findCipherSpeed(facts: PlanFacts, cipher: CipherId, keyBits: number): M
   ): T | null => from.map(pick).find((value) => value !== null && value !== undefined) ?? null;
   const allCores = first(userspace, (row) => row.allCoresEncryptBytesPerSecond);
   const allCoresDecrypt = first(userspace, (row) => row.allCoresDecryptBytesPerSecond);
-  if (kernel.length > 0) {
-    const top = kernel[0];
+  // One measured speed from the first rows of one source that give each figure (all-cores figures: OpenSSL's).
+  const fromRows = (
+    from: readonly (typeof rows)[number][],
+    tool: string,
+    evidence: MeasuredCipherSpeed['evidence'],
+    note: string,
+  ): MeasuredCipherSpeed => {
+    const top = from[0];
     return {
       cipher,
       keyBits,
-      encryptBytesPerSecondOneCore: first(kernel, (row) => row.encryptBytesPerSecond),
-      decryptBytesPerSecondOneCore: first(kernel, (row) => row.decryptBytesPerSecond),
+      encryptBytesPerSecondOneCore: first(from, (row) => row.encryptBytesPerSecond),
+      decryptBytesPerSecondOneCore: first(from, (row) => row.decryptBytesPerSecond),
       encryptBytesPerSecondAllCores: allCores,
       decryptBytesPerSecondAllCores: allCoresDecrypt,
-      source: sourceOf(top?.source ?? 'cryptsetup', (top?.argv ?? []).join(' ') || null),
-      evidence: 'kernel-api',
-      note: "The kernel's crypto API (cryptsetup benchmark through AF_ALG), what dm-crypt runs.",
+      source: sourceOf(top?.source ?? tool, (top?.argv ?? []).join(' ') || null),
+      evidence,
+      note,
     };
+  };
+  if (kernel.length > 0) {
+    return fromRows(
+      kernel,
+      'cryptsetup',
+      'kernel-api',
+      "The kernel's crypto API (cryptsetup benchmark through AF_ALG), what dm-crypt runs.",
+    );
   }
   const fscrypt = cipher === 'aes-xts' && keyBits === 512 ? kernelCipherFromFscrypt(facts) : null;
   if (fscrypt !== null) {
     return fscrypt;
   }
-  if (userspace.length === 0) {
-    return null;
-  }
-  const top = userspace[0];
-  return {
-    cipher,
-    keyBits,
-    encryptBytesPerSecondOneCore: first(userspace, (row) => row.encryptBytesPerSecond),
-    decryptBytesPerSecondOneCore: first(userspace, (row) => row.decryptBytesPerSecond),
-    encryptBytesPerSecondAllCores: allCores,
-    decryptBytesPerSecondAllCores: allCoresDecrypt,
-    source: sourceOf(top?.source ?? 'openssl', (top?.argv ?? []).join(' ') || null),
-    evidence: 'userspace-upper-bound',
-    note: openssl.note,
-  };
+  return userspace.length === 0
+    ? null
+    : fromRows(userspace, 'openssl', 'userspace-upper-bound', openssl.note);
 }
 
 /** Why OpenSSL was not used for `cipher`, when it was refused (for the plan's evidence); null when admitted. */
