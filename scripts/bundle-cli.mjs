@@ -9,10 +9,12 @@
 //   main.js          every command, the core and the `encplan ui` server: loaded by oclif to run a command
 //   version-line.js  the version string alone, for `--version`
 // `encplan ui`'s server (and what only it needs) stays in a chunk of its own that is loaded when `ui` runs.
-import { rmSync } from 'node:fs';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { rolldown } from 'rolldown';
+import { asciiSource } from './ascii-source.mjs';
+import { markEagerFunctions } from './eager-compile.mjs';
 
 const cli = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../packages/cli');
 
@@ -32,7 +34,7 @@ export async function bundleCli(outDir = path.join(cli, 'bundle')) {
     external: ['osx-temperature-sensor', 'electron', 'typescript'],
     logLevel: 'warn',
   });
-  await bundle.write({
+  const { output } = await bundle.write({
     dir: outDir,
     format: 'esm',
     entryFileNames: '[name].js',
@@ -49,6 +51,13 @@ export async function bundleCli(outDir = path.join(cli, 'bundle')) {
     },
   });
   await bundle.close();
+  // Module bodies compiled with their file, so that Node's compile cache holds them (scripts/eager-compile.mjs),
+  // and the source in ASCII, which V8 keeps at half the size (scripts/ascii-source.mjs). After writing: rolldown
+  // prints a chunk again after its renderChunk hook, which would undo the escapes.
+  for (const { fileName } of output) {
+    const file = path.join(outDir, fileName);
+    writeFileSync(file, asciiSource(markEagerFunctions(readFileSync(file, 'utf8'))));
+  }
   return outDir;
 }
 

@@ -1,0 +1,116 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { REPO_ROOT } from '../support/fake-tools.js';
+
+// What scripts/bundle-cli.mjs does to the bundle after rolldown wrote it (start-up, issue 28): module bodies
+// written as `function` expressions V8 compiles with the file (scripts/eager-compile.mjs), and the source in
+// ASCII alone (scripts/ascii-source.mjs). Both must leave the program meaning what it meant.
+type Transform = (code: string) => string;
+const load = async (file: string): Promise<Record<string, Transform>> =>
+  (await import(pathToFileURL(path.join(REPO_ROOT, 'scripts', file)).href)) as Record<string, Transform>;
+const { markEagerFunctions } = (await load('eager-compile.mjs')) as { markEagerFunctions: Transform };
+const { asciiSource } = (await load('ascii-source.mjs')) as { asciiSource: Transform };
+
+/** What a program leaves in its `result` variable. */
+const evaluate = (code: string): unknown =>
+  // eslint-disable-next-line @typescript-eslint/no-implied-eval -- evaluating the transformed program is the check
+  (new Function(`${code}\nreturn result;`) as () => unknown)();
+
+const RUNTIME = `
+  const __commonJSMin = (cb, mod) => () => (mod || (cb((mod = { exports: {} }).exports, mod, mod.exports), cb = null), mod.exports);
+  const __esmMin = (fn, res) => () => (fn && (res = fn(fn = 0)), res);
+  const $constructor = (name, init) => { const inst = {}; init(inst, { name }); return inst; };
+`;
+
+describe('eager-compile: module bodies as function expressions', () => {
+  it('rewrites the CommonJS, lazy-ESM and zod constructor arrows, and the program gives the same', () => {
+    const program = `${RUNTIME}
+      const require_a = __commonJSMin(((exports, module) => { module.exports = { answer: 42, inner() { return typeof this; } }; }));
+      const init_b = __esmMin((() => { return 'b'; }));
+      const schema = $constructor('S', (inst, def) => { inst.name = def.name; });
+      const result = [require_a().answer, require_a().inner(), init_b(), schema.name];`;
+    const rewritten = markEagerFunctions(program);
+    expect(rewritten).toContain('__commonJSMin(((function (exports, module) {');
+    expect(rewritten).toContain('__esmMin(((function () {');
+    expect(rewritten).toContain("$constructor('S', (function (inst, def) {");
+    expect(evaluate(rewritten)).toEqual(evaluate(program));
+    expect(evaluate(rewritten)).toEqual([42, 'object', 'b', 'S']);
+  });
+
+  it('leaves an arrow whose own this, arguments or new.target would change meaning, and async or expression bodies', () => {
+    for (const body of [
+      '(() => { return this; })',
+      '(() => { return arguments.length; })',
+      '(() => { return new.target; })',
+      '(async () => { return 1; })',
+      '(() => 1)',
+    ]) {
+      const program = `${RUNTIME} function outer() { return __esmMin(${body}); }`;
+      expect(markEagerFunctions(program)).toBe(program);
+    }
+    // A nested function's own `this` is not the arrow's: the arrow is rewritten.
+    expect(markEagerFunctions('__esmMin((() => { function g() { return this; } }));')).toContain(
+      '(function () {',
+    );
+  });
+});
+
+describe('ascii-source: the bundle in ASCII alone', () => {
+  it('escapes strings, templates, regular expressions, identifiers and comments to the same values', () => {
+    const program = String.raw`
+      // a comment with – and …
+      const café = "naïve … \… 😀";
+      const template = ${'`'}${'$'}{café} × ${'`'};
+      const plain = /[–—]+|😀/g;
+      const unicode = /[😀…]/u;
+      const result = [café, template, plain.source.length, 'a–—b'.replace(plain, '-'), unicode.test('😀'), unicode.test('…'), '😀'.replace(plain, 'x')];`;
+    const escaped = asciiSource(program);
+    expect(escaped).not.toMatch(/[\u0080-\u{10ffff}]/u);
+    const [value, template, , dashes, astral, ellipsis, replaced] = evaluate(escaped) as unknown[];
+    const original = evaluate(program) as unknown[];
+    expect([value, template, dashes, astral, ellipsis, replaced]).toEqual([
+      original[0],
+      original[1],
+      original[3],
+      original[4],
+      original[5],
+      original[6],
+    ]);
+    expect(value).toBe('naïve … … 😀');
+  });
+
+  it("leaves a tagged template's text alone: its raw form is part of its meaning", () => {
+    const program = 'const result = String.raw`a…b`;';
+    expect(asciiSource(program)).toBe(program);
+    expect(evaluate(asciiSource(program))).toBe('a…b');
+  });
+
+  it('returns ASCII source untouched', () => {
+    expect(asciiSource('const a = "plain";')).toBe('const a = "plain";');
+  });
+});
+
+describe('the built bundle', () => {
+  const bundle = path.join(REPO_ROOT, 'packages/cli/bundle');
+  const files = ['', 'chunks']
+    .flatMap((folder) => readdirSync(path.join(bundle, folder)).map((name) => path.join(folder, name)))
+    .filter((file) => file.endsWith('.js'));
+
+  it('is ASCII in every file, so that V8 keeps each source as a one-byte string', () => {
+    expect(files.length).toBeGreaterThan(3);
+    for (const file of files) {
+      const source = readFileSync(path.join(bundle, file), 'utf8');
+      expect({ file, ascii: !/[\u0080-\u{10ffff}]/u.test(source) }).toEqual({ file, ascii: true });
+    }
+  });
+
+  it('wraps CommonJS module bodies in function expressions (an arrow only where it binds this)', () => {
+    const sources = files.map((file) => readFileSync(path.join(bundle, file), 'utf8')).join('\n');
+    const eager = sources.match(/__commonJSMin\(\(\(function \(/gu) ?? [];
+    const arrows = sources.match(/__commonJSMin\(\(\([\w$, ]*\) => \{/gu) ?? [];
+    expect(eager.length).toBeGreaterThan(100);
+    expect(arrows.length).toBeLessThan(eager.length / 10);
+  });
+});
