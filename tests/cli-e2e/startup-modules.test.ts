@@ -57,10 +57,41 @@ describe('what a command loads', () => {
     expect(files).not.toContain('bundle/main.js');
     const packages = loadedPackages(files);
     expect(packages).toContain('node_modules/@oclif/core');
-    // encplan's help class (help-class.ts) and the output sink it prints through: nothing else of encplan.
+    // encplan's help class (help-class.ts), the output sink it prints through and the `help WORDS` rewriting
+    // (help-argv.ts): nothing else of encplan.
     expect(
-      [...packages].filter((name) => name.startsWith('packages/') || name === 'node_modules/zod'),
-    ).toEqual(['packages/cli/dist/help-class.js', 'packages/cli/dist/terminal-sink.js']);
+      [...packages].filter((name) => name.startsWith('packages/') || name === 'node_modules/zod').sort(),
+    ).toEqual([
+      'packages/cli/dist/help-argv.js',
+      'packages/cli/dist/help-class.js',
+      'packages/cli/dist/terminal-sink.js',
+    ]);
+  });
+
+  it('encplan help COMMAND: answered as COMMAND --help, from oclif alone; help --json runs the help command', () => {
+    const help = loadedBy(['help', 'benchmark', 'io']);
+    expect(help.status).toBe(0);
+    expect(help.files).toContain('bundle/oclif-entry.js');
+    expect(help.files).not.toContain('bundle/main.js');
+    expect(loadedPackages(help.files)).not.toContain('packages/core/dist/use-cases');
+    const json = loadedBy(['help', '--json']);
+    expect(json.status).toBe(0);
+    expect(json.files).toContain('bundle/main.js');
+  });
+
+  it('encplan help WORDS prints what WORDS --help prints, and an unknown word is still the help command’s error', () => {
+    for (const words of [[], ['assess'], ['benchmark'], ['benchmark', 'io'], ['fleet', 'report'], ['man']]) {
+      const viaHelp = runCli(['help', ...words]);
+      const viaFlag = runCli([...words, '--help']);
+      expect({ words, status: viaHelp.status, stdout: viaHelp.stdout }).toEqual({
+        words,
+        status: 0,
+        stdout: viaFlag.stdout,
+      });
+    }
+    const unknown = runCli(['help', 'nonexistent']);
+    expect(unknown.status).toBe(2);
+    expect(unknown.stderr).toContain('nonexistent not found');
   });
 
   it('encplan --version: the version line alone', () => {

@@ -32,6 +32,13 @@ if (argv[0] === '--version' || argv[0] === '-v') {
 } else {
   // oclif alone: it imports bundle/main.js (every command and the core) only when a command runs, and answers
   // `--help` from oclif.manifest.json (src/oclif-entry.ts).
-  const { execute } = await import('../bundle/oclif-entry.js');
-  await execute({ dir: import.meta.url });
+  // `help WORDS…` as `WORDS… --help` (src/help-argv.ts): the same help, without loading the commands.
+  const { execute, helpAsFlag } = await import('../bundle/oclif-entry.js');
+  let args = argv;
+  if (argv[0] === 'help') {
+    const { readFileSync } = await import('node:fs');
+    const manifest = JSON.parse(readFileSync(new URL('../oclif.manifest.json', import.meta.url), 'utf8'));
+    args = helpAsFlag(argv, Object.keys(manifest.commands));
+  }
+  await execute({ dir: import.meta.url, args });
 }

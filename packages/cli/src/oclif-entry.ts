@@ -6,3 +6,4 @@
  */
 export { execute } from '@oclif/core';
 export { EncplanHelp } from './help-class.js';
+export { helpAsFlag } from './help-argv.js';
