@@ -37,8 +37,12 @@ if (argv[0] === '--version' || argv[0] === '-v') {
   let args = argv;
   if (argv[0] === 'help') {
     const { readFileSync } = await import('node:fs');
-    const manifest = JSON.parse(readFileSync(new URL('../oclif.manifest.json', import.meta.url), 'utf8'));
-    args = helpAsFlag(argv, Object.keys(manifest.commands));
+    try {
+      const manifest = JSON.parse(readFileSync(new URL('../oclif.manifest.json', import.meta.url), 'utf8'));
+      args = helpAsFlag(argv, Object.keys(manifest.commands));
+    } catch {
+      // No manifest (a build that did not write it): oclif finds the commands itself, the help command runs.
+    }
   }
   await execute({ dir: import.meta.url, args });
 }
