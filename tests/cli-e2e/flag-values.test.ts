@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { FLAG_DEFINITIONS } from '@encplan/core';
 import { runCli } from '../support/cli.js';
@@ -106,6 +106,43 @@ describe('every command given the same bad flag values (built binary)', () => {
         expect(run.status, `${command.join(' ')}: ${run.stderr}`).toBe(2);
       }
     }
+  });
+});
+
+describe('--scratch: one definition for every command that benchmarks (built binary)', () => {
+  const SCRATCH = FLAG_DEFINITIONS.scratch;
+  const out = path.join(REPO_ROOT, 'never-written-scratch-bundle');
+  const commands = [
+    ['assess', '/dev/encplan-never-opened', '--benchmark'],
+    ['collect', '/dev/encplan-never-opened', '--benchmark', '--out', out],
+  ];
+  const values = [
+    { value: path.join(REPO_ROOT, 'no-such-folder'), why: 'it does not exist' },
+    { value: path.join(REPO_ROOT, 'package.json'), why: 'it is not a folder' },
+    { value: 'bell\u0007folder', why: null },
+    { value: '', why: null },
+  ];
+  const cases = commands.flatMap((args) => values.map((value) => ({ command: args[0], args, ...value })));
+
+  it.each(cases)(
+    '$command --scratch $value: exit 2 with the accepted form, nothing read or written',
+    ({ args, value, why }) => {
+      const run = runCli([...args, '--scratch', value, '--json']);
+      expect(run.status, run.stderr).toBe(2);
+      const document = JSON.parse(run.stdout) as { error: { code: string; message: string; hint: string } };
+      expect(document.error).toMatchObject({
+        code: 'INVALID_ARGUMENT',
+        message: `--scratch ${JSON.stringify(value)} is not accepted${why === null ? '' : `: ${why}`}.`,
+        hint: `Accepted: ${SCRATCH.accepted}.`,
+      });
+      expect(existsSync(out)).toBe(false);
+    },
+  );
+
+  it.each(commands)('%s lists --scratch in its help with the accepted form', (command) => {
+    const help = runCli([command, '--help'], { env: { COLUMNS: '1000' } });
+    expect(help.stdout).toContain('--scratch=<value>');
+    expect(help.stdout.replace(/\s+/g, ' ')).toContain(SCRATCH.accepted);
   });
 });
 
