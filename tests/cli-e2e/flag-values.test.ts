@@ -160,4 +160,43 @@ describe('the fleet role takes its choices from the same definitions', () => {
       [...FLAG_DEFINITIONS.failOn.schema.options].sort(),
     );
   });
+
+  // Issue 25 item 4: the assess role takes every plan option `encplan assess` takes, from the same definitions.
+  const ROLE = path.join(REPO_ROOT, 'ansible/ansible_collections/encplan/fleet/roles/assess');
+  const spec = readFileSync(path.join(ROLE, 'meta/argument_specs.yml'), 'utf8');
+  const tasks = readFileSync(path.join(ROLE, 'tasks/main.yml'), 'utf8');
+  /** One option's block of the argument spec: its lines up to the next option. */
+  function blockOf(name: string): string | null {
+    const match = new RegExp(`^ {6}${name}:\\n((?: {8,}.*\\n)*)`, 'm').exec(spec);
+    return match?.[1] ?? null;
+  }
+  // --fail-on is the apply role's gate (encplan_apply_fail_on, above): assess publishes every verdict.
+  const roleFlags = Object.values(FLAG_DEFINITIONS).filter((definition) => definition.flag !== 'fail-on');
+
+  it.each(roleFlags.map((definition) => ({ flag: definition.flag, definition })))(
+    "encplan_$flag: an option of the assess role with the definition's values or accepted form, passed as --$flag",
+    ({ flag, definition }) => {
+      const name = `encplan_${flag.replace(/-/g, '_')}`;
+      const block = blockOf(name);
+      expect(block, `${name} in meta/argument_specs.yml`).not.toBeNull();
+      const options = (definition.schema as { options?: readonly string[] }).options;
+      if (options === undefined) {
+        expect(block).toContain(`Accepted: ${definition.accepted}.`);
+      } else {
+        const choices = /choices: \[([^\]]*)\]/
+          .exec(block ?? '')?.[1]
+          ?.split(',')
+          .map((c) => c.trim());
+        expect(choices).toEqual([...options]);
+      }
+      // Passed under its own flag: the loop of plan options, or --scratch with the benchmark.
+      expect(tasks).toMatch(new RegExp(`\\{ var: ${name}, flag: ${flag} \\}|'--${flag}=' ~ ${name}`));
+    },
+  );
+
+  it('lists no plan option the definitions do not know', () => {
+    const names = new Set(roleFlags.map((definition) => `encplan_${definition.flag.replace(/-/g, '_')}`));
+    const looped = [...tasks.matchAll(/\{ var: (\S+), flag: /g)].map((match) => match[1]);
+    expect(looped.filter((name) => !names.has(name!))).toEqual([]);
+  });
 });
