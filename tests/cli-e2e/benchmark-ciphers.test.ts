@@ -109,3 +109,40 @@ describe('encplan benchmark ciphers (built binary)', () => {
     expect(run.stderr).toContain('encplan: openssl speed aes-256-xts on 1 core(s)');
   });
 });
+
+describe('a hung cryptsetup benchmark (issue 25: one deadline, exit 3)', () => {
+  // ENCPLAN_DEADLINE_SCALE shortens every deadline (30 s for a cipher step → 3 s), so the test proves the
+  // deadline without waiting a minute; it asserts what ran and the exit status, never how long it took.
+  const scaled = { ENCPLAN_DEADLINE_SCALE: '0.1' };
+
+  it('costs one deadline: the later cryptsetup benchmarks are not run, a warning says why, the command exits 3', async () => {
+    fakes = await createFakeTools({
+      cryptsetup: [{ sleepMs: 600_000 }],
+      openssl: [{ stdout: '', exitCode: 1 }],
+    });
+    const run = runCli(['benchmark', 'ciphers', '--quick', '--json'], {
+      env: { ...scaled, PATH: `${fakes.binDir}${path.delimiter}${process.env.PATH ?? ''}` },
+    });
+    expect(run.status, run.stderr).toBe(3);
+    const calls = await fakes.calls();
+    expect(calls.filter((call) => call.tool === 'cryptsetup').map((call) => call.argv.join(' '))).toEqual([
+      'benchmark -c aes-xts -s 512',
+    ]);
+    const document = cipherBenchmarkDocument.envelope.parse(JSON.parse(run.stdout));
+    const timedOut = document.warnings.filter((w) => w.code === 'TOOL_TIMED_OUT').map((w) => w.message);
+    expect(timedOut[0]).toMatch(/cryptsetup did not finish within 3000 ms/);
+    expect(timedOut).toContainEqual(
+      expect.stringMatching(
+        /^Measuring key-derivation speed: not run, since `cryptsetup benchmark` did not finish/,
+      ),
+    );
+    expect(run.stderr).toMatch(/cryptsetup \(3 s\) did not finish within its deadline/);
+  });
+
+  it('refuses an ENCPLAN_DEADLINE_SCALE that is not a positive number (exit 2, the accepted form)', () => {
+    const run = runCli(['benchmark', 'ciphers', '--quick'], { env: { ENCPLAN_DEADLINE_SCALE: '0' } });
+    expect(run.status).toBe(2);
+    expect(run.stderr).toContain('ENCPLAN_DEADLINE_SCALE "0" is not accepted');
+    expect(run.stderr).toContain('Accepted: a number above 0');
+  });
+});

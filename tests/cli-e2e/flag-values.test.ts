@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { FLAG_DEFINITIONS } from '@encplan/core';
 import { runCli } from '../support/cli.js';
@@ -109,6 +109,43 @@ describe('every command given the same bad flag values (built binary)', () => {
   });
 });
 
+describe('--scratch: one definition for every command that benchmarks (built binary)', () => {
+  const SCRATCH = FLAG_DEFINITIONS.scratch;
+  const out = path.join(REPO_ROOT, 'never-written-scratch-bundle');
+  const commands = [
+    ['assess', '/dev/encplan-never-opened', '--benchmark'],
+    ['collect', '/dev/encplan-never-opened', '--benchmark', '--out', out],
+  ];
+  const values = [
+    { value: path.join(REPO_ROOT, 'no-such-folder'), why: 'it does not exist' },
+    { value: path.join(REPO_ROOT, 'package.json'), why: 'it is not a folder' },
+    { value: 'bell\u0007folder', why: null },
+    { value: '', why: null },
+  ];
+  const cases = commands.flatMap((args) => values.map((value) => ({ command: args[0], args, ...value })));
+
+  it.each(cases)(
+    '$command --scratch $value: exit 2 with the accepted form, nothing read or written',
+    ({ args, value, why }) => {
+      const run = runCli([...args, '--scratch', value, '--json']);
+      expect(run.status, run.stderr).toBe(2);
+      const document = JSON.parse(run.stdout) as { error: { code: string; message: string; hint: string } };
+      expect(document.error).toMatchObject({
+        code: 'INVALID_ARGUMENT',
+        message: `--scratch ${JSON.stringify(value)} is not accepted${why === null ? '' : `: ${why}`}.`,
+        hint: `Accepted: ${SCRATCH.accepted}.`,
+      });
+      expect(existsSync(out)).toBe(false);
+    },
+  );
+
+  it.each(commands)('%s lists --scratch in its help with the accepted form', (command) => {
+    const help = runCli([command, '--help'], { env: { COLUMNS: '1000' } });
+    expect(help.stdout).toContain('--scratch=<value>');
+    expect(help.stdout.replace(/\s+/g, ' ')).toContain(SCRATCH.accepted);
+  });
+});
+
 describe('the fleet role takes its choices from the same definitions', () => {
   it('encplan_apply_fail_on offers the --fail-on values (and none)', () => {
     const spec = readFileSync(
@@ -122,5 +159,44 @@ describe('the fleet role takes its choices from the same definitions', () => {
     expect(choices?.filter((choice) => choice !== 'none').sort()).toEqual(
       [...FLAG_DEFINITIONS.failOn.schema.options].sort(),
     );
+  });
+
+  // Issue 25 item 4: the assess role takes every plan option `encplan assess` takes, from the same definitions.
+  const ROLE = path.join(REPO_ROOT, 'ansible/ansible_collections/encplan/fleet/roles/assess');
+  const spec = readFileSync(path.join(ROLE, 'meta/argument_specs.yml'), 'utf8');
+  const tasks = readFileSync(path.join(ROLE, 'tasks/main.yml'), 'utf8');
+  /** One option's block of the argument spec: its lines up to the next option. */
+  function blockOf(name: string): string | null {
+    const match = new RegExp(`^ {6}${name}:\\n((?: {8,}.*\\n)*)`, 'm').exec(spec);
+    return match?.[1] ?? null;
+  }
+  // --fail-on is the apply role's gate (encplan_apply_fail_on, above): assess publishes every verdict.
+  const roleFlags = Object.values(FLAG_DEFINITIONS).filter((definition) => definition.flag !== 'fail-on');
+
+  it.each(roleFlags.map((definition) => ({ flag: definition.flag, definition })))(
+    "encplan_$flag: an option of the assess role with the definition's values or accepted form, passed as --$flag",
+    ({ flag, definition }) => {
+      const name = `encplan_${flag.replace(/-/g, '_')}`;
+      const block = blockOf(name);
+      expect(block, `${name} in meta/argument_specs.yml`).not.toBeNull();
+      const options = (definition.schema as { options?: readonly string[] }).options;
+      if (options === undefined) {
+        expect(block).toContain(`Accepted: ${definition.accepted}.`);
+      } else {
+        const choices = /choices: \[([^\]]*)\]/
+          .exec(block ?? '')?.[1]
+          ?.split(',')
+          .map((c) => c.trim());
+        expect(choices).toEqual([...options]);
+      }
+      // Passed under its own flag: the loop of plan options, or --scratch with the benchmark.
+      expect(tasks).toMatch(new RegExp(`\\{ var: ${name}, flag: ${flag} \\}|'--${flag}=' ~ ${name}`));
+    },
+  );
+
+  it('lists no plan option the definitions do not know', () => {
+    const names = new Set(roleFlags.map((definition) => `encplan_${definition.flag.replace(/-/g, '_')}`));
+    const looped = [...tasks.matchAll(/\{ var: (\S+), flag: /g)].map((match) => match[1]);
+    expect(looped.filter((name) => !names.has(name!))).toEqual([]);
   });
 });

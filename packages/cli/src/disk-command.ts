@@ -1,6 +1,11 @@
 import { Args, Flags } from '@oclif/core';
-import { assessmentDocument, machineAssessmentDocument, type JsonDocument } from '@encplan/core';
-import { createEnvironment } from '@encplan/core/node';
+import {
+  assessmentDocument,
+  FLAG_DEFINITIONS,
+  machineAssessmentDocument,
+  type JsonDocument,
+} from '@encplan/core';
+import { checkScratchDirectory, createEnvironment } from '@encplan/core/node';
 import { EncplanCommand } from './base-command.js';
 import { withCancellation } from './cancellation.js';
 import { stderrProgress, stderrStep } from './render/progress-bar.js';
@@ -53,6 +58,26 @@ export function diskFlags(summaries: { includeSerials: string; benchmark: string
       default: false,
       dependsOn: ['benchmark'],
     }),
+    // One definition (core rules/flag-definitions.ts) for every command that benchmarks, the wizard and the fleet role.
+    scratch: Flags.string({
+      summary: `With --benchmark: write the scratch containers in this folder (default: the disk's largest mounted filesystem, at its own mount point). Accepted: ${FLAG_DEFINITIONS.scratch.accepted}.`,
+      dependsOn: ['benchmark'],
+    }),
+  };
+}
+
+/** The benchmark `--benchmark [--quick] [--scratch DIR]` asks for, the folder checked (exit 2) before anything runs. */
+export async function benchmarkRequestOf(flags: {
+  benchmark: boolean;
+  quick: boolean;
+  scratch?: string | undefined;
+}): Promise<{ quick: boolean; scratchDirectory?: string } | null> {
+  if (!flags.benchmark) {
+    return null;
+  }
+  return {
+    quick: flags.quick,
+    ...(flags.scratch === undefined ? {} : { scratchDirectory: await checkScratchDirectory(flags.scratch) }),
   };
 }
 

@@ -149,7 +149,9 @@ describe.skipIf(reason !== null)('the encplan.fleet collection over SSH on four 
     );
     writeFileSync(
       path.join(state, 'host_vars/h3.yml'),
-      `encplan_bundle: ${path.join(REPO_ROOT, 'fixtures/bundles/loop-gpt-ext4-78pct-debian12')}\n`,
+      // h3's plan is made for a 1 GiB, 2-core unlocking machine (the role's plan options, issue 25 item 4).
+      `encplan_bundle: ${path.join(REPO_ROOT, 'fixtures/bundles/loop-gpt-ext4-78pct-debian12')}\n` +
+        'encplan_unlock_memory: 1GiB\nencplan_unlock_cores: 2\nencplan_mapping_name: fleetdata\n',
     );
     writeFileSync(
       path.join(state, 'host_vars/h4.yml'),
@@ -212,6 +214,22 @@ describe.skipIf(reason !== null)('the encplan.fleet collection over SSH on four 
       h3: 'bundle /dev/loop0',
       h4: 'bundle /dev/vda',
     });
+  });
+
+  it("makes h3's plan with the plan options of its host variables, over SSH", () => {
+    const fetchedPlan = (host: string, name: string) =>
+      (
+        JSON.parse(readFileSync(path.join(fetched, host, `${name}.json`), 'utf8')) as {
+          result: { plan: { settings: { luks2Pbkdf: { memoryKiB: number; parallel: number } } } };
+        }
+      ).result.plan;
+    const h3 = fetchedPlan('h3', 'loop-gpt-ext4-78pct-debian12');
+    // A quarter of 1 GiB (UNLOCK_RAM_SHARE, rules/flag-definitions.ts) on 2 lanes; h2, without options, differs.
+    expect(h3.settings.luks2Pbkdf).toMatchObject({ memoryKiB: 262144, parallel: 2 });
+    expect(JSON.stringify(h3)).toContain('fleetdata');
+    expect(JSON.stringify(fetchedPlan('h2', 'loop-gpt-ext4-78pct-smart-realloc304-composed'))).not.toContain(
+      'fleetdata',
+    );
   });
 
   it('runs encplan fleet report on what was fetched and counts the hosts right', () => {

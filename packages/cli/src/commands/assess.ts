@@ -1,4 +1,3 @@
-import path from 'node:path';
 import { Flags, type Interfaces } from '@oclif/core';
 import {
   assertDestructiveAllowed,
@@ -15,7 +14,13 @@ import {
   toReportView,
 } from '@encplan/core';
 import { readBundleDirectory, writeUserFile } from '@encplan/core/node';
-import { diskFlags, benchmarkProgress, deviceArgs, DiskCommand } from '../disk-command.js';
+import {
+  benchmarkRequestOf,
+  diskFlags,
+  benchmarkProgress,
+  deviceArgs,
+  DiskCommand,
+} from '../disk-command.js';
 import { exitIfVerdictFails } from '../fail-on.js';
 import { terminalTextOptions } from '../terminal-style.js';
 import { optionsFromFlags, planOptionFlags } from '../plan-flags.js';
@@ -47,11 +52,6 @@ export default class Assess extends DiskCommand {
       benchmark:
         'Also measure cipher and key-derivation speed, and plain versus encrypted I/O in scratch containers on a mounted filesystem of the disk (never the raw device).',
     }),
-    scratch: Flags.string({
-      summary:
-        "With --benchmark: write the scratch containers in this folder (default: the disk's largest mounted filesystem, at its own mount point). As `encplan benchmark io DIR`.",
-      dependsOn: ['benchmark'],
-    }),
     html: Flags.string({ summary: 'Also write a self-contained HTML report to this file.' }),
     verbose: Flags.boolean({
       char: 'v',
@@ -79,6 +79,7 @@ export default class Assess extends DiskCommand {
       );
     }
     const planOptions = optionsFromFlags(flags);
+    const benchmark = await benchmarkRequestOf(flags);
     const envelope = await this.readDisks(flags.verbose, (environment, signal) =>
       flags.bundle === undefined
         ? assess(environment, {
@@ -87,12 +88,7 @@ export default class Assess extends DiskCommand {
             mode: 'live',
             signal,
             planOptions,
-            benchmark: flags.benchmark
-              ? {
-                  quick: flags.quick,
-                  ...(flags.scratch === undefined ? {} : { scratchDirectory: path.resolve(flags.scratch) }),
-                }
-              : null,
+            benchmark,
             ...benchmarkProgress(flags.benchmark),
           })
         : readBundleDirectory(flags.bundle, signal).then((bundle) =>

@@ -1,7 +1,13 @@
 import { Flags } from '@oclif/core';
 import { collect, collectAll, EncplanError } from '@encplan/core';
 import { writeBundleDirectory } from '@encplan/core/node';
-import { diskFlags, benchmarkProgress, deviceArgs, DiskCommand } from '../disk-command.js';
+import {
+  benchmarkRequestOf,
+  diskFlags,
+  benchmarkProgress,
+  deviceArgs,
+  DiskCommand,
+} from '../disk-command.js';
 import { exitIfDiskFailed } from '../verbose-calls.js';
 
 /** `encplan collect [device] --out DIR`: saves every capture of an assessment as a bundle. */
@@ -44,6 +50,7 @@ export default class Collect extends DiskCommand {
         { hint: 'Run `encplan collect DEVICE --out DIR` for one disk.' },
       );
     }
+    const benchmark = await benchmarkRequestOf(flags);
     const { envelope, bundle } = await this.readDisks<
       Awaited<ReturnType<typeof collectAll>> | Awaited<ReturnType<typeof collect>>
     >(flags.verbose, (environment, signal) =>
@@ -53,7 +60,7 @@ export default class Collect extends DiskCommand {
             device: args.device ?? null,
             includeSerials: flags['include-serials'],
             signal,
-            benchmark: flags.benchmark ? { quick: flags.quick } : null,
+            benchmark,
             ...benchmarkProgress(flags.benchmark),
           }),
     );

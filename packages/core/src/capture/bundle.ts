@@ -12,7 +12,7 @@ export const BUNDLE_SCHEMA = 'encplan.bundle' as const;
  * 1.3: `benchmark.quickRevision` (which quick mode ran; absent: revision 1, quick mode before issue 18).
  * 1.4: `benchmark.quickRevision` may be 3 (issue 24: fscrypt in one cold pass, aes-256-xts decryption).
  */
-export const BUNDLE_SCHEMA_VERSION = [1, 4] as const;
+export const BUNDLE_SCHEMA_VERSION = [1, 5] as const;
 
 const capturedErrorSchema = z.object({ code: z.enum(ERROR_CODES), message: z.string() }).nullable();
 const pathStatSchema = z.object({
@@ -105,6 +105,8 @@ const bundleSchema = z.object({
     .object({
       quick: z.boolean(),
       quickRevision: z.union([z.literal(1), z.literal(2), z.literal(3)]).optional(),
+      /** 1.5: the folder `--scratch` named for the scratch containers; absent: the disk's own (replayed alike). */
+      scratchDirectory: z.string().optional(),
     })
     .nullable()
     .optional(),

@@ -15,5 +15,6 @@ export { detectPrivilege } from './privilege/pkexec.js';
 export { createRunner, deadlinesFired } from './process/run-command.js';
 export { fileSystemErrorOf, MAX_BUNDLE_BYTES, readSavedToolOutput, readUserFile } from './user-files.js';
 export { writeUserFile } from './write-user-file.js';
+export { checkScratchDirectory } from './scratch-directory.js';
 export { readFleetDocuments } from './fleet-documents.js';
 export { writeFleetReport } from './fleet-report-stream.js';

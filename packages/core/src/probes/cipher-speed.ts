@@ -103,16 +103,32 @@ const CIPHER_NOT_AVAILABLE = /Cipher (\S+) \(with (\d+) bits key\) is not availa
 /** The tool a speed step runs, its time limit and what a failure warning says it was doing. */
 interface StepRun {
   readonly tool: 'cryptsetup' | 'openssl';
-  readonly timeoutMs: number;
+  /** The step's deadline, from the work it does (docs/benchmarks-io.md "Deadlines"). */
+  readonly deadlineMs: (step: SpeedStep) => number;
   readonly purpose: string;
   /** What a warning about unreadable output says it was doing. */
   readonly reading: string;
 }
 
-/** A cipher benchmark runs ≥ 1 s per direction, up to ~65 MiB buffers (cryptsetup(8) BENCHMARK; cryptsetup src/cryptsetup.c, lib/crypto_backend/cipher_check.c): 60 s is generous. */
+/**
+ * A cryptsetup step's deadline follows its work: {@link DEADLINE_FACTOR} times its expected time plus
+ * {@link START_ALLOWANCE_MS} (docs/benchmarks-io.md "Deadlines"). cryptsetup measures for a fixed time, not a
+ * fixed amount of data (cryptsetup(8) BENCHMARK: about a second per cipher direction; argon2id searches for the
+ * --iter-time asked), so a slow CPU lengthens a step little; a step this far past its time is hung.
+ */
+const DEADLINE_FACTOR = 8;
+/** Start-up of a cold cryptsetup (libraries, the kernel crypto API's first allocation) on a loaded machine. */
+const START_ALLOWANCE_MS = 10_000;
+
+/** The deadline of a cryptsetup speed step: 30 s for a cipher, 19.6 s for PBKDF2, 50 s for argon2id at 2000 ms. */
+function cryptsetupStepDeadlineMs(step: SpeedStep): number {
+  return DEADLINE_FACTOR * step.expectedMs + START_ALLOWANCE_MS;
+}
+
+/** A cipher benchmark runs ≥ 1 s per direction (cryptsetup(8) BENCHMARK; cryptsetup src/cryptsetup.c, lib/crypto_backend/cipher_check.c). */
 const CRYPTSETUP_CIPHER_RUN: StepRun = {
   tool: 'cryptsetup',
-  timeoutMs: 60_000,
+  deadlineMs: cryptsetupStepDeadlineMs,
   purpose: 'Measuring kernel cipher speed',
   reading: 'Reading kernel cipher speed',
 };
@@ -166,7 +182,15 @@ function cryptsetupCipherSteps(options: SpeedProbeOptions): SpeedStep[] {
 function runStep(context: ProbeContext, options: SpeedProbeOptions, step: SpeedStep, spec: StepRun) {
   options.onProgress?.(step.label);
   return (options.phases ?? RUN_DIRECTLY).run(step.id, step.label, () =>
-    tryRun(context, { tool: spec.tool, args: step.args, timeoutMs: spec.timeoutMs }, spec.purpose),
+    tryRun(
+      context,
+      {
+        tool: spec.tool,
+        args: step.args,
+        timeoutMs: spec.deadlineMs(step),
+      },
+      spec.purpose,
+    ),
   );
 }
 
@@ -275,7 +299,7 @@ async function measureWithOpenssl(context: ProbeContext, options: SpeedProbeOpti
     // OpenSSL runs each figure for its seconds, then forks/joins; 30 s covers start-up on a loaded machine.
     const run: StepRun = {
       tool: 'openssl',
-      timeoutMs: step.expectedMs - OPENSSL_OVERHEAD_MS + 30_000,
+      deadlineMs: () => step.expectedMs - OPENSSL_OVERHEAD_MS + 30_000,
       purpose: 'Measuring userspace cipher speed',
       reading: 'Reading userspace cipher speed',
     };
@@ -343,7 +367,7 @@ const PBKDF2_HASHES = ['sha256', 'sha512', 'whirlpool', 'blake2s-256', 'streebog
 /** PBKDF2 benchmarks aim at ~1 s each, argon2id at the 2000 ms LUKS2 default (cryptsetup(8) BENCHMARK; cryptsetup src/cryptsetup.c, lib/crypto_backend/cipher_check.c; cryptsetup meson_options.txt, lib/utils_pbkdf.c, man/common_options.adoc). */
 const KDF_RUN: StepRun = {
   tool: 'cryptsetup',
-  timeoutMs: 60_000,
+  deadlineMs: cryptsetupStepDeadlineMs,
   purpose: 'Measuring key-derivation speed',
   reading: 'Reading key-derivation speed',
 };

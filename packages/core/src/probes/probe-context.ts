@@ -69,13 +69,47 @@ export async function attempt<T>(
   }
 }
 
-/** Runs a command through the host; a missing tool or a timeout becomes a warning and null. */
+/**
+ * The commands (tool and subcommand, e.g. `cryptsetup benchmark`) whose deadline fired in a probe context: they
+ * are not run again in that run, so one hung tool costs one deadline, not one per step (issue 25).
+ */
+const hungCommands = new WeakMap<ProbeContext, Map<string, string>>();
+
+function commandKey(spec: CommandSpec): string {
+  return [spec.tool, ...spec.args.slice(0, 1)].join(' ');
+}
+
+/**
+ * Runs a command through the host; a missing tool or a timeout becomes a warning and null. After a command's
+ * deadline fired, the same tool and subcommand is not run again in this context: a warning and null.
+ */
 export function tryRun(
   context: ProbeContext,
   spec: CommandSpec,
   purpose: string,
 ): Promise<CommandOutput | null> {
-  return attempt(context, spec.tool, purpose, () => context.host.run(spec, context.signal));
+  const key = commandKey(spec);
+  const hung = hungCommands.get(context)?.get(key);
+  if (hung !== undefined) {
+    addWarning(context, {
+      code: 'TOOL_TIMED_OUT',
+      message: `${purpose}: not run, since \`${key}\` did not finish earlier in this run (${hung}).`,
+      source: spec.tool,
+    });
+    return Promise.resolve(null);
+  }
+  return attempt(context, spec.tool, purpose, async () => {
+    try {
+      return await context.host.run(spec, context.signal);
+    } catch (error) {
+      if (isEncplanError(error) && error.code === 'TOOL_TIMED_OUT') {
+        const known = hungCommands.get(context) ?? new Map<string, string>();
+        known.set(key, error.message);
+        hungCommands.set(context, known);
+      }
+      throw error;
+    }
+  });
 }
 
 /**

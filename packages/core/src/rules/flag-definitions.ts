@@ -19,11 +19,14 @@ export interface FlagDefinition<S extends z.ZodType = z.ZodType> {
   readonly schema: S;
   /** A flag's text → the value. Throws INVALID_ARGUMENT naming the flag, the value and the accepted form. */
   readonly parse: (text: string) => z.output<S>;
+  /** The same refusal for a value only the host can judge (a folder that does not exist), with why. */
+  readonly refuse: (text: string, why: string) => never;
 }
 
-function refuse(flag: string, text: string, accepted: string): never {
+function refuse(flag: string, text: string, accepted: string, why?: string): never {
   // JSON.stringify shows a control character or a quote in the value escaped, never raw on the terminal.
-  throw new EncplanError('INVALID_ARGUMENT', `--${flag} ${JSON.stringify(text)} is not accepted.`, {
+  const reason = why === undefined ? '' : `: ${why}`;
+  throw new EncplanError('INVALID_ARGUMENT', `--${flag} ${JSON.stringify(text)} is not accepted${reason}.`, {
     hint: `Accepted: ${accepted}.`,
     details: { flag: `--${flag}`, accepted },
   });
@@ -43,6 +46,7 @@ function definition<S extends z.ZodType>(
       const parsed = schema.safeParse(read(text));
       return parsed.success ? parsed.data : refuse(flag, text, accepted);
     },
+    refuse: (text, why) => refuse(flag, text, accepted, why),
   };
 }
 
@@ -121,6 +125,13 @@ const MAPPING_NAME = /^[A-Za-z0-9_][A-Za-z0-9_.-]{0,126}$/;
  */
 const LABEL = /^[A-Za-z0-9_][A-Za-z0-9_.-]{0,15}$/;
 
+/**
+ * A folder path: 1 to 4095 bytes (PATH_MAX 4096 with the terminating NUL, linux include/uapi/linux/limits.h), no
+ * control character (it would reach the terminal and the state file raw).
+ */
+// eslint-disable-next-line no-control-regex -- the control characters are what the pattern refuses
+const FOLDER_PATH = /^[^\u0000-\u001f\u007f]{1,4095}$/;
+
 /** Every user-given value, by the name plan options and the wizard use. */
 export const FLAG_DEFINITIONS = {
   unlockMemory: definition(
@@ -175,6 +186,16 @@ export const FLAG_DEFINITIONS = {
   workload: enumDefinition('workload', ['desktop', 'server', 'write-heavy']),
   targetSpareBase: enumDefinition('target-spare-base', ['user', 'raw']),
   failOn: enumDefinition('fail-on', ['warning', 'failing']),
+  /**
+   * Where a benchmark writes its scratch containers (`assess`/`collect --benchmark --scratch`, the wizard, the
+   * fleet role). The pattern is checked here; that the folder exists and is writable, by the host
+   * (node/scratch-directory.ts) before anything runs.
+   */
+  scratch: patternDefinition(
+    'scratch',
+    FOLDER_PATH,
+    'an existing folder you can write to, on a filesystem of the disk being measured, e.g. /var/tmp',
+  ),
 } as const;
 
 /**

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { EncplanError } from '../errors.js';
-import { devicePathSchema } from '../rules/flag-definitions.js';
+import { devicePathSchema, FLAG_DEFINITIONS } from '../rules/flag-definitions.js';
 
 /** What the wizard (desktop main, `encplan ui`) asks for: one drive, and how much benchmarking. */
 export const wizardAssessRequestSchema = z
@@ -11,6 +11,8 @@ export const wizardAssessRequestSchema = z
     benchmark: z.enum(['none', 'quick', 'full']),
     /** Encrypted backends to benchmark (empty = the platform's default choice). */
     backends: z.array(z.string().regex(/^[a-z0-9-]+$/)).max(16),
+    /** Where the I/O benchmark writes (`--scratch`, one definition); absent: the disk's own filesystem. */
+    scratchDirectory: FLAG_DEFINITIONS.scratch.schema.optional(),
   })
   .strict();
 /** A validated {@link wizardAssessRequestSchema} value. */

@@ -51,9 +51,14 @@ export async function collect(
       benchmark:
         request.benchmark === undefined || request.benchmark === null
           ? null
-          : request.benchmark.quick
-            ? { quick: true, quickRevision: request.benchmark.quickRevision ?? CURRENT_QUICK_REVISION }
-            : { quick: false },
+          : {
+              ...(request.benchmark.quick
+                ? { quick: true, quickRevision: request.benchmark.quickRevision ?? CURRENT_QUICK_REVISION }
+                : { quick: false }),
+              ...(request.benchmark.scratchDirectory === undefined
+                ? {}
+                : { scratchDirectory: request.benchmark.scratchDirectory }),
+            },
     },
   );
 }
@@ -132,6 +137,12 @@ export async function assessBundle(
     benchmark:
       bundle.benchmark === undefined || bundle.benchmark === null
         ? null
-        : { quick: bundle.benchmark.quick, quickRevision: bundle.benchmark.quickRevision ?? 1 },
+        : {
+            quick: bundle.benchmark.quick,
+            quickRevision: bundle.benchmark.quickRevision ?? 1,
+            ...(bundle.benchmark.scratchDirectory === undefined
+              ? {}
+              : { scratchDirectory: bundle.benchmark.scratchDirectory }),
+          },
   });
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { assess, assessBundle, assessmentDocument } from '@encplan/core';
+import { assess, assessBundle, assessmentDocument, collect } from '@encplan/core';
 import { parseBundle, type Bundle } from '../../src/capture/bundle.js';
 import { createRecordingHost } from '../../src/capture/recording-host.js';
 import { createReplayHost } from '../../src/capture/replay-host.js';
@@ -92,5 +92,28 @@ describe('assess --bundle of a benchmarked collection (collect --benchmark --qui
     await expect(host.effects.makeDirectory('/x', { mode: 0o700 })).rejects.toMatchObject({
       code: 'BUNDLE_INVALID',
     });
+  });
+});
+
+describe('collect --benchmark --scratch DIR: the folder is recorded and replayed (bundle 1.5)', () => {
+  // The bundle's benchmark wrote in its disk's own mount point; naming that folder must give the same run.
+  const SCRATCH = '/mnt/encplan-fixture';
+
+  it('records the folder in bundle.benchmark, and the replay writes there again', async () => {
+    const { bundle: made } = await collect(
+      { host: createReplayHost(bundle), clock },
+      {
+        device: bundle.device,
+        includeSerials: bundle.serialsIncluded,
+        benchmark: { quick: true, quickRevision: 1, scratchDirectory: SCRATCH },
+      },
+    );
+    expect(made.benchmark).toEqual({ quick: true, quickRevision: 1, scratchDirectory: SCRATCH });
+    const replayed = assessmentDocument.envelope.parse(await assessBundle(parseBundle(made), clock));
+    expect(replayed.result?.ioBenchmark).toEqual(live.ioBenchmark);
+    // Another folder is not what was recorded: the replay cannot measure I/O there.
+    const moved = { ...made, benchmark: { ...made.benchmark!, scratchDirectory: '/srv/elsewhere' } };
+    const elsewhere = assessmentDocument.envelope.parse(await assessBundle(moved, clock));
+    expect(elsewhere.result?.ioBenchmark ?? null).not.toEqual(live.ioBenchmark);
   });
 });

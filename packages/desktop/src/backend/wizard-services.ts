@@ -16,6 +16,7 @@ import {
   type UiServices,
 } from '@encplan/core';
 import {
+  checkScratchDirectory,
   createEnvironment,
   createRunner,
   detectPrivilege,
@@ -55,21 +56,30 @@ const ENCRYPTED_IO_BACKENDS: readonly BackendId[] = benchmarkIdsOn('linux');
  * The assess benchmark for the wizard's choices: ciphers always come with a benchmark (the I/O bound needs
  * them); I/O runs when plain or an encrypted backend is chosen, with exactly the encrypted ones chosen.
  */
-function benchmarkOf(request: WizardAssessRequest): NonNullable<AssessRequest['benchmark']> | null {
+async function benchmarkOf(
+  request: WizardAssessRequest,
+): Promise<NonNullable<AssessRequest['benchmark']> | null> {
   if (request.benchmark === 'none' || request.backends.length === 0) {
     return null;
   }
   const encrypted = ENCRYPTED_IO_BACKENDS.filter((backend) => request.backends.includes(backend));
   const io: BackendId[] =
     encrypted.length > 0 || request.backends.includes('plain') ? ['plain', ...encrypted] : [];
-  return { quick: request.benchmark === 'quick', io };
+  // The folder is checked as `assess --scratch` checks it (exists, a folder, writable) before anything runs.
+  const scratch = request.scratchDirectory;
+  return {
+    quick: request.benchmark === 'quick',
+    io,
+    ...(scratch === undefined ? {} : { scratchDirectory: await checkScratchDirectory(scratch) }),
+  };
 }
 
 /** The live services: the same `assess` use case and environment as `encplan assess`. */
 function liveServices(environment: NodeEnvironment, privilege: PrivilegeStatus): UiServices {
   return {
     listDevices: (signal) => listDisks(environment.host, signal),
-    assess: (request, { signal, onProgress }) => {
+    assess: async (request, { signal, onProgress }) => {
+      const benchmark = await benchmarkOf(request);
       onProgress({
         phase: 'Reading the drive, its partitions, the stack above it and the machine',
         fraction: 0.05,
@@ -81,7 +91,7 @@ function liveServices(environment: NodeEnvironment, privilege: PrivilegeStatus):
         includeSerials: false,
         mode: 'live',
         signal,
-        benchmark: benchmarkOf(request),
+        benchmark,
         onProgress: (step) => {
           steps += 1;
           onProgress({ phase: step, fraction: fractionAfter(steps), sample: null });

@@ -69,6 +69,11 @@ export interface RunnerOptions {
   /** Time between SIGTERM and SIGKILL when a child must be stopped. */
   readonly killGraceMs?: number;
   /**
+   * Every tool's deadline is multiplied by this (default 1): `ENCPLAN_DEADLINE_SCALE` (createEnvironment), for a
+   * machine slower than the deadlines allow for, and for tests that prove a deadline without waiting for it.
+   */
+  readonly deadlineScale?: number;
+  /**
    * File name endings tried for each tool, in order. Default: `.exe` then `.com` on Windows (where
    * `powershell`, `manage-bde`, `fsutil` and `diskspd` are `NAME.exe` files; `.bat`/`.cmd` are left out because
    * they run only through cmd.exe, which this runner never starts), the bare name elsewhere.
@@ -128,6 +133,7 @@ export function createRunner(options: RunnerOptions): Runner {
       throw new EncplanError('INTERNAL_ERROR', `A timeout is required to run ${spec.tool}.`);
     }
     throwIfCancelled(signal, `Running ${spec.tool}`);
+    const timeoutMs = Math.max(1, Math.round(spec.timeoutMs * (options.deadlineScale ?? 1)));
     const executable = await resolveTool(spec.tool);
     if (executable === null) {
       throw missing(spec.tool);
@@ -223,17 +229,17 @@ export function createRunner(options: RunnerOptions): Runner {
       }
 
       const deadline = setTimeout(() => {
-        firedDeadlines.push({ tool: spec.tool, timeoutMs: spec.timeoutMs });
+        firedDeadlines.push({ tool: spec.tool, timeoutMs });
         stop(
           new EncplanError(
             'TOOL_TIMED_OUT',
             leaderExited
-              ? `${spec.tool} exited, but a process it started kept its output open past the ${spec.timeoutMs} ms limit.`
-              : `${spec.tool} did not finish within ${spec.timeoutMs} ms.`,
-            { details: { tool: spec.tool, timeoutMs: spec.timeoutMs } },
+              ? `${spec.tool} exited, but a process it started kept its output open past the ${timeoutMs} ms limit.`
+              : `${spec.tool} did not finish within ${timeoutMs} ms.`,
+            { details: { tool: spec.tool, timeoutMs } },
           ),
         );
-      }, spec.timeoutMs);
+      }, timeoutMs);
       const onAbort = (): void => {
         stop(cancelled(`Running ${spec.tool}`));
       };
