@@ -37,6 +37,7 @@ import {
   predictPerformance,
 } from '../rules/performance-model.js';
 import { isKernelAtLeast } from '../rules/kernel-version.js';
+import { findKernelAesXtsUpgrade } from '../rules/kernel-aes-xts-upgrade.js';
 import { moveAdviceByResiduals } from '../rules/residual-advice.js';
 import { osOf, type PlanFacts } from '../rules/facts.js';
 import { mergeRuleResults, type RuleResult } from '../rules/rule-result.js';
@@ -323,6 +324,9 @@ export function buildPlan(facts: PlanFacts, rawOptions: PlanOptions = {}): Plan 
     ...residuals,
     ...findLoadTooLight(predictedPerformance),
     ...smallSector,
+    ...(engine.name === 'dm-crypt' && platform === 'linux'
+      ? findKernelAesXtsUpgrade(facts, predictedPerformance)
+      : []),
     ...(freshPath ? built.findings : []),
   ];
   if (violations.length > 0) {
