@@ -38,6 +38,7 @@ import {
 } from '../rules/performance-model.js';
 import { isKernelAtLeast } from '../rules/kernel-version.js';
 import { findKernelAesXtsUpgrade } from '../rules/kernel-aes-xts-upgrade.js';
+import { adviseVeracryptArgon2 } from '../rules/veracrypt-argon2.js';
 import { moveAdviceByResiduals } from '../rules/residual-advice.js';
 import { osOf, type PlanFacts } from '../rules/facts.js';
 import { mergeRuleResults, type RuleResult } from '../rules/rule-result.js';
@@ -183,7 +184,7 @@ export function buildPlan(facts: PlanFacts, rawOptions: PlanOptions = {}): Plan 
       options,
       encryption.encryption === 'AES-Twofish-Serpent' ? 3 : 1,
     );
-    kdfResult = mergeRuleResults(encryption, kdf);
+    kdfResult = mergeRuleResults(encryption, kdf, adviseVeracryptArgon2(facts, options, kdf.kdf.pim));
     veracryptSettings = { encryption: encryption.encryption, kdf: kdf.kdf };
     veracrypt = veracryptPlanSettings(veracryptSettings);
     modelSpeed = encryption.speed;

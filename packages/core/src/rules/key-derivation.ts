@@ -134,7 +134,7 @@ function argon2idSpeedOf(
  * The Argon2 memory policy: the weakest unlocking machine's RAM share, cryptsetup's default ceiling and the
  * formatting machine's half-RAM cap, rounded to the grid. It reads no benchmark: a busy CPU never changes it.
  */
-function argon2MemoryPolicy(
+export function argon2MemoryPolicy(
   facts: PlanFacts,
   options: ResolvedPlanOptions,
 ): { readonly memoryKiB: number; readonly basis: string } {
