@@ -39,6 +39,7 @@ import {
 import { isKernelAtLeast } from '../rules/kernel-version.js';
 import { findKernelAesXtsUpgrade } from '../rules/kernel-aes-xts-upgrade.js';
 import { adviseVeracryptArgon2 } from '../rules/veracrypt-argon2.js';
+import { findGrubBootPbkdf2 } from '../rules/grub-boot.js';
 import { moveAdviceByResiduals } from '../rules/residual-advice.js';
 import { osOf, type PlanFacts } from '../rules/facts.js';
 import { mergeRuleResults, type RuleResult } from '../rules/rule-result.js';
@@ -329,6 +330,9 @@ export function buildPlan(facts: PlanFacts, rawOptions: PlanOptions = {}): Plan 
       ? findKernelAesXtsUpgrade(facts, predictedPerformance)
       : []),
     ...(freshPath ? built.findings : []),
+    ...(rulesOf.keyDerivation === 'luks2-keyslot' && platform === 'linux'
+      ? findGrubBootPbkdf2(facts, options, strategy, devicePath)
+      : []),
   ];
   if (violations.length > 0) {
     findings.push({
