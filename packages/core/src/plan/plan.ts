@@ -40,6 +40,7 @@ import { isKernelAtLeast } from '../rules/kernel-version.js';
 import { findKernelAesXtsUpgrade } from '../rules/kernel-aes-xts-upgrade.js';
 import { adviseVeracryptArgon2 } from '../rules/veracrypt-argon2.js';
 import { findGrubBootPbkdf2 } from '../rules/grub-boot.js';
+import { findDmCryptTunables, findNvme4096Lba } from '../rules/dm-crypt-tunables.js';
 import { moveAdviceByResiduals } from '../rules/residual-advice.js';
 import { osOf, type PlanFacts } from '../rules/facts.js';
 import { mergeRuleResults, type RuleResult } from '../rules/rule-result.js';
@@ -332,6 +333,9 @@ export function buildPlan(facts: PlanFacts, rawOptions: PlanOptions = {}): Plan 
     ...(freshPath ? built.findings : []),
     ...(rulesOf.keyDerivation === 'luks2-keyslot' && platform === 'linux'
       ? findGrubBootPbkdf2(facts, options, strategy, devicePath)
+      : []),
+    ...(rulesOf.dmCryptParameters && platform === 'linux'
+      ? [...findDmCryptTunables(facts, advised.workqueueBypass), ...findNvme4096Lba(facts, strategy)]
       : []),
   ];
   if (violations.length > 0) {
