@@ -334,7 +334,8 @@ export function buildPlan(facts: PlanFacts, rawOptions: PlanOptions = {}): Plan 
     ...(rulesOf.keyDerivation === 'luks2-keyslot' && platform === 'linux'
       ? findGrubBootPbkdf2(facts, options, strategy, devicePath)
       : []),
-    ...(rulesOf.dmCryptParameters && platform === 'linux'
+    // Tuning advice has no place beside "back up and replace first".
+    ...(rulesOf.dmCryptParameters && platform === 'linux' && strategy.kind !== 'replace-first'
       ? [...findDmCryptTunables(facts, advised.workqueueBypass), ...findNvme4096Lba(facts, strategy)]
       : []),
   ];

@@ -58,3 +58,19 @@ describe('nvme-4096-lba (cryptsetup 2.8.0 release notes)', () => {
     expect(findingOf(emptyDisk(1024 * GIB, '/dev/nvme0n1p2', 512), 'nvme-4096-lba')).toBeUndefined();
   });
 });
+
+describe('tuning advice beside a failing drive', () => {
+  it('is left out when the strategy is to back up and replace the drive first', () => {
+    const failing = facts(
+      machine({ kernel: '6.12.0' }),
+      { media: { kind: 'hdd' } },
+      emptyDisk(500 * GIB, '/dev/sdb'),
+      {
+        health: { verdict: 'failing' },
+      },
+    );
+    const plan = buildPlan(failing);
+    expect(plan.strategy?.kind).toBe('replace-first');
+    expect(plan.findings.map((finding) => finding.ruleId)).not.toContain('dm-crypt-tunables');
+  });
+});
