@@ -66,6 +66,11 @@ export const planOptionFlags = {
     summary: 'Accept AES-128-XTS when the cipher limits the device.',
     default: false,
   }),
+  'encrypted-boot': Flags.boolean({
+    summary:
+      'GRUB unlocks /boot from this volume (GRUB_ENABLE_CRYPTODISK): add a PBKDF2 keyslot GRUB can open.',
+    default: false,
+  }),
   'target-spare': definedFlag(
     FLAGS.targetSparePercent,
     'Fixed spare area in per cent (default: computed from wear, TRIM and workload); offers an HPA where the drive has one.',
@@ -119,6 +124,7 @@ export function optionsFromFlags(flags: PlanOptionFlagValues): PlanOptions {
     passwordLength: parsed(FLAGS.passwordLength, flags['password-length']),
     ...(entropyBits.length > 0 ? { entropyBits } : {}),
     speedOverSecurity: flags['speed-over-security'],
+    encryptedBoot: flags['encrypted-boot'],
     targetSpare:
       sparePercent === null
         ? null

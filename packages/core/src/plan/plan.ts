@@ -37,6 +37,10 @@ import {
   predictPerformance,
 } from '../rules/performance-model.js';
 import { isKernelAtLeast } from '../rules/kernel-version.js';
+import { findKernelAesXtsUpgrade } from '../rules/kernel-aes-xts-upgrade.js';
+import { adviseVeracryptArgon2 } from '../rules/veracrypt-argon2.js';
+import { findGrubBootPbkdf2 } from '../rules/grub-boot.js';
+import { findDmCryptTunables, findNvme4096Lba } from '../rules/dm-crypt-tunables.js';
 import { moveAdviceByResiduals } from '../rules/residual-advice.js';
 import { osOf, type PlanFacts } from '../rules/facts.js';
 import { mergeRuleResults, type RuleResult } from '../rules/rule-result.js';
@@ -182,7 +186,7 @@ export function buildPlan(facts: PlanFacts, rawOptions: PlanOptions = {}): Plan 
       options,
       encryption.encryption === 'AES-Twofish-Serpent' ? 3 : 1,
     );
-    kdfResult = mergeRuleResults(encryption, kdf);
+    kdfResult = mergeRuleResults(encryption, kdf, adviseVeracryptArgon2(facts, options, kdf.kdf.pim));
     veracryptSettings = { encryption: encryption.encryption, kdf: kdf.kdf };
     veracrypt = veracryptPlanSettings(veracryptSettings);
     modelSpeed = encryption.speed;
@@ -323,7 +327,17 @@ export function buildPlan(facts: PlanFacts, rawOptions: PlanOptions = {}): Plan 
     ...residuals,
     ...findLoadTooLight(predictedPerformance),
     ...smallSector,
+    ...(engine.name === 'dm-crypt' && platform === 'linux'
+      ? findKernelAesXtsUpgrade(facts, predictedPerformance)
+      : []),
     ...(freshPath ? built.findings : []),
+    ...(rulesOf.keyDerivation === 'luks2-keyslot' && platform === 'linux'
+      ? findGrubBootPbkdf2(facts, options, strategy, devicePath)
+      : []),
+    // Tuning advice has no place beside "back up and replace first".
+    ...(rulesOf.dmCryptParameters && platform === 'linux' && strategy.kind !== 'replace-first'
+      ? [...findDmCryptTunables(facts, advised.workqueueBypass), ...findNvme4096Lba(facts, strategy)]
+      : []),
   ];
   if (violations.length > 0) {
     findings.push({

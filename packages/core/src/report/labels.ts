@@ -55,6 +55,7 @@ export const EVIDENCE_LABELS: Readonly<Record<string, FieldLabel>> = {
   'device.physicalSectorBytes': { label: 'Physical sector size', unit: 'bytes' },
   'device.nvmeNamespaceManagement': { label: 'Drive supports NVMe namespace management', unit: 'text' },
   'options.speedOverSecurity': { label: 'Speed preferred over security', unit: 'text' },
+  'options.encryptedBoot': { label: 'GRUB unlocks /boot from this volume', unit: 'text' },
   'trim.firstBlockingLayer': { label: 'First layer that blocks discards', unit: 'text' },
   'device.rotational': { label: 'Spinning disk', unit: 'text' },
   'device.sizeBytes': { label: 'Disk size', unit: 'bytes' },

@@ -38,7 +38,9 @@ const ARGON2_DEFAULT_PARALLEL = 4;
  * The formatting machine's cap: with --pbkdf-force-iterations cryptsetup skips its benchmark and writes the
  * memory given, except that it never uses more than half of the physical memory of the machine it runs on
  * (cryptsetup lib/utils_pbkdf.c, init_pbkdf_type → adjusted_phys_memory; cryptsetup 2.0.0 release notes "We never
- * try to use more than half of available physical memory").
+ * try to use more than half of available physical memory"). cryptsetup 2.8.0 no longer limits the Argon2
+ * memory "on systems with more than 4GB of available memory" (2.8.0 release notes); there the half is over 2 GiB,
+ * above the 1 GiB ceiling, so this cap only binds below 4 GiB, where every version still applies it.
  */
 const FORMAT_RAM_SHARE = 0.5;
 /**
@@ -134,7 +136,7 @@ function argon2idSpeedOf(
  * The Argon2 memory policy: the weakest unlocking machine's RAM share, cryptsetup's default ceiling and the
  * formatting machine's half-RAM cap, rounded to the grid. It reads no benchmark: a busy CPU never changes it.
  */
-function argon2MemoryPolicy(
+export function argon2MemoryPolicy(
   facts: PlanFacts,
   options: ResolvedPlanOptions,
 ): { readonly memoryKiB: number; readonly basis: string } {

@@ -47,6 +47,11 @@ export const planOptionsSchema = z.object({
   /** Accept AES-128-XTS and no cascades when the cipher, not the device, limits throughput. */
   speedOverSecurity: z.boolean().default(false),
   /**
+   * /boot lives on the volume to encrypt and GRUB unlocks it (GRUB_ENABLE_CRYPTODISK): GRUB opens LUKS2 only
+   * with a PBKDF2 keyslot (rules/grub-boot.ts). False: encplan detects it from the layout where it can.
+   */
+  encryptedBoot: z.boolean().default(false),
+  /**
    * A fixed spare area the user asks for, in per cent of a stated base: `user` = the capacity the host sees
    * (disk size), `raw` = the raw flash (disk size + factory spare, known only when the drive reports it).
    * Null: the plan computes the spare area from wear, TRIM and workload.

@@ -2,7 +2,7 @@ import { type PlanOptions } from '@encplan/core';
 import { type PlanFacts } from '../../src/rules/facts.js';
 import { type CipherId } from '../../src/domain/cipher.js';
 import { STANDARD_PROFILE_SHAPES, type StandardProfileId } from '../../src/domain/io-benchmark.js';
-import { MIB } from '../../src/domain/units.js';
+import { GIB, MIB } from '../../src/domain/units.js';
 import { planOptionsSchema, type ResolvedPlanOptions } from '../../src/rules/plan-options.js';
 
 /**
@@ -137,5 +137,47 @@ export function emptyDisk(sizeBytes: number, path = '/dev/sdz', logicalSectorByt
     partitions: [],
     stack: { path, type: 'disk', filesystem: null, mountpoints: [], children: [] },
     space: { regions: [{ startBytes: 0, sizeBytes, location: 'whole-disk' }] },
+  };
+}
+
+/** A GPT disk with the given partitions (hand-built facts; what is left out is unknown). */
+export function gptDisk(
+  partitions: {
+    path: string;
+    sizeBytes: number;
+    type: string | null;
+    mountpoints?: string[];
+    availableBytes?: number | null;
+  }[],
+  disk: { isSystemDisk?: boolean; mountpoints?: string[]; kind?: 'ssd' | 'hdd' } = {},
+): PlanFacts {
+  let start = MIB;
+  return {
+    provenance: { platform: 'linux 6.1.0' },
+    media: { kind: disk.kind ?? 'ssd' },
+    disk: {
+      path: '/dev/nvme0n1',
+      sizeBytes: 512 * GIB,
+      logicalSectorBytes: 512,
+      partitionTable: 'gpt',
+      isSystemDisk: disk.isSystemDisk ?? false,
+      mountpoints: disk.mountpoints ?? [],
+    },
+    partitions: partitions.map((partition, index) => {
+      const startBytes = start;
+      start += partition.sizeBytes;
+      return {
+        path: partition.path,
+        number: index + 1,
+        startBytes,
+        sizeBytes: partition.sizeBytes,
+        filesystem:
+          partition.type === null
+            ? null
+            : { type: partition.type, availableBytes: partition.availableBytes ?? null },
+        mountpoints: partition.mountpoints ?? [],
+      };
+    }),
+    encryption: { found: [] },
   };
 }

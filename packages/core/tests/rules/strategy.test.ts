@@ -2,11 +2,10 @@ import { describe, expect, it } from 'vitest';
 import { assessBundle, planFromAssessment, type Plan } from '@encplan/core';
 import { parseBundle } from '../../src/capture/bundle.js';
 import { buildPlan } from '../../src/plan/plan.js';
-import { type PlanFacts } from '../../src/rules/facts.js';
 import { IN_PLACE_DATA_OFFSET_BYTES, IN_PLACE_REDUCTION_BYTES } from '../../src/rules/strategy.js';
 import { GIB, MIB } from '../../src/domain/units.js';
 import { fixture } from '../support/fixtures.js';
-import { facts, ioBenchmark } from './facts-builder.js';
+import { facts, gptDisk, ioBenchmark } from './facts-builder.js';
 
 const clock = { now: () => new Date('2026-11-21T12:00:00.000Z') };
 
@@ -28,48 +27,6 @@ function strategyOf(plan: Plan): NonNullable<Plan['strategy']> {
     throw new Error('the plan has no strategy');
   }
   return plan.strategy;
-}
-
-/** A GPT disk with the given partitions (hand-built facts; what is left out is unknown). */
-function gptDisk(
-  partitions: {
-    path: string;
-    sizeBytes: number;
-    type: string | null;
-    mountpoints?: string[];
-    availableBytes?: number | null;
-  }[],
-  disk: { isSystemDisk?: boolean; mountpoints?: string[]; kind?: 'ssd' | 'hdd' } = {},
-): PlanFacts {
-  let start = MIB;
-  return {
-    provenance: { platform: 'linux 6.1.0' },
-    media: { kind: disk.kind ?? 'ssd' },
-    disk: {
-      path: '/dev/nvme0n1',
-      sizeBytes: 512 * GIB,
-      logicalSectorBytes: 512,
-      partitionTable: 'gpt',
-      isSystemDisk: disk.isSystemDisk ?? false,
-      mountpoints: disk.mountpoints ?? [],
-    },
-    partitions: partitions.map((partition, index) => {
-      const startBytes = start;
-      start += partition.sizeBytes;
-      return {
-        path: partition.path,
-        number: index + 1,
-        startBytes,
-        sizeBytes: partition.sizeBytes,
-        filesystem:
-          partition.type === null
-            ? null
-            : { type: partition.type, availableBytes: partition.availableBytes ?? null },
-        mountpoints: partition.mountpoints ?? [],
-      };
-    }),
-    encryption: { found: [] },
-  };
 }
 
 describe('strategy over the committed real assessments and bundles', () => {
