@@ -40,7 +40,7 @@ const linuxArbitrary = fc.record({
 function rendered(document: { result: unknown }) {
   const view = toReportView(document as Parameters<typeof toReportView>[0], { includeDestructive: true });
   return {
-    text: renderTextReport(view, { text: { width: 200 } }),
+    text: renderTextReport(view, { verbose: true, width: null }),
     html: renderHtmlReport(view),
     script: renderCommandsScript(view),
   };
@@ -78,6 +78,10 @@ describe('rendered reports tell what the facts and commands say (issue 24 item 5
         // The TRIM badge: green "supported" only when the drive itself says so.
         if (shape.deviceSupportsTrim !== true) {
           expect(text).not.toMatch(/TRIM and discards: supported/);
+        }
+        // The drive's own answer row: unknown stays unknown, in the text and in the HTML.
+        if (shape.deviceSupportsTrim === null) {
+          expect(both).not.toMatch(/Drive supports TRIM(?:<\/[a-z]+>|\s|:|<[a-z]+[^>]*>)*(?:yes|no)\b/);
         }
         // Whether TRIM reaches the drive: yes, no or unknown exactly as the plan knows it.
         const trim = plan.settings.space?.trim;
