@@ -1,14 +1,7 @@
 import type { FioRun, RunSummary } from '../domain/io-benchmark.js';
+import { median } from '../domain/statistics.js';
 
-/** The median of a list (mean of the middle two for even lengths); null for an empty list. */
-export function median(values: readonly number[]): number | null {
-  if (values.length === 0) {
-    return null;
-  }
-  const sorted = [...values].sort((a, b) => a - b);
-  const middle = Math.floor(sorted.length / 2);
-  return sorted.length % 2 === 1 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
-}
+export { median };
 
 function medianInt(values: readonly (number | null)[]): number | null {
   const present = values.filter((value): value is number => value !== null);

@@ -11,6 +11,7 @@ export const BUNDLE_SCHEMA = 'encplan.bundle' as const;
  * 1.2: `all` (a `collect --all` bundle: every disk of the machine, replayed by `assess --all --bundle`).
  * 1.3: `benchmark.quickRevision` (which quick mode ran; absent: revision 1, quick mode before issue 18).
  * 1.4: `benchmark.quickRevision` may be 3 (issue 24: fscrypt in one cold pass, aes-256-xts decryption).
+ * 1.5: `benchmark.quickRevision` may be 4 (issue 24 item 4: aes-128/256-xts in three interleaved pairs).
  */
 export const BUNDLE_SCHEMA_VERSION = [1, 5] as const;
 
@@ -104,7 +105,7 @@ const bundleSchema = z.object({
   benchmark: z
     .object({
       quick: z.boolean(),
-      quickRevision: z.union([z.literal(1), z.literal(2), z.literal(3)]).optional(),
+      quickRevision: z.union([z.literal(1), z.literal(2), z.literal(3), z.literal(4)]).optional(),
       /** 1.5: the folder `--scratch` named for the scratch containers; absent: the disk's own (replayed alike). */
       scratchDirectory: z.string().optional(),
     })

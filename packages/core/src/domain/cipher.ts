@@ -42,6 +42,12 @@ const cipherSpeedMeasurementSchema = z.object({
   messageBytes: z.number().int().nullable(),
   /** The exact command, for the report's evidence. */
   argv: z.array(z.string()),
+  /**
+   * One-core encryption rates of repeated runs, in the order run (since assessment 1.4, cipher-benchmark 1.2;
+   * absent after one run). OpenSSL's aes-128-xts and aes-256-xts runs interleave, so the i-th samples of the
+   * two form a pair; `encryptBytesPerSecond` is the median of the samples.
+   */
+  encryptSamplesBytesPerSecond: z.array(z.number().int()).optional(),
 });
 /** A validated {@link cipherSpeedMeasurementSchema} value. */
 export type CipherSpeedMeasurement = z.infer<typeof cipherSpeedMeasurementSchema>;

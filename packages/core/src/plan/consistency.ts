@@ -49,7 +49,8 @@ export type ConsistencyRule =
   | 'strategy-without-failure'
   | 'recommendation-setting'
   | 'command-setting'
-  | 'spare-method-commands';
+  | 'spare-method-commands'
+  | 'trim-reach';
 
 /** One contradiction inside a plan, in words for the user (and for the developer who must fix encplan). */
 export interface PlanContradiction {
@@ -307,6 +308,33 @@ function findPlanContradictions(plan: Plan): PlanContradiction[] {
     ...recommendationContradictions(plan),
     ...commandContradictions(plan),
     ...spareContradictions(plan),
+    ...trimContradictions(plan),
+  ];
+}
+
+/**
+ * Whether TRIM reaches the drive, told once: the boolean `trimReachesDrive` is the known yes of the tri-state
+ * `trim` (unknown is never yes), and a yes needs the discards the plan passes.
+ */
+function trimContradictions(plan: Plan): PlanContradiction[] {
+  const space = plan.settings.space;
+  const trim = space?.trim;
+  if (space === null || trim === undefined) {
+    return [];
+  }
+  const reaches = trim.reachesDrive === null ? 'unknown' : trim.reachesDrive ? 'yes' : 'no';
+  return [
+    ...(space.trimReachesDrive === (trim.reachesDrive === true)
+      ? []
+      : [
+          contradiction(
+            'trim-reach',
+            `TRIM is said to ${space.trimReachesDrive ? '' : 'not '}reach the drive, but whether it does is ${reaches}`,
+          ),
+        ]),
+    ...(trim.reachesDrive === true && !plan.settings.allowDiscards
+      ? [contradiction('trim-reach', 'TRIM is said to reach the drive, but the plan passes no discards')]
+      : []),
   ];
 }
 

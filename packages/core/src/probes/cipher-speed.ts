@@ -17,6 +17,8 @@ import type { CommandOutput } from '../ports.js';
 import { RUN_DIRECTLY, type PhaseRunner, type PlannedPhase } from './phase-schedule.js';
 import {
   CURRENT_QUICK_REVISION,
+  FULL_ARGON2_RUNS,
+  FULL_OPENSSL_KEY_SIZE_SAMPLES,
   QUICK_CUTS,
   type QuickCuts,
   type QuickRevision,
@@ -243,53 +245,70 @@ async function measureWithCryptsetup(context: ProbeContext, options: SpeedProbeO
   return { ...facts, unmeasured: [...facts.unmeasured, ...unmeasured], available };
 }
 
-function opensslSteps(options: SpeedProbeOptions): (SpeedStep & {
-  evp: OpensslCipherName;
-  decrypt: boolean;
-  processes: number;
-})[] {
+/** The ciphers whose one-core encryption runs in interleaved pairs: AES-128's gain is their ratio. */
+const KEY_SIZE_PAIR: readonly OpensslCipherName[] = ['aes-128-xts', 'aes-256-xts'];
+
+/** One `openssl speed` run of the probe: which cipher, direction and processes, and which sample of it. */
+type OpensslStep = SpeedStep & { evp: OpensslCipherName; decrypt: boolean; processes: number };
+
+function opensslSteps(options: SpeedProbeOptions): OpensslStep[] {
   const cpus = Math.max(1, options.logicalCpuCount ?? 1);
   // 1 s per figure keeps --quick inside its budget for a whole assessment; 3 s steadies full runs.
   const seconds = options.quick === true ? 1 : 3;
   const cuts = quickCutsOf(options);
   const allCores = cuts?.opensslAllCoresEvps ?? null;
+  const samples = cuts?.opensslKeySizeSamples ?? FULL_OPENSSL_KEY_SIZE_SAMPLES;
   // Quick mode measures decryption only for the ciphers its revision names, on one core (reads are predicted
   // from it: `openssl speed -decrypt`, openssl-speed(1)).
   const directions = (evp: OpensslCipherName) =>
     cuts === null ? [false, true] : cuts.opensslDecryptEvps.includes(evp) ? [false, true] : [false];
-  return OPENSSL_EVPS.flatMap((evp) =>
+  const step = (evp: OpensslCipherName, decrypt: boolean, processes: number, sample: number): OpensslStep => {
+    // -mr: machine-readable bytes/s; -elapsed: wall-clock time, not CPU time (honest on a busy or virtual CPU).
+    const args = [
+      'speed',
+      '-mr',
+      '-elapsed',
+      '-evp',
+      evp,
+      '-seconds',
+      String(seconds),
+      '-bytes',
+      String(OPENSSL_MESSAGE_BYTES),
+      ...(decrypt ? ['-decrypt'] : []),
+      ...(processes > 1 ? ['-multi', String(processes)] : []),
+    ];
+    const repeated = sample > 1 ? `, run ${String(sample)} of ${String(samples)}` : '';
+    return {
+      id: `cipher:openssl:${evp}:${decrypt ? 'decrypt' : 'encrypt'}:${String(processes)}${sample > 1 ? `:${String(sample)}` : ''}`,
+      resource: 'cpu' as const,
+      expectedMs: seconds * 1000 + OPENSSL_OVERHEAD_MS,
+      args,
+      label: `openssl speed ${evp}${decrypt ? ' decrypt' : ''} on ${String(processes)} core(s)${repeated}`,
+      evp,
+      decrypt,
+      processes,
+    };
+  };
+  // AES-128's gain over AES-256 is a ratio of two one-core runs: run them in interleaved pairs so a busy
+  // moment slows both sides of a pair alike, and the pairs give a median and a spread (issue 24 item 4).
+  // One sample each (quick revisions 1–3) keeps the order those revisions ran in.
+  const paired = samples > 1;
+  const pairs = paired
+    ? Array.from({ length: samples }, (_, index) =>
+        KEY_SIZE_PAIR.map((evp) => step(evp, false, 1, index + 1)),
+      ).flat()
+    : [];
+  const rest = OPENSSL_EVPS.flatMap((evp) =>
     directions(evp).flatMap((decrypt) =>
       (cpus > 1 && (allCores === null || allCores.includes(evp)) && (cuts === null || !decrypt)
         ? [1, cpus]
         : [1]
-      ).map((processes) => {
-        // -mr: machine-readable bytes/s; -elapsed: wall-clock time, not CPU time (honest on a busy or virtual CPU).
-        const args = [
-          'speed',
-          '-mr',
-          '-elapsed',
-          '-evp',
-          evp,
-          '-seconds',
-          String(seconds),
-          '-bytes',
-          String(OPENSSL_MESSAGE_BYTES),
-          ...(decrypt ? ['-decrypt'] : []),
-          ...(processes > 1 ? ['-multi', String(processes)] : []),
-        ];
-        return {
-          id: `cipher:openssl:${evp}:${decrypt ? 'decrypt' : 'encrypt'}:${String(processes)}`,
-          resource: 'cpu' as const,
-          expectedMs: seconds * 1000 + OPENSSL_OVERHEAD_MS,
-          args,
-          label: `openssl speed ${evp}${decrypt ? ' decrypt' : ''} on ${String(processes)} core(s)`,
-          evp,
-          decrypt,
-          processes,
-        };
-      }),
+      )
+        .filter((processes) => !paired || decrypt || processes > 1 || !KEY_SIZE_PAIR.includes(evp))
+        .map((processes) => step(evp, decrypt, processes, 1)),
     ),
   );
+  return [...pairs, ...rest];
 }
 
 async function measureWithOpenssl(context: ProbeContext, options: SpeedProbeOptions) {
@@ -389,16 +408,19 @@ function kdfSteps(options: SpeedProbeOptions): SpeedStep[] {
     'argon2id',
     ...(argon2Ms === null ? [] : ['--iter-time', String(argon2Ms)]),
   ];
+  // Full mode runs argon2id three times: the key-derivation rule sets the iterations from the median cost of
+  // the runs, so one run slowed by other work does not move them (issue 24 item 4). Quick mode runs it once.
+  const runs = cuts === null ? FULL_ARGON2_RUNS : 1;
   return [
     ...steps,
-    {
-      id: 'kdf:argon2id',
+    ...Array.from({ length: runs }, (_, index): SpeedStep => ({
+      id: `kdf:argon2id${index === 0 ? '' : `:${String(index + 1)}`}`,
       resource: 'cpu',
       // Its search for parameters runs the hash several times: about twice the requested time, plus start-up.
       expectedMs: 2 * (argon2Ms ?? ARGON2_DEFAULT_ITER_TIME_MS) + 1000,
       args: argon2Args,
-      label: `cryptsetup ${argon2Args.slice(1).join(' ')}`,
-    },
+      label: `cryptsetup ${argon2Args.slice(1).join(' ')}${runs > 1 ? ` (run ${String(index + 1)} of ${String(runs)})` : ''}`,
+    })),
   ];
 }
 
@@ -415,7 +437,7 @@ export function speedProbeReductions(options: SpeedProbeOptions): string[] {
   const hashes = cuts.pbkdf2Hashes;
   return [
     'cryptsetup: Serpent and Twofish are not measured.',
-    `OpenSSL: 1 s per figure instead of 3, ${cuts.opensslDecryptEvps.length === 0 ? 'encryption only' : `decryption for ${cuts.opensslDecryptEvps.join(', ')} only`}${allCores === null ? '' : `, all cores for ${allCores.join(', ')} only`}: one short sample, so a busy machine shows in the figure.`,
+    `OpenSSL: 1 s per figure instead of 3${cuts.opensslKeySizeSamples > 1 ? ` (aes-128/256-xts on one core: ${String(cuts.opensslKeySizeSamples)} interleaved pairs, as in full mode)` : ''}, ${cuts.opensslDecryptEvps.length === 0 ? 'encryption only' : `decryption for ${cuts.opensslDecryptEvps.join(', ')} only`}${allCores === null ? '' : `, all cores for ${allCores.join(', ')} only`}: one short sample${cuts.opensslKeySizeSamples > 1 ? ' of the other figures' : ''}, so a busy machine shows in the figure.`,
     ...(hashes === null
       ? []
       : [
@@ -424,7 +446,7 @@ export function speedProbeReductions(options: SpeedProbeOptions): string[] {
     ...(cuts.argon2IterTimeMs === null
       ? []
       : [
-          `argon2id: cryptsetup benchmarked ${String(cuts.argon2IterTimeMs)} ms instead of ${String(ARGON2_DEFAULT_ITER_TIME_MS)} ms (the plan scales by the time asked).`,
+          `argon2id: cryptsetup benchmarked ${String(cuts.argon2IterTimeMs)} ms once instead of ${String(ARGON2_DEFAULT_ITER_TIME_MS)} ms ${String(FULL_ARGON2_RUNS)} times (the plan scales by the time asked; iterations follow one run, not a median).`,
         ]),
   ];
 }

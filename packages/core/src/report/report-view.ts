@@ -694,7 +694,7 @@ function toDecisions(plan: Plan): DecisionView[] {
         },
     {
       label: 'Discards (TRIM)',
-      value: settings.allowDiscards ? 'passed through to the drive' : 'not passed through',
+      value: discardsText(settings),
     },
     planSettingsOf(plan.targetTool).dmCryptParameters
       ? {
@@ -713,6 +713,22 @@ function toDecisions(plan: Plan): DecisionView[] {
         },
   ];
   return decisions.filter((decision): decision is DecisionView => decision !== null);
+}
+
+/**
+ * The discards decision as known as the plan knows it: passed through by dm-crypt, and whether TRIM then
+ * reaches the drive — yes, no or unknown with the reason, never yes for unknown (issue 24 item 5).
+ */
+function discardsText(settings: Plan['settings']): string {
+  if (!settings.allowDiscards) {
+    return 'not passed through';
+  }
+  const trim = settings.space?.trim;
+  if (trim === undefined) {
+    return 'passed through to the drive';
+  }
+  const reaches = trim.reachesDrive === null ? 'unknown' : trim.reachesDrive ? 'yes' : 'no';
+  return `passed through; reaches the drive: ${reaches} (${trim.reason})`;
 }
 
 const SEVERITY_ORDER = { critical: 0, warning: 1, info: 2 } as const;

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { cipherIdSchema, type CipherId } from '../domain/cipher.js';
 import { sourceOf, type FactSource } from '../domain/source.js';
 import { cacheAbsorbed } from '../analyses/io-overhead.js';
+import { median } from '../domain/statistics.js';
 import { ONE_PASS_ARGS } from '../domain/io-benchmark.js';
 import { plansForLinux, type PlanFacts } from './facts.js';
 import { benchmarksThroughPageCache } from '../targets/registry.js';
@@ -12,7 +13,7 @@ import { benchmarksThroughPageCache } from '../targets/registry.js';
  */
 export const AES_XTS_512_OVER_256 = 0.8;
 /** With VAES the 512-bit key costs only ≈ 8 % (cryptsetup benchmark pairs: kubesail/pibox-os#17, jo-so.de 2017, rvso.com/de/archives/1576615, "Fendos" report). */
-const AES_XTS_512_OVER_256_VAES = 0.92;
+export const AES_XTS_512_OVER_256_VAES = 0.92;
 
 /**
  * How the cipher speed a prediction uses was obtained, best first (issue 24):
@@ -305,4 +306,46 @@ export function fastestPlainBytesPerSecond(facts: PlanFacts): number | null {
     .map((profile) => profile.summary?.medianBytesPerSecond)
     .filter((v): v is number => v !== undefined && v > 0);
   return values.length === 0 ? null : Math.max(...values);
+}
+
+/** AES-128's gain over AES-256 from interleaved one-core pairs: median and spread in per cent, and the pair count. */
+export interface KeySizeGainSpread {
+  readonly medianPercent: number;
+  readonly lowPercent: number;
+  readonly highPercent: number;
+  readonly pairs: number;
+}
+
+/**
+ * AES-128's gain over AES-256 (AES-XTS 256-bit over 512-bit key) per interleaved pair of OpenSSL one-core runs
+ * (the i-th sample of each, run back to back, so a busy moment slows both alike): the median and the lowest and
+ * highest pair. Null unless both ciphers carry the same number (≥ 2) of samples and OpenSSL is admitted for
+ * AES here ({@link opensslAdmissible}).
+ */
+export function keySizeGainSpread(facts: PlanFacts): KeySizeGainSpread | null {
+  if (!opensslAdmissible(facts, 'aes-xts').ok) {
+    return null;
+  }
+  const samplesOf = (keyBits: number) =>
+    (facts.cipherBenchmark?.cipherSpeed?.measurements ?? []).find(
+      (row) => row.source === 'openssl' && row.cipher === 'aes-xts' && row.keyBits === keyBits,
+    )?.encryptSamplesBytesPerSecond ?? [];
+  const aes128 = samplesOf(256);
+  const aes256 = samplesOf(512);
+  if (aes128.length < 2 || aes128.length !== aes256.length) {
+    return null;
+  }
+  const gains = aes128
+    .map((rate, index) => (rate / (aes256[index] ?? 0) - 1) * 100)
+    .filter((gain) => Number.isFinite(gain))
+    .sort((a, b) => a - b);
+  if (gains.length !== aes128.length) {
+    return null;
+  }
+  return {
+    medianPercent: median(gains) ?? 0,
+    lowPercent: Math.round(gains[0]!),
+    highPercent: Math.round(gains[gains.length - 1]!),
+    pairs: gains.length,
+  };
 }

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { median } from '../domain/statistics.js';
 import { machineFactOrigin } from '../domain/cpu.js';
 import { evidence, type Evidence, type Recommendation } from '../domain/recommendation.js';
 import { sourceOf } from '../domain/source.js';
@@ -81,15 +82,6 @@ export type Luks2Pbkdf = Readonly<z.infer<typeof luks2PbkdfSchema>>;
 
 const ARGON2_SOURCE = sourceOf('cryptsetup benchmark', 'argon2id');
 
-/** The median of a non-empty list. */
-function median(values: readonly number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  const middle = Math.floor(sorted.length / 2);
-  return sorted.length % 2 === 1
-    ? (sorted[middle] ?? 0)
-    : ((sorted[middle - 1] ?? 0) + (sorted[middle] ?? 0)) / 2;
-}
-
 /**
  * This machine's argon2id cost per KiB·iteration per lane (ms), the median over every argon2id run of
  * `cryptsetup benchmark` the assessment holds, with the first run's figures for the evidence; null when no run
@@ -129,7 +121,7 @@ function argon2idSpeedOf(
     const lanes = Math.min(row.threads, machineCores ?? row.threads);
     return (row.targetMs * lanes) / (row.timeCost * row.memoryKiB);
   });
-  return { msPerKiBIterationLane: median(costs), runs: rows.length, first };
+  return { msPerKiBIterationLane: median(costs) ?? 0, runs: rows.length, first };
 }
 
 /**

@@ -50,10 +50,51 @@ export const spacePlanSchema = z.object({
     .object({ offsetBytes: z.number().int().nonnegative(), lengthBytes: z.number().int().positive() })
     .nullable(),
   method: spareMethodSchema,
-  /** True when TRIM reaches the drive through the planned stack. */
+  /** True only when TRIM is known to reach the drive through the planned stack (unknown is false: read `trim`). */
   trimReachesDrive: z.boolean(),
+  /**
+   * Whether TRIM reaches the drive through the planned stack: true, false, or null when unknown (the drive did
+   * not say whether it supports TRIM, or the existing stack was not walked), with the reason (since plan 1.3).
+   */
+  trim: z.object({ reachesDrive: z.boolean().nullable(), reason: z.string() }).optional(),
 });
 export type SpacePlan = z.infer<typeof spacePlanSchema>;
+
+/**
+ * Whether TRIM reaches the drive through the planned stack, and why: no when the plan passes no discards, the
+ * drive cannot TRIM or a walked layer stops them; unknown (null) when the drive did not say or the existing
+ * stack was not walked; yes only when all of it is known.
+ */
+function trimReach(
+  allowDiscards: boolean,
+  deviceSupportsTrim: boolean | null,
+  stackPasses: boolean,
+  stackKnown: boolean,
+  blocking: { readonly kind: string; readonly name: string } | null,
+): { reachesDrive: boolean | null; reason: string } {
+  if (!allowDiscards) {
+    return { reachesDrive: false, reason: 'the plan does not enable discards' };
+  }
+  if (deviceSupportsTrim === false) {
+    return { reachesDrive: false, reason: 'the drive does not support TRIM' };
+  }
+  if (stackKnown && !stackPasses) {
+    return {
+      reachesDrive: false,
+      reason: `TRIM does not reach the drive${blocking === null ? '' : ` (it stops at ${blocking.kind} "${blocking.name}")`}`,
+    };
+  }
+  if (deviceSupportsTrim === null) {
+    return { reachesDrive: null, reason: 'the drive did not say whether it supports TRIM' };
+  }
+  if (!stackKnown) {
+    return { reachesDrive: null, reason: 'the existing stack was not walked' };
+  }
+  return {
+    reachesDrive: true,
+    reason: 'the drive supports TRIM and every layer of the planned stack passes discards',
+  };
+}
 
 /** Spare factor ρ (spare ÷ user capacity) that keeps worst-case write amplification at `writeAmplification`. */
 export function spareFactorFor(writeAmplification: number): number {
@@ -81,7 +122,15 @@ export function recommendSpace(
   const rotational = rotationalOf(facts);
   // Unknown passthrough counts as passing only when the plan builds the whole stack itself (a blank disk).
   const stackPasses = stop.known ? blocking === null : facts.disk?.partitionTable === 'none';
-  const trimReachesDrive = allowDiscards && deviceSupportsTrim !== false && stackPasses;
+  const trim = trimReach(
+    allowDiscards,
+    deviceSupportsTrim,
+    stackPasses,
+    stop.known || facts.disk?.partitionTable === 'none',
+    blocking,
+  );
+  // Unknown never counts as yes: the spare-area tier for unknown is the conservative one (issue 24 item 5).
+  const trimReachesDrive = trim.reachesDrive === true;
   // A dm-crypt layer that blocks can be fixed by the plan's cryptsetup refresh; say what that would change.
   const fixable =
     !trimReachesDrive && allowDiscards && deviceSupportsTrim !== false && blocking?.kind === 'dm-crypt';
@@ -89,7 +138,7 @@ export function recommendSpace(
   const reasons: Evidence[] = [
     evidence('disk.sizeBytes', size, sourceOf('lsblk', 'size')),
     mediaKindEvidence(rotational),
-    evidence('trim reaches the drive', trimReachesDrive, trimSource),
+    evidence('trim reaches the drive', trim.reachesDrive, trimSource),
     evidence('health.percentageUsed', wearPercentUsed, healthSourceOf(facts)),
     evidence('overProvisioning.factorySpareBytes', factorySpareBytes, sourceOf('nvme', 'tnvmcap')),
     evidence(
@@ -115,7 +164,7 @@ export function recommendSpace(
     };
   }
   if (rotational === true) {
-    const space = layout(size, sector, 0, 'none', false);
+    const space = { ...layout(size, sector, 0, 'none', false), trim };
     return {
       recommendations: [
         {
@@ -145,7 +194,7 @@ export function recommendSpace(
     WRITE_AMPLIFICATION_TIERS[tierFor(true)] ?? null,
   );
   const method = spareMethod(facts, needed, target !== null);
-  const space = layout(size, sector, needed, method, trimReachesDrive);
+  const space = { ...layout(size, sector, needed, method, trimReachesDrive), trim };
   const findings: Finding[] = [];
   const lastEnd = lastPartitionEndSectorOf(facts);
   if (lastEnd !== null && space.partitionEndSector !== null && lastEnd > space.partitionEndSector) {
@@ -157,14 +206,12 @@ export function recommendSpace(
     });
   }
   // Unknown is not "no": say when the plan only assumes TRIM does not reach the drive.
-  const trimKnown = deviceSupportsTrim !== null && (stop.known || facts.disk?.partitionTable === 'none');
-  const trimText = trimReachesDrive
-    ? ''
-    : !allowDiscards
-      ? 'the plan does not enable discards, so written free space never returns to the drive; '
-      : !trimKnown
-        ? `whether TRIM reaches the drive is unknown (${deviceSupportsTrim === null ? 'the drive did not say whether it supports TRIM' : 'the existing stack was not walked'}), so the plan assumes written free space may not return to it; `
-        : `TRIM does not reach the drive${blocking === null ? '' : ` (it stops at ${blocking.kind} "${blocking.name}")`}, so written free space never returns to the drive; `;
+  const trimText =
+    trim.reachesDrive === true
+      ? ''
+      : trim.reachesDrive === null
+        ? `whether TRIM reaches the drive is unknown (${trim.reason}), so the plan assumes written free space may not return to it and keeps the spare of a drive without TRIM; `
+        : `${trim.reason}, so written free space never returns to the drive; `;
   const bases = spareBasesText(size, sector, factorySpareBytes, space.unallocatedBytes);
   const why =
     target !== null

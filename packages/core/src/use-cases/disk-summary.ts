@@ -60,7 +60,14 @@ export function summariseDisk(result: AssessmentResult, status: Status): DiskSum
     sizeBytes: assessment.disk.sizeBytes,
     status,
     healthVerdict: assessment.health.verdict,
-    trim: assessment.trim.status,
+    // The drive's own support: the kernel sending discards ('supported') is not the drive saying it can TRIM,
+    // so unknown stays unknown and a drive that says no is not-supported (issue 24 item 5).
+    trim:
+      assessment.trim.status !== 'supported' || assessment.trim.deviceSupportsTrim === true
+        ? assessment.trim.status
+        : assessment.trim.deviceSupportsTrim === false
+          ? 'not-supported'
+          : 'unknown',
     discardPath: discardPathOf(assessment),
     spareArea: spare.status,
     spareAreaPercent:

@@ -269,6 +269,24 @@ describe('checkPlanConsistency: every plan tells one story (issue 24 item 5)', (
       }),
       says: 'Host Protected Area',
     },
+    {
+      name: 'an unknown TRIM reach stated as yes',
+      edit: (plan: Plan): Plan => ({
+        ...plan,
+        settings: {
+          ...plan.settings,
+          space:
+            plan.settings.space === null
+              ? null
+              : {
+                  ...plan.settings.space,
+                  trimReachesDrive: true,
+                  trim: { reachesDrive: null, reason: 'the drive did not say whether it supports TRIM' },
+                },
+        },
+      }),
+      says: 'whether it does is unknown',
+    },
   ])('withholds every command of $name', ({ edit, says }) => {
     const plan = healthy();
     expect(contradictionsOf(plan)).toBe('');

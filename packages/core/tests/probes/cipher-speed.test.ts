@@ -127,11 +127,20 @@ describe('probeCipherSpeed', () => {
     expect(
       (await fakes!.calls()).filter((call) => call.tool === 'openssl').map((call) => call.argv.join(' ')),
     ).toEqual([
-      'speed -mr -elapsed -evp aes-128-xts -seconds 1 -bytes 4096',
-      'speed -mr -elapsed -evp aes-256-xts -seconds 1 -bytes 4096',
+      // Quick revision 4 (issue 24 item 4): AES-128 and AES-256 on one core in three interleaved pairs.
+      ...[1, 2, 3].flatMap(() => [
+        'speed -mr -elapsed -evp aes-128-xts -seconds 1 -bytes 4096',
+        'speed -mr -elapsed -evp aes-256-xts -seconds 1 -bytes 4096',
+      ]),
       'speed -mr -elapsed -evp aes-256-xts -seconds 1 -bytes 4096 -multi 2',
       'speed -mr -elapsed -evp aes-256-xts -seconds 1 -bytes 4096 -decrypt',
       'speed -mr -elapsed -evp chacha20 -seconds 1 -bytes 4096',
+    ]);
+    // Every sample is kept in run order (the fake prints the same figure each time), the figure is their median.
+    expect(facts.measurements.map((m) => [m.keyBits, m.encryptSamplesBytesPerSecond])).toEqual([
+      [256, [8777596928, 8777596928, 8777596928]],
+      [512, [6245421056, 6245421056, 6245421056]],
+      [256, undefined],
     ]);
     expect(facts.measurements.map((m) => [m.cipher, m.keyBits, m.allCoresEncryptBytesPerSecond])).toEqual([
       ['aes-xts', 256, null],
@@ -326,10 +335,31 @@ describe('probeKdfSpeed', () => {
     expect(speedProbeReductions({ quick: true })).toEqual(
       expect.arrayContaining([
         expect.stringMatching(/^PBKDF2: sha256, sha512, whirlpool only/),
-        expect.stringMatching(/^argon2id: .*1000 ms instead of 2000 ms/),
+        expect.stringMatching(/^argon2id: .*1000 ms once instead of 2000 ms 3 times/),
       ]),
     );
     expect(speedProbeReductions({ quick: false })).toEqual([]);
+    // Full mode runs argon2id three times, so the iterations follow a median (issue 24 item 4).
+    expect(
+      speedProbePhases({ quick: false })
+        .filter((p) => p.id.startsWith('kdf:argon2id'))
+        .map((p) => p.id),
+    ).toEqual(['kdf:argon2id', 'kdf:argon2id:2', 'kdf:argon2id:3']);
+  });
+
+  it('full mode runs argon2id three times and keeps every run for the median', async () => {
+    const names = ['sha256', 'sha512', 'whirlpool', 'blake2s-256', 'streebog512'].map(
+      (hash) => `linux-debian12-pbkdf2-${hash}`,
+    );
+    const host = await hostWith({
+      cryptsetup: [...names, 'linux-debian12-argon2id'].map((name) => replay('cryptsetup-benchmark', name)),
+    });
+    const { facts } = await withWarnings(probeKdfSpeed, host, { quick: false });
+    const argon2Calls = (await fakes!.calls()).filter((call) => call.argv.includes('argon2id'));
+    expect(argon2Calls.map((call) => call.argv.join(' '))).toEqual(
+      Array.from({ length: 3 }, () => 'benchmark --pbkdf argon2id'),
+    );
+    expect(facts.argon2.map((row) => row.variant)).toEqual(['argon2id', 'argon2id', 'argon2id']);
   });
 
   it('lists every hash as unmeasured with a warning when cryptsetup is missing', async () => {

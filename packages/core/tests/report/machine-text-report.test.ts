@@ -87,7 +87,8 @@ describe('the text report of assess --all', () => {
     const vda = lines.findIndex((line) => line.startsWith('/dev/vda  '));
     const answerColumn = lines[vda]!.indexOf('Encrypt');
     expect(lines[vda + 1]!.slice(0, answerColumn).trim()).toBe('');
-    expect(lines.join(' ').replace(/\s+/g, ' ')).toContain('never-allocated space before sector 129023');
+    // loop1's drive did not say whether it supports TRIM: the spare area is the conservative tier (issue 24 item 5).
+    expect(lines.join(' ').replace(/\s+/g, ' ')).toContain('never-allocated space before sector 116735');
   });
 
   it('gives the HTML report the same verdict words and answers', async () => {

@@ -139,6 +139,35 @@ describe('recommendSpace', () => {
     );
     expect(blank.space?.trimReachesDrive).toBe(true);
     expect(used.space?.trimReachesDrive).toBe(false);
+    // Not walked is unknown, not no (issue 24 item 5).
+    expect(blank.space?.trim).toEqual({ reachesDrive: true, reason: expect.any(String) });
+    expect(used.space?.trim).toEqual({ reachesDrive: null, reason: 'the existing stack was not walked' });
+  });
+
+  it('keeps TRIM reaching the drive tri-state: yes, no or unknown with the reason, never yes for unknown', () => {
+    const trimOf = (input: PlanFacts, discards = true) =>
+      recommendSpace(input, optionsWith(), discards).space;
+    const unknownDrive = trimOf(facts(ssd(), { trim: { deviceSupportsTrim: null } }));
+    expect(unknownDrive?.trim).toEqual({
+      reachesDrive: null,
+      reason: 'the drive did not say whether it supports TRIM',
+    });
+    expect(unknownDrive?.trimReachesDrive).toBe(false);
+    expect(trimOf(ssd({ trim: false }))?.trim?.reachesDrive).toBe(false);
+    expect(trimOf(ssd(), false)?.trim).toEqual({
+      reachesDrive: false,
+      reason: 'the plan does not enable discards',
+    });
+    expect(trimOf(ssd({ blocking: { kind: 'dm-crypt', name: 'cryptroot' } }))?.trim?.reason).toContain(
+      'it stops at dm-crypt "cryptroot"',
+    );
+    // A drive whose support is unknown gets the spare of a drive TRIM does not reach, and the reason says why.
+    const unknown = recommendSpace(facts(ssd(), { trim: { deviceSupportsTrim: null } }), optionsWith(), true);
+    const known = recommendSpace(ssd(), optionsWith(), true);
+    expect(unknown.space?.unallocatedBytes ?? 0).toBeGreaterThan(known.space?.unallocatedBytes ?? 0);
+    expect(unknown.recommendations[0]?.reason).toContain(
+      'whether TRIM reaches the drive is unknown (the drive did not say whether it supports TRIM), so the plan assumes',
+    );
   });
 
   it('ends the partition on a 1 MiB boundary before the GPT backup header', () => {

@@ -45,11 +45,14 @@ export function cipherFactsFromCryptsetup(runs: readonly CryptsetupBenchmarkRun[
   return { measurements, unmeasured };
 }
 
-/** PBKDF2 and Argon2 lines of cryptsetup runs as KDF facts; a later run of the same hash replaces an earlier one. */
+/**
+ * PBKDF2 and Argon2 lines of cryptsetup runs as KDF facts: a later PBKDF2 run of the same hash replaces an
+ * earlier one; every Argon2 line is kept in run order (repeated argon2id runs give the rule its median).
+ */
 export function kdfFactsFromCryptsetup(runs: readonly CryptsetupBenchmarkRun[]): KdfSpeedFacts {
   const pbkdf2 = new Map<string, KdfSpeedFacts['pbkdf2'][number]>();
   const unmeasured = new Map<string, UnmeasuredKdf>();
-  const argon2 = new Map<string, KdfSpeedFacts['argon2'][number]>();
+  const argon2: KdfSpeedFacts['argon2'][number][] = [];
   for (const { benchmark } of runs) {
     for (const line of benchmark.pbkdf2) {
       if (line.iterationsPerSecond === null) {
@@ -68,8 +71,8 @@ export function kdfFactsFromCryptsetup(runs: readonly CryptsetupBenchmarkRun[]):
       }
     }
     for (const line of benchmark.argon2) {
-      argon2.set(line.variant, { ...line });
+      argon2.push({ ...line });
     }
   }
-  return { pbkdf2: [...pbkdf2.values()], argon2: [...argon2.values()], unmeasured: [...unmeasured.values()] };
+  return { pbkdf2: [...pbkdf2.values()], argon2, unmeasured: [...unmeasured.values()] };
 }
