@@ -19,7 +19,14 @@ export default defineConfig({
   base: './',
   plugins: [contentSecurityPolicy()],
   resolve: {
-    alias: { '@encplan/core': fileURLToPath(new URL('../core/src/index.ts', import.meta.url)) },
+    alias: [
+      // The charts (Observable Plot) are a module of their own, out of core's index (the CLI's start-up path).
+      {
+        find: '@encplan/core/charts',
+        replacement: fileURLToPath(new URL('../core/src/report/chart-svg.ts', import.meta.url)),
+      },
+      { find: '@encplan/core', replacement: fileURLToPath(new URL('../core/src/index.ts', import.meta.url)) },
+    ],
   },
   build: {
     outDir: fileURLToPath(

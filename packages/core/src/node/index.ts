@@ -17,3 +17,4 @@ export { fileSystemErrorOf, MAX_BUNDLE_BYTES, readSavedToolOutput, readUserFile 
 export { writeUserFile } from './write-user-file.js';
 export { readFleetDocuments } from './fleet-documents.js';
 export { writeFleetReport } from './fleet-report-stream.js';
+export { loadChartRenderer } from './chart-renderer.js';
