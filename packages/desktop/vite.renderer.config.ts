@@ -35,5 +35,18 @@ export default defineConfig({
     emptyOutDir: true,
     target: 'chrome130',
     modulePreload: { polyfill: false },
+    // The chart library (Observable Plot and its d3 modules) in a file of its own, beside the wizard's code.
+    rolldownOptions: {
+      output: {
+        codeSplitting: {
+          groups: [
+            {
+              name: 'charts',
+              test: /node_modules[\\/](@observablehq|d3-[a-z-]+|internmap|isoformat|interval-tree-1d)[\\/]/,
+            },
+          ],
+        },
+      },
+    },
   },
 });

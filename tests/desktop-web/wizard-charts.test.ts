@@ -1,6 +1,10 @@
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
+import { assessmentDocument, renderHtmlReport, toReportView } from '@encplan/core';
+import { loadChartRenderer } from '@encplan/core/node';
+import { REPO_ROOT } from '../support/fake-tools.js';
 import { ARTIFACTS, chromiumMissing, SCHEMES, useWizardInChromium } from './chromium.js';
 import { noteSkip } from '../support/skip-reasons.js';
 
@@ -14,9 +18,22 @@ function chartTexts(page: Page, name: RegExp): Promise<string[]> {
     .evaluate((svg) => Array.from(svg.querySelectorAll('text'), (text) => text.textContent ?? ''));
 }
 
+/** The HTML report the CLI writes (Node, linkedom) for the disk the fake wizard serves as /dev/vda. */
+async function cliReport(): Promise<string> {
+  const envelope = assessmentDocument.envelope.parse(
+    JSON.parse(
+      readFileSync(
+        path.join(REPO_ROOT, 'fixtures/assessments/virtio-system-disk-whole-ext4-debian12.json'),
+        'utf8',
+      ),
+    ),
+  );
+  return renderHtmlReport(toReportView(envelope), await loadChartRenderer());
+}
+
 // The wizard draws its charts with the reports' chart module (core's report/chart-svg.ts, Observable Plot) in
-// the page itself, under the renderer's strict Content-Security-Policy.
-describe.skipIf(chromiumMissing !== null)('the wizard’s charts in Chromium', () => {
+// the page itself, under the renderer's strict Content-Security-Policy; the CLI draws the same in Node.
+describe.skipIf(chromiumMissing !== null)('the charts of the wizard and the HTML report in Chromium', () => {
   const wizard = useWizardInChromium();
 
   for (const colorScheme of SCHEMES) {
@@ -41,6 +58,9 @@ describe.skipIf(chromiumMissing !== null)('the wizard’s charts in Chromium', (
       const live = await chartTexts(page, /^Measured so far/);
       expect(live).toContain('MB/s (decimal, as CrystalDiskMark shows)');
       expect(live.some((text) => /^[\d,.]+ MiB\/s · [\d,.]+ MB\/s$/.test(text))).toBe(true);
+      await page
+        .getByRole('img', { name: /^Measured so far/ })
+        .screenshot({ path: path.join(ARTIFACTS, `wizard-live-chart-${colorScheme}.png`) });
 
       await page.getByRole('button', { name: 'See the plan' }).click();
       const throughput = page.getByRole('img', { name: /^Plain throughput \(measured\) vs encrypted/ });
@@ -69,6 +89,14 @@ describe.skipIf(chromiumMissing !== null)('the wizard’s charts in Chromium', (
         await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth),
       ).toBeLessThanOrEqual(0);
       await throughput.screenshot({ path: path.join(ARTIFACTS, `wizard-chart-${colorScheme}.png`) });
+
+      // The same chart, word for word, in the HTML report the CLI writes for this disk.
+      const report = await context.newPage();
+      await report.setContent(await cliReport());
+      expect(await chartTexts(report, /^Plain throughput \(measured\) vs encrypted/)).toEqual(texts);
+      await report
+        .locator('#chart-predicted')
+        .screenshot({ path: path.join(ARTIFACTS, `report-chart-${colorScheme}.png`) });
       await context.close();
     });
   }

@@ -45,7 +45,11 @@ const TONE_COLOURS: Readonly<Record<NonNullable<BarView['tone']>, string>> = {
   info: '#0b3d66',
 };
 
-/** CrystalDiskMark reports decimal megabytes per second (1 MB = 10^6 bytes); encplan's bars are in MiB/s (2^20). */
+/**
+ * CrystalDiskMark reports decimal megabytes per second: its saved result says "MB/s = 1,000,000 bytes/s"
+ * (CrystalDiskMark 9.0.1, DiskMarkDlg.cpp, https://github.com/hiyohiyo/CrystalDiskMark). encplan's bars are in
+ * MiB/s (2^20 bytes/s, as cryptsetup and fio print them): 1 MiB/s = 1.048576 MB/s.
+ */
 const MB_PER_MIB = 1_048_576 / 1_000_000;
 
 const FONT_SIZE = 12;
