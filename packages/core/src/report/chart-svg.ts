@@ -57,7 +57,8 @@ const ROW_HEIGHT = 20;
 const PLOT_WIDTH = 420;
 /** The series' names left of the bars (several series), and the values' column right of them. */
 const SERIES_COLUMN = 150;
-const VALUE_COLUMN = 200;
+/** MiB/s values carry MB/s too ("3,076 MiB/s · 3,225 MB/s"); other values are a number. */
+const VALUE_COLUMN = { rate: 200, number: 90 } as const;
 /** The band above each group's bars that carries the group's name. */
 const HEADER = '\u0000header';
 
@@ -161,6 +162,8 @@ export function renderChartSvg(chart: ChartView, document: ChartDocument): strin
   const rows = rowsOf(chart);
   const values = knownValues(chart);
   const several = chart.series.length > 1;
+  const mebibytes = chart.unit === 'MiB/s';
+  const valueColumn = mebibytes ? VALUE_COLUMN.rate : VALUE_COLUMN.number;
   const marginLeft = several ? SERIES_COLUMN : 12;
   const low = scale === 'log' ? 10 ** Math.floor(Math.log10(Math.min(...values))) : 0;
   const high =
@@ -171,7 +174,6 @@ export function renderChartSvg(chart: ChartView, document: ChartDocument): strin
   const groups = chart.groups.map((group) => group.label);
   const known = rows.filter((row) => row.value !== null);
   const classes = [...new Map(known.map((row) => [row.className, row.colour])).entries()];
-  const mebibytes = chart.unit === 'MiB/s';
   // Counts get whole-number ticks (no "0.5 disks").
   const counts = values.every((value) => Number.isInteger(value));
   const linearAxisTicks = linearTicks(high).filter((tick) => !counts || Number.isInteger(tick));
@@ -180,10 +182,10 @@ export function renderChartSvg(chart: ChartView, document: ChartDocument): strin
   const text = { fontSize: FONT_SIZE, lineAnchor: 'middle' as const };
   const svg = Plot.plot({
     document: document as never,
-    width: marginLeft + PLOT_WIDTH + VALUE_COLUMN,
+    width: marginLeft + PLOT_WIDTH + valueColumn,
     height: chart.groups.length * bands.length * ROW_HEIGHT + (mebibytes ? 80 : 48),
     marginLeft,
-    marginRight: VALUE_COLUMN,
+    marginRight: valueColumn,
     marginTop: mebibytes ? 40 : 8,
     marginBottom: 40,
     x: {
@@ -229,7 +231,7 @@ export function renderChartSvg(chart: ChartView, document: ChartDocument): strin
         textAnchor: 'start',
         fontWeight: 'bold',
         text: (group: string) => group,
-        lineWidth: (marginLeft + PLOT_WIDTH + VALUE_COLUMN - 8) / FONT_SIZE,
+        lineWidth: (marginLeft + PLOT_WIDTH + valueColumn - 8) / FONT_SIZE,
         textOverflow: 'ellipsis',
         ...text,
       }),
@@ -270,7 +272,7 @@ export function renderChartSvg(chart: ChartView, document: ChartDocument): strin
         dx: 8,
         textAnchor: 'start',
         text: (row: Row) => formatChartValue(row.value, chart.unit),
-        lineWidth: (VALUE_COLUMN - 12) / FONT_SIZE,
+        lineWidth: (valueColumn - 12) / FONT_SIZE,
         textOverflow: 'ellipsis',
         ...text,
       }),
