@@ -107,9 +107,10 @@ export function buildDeb({ root, stage, outDir, version }) {
       'Comment: the Node.js binary, https://nodejs.org (its LICENSE file lists its bundled components)',
       'License: MIT',
       '',
-      'Files: usr/lib/encplan/bundle/*',
-      'Comment: also contains the bundled npm dependencies of the CLI (oclif, zod, systeminformation), MIT',
-      'License: MIT',
+      'Files: usr/lib/encplan/bundle/* usr/lib/encplan/renderer/*',
+      'Comment: also contain the bundled npm dependencies: oclif, zod, systeminformation (MIT);',
+      ' Observable Plot, d3 and linkedom, which draw the charts (ISC)',
+      'License: MIT and ISC',
       '',
     ].join('\n'),
   );

@@ -19,7 +19,14 @@ export default defineConfig({
   base: './',
   plugins: [contentSecurityPolicy()],
   resolve: {
-    alias: { '@encplan/core': fileURLToPath(new URL('../core/src/index.ts', import.meta.url)) },
+    alias: [
+      // The charts (Observable Plot) are a module of their own, out of core's index (the CLI's start-up path).
+      {
+        find: '@encplan/core/charts',
+        replacement: fileURLToPath(new URL('../core/src/report/chart-svg.ts', import.meta.url)),
+      },
+      { find: '@encplan/core', replacement: fileURLToPath(new URL('../core/src/index.ts', import.meta.url)) },
+    ],
   },
   build: {
     outDir: fileURLToPath(
@@ -28,5 +35,18 @@ export default defineConfig({
     emptyOutDir: true,
     target: 'chrome130',
     modulePreload: { polyfill: false },
+    // The chart library (Observable Plot and its d3 modules) in a file of its own, beside the wizard's code.
+    rolldownOptions: {
+      output: {
+        codeSplitting: {
+          groups: [
+            {
+              name: 'charts',
+              test: /node_modules[\\/](@observablehq|d3-[a-z-]+|internmap|isoformat|interval-tree-1d)[\\/]/,
+            },
+          ],
+        },
+      },
+    },
   },
 });

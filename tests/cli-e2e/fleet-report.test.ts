@@ -83,7 +83,7 @@ describe('encplan fleet report', () => {
     const { status, stdout } = runCli(['fleet', 'report', fetched, '--csv', '--html', html]);
     expect(status).toBe(0);
     expect(stdout.split('\r\n').filter((line) => line !== '')).toHaveLength(5);
-    expect(readFileSync(html, 'utf8')).toContain('<svg role="img"');
+    expect(readFileSync(html, 'utf8')).toMatch(/<svg aria-label="Disks by readiness, in disks" role="img"/);
   });
 
   it('reports macOS and Windows bundles and a collect --all bundle one row per disk, with a method policy', () => {

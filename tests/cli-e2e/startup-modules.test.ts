@@ -112,9 +112,22 @@ describe('what a command loads', () => {
     expect(packages).not.toContain('packages/desktop/dist/server');
     expect(packages).not.toContain('packages/desktop/dist/backend');
     expect(packages).not.toContain('node_modules/systeminformation');
+    // The chart library and its DOM load only when an HTML report is written (next test).
+    expect(packages).not.toContain('node_modules/@observablehq/plot');
+    expect(packages).not.toContain('node_modules/linkedom');
     expect(files.length).toBeLessThanOrEqual(10);
     // Random keys (benchmark file names, the colour marker) are drawn only by runs that need them.
     expect(builtins).toContain('node:child_process');
     expect(builtins).not.toContain('node:crypto');
+  });
+
+  it('encplan assess --bundle --html: the chart library (Observable Plot, linkedom) is loaded to draw the charts', () => {
+    const html = path.join(work, 'report.html');
+    const { status, files } = loadedBy(['assess', '--bundle', bundleDir, '--json', '--html', html]);
+    expect(status).toBe(0);
+    const packages = loadedPackages(files);
+    expect(packages).toContain('node_modules/@observablehq/plot');
+    expect(packages).toContain('node_modules/linkedom');
+    expect(readFileSync(html, 'utf8')).not.toContain('<script');
   });
 });

@@ -3,6 +3,7 @@ import path from 'node:path';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { assessmentDocument, renderHtmlReport, toReportView } from '@encplan/core';
+import { loadChartRenderer } from '@encplan/core/node';
 import { REPO_ROOT } from '../support/fake-tools.js';
 import {
   ARTIFACTS,
@@ -32,9 +33,10 @@ describe.skipIf(chromiumMissing !== null)(
         ),
       ),
     );
-    const html = renderHtmlReport(toReportView(envelope));
+    let html = '';
 
     beforeAll(async () => {
+      html = renderHtmlReport(toReportView(envelope), await loadChartRenderer());
       browser = await launchChromium();
     });
     afterAll(async () => {

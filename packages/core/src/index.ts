@@ -86,8 +86,8 @@ export { type Envelope, type ErrorBody, toErrorBody } from './contract/envelope.
 export { planDocument } from './contract/plan-document.js';
 
 // report: view models and HTML from the typed envelopes
-export { renderBarChartSvg } from './report/bar-chart-svg.js';
 export { renderHtmlReport } from './report/html-report.js';
+export type { ChartRenderer } from './report/report-charts.js';
 export {
   type RecommendationView,
   renderCommandsScript,

@@ -13,7 +13,7 @@ import {
   renderTextReport,
   toReportView,
 } from '@encplan/core';
-import { readBundleDirectory, writeUserFile } from '@encplan/core/node';
+import { loadChartRenderer, readBundleDirectory, writeUserFile } from '@encplan/core/node';
 import {
   benchmarkRequestOf,
   diskFlags,
@@ -103,7 +103,9 @@ export default class Assess extends DiskCommand {
     // One view model for the text report, the HTML report and the script (the CLI has no view logic of its own).
     const view = toReportView(envelope, { includeDestructive: flags.destructive });
     if (flags.html !== undefined) {
-      await writeUserFile(flags.html, renderHtmlReport(view), { what: 'HTML report' });
+      await writeUserFile(flags.html, renderHtmlReport(view, await loadChartRenderer()), {
+        what: 'HTML report',
+      });
     }
     const plan = envelope.result?.plan ?? null;
     if (flags.json) {
@@ -152,7 +154,9 @@ export default class Assess extends DiskCommand {
     if (flags.html !== undefined) {
       await writeUserFile(
         flags.html,
-        renderMachineHtmlReport(envelope, { includeDestructive: flags.destructive }),
+        renderMachineHtmlReport(envelope, await loadChartRenderer(), {
+          includeDestructive: flags.destructive,
+        }),
         { what: 'HTML report' },
       );
     }

@@ -6,6 +6,7 @@ import {
   type FleetTotals,
   type Readiness,
 } from '../domain/fleet-report.js';
+import type { BarView, ChartRenderer } from '../report/report-charts.js';
 import { issuesOf } from './fleet-report.js';
 
 const READINESS_LABELS: Readonly<Record<Readiness, string>> = {
@@ -17,7 +18,7 @@ const READINESS_LABELS: Readonly<Record<Readiness, string>> = {
 };
 
 /** The tone of each readiness, as the disk report's badges (report/html-report.ts) colour them. */
-const READINESS_TONES: Readonly<Record<Readiness, string>> = {
+const READINESS_TONES: Readonly<Record<Readiness, NonNullable<BarView['tone']>>> = {
   'fix-first': 'bad',
   'not-assessed': 'unknown',
   'no-plan': 'attention',
@@ -60,7 +61,7 @@ th,td{padding:.05rem .25rem}details{display:block}details>*{display:block}svg{ma
  * once every row is known; the rows follow (fleetHtmlRow each), then FLEET_HTML_END. Self-contained: no
  * scripts, no external resources.
  */
-export function fleetHtmlStart(totals: FleetTotals, generatedAt: string): string {
+export function fleetHtmlStart(totals: FleetTotals, generatedAt: string, renderChart: ChartRenderer): string {
   const counts: Readonly<Record<Readiness, number>> = {
     'fix-first': totals.summary.fixFirst,
     'not-assessed': totals.summary.notAssessed,
@@ -76,7 +77,7 @@ export function fleetHtmlStart(totals: FleetTotals, generatedAt: string): string
   const issueBars = totals.issueCounts.map((entry) => ({
     label: entry.label,
     count: entry.count,
-    tone: 'bad',
+    tone: 'bad' as const,
   }));
   const versionRows = totals.versions
     .map(
@@ -108,9 +109,9 @@ export function fleetHtmlStart(totals: FleetTotals, generatedAt: string): string
 <p class="meta">${String(summary.disks)} disks (${platforms}) of ${String(summary.machines)} machines from ${String(summary.documents)} documents, generated ${escapeHtml(generatedAt)}.${duplicates}</p>
 <p class="meta">${policy} TPM protectors and recovery-key escrow are shown as unknown (—) where the assessment could not measure them.</p>
 <h2>Readiness</h2>
-<figure>${barChart('Disks by readiness', readinessBars)}</figure>
+<figure>${barChart('readiness', 'Disks by readiness', readinessBars, renderChart)}</figure>
 <h2>What must be fixed</h2>
-<figure>${barChart('Disks per issue (a disk can have several)', issueBars)}</figure>
+<figure>${barChart('issues', 'Disks per issue (a disk can have several)', issueBars, renderChart)}</figure>
 <h2>Versions</h2>
 <table><thead><tr><th>schema</th><th>version</th><th>encplan</th><th>documents</th><th>supported</th></tr></thead><tbody>
 ${versionRows}
@@ -157,22 +158,30 @@ export function fleetHtmlRow(row: FleetRow): string {
 }
 
 /** The whole page for a report held in memory. */
-export function renderFleetHtml(report: FleetReport, generatedAt: string): string {
-  return `${fleetHtmlStart(report, generatedAt)}${report.rows.map(fleetHtmlRow).join('')}${FLEET_HTML_END}`;
+export function renderFleetHtml(
+  report: FleetReport,
+  generatedAt: string,
+  renderChart: ChartRenderer,
+): string {
+  return `${fleetHtmlStart(report, generatedAt, renderChart)}${report.rows.map(fleetHtmlRow).join('')}${FLEET_HTML_END}`;
 }
 
-/** A horizontal SVG bar chart with its numbers written out (readable without colour, and by screen readers). */
-function barChart(title: string, bars: readonly { label: string; count: number; tone: string }[]): string {
-  const max = Math.max(1, ...bars.map((bar) => bar.count));
-  const rowHeight = 26;
-  const labelWidth = 340;
-  const barWidth = 360;
-  const items = bars
-    .map((bar, index) => {
-      const y = index * rowHeight;
-      const width = Math.round((bar.count / max) * barWidth);
-      return `<g><text x="0" y="${String(y + 17)}">${escapeHtml(bar.label)}</text><rect class="bar-${bar.tone}" x="${String(labelWidth)}" y="${String(y + 4)}" width="${String(width)}" height="18"></rect><text x="${String(labelWidth + width + 6)}" y="${String(y + 17)}">${String(bar.count)}</text></g>`;
-    })
-    .join('');
-  return `<svg role="img" aria-label="${escapeHtml(title)}" viewBox="0 0 ${String(labelWidth + barWidth + 70)} ${String(bars.length * rowHeight + 4)}" width="${String(labelWidth + barWidth + 70)}" height="${String(bars.length * rowHeight + 4)}" font-size="14"><title>${escapeHtml(title)}</title>${items}</svg>`;
+/** A horizontal bar chart of disk counts, the counts written out (readable without colour, and by screen readers). */
+function barChart(
+  id: string,
+  title: string,
+  bars: readonly { label: string; count: number; tone: NonNullable<BarView['tone']> }[],
+  renderChart: ChartRenderer,
+): string {
+  return renderChart({
+    id,
+    title,
+    unit: 'disks',
+    max: null,
+    series: ['disks'],
+    groups: bars.map((bar) => ({
+      label: bar.label,
+      bars: [{ series: 'disks', value: bar.count, tone: bar.tone }],
+    })),
+  });
 }

@@ -11,6 +11,7 @@ import { FLEET_HTML_END, fleetHtmlRow, fleetHtmlStart } from '../fleet/fleet-htm
 import { FleetReportBuilder, type FleetDocument } from '../fleet/fleet-report.js';
 import { FLEET_TEXT_SECTIONS, fleetTextHead, fleetTextRow } from '../fleet/fleet-text.js';
 import { userPathError } from './user-files.js';
+import { loadChartRenderer } from './chart-renderer.js';
 
 /** Where `writeFleetReport` writes: any of JSON, CSV and text to a stream, HTML to a file. */
 export interface FleetReportOutputs {
@@ -168,7 +169,7 @@ export async function writeFleetReport(
 async function writeHtml(file: FileHandle, spoolFile: string, totals: FleetTotals, generatedAt: Date) {
   const stream = file.createWriteStream();
   const html = new ChunkedWriter(stream);
-  await html.write(fleetHtmlStart(totals, generatedAt.toISOString()));
+  await html.write(fleetHtmlStart(totals, generatedAt.toISOString(), await loadChartRenderer()));
   for await (const row of spooledRows(spoolFile)) {
     await html.write(fleetHtmlRow(row));
   }

@@ -18,3 +18,4 @@ export { writeUserFile } from './write-user-file.js';
 export { checkScratchDirectory } from './scratch-directory.js';
 export { readFleetDocuments } from './fleet-documents.js';
 export { writeFleetReport } from './fleet-report-stream.js';
+export { loadChartRenderer } from './chart-renderer.js';

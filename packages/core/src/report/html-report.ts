@@ -1,4 +1,3 @@
-import { renderBarChartSvg } from './bar-chart-svg.js';
 import { escapeHtml } from './escape-html.js';
 import { DESTROYS_DATA_MARKER } from './command-script.js';
 import { formatTimestamp } from './labels.js';
@@ -10,6 +9,7 @@ import {
   type SectionView,
   type Tone,
 } from './report-view.js';
+import type { ChartRenderer } from './report-charts.js';
 
 const TONE_TEXT: Readonly<Record<Tone, string>> = {
   good: 'Good',
@@ -102,8 +102,8 @@ function sectionHtml(section: SectionView): string {
   ].join('');
 }
 
-function chartFigure(chart: ChartView): string {
-  return `<figure id="chart-${escapeHtml(chart.id)}"><figcaption>${escapeHtml(chart.title)} (${escapeHtml(chart.unit)})</figcaption>${renderBarChartSvg(chart)}</figure>`;
+function chartFigure(chart: ChartView, renderChart: ChartRenderer): string {
+  return `<figure id="chart-${escapeHtml(chart.id)}"><figcaption>${escapeHtml(chart.title)} (${escapeHtml(chart.unit)})</figcaption>${renderChart(chart)}</figure>`;
 }
 
 /** The answer first: the verdict, what to fix first, and the plan's headline decisions. */
@@ -140,11 +140,11 @@ function answerHtml(view: ReportView): string {
  * charts, every text escaped, no scripts and no external resources, so it can be mailed, archived, printed
  * or opened offline.
  */
-export function renderHtmlReport(view: ReportView): string {
+export function renderHtmlReport(view: ReportView, renderChart: ChartRenderer): string {
   return htmlPage(view.title, [
     `<h1>${escapeHtml(view.title)}</h1>`,
     `<p class="meta">Status ${escapeHtml(view.status)} · generated ${escapeHtml(formatTimestamp(view.generatedAt))} · encplan ${escapeHtml(view.toolVersion)}</p>`,
-    reportBody(view),
+    reportBody(view, renderChart),
   ]);
 }
 
@@ -164,7 +164,7 @@ export function htmlPage(title: string, parts: readonly string[]): string {
 }
 
 /** One disk's report under its title: contents, the answer, then the evidence. */
-export function reportBody(view: ReportView): string {
+export function reportBody(view: ReportView, renderChart: ChartRenderer): string {
   const device = view.device;
   const deviceHtml =
     device === null
@@ -186,7 +186,7 @@ export function reportBody(view: ReportView): string {
       ? `<p>Not measured: ${escapeHtml(view.benchmarkMissingReason ?? '')}</p>`
       : `${view.charts
           .filter((chart) => chart.id === 'throughput')
-          .map(chartFigure)
+          .map((chart) => chartFigure(chart, renderChart))
           .join(
             '',
           )}<table><thead><tr><th scope="col">Profile</th><th scope="col">Target</th><th scope="col">Measured</th><th scope="col">Source</th></tr></thead><tbody>${view.benchmarkRows
@@ -245,7 +245,7 @@ export function reportBody(view: ReportView): string {
     '<h2 id="charts">Charts</h2>',
     measuredCharts.length === 0
       ? `<p>No measurements to chart: ${escapeHtml(view.benchmarkMissingReason ?? 'nothing was measured.')}</p>`
-      : measuredCharts.map(chartFigure).join(''),
+      : measuredCharts.map((chart) => chartFigure(chart, renderChart)).join(''),
     '<h2 id="plan">Plan in detail</h2>',
     recommendations,
     '<h3>Predicted encrypted throughput</h3>',

@@ -9,6 +9,7 @@ import { printableData } from './printable.js';
 import { htmlPage, reportBody } from './html-report.js';
 import { formatTimestamp } from './labels.js';
 import { toReportView, type ReportView } from './report-view.js';
+import type { ChartRenderer } from './report-charts.js';
 import {
   fitText,
   formatTextTable,
@@ -143,8 +144,8 @@ function diskViews(envelope: MachineAssessmentEnvelope, includeDestructive: bool
  * "#commands" stays its own) and its headings move one level down under the disk's title. Every text in the
  * body is escaped, so `id="`, `href="#` and `<h2` occur only as the renderer wrote them.
  */
-function nestedBody(view: ReportView, prefix: string): string {
-  return reportBody(view)
+function nestedBody(view: ReportView, prefix: string, renderChart: ChartRenderer): string {
+  return reportBody(view, renderChart)
     .replace(/ (id|aria-labelledby)="([^"]+)"/g, ` $1="${prefix}-$2"`)
     .replace(/ href="#([^"]+)"/g, ` href="#${prefix}-$1"`)
     .replace(
@@ -159,6 +160,7 @@ function nestedBody(view: ReportView, prefix: string): string {
  */
 export function renderMachineHtmlReport(
   toolEnvelope: MachineAssessmentEnvelope,
+  renderChart: ChartRenderer,
   options: { includeDestructive?: boolean } = {},
 ): string {
   const envelope = printableData(toolEnvelope);
@@ -207,7 +209,7 @@ export function renderMachineHtmlReport(
       return `<section id="${id}" aria-labelledby="${id}-title">${heading}${
         disk.view === null
           ? `<p>Could not be assessed: ${escapeHtml(disk.error ?? '')}</p>`
-          : nestedBody(disk.view, id)
+          : nestedBody(disk.view, id, renderChart)
       }<p class="source"><a href="#summary">Back to the summary</a></p></section>`;
     }),
   ]);

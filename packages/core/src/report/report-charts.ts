@@ -6,7 +6,12 @@ import type { Plan } from '../plan/plan.js';
 export interface BarView {
   readonly series: string;
   readonly value: number | null;
+  /** A verdict's colour instead of the series' (the fleet's readiness bars). */
+  readonly tone?: 'good' | 'attention' | 'bad' | 'unknown' | 'info';
 }
+
+/** Draws a chart as an SVG string (report/chart-svg.ts with the environment's document). */
+export type ChartRenderer = (chart: ChartView) => string;
 
 /** One group of bars (one I/O profile: "SEQ1M Q8T1 read"; one cipher). */
 export interface BarGroupView {

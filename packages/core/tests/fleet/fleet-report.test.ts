@@ -5,6 +5,9 @@ import { FLEET_CSV_COLUMNS, renderFleetCsv } from '../../src/fleet/fleet-csv.js'
 import { renderFleetHtml } from '../../src/fleet/fleet-html.js';
 import { buildFleetReport, type FleetDocument } from '../../src/fleet/fleet-report.js';
 import { fixture } from '../support/fixtures.js';
+import { loadChartRenderer } from '../../src/node/chart-renderer.js';
+
+const renderChart = await loadChartRenderer();
 
 /** An assessment as loose JSON, so each test can change one fact. */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- tests poke single fields of a real document
@@ -231,10 +234,14 @@ describe('renderFleetCsv', () => {
 describe('renderFleetHtml', () => {
   it('is self-contained, escapes what machines wrote and draws the counts', () => {
     const report = buildFleetReport([doc('<script>', cleanLoop()), doc('b', assessment(VIRTIO))]);
-    const html = renderFleetHtml(report, '2026-11-23T00:00:00.000Z');
+    const html = renderFleetHtml(report, '2026-11-23T00:00:00.000Z', renderChart);
     expect(html).not.toMatch(/<script|src=|href="http/);
     expect(html).toContain('&lt;script&gt;');
-    expect(html).toContain('<svg role="img" aria-label="Disks by readiness"');
-    expect(html).toMatch(/Ready to encrypt as planned<\/text><rect[^>]*><\/rect><text[^>]*>1<\/text>/);
+    expect(html).toContain('aria-label="Disks by readiness, in disks"');
+    // One disk ready (a bar in the verdict's colour with its count), none already encrypted (a count of 0).
+    expect(html).toMatch(
+      /class="bar-good"><rect [^>]*width="420"[^>]*><title>Ready to encrypt as planned: 1<\/title>/,
+    );
+    expect(html).toContain('Ready to encrypt as planned: 1; Already encrypted: 0.');
   });
 });

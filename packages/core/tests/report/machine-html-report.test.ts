@@ -4,6 +4,9 @@ import { renderMachineHtmlReport } from '../../src/report/machine-report.js';
 import { DESTROYS_DATA_MARKER } from '../../src/report/command-script.js';
 import { assessAllBundle } from '../../src/use-cases/collect.js';
 import { fixture } from '../support/fixtures.js';
+import { loadChartRenderer } from '../../src/node/chart-renderer.js';
+
+const renderChart = await loadChartRenderer();
 
 const clock = { now: () => new Date('2026-11-23T12:00:00.000Z') };
 
@@ -11,7 +14,9 @@ async function machinePage(includeDestructive = false): Promise<string> {
   const bundle = parseBundle(
     JSON.parse(fixture('bundles/machine-all-loops-and-virtio-node-missing-debian12/bundle.json')),
   );
-  return renderMachineHtmlReport(await assessAllBundle(bundle, clock, {}), { includeDestructive });
+  return renderMachineHtmlReport(await assessAllBundle(bundle, clock, {}), renderChart, {
+    includeDestructive,
+  });
 }
 
 describe('the HTML report of assess --all', () => {

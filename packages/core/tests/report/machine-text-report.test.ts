@@ -4,6 +4,9 @@ import { parseBundle } from '../../src/capture/bundle.js';
 import { renderMachineHtmlReport, renderMachineTextReport } from '../../src/report/machine-report.js';
 import { assessAllBundle } from '../../src/use-cases/collect.js';
 import { fixture } from '../support/fixtures.js';
+import { loadChartRenderer } from '../../src/node/chart-renderer.js';
+
+const renderChart = await loadChartRenderer();
 
 const clock = { now: () => new Date('2026-11-23T12:00:00.000Z') };
 
@@ -94,7 +97,7 @@ describe('the text report of assess --all', () => {
   it('gives the HTML report the same verdict words and answers', async () => {
     const envelope = await machineEnvelope();
     const lead = leadRows(renderMachineTextReport(envelope));
-    const html = renderMachineHtmlReport(envelope);
+    const html = renderMachineHtmlReport(envelope, renderChart);
     const items = [
       ...html.matchAll(/<li><a href="#disk-\d+">([^<]+)<\/a> <strong>([^<]+)<\/strong> ([^<]+)<\/li>/g),
     ];

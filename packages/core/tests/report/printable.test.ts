@@ -11,6 +11,9 @@ import { renderHtmlReport } from '../../src/report/html-report.js';
 import { escapeControlCharacters, printableData } from '../../src/report/printable.js';
 import { renderCommandsScript, toReportView } from '../../src/report/report-view.js';
 import { renderDocumentText, renderTextReport } from '../../src/report/text-report.js';
+import { loadChartRenderer } from '../../src/node/chart-renderer.js';
+
+const renderChart = await loadChartRenderer();
 
 // Issue 25 item 8: a control character in a string from a tool (a carriage return in lsblk's MODEL) is shown
 // escaped in every view, never acted on. Captured assessment (fixtures/assessments/PROVENANCE.md) with the
@@ -63,10 +66,10 @@ function views(envelope: AssessmentEnvelope): Record<string, string> {
   const plan = envelope.result?.plan;
   return {
     text: renderTextReport(view, { verbose: true, width: null }),
-    html: renderHtmlReport(view),
+    html: renderHtmlReport(view, renderChart),
     script: renderCommandsScript(view),
     plan: plan === undefined || plan === null ? '' : renderDocumentText(toPlanDocumentView(plan)),
-    fleetHtml: renderFleetHtml(fleet, '2026-01-01T00:00:00Z'),
+    fleetHtml: renderFleetHtml(fleet, '2026-01-01T00:00:00Z', renderChart),
     // RFC 4180 ends CSV records with CRLF: encplan's own line breaks, not tool data.
     fleetCsv: renderFleetCsv(fleet).replaceAll('\r\n', '\n'),
   };

@@ -4,7 +4,6 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
   assessmentDocument,
-  renderBarChartSvg,
   renderCommandsScript,
   renderDocumentText,
   renderHtmlReport,
@@ -18,6 +17,9 @@ import { formatRecommendationValue } from '../../src/report/labels.js';
 import { type AssessmentEnvelope } from '../../src/contract/assessment.js';
 import { EVIDENCE_LABELS } from '../../src/report/labels.js';
 import { REPO_ROOT } from '../../../../tests/support/fake-tools.js';
+import { loadChartRenderer } from '../../src/node/chart-renderer.js';
+
+const renderChart = await loadChartRenderer();
 
 /** Real `encplan assess --json` outputs (fixtures/assessments/PROVENANCE.md). */
 const FIXTURES = path.join(REPO_ROOT, 'fixtures/assessments');
@@ -84,7 +86,7 @@ describe('toReportView (typed envelope)', () => {
       /^fio \(\w+(, O_DIRECT)?; median of \d+ runs?, spread \d+\.\d %\)$/,
     );
     expect(view.benchmarkRows.at(-1)).toMatchObject({ profile: 'all profiles', measured: 'not measured' });
-    expect(renderBarChartSvg(view.charts[0]!)).toContain('<svg');
+    expect(renderChart(view.charts[0]!)).toContain('<svg');
   });
 
   it('shows predicted encrypted next to measured plain throughput, filled or unknown', () => {
@@ -121,7 +123,7 @@ describe('toReportView (typed envelope)', () => {
       limitedBy: 'the cipher',
       known: true,
     });
-    for (const text of [renderTextReport(view, { verbose: true }), renderHtmlReport(view)]) {
+    for (const text of [renderTextReport(view, { verbose: true }), renderHtmlReport(view, renderChart)]) {
       expect(text).toMatch(/SEQ1M Q8T1 read.*946\.1 MiB\/s.*500\.0 MiB\/s/s);
     }
     // Measured plain comes from the assessment's own fio run when the plan has no number of its own.
@@ -175,7 +177,7 @@ describe('destructive commands, from one fixture through the script, the HTML re
     const view = toReportView(envelope);
     expect(view.commands.map((command) => command.live)).toEqual([false, false, false, false]);
     const script = renderCommandsScript(view);
-    const html = renderHtmlReport(view);
+    const html = renderHtmlReport(view, renderChart);
     const text = renderTextReport(view, { verbose: true });
     // `encplan plan` on the same plan: the plan part of the same view model, the same script renderer.
     const planView = toPlanDocumentView(envelope.result!.plan!);
@@ -207,7 +209,7 @@ describe('destructive commands, from one fixture through the script, the HTML re
     expect(planText).toMatch(
       /# DESTROYS DATA: this line runs \(--destructive was given\)\.\n( {2}# Asks for the passphrase on the terminal\.\n)? {2}cryptsetup luksFormat/,
     );
-    expect(renderHtmlReport(view)).toMatch(
+    expect(renderHtmlReport(view, renderChart)).toMatch(
       /<strong class="destroys"># DESTROYS DATA: this line runs \(--destructive was given\)\.<\/strong>\n(# Asks for the passphrase on the terminal\.\n)?cryptsetup luksFormat/,
     );
   });
@@ -223,7 +225,7 @@ describe('renderHtmlReport', () => {
         disk: { ...envelope.result!.disk!, model: '<script>alert(1)</script>' },
       },
     };
-    const html = renderHtmlReport(toReportView(hostile));
+    const html = renderHtmlReport(toReportView(hostile), renderChart);
     expect(html).toMatch(/^<!doctype html>/);
     expect(html).not.toMatch(/<script|<link|src="http/);
     expect(html).toContain('&lt;script&gt;alert(1)&lt;/script&gt;');
@@ -250,7 +252,7 @@ describe('the answer first, in every view', () => {
   });
 
   it('leads the HTML report with the answer, before any evidence, with dark and print styles', () => {
-    const html = renderHtmlReport(view);
+    const html = renderHtmlReport(view, renderChart);
     const answer = html.indexOf('id="answer"');
     expect(answer).toBeGreaterThan(0);
     for (const later of ['id="plan"', 'id="drive"', 'id="checks"', 'id="commands"']) {
@@ -278,8 +280,8 @@ describe('the answer first, in every view', () => {
       series: 'encrypt, one core',
       value: 6_073_823_232 / 1_048_576,
     });
-    const svg = renderBarChartSvg(ciphers);
-    expect(svg).toContain('5792');
+    const svg = renderChart(ciphers);
+    expect(svg).toContain('5,792 MiB/s · 6,074 MB/s');
     expect(svg).toContain('fill="currentColor"');
     const predicted = view.charts.find((chart) => chart.id === 'predicted')!;
     expect(predicted.series).toEqual(['plain (measured)', 'encrypted (predicted)']);
@@ -300,7 +302,7 @@ describe('the answer first, in every view', () => {
       1_048_576;
     expect(chart.groups[0]!.bars[0]).toEqual({ series: io.plain.variant, value: median('rnd4k-q1t1-read') });
     expect(chart.groups[3]!.bars[0]).toEqual({ series: io.plain.variant, value: median('seq1m-q1t1-write') });
-    expect(renderBarChartSvg(chart)).toContain('4.0 KiB random read');
+    expect(renderChart(chart)).toContain('4.0 KiB random read');
   });
 
   it('charts wear in percent of the rated endurance when the drive reports it', () => {
@@ -313,7 +315,7 @@ describe('the answer first, in every view', () => {
     };
     const wear = toReportView(worn).charts.find((chart) => chart.id === 'wear')!;
     expect(wear).toMatchObject({ unit: '%', max: 100 });
-    expect(renderBarChartSvg(wear)).toContain('12.0 %');
+    expect(renderChart(wear)).toContain('>12 %<');
   });
 
   it('fits the text summary on one screen at 80 columns, and keeps the rest for --verbose', () => {

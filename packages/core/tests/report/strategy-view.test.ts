@@ -6,6 +6,9 @@ import { renderHtmlReport } from '../../src/report/html-report.js';
 import { toReportView } from '../../src/report/report-view.js';
 import { renderTextReport } from '../../src/report/text-report.js';
 import { fixture } from '../support/fixtures.js';
+import { loadChartRenderer } from '../../src/node/chart-renderer.js';
+
+const renderChart = await loadChartRenderer();
 
 function envelopeWithCurrentPlan(name: string) {
   const envelope = assessmentDocument.envelope.parse(JSON.parse(fixture(`assessments/${name}.json`)));
@@ -33,7 +36,7 @@ describe('the strategy in every view', () => {
       expect(text.indexOf('Strategy: Reinstall encrypted (from a live/rescue system)')).toBeGreaterThan(-1);
       expect(text.indexOf('Strategy:')).toBeLessThan(text.indexOf('The plan'));
     }
-    const html = renderHtmlReport(view);
+    const html = renderHtmlReport(view, renderChart);
     const answer = html.slice(
       html.indexOf('id="answer"'),
       html.indexOf('</section>', html.indexOf('id="answer"')),

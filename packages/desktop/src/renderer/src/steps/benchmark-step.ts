@@ -3,10 +3,10 @@ import {
   formatBytes,
   formatDuration,
   formatRate,
-  renderBarChartSvg,
   toMebibytesPerSecond,
   type JobSnapshot,
 } from '@encplan/core';
+import { renderChart } from '../chart-renderer.js';
 import { h, svgFigure } from '../element-builder.js';
 import type { WizardActions, WizardState } from '../wizard-state.js';
 import { stepFrame } from './step-frame.js';
@@ -33,7 +33,7 @@ function liveChart(job: JobSnapshot | null): HTMLElement | null {
       ),
     );
   }
-  const svg = renderBarChartSvg({
+  const svg = renderChart({
     id: 'live',
     title: 'Measured so far',
     unit: 'MiB/s',
@@ -49,7 +49,7 @@ function liveChart(job: JobSnapshot | null): HTMLElement | null {
   const last = samples.at(-1);
   return svgFigure(
     svg,
-    `Measured so far, in MiB/s.${last === undefined ? '' : ` Latest: ${last.label}, ${formatRate(last.bytesPerSecond)}.`}`,
+    `Measured so far, in MiB/s and MB/s.${last === undefined ? '' : ` Latest: ${last.label}, ${formatRate(last.bytesPerSecond)}.`}`,
   );
 }
 

@@ -1,4 +1,5 @@
 import { renderCommandsScript, renderHtmlReport } from '@encplan/core';
+import { renderChart } from '../chart-renderer.js';
 import { h } from '../element-builder.js';
 import type { WizardActions, WizardState } from '../wizard-state.js';
 import { stepFrame } from './step-frame.js';
@@ -48,7 +49,7 @@ export function renderExportStep(state: WizardState, actions: WizardActions): HT
         type: 'button',
         id: 'export-html',
         onclick: () => {
-          download(`${base}.html`, 'text/html', renderHtmlReport(view));
+          download(`${base}.html`, 'text/html', renderHtmlReport(view, renderChart));
           actions.notify('HTML report saved.');
         },
       },

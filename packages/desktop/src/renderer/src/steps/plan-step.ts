@@ -1,4 +1,5 @@
-import { renderBarChartSvg, type RecommendationView, type ReportView } from '@encplan/core';
+import type { RecommendationView, ReportView } from '@encplan/core';
+import { renderChart } from '../chart-renderer.js';
 import { h, svgFigure } from '../element-builder.js';
 import type { WizardActions, WizardState } from '../wizard-state.js';
 import { badge, factTable, stepFrame } from './step-frame.js';
@@ -127,9 +128,7 @@ export function renderPlanStep(state: WizardState, actions: WizardActions): HTML
             : h(
                 'div',
                 {},
-                view.charts.map((chart) =>
-                  svgFigure(renderBarChartSvg(chart), `${chart.title} (${chart.unit})`),
-                ),
+                view.charts.map((chart) => svgFigure(renderChart(chart), `${chart.title} (${chart.unit})`)),
                 measurementTable(
                   {},
                   'Measured with fio',
