@@ -122,7 +122,7 @@ describe.skipIf(chromiumMissing !== null)('encplan ui in Chromium over saved ass
     await page.reload();
     const alert = page.getByRole('alert');
     await expect(alert.textContent()).resolves.toMatch(
-      /PERMISSION_DENIED: encplan ui refused this page \(HTTP 403\).*Open the address the running `encplan ui` printed/s,
+      /^encplan was not allowed to do thisencplan ui refused this page \(HTTP 403\).*Open the address the running encplan ui printed/s,
     );
     await expect(alert.getByRole('button', { name: 'Try again' }).isVisible()).resolves.toBe(true);
     await screenshot(page, 'ui-403-wrong-token');
