@@ -13,7 +13,7 @@ describe('the wizard’s words for the core’s texts', () => {
     expect(inWords('Give `encplan plan --input FILE` the file.')).toBe('Give the command line the file.');
     expect(inWords('smartctl failed at os_linux.cpp? no: at smart/ata.go:42 today')).not.toMatch(/\.go/);
     expect(inWords('use --cipher-bytes-per-second 1000')).not.toMatch(/--[a-z]/);
-    expect(inWords('(cryptsetup reencrypt --header FILE would keep the data)')).toBe(
+    expect(inWords('(cryptsetup reencrypt --encrypt --header FILE would keep the data)')).toBe(
       '(cryptsetup reencrypt would keep the data)',
     );
     expect(inWords('It pins memory (--pbkdf-memory, --iter-time).')).toBe('It pins memory.');

@@ -363,22 +363,26 @@ export function renderBenchmarkStep(state: WizardState, actions: WizardActions):
               actions.startBenchmark();
             },
           },
-          'Start benchmark',
+          job === null ? 'Start benchmark' : 'Run again',
         ),
   );
   return stepFrame(
     'Benchmark: plain vs encrypted',
     'encplan measures cipher speed in memory and, where this machine can, reads and writes test files plain and through each encryption method. Only what this machine can run is offered; the rest says what it needs.',
-    [
-      modes,
-      backendChoices,
-      whereItWrites(state),
-      controls,
-      progress,
-      job?.state === 'done' && state.view !== null ? missingToolsNotice(state.view.warnings) : null,
-      resultsGrid(job, state.envelope),
-      liveChart(job),
-    ],
+    // Before a run, the choices lead; once one runs or ran, the button, progress and results grid do (as in
+    // CrystalDiskMark), and the choices follow for the next run.
+    job === null
+      ? [modes, backendChoices, whereItWrites(state), controls]
+      : [
+          controls,
+          progress,
+          job.state === 'done' && state.view !== null ? missingToolsNotice(state.view.warnings) : null,
+          resultsGrid(job, state.envelope),
+          liveChart(job),
+          running ? null : modes,
+          running ? null : backendChoices,
+          running ? null : whereItWrites(state),
+        ],
     {
       back: () => {
         actions.goTo(2);

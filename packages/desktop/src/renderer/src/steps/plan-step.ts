@@ -288,6 +288,11 @@ function measurementTable<Row>(
   );
 }
 
+/** A table folded under a summary: there on demand, not screens of rows on the way to the next step. */
+function folded(summary: string, table: HTMLElement): HTMLElement {
+  return h('details', { class: 'folded-table' }, h('summary', {}, summary), table);
+}
+
 /** Step 4: recommendations with reasons, plain vs encrypted per profile, predicted vs measured. */
 export function renderPlanStep(state: WizardState, actions: WizardActions): HTMLElement {
   const view = state.view;
@@ -312,31 +317,37 @@ export function renderPlanStep(state: WizardState, actions: WizardActions): HTML
                 view.charts.map((chart) =>
                   svgFigure(renderBarChartSvg(chart), `${chart.title} (${chart.unit})`),
                 ),
-                measurementTable(
-                  {},
-                  'Measured with fio',
-                  [
-                    ['Profile', 'profile'],
-                    ['Target', 'target'],
-                    ['Measured', 'measured'],
-                    ['Source', 'source'],
-                  ],
-                  view.benchmarkRows,
+                folded(
+                  'Every measurement (fio)',
+                  measurementTable(
+                    {},
+                    'Measured with fio',
+                    [
+                      ['Profile', 'profile'],
+                      ['Target', 'target'],
+                      ['Measured', 'measured'],
+                      ['Source', 'source'],
+                    ],
+                    view.benchmarkRows,
+                  ),
                 ),
               ),
           view.predictions.length === 0
             ? null
-            : measurementTable(
-                { id: 'predictions' },
-                'Predicted encrypted throughput next to measured plain throughput',
-                [
-                  ['Profile', 'profile'],
-                  ['Measured plain', 'measuredPlain'],
-                  ['Predicted encrypted', 'predictedEncrypted'],
-                  ['Measured encrypted', 'measuredEncrypted'],
-                  ['Limited by', 'limitedBy'],
-                ],
-                view.predictions,
+            : folded(
+                'Predicted encrypted speed next to measured plain speed',
+                measurementTable(
+                  { id: 'predictions' },
+                  'Predicted encrypted throughput next to measured plain throughput',
+                  [
+                    ['Profile', 'profile'],
+                    ['Measured plain', 'measuredPlain'],
+                    ['Predicted encrypted', 'predictedEncrypted'],
+                    ['Measured encrypted', 'measuredEncrypted'],
+                    ['Limited by', 'limitedBy'],
+                  ],
+                  view.predictions,
+                ),
               ),
           view.warnings.length === 0
             ? null

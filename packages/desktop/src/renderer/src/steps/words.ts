@@ -20,7 +20,7 @@ const OPTION_LIST = /\s*\((?:--[a-z][\w-]*(?:[ =][^\s,)]+)?(?:,\s*|\s+and\s+)?)+
 
 /** A backticked command (`encplan plan --x`) or a bare option left after the mapping: a CLI-only way. */
 const COMMAND_SPAN = /`[^`]*`/g;
-const BARE_OPTION = /(^|\s)--[a-z][a-z0-9-]*(?:[ =][^\s,;.)]+)?/g;
+const BARE_OPTION = /(^|\s)--[a-z][a-z0-9-]*(?:[ =](?!-)[^\s,;.)]+)?/g;
 
 /** The marks of a strategy's preconditions ("[NOT MET] filesystem-type: detail"), in words, without the id. */
 const PRECONDITION = /^\[(ok|NOT MET|unknown|confirm)\] [a-z0-9-]+: /;
