@@ -55,9 +55,7 @@ function savedFromOf(
 }
 
 /** The measured I/O runs of a saved assessment, replayed as progress samples: "SEQ1M Q8T1 read · fscrypt". */
-function benchmarkRunsOf(
-  envelope: AssessmentEnvelope,
-): {
+function benchmarkRunsOf(envelope: AssessmentEnvelope): {
   readonly label: string;
   readonly target: string;
   readonly bytesPerSecond: number;
