@@ -161,3 +161,65 @@ export function useWizardInChromium(
     },
   };
 }
+
+/**
+ * What no text of the wizard may contain (issue 27): a CLI option, an error or warning code, a source path, or
+ * one of `ids` (the plan's rule and strategy ids, kebab-case). Scans the whole DOM's text, folded parts too.
+ */
+export async function expectNoCodes(page: Page, ids: readonly string[]): Promise<void> {
+  const text = await page.evaluate(() => {
+    const parts: string[] = [document.title];
+    const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+    for (let node = walker.nextNode(); node !== null; node = walker.nextNode()) {
+      parts.push(node.nodeValue ?? '');
+    }
+    // Labels that are not text nodes: button titles, input placeholders, aria labels, cell titles.
+    for (const element of Array.from(document.querySelectorAll('[title], [placeholder], [aria-label]'))) {
+      parts.push(
+        ['title', 'placeholder', 'aria-label'].map((name) => element.getAttribute(name) ?? '').join(' '),
+      );
+    }
+    return parts.join('\n');
+  });
+  const found = [
+    ...(text.match(/(?:^|[\s(“"'])--[a-z][a-z0-9-]*/gm) ?? []),
+    // Kernel names (a config option to enable, the AF_ALG socket, O_DIRECT) are terms people look up, not codes.
+    ...(text.match(/\b[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+\b/g) ?? []).filter(
+      (name) => !/^(CONFIG_[A-Z0-9_]+|AF_ALG|O_DIRECT)$/.test(name),
+    ),
+    ...(text.match(/\b[\w-]+(?:\/[\w.-]+)*\.(?:go|ts|js|c|cpp|py|rs)\b(?::\d+)?/g) ?? []),
+    ...ids.filter((id) =>
+      new RegExp(`(?<![\\w/-])${id.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?![\\w/-])`).test(text),
+    ),
+  ];
+  // Each with the text around it, so a failure says where it is.
+  const around = (match: string): string => {
+    const at = text.indexOf(match);
+    return `${match.trim()} in “${text.slice(Math.max(0, at - 60), at + match.length + 40)}”`;
+  };
+  expect(found.map(around)).toEqual([]);
+}
+
+/** The kebab-case ids of a plan in an assessment envelope: rule ids, strategy kind, precondition ids. */
+export function planIdsOf(envelope: unknown): string[] {
+  const ids = new Set<string>();
+  const walk = (value: unknown, key: string): void => {
+    if (Array.isArray(value)) {
+      value.forEach((entry) => {
+        walk(entry, key);
+      });
+    } else if (value !== null && typeof value === 'object') {
+      for (const [name, entry] of Object.entries(value)) {
+        walk(entry, name);
+      }
+    } else if (
+      typeof value === 'string' &&
+      ['ruleId', 'kind', 'id', 'rule'].includes(key) &&
+      /^[a-z0-9]+(?:-[a-z0-9]+)+$/.test(value)
+    ) {
+      ids.add(value);
+    }
+  };
+  walk((envelope as { result?: { plan?: unknown } }).result?.plan, '');
+  return [...ids];
+}

@@ -72,6 +72,8 @@ describe.skipIf(skipReason !== null)('encplan ui over the real core, on a loop d
       });
       const page = await context.newPage();
       await page.goto(ui!.url.href);
+      // Loop devices are listed after the real disks, in a folded group: open it to choose one.
+      await page.locator('details.device-group > summary').click();
       const radio = page.getByRole('radio', { name: new RegExp(`${loopDevice!.replace('/dev/', '')} `) });
       await radio.check();
       await screenshot(page, 'live-1-drive');

@@ -85,6 +85,7 @@ describe.skipIf(chromiumMissing !== null)('the wizard’s error states in Chromi
         return saved.assess(request, progress);
       },
       capabilities: saved.capabilities,
+      benchmarkFootprint: saved.benchmarkFootprint,
     };
     const jobs = createAssessmentJobs(
       services.assess,

@@ -37,10 +37,10 @@ describe.skipIf(chromiumMissing !== null)('the wizard over the fake bridge in Ch
     page = await openWizard();
     // Step 1: drives with model, size, transport, health badge; the system disk is marked.
     await expect(page.locator('li.device', { hasText: '/dev/vda' }).textContent()).resolves.toMatch(
-      /\/dev\/vda · 256\.0 GiB · VIRTIO.*Health unknown.*System disk/s,
+      /\/dev\/vda · 256\.0 GiB · virtual disk.*Health unknown.*System disk/s,
     );
     await expect(page.locator('li.device', { hasText: '/dev/loop2' }).textContent()).resolves.toMatch(
-      /\/dev\/loop2 · 1\.0 GiB · LOOP/s,
+      /\/dev\/loop2 · 1\.0 GiB · disk image \(loop device\)/s,
     );
     await expect(page.getByRole('button', { name: 'Check this drive' }).isDisabled()).resolves.toBe(true);
     await screenshotAxeClean(page, '1-drive');
@@ -75,6 +75,18 @@ describe.skipIf(chromiumMissing !== null)('the wizard over the fake bridge in Ch
     await expect(page.getByRole('radio', { name: 'Quick' }).isChecked()).resolves.toBe(true);
     await expect(page.getByRole('checkbox', { name: 'fscrypt' }).count()).resolves.toBe(1);
     await page.getByRole('button', { name: 'Start benchmark' }).click();
+    // The running test is named in words, and the grid fills in as each result arrives.
+    await page.locator('#benchmark-grid td.result:not(.pending):not(.running)').first().waitFor();
+    await expect(page.locator('label[for="benchmark-progress"]').textContent()).resolves.toMatch(
+      /^Running: (SEQ1M|RND4K) Q\d+T1 (read|write), (plain|encrypted \(fscrypt\)) · /,
+    );
+    // The bar never goes back while the replay runs.
+    const seen: number[] = [];
+    while (seen.length < 8 && (await page.getByRole('button', { name: 'Cancel' }).count()) > 0) {
+      seen.push(Number(await page.getByRole('progressbar').getAttribute('value')));
+      await page.waitForTimeout(60);
+    }
+    expect(seen).toEqual([...seen].sort((a, b) => a - b));
     await page.locator('.chart svg rect').nth(2).waitFor();
     const progress = Number(await page.getByRole('progressbar').getAttribute('value'));
     expect(progress).toBeGreaterThan(0);
@@ -83,14 +95,29 @@ describe.skipIf(chromiumMissing !== null)('the wizard over the fake bridge in Ch
     await screenshotAxeClean(page, '3-benchmark-running');
     await page.getByRole('button', { name: 'See the plan' }).waitFor({ timeout: 10_000 });
     await expect(page.getByRole('status').last().textContent()).resolves.toBe('Benchmark finished.');
+    // Done: the grid stays, a row per profile, plain and fscrypt read and write, every cell a figure in MB/s.
+    const grid = page.getByRole('table', { name: /^Results in MB\/s/ });
+    await expect(grid.locator('tbody tr').count()).resolves.toBe(4);
+    await expect(grid.locator('thead').textContent()).resolves.toBe('PlainfscryptTestReadWriteReadWrite');
+    const cells = await grid.locator('tbody td').allTextContents();
+    expect(cells).toHaveLength(16);
+    for (const cell of cells) {
+      expect(cell).toMatch(/^\d+(\.\d+)?$/);
+    }
     await screenshot(page, '3-benchmark-done');
 
     // Step 4: recommendations with reasons, the plain vs encrypted chart, predicted vs measured.
     await page.getByRole('button', { name: 'See the plan' }).click();
-    await expect(page.getByRole('heading', { name: /^Cipher/ }).isVisible()).resolves.toBe(true);
+    // The "Why" cards are folded to their title and value.
+    const cipherCard = page.locator('ol.recommendations details', { hasText: /^Cipher/ });
+    await expect(cipherCard.locator('summary').isVisible()).resolves.toBe(true);
+    await expect(cipherCard.getAttribute('open')).resolves.toBeNull();
     await expect(page.getByRole('img', { name: /plain vs encrypted/ }).count()).resolves.toBe(2);
     // Throughput by block size: without a sweep, the queue-depth-1 pair, plain next to fscrypt.
     await expect(page.getByRole('img', { name: /^Throughput by block size/ }).count()).resolves.toBe(1);
+    // The long tables are folded under a summary; opened, they hold every measurement.
+    await page.getByText('Every measurement (fio)').click();
+    await page.getByText('Predicted encrypted speed next to measured plain speed').click();
     await expect(page.getByRole('table', { name: 'Measured with fio' }).textContent()).resolves.toMatch(
       /SEQ1M Q8T1 read.*plain.*\d+\.\d MiB\/s/s,
     );
@@ -102,6 +129,25 @@ describe.skipIf(chromiumMissing !== null)('the wizard over the fake bridge in Ch
     ).resolves.toMatch(/SEQ1M Q8T1 read\d+\.\d MiB\/s(\d+\.\d MiB\/s|unknown)/);
     await screenshotAxeClean(page, '4-plan');
 
+    // The plan's options re-plan at once from the same assessment (no new job, no new measurement).
+    const decisions = page.locator('section.answer dl.decisions');
+    await expect(decisions.locator('dd').first().textContent()).resolves.toMatch(/LUKS2/);
+    await page.getByLabel('Encryption', { exact: true }).selectOption({ label: 'VeraCrypt' });
+    await expect(decisions.locator('dd').first().textContent()).resolves.toMatch(/VeraCrypt/);
+    await page.getByLabel('Encryption', { exact: true }).selectOption({ index: 0 });
+    await expect(decisions.locator('dd').first().textContent()).resolves.toMatch(/LUKS2/);
+    // A value outside the one definition's range is refused in words, with the range; a good one plans.
+    const memory = page.getByLabel('Memory of the machine that unlocks it (MiB)');
+    await memory.fill('0.01');
+    await expect(page.locator('#plan-error').textContent()).resolves.toMatch(/at least 128 KiB/);
+    await memory.fill('1024');
+    await expect(page.locator('#plan-error').count()).resolves.toBe(0);
+    await expect(page.locator('section.answer').textContent()).resolves.toMatch(/argon2id/i);
+    await page.getByLabel('Password length (characters)').fill('600');
+    await expect(page.locator('#plan-error').textContent()).resolves.toMatch(/from 1 to 512/);
+    await page.getByLabel('Password length (characters)').fill('');
+    await expect(page.locator('#plan-error').count()).resolves.toBe(0);
+
     // Step 5: JSON, self-contained HTML, the script, the clipboard.
     await page.getByRole('button', { name: 'Next' }).click();
     const [htmlDownload] = await Promise.all([
@@ -112,7 +158,8 @@ describe.skipIf(chromiumMissing !== null)('the wizard over the fake bridge in Ch
     expect(htmlDownload.suggestedFilename()).toBe('encplan-vda.html');
     expect(html).toMatch(/^<!doctype html>/);
     expect(html).not.toMatch(/<script|<link|src="http/);
-    expect(html).toContain('<strong class="destroys"># DESTROYS DATA</strong>');
+    // The system disk is reinstalled encrypted (this version's plan, re-planned from the saved facts): no commands.
+    expect(html).toContain('Reinstall encrypted');
     // The saved report itself: readable and accessible on its own, offline.
     const reportPage = await context.newPage();
     await reportPage.setContent(html);
@@ -133,15 +180,33 @@ describe.skipIf(chromiumMissing !== null)('the wizard over the fake bridge in Ch
       page.getByRole('button', { name: 'Save commands as a script' }).click(),
     ]);
     const script = await readFile(await scriptDownload.path(), 'utf8');
+    expect(script).toContain('# The plan has no commands to run.');
+    await page.getByRole('button', { name: 'Copy commands' }).click();
+    await page.getByText('Commands copied to the clipboard.').waitFor();
+    await expect(page.evaluate(() => navigator.clipboard.readText())).resolves.toBe(script);
+    await screenshotAxeClean(page, '5-export');
+    await context.close();
+  });
+
+  it('exports the script of a drive formatted fresh with its destructive lines commented out', async () => {
+    page = await openWizard();
+    await page.getByText('Loop devices (disk images): 3').click();
+    await page.getByRole('radio', { name: /\/dev\/loop6/ }).check();
+    await page.getByRole('button', { name: 'Check this drive' }).click();
+    await page.getByRole('button', { name: 'Next' }).and(page.locator(':enabled')).click();
+    await page.getByRole('button', { name: 'Skip to the plan' }).click();
+    await expect(page.locator('section.strategy h2').textContent()).resolves.toBe('Format fresh');
+    await page.getByRole('button', { name: 'Next' }).click();
+    const [scriptDownload] = await Promise.all([
+      page.waitForEvent('download'),
+      page.getByRole('button', { name: 'Save commands as a script' }).click(),
+    ]);
+    const script = await readFile(await scriptDownload.path(), 'utf8');
     // Destructive lines and the lines that depend on them are commented out in the wizard's script too.
     expect(script).toContain('# DESTROYS DATA');
     expect(script).toContain('\n# cryptsetup luksFormat --type luks2');
     expect(script).toContain('\n# cryptsetup open ');
     expect(script).not.toMatch(/^(sgdisk|cryptsetup|sh) /m);
-    await page.getByRole('button', { name: 'Copy commands' }).click();
-    await page.getByText('Commands copied to the clipboard.').waitFor();
-    await expect(page.evaluate(() => navigator.clipboard.readText())).resolves.toBe(script);
-    await screenshotAxeClean(page, '5-export');
     await context.close();
   });
 
@@ -153,8 +218,8 @@ describe.skipIf(chromiumMissing !== null)('the wizard over the fake bridge in Ch
     await page.getByRole('button', { name: 'Start benchmark' }).click();
     await page.getByRole('button', { name: 'Cancel' }).click();
     await page.getByText('Benchmark cancelled; everything it created was cleaned up.').waitFor();
-    await expect(page.getByRole('button', { name: 'Start benchmark' }).isVisible()).resolves.toBe(true);
-    await expect(page.locator('label[for="benchmark-progress"]').textContent()).resolves.toBe('Cancelled');
+    await expect(page.getByRole('button', { name: 'Run again' }).isVisible()).resolves.toBe(true);
+    await expect(page.locator('label[for="benchmark-progress"]').textContent()).resolves.toBe('Cancelled.');
     await screenshot(page, '3-benchmark-cancelled');
     await context.close();
   });
@@ -171,6 +236,11 @@ describe.skipIf(chromiumMissing !== null)('the wizard over the fake bridge in Ch
       'radio',
     );
     await page.keyboard.press('Space');
+    // Then the folded group of loop devices, then Refresh.
+    await page.keyboard.press('Tab');
+    await expect(page.evaluate(() => document.activeElement?.textContent)).resolves.toBe(
+      'Loop devices (disk images): 3',
+    );
     await page.keyboard.press('Tab');
     await expect(page.evaluate(() => document.activeElement?.textContent)).resolves.toBe(
       'Refresh the drive list',
@@ -186,6 +256,7 @@ describe.skipIf(chromiumMissing !== null)('the wizard over the fake bridge in Ch
 
   it('shows a real assessment of a loop disk: existing LUKS2, never-allocated space, what the machine lacks', async () => {
     page = await openWizard();
+    await page.getByText('Loop devices (disk images): 3').click();
     await page.getByRole('radio', { name: /loop2/ }).check();
     await page.getByRole('button', { name: 'Check this drive' }).click();
     const encryption = page.locator('article', { hasText: 'Existing encryption' });
@@ -209,6 +280,7 @@ describe.skipIf(chromiumMissing !== null)('the wizard over the fake bridge in Ch
       page.getByText(/^Not measured: No I\/O benchmark was run in this assessment/).isVisible(),
     ).resolves.toBe(true);
     // No measured I/O and no prediction: the predictions table says "unknown", never a blank cell.
+    await page.getByText('Predicted encrypted speed next to measured plain speed').click();
     await expect(
       page
         .getByRole('table', { name: 'Predicted encrypted throughput next to measured plain throughput' })

@@ -99,13 +99,15 @@ export {
   toReportViewFromJson,
 } from './report/report-view.js';
 export { printableData } from './report/printable.js';
-export { benchmarkFootprintFromJson } from './report/benchmark-footprint-view.js';
+export { benchmarkFootprintIn } from './report/benchmark-footprint-view.js';
 
 // use-cases: assess, collect, doctor, benchmarks: probes, analyses, plan and envelope in order
-export { assess, type AssessRequest } from './use-cases/assess.js';
+export { assess, chooseScratchDirectory, type AssessRequest } from './use-cases/assess.js';
 export {
   type AssessmentJobs,
   createAssessmentJobs,
+  type AssessProgress,
+  type AssessSample,
   type JobSnapshot,
   type WizardAssessRequest,
   wizardAssessRequestSchema,
@@ -117,11 +119,13 @@ export { assessAllBundle, assessBundle, collect, collectAll } from './use-cases/
 export { type DeviceSummary, deviceSummarySchema } from './use-cases/device-list.js';
 export { doctor, missingTool } from './use-cases/doctor.js';
 export { healthFromSmartctlJson } from './use-cases/health-from-smartctl.js';
-export { planFromAssessment } from './use-cases/plan-from-assessment.js';
+export { planFromAssessment, planTargetChoices } from './use-cases/plan-from-assessment.js';
 export { listDisks } from './use-cases/list-disks.js';
 export { createSavedAssessmentServices } from './use-cases/saved-assessments.js';
 export { probeBenchmarkBackends } from './use-cases/benchmark-backends.js';
 export {
+  type BenchmarkFootprint,
+  benchmarkFootprintSchema,
   type Capabilities,
   capabilitiesSchema,
   type PrivilegeStatus,

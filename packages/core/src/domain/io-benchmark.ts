@@ -232,6 +232,25 @@ export interface ProgressEvent {
   readonly fraction: number;
   /** Estimated time left, or null before the first run finished. */
   readonly etaMs: number | null;
+  /** The I/O test running now (fio phases only), for a results grid that names it. */
+  readonly test?: IoTestRef;
+  /** A test that has just finished, with its median (one event per profile and target, as each ends). */
+  readonly result?: IoTestResult;
+}
+
+/** One fio test of the I/O benchmark: a profile and direction on plain storage or one encrypted variant. */
+export interface IoTestRef {
+  /** The CrystalDiskMark label, e.g. "SEQ1M Q8T1". */
+  readonly profile: string;
+  readonly direction: 'read' | 'write';
+  readonly backend: BackendId;
+  /** The variant measured (a backend can have several, e.g. two LUKS2 sector sizes). */
+  readonly variant: string;
+}
+
+/** A finished {@link IoTestRef}: the median of its runs. */
+export interface IoTestResult extends IoTestRef {
+  readonly bytesPerSecond: number;
 }
 
 /**

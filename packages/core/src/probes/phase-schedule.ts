@@ -1,4 +1,4 @@
-import type { ProgressEvent } from '../domain/io-benchmark.js';
+import type { IoTestRef, IoTestResult, ProgressEvent } from '../domain/io-benchmark.js';
 
 /** One step of a benchmark, planned before it runs: what it measures and how long it is expected to take. */
 export interface PlannedPhase {
@@ -18,7 +18,13 @@ export interface PhaseTiming extends PlannedPhase {
 /** What a probe needs to run its steps as phases: one at a time, with progress. */
 export interface PhaseRunner {
   /** Runs `work` as the phase `id` once every earlier phase has finished; phases never overlap. */
-  run<T>(id: string, message: string, work: () => Promise<T>, phase?: ProgressEvent['phase']): Promise<T>;
+  run<T>(
+    id: string,
+    message: string,
+    work: () => Promise<T>,
+    phase?: ProgressEvent['phase'],
+    test?: IoTestRef,
+  ): Promise<T>;
   /** Drops the pending phases whose id starts with `prefix` (a tool that is missing, a backend skipped). */
   skip(prefix: string): void;
 }
@@ -42,7 +48,7 @@ const FAILED_FAST_SHARE = 0.25;
 export class PhaseSchedule implements PhaseRunner {
   private readonly phases: { planned: PlannedPhase; measuredMs: number | null; skipped: boolean }[];
   private queue: Promise<unknown> = Promise.resolve();
-  private current: { id: string; startedAt: number } | null = null;
+  private current: { id: string; startedAt: number; test: IoTestRef | undefined } | null = null;
 
   constructor(
     planned: readonly PlannedPhase[],
@@ -66,10 +72,11 @@ export class PhaseSchedule implements PhaseRunner {
     message: string,
     work: () => Promise<T>,
     phase: ProgressEvent['phase'] = 'measure',
+    test?: IoTestRef,
   ): Promise<T> {
     const next = this.queue.then(async () => {
       const entry = this.entry(id);
-      this.current = { id, startedAt: this.now() };
+      this.current = { id, startedAt: this.now(), test };
       this.report(phase, message);
       try {
         return await work();
@@ -95,8 +102,11 @@ export class PhaseSchedule implements PhaseRunner {
     }
   }
 
-  /** Reports a step that is not a planned phase (set-up messages, "Done") with the current estimate. */
-  report(phase: ProgressEvent['phase'], message: string): void {
+  /**
+   * Reports a step that is not a planned phase (set-up messages, "Done") with the current estimate; `result`:
+   * an I/O test that has just finished, so a results grid can fill in as each one ends.
+   */
+  report(phase: ProgressEvent['phase'], message: string, result?: IoTestResult): void {
     const counted = this.phases.filter((entry) => !entry.skipped);
     const finished = counted.filter((entry) => entry.measuredMs !== null);
     const eta = phase === 'done' ? 0 : this.remainingMs();
@@ -108,6 +118,8 @@ export class PhaseSchedule implements PhaseRunner {
       runCount: counted.length,
       fraction: phase === 'done' ? 1 : elapsed + eta === 0 ? 0 : Math.min(1, elapsed / (elapsed + eta)),
       etaMs: eta,
+      ...(this.current?.test === undefined ? {} : { test: this.current.test }),
+      ...(result === undefined ? {} : { result }),
     });
   }
 

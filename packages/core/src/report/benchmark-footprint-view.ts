@@ -1,11 +1,6 @@
-import { assessmentDocument } from '../contract/assessment.js';
 import { SELECTABLE_BENCHMARK_IDS } from '../targets/registry.js';
 import type { BackendId, IoBenchmarkMode } from '../domain/io-benchmark.js';
-import {
-  benchmarkScratchBytes,
-  FREE_SPACE_MARGIN_BYTES,
-  scratchDirectoryOf,
-} from '../plan/benchmark-footprint.js';
+import { benchmarkScratchBytes, FREE_SPACE_MARGIN_BYTES } from '../plan/benchmark-footprint.js';
 
 /** Where an I/O benchmark of the assessed disk would write, and how much, before the user starts it. */
 export interface BenchmarkFootprintView {
@@ -21,25 +16,18 @@ export interface BenchmarkFootprintView {
 const BACKEND_IDS: readonly string[] = ['plain', ...SELECTABLE_BENCHMARK_IDS];
 
 /**
- * The footprint of benchmarking the disk of an assessment envelope (JSON of unknown origin, e.g. the wizard's
- * facts-only run) with `choices` (wizard backend ids; those that are not I/O backends are ignored). Null when
- * the JSON is not an assessment with a stack or no I/O backend is chosen.
+ * The footprint of a benchmark writing in `directory` (as the run chooses it: use-cases/assess.ts
+ * chooseScratchDirectory) with `choices`; null when no I/O backend is chosen.
  */
-export function benchmarkFootprintFromJson(
-  json: unknown,
+export function benchmarkFootprintIn(
+  directory: string | null,
   mode: IoBenchmarkMode,
   choices: readonly string[],
 ): BenchmarkFootprintView | null {
   const backends = choices.filter((choice): choice is BackendId => BACKEND_IDS.includes(choice));
-  const parsed = assessmentDocument.envelope.safeParse(json);
-  const stack = parsed.success ? parsed.data.result?.stack : undefined;
-  if (stack === undefined || stack === null || backends.length === 0) {
+  if (backends.length === 0) {
     return null;
   }
   const scratchBytes = benchmarkScratchBytes(backends, mode);
-  return {
-    directory: scratchDirectoryOf(stack),
-    scratchBytes,
-    freeNeededBytes: scratchBytes + FREE_SPACE_MARGIN_BYTES,
-  };
+  return { directory, scratchBytes, freeNeededBytes: scratchBytes + FREE_SPACE_MARGIN_BYTES };
 }

@@ -54,7 +54,7 @@ export interface BenchmarkRequest {
  * Where the I/O benchmark of `stack` writes: the folder the user named, else the disk's largest mounted
  * filesystem at its own root mount (the mount table says which of its mount points that is).
  */
-async function chooseScratchDirectory(
+export async function chooseScratchDirectory(
   host: Host,
   stack: StackNode,
   request: BenchmarkRequest,

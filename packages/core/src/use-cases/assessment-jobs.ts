@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { EncplanError } from '../errors.js';
 import { devicePathSchema, FLAG_DEFINITIONS } from '../rules/flag-definitions.js';
+import type { IoTestRef } from '../domain/io-benchmark.js';
 
 /** What the wizard (desktop main, `encplan ui`) asks for: one drive, and how much benchmarking. */
 export const wizardAssessRequestSchema = z
@@ -18,13 +19,25 @@ export const wizardAssessRequestSchema = z
 /** A validated {@link wizardAssessRequestSchema} value. */
 export type WizardAssessRequest = z.infer<typeof wizardAssessRequestSchema>;
 
+/** A finished benchmark result: a label for the live chart and, for an I/O test, which test it was. */
+export interface AssessSample {
+  readonly label: string;
+  readonly bytesPerSecond: number;
+  /** The I/O test (profile, direction, plain or which encrypted backend), for the results grid. */
+  readonly test?: IoTestRef;
+}
+
 /** A progress event of a long assessment: a phase, a fraction done and, for benchmarks, a live sample. */
 export interface AssessProgress {
   readonly phase: string;
   /** 0 … 1. */
   readonly fraction: number;
   /** A throughput sample for the live chart, when the phase is a benchmark. */
-  readonly sample: { readonly label: string; readonly bytesPerSecond: number } | null;
+  readonly sample: AssessSample | null;
+  /** The time left from the benchmark's plan (probes/phase-schedule.ts), when a benchmark runs. */
+  readonly etaMs?: number | null;
+  /** The I/O test running now, to name it in words. */
+  readonly test?: IoTestRef;
 }
 
 /** The assessment use case as the shells see it: the lead's `assess` is plugged in here. */
@@ -39,7 +52,7 @@ export interface JobSnapshot {
   readonly state: 'running' | 'done' | 'cancelled' | 'failed';
   readonly progress: AssessProgress;
   /** Throughput samples so far, oldest first, for the live chart. */
-  readonly samples: readonly { readonly label: string; readonly bytesPerSecond: number }[];
+  readonly samples: readonly AssessSample[];
   /** The assessment envelope once done (errors arrive inside it). */
   readonly envelope: unknown;
 }

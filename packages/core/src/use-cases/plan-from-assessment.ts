@@ -1,3 +1,5 @@
+import { planTargetsOn, targetOf, type PlanTargetId } from '../targets/registry.js';
+import type { PlanPlatform } from '../targets/target.js';
 import { z } from 'zod';
 import { assessmentDocument, assessmentResultSchema, type AssessmentResult } from '../contract/assessment.js';
 import { EncplanError } from '../errors.js';
@@ -88,4 +90,24 @@ export function planFactsFromDocument(document: unknown): PlanFacts {
  */
 export function planFromAssessment(document: unknown, options: PlanOptions = {}): Plan {
   return buildPlan(planFactsFromDocument(document), options);
+}
+
+/** A target a plan can be made for, with the name people know it by ("LUKS2 (cryptsetup)"). */
+export interface PlanTargetChoice {
+  readonly id: PlanTargetId;
+  readonly label: string;
+}
+
+/**
+ * The targets a plan for a machine of `platform` (os.platform of the assessment: linux, darwin, win32) can
+ * name, the platform's default first: the wizard's choice of target, the same list `--target` accepts there.
+ */
+export function planTargetChoices(platform: string | null | undefined): PlanTargetChoice[] {
+  const known: readonly PlanPlatform[] = ['linux', 'darwin', 'win32'];
+  const on = known.find((entry) => entry === platform) ?? 'linux';
+  return planTargetsOn(on).map((id) => {
+    const { labels } = targetOf(id);
+    // A name that quotes a tool's option ("cryptsetup --hw-opal") is for the terminal: the short name then.
+    return { id, label: labels.withTool.includes('--') ? labels.short : labels.withTool };
+  });
 }

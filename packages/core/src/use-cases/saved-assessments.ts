@@ -1,8 +1,10 @@
 import { EncplanError } from '../errors.js';
 import { assessmentDocument, linuxResultOf, type AssessmentEnvelope } from '../contract/assessment.js';
-import type { AssessFunction } from './assessment-jobs.js';
-import type { DeviceSummary, ListDevicesFunction } from './device-list.js';
-import type { Capabilities, PrivilegeStatus } from './ui-services.js';
+import type { IoTestRef } from '../domain/io-benchmark.js';
+import type { DeviceSummary } from './device-list.js';
+import type { PrivilegeStatus, UiServices } from './ui-services.js';
+import { benchmarkFootprintIn } from '../report/benchmark-footprint-view.js';
+import { scratchDirectoryOf } from '../plan/benchmark-footprint.js';
 
 function summaryOf(envelope: AssessmentEnvelope): DeviceSummary | null {
   const result = envelope.result;
@@ -37,10 +39,28 @@ function summaryOf(envelope: AssessmentEnvelope): DeviceSummary | null {
   };
 }
 
-/** The measured I/O runs of a saved assessment, replayed as progress samples: "SEQ1M Q8T1 read · fscrypt". */
-function benchmarkRunsOf(
+/** Where a saved assessment comes from: its file, the machine it was taken on (OS, CPU) and when. */
+function savedFromOf(
   envelope: AssessmentEnvelope,
-): { readonly label: string; readonly target: string; readonly bytesPerSecond: number }[] {
+  file: string | null | undefined,
+): NonNullable<DeviceSummary['savedFrom']> {
+  const machine = envelope.result?.machine ?? null;
+  const os = machine === null ? '' : [machine.os.distro, machine.os.release].filter(Boolean).join(' ');
+  const words = machine === null ? [] : [os, machine.cpuModel].filter((part) => part !== null && part !== '');
+  return {
+    file: file ?? null,
+    machine: words.length === 0 ? null : words.join(', '),
+    collectedAt: envelope.result?.provenance.collectedAt ?? envelope.generatedAt,
+  };
+}
+
+/** The measured I/O runs of a saved assessment, replayed as progress samples: "SEQ1M Q8T1 read · fscrypt". */
+function benchmarkRunsOf(envelope: AssessmentEnvelope): {
+  readonly label: string;
+  readonly target: string;
+  readonly bytesPerSecond: number;
+  readonly test: IoTestRef;
+}[] {
   const io = envelope.result?.ioBenchmark ?? null;
   if (io === null) {
     return [];
@@ -50,6 +70,12 @@ function benchmarkRunsOf(
       label: `${measurement.profile.label} ${measurement.profile.direction} · ${target.variant}`,
       target: target.backend,
       bytesPerSecond: measurement.summary.medianBytesPerSecond,
+      test: {
+        profile: measurement.profile.label,
+        direction: measurement.profile.direction,
+        backend: target.backend,
+        variant: target.variant,
+      },
     })),
   );
 }
@@ -80,13 +106,27 @@ function delay(ms: number, signal: AbortSignal): Promise<void> {
  */
 export function createSavedAssessmentServices(
   documents: readonly unknown[],
-  options: { readonly stepDelayMs: number; readonly privilege: PrivilegeStatus },
-): { listDevices: ListDevicesFunction; assess: AssessFunction; capabilities: () => Promise<Capabilities> } {
+  options: {
+    readonly stepDelayMs: number;
+    readonly privilege: PrivilegeStatus;
+    /** The documents' file names, in the same order, to name each drive's source. */
+    readonly names?: readonly string[];
+  },
+): UiServices {
   // Only documents that match the assessment contract are served; the contract's schema is their only reader.
-  const envelopes = documents.flatMap((document) => {
+  const fileOf = new Map<AssessmentEnvelope, string | null>();
+  const envelopes = documents.flatMap((document, index) => {
     const parsed = assessmentDocument.envelope.safeParse(document);
-    return parsed.success ? [parsed.data] : [];
+    if (!parsed.success) {
+      return [];
+    }
+    fileOf.set(parsed.data, options.names?.[index] ?? null);
+    return [parsed.data];
   });
+  const described = (envelope: AssessmentEnvelope): DeviceSummary | null => {
+    const summary = summaryOf(envelope);
+    return summary === null ? null : { ...summary, savedFrom: savedFromOf(envelope, fileOf.get(envelope)) };
+  };
   const byPath = new Map<string, AssessmentEnvelope>();
   for (const envelope of envelopes) {
     const summary = summaryOf(envelope);
@@ -98,7 +138,7 @@ export function createSavedAssessmentServices(
   return {
     listDevices: () =>
       Promise.resolve({
-        devices: envelopes.map(summaryOf).filter((summary): summary is DeviceSummary => summary !== null),
+        devices: envelopes.map(described).filter((summary): summary is DeviceSummary => summary !== null),
       }),
     assess: async (request, { signal, onProgress }) => {
       const envelope = byPath.get(request.device);
@@ -111,14 +151,27 @@ export function createSavedAssessmentServices(
       await delay(options.stepDelayMs, signal);
       const runs = request.benchmark === 'none' ? [] : benchmarkRunsOf(envelope);
       for (const [index, run] of runs.entries()) {
+        const next = runs[index + 1];
         onProgress({
           phase: `Benchmark ${run.label}`,
           fraction: 0.05 + (0.95 * (index + 1)) / runs.length,
-          sample: { label: run.label, bytesPerSecond: run.bytesPerSecond },
+          sample: { label: run.label, bytesPerSecond: run.bytesPerSecond, test: run.test },
+          // The replay's own schedule: one step delay per run still to come.
+          etaMs: (runs.length - index - 1) * options.stepDelayMs,
+          ...(next === undefined ? {} : { test: next.test }),
         });
         await delay(options.stepDelayMs, signal);
       }
       return envelope;
+    },
+    benchmarkFootprint: (request) => {
+      const result = byPath.get(request.device)?.result ?? null;
+      const stack = result === null ? null : (linuxResultOf(result)?.stack ?? null);
+      const mode = request.benchmark === 'full' ? 'full' : 'quick';
+      // The folder the saved run wrote in (recorded with its I/O results), else the one it would choose.
+      const directory = result?.ioBenchmark?.target ?? (stack === null ? null : scratchDirectoryOf(stack));
+      const footprint = stack === null ? null : benchmarkFootprintIn(directory, mode, request.backends);
+      return Promise.resolve(footprint === null ? null : { replay: true, ...footprint });
     },
     capabilities: () =>
       Promise.resolve({

@@ -92,7 +92,26 @@ describe('runIoBenchmark with fake tools', () => {
 
     // Phases: prepare plain, 2 fio runs, prepare LUKS2, 2 fio runs, remove LUKS2, remove the scratch filesystem.
     expect(events.at(-1)).toMatchObject({ phase: 'done', fraction: 1, runCount: 8, etaMs: 0 });
-    expect(events.filter((event) => event.phase === 'measure')).toHaveLength(4);
+    // Each fio run names its test; each finished profile is an event with its median, as it ends.
+    const starts = events.filter((event) => event.phase === 'measure' && event.result === undefined);
+    expect(starts.map((event) => event.test)).toEqual([
+      { profile: 'SEQ1M Q8T1', direction: 'read', backend: 'plain', variant: 'plain' },
+      { profile: 'RND4K Q1T1', direction: 'read', backend: 'plain', variant: 'plain' },
+      expect.objectContaining({ profile: 'SEQ1M Q8T1', backend: 'luks2' }),
+      expect.objectContaining({ profile: 'RND4K Q1T1', backend: 'luks2' }),
+    ]);
+    const finished = events.flatMap((event) => (event.result === undefined ? [] : [event.result]));
+    expect(finished).toEqual(
+      [result.plain, ...result.encrypted].flatMap((measured) =>
+        measured.profiles.map((profile) => ({
+          profile: profile.profile.label,
+          direction: profile.profile.direction,
+          backend: measured.backend,
+          variant: measured.variant,
+          bytesPerSecond: profile.summary.medianBytesPerSecond,
+        })),
+      ),
+    );
     expect(events.every((event) => event.etaMs !== null)).toBe(true);
     expect(result.settings).toEqual({
       runtimeSeconds: 1,

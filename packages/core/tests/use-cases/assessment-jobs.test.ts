@@ -3,7 +3,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { EncplanError, createAssessmentJobs, createSavedAssessmentServices } from '@encplan/core';
 import { errorEnvelope } from '../../src/contract/envelope.js';
-import { type AssessFunction } from '../../src/use-cases/assessment-jobs.js';
+import { type AssessFunction, type AssessProgress } from '../../src/use-cases/assessment-jobs.js';
 import { REPO_ROOT } from '../../../../tests/support/fake-tools.js';
 import { VIRTIO_SYSTEM_DISK } from '../support/fixtures.js';
 
@@ -110,12 +110,22 @@ describe('createSavedAssessmentServices', () => {
   it('lists the saved drives, skips documents that are not assessments, and replays the measured runs as progress', async () => {
     const services = createSavedAssessmentServices(
       [envelope, { status: 'error', result: null }, { result: { device: { path: '/dev/sdz' } } }],
-      { stepDelayMs: 0, privilege },
+      { stepDelayMs: 0, privilege, names: ['virtio.json', 'error.json', 'other.json'] },
     );
+    // Each drive names where it comes from: its file, the machine it was taken on, and when.
     await expect(services.listDevices(new AbortController().signal)).resolves.toEqual({
-      devices: [VIRTIO_SYSTEM_DISK],
+      devices: [
+        {
+          ...VIRTIO_SYSTEM_DISK,
+          savedFrom: {
+            file: 'virtio.json',
+            machine: 'Debian GNU/Linux 12, AMD EPYC',
+            collectedAt: '2026-11-21T23:18:56.062Z',
+          },
+        },
+      ],
     });
-    const progress: { sample: { label: string; bytesPerSecond: number } | null }[] = [];
+    const progress: AssessProgress[] = [];
     const result = await services.assess(
       { device: '/dev/vda', benchmark: 'quick', backends: [] },
       { signal: new AbortController().signal, onProgress: (event) => progress.push(event) },
@@ -125,6 +135,17 @@ describe('createSavedAssessmentServices', () => {
     expect(samples).toHaveLength(16);
     expect(samples[0]!.label).toBe('SEQ1M Q8T1 read · plain');
     expect(samples.at(-1)!.label).toMatch(/ · fscrypt$/);
+    // Each replayed result names its test for the results grid.
+    expect(samples[0]!.test).toEqual({
+      profile: 'SEQ1M Q8T1',
+      direction: 'read',
+      backend: 'plain',
+      variant: 'plain',
+    });
+    // The saved run's folder, as a replay: nothing is written here.
+    await expect(
+      services.benchmarkFootprint({ device: '/dev/vda', benchmark: 'quick', backends: ['plain', 'fscrypt'] }),
+    ).resolves.toMatchObject({ replay: true, directory: '/' });
     await expect(services.capabilities()).resolves.toEqual({
       backends: [
         { id: 'plain', label: 'Plain (no encryption)', available: true, reason: null },

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import {
   EncplanError,
   wizardAssessRequestSchema,
+  benchmarkFootprintSchema,
   capabilitiesSchema,
   deviceSummarySchema,
   bridgeDocument,
@@ -53,6 +54,12 @@ export function createBridgeHandlers(
   return {
     listDevices: wrap(async () => parseInput(deviceListSchema, await services.listDevices(signalFor()))),
     capabilities: wrap(async () => parseInput(capabilitiesSchema, await services.capabilities())),
+    benchmarkFootprint: wrap(async (input) =>
+      parseInput(
+        benchmarkFootprintSchema.nullable(),
+        await services.benchmarkFootprint(parseInput(wizardAssessRequestSchema, input)),
+      ),
+    ),
     startAssessment: wrap((input) =>
       Promise.resolve({ jobId: jobs.start(parseInput(wizardAssessRequestSchema, input)) }),
     ),

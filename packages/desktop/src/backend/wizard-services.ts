@@ -1,14 +1,20 @@
 import { randomUUID } from 'node:crypto';
+import { basename } from 'node:path';
 import {
   EncplanError,
   assess,
+  benchmarkFootprintIn,
+  chooseScratchDirectory,
   createAssessmentJobs,
   createSavedAssessmentServices,
   assessmentDocument,
   listDisks,
   probeBenchmarkBackends,
   benchmarkIdsOn,
+  type AssessProgress,
   type AssessRequest,
+  type ProgressEvent,
+  type StackNode,
   type AssessmentJobs,
   type BackendId,
   type WizardAssessRequest,
@@ -44,9 +50,39 @@ export interface WizardBackend {
   readonly mode: 'live' | 'saved';
 }
 
-/** How far along a live assessment is after its n-th progress step (assess reports steps, not fractions). */
+/** How far along a facts-only assessment is after its n-th progress step (assess reports steps, not fractions). */
 function fractionAfter(steps: number): number {
   return Math.min(0.9, 0.1 + 0.2 * steps);
+}
+
+/** The share of a benchmarking job's bar the facts take before the benchmark's own schedule starts. */
+const FACTS_SHARE = 0.05;
+
+/**
+ * A benchmark step in words for the wizard (the core's messages name tools and variants, e.g.
+ * "openssl speed …", "Preparing luks2-…"); a running I/O test is named by its `test` (the renderer words it).
+ */
+export function benchmarkStepInWords(event: ProgressEvent): string {
+  const { message } = event;
+  if (event.phase === 'done') {
+    return 'Done';
+  }
+  if (/pbkdf|argon2/i.test(message)) {
+    return 'Key-derivation speed, in memory';
+  }
+  if (/^(openssl speed|cryptsetup benchmark)/.test(message)) {
+    return 'Cipher speed, in memory';
+  }
+  if (message === 'Preparing the plain filesystem' || message === 'Removing the scratch filesystem') {
+    return message;
+  }
+  if (event.phase === 'prepare') {
+    return 'Preparing an encrypted test container';
+  }
+  if (event.phase === 'teardown') {
+    return 'Removing the encrypted test container';
+  }
+  return 'Measuring';
 }
 
 /** The encrypted I/O backends the wizard's Linux benchmark offers (the registry's, targets/registry.ts). */
@@ -76,17 +112,25 @@ async function benchmarkOf(
 
 /** The live services: the same `assess` use case and environment as `encplan assess`. */
 function liveServices(environment: NodeEnvironment, privilege: PrivilegeStatus): UiServices {
+  // The stack of each drive read so far, so the footprint names the folder the run will choose.
+  const stacks = new Map<string, StackNode>();
   return {
     listDevices: (signal) => listDisks(environment.host, signal),
     assess: async (request, { signal, onProgress }) => {
+      // The bar only moves forward: facts steps, then the benchmark's own schedule (fraction and ETA).
+      let fraction = 0;
+      const forward = (progress: AssessProgress): void => {
+        fraction = Math.max(fraction, progress.fraction);
+        onProgress({ ...progress, fraction });
+      };
       const benchmark = await benchmarkOf(request);
-      onProgress({
+      forward({
         phase: 'Reading the drive, its partitions, the stack above it and the machine',
-        fraction: 0.05,
+        fraction: benchmark === null ? 0.05 : 0,
         sample: null,
       });
       let steps = 0;
-      return assess(environment, {
+      const envelope = await assess(environment, {
         device: request.device,
         includeSerials: false,
         mode: 'live',
@@ -94,14 +138,51 @@ function liveServices(environment: NodeEnvironment, privilege: PrivilegeStatus):
         benchmark,
         onProgress: (step) => {
           steps += 1;
-          onProgress({ phase: step, fraction: fractionAfter(steps), sample: null });
+          forward({
+            phase: step,
+            fraction: benchmark === null ? fractionAfter(steps) : Math.min(FACTS_SHARE, 0.01 * steps),
+            sample: null,
+          });
+        },
+        onBenchmarkProgress: (event) => {
+          const result = event.result;
+          forward({
+            phase: benchmarkStepInWords(event),
+            fraction: FACTS_SHARE + (1 - FACTS_SHARE) * event.fraction,
+            etaMs: event.etaMs,
+            sample:
+              result === undefined
+                ? null
+                : {
+                    label: `${result.profile} ${result.direction} · ${result.variant}`,
+                    bytesPerSecond: result.bytesPerSecond,
+                    test: result,
+                  },
+            ...(event.test === undefined ? {} : { test: event.test }),
+          });
         },
       });
+      const stack = envelope.result?.stack ?? null;
+      if (stack !== null) {
+        stacks.set(request.device, stack);
+      }
+      return envelope;
     },
     capabilities: async () => ({
       backends: await probeBenchmarkBackends(environment.host),
       privilege,
     }),
+    benchmarkFootprint: async (request) => {
+      const stack = stacks.get(request.device);
+      if (stack === undefined) {
+        return null;
+      }
+      const mode = request.benchmark === 'full' ? 'full' : 'quick';
+      // The same choice as the run: the disk's largest mounted filesystem at its own root mount.
+      const directory = await chooseScratchDirectory(environment.host, stack, { quick: mode === 'quick' });
+      const footprint = benchmarkFootprintIn(directory, mode, request.backends);
+      return footprint === null ? null : { replay: false, ...footprint };
+    },
   };
 }
 
@@ -133,6 +214,7 @@ export async function createWizardBackend(options: WizardServicesOptions): Promi
     ? createSavedAssessmentServices(await readAssessments(options.assessmentFiles), {
         stepDelayMs: options.stepDelayMs ?? 250,
         privilege,
+        names: options.assessmentFiles.map((file) => basename(file)),
       })
     : liveServices(createEnvironment({ searchPath: options.searchPath }), privilege);
   const jobs = createAssessmentJobs(services.assess, (error) => assessmentDocument.error(error), randomUUID);

@@ -9,6 +9,8 @@ import { BRIDGE_GLOBAL, channels, type EncplanBridge } from '../shared/bridge.js
 const bridge: EncplanBridge = {
   listDevices: () => ipcRenderer.invoke(channels.listDevices),
   capabilities: () => ipcRenderer.invoke(channels.capabilities),
+  benchmarkFootprint: (request: WizardAssessRequest) =>
+    ipcRenderer.invoke(channels.benchmarkFootprint, request),
   startAssessment: (request: WizardAssessRequest) => ipcRenderer.invoke(channels.startAssessment, request),
   jobStatus: (jobId: string) => ipcRenderer.invoke(channels.jobStatus, jobId),
   cancel: (jobId: string) => ipcRenderer.invoke(channels.cancel, jobId),

@@ -1,4 +1,11 @@
-import type { WizardAssessRequest, Capabilities, DeviceSummary, Envelope, JobSnapshot } from '@encplan/core';
+import type {
+  BenchmarkFootprint,
+  WizardAssessRequest,
+  Capabilities,
+  DeviceSummary,
+  Envelope,
+  JobSnapshot,
+} from '@encplan/core';
 
 /**
  * The whole contract between the wizard and whatever runs it (Electron main over IPC, `encplan ui` over
@@ -13,6 +20,8 @@ export interface EncplanBridge {
   listDevices(): Promise<BridgeEnvelope<{ readonly devices: readonly DeviceSummary[] }>>;
   /** Benchmark backends this machine supports and whether privileged work is possible. */
   capabilities(): Promise<BridgeEnvelope<Capabilities>>;
+  /** Where a benchmark with these choices would write and how much (null: not known yet, or no I/O chosen). */
+  benchmarkFootprint(request: WizardAssessRequest): Promise<BridgeEnvelope<BenchmarkFootprint | null>>;
   /** Starts an assessment; poll {@link EncplanBridge.jobStatus} for progress and the final envelope. */
   startAssessment(request: WizardAssessRequest): Promise<BridgeEnvelope<{ readonly jobId: string }>>;
   /** The progress (and, when done, the assessment envelope) of a job. */
@@ -28,6 +37,7 @@ export type BridgeMethod = keyof EncplanBridge;
 export const channels = {
   listDevices: 'encplan:list-devices',
   capabilities: 'encplan:capabilities',
+  benchmarkFootprint: 'encplan:benchmark-footprint',
   startAssessment: 'encplan:start-assessment',
   jobStatus: 'encplan:job-status',
   cancel: 'encplan:cancel',

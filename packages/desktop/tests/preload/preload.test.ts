@@ -18,7 +18,7 @@ describe('preload', () => {
     for (const [method, channel] of Object.entries(channels)) {
       recorded.invokes.length = 0;
       const argument =
-        method === 'startAssessment'
+        method === 'startAssessment' || method === 'benchmarkFootprint'
           ? { device: '/dev/sda', benchmark: 'none', backends: [] }
           : method === 'jobStatus' || method === 'cancel'
             ? 'abcdef01'

@@ -244,6 +244,12 @@ export async function measureTarget(
   for (const profile of profiles) {
     const runs: FioRun[] = [];
     let fioArgv: string[] = [];
+    const test = {
+      profile: profile.label,
+      direction: profile.direction,
+      backend: target.backend,
+      variant: target.variant,
+    };
     for (let repeat = 1; repeat <= repeats; repeat += 1) {
       const result = await phases.run(
         fioPhaseId(target.variant, profile, repeat),
@@ -263,11 +269,18 @@ export async function measureTarget(
             context.signal,
             context.registry,
           ),
+        'measure',
+        test,
       );
       fioArgv = result.fioArgv;
       runs.push(...result.runs);
     }
-    measured.push({ profile, fioArgv, runs, summary: summarizeRuns(runs) });
+    const summary = summarizeRuns(runs);
+    measured.push({ profile, fioArgv, runs, summary });
+    phases.report('measure', `${target.variant}: ${profile.label} ${profile.direction} done`, {
+      ...test,
+      bytesPerSecond: summary.medianBytesPerSecond,
+    });
   }
   return {
     backend: target.backend,

@@ -1,4 +1,12 @@
-import { printableData, toReportViewFromJson, type WizardAssessRequest } from '@encplan/core';
+import {
+  assessmentDocument,
+  planFromAssessment,
+  planTargetChoices,
+  printableData,
+  toReportViewFromJson,
+  type WizardAssessRequest,
+} from '@encplan/core';
+import { planOptionsOf } from './plan-options.js';
 import type { BridgeEnvelope, EncplanBridge } from '../../shared/bridge.js';
 import { h, patchChildren } from './element-builder.js';
 import { renderBenchmarkStep } from './steps/benchmark-step.js';
@@ -8,6 +16,7 @@ import { renderHealthStep } from './steps/health-step.js';
 import { renderPlanStep } from './steps/plan-step.js';
 import { errorState } from './steps/error-state.js';
 import { STEPS, type WizardActions, type WizardState } from './wizard-state.js';
+import { nextShownProgress } from './progress-estimate.js';
 
 /** How often the wizard asks a running job for progress. */
 const POLL_INTERVAL_MS = 200;
@@ -25,7 +34,20 @@ export function startWizard(root: HTMLElement, bridge: EncplanBridge): void {
     selectedBackends: [],
     job: null,
     jobKind: 'facts',
-    jobStartedAtMs: null,
+    shownProgress: null,
+    footprint: null,
+    assessedEnvelope: null,
+    planChoices: {
+      targetTool: null,
+      threatModel: 'lost-device',
+      workload: 'desktop',
+      unlockMemoryMiB: '',
+      passwordLength: '',
+      speedOverSecurity: false,
+    },
+    planChoicesTouched: false,
+    planError: null,
+    targetChoices: [],
     envelope: null,
     view: null,
     notice: '',
@@ -44,7 +66,7 @@ export function startWizard(root: HTMLElement, bridge: EncplanBridge): void {
   const runJob = async (request: WizardAssessRequest, onDone: () => void): Promise<void> => {
     state.job = null;
     state.jobKind = request.benchmark === 'none' ? 'facts' : 'benchmark';
-    state.jobStartedAtMs = Date.now();
+    state.shownProgress = null;
     render();
     const started = unwrap(await bridge.startAssessment(request));
     if (started === null) {
@@ -58,10 +80,10 @@ export function startWizard(root: HTMLElement, bridge: EncplanBridge): void {
         return;
       }
       state.job = snapshot;
+      state.shownProgress = nextShownProgress(state.shownProgress, snapshot.progress, Date.now());
       if (snapshot.state !== 'running') {
         if (snapshot.state === 'done' || snapshot.state === 'failed') {
-          state.envelope = snapshot.envelope;
-          state.view = toReportViewFromJson(snapshot.envelope);
+          takeAssessment(snapshot.envelope);
           onDone();
         } else {
           state.notice = 'Benchmark cancelled; everything it created was cleaned up.';
@@ -74,7 +96,59 @@ export function startWizard(root: HTMLElement, bridge: EncplanBridge): void {
     }
   };
 
+  /** A finished assessment: kept as measured, its plan's options shown, re-planned with any the person chose. */
+  const takeAssessment = (envelope: unknown): void => {
+    state.assessedEnvelope = envelope;
+    state.envelope = envelope;
+    state.view = toReportViewFromJson(envelope);
+    const parsed = assessmentDocument.envelope.safeParse(envelope);
+    const result = parsed.success ? parsed.data.result : null;
+    state.targetChoices = planTargetChoices(result?.machine?.os.platform);
+    const plan = result?.plan ?? null;
+    if (plan !== null && !state.planChoicesTouched) {
+      state.planChoices = {
+        ...state.planChoices,
+        targetTool: plan.targetTool,
+        threatModel: plan.threatModel,
+        workload: plan.workload,
+      };
+    }
+    // Planned by this version's rules (a saved file may come from an older one, without a strategy).
+    if (plan !== null) {
+      replan();
+    }
+  };
+
+  /** Plans again from the same assessment with the chosen options (core's plan function; nothing is measured). */
+  const replan = (): void => {
+    const envelope = state.assessedEnvelope;
+    const parsed = assessmentDocument.envelope.safeParse(envelope);
+    if (!parsed.success || parsed.data.result === null) {
+      return;
+    }
+    const options = planOptionsOf(state.planChoices);
+    if ('error' in options) {
+      state.planError = options.error;
+      return;
+    }
+    try {
+      const plan = planFromAssessment(envelope, options.options);
+      const replanned = { ...parsed.data, result: { ...parsed.data.result, plan } };
+      state.envelope = replanned;
+      state.view = toReportViewFromJson(replanned);
+      state.planError = null;
+    } catch (error) {
+      state.planError = `This plan cannot be made: ${error instanceof Error ? error.message : String(error)}`;
+    }
+  };
+
   const actions: WizardActions = {
+    setPlanChoices(change) {
+      state.planChoices = { ...state.planChoices, ...change };
+      state.planChoicesTouched = true;
+      replan();
+      render();
+    },
     selectDevice(path) {
       state.selectedDevice = path;
       render();
@@ -84,6 +158,9 @@ export function startWizard(root: HTMLElement, bridge: EncplanBridge): void {
       state.notice = '';
       focusHeading = true;
       render();
+      if (state.step === 3) {
+        refreshFootprint();
+      }
     },
     assessFacts() {
       if (state.selectedDevice === null) {
@@ -91,6 +168,7 @@ export function startWizard(root: HTMLElement, bridge: EncplanBridge): void {
       }
       state.view = null;
       state.error = null;
+      state.footprint = null;
       state.lastDevice = state.selectedDevice;
       actions.goTo(2);
       void runJob({ device: state.selectedDevice, benchmark: 'none', backends: [] }, () => undefined);
@@ -105,12 +183,14 @@ export function startWizard(root: HTMLElement, bridge: EncplanBridge): void {
     setBenchmarkMode(mode) {
       state.benchmarkMode = mode;
       render();
+      refreshFootprint();
     },
     toggleBackend(id, on) {
       state.selectedBackends = on
         ? [...new Set([...state.selectedBackends, id])]
         : state.selectedBackends.filter((entry) => entry !== id);
       render();
+      refreshFootprint();
     },
     startBenchmark() {
       if (state.selectedDevice === null) {
@@ -203,6 +283,27 @@ export function startWizard(root: HTMLElement, bridge: EncplanBridge): void {
       focusHeading = false;
       root.querySelector<HTMLElement>('#content h1')?.focus();
     }
+  }
+
+  /** Asks the back end where a benchmark with the current choices would write (the folder the run will use). */
+  function refreshFootprint(): void {
+    const device = state.selectedDevice;
+    if (device === null) {
+      return;
+    }
+    const request = { device, benchmark: state.benchmarkMode, backends: state.selectedBackends };
+    void bridge.benchmarkFootprint(request).then((envelope) => {
+      // Only the answer for the choices still on screen counts (a quicker later answer may have come first).
+      if (
+        envelope.status === 'ok' &&
+        state.selectedDevice === device &&
+        state.benchmarkMode === request.benchmark &&
+        state.selectedBackends.join() === request.backends.join()
+      ) {
+        state.footprint = envelope.result;
+        render();
+      }
+    });
   }
 
   /** (Re)reads the drives and what this machine can measure: at start, from "Try again" and from Refresh. */

@@ -1,7 +1,27 @@
-import type { Capabilities, DeviceSummary, ErrorBody, JobSnapshot, ReportView } from '@encplan/core';
+import type {
+  BenchmarkFootprint,
+  Capabilities,
+  DeviceSummary,
+  ErrorBody,
+  JobSnapshot,
+  ReportView,
+} from '@encplan/core';
+import type { ShownProgress } from './progress-estimate.js';
 
 /** The five steps, in order. */
 export const STEPS = ['Drive', 'Health, TRIM and space', 'Benchmark', 'Plan', 'Export'] as const;
+
+/** The plan's options as the plan step's controls hold them (numbers as typed, validated on use). */
+export interface PlanChoices {
+  targetTool: string | null;
+  threatModel: string;
+  workload: string;
+  /** MiB as typed; empty: this machine's memory. */
+  unlockMemoryMiB: string;
+  /** Characters as typed; empty: unknown. */
+  passwordLength: string;
+  speedOverSecurity: boolean;
+}
 
 /** Everything the wizard shows; steps render from it, actions change it. */
 export interface WizardState {
@@ -18,9 +38,19 @@ export interface WizardState {
   /** The running or last finished job, and whether it reads facts only or also benchmarks. */
   job: JobSnapshot | null;
   jobKind: 'facts' | 'benchmark';
-  /** When the current job started (Date.now()), for the remaining-time estimate. */
-  jobStartedAtMs: number | null;
-  /** The envelope and view of the latest finished assessment. */
+  /** The progress as shown: a bar that never goes back and an ETA that grows by at most its spread. */
+  shownProgress: ShownProgress | null;
+  /** Where a benchmark with the current choices writes and how much (null: not known yet). */
+  footprint: BenchmarkFootprint | null;
+  /** The latest finished assessment as measured (plans are made from it). */
+  assessedEnvelope: unknown;
+  /** The plan's options chosen in step 4, whether the person changed any, and why a re-plan failed. */
+  planChoices: PlanChoices;
+  planChoicesTouched: boolean;
+  planError: string | null;
+  /** The targets the assessed machine's plans can name, with their names. */
+  targetChoices: readonly { readonly id: string; readonly label: string }[];
+  /** The envelope (re-planned with {@link planChoices}) and view of the latest finished assessment. */
   envelope: unknown;
   view: ReportView | null;
   /** A short status message for the live region ("Copied", "Cancelled"). */
@@ -40,4 +70,6 @@ export interface WizardActions {
   startBenchmark(): void;
   cancelJob(): void;
   notify(message: string): void;
+  /** Changes plan options and re-plans from the same assessment at once. */
+  setPlanChoices(change: Partial<PlanChoices>): void;
 }

@@ -15,6 +15,7 @@ const fixtures = import.meta.glob<unknown>('../../../../../../fixtures/assessmen
 export function createFakeBridge(stepDelayMs = 120): EncplanBridge {
   const services = createSavedAssessmentServices(Object.values(fixtures), {
     stepDelayMs,
+    names: Object.keys(fixtures).map((file) => file.split('/').at(-1) ?? file),
     privilege: {
       method: 'none',
       available: false,
@@ -30,6 +31,7 @@ export function createFakeBridge(stepDelayMs = 120): EncplanBridge {
   return {
     listDevices: () => handlers.listDevices(undefined),
     capabilities: () => handlers.capabilities(undefined),
+    benchmarkFootprint: (request) => handlers.benchmarkFootprint(request),
     startAssessment: (request) => handlers.startAssessment(request),
     jobStatus: (jobId) => handlers.jobStatus(jobId),
     cancel: (jobId) => handlers.cancel(jobId),

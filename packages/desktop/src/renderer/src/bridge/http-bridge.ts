@@ -53,6 +53,7 @@ export function createHttpBridge(
   const bridge: EncplanBridge = {
     listDevices: () => call('listDevices'),
     capabilities: () => call('capabilities'),
+    benchmarkFootprint: (request) => call('benchmarkFootprint', request),
     startAssessment: (request) => call('startAssessment', request),
     jobStatus: (jobId) => call('jobStatus', jobId),
     cancel: (jobId) => call('cancel', jobId),

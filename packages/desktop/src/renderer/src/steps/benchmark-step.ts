@@ -1,9 +1,10 @@
 import {
-  benchmarkFootprintFromJson,
+  assessmentDocument,
   formatBytes,
   formatDuration,
   formatRate,
   toMebibytesPerSecond,
+  type AssessSample,
   type JobSnapshot,
 } from '@encplan/core';
 import { renderChart } from '../chart-renderer.js';
@@ -53,16 +54,136 @@ function liveChart(job: JobSnapshot | null): HTMLElement | null {
   );
 }
 
-const STATE_TEXT: Readonly<Record<JobSnapshot['state'], string>> = {
-  running: 'Running',
-  done: 'Finished',
-  cancelled: 'Cancelled',
-  failed: 'Failed',
-};
+/** One I/O test of the results grid. */
+type GridTest = NonNullable<AssessSample['test']>;
+
+/** A running or finished I/O test in words: "SEQ1M Q8T1 read, encrypted (fscrypt)". */
+function testInWords(test: GridTest): string {
+  return `${test.profile} ${test.direction}, ${test.backend === 'plain' ? 'plain' : `encrypted (${test.variant})`}`;
+}
+
+/** A variant as a column heading: "Plain", "fscrypt", "luks2 sector 4096" (the report's variant names). */
+function columnName(test: GridTest): string {
+  return test.backend === 'plain' ? 'Plain' : test.variant;
+}
+
+/** The results of a finished assessment's I/O benchmark (authoritative: refused figures are not in it). */
+function finishedResults(envelope: unknown): (GridTest & { bytesPerSecond: number })[] | null {
+  const parsed = assessmentDocument.envelope.safeParse(envelope);
+  const io = parsed.success ? (parsed.data.result?.ioBenchmark ?? null) : null;
+  if (io === null) {
+    return null;
+  }
+  return [io.plain, ...io.encrypted].flatMap((target) =>
+    target.profiles.map((measurement) => ({
+      profile: measurement.profile.label,
+      direction: measurement.profile.direction,
+      backend: target.backend,
+      variant: target.variant,
+      bytesPerSecond: measurement.summary.medianBytesPerSecond,
+    })),
+  );
+}
+
+/** MB/s (10^6 bytes per second), the unit CrystalDiskMark and KDiskMark show, so the figures compare. */
+function megabytesPerSecond(bytesPerSecond: number): string {
+  const mb = bytesPerSecond / 1e6;
+  return mb >= 100 ? mb.toFixed(0) : mb.toFixed(mb >= 10 ? 1 : 2);
+}
 
 /**
- * Where the chosen run writes, said before it starts: the mounted filesystem of this drive that takes the
- * scratch files, how much they take at most, and that they are removed again (or that nothing is written).
+ * The CrystalDiskMark-style results grid: a row per profile, a read and a write column for plain storage and
+ * each encrypted variant; filled as each result arrives (the running test's cell says so), kept when done.
+ */
+function resultsGrid(job: JobSnapshot | null, envelope: unknown): HTMLElement | null {
+  const finished = job?.state === 'done' ? finishedResults(envelope) : null;
+  const results =
+    finished ??
+    (job?.samples ?? []).flatMap((sample) =>
+      sample.test === undefined ? [] : [{ ...sample.test, bytesPerSecond: sample.bytesPerSecond }],
+    );
+  const running = job?.state === 'running' ? (job.progress.test ?? null) : null;
+  const tests: GridTest[] = [...results, ...(running === null ? [] : [running])];
+  if (tests.length === 0) {
+    return null;
+  }
+  const profiles = [...new Set(tests.map((test) => test.profile))];
+  const columns = [...new Map(tests.map((test) => [test.variant, test] as const)).values()].sort(
+    (a, b) => Number(b.backend === 'plain') - Number(a.backend === 'plain'),
+  );
+  const cell = (profile: string, variant: string, direction: GridTest['direction']): HTMLElement => {
+    const found = results.find(
+      (result) => result.profile === profile && result.variant === variant && result.direction === direction,
+    );
+    if (found !== undefined) {
+      return h(
+        'td',
+        { class: 'result', title: formatRate(found.bytesPerSecond) },
+        megabytesPerSecond(found.bytesPerSecond),
+      );
+    }
+    const now =
+      running !== null &&
+      running.profile === profile &&
+      running.variant === variant &&
+      running.direction === direction;
+    return now
+      ? h('td', { class: 'result running' }, h('span', { class: 'visually-hidden' }, 'measuring now'), '…')
+      : h(
+          'td',
+          { class: 'result pending' },
+          h('span', { class: 'visually-hidden' }, 'not measured yet'),
+          '–',
+        );
+  };
+  return h(
+    'table',
+    { id: 'benchmark-grid', class: 'results-grid' },
+    h('caption', {}, 'Results in MB/s (as CrystalDiskMark shows them), median of the runs'),
+    h(
+      'thead',
+      {},
+      h(
+        'tr',
+        {},
+        h('td', {}),
+        columns.map((column) =>
+          h(
+            'th',
+            { scope: 'colgroup', colspan: '2', class: column.backend === 'plain' ? 'plain' : 'encrypted' },
+            columnName(column),
+          ),
+        ),
+      ),
+      h(
+        'tr',
+        {},
+        h('th', { scope: 'col' }, 'Test'),
+        columns.flatMap(() => [h('th', { scope: 'col' }, 'Read'), h('th', { scope: 'col' }, 'Write')]),
+      ),
+    ),
+    h(
+      'tbody',
+      {},
+      profiles.map((profile) =>
+        h(
+          'tr',
+          {},
+          h('th', { scope: 'row' }, profile),
+          columns.flatMap((column) => [
+            cell(profile, column.variant, 'read'),
+            cell(profile, column.variant, 'write'),
+          ]),
+        ),
+      ),
+    ),
+  );
+}
+
+/**
+ * Where the chosen run writes, said before it starts: the folder the run itself will choose (the backend asks
+ * the same function as `encplan assess --benchmark`), how much the scratch files take at most, and that they
+ * are removed again (or that nothing is written).
  */
 function whereItWrites(state: WizardState): HTMLElement {
   const ioChosen = state.selectedBackends.some((id) => id !== 'ciphers');
@@ -77,7 +198,7 @@ function whereItWrites(state: WizardState): HTMLElement {
       'cipher and key-derivation speed are measured in memory.',
     );
   }
-  const footprint = benchmarkFootprintFromJson(state.envelope, state.benchmarkMode, state.selectedBackends);
+  const footprint = state.footprint;
   if (footprint === null) {
     return h(
       'p',
@@ -93,24 +214,39 @@ function whereItWrites(state: WizardState): HTMLElement {
       'none of its filesystems is mounted, so there is nowhere to put scratch files. encplan never writes to the raw device from the wizard; only cipher speed will be measured. Mount a filesystem of this drive to measure I/O.',
     );
   }
+  const amount = `scratch files of up to ${formatBytes(footprint.scratchBytes)}; ${formatBytes(footprint.freeNeededBytes)} must be free there`;
+  if (footprint.replay) {
+    return h(
+      'p',
+      { id: 'benchmark-footprint', class: 'footprint' },
+      h('strong', {}, 'Nothing is written on this machine: '),
+      `this replays a saved assessment. Its run wrote in a new private folder in ${footprint.directory}, with ${amount}, and removed them afterwards.`,
+    );
+  }
   return h(
     'p',
     { id: 'benchmark-footprint', class: 'footprint' },
     h('strong', {}, 'Where it writes: '),
-    `a new private folder in ${footprint.directory} (a mounted filesystem of this drive), holding scratch files of up to ${formatBytes(footprint.scratchBytes)}; ${formatBytes(footprint.freeNeededBytes)} must be free there. Every file, loop device and mapping it makes is removed afterwards, also when you cancel. Your files and the raw device are not touched.`,
+    `a new private folder in ${footprint.directory} (a mounted filesystem of this drive), holding ${amount}. Every file, loop device and mapping it makes is removed afterwards, also when you cancel. Your files and the raw device are not touched.`,
   );
 }
 
-/**
- * The time left, extrapolated from the time so far and the fraction done; said only once a twentieth is done,
- * because the first steps (preparing the scratch files) say little about the rate.
- */
-function remaining(fraction: number, startedAtMs: number | null): string {
-  if (startedAtMs === null || fraction < 0.05 || fraction >= 1) {
-    return ' · estimating the time left…';
+/** The progress line: what runs now (the I/O test in words), and the time left with its stated spread. */
+function progressText(state: WizardState, job: JobSnapshot): string {
+  if (job.state === 'done') {
+    const count = job.samples.filter((sample) => sample.test !== undefined).length;
+    return count === 0 ? 'Finished.' : `Finished: ${String(count)} results.`;
   }
-  const elapsedSeconds = (Date.now() - startedAtMs) / 1000;
-  return ` · about ${formatDuration((elapsedSeconds * (1 - fraction)) / fraction)} left`;
+  if (job.state !== 'running') {
+    return job.state === 'cancelled' ? 'Cancelled.' : 'Failed.';
+  }
+  const now = job.progress.test === undefined ? job.progress.phase : testInWords(job.progress.test);
+  const shown = state.shownProgress;
+  const left =
+    shown?.etaMs === null || shown?.etaMs === undefined || shown.spreadMs === null
+      ? 'estimating the time left…'
+      : `about ${formatDuration(shown.etaMs / 1000)} left (± ${formatDuration(shown.spreadMs / 1000)})`;
+  return `Running: ${now} · ${left}`;
 }
 
 /** Step 3: quick or full, the backends this machine supports, where it writes, live progress and chart, and Cancel. */
@@ -184,26 +320,21 @@ export function renderBenchmarkStep(state: WizardState, actions: WizardActions):
           ),
         ),
   );
-  const fraction = job?.progress.fraction ?? 0;
+  const fraction = job?.state === 'done' ? 1 : (state.shownProgress?.fraction ?? 0);
+  const percent = `${String(Math.round(fraction * 100))} %`;
   const progress =
     job === null
       ? null
       : h(
           'div',
           { class: 'progress' },
-          h(
-            'label',
-            { for: 'benchmark-progress' },
-            running
-              ? `${STATE_TEXT.running}: ${job.progress.phase}${remaining(fraction, state.jobStartedAtMs)}`
-              : STATE_TEXT[job.state],
-          ),
+          h('label', { for: 'benchmark-progress' }, progressText(state, job)),
           h(
             'progress',
             { id: 'benchmark-progress', max: '100', value: String(Math.round(fraction * 100)) },
-            `${String(Math.round(fraction * 100))} %`,
+            percent,
           ),
-          h('span', { class: 'percent' }, `${String(Math.round(fraction * 100))} %`),
+          h('span', { class: 'percent' }, percent),
         );
   const controls = h(
     'div',
@@ -232,21 +363,26 @@ export function renderBenchmarkStep(state: WizardState, actions: WizardActions):
               actions.startBenchmark();
             },
           },
-          'Start benchmark',
+          job === null ? 'Start benchmark' : 'Run again',
         ),
   );
   return stepFrame(
     'Benchmark: plain vs encrypted',
     'encplan measures cipher speed in memory and, where this machine can, reads and writes test files plain and through each encryption method. Only what this machine can run is offered; the rest says what it needs.',
-    [
-      modes,
-      backendChoices,
-      whereItWrites(state),
-      controls,
-      progress,
-      job?.state === 'done' && state.view !== null ? missingToolsNotice(state.view.warnings) : null,
-      liveChart(job),
-    ],
+    // Before a run, the choices lead; once one runs or ran, the button, progress and results grid do (as in
+    // CrystalDiskMark), and the choices follow for the next run.
+    job === null
+      ? [modes, backendChoices, whereItWrites(state), controls]
+      : [
+          controls,
+          progress,
+          job.state === 'done' && state.view !== null ? missingToolsNotice(state.view.warnings) : null,
+          resultsGrid(job, state.envelope),
+          liveChart(job),
+          running ? null : modes,
+          running ? null : backendChoices,
+          running ? null : whereItWrites(state),
+        ],
     {
       back: () => {
         actions.goTo(2);

@@ -1,5 +1,6 @@
 import { missingTool, type Warning } from '@encplan/core';
 import { h, type Child } from '../element-builder.js';
+import { errorInWords, inWords } from './words.js';
 
 /** An error as the bridge or the report view carries it. */
 interface ShownError {
@@ -34,7 +35,7 @@ function technical(error: ShownError): HTMLElement {
     'details',
     { class: 'technical' },
     h('summary', {}, 'Technical details'),
-    h('p', {}, h('code', {}, error.code), ` ${error.message}`),
+    h('p', {}, inWords(error.message)),
   );
 }
 
@@ -83,9 +84,9 @@ export function errorState(
   return h(
     'div',
     { class: 'alert tone-bad error-state', role: 'alert' },
-    h('strong', {}, `${error.code}: `),
-    error.message,
-    error.hint === null ? null : h('p', {}, error.hint),
+    h('h2', {}, errorInWords(error.code, error.message)),
+    h('p', {}, inWords(error.message)),
+    error.hint === null ? null : h('p', {}, inWords(error.hint)),
     h('div', { class: 'controls' }, retry),
   );
 }

@@ -1,5 +1,6 @@
 import type { Tone } from '@encplan/core';
 import { h, type Child } from '../element-builder.js';
+import { sourceInWords } from './words.js';
 
 /** The frame of every step: a focusable heading, an introduction, the body and the Back/Next buttons. */
 export function stepFrame(
@@ -87,7 +88,7 @@ export function factTable(
           {},
           h('th', { scope: 'row' }, fact.label),
           h('td', {}, fact.value),
-          h('td', { class: 'source' }, fact.source ?? '—'),
+          h('td', { class: 'source' }, fact.source === null ? '—' : sourceInWords(fact.source)),
         ),
       ),
     ),
