@@ -9,6 +9,9 @@ import { formatBytes } from '../../src/domain/units.js';
 import { parseBundle } from '../../src/capture/bundle.js';
 import { assessBundle } from '../../src/use-cases/collect.js';
 import { fixture } from '../support/fixtures.js';
+import { loadChartRenderer } from '../../src/node/chart-renderer.js';
+
+const renderChart = await loadChartRenderer();
 
 /**
  * Property tests over rendered reports (issue 24 item 5): real assessments (fixtures/assessments/PROVENANCE.md,
@@ -41,7 +44,7 @@ function rendered(document: { result: unknown }) {
   const view = toReportView(document as Parameters<typeof toReportView>[0], { includeDestructive: true });
   return {
     text: renderTextReport(view, { verbose: true, width: null }),
-    html: renderHtmlReport(view),
+    html: renderHtmlReport(view, renderChart),
     script: renderCommandsScript(view),
   };
 }
