@@ -1,6 +1,7 @@
 import type { Capability } from '../domain/capabilities.js';
 import type { Resource } from '../domain/cleanup.js';
 import type { BackendId, IoBenchmarkMode } from '../domain/io-benchmark.js';
+import type { PlanCommand } from '../domain/plan-command.js';
 import type { Sed } from '../domain/sed.js';
 import type { ToolName } from '../ports.js';
 
@@ -87,14 +88,62 @@ export type TargetAdmission =
   { readonly admitted: true } | { readonly admitted: false; readonly reason: string };
 
 /**
- * How the plan's commands make a volume of this target. `tool` is the program that creates it;
- * `formatArguments` are added to its format command (cryptsetup luksFormat).
+ * What a target's volume commands are made from: where the volume goes and the settings the plan's rules
+ * decided (plan/commands.ts volumeInputOf fills it; the types restate the rules' values structurally, since
+ * targets sit below the rules in packages/core/layers.json).
  */
+export interface VolumeCommandInput {
+  /** The platform the commands are written for. */
+  readonly platform: PlanPlatform;
+  /** The disk (or APFS container) the plan is for. */
+  readonly devicePath: string;
+  /** Where the volume goes: the plan's new partition, or the device as given. */
+  readonly volumePath: string;
+  /** The stage of the script the commands belong to (absent: 1). */
+  readonly stage: number | undefined;
+  readonly label: string;
+  readonly mappingName: string;
+  /** The UUID the volume is made with, so the crypttab line is known before it exists (plan/volume-uuid.ts). */
+  readonly volumeUuid: string;
+  readonly cipherSpec: string;
+  readonly keyBits: number;
+  readonly sectorSizeBytes: number | null;
+  /** The LUKS2 keyslot's Argon2id cost (rules/key-derivation.ts); null: cryptsetup's default. */
+  readonly luks2Pbkdf: {
+    readonly memoryKiB: number;
+    readonly parallel: number;
+    readonly iterations: number | null;
+    readonly iterTimeMs: number | null;
+  } | null;
+  readonly allowDiscards: boolean;
+  readonly workqueueBypass: boolean;
+  /** VeraCrypt's algorithm, hash and PIM (rules/cipher.ts, rules/key-derivation.ts); null: not decided. */
+  readonly veracrypt: {
+    readonly encryption: string;
+    readonly kdf: { readonly hash: string; readonly pim: number };
+  } | null;
+}
+
+/** An open volume the plan tunes in place instead of formatting (rules/facts.ts existingEncryptionOf). */
+export interface OpenVolume {
+  readonly mappingName: string;
+  /** Its header stores activation flags (LUKS2, not LUKS1: cryptsetup(8) refresh --persistent). */
+  readonly storesActivationFlags: boolean;
+}
+
+/** How the plan's commands make (or tune) a volume of this target, in the tool's own syntax. */
 export interface TargetCommands {
-  readonly tool: 'cryptsetup' | 'veracrypt' | 'diskutil' | 'manage-bde';
   /** The sgdisk GPT type code of a partition made for it (sgdisk(8) -L). */
   readonly gptType: string;
-  readonly formatArguments: readonly string[];
+  /**
+   * The plan lays out a partition for the volume on Linux (false: the target's tool adds the volume to the
+   * device as given, e.g. diskutil apfs addVolume, and no partition, refresh or in-place step applies).
+   */
+  readonly partitions: boolean;
+  /** The commands that make a volume at `input.volumePath`, in order. */
+  volume(input: VolumeCommandInput): PlanCommand[];
+  /** The commands that apply the planned activation flags to an open volume (absent: it cannot be tuned). */
+  refresh?(input: VolumeCommandInput, open: OpenVolume): PlanCommand[];
 }
 
 /**

@@ -1,3 +1,4 @@
+import { apfsCommands } from './commands.js';
 import type { EncryptionTarget } from '../target.js';
 
 /**
@@ -48,7 +49,7 @@ export const apfsTarget = {
     refreshOpenVolume: false,
     windowsTrim: null,
   },
-  commands: { tool: 'diskutil', gptType: 'af0a', formatArguments: [] },
+  commands: apfsCommands,
   benchmark: {
     backendId: 'apfs',
     label: 'APFS encrypted disk image I/O',

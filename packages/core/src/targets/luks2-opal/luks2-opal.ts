@@ -1,4 +1,5 @@
 import { luks2Target } from '../luks2/luks2.js';
+import { luks2VolumeCommands } from '../luks2/commands.js';
 import type { EncryptionTarget, TargetAdmission, TargetAdmissionFacts } from '../target.js';
 import type { OpalDiscovery } from './sedutil-query.js';
 
@@ -135,12 +136,13 @@ export const luks2OpalTarget = {
     refreshOpenVolume: false,
   },
   commands: {
-    tool: 'cryptsetup',
     // sgdisk 8309 "Linux LUKS".
     gptType: '8309',
+    partitions: true,
     // --hw-opal: an OPAL locking range with dm-crypt on top (cryptsetup-luksFormat(8), cryptsetup 2.7); luksFormat
-    // asks for the OPAL admin password as well as the passphrase.
-    formatArguments: ['--hw-opal'],
+    // asks for the OPAL admin password as well as the passphrase. No refresh: an open LUKS2 volume is not an
+    // OPAL one (settings.refreshOpenVolume is false).
+    volume: (input) => luks2VolumeCommands(input, ['--hw-opal']),
   },
   // An OPAL locking range needs a real self-encrypting drive: no container file can stand in for one.
   benchmark: null,

@@ -1,4 +1,5 @@
 import type { IoBenchmarkMode, Luks2Variant } from '../../domain/io-benchmark.js';
+import { luks2Commands } from './commands.js';
 import { DM_CRYPT_ENGINE, type EncryptionTarget } from '../target.js';
 
 /** The LUKS2 variants a benchmark mode measures. */
@@ -55,7 +56,7 @@ export const luks2Target = {
     refreshOpenVolume: true,
     windowsTrim: null,
   },
-  commands: { tool: 'cryptsetup', gptType: '8309', formatArguments: [] },
+  commands: luks2Commands,
   benchmark: {
     backendId: 'luks2',
     label: 'LUKS2 (dm-crypt) I/O',

@@ -1,4 +1,5 @@
 import type { IoBenchmarkMode } from '../../domain/io-benchmark.js';
+import { veracryptCommands } from './commands.js';
 import type { EncryptionTarget } from '../target.js';
 
 /** VeraCrypt with kernel crypto, and in full mode also with its own (userspace) crypto. */
@@ -55,7 +56,7 @@ export const veracryptTarget = {
     windowsTrim:
       'VeraCrypt blocks TRIM on non-system volumes unless "Allow TRIM command for non-system SSD partition/drive" is set (VeraCrypt documentation, "Trim Operation"); TRIM reveals which blocks are free.',
   },
-  commands: { tool: 'veracrypt', gptType: '8300', formatArguments: [] },
+  commands: veracryptCommands,
   benchmark: {
     backendId: 'veracrypt',
     label: 'VeraCrypt I/O',
