@@ -4,6 +4,7 @@ import type { BackendId, IoBenchmarkMode } from '../domain/io-benchmark.js';
 import type { PlanCommand } from '../domain/plan-command.js';
 import type { Sed } from '../domain/sed.js';
 import type { ToolName } from '../ports.js';
+import type { PreparedTarget, ScratchFilesystem, TargetContext } from './container-steps.js';
 
 /** The platforms encplan plans for (Node's process.platform names). */
 export type PlanPlatform = 'linux' | 'darwin' | 'win32';
@@ -146,10 +147,25 @@ export interface TargetCommands {
   refresh?(input: VolumeCommandInput, open: OpenVolume): PlanCommand[];
 }
 
+/** One container a benchmark mode measures, made, proven encrypted and registered for tear-down by the target's own code. */
+export interface BenchmarkContainer {
+  /** The variant its measurements carry (`ioBenchmark.encrypted[].variant`). */
+  readonly variant: string;
+  /**
+   * Creates the container (in the run's work directory, on the shared scratch filesystem or on the raw device),
+   * proves it encrypted with the backend's own status tools, and registers everything it made before it exists,
+   * so the runner tears it down with `releaseTo(mark)` and `encplan cleanup` after a crash (targets/<id>/benchmark.ts).
+   */
+  prepare(
+    context: TargetContext,
+    scratch: ScratchFilesystem,
+    rawDevice: string | null,
+  ): Promise<PreparedTarget>;
+}
+
 /**
  * A benchmark container: what the target's measured volume needs of the machine, how many containers a mode
- * makes and what it leaves behind to clean up. The create / prove / tear-down steps run in the use case
- * (use-cases/benchmark/targets.ts, chosen by `container`), since they need the Host.
+ * makes, how each is made and proven encrypted, and what it leaves behind to clean up.
  */
 export interface TargetBenchmark {
   /** The id its measurements carry in the assessment (`ioBenchmark.encrypted[].backend`). */
@@ -172,6 +188,8 @@ export interface TargetBenchmark {
   readonly cleanupKinds: readonly Resource['kind'][];
   /** How many containers of its own a mode makes (0: it shares the plain scratch filesystem). */
   containers(mode: IoBenchmarkMode): number;
+  /** The containers the Linux/macOS runner measures in a mode, each with its create, prove and tear-down. */
+  variants(mode: IoBenchmarkMode): readonly BenchmarkContainer[];
   /** Measured first (it shares the plain scratch filesystem, which the raw-device path releases afterwards). */
   readonly sharesScratchFilesystem: boolean;
   /** It can be measured on a raw block device (false: in a container file only). */

@@ -1,5 +1,6 @@
 import { apfsCommands } from './commands.js';
 import type { EncryptionTarget } from '../target.js';
+import { prepareApfsImage } from './benchmark.js';
 
 /**
  * APFS volume encryption and FileVault, macOS's own (diskutil(8) apfs addVolume/encryptVolume, fdesetup(8)).
@@ -59,6 +60,7 @@ export const apfsTarget = {
     kernel: [],
     cleanupKinds: ['disk-image'],
     containers: () => 1,
+    variants: () => [{ variant: 'apfs', prepare: (context) => prepareApfsImage(context, true) }],
     sharesScratchFilesystem: false,
     rawDevice: false,
     prepareExpectedMs: 4000,

@@ -52,6 +52,8 @@ export const bitlockerTarget = {
     kernel: [],
     cleanupKinds: ['vhd'],
     containers: () => 1,
+    // Measured by the Windows benchmark with DiskSpd on a BitLocker VHDX (use-cases/benchmark/run-windows-io-benchmark.ts).
+    variants: () => [],
     sharesScratchFilesystem: false,
     rawDevice: false,
     prepareExpectedMs: 4000,
