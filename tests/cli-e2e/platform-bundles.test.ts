@@ -137,7 +137,7 @@ describe.each(CASES)('$bundle (built binary)', (testCase) => {
       };
     };
     expect(assessmentSchemaErrors(document)).toBeNull();
-    expect(document.schemaVersion).toEqual([1, 3]);
+    expect(document.schemaVersion).toEqual([1, 4]);
     expect(document.result.storage.platform).toBe(testCase.platform);
     expect(document.result.storage.disk.id).toBe(testCase.identifier);
     expect(document.result.platformStorage.platform).toBe(testCase.platform);

@@ -2,7 +2,7 @@ import type { Capability } from '../domain/capabilities.js';
 import type { Resource } from '../domain/cleanup.js';
 import type { BackendId, IoBenchmarkMode } from '../domain/io-benchmark.js';
 import type { PlanCommand } from '../domain/plan-command.js';
-import type { Sed } from '../domain/sed.js';
+import type { OpalLocking, Sed } from '../domain/sed.js';
 import type { ToolName } from '../ports.js';
 import type { PreparedTarget, ScratchFilesystem, TargetContext } from './container-steps.js';
 
@@ -72,13 +72,21 @@ export interface TargetSettingsRules {
   readonly windowsTrim: string | null;
 }
 
+/** The sed section's `opalLocking` as a plan input may hold it: any field absent (docs/plan-input.md). */
+export type LooseOpalLocking = {
+  readonly [K in Exclude<keyof OpalLocking, 'mbrShadowing'>]?: OpalLocking[K] | undefined;
+} & {
+  readonly mbrShadowing?:
+    { readonly [K in keyof OpalLocking['mbrShadowing']]?: boolean | null | undefined } | undefined;
+};
+
 /** The facts a target's admission check reads: the drive's SED capability and how it is attached. */
 export interface TargetAdmissionFacts {
   /** The assessment's `sed` section (analyses/sed.ts), any field unknown; null: no section. */
   readonly sed:
-    | {
+    | ({
         readonly [K in 'status' | 'opal1' | 'opal2' | 'enterprise' | 'pyrite']?: Sed[K] | undefined;
-      }
+      } & { readonly opalLocking?: LooseOpalLocking | undefined })
     | null;
   /** The disk sits behind a USB bridge (lsblk transport or a usb-bridge stack layer); null: unknown. */
   readonly behindUsbBridge: boolean | null;
@@ -86,7 +94,12 @@ export interface TargetAdmissionFacts {
 
 /** Whether a target may be planned for this drive, and why not. */
 export type TargetAdmission =
-  { readonly admitted: true } | { readonly admitted: false; readonly reason: string };
+  | {
+      readonly admitted: true;
+      /** What the drive's state means for this target, stated with the plan (absent: nothing to add). */
+      readonly notes?: readonly string[];
+    }
+  | { readonly admitted: false; readonly reason: string };
 
 /**
  * What a target's volume commands are made from: where the volume goes and the settings the plan's rules
