@@ -148,7 +148,7 @@ describe('machine documents, local facts and repeated disks', () => {
     expect(report.versions).toEqual([
       expect.objectContaining({
         schema: 'encplan.machine-assessment',
-        schemaVersion: '1.1',
+        schemaVersion: '1.2',
         supported: true,
       }),
     ]);
