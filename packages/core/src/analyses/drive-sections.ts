@@ -14,6 +14,7 @@ import { analyseDiscardPassthrough } from './discard-passthrough.js';
 import type { DiscardStackFacts } from '../probes/linux/discard-stack.js';
 import { assessOverProvisioning, type FilesystemFillInput } from './over-provisioning.js';
 import { assessSed } from './sed.js';
+import type { OpalQuery } from '../targets/luks2-opal/sedutil-query.js';
 import { assessTrim } from './trim.js';
 
 /** Everything probeHealth found: the health section and the drive's TRIM and security capabilities. */
@@ -26,6 +27,8 @@ export interface DriveHealthFacts {
   readonly nvmeIdNs: NvmeIdNs | null;
   readonly hdparm: HdparmIdentify | null;
   readonly sedutil: SedutilScanEntry | null;
+  /** `sedutil-cli --query` of the drive, or why it was not read; absent: not asked (replays of older bundles). */
+  readonly opalQuery?: OpalQuery;
   /** The SCSI disk's provisioning_mode ("full" = the kernel sends no discards), for USB and SCSI disks. */
   readonly provisioningMode: string | null;
 }
@@ -97,7 +100,7 @@ export function assessDriveSections(input: {
     health: input.drive.health,
     trim,
     discardPassthrough,
-    sed: assessSed(input.drive.securityCapabilities, input.drive.sedutil),
+    sed: assessSed(input.drive.securityCapabilities, input.drive.sedutil, input.drive.opalQuery ?? null),
     overProvisioning,
   };
 }

@@ -1,7 +1,9 @@
 import type { SecurityCapability } from '../domain/drive-capabilities.js';
-import type { Sed } from '../domain/sed.js';
+import type { OpalLocking, Sed } from '../domain/sed.js';
+import type { StorageLayer } from '../domain/storage-model.js';
 import { sourceOf, type FactSource } from '../domain/source.js';
 import type { SedutilScanEntry } from '../parsers/sedutil/scan.js';
+import { opalLockingOf, type OpalQuery } from '../targets/luks2-opal/sedutil-query.js';
 
 /** Why the plan still defaults to software encryption on a SED (Meijer & van Gastel, "Self-encrypting deception", IEEE S&P 2019; Microsoft ADV180028, KB4516071). */
 const SOFTWARE_FIRST =
@@ -27,6 +29,7 @@ function firstBoolean(
 export function assessSed(
   capabilities: readonly SecurityCapability[],
   sedutil: SedutilScanEntry | null,
+  opalQuery: OpalQuery | null = null,
 ): Sed {
   const evidence: FactSource[] = capabilities.map((capability) => sourceOf(capability.origin, null));
   const nvmeSecuritySendReceive = firstBoolean(capabilities, (c) => c.nvmeSecuritySendReceive);
@@ -78,7 +81,45 @@ export function assessSed(
             locked: security.locked,
             frozen: security.frozen,
           },
+    ...(opalQuery === null ? {} : { opalLocking: opalLockingOf(opalQuery) }),
     explanation,
-    evidence,
+    evidence: opalQuery?.discovery ? [...evidence, sourceOf('sedutil-cli', '--query')] : evidence,
   };
+}
+
+/**
+ * The drive's OPAL locking as a layer of the storage model: present when the Locking SP is activated
+ * (`sedutil-cli --query` LockingEnabled = Y), on the disk, encrypted by the drive (`hardware`). Which LBAs its
+ * ranges cover needs the admin password (sedutil-cli --listLockingRanges), so no partition or volume is placed on
+ * it and no volume counts as encrypted by it.
+ */
+export function opalLockingLayers(diskId: string, locking: OpalLocking | null | undefined): StorageLayer[] {
+  if (locking?.enabled !== true) {
+    return [];
+  }
+  const ranges = locking.rangesBesidesGlobal;
+  return [
+    {
+      id: `${diskId}#opal-locking`,
+      kind: 'opal-locking-range',
+      name: `global range${ranges === null ? '' : ` and up to ${String(ranges)} more`}`,
+      sizeBytes: null,
+      on: [diskId],
+      otherDisks: [],
+      encryption: {
+        kind: 'opal',
+        scope: 'block',
+        // The kernel and the discovery do not say which cipher the drive uses (cryptsetup 2.7.0 release notes).
+        cipher: null,
+        keyBits: null,
+        hardware: true,
+        protection: 'on',
+        conversion: null,
+        percentEncrypted: null,
+        keySlots: [],
+        source: 'sedutil-cli --query',
+      },
+      passesDiscards: null,
+    },
+  ];
 }

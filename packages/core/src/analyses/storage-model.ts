@@ -1,6 +1,7 @@
 import type { Disk, Partition, StackNode } from '../domain/device.js';
 import type { EncryptionInventory, ExistingEncryption } from '../domain/encryption.js';
 import type { OverProvisioning } from '../domain/over-provisioning.js';
+import type { Sed } from '../domain/sed.js';
 import type { PlatformEncryption, PlatformStorage } from '../domain/platform-storage.js';
 import type { Space } from '../domain/space.js';
 import {
@@ -17,6 +18,7 @@ import {
 } from '../domain/storage-model.js';
 import type { DiscardPassthrough } from '../domain/trim.js';
 import { recogniseVolume, targetOfLayer } from '../targets/registry.js';
+import { opalLockingLayers } from './sed.js';
 
 /** The state of a LUKS, TCRYPT or BitLocker header the Linux inventory found. */
 function linuxEncryptionState(found: ExistingEncryption): EncryptionState {
@@ -107,6 +109,8 @@ export interface LinuxStorageFacts {
   readonly otherDisks?: ReadonlyMap<string, readonly string[]>;
   /** eCryptfs and fscrypt folders on the disk's filesystems; undefined when not probed (older documents). */
   readonly fileEncryption?: readonly FileEncryption[];
+  /** The sed section, for the drive's OPAL locking (analyses/sed.ts opalLockingLayers); undefined: not read. */
+  readonly sed?: Pick<Sed, 'opalLocking'> | null;
 }
 
 /** A file-level layer on the volume mounted where the encrypted folder lives. */
@@ -218,6 +222,7 @@ export function linuxStorageModel(facts: LinuxStorageFacts): StorageModel {
     encryption: headerAt.get(part.path) ?? null,
   }));
   layers.push(...fileLayers(volumes, facts.fileEncryption ?? []));
+  layers.push(...opalLockingLayers(facts.disk.path, facts.sed?.opalLocking));
   return {
     platform: 'linux',
     disk: {

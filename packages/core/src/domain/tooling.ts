@@ -29,6 +29,8 @@ export const VERSION_ARGUMENTS: Partial<Record<(typeof TOOL_NAMES)[number], read
   systemctl: ['--version'],
   'mkfs.ext4': ['-V'],
   diskspd: ['-?'],
+  // sedutil Common/DtaOptions.cpp usage(): "sedutil-cli --version".
+  'sedutil-cli': ['--version'],
 };
 
 /** The version number in a tool's version banner ("smartctl 7.3 2022-02-28 r5338 …" → "7.3"). */

@@ -4,18 +4,15 @@ import { benchmarkOf } from '../targets/registry.js';
 import type { MountInfoEntry } from '../parsers/proc/parse-mountinfo.js';
 import { FIO_MODES } from './fio-jobs.js';
 
-const MIB = 1024 * 1024;
+import { scratchImageBytes } from '../targets/container-steps.js';
 
-/** Room for the ext4 metadata and journal around the fio file (mke2fs reserves ~5% plus the journal). */
-export const FILESYSTEM_OVERHEAD_BYTES = 128 * MIB;
+export { FILESYSTEM_OVERHEAD_BYTES } from '../targets/container-steps.js';
+export { SLOWEST_WRITE_BYTES_PER_SECOND, veracryptCreateTimeoutMs } from '../targets/veracrypt/benchmark.js';
+
+const MIB = 1024 * 1024;
 
 /** Free space kept beyond what the scratch files need, so the filesystem never runs full (encplan's margin). */
 export const FREE_SPACE_MARGIN_BYTES = 256 * MIB;
-
-/** Size of the sparse image for the shared plain + fscrypt filesystem: two fio files plus ext4 overhead. */
-export function scratchImageBytes(fileSizeBytes: number): number {
-  return 2 * fileSizeBytes + FILESYSTEM_OVERHEAD_BYTES;
-}
 
 /** One encrypted container file (LUKS2, VeraCrypt, APFS image): the fio file, ext4 and the LUKS2 header. */
 function containerBytes(fileSizeBytes: number): number {
@@ -64,27 +61,4 @@ export function scratchDirectoryOf(
     mountInfo?.some((entry) => entry.mountPoint === point && entry.root === '/'),
   );
   return ownRoot ?? points[0] ?? null;
-}
-
-/**
- * The slowest write rate encplan plans for on a benchmark's scratch filesystem: 2 MB/s, the minimum sequential
- * write of an SD card of Speed Class 2, the lowest class (SD Association, "Speed Class Standards for Video
- * Recording"). A `veracrypt --create` without `--quick` writes every byte of the container once, encrypted.
- */
-export const SLOWEST_WRITE_BYTES_PER_SECOND = 2_000_000;
-
-/**
- * Fixed time a `veracrypt --create` takes besides writing: header key derivation (SHA-512 at PIM 1, 16,000
- * iterations: 15000 + 1000·PIM, VeraCrypt documentation "Personal Iterations Multiplier (PIM)"), the random
- * pool and mkfs. Generous: a minute.
- */
-const VERACRYPT_CREATE_FIXED_MS = 60_000;
-
-/**
- * The deadline of `veracrypt --create` for a container of `sizeBytes`: its fixed part plus every byte written
- * at SLOWEST_WRITE_BYTES_PER_SECOND (docs/benchmarks-io.md "Deadlines"). A 200 MiB container gets 165 s, not a
- * flat ten minutes; a tool that hangs costs no more than the work could take on the slowest storage.
- */
-export function veracryptCreateTimeoutMs(sizeBytes: number): number {
-  return VERACRYPT_CREATE_FIXED_MS + Math.ceil((sizeBytes / SLOWEST_WRITE_BYTES_PER_SECOND) * 1000);
 }

@@ -2,7 +2,7 @@ import { MIB } from '../domain/units.js';
 import type { PlanFacts } from '../rules/facts.js';
 import type { ResolvedPlanOptions } from '../rules/plan-options.js';
 import { IN_PLACE_REDUCTION_BYTES, type Strategy } from '../rules/strategy.js';
-import { luks2Commands, type CommandSettings, type PlanCommand } from './commands.js';
+import { volumeCommands, type CommandSettings, type PlanCommand } from './commands.js';
 
 /** Where a btrfs filesystem that is not mounted is mounted to shrink it (btrfs shrinks only while mounted). */
 export const BTRFS_SHRINK_MOUNTPOINT = '/run/encplan-shrink';
@@ -117,7 +117,7 @@ export function buildInPlaceCommands(
     return [];
   }
   const sectorSizeBytes = inPlaceSectorSize(strategy, settings.sectorSizeBytes);
-  const [format, ...activation] = luks2Commands(
+  const [format, ...activation] = volumeCommands(
     facts,
     options,
     { ...settings, sectorSizeBytes },

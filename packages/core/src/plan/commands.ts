@@ -1,5 +1,6 @@
-import { z } from 'zod';
-import { planCommandsOf, planSettingsOf, type TargetCommands } from '../targets/registry.js';
+import { planCommandsOf, planSettingsOf } from '../targets/registry.js';
+import type { VolumeCommandInput } from '../targets/target.js';
+import type { PlanCommand } from '../domain/plan-command.js';
 import { evidence, type Finding } from '../domain/recommendation.js';
 import { sourceOf } from '../domain/source.js';
 import { formatBytes, MIB } from '../domain/units.js';
@@ -18,39 +19,7 @@ import {
 } from './disk-usage.js';
 import { volumeUuidFor } from './volume-uuid.js';
 
-/** What running a command does to the machine. `destroys-data` is never run or uncommented by default. */
-const commandRiskSchema = z.enum(['read-only', 'changes-settings', 'destroys-data']);
-
-/** One command of the plan: an argv array (never a string), what it is for, and how risky it is. */
-export const planCommandSchema = z.object({
-  /** Stable kebab-case id: "luks-format", "blkdiscard-tail", … */
-  id: z.string(),
-  purpose: z.string(),
-  argv: z.array(z.string()).min(1),
-  risk: commandRiskSchema,
-  /**
-   * What the command reads on stdin: `passphrase` (typed by the user at the prompt; never put in argv) or
-   * `text` (the fixed, non-secret `stdinText`, e.g. the /etc/crypttab line; since plan 1.1).
-   */
-  stdin: z.enum(['passphrase', 'text']).nullable(),
-  /** The exact text fed on stdin when `stdin` is `text` (plan 1.1). */
-  stdinText: z.string().optional(),
-  /**
-   * The stage the command belongs to (plan 1.1; absent = 1). A new stage starts after a step that needs
-   * the drive power-cycled (hdparm -N): the script stops at the end of each stage.
-   */
-  stage: z.number().int().positive().optional(),
-  /** The shell the line is written for: absent = POSIX sh; `powershell` for Windows commands (plan 1.1). */
-  shell: z.enum(['sh', 'powershell']).optional(),
-  /**
-   * The id of the data-destroying command this one only prepares (plan 1.1, optional): `umount` and `e2fsck`
-   * before an in-place shrink. It is commented out with that command, so a script run without --destructive
-   * never unmounts or checks a filesystem for a step that will not run.
-   */
-  prepares: z.string().optional(),
-});
-/** A validated {@link planCommandSchema} value. */
-export type PlanCommand = z.infer<typeof planCommandSchema>;
+export { planCommandSchema, type PlanCommand } from '../domain/plan-command.js';
 
 /** The settings the commands apply, as decided by the rules. */
 export interface CommandSettings {
@@ -364,225 +333,54 @@ function layoutCommands(
   return commands;
 }
 
-/** The dm-crypt activation flags the plan decided, as cryptsetup open options and as crypttab options. */
-function activationFlags(settings: CommandSettings): { open: string[]; crypttab: string[] } {
+/**
+ * What the planned target's command builder (targets/<id>/commands.ts) is given: where the volume goes and the
+ * settings the rules decided, with the UUID derived from the disk's identity and the planned layout.
+ */
+function volumeInputOf(
+  facts: PlanFacts,
+  options: ResolvedPlanOptions,
+  settings: CommandSettings,
+  volumePath: string,
+  stage: number | undefined,
+): VolumeCommandInput {
   return {
-    open: [
-      ...(settings.allowDiscards ? ['--allow-discards'] : []),
-      ...(settings.workqueueBypass ? ['--perf-no_read_workqueue', '--perf-no_write_workqueue'] : []),
-    ],
-    crypttab: [
-      ...(settings.allowDiscards ? ['discard'] : []),
-      ...(settings.workqueueBypass ? ['no-read-workqueue', 'no-write-workqueue'] : []),
-    ],
+    platform: plansForLinux(facts) ? 'linux' : (osOf(facts) ?? 'linux'),
+    devicePath: settings.devicePath,
+    volumePath,
+    stage,
+    label: options.label,
+    mappingName: options.mappingName,
+    volumeUuid: volumeUuidFor(
+      [
+        settings.devicePath,
+        String(facts.disk?.sizeBytes ?? ''),
+        volumePath,
+        options.label,
+        options.mappingName,
+      ].join('\u0000'),
+    ),
+    cipherSpec: settings.cipherSpec,
+    keyBits: settings.keyBits,
+    sectorSizeBytes: settings.sectorSizeBytes,
+    luks2Pbkdf: settings.luks2Pbkdf,
+    allowDiscards: settings.allowDiscards,
+    workqueueBypass: settings.workqueueBypass,
+    veracrypt: settings.veracrypt,
   };
 }
 
-export function luks2Commands(
+/** The planned target's commands that make its volume at `volumePath` (targets/<id>/commands.ts). */
+export function volumeCommands(
   facts: PlanFacts,
   options: ResolvedPlanOptions,
   settings: CommandSettings,
-  target: string,
+  volumePath: string,
   stage: number | undefined,
 ): PlanCommand[] {
-  const staged = stage === undefined ? {} : { stage };
-  const pbkdf = settings.luks2Pbkdf;
-  const kdfArgs =
-    pbkdf === null
-      ? []
-      : [
-          '--pbkdf',
-          'argon2id',
-          '--pbkdf-memory',
-          String(pbkdf.memoryKiB),
-          '--pbkdf-parallel',
-          String(pbkdf.parallel),
-          ...(pbkdf.iterations === null
-            ? ['--iter-time', String(pbkdf.iterTimeMs ?? 2000)]
-            : ['--pbkdf-force-iterations', String(pbkdf.iterations)]),
-        ];
-  const flags = activationFlags(settings);
-  const crypttabOptions = ['luks', ...flags.crypttab].join(',');
-  const uuid = volumeUuidFor(
-    [
-      settings.devicePath,
-      String(facts.disk?.sizeBytes ?? ''),
-      target,
-      options.label,
-      options.mappingName,
-    ].join('\u0000'),
+  return planCommandsOf(settings.targetTool).volume(
+    volumeInputOf(facts, options, settings, volumePath, stage),
   );
-  const mapped = `/dev/mapper/${options.mappingName}`;
-  const crypttabLine = `${options.mappingName} UUID=${uuid} none ${crypttabOptions}`;
-  return [
-    {
-      id: 'luks-format',
-      purpose: `Create the LUKS2 header on ${target} with the planned cipher, sector size and key derivation, and the UUID the crypttab line names (asks for the passphrase twice; cryptsetup lowers --pbkdf-parallel to the CPUs online where it runs).`,
-      argv: [
-        'cryptsetup',
-        'luksFormat',
-        '--type',
-        'luks2',
-        ...planCommandsOf(settings.targetTool).formatArguments,
-        '--cipher',
-        settings.cipherSpec,
-        '--key-size',
-        String(settings.keyBits),
-        ...(settings.sectorSizeBytes === null ? [] : ['--sector-size', String(settings.sectorSizeBytes)]),
-        ...kdfArgs,
-        '--label',
-        options.label,
-        '--uuid',
-        uuid,
-        target,
-      ],
-      risk: 'destroys-data',
-      stdin: 'passphrase',
-      ...staged,
-    },
-    {
-      id: 'luks-open',
-      purpose:
-        flags.open.length === 0
-          ? 'Open the new volume.'
-          : `Open the new volume with ${flags.open.join(' ')} and store them in the header (--persistent), so every later open uses them.`,
-      argv: [
-        'cryptsetup',
-        'open',
-        '--type',
-        'luks2',
-        ...flags.open,
-        ...(flags.open.length === 0 ? [] : ['--persistent']),
-        target,
-        options.mappingName,
-      ],
-      risk: 'changes-settings',
-      stdin: 'passphrase',
-      ...staged,
-    },
-    {
-      id: 'mkfs',
-      purpose: `Make an ext4 filesystem on the opened volume ${mapped}.`,
-      argv: ['mkfs.ext4', '-L', options.label, mapped],
-      risk: 'destroys-data',
-      stdin: null,
-      ...staged,
-    },
-    {
-      id: 'crypttab-entry',
-      purpose: `Append "${crypttabLine}" to /etc/crypttab so the volume opens at boot (run once: a second run adds the line again).`,
-      argv: ['tee', '-a', '/etc/crypttab'],
-      risk: 'changes-settings',
-      stdin: 'text',
-      stdinText: `${crypttabLine}\n`,
-      ...staged,
-    },
-  ];
-}
-
-function refreshCommand(facts: PlanFacts, settings: CommandSettings): PlanCommand[] {
-  const existing = existingEncryptionOf(facts);
-  if (existing === null || existing.mappingName === null || !existing.refreshable) {
-    return [];
-  }
-  const flags = activationFlags(settings).open;
-  if (flags.length === 0) {
-    return [];
-  }
-  // Only LUKS2 headers can store activation flags (cryptsetup(8) refresh --persistent).
-  const persistent = existing.storesActivationFlags;
-  return [
-    {
-      id: 'luks-refresh-existing',
-      purpose: `Apply ${flags.join(' ')} to the open mapping "${existing.mappingName}" now${persistent ? ' and store them in its LUKS2 header' : ' (LUKS1 cannot store them: add them to /etc/crypttab too)'}.`,
-      argv: [
-        'cryptsetup',
-        'refresh',
-        existing.mappingName,
-        ...flags,
-        ...(persistent ? ['--persistent'] : []),
-      ],
-      risk: 'changes-settings',
-      stdin: 'passphrase',
-    },
-  ];
-}
-
-export function veracryptCommand(
-  facts: PlanFacts,
-  settings: CommandSettings,
-  target: string,
-  stage: number | undefined,
-): PlanCommand[] {
-  if (settings.veracrypt === null) {
-    return [];
-  }
-  const filesystem = plansForLinux(facts) ? 'ext4' : osOf(facts) === 'darwin' ? 'exfat' : 'ntfs';
-  return [
-    {
-      id: 'veracrypt-create',
-      purpose: 'Create the VeraCrypt volume; the passphrase is read from stdin (--stdin), never from argv.',
-      argv: [
-        'veracrypt',
-        '-t',
-        '-c',
-        '--volume-type=normal',
-        `--encryption=${settings.veracrypt.encryption}`,
-        `--hash=${settings.veracrypt.kdf.hash}`,
-        `--pim=${String(settings.veracrypt.kdf.pim)}`,
-        `--filesystem=${filesystem}`,
-        '-k',
-        '',
-        '--random-source=/dev/urandom',
-        '--non-interactive',
-        '--stdin',
-        target,
-      ],
-      risk: 'destroys-data',
-      stdin: 'passphrase',
-      ...(stage === undefined ? {} : { stage }),
-    },
-  ];
-}
-
-function apfsCommand(options: ResolvedPlanOptions, settings: CommandSettings): PlanCommand[] {
-  return [
-    {
-      id: 'apfs-add-volume',
-      purpose:
-        'Add an encrypted APFS volume to the container; diskutil prompts for the passphrase (-passprompt).',
-      argv: ['diskutil', 'apfs', 'addVolume', settings.devicePath, 'APFS', options.label, '-passprompt'],
-      risk: 'changes-settings',
-      stdin: 'passphrase',
-    },
-  ];
-}
-
-type VolumeCommands = (
-  facts: PlanFacts,
-  options: ResolvedPlanOptions,
-  settings: CommandSettings,
-  target: string,
-  stage: number | undefined,
-) => PlanCommand[];
-
-/**
- * The volume commands per tool that makes the target's volume on Linux. APFS volumes are added by diskutil (see
- * apfsCommand); BitLocker volumes are not made on Linux (refuseForeignTarget refuses them here).
- */
-const VOLUME_COMMANDS: Readonly<Record<TargetCommands['tool'], VolumeCommands | null>> = {
-  diskutil: null,
-  'manage-bde': null,
-  cryptsetup: luks2Commands,
-  veracrypt: (facts, _options, settings, target, stage) => veracryptCommand(facts, settings, target, stage),
-};
-
-function volumeCommands(
-  ...[facts, options, settings, target, stage]: Parameters<VolumeCommands>
-): PlanCommand[] {
-  // APFS and BitLocker volumes are not made on Linux (targets/registry.ts refuseForeignTarget refuses them here).
-  const make = VOLUME_COMMANDS[planCommandsOf(settings.targetTool).tool];
-  return make === null ? [] : make(facts, options, settings, target, stage);
 }
 
 /** The fresh-format path on Linux: a new partition in never-allocated space, its spare tail, the volume. */
@@ -665,18 +463,28 @@ export function buildCommands(
   options: ResolvedPlanOptions,
   settings: CommandSettings,
 ): BuiltCommands {
-  if (planCommandsOf(settings.targetTool).tool === 'diskutil') {
-    return { commands: apfsCommand(options, settings), findings: [] };
+  const commands = planCommandsOf(settings.targetTool);
+  if (!commands.partitions) {
+    return {
+      commands: volumeCommands(facts, options, settings, settings.devicePath, undefined),
+      findings: [],
+    };
   }
   // An open LUKS volume is tuned in place, never reformatted by the plan.
   const existing = existingEncryptionOf(facts);
-  const existingLuks = existing?.refreshable === true;
   if (
     planSettingsOf(settings.targetTool).refreshOpenVolume &&
-    existingLuks &&
-    (existing?.mappingName ?? null) !== null
+    existing?.refreshable === true &&
+    existing.mappingName !== null
   ) {
-    return { commands: refreshCommand(facts, settings), findings: [] };
+    return {
+      commands:
+        commands.refresh?.(volumeInputOf(facts, options, settings, settings.devicePath, undefined), {
+          mappingName: existing.mappingName,
+          storesActivationFlags: existing.storesActivationFlags,
+        }) ?? [],
+      findings: [],
+    };
   }
   if (!plansForLinux(facts)) {
     // Outside Linux the OS tools partition; the volume goes on the device as given (platform command sets

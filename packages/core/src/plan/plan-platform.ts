@@ -19,7 +19,7 @@ import {
 } from '../rules/platform-encryption.js';
 import { mergeRuleResults, type RuleResult } from '../rules/rule-result.js';
 import { alreadyEncryptedStrategy, type Strategy } from '../rules/strategy.js';
-import { veracryptCommand, type PlanCommand } from './commands.js';
+import { volumeCommands, type PlanCommand } from './commands.js';
 import { darwinCommands } from './commands-darwin.js';
 import { bitlockerCommands, enableTrimCommand, veracryptWindowsCommands } from './commands-windows.js';
 
@@ -120,8 +120,9 @@ export function buildPlatformPlan(
       });
       commands =
         external && identifier !== undefined
-          ? veracryptCommand(
+          ? volumeCommands(
               facts,
+              options,
               {
                 targetTool: 'veracrypt',
                 devicePath: `/dev/${identifier}`,

@@ -34,6 +34,25 @@ export function checkTargetAdmission(
     evidence('sed.opal2', sed?.opal2 ?? null, sourceOf('sedutil-cli', '--scan')),
     evidence('sed.pyrite', sed?.pyrite ?? null, sourceOf('sedutil-cli', '--scan')),
     evidence('disk.transport', facts.disk?.transport ?? null, sourceOf('lsblk', 'tran')),
+    ...(sed?.opalLocking === undefined
+      ? []
+      : [
+          evidence(
+            'sed.opalLocking.enabled',
+            sed.opalLocking.enabled ?? null,
+            sourceOf('sedutil-cli', '--query'),
+          ),
+          evidence(
+            'sed.opalLocking.locked',
+            sed.opalLocking.locked ?? null,
+            sourceOf('sedutil-cli', '--query'),
+          ),
+          evidence(
+            'sed.opalLocking.mbrShadowing.enabled',
+            sed.opalLocking.mbrShadowing?.enabled ?? null,
+            sourceOf('sedutil-cli', '--query'),
+          ),
+        ]),
   ];
   const admission = target.admit({ sed, behindUsbBridge: usb });
   if (!admission.admitted) {
@@ -50,7 +69,7 @@ export function checkTargetAdmission(
       ],
     };
   }
-  const findings: Finding[] = target.tradeOffs.map((message) => ({
+  const findings: Finding[] = [...target.tradeOffs, ...(admission.notes ?? [])].map((message) => ({
     ruleId: 'target-trade-offs',
     severity: 'warning',
     message,

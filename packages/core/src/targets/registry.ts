@@ -14,7 +14,7 @@ import type {
 } from './target.js';
 import { veracryptTarget } from './veracrypt/veracrypt.js';
 
-export { DM_CRYPT_ENGINE, type TargetBenchmark, type TargetCommands, type TargetEngine } from './target.js';
+export { DM_CRYPT_ENGINE, type TargetEngine } from './target.js';
 
 /**
  * Every encryption target encplan knows, one folder each. The order is the order of `--target` and `--backend`

@@ -1,8 +1,10 @@
 import type { Capability } from '../domain/capabilities.js';
 import type { Resource } from '../domain/cleanup.js';
 import type { BackendId, IoBenchmarkMode } from '../domain/io-benchmark.js';
-import type { Sed } from '../domain/sed.js';
+import type { PlanCommand } from '../domain/plan-command.js';
+import type { OpalLocking, Sed } from '../domain/sed.js';
 import type { ToolName } from '../ports.js';
+import type { PreparedTarget, ScratchFilesystem, TargetContext } from './container-steps.js';
 
 /** The platforms encplan plans for (Node's process.platform names). */
 export type PlanPlatform = 'linux' | 'darwin' | 'win32';
@@ -70,13 +72,21 @@ export interface TargetSettingsRules {
   readonly windowsTrim: string | null;
 }
 
+/** The sed section's `opalLocking` as a plan input may hold it: any field absent (docs/plan-input.md). */
+export type LooseOpalLocking = {
+  readonly [K in Exclude<keyof OpalLocking, 'mbrShadowing'>]?: OpalLocking[K] | undefined;
+} & {
+  readonly mbrShadowing?:
+    { readonly [K in keyof OpalLocking['mbrShadowing']]?: boolean | null | undefined } | undefined;
+};
+
 /** The facts a target's admission check reads: the drive's SED capability and how it is attached. */
 export interface TargetAdmissionFacts {
   /** The assessment's `sed` section (analyses/sed.ts), any field unknown; null: no section. */
   readonly sed:
-    | {
+    | ({
         readonly [K in 'status' | 'opal1' | 'opal2' | 'enterprise' | 'pyrite']?: Sed[K] | undefined;
-      }
+      } & { readonly opalLocking?: LooseOpalLocking | undefined })
     | null;
   /** The disk sits behind a USB bridge (lsblk transport or a usb-bridge stack layer); null: unknown. */
   readonly behindUsbBridge: boolean | null;
@@ -84,23 +94,91 @@ export interface TargetAdmissionFacts {
 
 /** Whether a target may be planned for this drive, and why not. */
 export type TargetAdmission =
-  { readonly admitted: true } | { readonly admitted: false; readonly reason: string };
+  | {
+      readonly admitted: true;
+      /** What the drive's state means for this target, stated with the plan (absent: nothing to add). */
+      readonly notes?: readonly string[];
+    }
+  | { readonly admitted: false; readonly reason: string };
 
 /**
- * How the plan's commands make a volume of this target. `tool` is the program that creates it;
- * `formatArguments` are added to its format command (cryptsetup luksFormat).
+ * What a target's volume commands are made from: where the volume goes and the settings the plan's rules
+ * decided (plan/commands.ts volumeInputOf fills it; the types restate the rules' values structurally, since
+ * targets sit below the rules in packages/core/layers.json).
  */
+export interface VolumeCommandInput {
+  /** The platform the commands are written for. */
+  readonly platform: PlanPlatform;
+  /** The disk (or APFS container) the plan is for. */
+  readonly devicePath: string;
+  /** Where the volume goes: the plan's new partition, or the device as given. */
+  readonly volumePath: string;
+  /** The stage of the script the commands belong to (absent: 1). */
+  readonly stage: number | undefined;
+  readonly label: string;
+  readonly mappingName: string;
+  /** The UUID the volume is made with, so the crypttab line is known before it exists (plan/volume-uuid.ts). */
+  readonly volumeUuid: string;
+  readonly cipherSpec: string;
+  readonly keyBits: number;
+  readonly sectorSizeBytes: number | null;
+  /** The LUKS2 keyslot's Argon2id cost (rules/key-derivation.ts); null: cryptsetup's default. */
+  readonly luks2Pbkdf: {
+    readonly memoryKiB: number;
+    readonly parallel: number;
+    readonly iterations: number | null;
+    readonly iterTimeMs: number | null;
+  } | null;
+  readonly allowDiscards: boolean;
+  readonly workqueueBypass: boolean;
+  /** VeraCrypt's algorithm, hash and PIM (rules/cipher.ts, rules/key-derivation.ts); null: not decided. */
+  readonly veracrypt: {
+    readonly encryption: string;
+    readonly kdf: { readonly hash: string; readonly pim: number };
+  } | null;
+}
+
+/** An open volume the plan tunes in place instead of formatting (rules/facts.ts existingEncryptionOf). */
+export interface OpenVolume {
+  readonly mappingName: string;
+  /** Its header stores activation flags (LUKS2, not LUKS1: cryptsetup(8) refresh --persistent). */
+  readonly storesActivationFlags: boolean;
+}
+
+/** How the plan's commands make (or tune) a volume of this target, in the tool's own syntax. */
 export interface TargetCommands {
-  readonly tool: 'cryptsetup' | 'veracrypt' | 'diskutil' | 'manage-bde';
   /** The sgdisk GPT type code of a partition made for it (sgdisk(8) -L). */
   readonly gptType: string;
-  readonly formatArguments: readonly string[];
+  /**
+   * The plan lays out a partition for the volume on Linux (false: the target's tool adds the volume to the
+   * device as given, e.g. diskutil apfs addVolume, and no partition, refresh or in-place step applies).
+   */
+  readonly partitions: boolean;
+  /** The commands that make a volume at `input.volumePath`, in order. */
+  volume(input: VolumeCommandInput): PlanCommand[];
+  /** The commands that apply the planned activation flags to an open volume (absent: it cannot be tuned). */
+  refresh?(input: VolumeCommandInput, open: OpenVolume): PlanCommand[];
+}
+
+/** One container a benchmark mode measures, made, proven encrypted and registered for tear-down by the target's own code. */
+export interface BenchmarkContainer {
+  /** The variant its measurements carry (`ioBenchmark.encrypted[].variant`). */
+  readonly variant: string;
+  /**
+   * Creates the container (in the run's work directory, on the shared scratch filesystem or on the raw device),
+   * proves it encrypted with the backend's own status tools, and registers everything it made before it exists,
+   * so the runner tears it down with `releaseTo(mark)` and `encplan cleanup` after a crash (targets/<id>/benchmark.ts).
+   */
+  prepare(
+    context: TargetContext,
+    scratch: ScratchFilesystem,
+    rawDevice: string | null,
+  ): Promise<PreparedTarget>;
 }
 
 /**
  * A benchmark container: what the target's measured volume needs of the machine, how many containers a mode
- * makes and what it leaves behind to clean up. The create / prove / tear-down steps run in the use case
- * (use-cases/benchmark/targets.ts, chosen by `container`), since they need the Host.
+ * makes, how each is made and proven encrypted, and what it leaves behind to clean up.
  */
 export interface TargetBenchmark {
   /** The id its measurements carry in the assessment (`ioBenchmark.encrypted[].backend`). */
@@ -123,6 +201,8 @@ export interface TargetBenchmark {
   readonly cleanupKinds: readonly Resource['kind'][];
   /** How many containers of its own a mode makes (0: it shares the plain scratch filesystem). */
   containers(mode: IoBenchmarkMode): number;
+  /** The containers the Linux/macOS runner measures in a mode, each with its create, prove and tear-down. */
+  variants(mode: IoBenchmarkMode): readonly BenchmarkContainer[];
   /** Measured first (it shares the plain scratch filesystem, which the raw-device path releases afterwards). */
   readonly sharesScratchFilesystem: boolean;
   /** It can be measured on a raw block device (false: in a container file only). */

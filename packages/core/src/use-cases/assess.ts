@@ -343,6 +343,7 @@ export async function probeDisk(
       space,
       discardPassthrough: sections.discardPassthrough,
       overProvisioning: sections.overProvisioning,
+      sed: sections.sed,
     }),
   };
 }

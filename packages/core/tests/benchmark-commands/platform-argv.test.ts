@@ -1,9 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import {
-  diskutilAddScratchVolume,
-  hdiutilCreateEncryptedImage,
-} from '../../src/benchmark-commands/darwin.js';
+import { diskutilAddScratchVolume, hdiutilCreateEncryptedImage } from '../../src/targets/apfs/hdiutil.js';
 import {
   CRYSTALDISKMARK_PROFILES,
   diskspdProfileRun,

@@ -3,10 +3,10 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { isEncplanError } from '@encplan/core';
 import { createNodeHost } from '@encplan/core/node';
-import { hdiutilAttach, hdiutilCreateImage } from '../../src/benchmark-commands/darwin.js';
+import { hdiutilAttach, hdiutilCreateImage } from '../../src/targets/apfs/hdiutil.js';
 import { resourceName } from '../../src/plan/encrypted-backends.js';
 import { CleanupRegistry } from '../../src/use-cases/benchmark/cleanup-registry.js';
-import { prepareApfsImage } from '../../src/use-cases/benchmark/targets.js';
+import { prepareApfsImage } from '../../src/targets/apfs/benchmark.js';
 import { fakeToolsPerTest, type FakeCase } from '../../../../tests/support/fake-tools.js';
 import { removeTempDirs, tempDir } from '../../../../tests/support/temp-dirs.js';
 

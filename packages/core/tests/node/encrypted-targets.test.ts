@@ -5,14 +5,10 @@ import { isEncplanError } from '@encplan/core';
 import { cryptsetupArgs, resourceName } from '../../src/plan/encrypted-backends.js';
 import { createNodeHost, createRunner } from '@encplan/core/node';
 import { CleanupRegistry } from '../../src/use-cases/benchmark/cleanup-registry.js';
-import {
-  prepareFscrypt,
-  prepareLuks2,
-  prepareVeracrypt,
-  verifyFscrypt,
-  verifyLuks2,
-  type TargetContext,
-} from '../../src/use-cases/benchmark/targets.js';
+import { prepareFscrypt, verifyFscrypt } from '../../src/targets/fscrypt/benchmark.js';
+import { prepareLuks2, verifyLuks2 } from '../../src/targets/luks2/benchmark.js';
+import { prepareVeracrypt } from '../../src/targets/veracrypt/benchmark.js';
+import type { TargetContext } from '../../src/use-cases/benchmark/targets.js';
 import {
   REPO_ROOT,
   createFakeTools,

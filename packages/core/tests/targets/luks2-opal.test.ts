@@ -32,10 +32,13 @@ describe('sedutil-cli --query (TCG Level 0 Discovery) from real captures', () =>
     expect(parseSedutilQuery(T710)).toEqual({
       opalVersion: '2.15',
       pyrite: false,
+      lockingSupported: null,
       lockingEnabled: true,
       locked: false,
       mediaEncrypt: true,
+      mbrShadowingSupported: true,
       mbrEnabled: false,
+      mbrDone: false,
       lockingObjects: 9,
       lockingAdmins: 4,
       lockingUsers: 9,

@@ -13,7 +13,8 @@ import { parseHdparmIdentify } from '../../parsers/hdparm/identify.js';
 import { parseNvmeIdCtrl } from '../../parsers/nvme/id-ctrl.js';
 import { parseNvmeIdNs } from '../../parsers/nvme/id-ns.js';
 import { parseNvmeSmartLog } from '../../parsers/nvme/smart-log.js';
-import { parseSedutilScan } from '../../parsers/sedutil/scan.js';
+import { parseSedutilScan, type SedutilScanEntry } from '../../parsers/sedutil/scan.js';
+import { parseSedutilQuery, type OpalQuery } from '../../targets/luks2-opal/sedutil-query.js';
 import { parseSmartctlJson, type SmartctlReport } from '../../parsers/smartctl/smartctl-json.js';
 import type { Host } from '../../ports.js';
 import { attempt, createProbeContext, tryRun, type ProbeContext } from '../probe-context.js';
@@ -101,6 +102,51 @@ async function runJson<T>(
     return null;
   }
   return attempt(context, tool, purpose, () => Promise.resolve(parse(output.stdout)));
+}
+
+/**
+ * `sedutil-cli --query DEVICE`: the TCG Level 0 Discovery, which reads the drive's locking state without a
+ * password and changes nothing on it (sedutil Common/DtaDevOpal.cpp query: discovery0 and the properties
+ * exchange only). Asked only of a drive `--scan` lists with a TCG SSC; otherwise the reason is kept, never a "no".
+ */
+async function queryOpal(
+  context: ProbeContext,
+  device: string,
+  installed: boolean,
+  scan: readonly SedutilScanEntry[] | null,
+  entry: SedutilScanEntry | null,
+): Promise<OpalQuery> {
+  const unknown = (unknownReason: string): OpalQuery => ({ discovery: null, unknownReason });
+  if (!installed) {
+    return unknown(
+      'sedutil-cli is not installed (the sedutil package), so the TCG locking state was not read.',
+    );
+  }
+  if (scan === null) {
+    return unknown(
+      'sedutil-cli --scan gave no answer (it needs root), so the TCG locking state was not read.',
+    );
+  }
+  if (entry === null) {
+    return unknown(`sedutil-cli --scan does not list ${device}, so the TCG locking state was not read.`);
+  }
+  if (!(entry.opal1 || entry.opal2 || entry.enterprise || entry.opalite || entry.pyrite || entry.ruby)) {
+    return unknown(
+      `sedutil-cli --scan lists no TCG security subsystem on ${device}: there is no locking state to read.`,
+    );
+  }
+  const discovery = await runJson(
+    context,
+    'sedutil-cli',
+    ['--query', device],
+    `Reading the TCG locking state of ${device}`,
+    parseSedutilQuery,
+  );
+  return discovery === null
+    ? unknown(
+        `sedutil-cli --query ${device} gave no Level 0 Discovery, so the TCG locking state was not read.`,
+      )
+    : { discovery, unknownReason: null };
 }
 
 /**
@@ -217,6 +263,7 @@ export async function probeHealth(
     hasSedutil === null
       ? null
       : await runJson(context, 'sedutil-cli', ['--scan'], 'Scanning for Opal drives', parseSedutilScan);
+  const sedutil = scan?.find((entry) => entry.device === target.path) ?? null;
   const trimCapabilities = [
     smartctl?.report.trim ?? null,
     nvmeIdCtrl?.trim ?? null,
@@ -236,7 +283,8 @@ export async function probeHealth(
       nvmeIdCtrl,
       nvmeIdNs,
       hdparm,
-      sedutil: scan?.find((entry) => entry.device === target.path) ?? null,
+      sedutil,
+      opalQuery: await queryOpal(context, target.path, hasSedutil !== null, scan, sedutil),
       provisioningMode: await readProvisioningMode(host, target.path.slice(target.path.lastIndexOf('/') + 1)),
     },
     warnings: context.warnings,

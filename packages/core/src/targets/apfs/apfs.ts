@@ -1,4 +1,6 @@
+import { apfsCommands } from './commands.js';
 import type { EncryptionTarget } from '../target.js';
+import { prepareApfsImage } from './benchmark.js';
 
 /**
  * APFS volume encryption and FileVault, macOS's own (diskutil(8) apfs addVolume/encryptVolume, fdesetup(8)).
@@ -48,7 +50,7 @@ export const apfsTarget = {
     refreshOpenVolume: false,
     windowsTrim: null,
   },
-  commands: { tool: 'diskutil', gptType: 'af0a', formatArguments: [] },
+  commands: apfsCommands,
   benchmark: {
     backendId: 'apfs',
     label: 'APFS encrypted disk image I/O',
@@ -58,6 +60,7 @@ export const apfsTarget = {
     kernel: [],
     cleanupKinds: ['disk-image'],
     containers: () => 1,
+    variants: () => [{ variant: 'apfs', prepare: (context) => prepareApfsImage(context, true) }],
     sharesScratchFilesystem: false,
     rawDevice: false,
     prepareExpectedMs: 4000,

@@ -35,7 +35,14 @@ export const bitlockerTarget = {
     refreshOpenVolume: false,
     windowsTrim: 'BitLocker passes TRIM from NTFS to the drive.',
   },
-  commands: { tool: 'manage-bde', gptType: '0700', formatArguments: [] },
+  commands: {
+    // sgdisk 0700 "Microsoft basic data".
+    gptType: '0700',
+    partitions: true,
+    // BitLocker protects an existing NTFS volume: the Windows plan writes its manage-bde lines from the volume it
+    // protects (plan/commands-windows.ts); there is no Linux command that makes one.
+    volume: () => [],
+  },
   benchmark: {
     backendId: 'bitlocker',
     label: 'BitLocker I/O (a BitLocker-encrypted VHDX test volume)',
@@ -45,6 +52,8 @@ export const bitlockerTarget = {
     kernel: [],
     cleanupKinds: ['vhd'],
     containers: () => 1,
+    // Measured by the Windows benchmark with DiskSpd on a BitLocker VHDX (use-cases/benchmark/run-windows-io-benchmark.ts).
+    variants: () => [],
     sharesScratchFilesystem: false,
     rawDevice: false,
     prepareExpectedMs: 4000,

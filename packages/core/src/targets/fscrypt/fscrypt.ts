@@ -1,4 +1,5 @@
 import type { EncryptionTarget } from '../target.js';
+import { prepareFscrypt } from './benchmark.js';
 
 /**
  * fscrypt: ext4/f2fs file-contents encryption of one directory tree (Linux Documentation/filesystems/fscrypt.rst),
@@ -36,6 +37,7 @@ export const fscryptTarget = {
     cleanupKinds: ['fscrypt-policy'],
     // It encrypts a directory of the plain scratch filesystem: no container of its own.
     containers: () => 0,
+    variants: () => [{ variant: 'fscrypt', prepare: (context, scratch) => prepareFscrypt(context, scratch) }],
     sharesScratchFilesystem: true,
     rawDevice: true,
     prepareExpectedMs: 800,

@@ -1,6 +1,7 @@
 import { luks2Target } from '../luks2/luks2.js';
-import type { EncryptionTarget, TargetAdmission, TargetAdmissionFacts } from '../target.js';
-import type { OpalDiscovery } from './sedutil-query.js';
+import { luks2VolumeCommands } from '../luks2/commands.js';
+import type { EncryptionTarget, LooseOpalLocking, TargetAdmission, TargetAdmissionFacts } from '../target.js';
+import { opalLockingOf, type OpalDiscovery } from './sedutil-query.js';
 
 export { parseSedutilQuery } from './sedutil-query.js';
 
@@ -46,7 +47,18 @@ export function admitOpal(facts: TargetAdmissionFacts): TargetAdmission {
     };
   }
   if (sed.opal2 === true) {
-    return { admitted: true };
+    const locking = sed.opalLocking;
+    if (locking === undefined) {
+      return { admitted: true };
+    }
+    if (locking.locked === true) {
+      return {
+        admitted: false,
+        reason:
+          'A locking range of the drive is locked now (sedutil-cli --query: Locked = Y): its sectors cannot be read or written until the tool that set it up unlocks it, so nothing is formatted on it.',
+      };
+    }
+    return { admitted: true, notes: lockingNotes(locking) };
   }
   if (sed.pyrite === true) {
     return {
@@ -71,25 +83,45 @@ export function admitOpal(facts: TargetAdmissionFacts): TargetAdmission {
 }
 
 /**
- * What a `sedutil-cli --query` answer says for this target: an activated Locking SP means locking ranges are
- * already set up (by a pre-boot tool or an earlier cryptsetup --hw-opal), so formatting needs that admin
- * password, or a PSID revert that erases the whole drive.
+ * What the drive's TCG locking state (the sed section's `opalLocking`, from `sedutil-cli --query`) means for this
+ * target: an activated Locking SP means locking ranges are already set up (by a pre-boot tool, a BIOS drive
+ * password or an earlier cryptsetup --hw-opal), so formatting needs that admin password, or a PSID revert that
+ * erases the whole drive (cryptsetup 2.7.0 release notes); MBR shadowing means a pre-boot image stands in front
+ * of the data until it unlocks the drive (TCG Storage Opal SSC 2.0, §4.3.5.4 MBR Control).
  */
-export function opalStateNotes(discovery: OpalDiscovery): string[] {
+function lockingNotes(locking: LooseOpalLocking): string[] {
+  if (locking.unknownReason !== null && locking.unknownReason !== undefined) {
+    return [
+      `The drive’s TCG locking state is unknown (${locking.unknownReason}): if its Locking SP is already activated, cryptsetup asks for that OPAL admin password.`,
+    ];
+  }
+  const ranges = locking.rangesBesidesGlobal ?? null;
   return [
-    ...(discovery.opalVersion === null
-      ? ['The drive lists no Opal SSC feature in its Level 0 Discovery.']
-      : [`The drive implements the TCG Opal SSC ${discovery.opalVersion}.`]),
-    ...(discovery.mediaEncrypt === false
+    ...(locking.mediaEncrypt === false
       ? ['The drive says it does not encrypt its media (MediaEncrypt = N).']
       : []),
-    ...(discovery.lockingEnabled === true
+    ...(locking.enabled === true
       ? [
-          `Its Locking SP is already activated${discovery.lockingObjects === null ? '' : ` (${String(discovery.lockingObjects - 1)} locking ranges besides the global range)`}: cryptsetup needs the OPAL admin password set then; without it only a PSID revert (the code on the drive label) resets the drive, and it erases everything on it.`,
+          `Its Locking SP is already activated${ranges === null ? '' : ` (${String(ranges)} locking ranges besides the global range)`}: cryptsetup needs the OPAL admin password set then; without it only a PSID revert (the code on the drive label) resets the drive, and it erases everything on it.`,
         ]
-      : discovery.lockingEnabled === false
+      : locking.enabled === false
         ? ['Its Locking SP is not activated: no locking range is in use yet.']
         : []),
+    ...(locking.mbrShadowing?.enabled === true
+      ? [
+          `MBR shadowing is on${locking.mbrShadowing?.done === true ? ' (the shadow is hidden now)' : ''}: a pre-boot authentication image unlocks this drive at power-on, and the tool that installed it holds the admin password cryptsetup asks for.`,
+        ]
+      : []),
+  ];
+}
+
+/** {@link lockingNotes} of a `sedutil-cli --query` answer, with the Opal SSC version it names. */
+export function opalStateNotes(discovery: OpalDiscovery): string[] {
+  return [
+    discovery.opalVersion === null
+      ? 'The drive lists no Opal SSC feature in its Level 0 Discovery.'
+      : `The drive implements the TCG Opal SSC ${discovery.opalVersion}.`,
+    ...lockingNotes(opalLockingOf({ discovery, unknownReason: null })),
   ];
 }
 
@@ -135,12 +167,13 @@ export const luks2OpalTarget = {
     refreshOpenVolume: false,
   },
   commands: {
-    tool: 'cryptsetup',
     // sgdisk 8309 "Linux LUKS".
     gptType: '8309',
+    partitions: true,
     // --hw-opal: an OPAL locking range with dm-crypt on top (cryptsetup-luksFormat(8), cryptsetup 2.7); luksFormat
-    // asks for the OPAL admin password as well as the passphrase.
-    formatArguments: ['--hw-opal'],
+    // asks for the OPAL admin password as well as the passphrase. No refresh: an open LUKS2 volume is not an
+    // OPAL one (settings.refreshOpenVolume is false).
+    volume: (input) => luks2VolumeCommands(input, ['--hw-opal']),
   },
   // An OPAL locking range needs a real self-encrypting drive: no container file can stand in for one.
   benchmark: null,

@@ -1,3 +1,4 @@
+import type { OpalLocking } from '../../domain/sed.js';
 import { assertInputSize, unrecognized } from '../../parsers/json-reader.js';
 
 /** What `sedutil-cli --query DEVICE` says about the drive's TCG Level 0 Discovery, as far as OPAL needs it. */
@@ -6,12 +7,18 @@ export interface OpalDiscovery {
   readonly opalVersion: string | null;
   /** A Pyrite SSC feature (0x0302 / 0x0303): locking without encryption. */
   readonly pyrite: boolean;
+  /** Locking feature (0x0002) LockingSupported; null where this sedutil build does not print it (1.49). */
+  readonly lockingSupported: boolean | null;
   /** Locking feature (0x0002): the Locking SP is activated, so locking ranges are in use. */
   readonly lockingEnabled: boolean | null;
+  /** A locking range is read- or write-locked now. */
   readonly locked: boolean | null;
   /** The drive encrypts its media (Locking feature MediaEncrypt). */
   readonly mediaEncrypt: boolean | null;
+  /** MBR shadowing: supported (1.49 prints "MBR shadowing Not Supported = N"), enabled, and done (shadow hidden). */
+  readonly mbrShadowingSupported: boolean | null;
   readonly mbrEnabled: boolean | null;
+  readonly mbrDone: boolean | null;
   /** Single User Mode feature (0x0201): the number of locking objects, i.e. the global range plus the ranges. */
   readonly lockingObjects: number | null;
   /** Opal SSC feature: Locking SP admin and user authorities. */
@@ -22,11 +29,20 @@ export interface OpalDiscovery {
   readonly alignmentBytes: number | null;
 }
 
+/** What `sedutil-cli --query DEVICE` gave: the discovery, or why there is none (probes/linux/health.ts). */
+export type OpalQuery =
+  | { readonly discovery: OpalDiscovery; readonly unknownReason: null }
+  | { readonly discovery: null; readonly unknownReason: string };
+
 const TOOL = 'sedutil-cli';
 
 function flag(block: string, name: string): boolean | null {
   const match = new RegExp(`\\b${name} = ([YN])\\b`).exec(block);
   return match === null ? null : match[1] === 'Y';
+}
+
+function notFlag(value: boolean | null): boolean | null {
+  return value === null ? null : !value;
 }
 
 function count(block: string, name: string): number | null {
@@ -68,15 +84,41 @@ export function parseSedutilQuery(text: string): OpalDiscovery {
   return {
     opalVersion: opal === null ? null : (/OPAL (\d+(?:\.\d+)?)/i.exec(opal)?.[1] ?? null),
     pyrite: blocks.has(0x0302) || blocks.has(0x0303),
+    lockingSupported: flag(locking, 'LockingSupported'),
     lockingEnabled: flag(locking, 'LockingEnabled'),
     locked: flag(locking, 'Locked'),
     mediaEncrypt: flag(locking, 'MediaEncrypt'),
+    mbrShadowingSupported: notFlag(flag(locking, 'MBR shadowing Not Supported')),
     mbrEnabled: flag(locking, 'MBREnabled'),
+    mbrDone: flag(locking, 'MBRDone'),
     lockingObjects: count(blocks.get(0x0201) ?? '', 'Locking Objects'),
     lockingAdmins: count(opal ?? '', 'Locking Admins'),
     lockingUsers: count(opal ?? '', 'Locking Users'),
     logicalBlockBytes,
     alignmentBytes:
       granularity === null || logicalBlockBytes === null ? null : granularity * logicalBlockBytes,
+  };
+}
+
+/**
+ * The locking state of the sed section from a `sedutil-cli --query` answer. Without one every field is null and
+ * `unknownReason` says why: a missing tool is never a "no".
+ */
+export function opalLockingOf(query: OpalQuery): OpalLocking {
+  const found = query.discovery;
+  return {
+    supported: found?.lockingSupported ?? null,
+    enabled: found?.lockingEnabled ?? null,
+    locked: found?.locked ?? null,
+    mediaEncrypt: found?.mediaEncrypt ?? null,
+    mbrShadowing: {
+      supported: found?.mbrShadowingSupported ?? null,
+      enabled: found?.mbrEnabled ?? null,
+      done: found?.mbrDone ?? null,
+    },
+    // Single User Mode "Locking Objects" counts the global range too (TCG Opal SSC Feature Set: Single User Mode).
+    rangesBesidesGlobal:
+      found?.lockingObjects === null || found?.lockingObjects === undefined ? null : found.lockingObjects - 1,
+    unknownReason: query.unknownReason,
   };
 }

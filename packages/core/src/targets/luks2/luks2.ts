@@ -1,8 +1,10 @@
-import type { IoBenchmarkMode, Luks2Variant } from '../../domain/io-benchmark.js';
+import { luks2VariantName, type IoBenchmarkMode, type Luks2Variant } from '../../domain/io-benchmark.js';
+import { luks2Commands } from './commands.js';
 import { DM_CRYPT_ENGINE, type EncryptionTarget } from '../target.js';
+import { prepareLuks2 } from './benchmark.js';
 
 /** The LUKS2 variants a benchmark mode measures. */
-export function luksVariants(mode: IoBenchmarkMode): Luks2Variant[] {
+function luksVariants(mode: IoBenchmarkMode): Luks2Variant[] {
   // Sector size (Eric Biggers, "x86: AES-XTS with VAES/AVX10" cover letter, linux-crypto 2024; systemd/systemd#24382; cryptsetup 2.4.0 release notes) and workqueues (Cloudflare, "Speeding up Linux disk encryption", 2020-03-25; dm-crypt no_read_workqueue/no_write_workqueue (Linux 5.9); cryptsetup(8) --perf-*) are the two biggest dm-crypt levers; full measures all four.
   return mode === 'full'
     ? [
@@ -55,7 +57,7 @@ export const luks2Target = {
     refreshOpenVolume: true,
     windowsTrim: null,
   },
-  commands: { tool: 'cryptsetup', gptType: '8309', formatArguments: [] },
+  commands: luks2Commands,
   benchmark: {
     backendId: 'luks2',
     label: 'LUKS2 (dm-crypt) I/O',
@@ -65,6 +67,11 @@ export const luks2Target = {
     kernel: ['device-mapper'],
     cleanupKinds: ['dm-mapping'],
     containers: (mode) => luksVariants(mode).length,
+    variants: (mode) =>
+      luksVariants(mode).map((variant) => ({
+        variant: luks2VariantName(variant),
+        prepare: (context, _scratch, rawDevice) => prepareLuks2(context, variant, rawDevice),
+      })),
     sharesScratchFilesystem: false,
     rawDevice: true,
     prepareExpectedMs: 2500,

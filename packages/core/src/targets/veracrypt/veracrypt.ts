@@ -1,8 +1,10 @@
 import type { IoBenchmarkMode } from '../../domain/io-benchmark.js';
+import { veracryptCommands } from './commands.js';
 import type { EncryptionTarget } from '../target.js';
+import { prepareVeracrypt } from './benchmark.js';
 
 /** VeraCrypt with kernel crypto, and in full mode also with its own (userspace) crypto. */
-export function veracryptKernelCryptoVariants(mode: IoBenchmarkMode): boolean[] {
+function veracryptKernelCryptoVariants(mode: IoBenchmarkMode): boolean[] {
   return mode === 'full' ? [true, false] : [true];
 }
 
@@ -55,7 +57,7 @@ export const veracryptTarget = {
     windowsTrim:
       'VeraCrypt blocks TRIM on non-system volumes unless "Allow TRIM command for non-system SSD partition/drive" is set (VeraCrypt documentation, "Trim Operation"); TRIM reveals which blocks are free.',
   },
-  commands: { tool: 'veracrypt', gptType: '8300', formatArguments: [] },
+  commands: veracryptCommands,
   benchmark: {
     backendId: 'veracrypt',
     label: 'VeraCrypt I/O',
@@ -65,6 +67,11 @@ export const veracryptTarget = {
     kernel: ['device-mapper'],
     cleanupKinds: ['veracrypt-volume', 'veracrypt-windows-volume'],
     containers: (mode) => veracryptKernelCryptoVariants(mode).length,
+    variants: (mode) =>
+      veracryptKernelCryptoVariants(mode).map((kernelCrypto) => ({
+        variant: kernelCrypto ? 'veracrypt kernel crypto' : 'veracrypt userspace crypto',
+        prepare: (context) => prepareVeracrypt(context, { kernelCrypto }),
+      })),
     sharesScratchFilesystem: false,
     rawDevice: false,
     prepareExpectedMs: 4000,

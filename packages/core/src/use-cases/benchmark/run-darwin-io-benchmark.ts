@@ -19,7 +19,8 @@ import {
   planIoBenchmark,
   type IoBenchmarkOutcome,
 } from './run-io-benchmark.js';
-import { prepareApfsImage, type TargetContext } from './targets.js';
+import { prepareApfsImage } from '../../targets/apfs/benchmark.js';
+import type { TargetContext } from './targets.js';
 
 /** A mounted, writable volume of the assessed disk, and the directory the scratch images go in. */
 export interface DarwinBenchmarkVolume {

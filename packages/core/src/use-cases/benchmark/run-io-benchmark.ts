@@ -30,16 +30,9 @@ import {
   type FioModeSettings,
   type FioTargetAccess,
 } from '../../plan/fio-jobs.js';
-import { luks2VariantName, resourceName, type VeracryptVariant } from '../../plan/encrypted-backends.js';
+import { resourceName } from '../../plan/encrypted-backends.js';
 import { benchmarkScratchBytes, FREE_SPACE_MARGIN_BYTES } from '../../plan/benchmark-footprint.js';
-import {
-  BENCHMARKS,
-  type TargetBenchmark,
-  benchmarkOf,
-  benchmarksThroughPageCache,
-} from '../../targets/registry.js';
-import { luksVariants } from '../../targets/luks2/luks2.js';
-import { veracryptKernelCryptoVariants } from '../../targets/veracrypt/veracrypt.js';
+import { BENCHMARKS, benchmarkOf, benchmarksThroughPageCache } from '../../targets/registry.js';
 import { parseFioJson } from '../../parsers/fio/parse-fio-json.js';
 import { summarizeRuns } from '../../analyses/run-summary.js';
 import { computeOverhead } from '../../analyses/io-overhead.js';
@@ -48,12 +41,8 @@ import type { RemovalOutcome } from '../../domain/cleanup.js';
 import { CleanupRegistry, releaseAndThrow } from './cleanup-registry.js';
 import { assertDeviceMayBeOverwritten, type DestructiveConfirmation } from './device-guard.js';
 import {
-  prepareApfsImage,
-  prepareFscrypt,
-  prepareLuks2,
   preparePlain,
   prepareScratchFilesystem,
-  prepareVeracrypt,
   type PreparedTarget,
   type TargetContext,
 } from './targets.js';
@@ -104,35 +93,6 @@ const MIB = 1024 * 1024;
 /** The file fio measures, in each target's directory. */
 const FIO_TEST_FILE = 'encplan.fio';
 
-/** How each kind of benchmark container is prepared, one plan item per variant a mode measures. */
-const CONTAINER_PLANS: Readonly<
-  Record<TargetBenchmark['container'], (backend: BackendId, mode: IoBenchmarkMode) => EncryptedPlanItem[]>
-> = {
-  'fscrypt-directory': (backend) => [
-    { backend, variant: backend, prepare: (context, scratch) => prepareFscrypt(context, scratch) },
-  ],
-  'dm-crypt-file': (backend, mode) =>
-    luksVariants(mode).map((variant) => ({
-      backend,
-      variant: luks2VariantName(variant),
-      prepare: (context, _scratch, rawDevice) => prepareLuks2(context, variant, rawDevice),
-    })),
-  'veracrypt-file': (backend, mode) =>
-    veracryptKernelCryptoVariants(mode).map((kernelCrypto): EncryptedPlanItem => {
-      const variant: VeracryptVariant = { kernelCrypto };
-      return {
-        backend,
-        variant: kernelCrypto ? 'veracrypt kernel crypto' : 'veracrypt userspace crypto',
-        prepare: (context) => prepareVeracrypt(context, variant),
-      };
-    }),
-  // Measured by the Windows benchmark (run-windows-io-benchmark.ts), with DiskSpd, not here.
-  'bitlocker-vhdx': () => [],
-  'apfs-image': (backend) => [
-    { backend, variant: backend, prepare: (context) => prepareApfsImage(context, true) },
-  ],
-};
-
 /** The backend shares the plain scratch filesystem (fscrypt), so it is measured before that is released. */
 function sharesScratch(backend: BackendId): boolean {
   return benchmarkOf(backend)?.sharesScratchFilesystem === true;
@@ -141,7 +101,7 @@ function sharesScratch(backend: BackendId): boolean {
 function planEncrypted(backends: readonly BackendId[], mode: IoBenchmarkMode): EncryptedPlanItem[] {
   return backends.flatMap((backend): EncryptedPlanItem[] => {
     const benchmark = benchmarkOf(backend);
-    return benchmark === null ? [] : CONTAINER_PLANS[benchmark.container](backend, mode);
+    return benchmark === null ? [] : benchmark.variants(mode).map((container) => ({ backend, ...container }));
   });
 }
 

@@ -1,5 +1,5 @@
-import { EncplanError } from '../errors.js';
-import type { CommandSpec } from '../ports.js';
+import { EncplanError } from '../../errors.js';
+import type { CommandSpec } from '../../ports.js';
 
 /** A scratch volume name encplan creates: letters, digits and dashes only, so it is never an option. */
 function assertScratchName(name: string): void {
