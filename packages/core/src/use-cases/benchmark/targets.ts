@@ -20,7 +20,7 @@ import { hdiutilAttach, hdiutilCreateImage, hdiutilIsEncrypted } from '../../ben
 import { parseHdiutilIsEncrypted } from '../../parsers/hdiutil/parse-hdiutil-isencrypted.js';
 import { parseDmsetupTable } from '../../parsers/dmsetup/table.js';
 import { parseFscryptStatus } from '../../parsers/fscrypt/parse-fscrypt-status.js';
-import { parseMountInfo } from '../../parsers/proc/parse-mountinfo.js';
+import { parseMountinfo } from '../../parsers/proc/mountinfo.js';
 import { parseVeracryptList } from '../../parsers/veracrypt/parse-veracrypt-list.js';
 import type { BackendVerification } from '../../domain/io-benchmark.js';
 import type { CleanupRegistry } from './cleanup-registry.js';
@@ -349,7 +349,7 @@ async function verifyVeracrypt(
   const volume = (output.exitCode === 0 ? parseVeracryptList(output.stdout) : []).find(
     (entry) => entry.volume === container && entry.mountDirectory === mountPoint,
   );
-  const mounted = parseMountInfo((await context.host.readText('/proc/self/mountinfo')) ?? '').some(
+  const mounted = parseMountinfo((await context.host.readText('/proc/self/mountinfo')) ?? '').some(
     (entry) => entry.mountPoint === mountPoint,
   );
   const cipher = volume?.encryptionAlgorithm ?? null;
@@ -386,7 +386,7 @@ async function verifyMountedFrom(
   mountPoint: string,
   device: string,
 ): Promise<void> {
-  const entries = parseMountInfo((await context.host.readText('/proc/self/mountinfo')) ?? '').filter(
+  const entries = parseMountinfo((await context.host.readText('/proc/self/mountinfo')) ?? '').filter(
     (entry) => entry.mountPoint === mountPoint,
   );
   // The last mount at a path is the one that is seen there.
