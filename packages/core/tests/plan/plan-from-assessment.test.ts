@@ -307,9 +307,15 @@ const NEVER_FILLED_YET: Readonly<Record<string, string>> = {
   'space.hostProtectedArea': 'the fixtures are virtio and loop disks: hdparm -N has no HPA to read',
   'trim.readsZeroesAfterTrim': 'needs ATA RZAT or NVMe DLFEAT from the drive; the fixture disks are virtual',
   // The macOS/Windows bundles hold no capture of these tools (fixtures/bundles/PROVENANCE-platforms.md).
+  'storage.fileVault': 'no fdesetup status capture of the bundled Macs',
+  'storage.disk.health.wearPercent':
+    'no smartctl or Get-StorageReliabilityCounter capture in the platform bundles (the collect-platform test replays smartctl on macOS)',
+  // The same facts in the deprecated shape of the assessment 1.3 documents (fixtures/assessments/*-1.3.json).
   'platformStorage.fileVault': 'no fdesetup status capture of the bundled Macs',
   'platformStorage.health.wearPercent':
-    'no smartctl or Get-StorageReliabilityCounter capture in the platform bundles (the collect-platform test replays smartctl on macOS)',
+    'no smartctl or Get-StorageReliabilityCounter capture in the platform bundles',
+  'platformStorage.partitions[].mountPoint':
+    'the 1.3 documents are of a Mac (no mount points in its partition list) and of a Windows disk whose partitions were not read',
   'partitions[].filesystem.availableBytes':
     'lsblk reports FSAVAIL for mounted filesystems only; the one mounted fixture (loop-ext4-mounted-benchmark-quick-debian12) holds its filesystem on the whole disk, not in a partition',
 };
