@@ -90,7 +90,11 @@ describe('the fleet report on macOS and Windows assessments', () => {
 
   it('reads an assessment 1.3 document through its deprecated platformStorage, as the 1.4 one of the same bundle', async () => {
     const name = 'windows-win11-bc901-bitlocker-xtsaes128';
-    const saved = { source: `${name}.json`, machine: name, json: assessment(`${name}-assessment-1.3`) };
+    const saved = {
+      source: `${name}.json`,
+      machine: name,
+      json: JSON.parse(fixture(`assessments-1.3/${name}-assessment-1.3.json`)) as Doc,
+    };
     const fresh = await bundleDocument(name);
     // Every column but where the document came from and when and in which version it was written.
     const columns = (row: FleetRow | undefined) =>

@@ -310,12 +310,8 @@ const NEVER_FILLED_YET: Readonly<Record<string, string>> = {
   'storage.fileVault': 'no fdesetup status capture of the bundled Macs',
   'storage.disk.health.wearPercent':
     'no smartctl or Get-StorageReliabilityCounter capture in the platform bundles (the collect-platform test replays smartctl on macOS)',
-  // The same facts in the deprecated shape of the assessment 1.3 documents (fixtures/assessments/*-1.3.json).
-  'platformStorage.fileVault': 'no fdesetup status capture of the bundled Macs',
-  'platformStorage.health.wearPercent':
-    'no smartctl or Get-StorageReliabilityCounter capture in the platform bundles',
-  'platformStorage.partitions[].mountPoint':
-    'the 1.3 documents are of a Mac (no mount points in its partition list) and of a Windows disk whose partitions were not read',
+  platformStorage:
+    'deprecated input (assessment 1.2–1.3 documents, hand-made facts): the bundles replay to 1.4 documents without it',
   'partitions[].filesystem.availableBytes':
     'lsblk reports FSAVAIL for mounted filesystems only; the one mounted fixture (loop-ext4-mounted-benchmark-quick-debian12) holds its filesystem on the whole disk, not in a partition',
 };

@@ -146,7 +146,7 @@ describe('a macOS report never reads a missing FileVault answer as "no encryptio
   it('an assessment saved before encryptionUnknown: an empty list without fdesetup stays unknown', () => {
     // A real assessment 1.3 document (fixtures/assessments/PROVENANCE.md), with the field 1.3 added removed.
     const saved = JSON.parse(
-      fixture('assessments/darwin-apple-silicon-ap0256z-system-profiler-assessment-1.3.json'),
+      fixture('assessments-1.3/darwin-apple-silicon-ap0256z-system-profiler-assessment-1.3.json'),
     ) as { result: { platformStorage: Record<string, unknown>; storage?: unknown } };
     delete saved.result.platformStorage.encryptionUnknown;
     delete saved.result.storage;

@@ -66,7 +66,7 @@ describe('an assessment 1.3 document (platformStorage) reads as the 1.4 one (sto
   ]) {
     it(name, async () => {
       const saved = assessmentDocument.envelope.parse(
-        JSON.parse(fixture(`assessments/${name}-assessment-1.3.json`)),
+        JSON.parse(fixture(`assessments-1.3/${name}-assessment-1.3.json`)),
       );
       expect(saved.schemaVersion).toEqual([1, 3]);
       expect(saved.result?.platformStorage).toBeDefined();
