@@ -3,7 +3,7 @@ import { existsSync } from 'node:fs';
 import { mkdir, open, readdir, readFile, rm, rmdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import { isEncplanError, parseLosetupList, parseMountInfo } from '@encplan/core';
+import { isEncplanError, parseLosetupList, parseMountinfo } from '@encplan/core';
 import {
   cleanupLeftovers,
   createNodeHost,
@@ -43,7 +43,7 @@ noteSkip(import.meta.url, reason);
 async function leftoversUnder(
   root: string,
 ): Promise<{ mounts: string[]; loops: string[]; entries: string[] }> {
-  const mounts = parseMountInfo(await readFile('/proc/self/mountinfo', 'utf8'))
+  const mounts = parseMountinfo(await readFile('/proc/self/mountinfo', 'utf8'))
     .map((entry) => entry.mountPoint)
     .filter((point) => point.startsWith(root));
   const listed = await runner.run({
@@ -345,7 +345,7 @@ describe.skipIf(reason !== null)(
       expect(result.destructive).toBe(true);
       expect(result.encrypted.map((m) => m.backend)).toEqual(['fscrypt']);
       expect(result.overhead[0]!.encryptedBytesPerSecond).toBeGreaterThan(0);
-      const mounts = parseMountInfo(await readFile('/proc/self/mountinfo', 'utf8')).filter(
+      const mounts = parseMountinfo(await readFile('/proc/self/mountinfo', 'utf8')).filter(
         (entry) => entry.source === device,
       );
       expect(mounts).toEqual([]);

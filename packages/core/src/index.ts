@@ -34,7 +34,6 @@ export { parseLosetupList } from './parsers/losetup/parse-losetup-list.js';
 export { deriveKernelCryptoFacts } from './parsers/proc-crypto/kernel-crypto-facts.js';
 export { parseProcCrypto } from './parsers/proc-crypto/parse-proc-crypto.js';
 export { parseMountinfo } from './parsers/proc/mountinfo.js';
-export { parseMountInfo } from './parsers/proc/parse-mountinfo.js';
 
 // targets: one folder per encryption target and their registry
 export { benchmarkIdsOn, SELECTABLE_BENCHMARK_IDS } from './targets/registry.js';

@@ -9,6 +9,7 @@ import {
   linuxLayerKindOf,
   type FileEncryption,
   type ConversionState,
+  type DriveHealth,
   type EncryptionState,
   type LayerKind,
   type Protection,
@@ -17,7 +18,7 @@ import {
   type StorageVolume,
 } from '../domain/storage-model.js';
 import type { DiscardPassthrough } from '../domain/trim.js';
-import { recogniseVolume, targetOfLayer } from '../targets/registry.js';
+import { defaultTargetFor, recogniseVolume, targetOfLayer } from '../targets/registry.js';
 import { opalLockingLayers } from './sed.js';
 
 /** The state of a LUKS, TCRYPT or BitLocker header the Linux inventory found. */
@@ -361,6 +362,8 @@ export function platformStorageModel(storage: LooseStorage): StorageModel {
     type: part.type,
     sizeBytes: part.sizeBytes,
     encryption: null,
+    label: part.label,
+    mountpoint: part.mountPoint,
   }));
   if (storage.platform === 'win32' && storage.partitions.length === 0) {
     // The partitions are unknown: the probe kept every BitLocker volume of the machine (with a warning).
@@ -376,7 +379,7 @@ export function platformStorageModel(storage: LooseStorage): StorageModel {
       volumes.push({
         ...platformVolume(
           entry.volume,
-          { ...WHOLE_DISK, mountPoint: entry.volume },
+          { ...WHOLE_DISK, mountPoint: entry.volume, label: entry.name },
           state,
           state === null ? [] : [layer],
           true,
@@ -423,6 +426,7 @@ export function platformStorageModel(storage: LooseStorage): StorageModel {
         encryption: state,
         encryptionKnown: true,
         encryptedBy: state === null ? [] : [container?.identifier ?? storage.disk.identifier],
+        roles: [...entry.roles],
       });
     }
   }
@@ -435,24 +439,65 @@ export function platformStorageModel(storage: LooseStorage): StorageModel {
       medium: storage.disk.medium,
       bus: storage.disk.bus,
       encryption: null,
+      source: storage.disk.source ?? null,
+      internal: storage.disk.internal ?? null,
+      partitionStyle: storage.disk.partitionStyle ?? null,
+      logicalSectorBytes: storage.disk.logicalSectorBytes ?? null,
+      health: storage.health ?? null,
+      trim: storage.trim ?? null,
     },
     partitions,
     layers,
     volumes,
-    encryptionUnknown: storage.encryptionUnknown ?? null,
+    encryptionUnknown: encryptionUnknownOf(storage),
     reclaim: null,
+    fileVault: storage.fileVault ?? null,
+    cpu: storage.cpu ?? null,
   };
+}
+
+/**
+ * Why the disk's encryption is unknown, or null when it was read. Documents from before
+ * `platformStorage.encryptionUnknown` (assessment 1.2) count as read only with a volume entry (and, on macOS,
+ * with fdesetup's answer).
+ */
+function encryptionUnknownOf(storage: LooseStorage): string | null {
+  if (storage.encryptionUnknown !== undefined) {
+    return storage.encryptionUnknown;
+  }
+  const read =
+    storage.platform === 'darwin'
+      ? storage.encryption.length > 0 || (storage.fileVault ?? null) !== null
+      : storage.encryption.some(
+          (entry) => recogniseVolume(entry.format)?.target.id === defaultTargetFor('win32'),
+        );
+  return read
+    ? null
+    : `No ${storage.platform === 'darwin' ? 'diskutil or fdesetup' : 'manage-bde or Get-BitLockerVolume'} reading of this disk's volumes is in the assessment.`;
 }
 
 /** A platform encryption entry whose source may be "not measured" (plan facts with fields left out). */
 type LooseEncryption = Omit<PlatformEncryption, 'source'> & { readonly source: string };
-/** Platform facts as the model reads them: a whole PlatformStorage is one. */
+/** Platform facts as the model reads them: a whole PlatformStorage is one; left-out extras are unknown. */
 export interface LooseStorage {
   readonly platform: PlatformStorage['platform'];
-  readonly disk: Pick<PlatformStorage['disk'], 'identifier' | 'model' | 'sizeBytes' | 'medium' | 'bus'>;
+  readonly disk: Pick<PlatformStorage['disk'], 'identifier' | 'model' | 'sizeBytes' | 'medium' | 'bus'> & {
+    readonly source?: string | null;
+    readonly internal?: boolean | null;
+    readonly partitionStyle?: string | null;
+    readonly logicalSectorBytes?: number | null;
+  };
   readonly partitions: PlatformStorage['partitions'];
   readonly encryption: readonly LooseEncryption[];
   readonly encryptionUnknown?: string | null | undefined;
+  readonly health?: DriveHealth | null;
+  readonly trim?: {
+    readonly driveSupports: boolean | null;
+    readonly osSends: boolean | null;
+    readonly source: string | null;
+  } | null;
+  readonly cpu?: NonNullable<StorageModel['cpu']> | null;
+  readonly fileVault?: PlatformStorage['fileVault'];
 }
 
 type PlatformPartition = LooseStorage['partitions'][number];
@@ -518,16 +563,18 @@ export interface StorageModelSource {
 }
 
 /**
- * The storage model of an assessment: the one it carries (1.3 and later), or the one its sections give for an
- * older document, so bundles and documents of every version are read the same way. Null when it has neither
+ * The storage model of an assessment: the one it carries (1.3 and later), or the one its sections (or its
+ * deprecated `platformStorage`, the only place that field is read) give for an older document, so bundles and documents of every version are read the same way. Null when it has neither
  * Linux sections nor platform facts (a failed disk).
  */
 export function storageModelOf(result: StorageModelSource): StorageModel | null {
-  if (result.storage !== undefined) {
-    return result.storage;
-  }
+  // A macOS or Windows document before assessment 1.4 carries the deprecated `platformStorage`: the model is
+  // rebuilt from it, so the facts 1.4 added to the model (health, TRIM, processor, FileVault, labels) are there.
   if (result.platformStorage !== undefined) {
     return platformStorageModel(result.platformStorage);
+  }
+  if (result.storage !== undefined) {
+    return result.storage;
   }
   const { disk, media, partitions, stack, encryption } = result;
   if (disk === null || media === null || partitions === null || stack === null || encryption === null) {

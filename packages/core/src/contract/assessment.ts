@@ -45,7 +45,7 @@ const provenanceSchema = z.object({
 
 /**
  * The result of `encplan assess`. The sections from `disk` to `overProvisioning` are Linux-shaped (lsblk, sysfs,
- * dm-crypt): on macOS and Windows they are null and `platformStorage` holds the platform's facts.
+ * dm-crypt): on macOS and Windows they are null and `storage` (the storage model) holds the platform's facts.
  */
 export const assessmentResultSchema = z.object({
   /** What the user came for: recommendations with reasons and evidence, predicted cost, the commands. */
@@ -81,16 +81,18 @@ export const assessmentResultSchema = z.object({
   capabilities: z.array(capabilitySchema),
   tools: z.array(toolRecordSchema),
   /**
-   * macOS and Windows (schema 1.2): the disk, its partitions, encryption (FileVault/APFS, BitLocker), TRIM,
-   * health and CPU as the platform's own tools describe them. Absent on Linux, where the Linux-shaped sections
-   * above carry these facts; on macOS and Windows those sections are null.
+   * Deprecated since assessment 1.4 (no longer written): macOS and Windows documents 1.2–1.3 carried the platform
+   * probe set's facts here. Still read, by the storage model builder only (storageModelOf), so older documents
+   * keep their reports, plans and fleet rows; `storage` holds all of it from 1.4 on.
    */
   platformStorage: platformStorageSchema.optional(),
   /**
    * The one storage model (schema 1.3), on every platform: disk → partitions → layers (dm-crypt, LVM, MD, loop,
    * BitLocker, APFS container, VeraCrypt, …) → volumes, each with its encryption state (kind, cipher, key bits,
-   * protection on/off/suspended, conversion, keyslots or protectors). Absent in older documents: readers derive
-   * it from the sections above (analyses/storage-model.ts, storageModelOf).
+   * protection on/off/suspended, conversion, keyslots or protectors). On macOS and Windows (1.4) also the drive's
+   * health and TRIM as the platform relays them, the processor's AES and Apple silicon, FileVault, partition
+   * labels and mount points, volume roles. Absent in older documents: readers derive it from the sections above
+   * or from `platformStorage` (analyses/storage-model.ts, storageModelOf).
    */
   storage: storageModelSchema.optional(),
 });

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { healthVerdictSchema } from './health.js';
+import { driveHealthSchema } from './storage-model.js';
 
 /** Which tool a platform fact came from, so a report can say how strong it is. */
 const platformSourceSchema = z.enum([
@@ -64,19 +64,10 @@ const platformEncryptionSchema = z.object({
   source: platformSourceSchema,
 });
 
-/** What the platform says about the drive's health, with how strong that source is. */
-const platformHealthSchema = z.object({
-  verdict: healthVerdictSchema,
+/** What the platform says about the drive's health (the storage model's shape), with the tool it came from. */
+const platformHealthSchema = driveHealthSchema.extend({
   /** smartctl reads the drive's logs; the others only relay the drive's pass/fail status. */
   source: platformSourceSchema.nullable(),
-  /** True when only a SMART status (Verified/Failing, Healthy/Warning) is known: a weaker source than smartctl. */
-  statusOnly: z.boolean(),
-  status: z.string().nullable(),
-  wearPercent: z.number().nullable(),
-  temperatureCelsius: z.number().nullable(),
-  powerOnHours: z.number().nullable(),
-  mediaErrors: z.number().nullable(),
-  note: z.string(),
 });
 
 /** Everything a macOS or Windows probe set found about one disk. */

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { StackNode } from './device.js';
+import { healthVerdictSchema } from './health.js';
 
 /**
  * The one storage model of an assessed disk, on every platform: disk → partitions → layers → volumes. The Linux
@@ -123,6 +124,10 @@ const partitionEntrySchema = z.object({
   sizeBytes: z.number().int().nullable(),
   /** An encryption format found on the partition itself (a LUKS or BitLocker header); null when none. */
   encryption: encryptionStateSchema.nullable(),
+  /** The partition's name or volume label (macOS, Windows); optional: assessment 1.4. */
+  label: z.string().nullable().optional(),
+  /** Where the platform mounts it ("C:", "/Volumes/Backup"); optional: assessment 1.4. */
+  mountpoint: z.string().nullable().optional(),
 });
 
 /** A filesystem, where data lives: its encryption is what protects it, wherever in the stack that is. */
@@ -144,6 +149,8 @@ const volumeSchema = z.object({
   encryptionKnown: z.boolean(),
   /** Ids of every encrypting layer below it, top first (LUKS on LVM on LUKS lists two). */
   encryptedBy: z.array(z.string()),
+  /** APFS roles ("System", "Data") or BitLocker volume types ("OperatingSystem"); optional: assessment 1.4. */
+  roles: z.array(z.string()).optional(),
 });
 export type StorageVolume = z.infer<typeof volumeSchema>;
 
@@ -178,7 +185,36 @@ export interface FileEncryption {
   readonly source: string;
 }
 
-/** The assessed disk in the one model (assessment 1.3). */
+/**
+ * The drive's health as the platform's own tools relay it (diskutil / system_profiler SMART status,
+ * Get-StorageReliabilityCounter, or smartctl where installed). Linux assessments carry smartctl's full reading in
+ * the `health` section instead, so this is null there.
+ */
+export const driveHealthSchema = z.object({
+  verdict: healthVerdictSchema,
+  /** The tool: smartctl reads the drive's logs; the others only relay the drive's pass/fail status. */
+  source: z.string().nullable(),
+  /** True when only a SMART status (Verified/Failing, Healthy/Warning) is known: a weaker source than smartctl. */
+  statusOnly: z.boolean(),
+  status: z.string().nullable(),
+  wearPercent: z.number().nullable(),
+  temperatureCelsius: z.number().nullable(),
+  powerOnHours: z.number().nullable(),
+  mediaErrors: z.number().nullable(),
+  note: z.string(),
+});
+export type DriveHealth = z.infer<typeof driveHealthSchema>;
+
+/** TRIM as the platform says it (system_profiler "TRIM Support", fsutil DisableDeleteNotify). */
+const driveTrimSchema = z.object({
+  /** The drive supports TRIM; null when unknown. */
+  driveSupports: z.boolean().nullable(),
+  /** The operating system sends it to this drive; null when unknown. */
+  osSends: z.boolean().nullable(),
+  source: z.string().nullable(),
+});
+
+/** The assessed disk in the one model (assessment 1.3; the optional fields: 1.4). */
 export const storageModelSchema = z.object({
   platform: z.enum(['linux', 'darwin', 'win32']),
   disk: z.object({
@@ -190,6 +226,17 @@ export const storageModelSchema = z.object({
     bus: z.string().nullable(),
     /** An encryption format on the whole disk (no partition table); null when none. */
     encryption: encryptionStateSchema.nullable(),
+    /** The tool that described the disk ("diskutil info", "Get-Disk", "lsblk"); optional: assessment 1.4. */
+    source: z.string().nullable().optional(),
+    /** Built into the machine (false: external, USB or Thunderbolt); null when unknown. Optional: 1.4. */
+    internal: z.boolean().nullable().optional(),
+    /** "GPT", "MBR", "GUID_partition_scheme" as the platform names it; null when unknown. Optional: 1.4. */
+    partitionStyle: z.string().nullable().optional(),
+    logicalSectorBytes: z.number().int().nullable().optional(),
+    /** macOS and Windows (optional: 1.4): null on Linux, where the `health` section holds smartctl's reading. */
+    health: driveHealthSchema.nullable().optional(),
+    /** macOS and Windows (optional: 1.4): null on Linux, where the `trim` section holds it. */
+    trim: driveTrimSchema.nullable().optional(),
   }),
   partitions: z.array(partitionEntrySchema),
   layers: z.array(layerSchema),
@@ -197,6 +244,24 @@ export const storageModelSchema = z.object({
   /** Why the encryption of this disk could not be read; null when it was. */
   encryptionUnknown: z.string().nullable(),
   reclaim: reclaimSchema.nullable(),
+  /**
+   * FileVault for the whole Mac (fdesetup status): it covers the startup disk's volume group only. Null on Linux
+   * and Windows or when unknown. Optional: assessment 1.4.
+   */
+  fileVault: z.enum(['on', 'off', 'encrypting', 'decrypting']).nullable().optional(),
+  /**
+   * The processor facts the platform probe set read (sysctl), for an assessment that has no `machine` section
+   * (macOS, Windows): AES instructions, and Apple silicon, whose storage controller encrypts the internal SSD.
+   * Null on Linux, where `machine.cryptoFlags` holds them. Optional: assessment 1.4.
+   */
+  cpu: z
+    .object({
+      aes: z.boolean().nullable(),
+      appleSilicon: z.boolean().nullable(),
+      source: z.string().nullable(),
+    })
+    .nullable()
+    .optional(),
 });
 export type StorageModel = z.infer<typeof storageModelSchema>;
 

@@ -9,7 +9,8 @@ import { envelopeSchema } from '../contract/envelope.js';
 import { machineSchema } from '../domain/cpu.js';
 import { healthSchema } from '../domain/health.js';
 import { overProvisioningSchema } from '../domain/over-provisioning.js';
-import type { PlatformStorage } from '../domain/platform-storage.js';
+import { storageModelOf } from '../analyses/storage-model.js';
+import type { ConversionState, StorageModel } from '../domain/storage-model.js';
 import { discardPassthroughSchema } from '../domain/trim.js';
 import { planSchema } from '../plan/plan.js';
 import {
@@ -109,6 +110,7 @@ const fleetResultSchema = assessmentResultSchema
     encryption: true,
     findings: true,
     platformStorage: true,
+    storage: true,
   })
   .extend({
     health: healthSchema.pick({ verdict: true, percentageUsed: true }).nullable(),
@@ -465,48 +467,77 @@ interface FleetDiskFacts {
   /** Why the encryption state could not be read; null when it was. */
   readonly encryptionUnknown: string | null;
   /** FileVault for the whole Mac: encrypting or decrypting is a conversion under way. */
-  readonly fileVault: PlatformStorage['fileVault'];
+  readonly fileVault: StorageModel['fileVault'];
+}
+
+const NO_LINUX_SECTIONS = {
+  disk: null,
+  media: null,
+  partitions: null,
+  stack: null,
+  encryption: null,
+  space: null,
+  discardPassthrough: null,
+  overProvisioning: null,
+} as const;
+
+/** Whether a conversion is under way (paused counts: the volume is not fully converted); null when not told. */
+function converting(conversion: ConversionState | null): boolean | null {
+  if (conversion === null || conversion === 'unknown') {
+    return null;
+  }
+  return !['complete', 'used-space-only', 'decrypted'].includes(conversion);
 }
 
 /**
- * THE adapter from a macOS or Windows assessment to the fleet's disk facts: the only place the fleet report
- * reads `platformStorage` (domain/platform-storage.ts). When one storage model replaces it (issue 26 item 1),
- * re-point this function; nothing else in the fleet report changes.
+ * THE adapter from a macOS or Windows assessment to the fleet's disk facts: it reads only the storage model
+ * (storageModelOf: the document's own `storage`, or the one rebuilt from the deprecated `platformStorage` of
+ * documents before assessment 1.4).
  */
-function platformFactsOf(result: AssessmentResult): FleetDiskFacts | null {
-  const storage = result.platformStorage;
-  if (storage === undefined) {
+function modelFactsOf(result: AssessmentResult): FleetDiskFacts | null {
+  // Without the Linux sections (linuxResultOf is null), the model is the document's own or the rebuilt one.
+  const model = storageModelOf({
+    ...NO_LINUX_SECTIONS,
+    platformStorage: result.platformStorage,
+    storage: result.storage,
+  });
+  if (model === null) {
     return null;
   }
-  const encrypted = storage.encryption.filter(
-    (volume) => volume.format !== 'apfs-unencrypted' && volume.format !== 'bitlocker-off',
-  );
+  const { disk } = model;
   return {
-    platform: storage.platform,
-    model: storage.disk.model === '' ? null : storage.disk.model,
-    transport: storage.disk.bus,
-    sizeBytes: storage.disk.sizeBytes,
-    healthVerdict: storage.health.verdict,
-    wearPercentUsed: storage.health.wearPercent,
-    cpuHasAes: storage.cpu.aes,
-    encryptionUnknown: storage.encryptionUnknown ?? null,
-    fileVault: storage.fileVault,
-    volumes: encrypted.map((volume) => ({
-      path: volume.volume,
-      description: [
-        volume.format,
-        volume.method === null || volume.method === 'unknown' ? null : volume.method,
-        volume.keyBits === null ? null : `${String(volume.keyBits)}-bit`,
-        volume.conversion,
-      ]
-        .filter((part) => part !== null)
-        .join(' '),
-      method: platformMethod(volume.method, volume.keyBits),
-      protectionOn: volume.protectionOn,
-      conversionInProgress: conversionInProgress(volume.conversion),
-      percentEncrypted: volume.percentEncrypted,
-      keySlots: null,
-    })),
+    platform: model.platform,
+    model: disk.model === '' ? null : disk.model,
+    transport: disk.bus,
+    sizeBytes: disk.sizeBytes,
+    healthVerdict: disk.health?.verdict ?? null,
+    wearPercentUsed: disk.health?.wearPercent ?? null,
+    cpuHasAes: model.cpu?.aes ?? null,
+    encryptionUnknown: model.encryptionUnknown,
+    fileVault: model.fileVault ?? null,
+    volumes: model.volumes.flatMap((volume) => {
+      const state = volume.encryption;
+      return state === null
+        ? []
+        : [
+            {
+              path: volume.id,
+              description: [
+                state.kind,
+                state.cipher,
+                state.keyBits === null ? null : `${String(state.keyBits)}-bit`,
+                state.conversion,
+              ]
+                .filter((part) => part !== null)
+                .join(' '),
+              method: platformMethod(state.cipher, state.keyBits),
+              protectionOn: state.protection === 'unknown' ? null : state.protection === 'on',
+              conversionInProgress: converting(state.conversion),
+              percentEncrypted: state.percentEncrypted,
+              keySlots: null,
+            },
+          ];
+    }),
   };
 }
 
@@ -563,25 +594,6 @@ function linuxMethod(cipher: string | null, keyBits: number | null): string | nu
     return 'adiantum';
   }
   return cipher;
-}
-
-/**
- * Whether a conversion is under way, from BitLocker's state (manage-bde's words or Get-BitLockerVolume's
- * VolumeStatus, e.g. EncryptionInProgress, EncryptionSuspended) or APFS's "converting". Paused counts: the
- * volume is not fully converted. Null when not told.
- */
-function conversionInProgress(conversion: string | null): boolean | null {
-  if (conversion === null) {
-    return null;
-  }
-  const words = conversion.toLowerCase().replaceAll(/[^a-z]/g, '');
-  if (/inprogress|paused|suspended|converting/.test(words)) {
-    return true;
-  }
-  if (/^fully|usedspaceonly/.test(words)) {
-    return false;
-  }
-  return null;
 }
 
 /** true when every value is true, false when one is false, null when none is known and none is false. */
@@ -653,11 +665,11 @@ function assessmentRow(
   policy: FleetPolicy,
 ): FleetRow {
   const linux = linuxResultOf(result);
-  const facts = linux === null ? platformFactsOf(result) : linuxFactsOf(linux);
+  const facts = linux === null ? modelFactsOf(result) : linuxFactsOf(linux);
   if (facts === null) {
     return failedRow(base, status, result.target.path, {
       code: 'DOCUMENT_INVALID',
-      message: 'The assessment has neither the Linux sections nor platformStorage.',
+      message: 'The assessment has neither the Linux sections nor a storage model.',
     });
   }
   const plan = result.plan;

@@ -1,7 +1,7 @@
 import type { StackNode } from '../domain/device.js';
 import type { BackendId, IoBenchmarkMode } from '../domain/io-benchmark.js';
 import { benchmarkOf } from '../targets/registry.js';
-import type { MountInfoEntry } from '../parsers/proc/parse-mountinfo.js';
+import type { MountEntry } from '../parsers/proc/mountinfo.js';
 import { FIO_MODES } from './fio-jobs.js';
 
 import { scratchImageBytes } from '../targets/container-steps.js';
@@ -44,7 +44,7 @@ export function benchmarkScratchBytes(backends: readonly BackendId[], mode: IoBe
  */
 export function scratchDirectoryOf(
   stack: StackNode,
-  mountInfo: readonly MountInfoEntry[] | null = null,
+  mountInfo: readonly MountEntry[] | null = null,
 ): string | null {
   const mounted: StackNode[] = [];
   const walk = (node: StackNode): void => {

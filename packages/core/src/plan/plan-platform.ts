@@ -1,4 +1,5 @@
-import { storageModelOfFacts } from '../rules/storage-facts.js';
+import { UNKNOWN_DISK_ID } from '../rules/storage-facts.js';
+import type { StorageModel } from '../domain/storage-model.js';
 import { evidence } from '../domain/recommendation.js';
 import { planSettingsOf } from '../targets/registry.js';
 import { sourceOf } from '../domain/source.js';
@@ -23,8 +24,6 @@ import { volumeCommands, type PlanCommand } from './commands.js';
 import { darwinCommands } from './commands-darwin.js';
 import { bitlockerCommands, enableTrimCommand, veracryptWindowsCommands } from './commands-windows.js';
 
-/** Stand-in disk name in the plan when the assessment holds no platform facts. */
-const PLACEHOLDER_DISK = 'DISK';
 const SEVERITY_ORDER = { critical: 0, warning: 1, info: 2 } as const;
 
 type VeracryptSettings = {
@@ -45,16 +44,16 @@ function veracryptRules(
 }
 
 /**
- * The plan for a macOS or Windows assessment (schema 1.2): the platform's own encryption (FileVault/APFS,
- * BitLocker) or VeraCrypt, from `platformStorage`, with commands in the platform's syntax. Pure.
+ * The plan for a macOS or Windows assessment: the platform's own encryption (FileVault/APFS, BitLocker) or
+ * VeraCrypt, from the storage model alone (`storage`), with commands in the platform's syntax. Pure.
  */
 export function buildPlatformPlan(
   facts: PlanFacts,
+  storage: StorageModel,
   options: ResolvedPlanOptions & { readonly targetTool: TargetTool },
   platform: 'darwin' | 'win32',
 ) {
-  const storage = facts.platformStorage ?? {};
-  const health = storage.health;
+  const health = storage.disk.health ?? null;
   // The health gate reads the platform's verdict as it reads smartctl's on Linux.
   const gate = evaluateHealthGate({
     health: {
@@ -72,8 +71,8 @@ export function buildPlatformPlan(
   let allowDiscards = true;
   let strategy: Strategy | undefined;
   const mountPoint =
-    (storage.partitions ?? [])
-      .map((part) => part.mountPoint)
+    storage.partitions
+      .map((part) => part.mountpoint)
       .find((mount) => typeof mount === 'string' && /^[A-Za-z]:$/.test(mount)) ?? null;
 
   if (planSettingsOf(options.targetTool).keyDerivation === 'veracrypt-pim') {
@@ -84,7 +83,7 @@ export function buildPlatformPlan(
       const trim = windowsTrim(storage, options.targetTool);
       results.push(trim, veracryptWindowsScope(storage));
       allowDiscards = false;
-      const partition = (storage.partitions ?? []).find((part) => part.mountPoint === mountPoint);
+      const partition = storage.partitions.find((part) => part.mountpoint === mountPoint);
       commands = [
         ...veracryptWindowsCommands(
           mountPoint ?? null,
@@ -97,8 +96,8 @@ export function buildPlatformPlan(
     } else {
       // VeraCrypt never passes TRIM on macOS (VeraCrypt documentation, "Trim Operation").
       allowDiscards = false;
-      const identifier = storage.disk?.identifier;
-      const external = storage.disk?.internal === false;
+      const identifier = storage.disk.id === UNKNOWN_DISK_ID ? undefined : storage.disk.id;
+      const external = storage.disk.internal === false;
       results.push({
         recommendations: [],
         findings: [
@@ -111,8 +110,8 @@ export function buildPlatformPlan(
             evidence: [
               evidence(
                 'disk.internal',
-                storage.disk?.internal ?? null,
-                sourceOf(storage.disk?.source ?? 'not measured', 'internal'),
+                storage.disk.internal ?? null,
+                sourceOf(storage.disk.source ?? 'not measured', 'internal'),
               ),
             ],
           },
@@ -153,7 +152,7 @@ export function buildPlatformPlan(
       );
     }
   } else {
-    const bitlocker = recommendBitLocker(storage, options, storageModelOfFacts(facts));
+    const bitlocker = recommendBitLocker(storage, options);
     const trim = windowsTrim(storage, options.targetTool);
     results.push(bitlocker, trim);
     // XTS key bits, as for dm-crypt (two AES keys): XTS-AES 256 = 512.
@@ -179,8 +178,8 @@ export function buildPlatformPlan(
     targetTool: options.targetTool,
     threatModel: options.threatModel,
     workload: options.workload,
-    devicePath: storage.disk?.identifier ?? PLACEHOLDER_DISK,
-    devicePlaceholder: storage.disk?.identifier === undefined,
+    devicePath: storage.disk.id,
+    devicePlaceholder: storage.disk.id === UNKNOWN_DISK_ID,
     healthGate: gate.gate,
     findings: [...all.findings, ...performance.findings].sort(
       (a, b) => SEVERITY_ORDER[a.severity] - SEVERITY_ORDER[b.severity],

@@ -46,6 +46,7 @@ import { osOf, type PlanFacts } from '../rules/facts.js';
 import { mergeRuleResults, type RuleResult } from '../rules/rule-result.js';
 import { recommendSpace, spacePlanSchema } from '../rules/space.js';
 import { buildPlatformPlan } from './plan-platform.js';
+import { storageModelOfFacts } from '../rules/storage-facts.js';
 import {
   defaultTargetFor,
   PLAN_TARGET_IDS,
@@ -137,11 +138,12 @@ export function buildPlan(facts: PlanFacts, rawOptions: PlanOptions = {}): Plan 
   const targetTool = resolvedOptions.targetTool ?? defaultTargetFor(platform);
   refuseForeignTarget(platform, targetTool);
   const options = { ...resolvedOptions, targetTool };
-  // A macOS or Windows assessment carries the platform's own facts (platformStorage): its plan comes from the
-  // platform rules. Facts without them (the validation set's published measurements) go through the general
+  // A macOS or Windows assessment carries its storage model: its plan comes from the platform rules, which read
+  // only the model. Facts without one (the validation set's published measurements) go through the general
   // model below, which predicts from measured speeds on any platform.
-  if (platform !== 'linux' && facts.platformStorage !== undefined && facts.platformStorage !== null) {
-    return checkPlanConsistency(buildPlatformPlan(facts, options, platform));
+  const storage = platform === 'linux' ? null : storageModelOfFacts(facts);
+  if (platform !== 'linux' && storage !== null) {
+    return checkPlanConsistency(buildPlatformPlan(facts, storage, options, platform));
   }
   const diskPath = facts.disk?.path;
   if (diskPath !== undefined && !devicePathSchema.safeParse(diskPath).success) {

@@ -1,3 +1,4 @@
+import { osOf } from '../rules/facts.js';
 import { linuxResultOf, type AssessmentResult, type LinuxAssessmentResult } from '../contract/assessment.js';
 import type { CipherBenchmark, KernelCipherFinding, KernelCryptoFacts } from '../domain/cipher.js';
 import type { Health } from '../domain/health.js';
@@ -530,7 +531,7 @@ export function ciphersSection(
 }
 
 /**
- * The "Existing encryption" section around its findings (Linux here, macOS/Windows in platform-sections.ts).
+ * The "Existing encryption" section around its findings (Linux here, macOS/Windows in storage-sections.ts).
  * `unknownReason` (no tool answered) keeps an empty reading unknown: never "none found".
  */
 export function existingEncryptionSection(
@@ -594,8 +595,8 @@ function platformName(platform: 'darwin' | 'win32'): string {
  * that --benchmark was given.
  */
 function platformCipherGap(result: AssessmentResult): { summary: string; reason: string } | null {
-  const platform = result.platformStorage?.platform;
-  if (platform === undefined || result.cipherBenchmark !== null) {
+  const platform = osOf(result);
+  if (platform === null || platform === 'linux' || result.cipherBenchmark !== null) {
     return null;
   }
   const name = platformName(platform);
@@ -659,7 +660,7 @@ function capabilitiesSection(result: AssessmentResult): SectionView {
 export function toSectionViews(result: AssessmentResult, warnings: readonly Warning[]): SectionView[] {
   const linux = linuxResultOf(result);
   if (linux === null) {
-    // macOS and Windows (schema 1.2): report/platform-sections.ts shows the platform's facts. The capability
+    // macOS and Windows: report/storage-sections.ts shows the storage model's facts. The capability
     // probes look for Linux kernel features only, so that section would say "all present" of nothing: left out
     // (what a missing tool costs there is in the warnings, and in encplan doctor).
     return [ciphersSection(result.cipherBenchmark, platformCipherGap(result))];

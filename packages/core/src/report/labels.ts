@@ -102,6 +102,24 @@ export const EVIDENCE_LABELS: Readonly<Record<string, FieldLabel>> = {
   'sed.opal2': { label: 'Drive implements TCG Opal 2', unit: 'text' },
   'sed.pyrite': { label: 'Drive reports TCG Pyrite (locking without encryption)', unit: 'text' },
   'disk.transport': { label: 'Drive connection', unit: 'text' },
+  // The macOS and Windows rules (rules/platform-encryption.ts): the storage model's fields, and the names plans
+  // of assessment 1.3 documents cited (encryption.volume, .format, .method).
+  'disk.identifier': { label: 'Disk', unit: 'text' },
+  'disk.internal': { label: 'Internal drive', unit: 'text' },
+  'disk.medium': { label: 'Media', unit: 'text' },
+  'cpu.aes': { label: 'Processor has AES instructions', unit: 'text' },
+  'trim.driveSupports': { label: 'Drive supports TRIM', unit: 'text' },
+  'trim.osSends': { label: 'Operating system sends TRIM', unit: 'text' },
+  'encryption.volume': { label: 'Encrypted volume', unit: 'text' },
+  'encryption.format': { label: 'Encryption format', unit: 'text' },
+  'encryption.method': { label: 'Encryption method', unit: 'text' },
+  'encryption.kind': { label: 'Encryption', unit: 'text' },
+  'encryption.cipher': { label: 'Cipher', unit: 'text' },
+  'encryption.keyBits': { label: 'Key size (bits)', unit: 'count' },
+  'encryption.hardware': { label: 'Encrypted by the drive’s hardware', unit: 'text' },
+  'encryption.protection': { label: 'Protection', unit: 'text' },
+  'encryption.conversion': { label: 'Conversion', unit: 'text' },
+  'encryption.percentEncrypted': { label: 'Encrypted so far', unit: 'percent' },
 };
 
 /**

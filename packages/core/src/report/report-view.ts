@@ -33,7 +33,8 @@ import {
 } from './assessment-sections.js';
 import { renderCommandScriptText, toScriptCommands, type ScriptCommandView } from './command-script.js';
 import { formatEvidence, formatRecommendationValue, UNKNOWN } from './labels.js';
-import { platformDeviceView, platformSectionViews } from './platform-sections.js';
+import { storageDeviceView, storageSectionViews } from './storage-sections.js';
+import { storageModelOf } from '../analyses/storage-model.js';
 import { PROFILE_LABELS, toAssessmentCharts, type ChartView } from './report-charts.js';
 
 export type { FactView, SectionView, Tone } from './assessment-sections.js';
@@ -873,10 +874,11 @@ export function toReportView(toolEnvelope: AssessmentEnvelope, options: ReportVi
   if (result === null) {
     return emptyReportView(base, includeDestructive, 'The assessment failed.');
   }
-  // macOS and Windows (schema 1.2): no Linux-shaped sections, the platform's own facts instead.
+  // macOS and Windows: no Linux-shaped sections; the storage model's sections instead (the model is rebuilt
+  // from the deprecated platformStorage of documents before assessment 1.4).
   const linux = linuxResultOf(result);
-  const device =
-    linux === null ? platformDeviceView(result.platformStorage, result.target.path) : toDeviceView(linux);
+  const model = linux === null ? storageModelOf(result) : null;
+  const device = linux === null ? storageDeviceView(model, result.target.path) : toDeviceView(linux);
   const { throughputCharts, ...io } = toIoView(
     result.ioBenchmark,
     result.cipherBenchmark?.reductions ?? [],
@@ -890,10 +892,8 @@ export function toReportView(toolEnvelope: AssessmentEnvelope, options: ReportVi
     device,
     stack: linux === null ? [] : toStackLines(linux.stack),
     sections: [
-      // macOS and Windows (schema 1.2): the platform's own sections first.
-      ...(linux !== null || result.platformStorage === undefined
-        ? []
-        : platformSectionViews(result.platformStorage, envelope.warnings)),
+      // macOS and Windows: the storage model's sections first.
+      ...(model === null ? [] : storageSectionViews(model, envelope.warnings)),
       ...toSectionViews(result, envelope.warnings),
     ],
     charts: [...throughputCharts, ...toAssessmentCharts(result)],

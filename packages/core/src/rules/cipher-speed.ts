@@ -6,6 +6,7 @@ import { median } from '../domain/statistics.js';
 import { ONE_PASS_ARGS } from '../domain/io-benchmark.js';
 import { plansForLinux, type PlanFacts } from './facts.js';
 import { benchmarksThroughPageCache } from '../targets/registry.js';
+import { storageModelOfFacts } from './storage-facts.js';
 
 /**
  * AES-256-XTS (512-bit key) runs ≈ 20 % slower than AES-128-XTS when the cipher is the limit: measured
@@ -98,7 +99,7 @@ function opensslAdmissible(facts: PlanFacts, cipher: CipherId): { ok: boolean; n
           : `OpenSSL not used: the kernel's xts(aes) is ${driver ?? implementation} (${implementation}), which dm-crypt and fscrypt run instead of the CPU's AES instructions.`,
     };
   }
-  const aes = facts.machine?.cryptoFlags?.aes ?? facts.platformStorage?.cpu?.aes ?? null;
+  const aes = facts.machine?.cryptoFlags?.aes ?? storageModelOfFacts(facts)?.cpu?.aes ?? null;
   return aes === true
     ? {
         ok: true,

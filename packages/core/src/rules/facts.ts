@@ -7,6 +7,7 @@ import type { Health } from '../domain/health.js';
 import type { IoBenchmark } from '../domain/io-benchmark.js';
 import type { OverProvisioning } from '../domain/over-provisioning.js';
 import type { PlatformStorage } from '../domain/platform-storage.js';
+import type { StorageModel } from '../domain/storage-model.js';
 import type { Sed } from '../domain/sed.js';
 import type { Space } from '../domain/space.js';
 import { sourceOf, type FactSource } from '../domain/source.js';
@@ -26,7 +27,7 @@ export type DeepPartial<T> = T extends readonly (infer Element)[]
  */
 export interface AssessedSections {
   readonly provenance: { readonly platform: string };
-  /** Linux-shaped sections: null on macOS and Windows, where `platformStorage` carries the facts. */
+  /** Linux-shaped sections: null on macOS and Windows, where `storage` (the storage model) carries the facts. */
   readonly disk: Disk | null;
   /** The cross-checked media kind (sysfs against systeminformation). */
   readonly media: { readonly kind: 'ssd' | 'hdd' | 'unknown' } | null;
@@ -44,8 +45,13 @@ export interface AssessedSections {
   readonly cipherBenchmark: CipherBenchmark | null;
   readonly ioBenchmark: IoBenchmark | null;
   readonly machine: Machine | null;
-  /** macOS and Windows: the platform probe set's facts (absent on Linux). */
+  /**
+   * Deprecated (assessment 1.2–1.3 documents and hand-made facts): the macOS/Windows probe set's facts. Read only
+   * by the storage model builder (rules/storage-facts.ts); every rule reads the model.
+   */
   readonly platformStorage?: PlatformStorage | undefined;
+  /** The one storage model (assessment 1.3; on macOS and Windows everything the platform plan reads: 1.4). */
+  readonly storage?: StorageModel | undefined;
 }
 
 /**

@@ -4,11 +4,9 @@ import {
   defaultTargetFor,
   isEncryptedVolumeOf,
   planSettingsOf,
-  recogniseVolume,
   type PlanTargetId,
 } from '../targets/registry.js';
 import type { IoBenchmark } from '../domain/io-benchmark.js';
-import type { PlatformEncryption, PlatformStorage } from '../domain/platform-storage.js';
 import { sourceOf } from '../domain/source.js';
 import type { DeepPartial } from './facts.js';
 import type { ResolvedPlanOptions } from './plan-options.js';
@@ -19,41 +17,35 @@ import type { EncryptionState, StorageModel, StorageVolume } from '../domain/sto
 export const ENCRYPTION_UNFINISHED = 'encryption-unfinished';
 
 /**
- * Plan rules for macOS and Windows, from the platform probe set's facts (`platformStorage`). Pure; every
- * claim cites its vendor's document or the paper it comes from.
+ * Plan rules for macOS and Windows, from the storage model alone (domain/storage-model.ts; the deprecated
+ * `platformStorage` of older documents reaches them only through the model builder). What stays per platform is
+ * the platform's tools (diskutil, fdesetup, trimforce; manage-bde, fsutil). Pure; every claim cites its vendor's
+ * document or the paper it comes from.
  */
-
-type Storage = DeepPartial<PlatformStorage>;
-type Encryption = DeepPartial<PlatformEncryption>;
 
 const platformSource = (origin: string | undefined | null, field: string) =>
   sourceOf(origin ?? 'not measured', field);
 
-function diskEvidence(storage: Storage): Evidence[] {
+function diskEvidence(storage: StorageModel): Evidence[] {
+  const source = storage.disk.source;
   return [
-    evidence(
-      'disk.identifier',
-      storage.disk?.identifier ?? null,
-      platformSource(storage.disk?.source, 'identifier'),
-    ),
-    evidence(
-      'disk.internal',
-      storage.disk?.internal ?? null,
-      platformSource(storage.disk?.source, 'internal'),
-    ),
-    evidence('disk.medium', storage.disk?.medium ?? null, platformSource(storage.disk?.source, 'medium')),
+    evidence('disk.identifier', storage.disk.id, platformSource(source, 'identifier')),
+    evidence('disk.internal', storage.disk.internal ?? null, platformSource(source, 'internal')),
+    evidence('disk.medium', storage.disk.medium, platformSource(source, 'medium')),
   ];
 }
 
-function encryptionEvidence(entry: Encryption): Evidence[] {
-  const source = platformSource(entry.source, entry.volume ?? 'volume');
+function volumeEvidence(volume: StorageVolume, state: EncryptionState): Evidence[] {
+  const source = platformSource(state.source, volume.id);
   return [
-    evidence('encryption.volume', entry.volume ?? null, source),
-    evidence('encryption.format', entry.format ?? null, source),
-    evidence('encryption.method', entry.method ?? null, source),
-    evidence('encryption.keyBits', entry.keyBits ?? null, source),
-    evidence('encryption.hardware', entry.hardware ?? null, source),
-    evidence('encryption.conversion', entry.conversion ?? null, source),
+    evidence('volume', volume.id, source),
+    evidence('encryption.kind', state.kind, source),
+    evidence('encryption.cipher', state.cipher, source),
+    evidence('encryption.keyBits', state.keyBits, source),
+    evidence('encryption.hardware', state.hardware, source),
+    evidence('encryption.protection', state.protection, source),
+    evidence('encryption.conversion', state.conversion, source),
+    evidence('encryption.percentEncrypted', state.percentEncrypted, source),
   ];
 }
 
@@ -78,13 +70,13 @@ export type MacosAction =
 /** APFS roles of the startup disk's volumes (diskutil apfs list: "System", "Data"). */
 const STARTUP_ROLES = ['System', 'Data'];
 
-function isStartupDisk(storage: Storage): boolean {
+function isStartupDisk(storage: StorageModel): boolean {
   return (
-    storage.encryption?.some(
-      (entry) =>
-        entry.format === 'filevault' ||
-        (entry.roles ?? []).some((role) => STARTUP_ROLES.includes(role ?? '')),
-    ) === true || storage.disk?.internal === true
+    storage.volumes.some(
+      (volume) =>
+        volume.encryption?.kind === 'filevault' ||
+        (volume.roles ?? []).some((role) => STARTUP_ROLES.includes(role)),
+    ) || storage.disk.internal === true
   );
 }
 
@@ -93,10 +85,10 @@ function isStartupDisk(storage: Storage): boolean {
  * (Apple_APFS_ISC), which only Macs with Apple silicon have (Apple Platform Security guide, "Boot process for a
  * Mac with Apple silicon"); sysctl is not always in a bundle.
  */
-function appleSiliconOf(storage: Storage): boolean {
+function appleSiliconOf(storage: StorageModel): boolean {
   return (
     storage.cpu?.appleSilicon === true ||
-    (storage.partitions ?? []).some((partition) => partition.type === 'Apple_APFS_ISC')
+    storage.partitions.some((partition) => partition.type === 'Apple_APFS_ISC')
   );
 }
 
@@ -141,34 +133,36 @@ const percentOf = (ratio: number | null) =>
  * "Volume encryption with FileVault in macOS"): no measurable cost. Elsewhere APFS encrypts in software on the CPU.
  */
 export function recommendMacosEncryption(
-  storage: Storage,
+  storage: StorageModel,
   benchmark: DeepPartial<IoBenchmark> | null = null,
 ): RuleResult & { readonly action: MacosAction } {
   const startup = isStartupDisk(storage);
-  const encrypted = (storage.encryption ?? []).find((entry) =>
-    isEncryptedVolumeOf(defaultTargetFor('darwin'), entry.format),
+  const encrypted = storage.volumes.find((volume) =>
+    isEncryptedVolumeOf(defaultTargetFor('darwin'), volume.encryption?.kind),
   );
-  const unencrypted = (storage.encryption ?? []).find(
-    (entry) => recogniseVolume(entry.format)?.encrypted === false,
-  );
+  // An APFS volume diskutil read with no encryption (an unknown volume is never counted as unencrypted).
+  const unencrypted = storage.volumes.find((volume) => volume.encryption === null && volume.encryptionKnown);
+  const fileVault = storage.fileVault ?? null;
   const reasons = [
     ...diskEvidence(storage),
-    evidence('fileVault', storage.fileVault ?? null, sourceOf('fdesetup', 'status')),
-    ...(encrypted === undefined ? [] : encryptionEvidence(encrypted)),
+    evidence('fileVault', fileVault, sourceOf('fdesetup', 'status')),
+    ...(encrypted?.encryption === null || encrypted?.encryption === undefined
+      ? []
+      : volumeEvidence(encrypted, encrypted.encryption)),
   ];
   const findings: Finding[] = [];
   let action: MacosAction;
   let value: string;
   let reason: string;
   // FileVault covers the startup volume only (fdesetup(8)): "FileVault is On." says nothing of an external drive.
-  const fileVaultHere = startup && (storage.fileVault === 'on' || storage.fileVault === 'encrypting');
+  const fileVaultHere = startup && (fileVault === 'on' || fileVault === 'encrypting');
   if (fileVaultHere || encrypted !== undefined) {
-    const volume = encrypted?.volume ?? storage.disk?.identifier ?? 'the startup volume';
+    const volume = encrypted?.id ?? storage.disk.id;
     action = { kind: 'nothing', volume };
     value = 'already encrypted';
-    reason = `${encrypted?.format === 'apfs-encrypted' ? 'APFS encryption' : 'FileVault'} already protects ${volume}${storage.fileVault === 'encrypting' ? ' (still encrypting)' : ''}: nothing to change; fdesetup status shows its progress.`;
+    reason = `${encrypted !== undefined && encrypted.encryption?.kind !== 'filevault' ? 'APFS encryption' : 'FileVault'} already protects ${volume}${fileVault === 'encrypting' ? ' (still encrypting)' : ''}: nothing to change; fdesetup status shows its progress.`;
     findings.push(info('macos-encryption', reason, reasons));
-  } else if (startup && storage.fileVault !== 'off' && unencrypted === undefined) {
+  } else if (startup && fileVault !== 'off' && unencrypted === undefined) {
     action = { kind: 'unknown' };
     value = 'FileVault (state unknown)';
     reason =
@@ -177,8 +171,8 @@ export function recommendMacosEncryption(
   } else if (
     !startup &&
     unencrypted === undefined &&
-    (storage.encryption ?? []).length === 0 &&
-    typeof storage.encryptionUnknown === 'string'
+    storage.volumes.length === 0 &&
+    storage.encryptionUnknown !== null
   ) {
     // No tool read the drive's volumes: an empty list is unknown, not "no encryption" (issue 13).
     action = { kind: 'unknown' };
@@ -190,13 +184,12 @@ export function recommendMacosEncryption(
     value = 'FileVault';
     reason =
       'The startup disk is encrypted with FileVault (fdesetup enable): it asks for an administrator’s password at the prompt and prints a personal recovery key to store away from the Mac.';
-  } else if (unencrypted?.volume !== undefined) {
-    action = { kind: 'encrypt-volume', volume: unencrypted.volume };
+  } else if (unencrypted !== undefined) {
+    action = { kind: 'encrypt-volume', volume: unencrypted.id };
     value = 'APFS encryption in place';
-    reason = `The APFS volume ${unencrypted.volume} is encrypted in place (diskutil apfs encryptVolume), its data kept; diskutil asks for the new passphrase at the prompt.`;
+    reason = `The APFS volume ${unencrypted.id} is encrypted in place (diskutil apfs encryptVolume), its data kept; diskutil asks for the new passphrase at the prompt.`;
   } else {
-    const container =
-      containerOf(storage.partitions?.find((part) => part.type === 'Apple_APFS')?.identifier) ?? null;
+    const container = containerOf(storage.partitions.find((part) => part.type === 'Apple_APFS')?.id) ?? null;
     action = { kind: 'new-volume', container };
     value = 'new encrypted APFS volume';
     reason =
@@ -204,7 +197,7 @@ export function recommendMacosEncryption(
   }
   const appleSilicon = appleSiliconOf(storage);
   const hardwareKeys =
-    appleSilicon || (startup && (storage.encryption ?? []).some((entry) => entry.hardware === true));
+    appleSilicon || (startup && storage.volumes.some((volume) => volume.encryption?.hardware === true));
   const controller = hardwareKeys && startup;
   // An encrypted disk image (assess --benchmark) runs the disk-image driver's AES on the CPU over a file on
   // this drive: what software encryption costs here, an upper bound of encrypting the volume itself.
@@ -231,12 +224,15 @@ export function recommendMacosEncryption(
       evidence(
         'Apple silicon',
         appleSilicon,
-        platformSource(storage.cpu?.source ?? storage.disk?.source, 'appleSilicon, Apple_APFS_ISC'),
+        platformSource(storage.cpu?.source ?? storage.disk.source, 'appleSilicon, Apple_APFS_ISC'),
       ),
       evidence('cpu.aes', storage.cpu?.aes ?? null, platformSource(storage.cpu?.source, 'aes')),
       ...diskEvidence(storage),
     ],
-    confidence: measured !== null || appleSilicon || storage.cpu?.source !== null ? 'high' : 'medium',
+    confidence:
+      measured !== null || appleSilicon || (storage.cpu !== null && storage.cpu?.source !== null)
+        ? 'high'
+        : 'medium',
   };
   return {
     action,
@@ -265,8 +261,9 @@ const MACOS_TRIM = {
  * TRIM. macOS trims third-party SSDs only after `trimforce enable`, which Apple warns may lose data on drives
  * that mishandle TRIM and which reboots the Mac (trimforce(8)).
  */
-export function macosTrim(storage: Storage): RuleResult & { readonly trimforce: boolean } {
-  const trimforce = storage.trim?.driveSupports === true && storage.trim.osSends === false;
+export function macosTrim(storage: StorageModel): RuleResult & { readonly trimforce: boolean } {
+  const trim = storage.disk.trim ?? null;
+  const trimforce = trim?.driveSupports === true && trim.osSends === false;
   return {
     trimforce,
     ...trimRule(storage, { ...MACOS_TRIM, action: trimforce ? 'trimforce enable' : null }),
@@ -275,7 +272,7 @@ export function macosTrim(storage: Storage): RuleResult & { readonly trimforce: 
 
 /** One TRIM recommendation: an action to take, "passes", or "unknown", with the platform's TRIM facts. */
 function trimRule(
-  storage: Storage,
+  storage: StorageModel,
   rule: {
     readonly ruleId: string;
     /** The fields of the platform tool the two facts come from (drive support, OS sends). */
@@ -286,7 +283,7 @@ function trimRule(
     readonly unknownReason: string;
   },
 ): RuleResult {
-  const { driveSupports, osSends, source } = storage.trim ?? {};
+  const { driveSupports, osSends, source } = storage.disk.trim ?? {};
   return {
     recommendations: [
       {
@@ -329,25 +326,11 @@ export type BitLockerAction =
   /** Neither manage-bde nor Get-BitLockerVolume answered: no command may assume BitLocker is off. */
   | { readonly kind: 'unknown'; readonly mountPoint: string | null };
 
-function mountPointOf(storage: Storage): string | null {
-  const mounted = (storage.partitions ?? [])
-    .map((part) => part.mountPoint)
+function mountPointOf(storage: StorageModel): string | null {
+  const mounted = storage.partitions
+    .map((part) => part.mountpoint)
     .filter((mount): mount is string => typeof mount === 'string' && /^[A-Za-z]:$/.test(mount));
   return mounted.includes('C:') ? 'C:' : (mounted[0] ?? null);
-}
-
-function volumeEvidence(volume: StorageVolume, state: EncryptionState): Evidence[] {
-  const source = platformSource(state.source, volume.id);
-  return [
-    evidence('volume', volume.id, source),
-    evidence('encryption.kind', state.kind, source),
-    evidence('encryption.cipher', state.cipher, source),
-    evidence('encryption.keyBits', state.keyBits, source),
-    evidence('encryption.hardware', state.hardware, source),
-    evidence('encryption.protection', state.protection, source),
-    evidence('encryption.conversion', state.conversion, source),
-    evidence('encryption.percentEncrypted', state.percentEncrypted, source),
-  ];
 }
 
 const percentText = (state: EncryptionState): string =>
@@ -407,20 +390,19 @@ function unfinishedBitLocker(
  * model (its protection and conversion state), never from a platform-specific section.
  */
 export function recommendBitLocker(
-  storage: Storage,
+  model: StorageModel,
   options: ResolvedPlanOptions,
-  model: StorageModel | null,
 ): RuleResult & { readonly action: BitLockerAction; readonly method: BitLockerMethod } {
   const method: BitLockerMethod = options.speedOverSecurity ? 'xts_aes128' : 'xts_aes256';
   const keyBits = method === 'xts_aes256' ? 256 : 128;
-  const encrypted = (model?.volumes ?? []).filter((volume) =>
+  const encrypted = model.volumes.filter((volume) =>
     isEncryptedVolumeOf(defaultTargetFor('win32'), volume.encryption?.kind),
   );
   const existing = encrypted[0];
   const state = existing?.encryption ?? null;
-  const mountPoint = existing?.id ?? mountPointOf(storage);
+  const mountPoint = existing?.id ?? mountPointOf(model);
   const reasons = [
-    ...diskEvidence(storage),
+    ...diskEvidence(model),
     ...(existing === undefined || state === null ? [] : volumeEvidence(existing, state)),
   ];
   const findings: Finding[] = [];
@@ -455,10 +437,10 @@ export function recommendBitLocker(
       ),
     );
   } else {
-    const off = (model?.volumes ?? []).find(
+    const off = model.volumes.find(
       (volume) => volume.encryptionKnown && volume.encryption === null && /^[A-Za-z]:$/.test(volume.id),
     );
-    if (model === null || model.encryptionUnknown !== null || off === undefined) {
+    if (model.encryptionUnknown !== null || off === undefined) {
       action = { kind: 'unknown', mountPoint };
       findings.push(
         info(
@@ -497,10 +479,11 @@ export function recommendBitLocker(
  * system encryption (VeraCrypt documentation, "Trim Operation").
  */
 export function windowsTrim(
-  storage: Storage,
+  storage: StorageModel,
   target: PlanTargetId,
 ): RuleResult & { readonly enableTrim: boolean } {
-  const enableTrim = storage.trim?.osSends === false && storage.trim.driveSupports !== false;
+  const trim = storage.disk.trim ?? null;
+  const enableTrim = trim?.osSends === false && trim.driveSupports !== false;
   const through = planSettingsOf(target).windowsTrim ?? '';
   return {
     enableTrim,
@@ -521,7 +504,7 @@ export function windowsTrim(
  * system encryption (pre-boot authentication, Rescue Disk) has no command line at all (VeraCrypt documentation,
  * "Command Line Usage for Windows", "System Encryption").
  */
-export function veracryptWindowsScope(storage: Storage): RuleResult {
+export function veracryptWindowsScope(storage: StorageModel): RuleResult {
   return {
     recommendations: [],
     findings: [

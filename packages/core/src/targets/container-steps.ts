@@ -3,7 +3,7 @@ import { EncplanError } from '../errors.js';
 import type { Resource } from '../domain/cleanup.js';
 import type { BackendId, BackendVerification } from '../domain/io-benchmark.js';
 import { parseDmsetupTable } from '../parsers/dmsetup/table.js';
-import { parseMountInfo } from '../parsers/proc/parse-mountinfo.js';
+import { parseMountinfo } from '../parsers/proc/mountinfo.js';
 import type { Host, ToolName } from '../ports.js';
 import { joinPath, randomToken } from './posix-paths.js';
 
@@ -198,7 +198,7 @@ export async function verifyMountedFrom(
   mountPoint: string,
   device: string,
 ): Promise<void> {
-  const entries = parseMountInfo((await context.host.readText('/proc/self/mountinfo')) ?? '').filter(
+  const entries = parseMountinfo((await context.host.readText('/proc/self/mountinfo')) ?? '').filter(
     (entry) => entry.mountPoint === mountPoint,
   );
   // The last mount at a path is the one that is seen there.

@@ -12,7 +12,7 @@ import type { Clock, ToolName } from '../ports.js';
 import type { ProbeContext } from '../probes/probe-context.js';
 import type { PlanOptions } from '../rules/plan-options.js';
 import type { IoBenchmark, ProgressEvent } from '../domain/io-benchmark.js';
-import type { PlatformStorage } from '../domain/platform-storage.js';
+import type { StorageModel } from '../domain/storage-model.js';
 import { runWindowsIoBenchmark } from './benchmark/run-windows-io-benchmark.js';
 import { chooseDarwinBenchmarkVolume, runDarwinIoBenchmark } from './benchmark/run-darwin-io-benchmark.js';
 import { probePlatformStorage } from './collect-platform.js';
@@ -31,7 +31,7 @@ interface BenchmarkRequest {
  */
 async function benchmarkStep(
   context: ProbeContext,
-  storage: PlatformStorage,
+  storage: StorageModel,
   request: BenchmarkRequest,
 ): Promise<IoBenchmark | null> {
   if (request.benchmark === undefined || request.benchmark === null) {
@@ -40,8 +40,12 @@ async function benchmarkStep(
   if (context.host.platform === 'darwin') {
     return benchmarkDarwin(context, storage, request);
   }
-  const lettered = storage.partitions.find((partition) => /^[A-Za-z]:$/.test(partition.mountPoint ?? ''));
-  if (context.host.platform !== 'win32' || lettered === undefined || lettered.mountPoint === null) {
+  const lettered = storage.partitions.find((partition) => /^[A-Za-z]:$/.test(partition.mountpoint ?? ''));
+  if (
+    context.host.platform !== 'win32' ||
+    lettered?.mountpoint === undefined ||
+    lettered.mountpoint === null
+  ) {
     addWarning(context, {
       code: 'PLATFORM_LIMITED',
       message:
@@ -52,7 +56,7 @@ async function benchmarkStep(
   }
   const outcome = await attempt(context, 'diskspd', 'Measuring plain versus BitLocker I/O', () =>
     runWindowsIoBenchmark(context.host, {
-      target: `${lettered.mountPoint ?? ''}\\`,
+      target: `${lettered.mountpoint}\\`,
       mode: request.benchmark?.quick === true ? 'quick' : 'full',
       ...(request.signal === undefined ? {} : { signal: request.signal }),
       ...(request.onBenchmarkProgress === undefined ? {} : { onProgress: request.onBenchmarkProgress }),
@@ -65,7 +69,7 @@ async function benchmarkStep(
 /** The macOS branch of {@link benchmarkStep}: a volume of the disk for the scratch images, then the run. */
 async function benchmarkDarwin(
   context: ProbeContext,
-  storage: PlatformStorage,
+  storage: StorageModel,
   request: BenchmarkRequest,
 ): Promise<IoBenchmark | null> {
   const volume = await chooseDarwinBenchmarkVolume(context.host, storage, request.signal);
@@ -93,7 +97,7 @@ import { planFromAssessment } from './plan-from-assessment.js';
 /**
  * `encplan assess` on macOS and Windows (assessment schema 1.2): the platform's probe set (diskutil,
  * system_profiler, fdesetup, sysctl; PowerShell storage cmdlets, manage-bde, fsutil) over the same Host port,
- * its facts in `platformStorage`, the Linux-shaped sections null, and the plan for the platform's own tools.
+ * its facts in the storage model (`storage`), the Linux-shaped sections null, and the plan for the platform's own tools.
  * The host is the caller's recording host, so `collect` bundles and `--bundle` replays see the same captures.
  */
 export async function assessPlatform(
@@ -123,17 +127,19 @@ export async function assessPlatform(
       },
     );
   }
-  const { facts: storage, warnings } = await probePlatformStorage(host, request.device, request.signal);
+  const { facts, warnings } = await probePlatformStorage(host, request.device, request.signal);
+  // The probe set's facts become the one storage model here; nothing after this line reads them.
+  const storage = platformStorageModel(facts);
   const context = createProbeContext(host, request.signal);
   warnings.forEach((warning) => addWarning(context, warning));
   const ioBenchmark = await benchmarkStep(context, storage, request);
   const toolsRun = host.captures().flatMap((capture) => (capture.kind === 'command' ? [capture.tool] : []));
   const tools = await recordTools(context, toolsRun);
   const collectedAt = request.collectedAt ?? clock.now();
-  const facts: Omit<AssessmentResult, 'plan'> = {
+  const result: Omit<AssessmentResult, 'plan'> = {
     target: {
       path: request.device,
-      kernelName: storage.disk.identifier,
+      kernelName: storage.disk.id,
       requested: request.device,
       resolvedFrom: request.mode === 'bundle' ? 'bundle' : 'argument',
     },
@@ -158,11 +164,10 @@ export async function assessPlatform(
     // The capability probes look for Linux kernel features (device-mapper, AF_ALG, loop devices).
     capabilities: [],
     tools,
-    platformStorage: storage,
-    storage: platformStorageModel(storage),
+    storage,
   };
   const plan = await attempt(context, 'plan', 'Planning', () =>
-    Promise.resolve(planFromAssessment(facts, request.planOptions ?? {})),
+    Promise.resolve(planFromAssessment(result, request.planOptions ?? {})),
   );
-  return assessmentDocument.ok({ plan, ...facts }, context.warnings, clock.now());
+  return assessmentDocument.ok({ plan, ...result }, context.warnings, clock.now());
 }

@@ -38,7 +38,7 @@ import { speedProbePhases } from '../probes/cipher-speed.js';
 import type { QuickRevision } from '../domain/benchmark-settings.js';
 import { findKernelCipherBottleneck } from '../rules/kernel-cipher-bottleneck.js';
 import { benchmarkScratchBytes, scratchDirectoryOf } from '../plan/benchmark-footprint.js';
-import { parseMountInfo } from '../parsers/proc/parse-mountinfo.js';
+import { parseMountinfo } from '../parsers/proc/mountinfo.js';
 
 /** How much benchmarking an assessment or a collection does. */
 export interface BenchmarkRequest {
@@ -63,7 +63,7 @@ export async function chooseScratchDirectory(
     return request.scratchDirectory;
   }
   const mountInfo = await host.readText('/proc/self/mountinfo').catch(() => null);
-  return scratchDirectoryOf(stack, mountInfo === null ? null : parseMountInfo(mountInfo));
+  return scratchDirectoryOf(stack, mountInfo === null ? null : parseMountinfo(mountInfo));
 }
 
 /** What the assess use case needs from the world. */

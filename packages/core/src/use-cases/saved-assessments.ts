@@ -1,4 +1,5 @@
 import { EncplanError } from '../errors.js';
+import { storageModelOf } from '../analyses/storage-model.js';
 import { assessmentDocument, linuxResultOf, type AssessmentEnvelope } from '../contract/assessment.js';
 import type { IoTestRef } from '../domain/io-benchmark.js';
 import type { DeviceSummary } from './device-list.js';
@@ -13,18 +14,18 @@ function summaryOf(envelope: AssessmentEnvelope): DeviceSummary | null {
   }
   const linux = linuxResultOf(result);
   if (linux === null) {
-    // A macOS or Windows assessment (schema 1.2) names its disk in the platform's own facts.
-    const storage = result.platformStorage;
-    return storage === undefined
+    // A macOS or Windows assessment names its disk in the storage model.
+    const storage = storageModelOf(result);
+    return storage === null
       ? null
       : {
-          path: storage.disk.identifier,
+          path: storage.disk.id,
           model: storage.disk.model,
           sizeBytes: storage.disk.sizeBytes ?? 0,
           transport: 'unknown',
           rotational: storage.disk.medium === 'hdd',
-          isSystemDisk: storage.encryption.some((entry) => entry.roles.includes('System')),
-          healthVerdict: storage.health.verdict,
+          isSystemDisk: storage.volumes.some((volume) => (volume.roles ?? []).includes('System')),
+          healthVerdict: storage.disk.health?.verdict ?? 'unknown',
         };
   }
   const { disk, health } = linux;

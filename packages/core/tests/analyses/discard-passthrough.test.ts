@@ -214,7 +214,8 @@ describe('analyseDiscardPassthrough rules over hand-built stacks', () => {
       mounts: [
         {
           deviceNumber: '8:1',
-          mountpoint: '/',
+          root: '/',
+          mountPoint: '/',
           filesystemType: 'ext4',
           source: '/dev/sda1',
           options: ['rw', 'discard'],

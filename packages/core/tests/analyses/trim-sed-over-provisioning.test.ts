@@ -227,7 +227,8 @@ describe('parseMountinfo and parseSystemctlShow', () => {
     );
     expect(entry).toEqual({
       deviceNumber: '98:0',
-      mountpoint: '/mnt/parent',
+      root: '/mnt1',
+      mountPoint: '/mnt/parent',
       filesystemType: 'ext3',
       source: '/dev/root',
       options: ['rw', 'noatime', 'rw', 'errors=continue'],

@@ -79,13 +79,35 @@ describe('the fleet report on macOS and Windows assessments', () => {
 
   it('flags protection off (BitLocker suspended) as fix-first', async () => {
     const document = await bundleDocument('windows-win11-bc901-bitlocker-xtsaes128');
-    document.json.result.platformStorage.encryption[0].protectionOn = false;
+    document.json.result.storage.volumes[0].encryption.protection = 'suspended';
     expect(buildFleetReport([document]).rows[0]).toMatchObject({
       readiness: 'fix-first',
       protectionOff: true,
       protectionOn: false,
       issues: 'protection-off',
     });
+  });
+
+  it('reads an assessment 1.3 document through its deprecated platformStorage, as the 1.4 one of the same bundle', async () => {
+    const name = 'windows-win11-bc901-bitlocker-xtsaes128';
+    const saved = {
+      source: `${name}.json`,
+      machine: name,
+      json: JSON.parse(fixture(`assessments-1.3/${name}-assessment-1.3.json`)) as Doc,
+    };
+    const fresh = await bundleDocument(name);
+    // Every column but where the document came from and when and in which version it was written.
+    const columns = (row: FleetRow | undefined) =>
+      Object.fromEntries(
+        Object.entries(row ?? {}).filter(
+          ([key]) => !['source', 'schemaVersion', 'generatedAt'].includes(key),
+        ),
+      );
+    expect(columns(buildFleetReport([saved]).rows[0])).toEqual(columns(buildFleetReport([fresh]).rows[0]));
+    // Only the model builder reads platformStorage, and it reads the whole of it: a suspended volume there is a
+    // suspended volume in the row.
+    saved.json.result.platformStorage.encryption[0].protectionOn = false;
+    expect(buildFleetReport([saved]).rows[0]).toMatchObject({ protectionOff: true, protectionOn: false });
   });
 
   it('reports FileVault as already encrypted and an unreadable encryption state as unknown, never as "not encrypted"', async () => {
@@ -114,7 +136,7 @@ describe('the fleet report on macOS and Windows assessments', () => {
 
   it('gives a failing platform drive the drive-failing issue', async () => {
     const document = await bundleDocument('darwin-intel-catalina-filevault-disk1s5');
-    document.json.result.platformStorage.health.verdict = 'failing';
+    document.json.result.storage.disk.health.verdict = 'failing';
     expect(buildFleetReport([document]).rows[0]).toMatchObject({
       driveFailing: true,
       readiness: 'fix-first',

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { isEncplanError, parseLosetupList, parseMountInfo } from '@encplan/core';
+import { isEncplanError, parseLosetupList, parseMountinfo } from '@encplan/core';
 import { parseDiskutilEncryption } from '../../src/parsers/diskutil/parse-diskutil-encryption.js';
 import { parseVeracryptList } from '../../src/parsers/veracrypt/parse-veracrypt-list.js';
 import { pidOfResourceName, resourceName } from '../../src/plan/encrypted-backends.js';
@@ -95,17 +95,27 @@ describe('parseDiskutilEncryption', () => {
   });
 });
 
-describe('parseMountInfo', () => {
-  it('reads device numbers, octal-escaped mount points and sources (proc(5) format)', () => {
+describe('parseMountinfo', () => {
+  it('reads device numbers, roots, octal-escaped mount points and sources (proc(5) format)', () => {
     const text = [
       '36 35 98:0 /mnt1 /mnt/with\\040space rw,noatime master:1 - ext3 /dev/root rw,errors=continue',
       '40 36 7:1 / /tmp/encplan-bench-12-ab/plain rw,relatime shared:5 - ext4 /dev/loop1 rw',
-      'garbage line',
     ].join('\n');
-    expect(parseMountInfo(text)).toEqual([
+    expect(
+      parseMountinfo(text).map(({ deviceNumber, root, mountPoint, source }) => ({
+        deviceNumber,
+        root,
+        mountPoint,
+        source,
+      })),
+    ).toEqual([
       { deviceNumber: '98:0', root: '/mnt1', mountPoint: '/mnt/with space', source: '/dev/root' },
       { deviceNumber: '7:1', root: '/', mountPoint: '/tmp/encplan-bench-12-ab/plain', source: '/dev/loop1' },
     ]);
+  });
+
+  it('refuses a line that is not a mountinfo line rather than skipping a mount a guard must see', () => {
+    expect(() => parseMountinfo('garbage line')).toThrow(/not a mountinfo line/);
   });
 });
 

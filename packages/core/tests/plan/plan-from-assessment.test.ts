@@ -307,9 +307,11 @@ const NEVER_FILLED_YET: Readonly<Record<string, string>> = {
   'space.hostProtectedArea': 'the fixtures are virtio and loop disks: hdparm -N has no HPA to read',
   'trim.readsZeroesAfterTrim': 'needs ATA RZAT or NVMe DLFEAT from the drive; the fixture disks are virtual',
   // The macOS/Windows bundles hold no capture of these tools (fixtures/bundles/PROVENANCE-platforms.md).
-  'platformStorage.fileVault': 'no fdesetup status capture of the bundled Macs',
-  'platformStorage.health.wearPercent':
+  'storage.fileVault': 'no fdesetup status capture of the bundled Macs',
+  'storage.disk.health.wearPercent':
     'no smartctl or Get-StorageReliabilityCounter capture in the platform bundles (the collect-platform test replays smartctl on macOS)',
+  platformStorage:
+    'deprecated input (assessment 1.2–1.3 documents, hand-made facts): the bundles replay to 1.4 documents without it',
   'partitions[].filesystem.availableBytes':
     'lsblk reports FSAVAIL for mounted filesystems only; the one mounted fixture (loop-ext4-mounted-benchmark-quick-debian12) holds its filesystem on the whole disk, not in a partition',
 };

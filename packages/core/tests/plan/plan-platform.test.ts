@@ -291,10 +291,11 @@ describe('macOS rules', () => {
     expect(rule(plan, 'macos-encryption-cost')?.value).toBe('measured cost');
   });
 
-  it('an external drive with an APFS partition but no volume facts gets a new encrypted volume in that container', () => {
+  it('an external drive with an APFS partition and no volume in it gets a new encrypted volume in that container', () => {
     const plan = planFor('darwin', {
       disk: { identifier: 'disk4', internal: false },
       partitions: [{ identifier: 'disk4s2', type: 'Apple_APFS' }],
+      encryption: [],
     });
     expect(plan.commands[0]?.argv).toEqual([
       'diskutil',
@@ -305,6 +306,15 @@ describe('macOS rules', () => {
       'encplan',
       '-passprompt',
     ]);
+  });
+
+  it('an external drive whose volumes were not listed gets no command that assumes they are unencrypted', () => {
+    const plan = planFor('darwin', {
+      disk: { identifier: 'disk4', internal: false },
+      partitions: [{ identifier: 'disk4s2', type: 'Apple_APFS' }],
+    });
+    expect(argvs(plan).some((argv) => argv.includes('addVolume'))).toBe(false);
+    expect(rule(plan, 'macos-encryption')?.value).toBe('encryption state unknown');
   });
 
   it('trimforce only for a TRIM-capable drive macOS does not trim', () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { scratchDirectoryOf } from '../../src/plan/benchmark-footprint.js';
-import { parseMountInfo } from '../../src/parsers/proc/parse-mountinfo.js';
+import { parseMountinfo } from '../../src/parsers/proc/mountinfo.js';
 import { stackNode } from '../../../../tests/support/stack-node.js';
 
 // The root filesystem as lsblk lists it when a network-namespace folder under /run is a bind mount of one of its
@@ -20,11 +20,11 @@ const MOUNTINFO = [
 
 describe('scratchDirectoryOf: the folder a person expects (issue 25)', () => {
   it("chooses the filesystem's own root mount, not a bind mount of a subfolder listed first", () => {
-    expect(scratchDirectoryOf(disk, parseMountInfo(MOUNTINFO))).toBe('/');
+    expect(scratchDirectoryOf(disk, parseMountinfo(MOUNTINFO))).toBe('/');
   });
 
   it('reads the root of each mount from mountinfo field 4', () => {
-    expect(parseMountInfo(MOUNTINFO).map((entry) => [entry.mountPoint, entry.root])).toEqual([
+    expect(parseMountinfo(MOUNTINFO).map((entry) => [entry.mountPoint, entry.root])).toEqual([
       ['/run/netns-bench', '/var/lib/netns-bench'],
       ['/', '/'],
       ['/boot/efi', '/'],

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { buildPlan } from '../../src/plan/plan.js';
 import { toPlanView, toReportView } from '../../src/report/report-view.js';
-import { platformSectionViews } from '../../src/report/platform-sections.js';
+import { storageSectionViews } from '../../src/report/storage-sections.js';
 import { recommendCipherMode, recommendKeySize } from '../../src/rules/cipher.js';
 import { GIB } from '../../src/domain/units.js';
 import { fixture } from '../support/fixtures.js';
@@ -40,14 +40,15 @@ describe('a badge shows a fact only as known as the fact is (issue 24 item 5)', 
     const bundle = parseBundle(
       JSON.parse(fixture('bundles/windows-win11-bc901-bitlocker-xtsaes128/bundle.json')),
     );
-    const storage = (await assessBundle(bundle, clock)).result?.platformStorage;
-    if (storage === undefined || storage === null) {
-      throw new Error('the Windows fixture has no platformStorage');
+    const storage = (await assessBundle(bundle, clock)).result?.storage;
+    if (storage === undefined) {
+      throw new Error('the Windows fixture has no storage model');
     }
     const trimOf = (driveSupports: boolean | null, osSends: boolean | null) =>
-      platformSectionViews({ ...storage, trim: { ...storage.trim, driveSupports, osSends } }, []).find(
-        (section) => section.id === 'trim',
-      );
+      storageSectionViews(
+        { ...storage, disk: { ...storage.disk, trim: { driveSupports, osSends, source: 'fsutil' } } },
+        [],
+      ).find((section) => section.id === 'trim');
     expect(trimOf(true, null)).toMatchObject({ tone: 'unknown' });
     expect(trimOf(true, null)?.summary).not.toContain('does not support');
     expect(trimOf(null, null)).toMatchObject({ tone: 'unknown' });

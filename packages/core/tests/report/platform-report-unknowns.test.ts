@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { parseBundle, type Bundle } from '../../src/capture/bundle.js';
+import { assessmentDocument } from '../../src/contract/assessment.js';
 import { toReportView } from '../../src/report/report-view.js';
 import { renderTextReport } from '../../src/report/text-report.js';
 import { assessBundle } from '../../src/use-cases/collect.js';
@@ -51,7 +52,7 @@ function withCommand(bundle: Bundle, tool: string, argv: readonly string[], stdo
 describe('a Windows report never reads a missing BitLocker answer as "no encryption"', () => {
   it('DiskSpd benchmark bundle (manage-bde absent, no BitLocker array): encryption unknown, ciphers say --benchmark ran', async () => {
     const { envelope, view } = await viewOf(bundleOf('windows-diskspd-benchmark-composed'));
-    expect(envelope.result?.platformStorage?.encryptionUnknown).toMatch(
+    expect(envelope.result?.storage?.encryptionUnknown).toMatch(
       /^Neither Get-BitLockerVolume nor manage-bde -status answered/,
     );
     expect(section(view, 'encryption')).toMatchObject({
@@ -102,13 +103,13 @@ describe('a Windows report never reads a missing BitLocker answer as "no encrypt
         fixture('manage-bde/status-all-win11-xtsaes128-tpm/stdout.txt'),
       ),
     );
-    expect(envelope.result?.platformStorage?.encryptionUnknown).toBeNull();
+    expect(envelope.result?.storage?.encryptionUnknown).toBeNull();
     expect(section(view, 'encryption')).toMatchObject({ verdict: 'none found', missingReason: null });
   });
 
   it('manage-bde found BitLocker: found, with no unknown reason', async () => {
     const { envelope, view } = await viewOf(bundleOf('windows-win11-bc901-bitlocker-xtsaes128'));
-    expect(envelope.result?.platformStorage?.encryptionUnknown).toBeNull();
+    expect(envelope.result?.storage?.encryptionUnknown).toBeNull();
     expect(section(view, 'encryption')).toMatchObject({ verdict: 'found', tone: 'info' });
   });
 
@@ -128,7 +129,7 @@ describe('a Windows report never reads a missing BitLocker answer as "no encrypt
 describe('a macOS report never reads a missing FileVault answer as "no encryption"', () => {
   it('Apple-silicon bundle (system_profiler only: no diskutil, no fdesetup): encryption unknown', async () => {
     const { envelope, view } = await viewOf(bundleOf('darwin-apple-silicon-ap0256z-system-profiler'));
-    expect(envelope.result?.platformStorage?.encryptionUnknown).toMatch(/fdesetup status did not answer/);
+    expect(envelope.result?.storage?.encryptionUnknown).toMatch(/fdesetup status did not answer/);
     expect(section(view, 'encryption')).toMatchObject({ verdict: 'unknown', tone: 'unknown' });
     expect(section(view, 'ciphers')?.summary).toBe(
       "Cipher speed is not measured on macOS: encplan's cipher benchmark runs on Linux.",
@@ -138,19 +139,18 @@ describe('a macOS report never reads a missing FileVault answer as "no encryptio
 
   it('Intel Catalina (diskutil info with FileVault keys): found, read', async () => {
     const { envelope, view } = await viewOf(bundleOf('darwin-intel-catalina-filevault-disk1s5'));
-    expect(envelope.result?.platformStorage?.encryptionUnknown).toBeNull();
+    expect(envelope.result?.storage?.encryptionUnknown).toBeNull();
     expect(section(view, 'encryption')?.verdict).toBe('found');
   });
 
-  it('an assessment saved before encryptionUnknown: an empty list without fdesetup stays unknown', async () => {
-    const { envelope } = await viewOf(bundleOf('darwin-apple-silicon-ap0256z-system-profiler'));
-    const result = envelope.result;
-    if (result?.platformStorage === undefined) {
-      throw new Error('no platform facts');
-    }
-    const older = { ...result.platformStorage };
-    delete older.encryptionUnknown;
-    const view = toReportView({ ...envelope, result: { ...result, platformStorage: older } });
+  it('an assessment saved before encryptionUnknown: an empty list without fdesetup stays unknown', () => {
+    // A real assessment 1.3 document (fixtures/assessments/PROVENANCE.md), with the field 1.3 added removed.
+    const saved = JSON.parse(
+      fixture('assessments-1.3/darwin-apple-silicon-ap0256z-system-profiler-assessment-1.3.json'),
+    ) as { result: { platformStorage: Record<string, unknown>; storage?: unknown } };
+    delete saved.result.platformStorage.encryptionUnknown;
+    delete saved.result.storage;
+    const view = toReportView(assessmentDocument.envelope.parse(saved));
     expect(section(view, 'encryption')).toMatchObject({
       verdict: 'unknown',
       missingReason: "No diskutil or fdesetup reading of this disk's volumes is in the assessment.",

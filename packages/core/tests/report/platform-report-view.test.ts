@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { parseBundle } from '../../src/capture/bundle.js';
+import { assessmentDocument } from '../../src/contract/assessment.js';
 import { renderCommandsScript, toReportView } from '../../src/report/report-view.js';
 import { renderTextReport } from '../../src/report/text-report.js';
 import { assessBundle } from '../../src/use-cases/collect.js';
@@ -27,7 +28,7 @@ describe('the report view of a macOS or Windows assessment (schema 1.2)', () => 
     const encryption = view.sections.find((section) => section.id === 'encryption');
     expect(encryption?.verdict).toBe('found');
     expect(encryption?.findings[0]?.message).toBe(
-      'bitlocker on C: "OS" (XTS-AES 128, used-space-only-encrypted, 100 % encrypted, protection on).',
+      'BitLocker on C: "OS" (XTS-AES 128, used space only encrypted, 100 % encrypted, protection on, key protectors: TPM, Numerical Password).',
     );
     expect(view.commands.map((command) => [command.shell, command.line])).toEqual([
       ['powershell', 'manage-bde -status C:'],
@@ -50,6 +51,38 @@ describe('the report view of a macOS or Windows assessment (schema 1.2)', () => 
     const text = renderTextReport(view, { verbose: true });
     expect(text).toContain('Cost of encryption on this Mac: no measurable cost');
   });
+});
+
+/**
+ * Assessment 1.3 documents carried the platform's facts in `platformStorage`; 1.4 documents carry them in the
+ * storage model only. A saved 1.3 document (fixtures/assessments/PROVENANCE.md) must show what the 1.4 document
+ * of the same bundle shows: every section, fact and finding, the device block and the commands.
+ */
+describe('an assessment 1.3 document (platformStorage) reads as the 1.4 one (storage model only)', () => {
+  for (const name of [
+    'windows-win11-bc901-bitlocker-xtsaes128',
+    'darwin-intel-catalina-filevault-disk1s5',
+    'darwin-apple-silicon-ap0256z-system-profiler',
+  ]) {
+    it(name, async () => {
+      const saved = assessmentDocument.envelope.parse(
+        JSON.parse(fixture(`assessments-1.3/${name}-assessment-1.3.json`)),
+      );
+      expect(saved.schemaVersion).toEqual([1, 3]);
+      expect(saved.result?.platformStorage).toBeDefined();
+      const fresh = await assessBundle(
+        parseBundle(JSON.parse(fixture(`bundles/${name}/bundle.json`))),
+        clock,
+      );
+      expect(fresh.result).not.toHaveProperty('platformStorage');
+      const [before, after] = [toReportView(saved), toReportView(fresh)];
+      expect(after.device).toEqual(before.device);
+      expect(after.sections).toEqual(before.sections);
+      expect(after.commands.map((command) => command.line)).toEqual(
+        before.commands.map((command) => command.line),
+      );
+    });
+  }
 });
 
 describe('Apple silicon without a sysctl capture', () => {

@@ -1,5 +1,16 @@
 import { describe, expect, it } from 'vitest';
-import { recommendMacosEncryption } from '../../src/rules/platform-encryption.js';
+import type { PlanFacts } from '../../src/rules/facts.js';
+import { recommendMacosEncryption as recommendFromModel } from '../../src/rules/platform-encryption.js';
+import { storageModelOfFacts } from '../../src/rules/storage-facts.js';
+
+/** The rule on the storage model the plan builds from these (deprecated-shape) platform facts. */
+function recommendMacosEncryption(storage: PlanFacts['platformStorage']) {
+  const model = storageModelOfFacts({ platformStorage: storage });
+  if (model === null) {
+    throw new Error('no storage model');
+  }
+  return recommendFromModel(model);
+}
 
 /** An external drive whose volumes no tool read (diskutil apfs list failed) is unknown, never "unencrypted". */
 describe('recommendMacosEncryption on an external drive', () => {

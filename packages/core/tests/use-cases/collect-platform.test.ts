@@ -96,14 +96,16 @@ describe('encplan collect and assess on macOS (the assessment 1.2 path)', () => 
       { device: 'disk0', includeSerials: false },
     );
     expect(envelope.status).not.toBe('error');
-    expect(envelope.result?.platformStorage?.health).toMatchObject({ source: 'smartctl', wearPercent: 3 });
+    expect(envelope.result?.storage?.disk.health).toMatchObject({ source: 'smartctl', wearPercent: 3 });
+    // Assessment 1.4: the storage model holds the platform's facts; the deprecated field is no longer written.
+    expect(envelope.result).not.toHaveProperty('platformStorage');
     expect(envelope.result?.disk).toBeNull();
     expect(envelope.result?.plan?.targetTool).toBe('apfs');
     // The health gate acts on smartctl's verdict, cited as smartctl.
     expect(envelope.result?.plan?.healthGate.status).toBe('proceed');
     expect(JSON.stringify(bundle)).not.toContain('0ba018e4045c5e3e');
     const replayed = await assessBundle(parseBundle(JSON.parse(JSON.stringify(bundle))), clock);
-    expect(replayed.result?.platformStorage).toEqual(envelope.result?.platformStorage);
+    expect(replayed.result?.storage).toEqual(envelope.result?.storage);
     expect(replayed.result?.plan).toEqual(envelope.result?.plan);
   });
 

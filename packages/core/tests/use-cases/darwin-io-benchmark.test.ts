@@ -3,10 +3,14 @@ import { parseBundle } from '../../src/capture/bundle.js';
 import { createReplayHost } from '../../src/capture/replay-host.js';
 import type { IoBenchmark } from '../../src/domain/io-benchmark.js';
 import type { PlatformStorage } from '../../src/domain/platform-storage.js';
+import type { StorageModel } from '../../src/domain/storage-model.js';
+import { platformStorageModel } from '../../src/analyses/storage-model.js';
 import { cancelled } from '../../src/errors.js';
 import { parseHdiutilIsEncrypted } from '../../src/parsers/hdiutil/parse-hdiutil-isencrypted.js';
 import type { CommandSpec, Host } from '../../src/ports.js';
-import { recommendMacosEncryption } from '../../src/rules/platform-encryption.js';
+import { recommendMacosEncryption as recommendFromModel } from '../../src/rules/platform-encryption.js';
+import { storageModelOfFacts } from '../../src/rules/storage-facts.js';
+import type { PlanFacts } from '../../src/rules/facts.js';
 import { cleanupLeftovers } from '../../src/use-cases/benchmark/cleanup-leftovers.js';
 import {
   chooseDarwinBenchmarkVolume,
@@ -261,8 +265,9 @@ describe('runDarwinIoBenchmark on a recording Mac', () => {
   });
 });
 
-function storageWith(partial: Partial<PlatformStorage>): PlatformStorage {
-  return {
+/** The storage model the probe set's facts give (the builder assess runs), with `partial` over the defaults. */
+function storageWith(partial: Partial<PlatformStorage>): StorageModel {
+  return platformStorageModel({
     platform: 'darwin',
     disk: {
       identifier: 'disk0',
@@ -292,7 +297,7 @@ function storageWith(partial: Partial<PlatformStorage>): PlatformStorage {
     },
     cpu: { aes: null, appleSilicon: false, source: null },
     ...partial,
-  };
+  });
 }
 
 function volumeEntry(volume: string, roles: string[]): PlatformStorage['encryption'][number] {
@@ -475,6 +480,11 @@ describe('macos-encryption-cost with a measurement', () => {
       boundReason: '',
     })),
   });
+  /** The rule on the storage model the plan builds from these (deprecated-shape) platform facts. */
+  const recommendMacosEncryption = (
+    storage: PlanFacts['platformStorage'],
+    benchmark: Parameters<typeof recommendFromModel>[1] = null,
+  ) => recommendFromModel(storageModelOfFacts({ platformStorage: storage })!, benchmark);
   const cost = (result: ReturnType<typeof recommendMacosEncryption>) =>
     result.recommendations.find((item) => item.ruleId === 'macos-encryption-cost')!;
 

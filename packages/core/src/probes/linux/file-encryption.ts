@@ -1,6 +1,6 @@
 import type { FileEncryption } from '../../domain/storage-model.js';
 import { parseFscryptStatus } from '../../parsers/fscrypt/parse-fscrypt-status.js';
-import { parseProcMounts, type MountEntry } from '../../parsers/proc/parse-mountinfo.js';
+import { parseProcMounts, type ProcMountEntry } from '../../parsers/proc/mountinfo.js';
 import { tryRun, type ProbeContext } from '../probe-context.js';
 
 const TIMEOUT_MS = 15_000;
@@ -13,7 +13,7 @@ function mountOf(path: string, mounts: readonly string[]): string | null {
   return holding.sort((a, b) => b.length - a.length)[0] ?? null;
 }
 
-function option(entry: MountEntry, name: string): string | null {
+function option(entry: ProcMountEntry, name: string): string | null {
   const found = entry.options.find((value) => value.startsWith(`${name}=`));
   return found === undefined ? null : found.slice(name.length + 1);
 }

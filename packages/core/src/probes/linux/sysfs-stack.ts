@@ -94,7 +94,7 @@ export async function readSysfsStack(
       mapperName: mapper,
       dmUuid: uuid,
       filesystem: null,
-      mountpoints: mounts.filter((mount) => mount.deviceNumber === number).map((mount) => mount.mountpoint),
+      mountpoints: mounts.filter((mount) => mount.deviceNumber === number).map((mount) => mount.mountPoint),
       readOnly: readOnly === 1,
       discard,
       backingFile: backingFile === null || backingFile === '' ? null : backingFile,

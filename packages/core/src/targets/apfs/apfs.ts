@@ -9,13 +9,14 @@ import { prepareApfsImage } from './benchmark.js';
 export const apfsTarget = {
   id: 'apfs',
   labels: { short: 'FileVault (APFS)', withTool: 'FileVault (APFS)', home: 'APFS encryption is macOS’s' },
-  facts: ['platformStorage', 'ioBenchmark'],
+  facts: ['storage', 'ioBenchmark'],
   platforms: ['darwin'],
   defaultOn: ['darwin'],
   planOption: true,
   recognition: {
-    // diskutil apfs list: FileVault on the boot volume group, "Encrypted: Yes" on other volumes.
-    encryptedFormats: ['filevault', 'apfs-encrypted'],
+    // diskutil apfs list: FileVault on the boot volume group, "Encrypted: Yes" on other volumes ('apfs': the
+    // storage model's name for the latter).
+    encryptedFormats: ['filevault', 'apfs-encrypted', 'apfs'],
     unencryptedFormats: ['apfs-unencrypted'],
     layerKinds: [],
     flagsInHeader: [],

@@ -7,7 +7,7 @@ import { DM_CRYPT_ENGINE, type EncryptionTarget } from '../target.js';
 export const bitlockerTarget = {
   id: 'bitlocker',
   labels: { short: 'BitLocker', withTool: 'BitLocker', home: 'BitLocker is Windows’' },
-  facts: ['platformStorage', 'ioBenchmark'],
+  facts: ['storage', 'ioBenchmark'],
   platforms: ['win32'],
   defaultOn: ['win32'],
   planOption: true,

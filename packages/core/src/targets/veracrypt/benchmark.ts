@@ -1,5 +1,5 @@
 import type { BackendVerification } from '../../domain/io-benchmark.js';
-import { parseMountInfo } from '../../parsers/proc/parse-mountinfo.js';
+import { parseMountinfo } from '../../parsers/proc/mountinfo.js';
 import { parseVeracryptList } from '../../parsers/veracrypt/parse-veracrypt-list.js';
 import {
   FILESYSTEM_OVERHEAD_BYTES,
@@ -97,7 +97,7 @@ async function verifyVeracrypt(
   const volume = (output.exitCode === 0 ? parseVeracryptList(output.stdout) : []).find(
     (entry) => entry.volume === container && entry.mountDirectory === mountPoint,
   );
-  const mounted = parseMountInfo((await context.host.readText('/proc/self/mountinfo')) ?? '').some(
+  const mounted = parseMountinfo((await context.host.readText('/proc/self/mountinfo')) ?? '').some(
     (entry) => entry.mountPoint === mountPoint,
   );
   const cipher = volume?.encryptionAlgorithm ?? null;

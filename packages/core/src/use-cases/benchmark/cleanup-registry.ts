@@ -16,7 +16,7 @@ import {
   veracryptArgs,
 } from '../../plan/encrypted-backends.js';
 import { parseLosetupList } from '../../parsers/losetup/parse-losetup-list.js';
-import { parseMountInfo } from '../../parsers/proc/parse-mountinfo.js';
+import { parseMountinfo } from '../../parsers/proc/mountinfo.js';
 import { runLiveness, type RunLiveness } from './run-liveness.js';
 
 const stateFileSchema = z.object({
@@ -34,7 +34,7 @@ const COMMAND_TIMEOUT_MS = 60_000;
 
 async function mountPoints(host: Host): Promise<Set<string>> {
   const text = await host.readText('/proc/self/mountinfo');
-  return new Set(text === null ? [] : parseMountInfo(text).map((entry) => entry.mountPoint));
+  return new Set(text === null ? [] : parseMountinfo(text).map((entry) => entry.mountPoint));
 }
 
 function describe(resource: Resource): string {

@@ -1,7 +1,7 @@
 import { baseName } from './paths.js';
 import { EncplanError } from '../../errors.js';
 import type { Host } from '../../ports.js';
-import { parseMountInfo } from '../../parsers/proc/parse-mountinfo.js';
+import { parseMountinfo } from '../../parsers/proc/mountinfo.js';
 
 /** How the user confirmed a destructive run: the device name typed back, or `--yes` in scripts. */
 export interface DestructiveConfirmation {
@@ -62,7 +62,7 @@ export async function assertDeviceMayBeOverwritten(
       deviceNumbers.add(number);
     }
   }
-  const mounted = parseMountInfo((await host.readText('/proc/self/mountinfo')) ?? '').filter((entry) =>
+  const mounted = parseMountinfo((await host.readText('/proc/self/mountinfo')) ?? '').filter((entry) =>
     deviceNumbers.has(entry.deviceNumber),
   );
   if (mounted.length > 0) {

@@ -1,7 +1,7 @@
 import { computeOverhead } from '../../analyses/io-overhead.js';
 import type { RemovalOutcome } from '../../domain/cleanup.js';
 import type { IoBenchmarkMode, ProgressEvent } from '../../domain/io-benchmark.js';
-import type { PlatformStorage } from '../../domain/platform-storage.js';
+import type { StorageModel } from '../../domain/storage-model.js';
 import type { QuickRevision } from '../../domain/benchmark-settings.js';
 import type { Warning } from '../../domain/warning.js';
 import { toolNotFound } from '../../errors.js';
@@ -54,16 +54,17 @@ const SYSTEM_ROLES = new Set([
  */
 export async function chooseDarwinBenchmarkVolume(
   host: Host,
-  storage: PlatformStorage,
+  storage: StorageModel,
   signal?: AbortSignal,
 ): Promise<DarwinBenchmarkVolume | { readonly reason: string }> {
-  const volumes = storage.encryption
-    .filter((entry) => !entry.roles.some((role) => SYSTEM_ROLES.has(role)))
-    .sort((a, b) => Number(b.roles.includes('Data')) - Number(a.roles.includes('Data')))
-    .map((entry) => entry.volume);
+  const rolesOf = (volume: StorageModel['volumes'][number]) => volume.roles ?? [];
+  const volumes = storage.volumes
+    .filter((volume) => !rolesOf(volume).some((role) => SYSTEM_ROLES.has(role)))
+    .sort((a, b) => Number(rolesOf(b).includes('Data')) - Number(rolesOf(a).includes('Data')))
+    .map((volume) => volume.id);
   const partitions = storage.partitions
-    .filter((partition) => partition.mountPoint !== null)
-    .map((partition) => partition.identifier);
+    .filter((partition) => (partition.mountpoint ?? null) !== null)
+    .map((partition) => partition.id);
   const candidates = [...new Set([...volumes, ...partitions])].filter((name) => /^disk\d+s\d+$/.test(name));
   const refused: string[] = [];
   for (const volume of candidates) {
@@ -92,8 +93,8 @@ export async function chooseDarwinBenchmarkVolume(
   return {
     reason:
       candidates.length === 0
-        ? `${storage.disk.identifier} has no APFS volume or mounted partition encplan could put a scratch disk image on`
-        : `no volume of ${storage.disk.identifier} is mounted and writable (${refused.join('; ')})`,
+        ? `${storage.disk.id} has no APFS volume or mounted partition encplan could put a scratch disk image on`
+        : `no volume of ${storage.disk.id} is mounted and writable (${refused.join('; ')})`,
   };
 }
 
