@@ -48,6 +48,7 @@ export { createProbeContext } from './probes/probe-context.js';
 // analyses: facts to assessment sections (health verdict, TRIM, discard passthrough, space)
 export { analyseDiscardPassthrough } from './analyses/discard-passthrough.js';
 export { assessDriveSections } from './analyses/drive-sections.js';
+export { cacheAbsorbed } from './analyses/io-overhead.js';
 export { driveSummarySchema } from './analyses/drive-summary.js';
 export { summarizeRuns } from './analyses/run-summary.js';
 

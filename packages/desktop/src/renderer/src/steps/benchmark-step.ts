@@ -1,5 +1,6 @@
 import {
   assessmentDocument,
+  cacheAbsorbed,
   formatBytes,
   formatDuration,
   formatRate,
@@ -54,6 +55,10 @@ function liveChart(job: JobSnapshot | null): HTMLElement | null {
   );
 }
 
+/** Why a starred figure is no encryption speed (the plan and the reports leave it out for the same reason). */
+const ABSORBED_NOTE =
+  'Faster than the plain drive: the page cache served these, not the cipher, so they are no encryption speed. The plan leaves them out.';
+
 /** One I/O test of the results grid. */
 type GridTest = NonNullable<AssessSample['test']>;
 
@@ -67,13 +72,23 @@ function columnName(test: GridTest): string {
   return test.backend === 'plain' ? 'Plain' : test.variant;
 }
 
-/** The results of a finished assessment's I/O benchmark (authoritative: refused figures are not in it). */
-function finishedResults(envelope: unknown): (GridTest & { bytesPerSecond: number })[] | null {
+/** A result of the grid; `absorbed`: the page cache served it, so it is no encryption speed. */
+type GridResult = GridTest & { readonly bytesPerSecond: number; readonly absorbed?: boolean };
+
+/**
+ * The results of a finished assessment's I/O benchmark (authoritative: refused figures are not in it). An
+ * encrypted result faster than plain beyond both runs' spread is marked absorbed (core's cacheAbsorbed, the
+ * rule the plan and the reports use to keep such figures out of ratios, charts and the answer).
+ */
+function finishedResults(envelope: unknown): GridResult[] | null {
   const parsed = assessmentDocument.envelope.safeParse(envelope);
   const io = parsed.success ? (parsed.data.result?.ioBenchmark ?? null) : null;
   if (io === null) {
     return null;
   }
+  const plainOf = (label: string, direction: string) =>
+    io.plain.profiles.find((entry) => entry.profile.label === label && entry.profile.direction === direction)
+      ?.summary;
   return [io.plain, ...io.encrypted].flatMap((target) =>
     target.profiles.map((measurement) => ({
       profile: measurement.profile.label,
@@ -81,6 +96,9 @@ function finishedResults(envelope: unknown): (GridTest & { bytesPerSecond: numbe
       backend: target.backend,
       variant: target.variant,
       bytesPerSecond: measurement.summary.medianBytesPerSecond,
+      absorbed:
+        target !== io.plain &&
+        cacheAbsorbed(plainOf(measurement.profile.label, measurement.profile.direction), measurement.summary),
     })),
   );
 }
@@ -97,7 +115,7 @@ function megabytesPerSecond(bytesPerSecond: number): string {
  */
 function resultsGrid(job: JobSnapshot | null, envelope: unknown): HTMLElement | null {
   const finished = job?.state === 'done' ? finishedResults(envelope) : null;
-  const results =
+  const results: GridResult[] =
     finished ??
     (job?.samples ?? []).flatMap((sample) =>
       sample.test === undefined ? [] : [{ ...sample.test, bytesPerSecond: sample.bytesPerSecond }],
@@ -115,6 +133,13 @@ function resultsGrid(job: JobSnapshot | null, envelope: unknown): HTMLElement | 
     const found = results.find(
       (result) => result.profile === profile && result.variant === variant && result.direction === direction,
     );
+    if (found?.absorbed === true) {
+      return h(
+        'td',
+        { class: 'result absorbed', title: `${formatRate(found.bytesPerSecond)}: ${ABSORBED_NOTE}` },
+        `${megabytesPerSecond(found.bytesPerSecond)}*`,
+      );
+    }
     if (found !== undefined) {
       return h(
         'td',
@@ -136,6 +161,7 @@ function resultsGrid(job: JobSnapshot | null, envelope: unknown): HTMLElement | 
           '–',
         );
   };
+  const anyAbsorbed = results.some((result) => result.absorbed === true);
   return h(
     'table',
     { id: 'benchmark-grid', class: 'results-grid' },
@@ -177,6 +203,17 @@ function resultsGrid(job: JobSnapshot | null, envelope: unknown): HTMLElement | 
         ),
       ),
     ),
+    anyAbsorbed
+      ? h(
+          'tfoot',
+          {},
+          h(
+            'tr',
+            {},
+            h('td', { colspan: String(1 + columns.length * 2), class: 'source' }, `* ${ABSORBED_NOTE}`),
+          ),
+        )
+      : [],
   );
 }
 
