@@ -3,7 +3,6 @@ import { cipherIdSchema } from '../domain/cipher.js';
 import { standardProfileIdSchema } from '../domain/io-benchmark.js';
 import { effectiveCipherSpeed } from '../rules/cipher-speed.js';
 import type { PlanFacts } from '../rules/facts.js';
-import { cipherRateAtSector } from '../rules/performance-model.js';
 import { buildPlan, type Plan } from './plan.js';
 
 /**
@@ -16,7 +15,6 @@ const VALIDATION_TOLERANCE_PERCENT = 15;
 const RESIDUAL_KINDS: ReadonlySet<string> = new Set([
   'throughput',
   'derived-cipher-speed',
-  'cipher-at-sector',
   'setting-near',
   'measured-pairing',
 ]);
@@ -47,14 +45,6 @@ const derivedCipherSpeedCheckSchema = z.object({
   cipher: cipherIdSchema,
   keyBits: z.number().int().positive(),
   direction: z.enum(['encrypt', 'decrypt']),
-  publishedBytesPerSecond: z.number().positive(),
-});
-
-const cipherAtSectorCheckSchema = z.object({
-  kind: z.literal('cipher-at-sector'),
-  /** The rate at 4096-byte messages (the publication's figure, or 1 when it gives only the ratio). */
-  largeMessageBytesPerSecond: z.number().positive(),
-  sectorSizeBytes: z.number().int().positive(),
   publishedBytesPerSecond: z.number().positive(),
 });
 
@@ -135,7 +125,6 @@ const validationCaseSchema = z.object({
   check: z.discriminatedUnion('kind', [
     throughputCheckSchema,
     derivedCipherSpeedCheckSchema,
-    cipherAtSectorCheckSchema,
     recommendationCheckSchema,
     settingAtMostCheckSchema,
     settingNearCheckSchema,
@@ -225,18 +214,6 @@ function evaluate(
             ? speed.encryptBytesPerSecond
             : speed.decryptBytesPerSecond;
       return numericResult(testCase, predicted, check.publishedBytesPerSecond);
-    }
-    case 'cipher-at-sector': {
-      const predicted = cipherRateAtSector(check.largeMessageBytesPerSecond, check.sectorSizeBytes);
-      const error = errorOf(predicted, check.publishedBytesPerSecond);
-      const share = (value: number) =>
-        `${(value / check.largeMessageBytesPerSecond).toFixed(3)} of 4096-byte`;
-      return {
-        published: share(check.publishedBytesPerSecond),
-        predicted: share(predicted),
-        errorPercent: error,
-        matches: error !== null && Math.abs(error) <= testCase.tolerancePercent,
-      };
     }
     case 'recommendation': {
       const plan = buildPlan(facts, testCase.options);

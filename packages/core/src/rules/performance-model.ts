@@ -15,16 +15,20 @@ import { sourceOf } from '../domain/source.js';
 import type { DeepPartial, PlanFacts } from './facts.js';
 
 /**
- * Kernel AES-XTS at 512-byte messages runs at 0.39 … 0.46 of its 4096-byte speed: +155 % / +117 % going to
- * 4096 on AMD Zen 4 and +127 % / +120 % on Intel Ice Lake (Eric Biggers, "x86: AES-XTS with VAES/AVX10"
- * cover letter, linux-crypto, March 2024); 0.44 is their mean. cryptsetup benchmark's 64 KiB chunks
- * (cryptsetup lib/crypto_backend/cipher_check.c, CIPHER_BLOCK_BYTES) measure the large-message speed.
+ * The cipher rate at encryption sectors under 4096 bytes is not modelled: no primary source found gives the
+ * rate of kernel AES-XTS (or dm-crypt) at 512-byte against 4096-byte sectors. The table in E. Biggers,
+ * "[PATCH 0/6] Faster AES-XTS on modern x86_64 CPUs" (linux-crypto, 2024-03-26; v2 2024-03-29) gives the
+ * patchset's throughput GAIN at 4096-byte and at 512-byte messages per CPU, not one size's rate over the other,
+ * so it cannot calibrate a share (an earlier 0.44 was derived from reading it that way). cryptsetup(8)
+ * (--sector-size) says only that 4096-byte sectors can give better performance, and cryptsetup benchmark
+ * measures 64 KiB buffers (lib/crypto_backend/cipher_check.c, CIPHER_BLOCK_BYTES), i.e. the large-message rate.
  */
-const SMALL_SECTOR_CIPHER_SHARE = 0.44;
+const SMALL_SECTOR_UNMODELLED_REASON =
+  'no published measurement gives kernel AES-XTS at 512-byte against 4096-byte sectors; cryptsetup benchmark measures 64 KiB buffers';
 
-/** The cipher rate at an encryption sector size, from a rate measured on large (≥ 4 KiB) messages. */
-export function cipherRateAtSector(rate: number, sectorSizeBytes: number): number {
-  return sectorSizeBytes >= 4096 ? rate : rate * SMALL_SECTOR_CIPHER_SHARE;
+/** The cipher rate at an encryption sector size from a large-message (≥ 4 KiB) rate; null below 4096 bytes (unknown). */
+function cipherRateAtSector(rate: number, sectorSizeBytes: number): number | null {
+  return sectorSizeBytes >= 4096 ? rate : null;
 }
 
 /**
@@ -188,8 +192,15 @@ export function measuredLuks2Targets(facts: PlanFacts): {
  */
 export function predictPerformance(facts: PlanFacts, settings: PerformanceSettings): PredictedPerformance[] {
   const cores = facts.machine?.logicalCores ?? 1;
+  // Only dm-crypt's rate (cryptsetup benchmark, 64 KiB buffers) is scaled to the sector; another engine's speed
+  // is taken as it is: VeraCrypt's own benchmark already encrypts in its 512-byte data units (VeraCrypt
+  // src/Common/Dlgcode.c, benchmark: EncryptDataUnits over benchmarkBufferSize / ENCRYPTION_DATA_UNIT_SIZE).
   const scale = (value: number | null | undefined) =>
-    value === null || value === undefined ? null : cipherRateAtSector(value, settings.sectorSizeBytes);
+    value === null || value === undefined
+      ? null
+      : settings.engine !== undefined && !settings.engine.dmCryptQueues
+        ? value
+        : cipherRateAtSector(value, settings.sectorSizeBytes);
   const encrypt = scale(settings.speed?.encryptBytesPerSecond);
   const decrypt = scale(settings.speed?.decryptBytesPerSecond);
   const allCoresEncrypt = scale(settings.speed?.allCoresEncryptBytesPerSecond);
@@ -332,7 +343,9 @@ export function findPerformanceResiduals(
       );
     }
     if (context.sectorSizeBytes < 4096) {
-      causes.push('512-byte encryption sectors (about half the cipher speed; use --sector-size 4096)');
+      causes.push(
+        'encryption sectors under 4096 bytes (their cipher cost is not modelled; measure with --sector-size 4096)',
+      );
     }
     if (context.kernelAesGeneric) {
       causes.push("the kernel's generic AES driver (load the accelerated one)");
@@ -367,8 +380,10 @@ export function findPerformanceResiduals(
 }
 
 /**
- * `small-sector-cipher-bound`: encryption sectors under 4096 bytes cost the cipher more than half its speed
- * ({@link SMALL_SECTOR_CIPHER_SHARE}); say so when that makes the cipher, not the device, the limit.
+ * `small-sector-cipher-bound`: with encryption sectors under 4096 bytes the model cannot tell the cipher's
+ * speed ({@link SMALL_SECTOR_UNMODELLED_REASON}), so the profiles it leaves without a cipher rate are named
+ * instead of guessed, with cryptsetup(8)'s advice (--sector-size: 4096-byte sectors can give better
+ * performance). Kept under its plan-1.0 rule id; since plan 1.x it is `info`, not a `warning`.
  */
 export function findSmallSectorBound(
   predictions: readonly PredictedPerformance[],
@@ -378,24 +393,20 @@ export function findSmallSectorBound(
   if (sectorSizeBytes >= 4096) {
     return [];
   }
-  const bound = predictions.filter(
-    (row) => row.readLimitedBy === 'cipher' || row.writeLimitedBy === 'cipher',
+  const unknown = predictions.filter(
+    (row) => row.cipherReadBytesPerSecond === null || row.cipherWriteBytesPerSecond === null,
   );
-  if (bound.length === 0) {
+  if (unknown.length === 0) {
     return [];
   }
   return [
     {
       ruleId: 'small-sector-cipher-bound',
-      severity: 'warning',
-      message: `With ${String(sectorSizeBytes)}-byte encryption sectors the cipher runs at about ${String(Math.round(SMALL_SECTOR_CIPHER_SHARE * 100))} % of its 4096-byte speed and limits ${bound.map((row) => row.profile).join(', ')} on this device. ${canChoose ? 'Use --sector-size 4096 (LUKS2).' : 'This tool fixes its sector size; LUKS2 with --sector-size 4096 would not have this limit.'}`,
-      evidence: bound.map((row) =>
-        evidence(
-          `${row.profile} cipher rate at ${String(sectorSizeBytes)}-byte sectors (bytes/s)`,
-          row.cipherReadBytesPerSecond,
-          sourceOf('cryptsetup benchmark', 'scaled by sector share'),
-        ),
-      ),
+      severity: 'info',
+      message: `With ${String(sectorSizeBytes)}-byte encryption sectors encplan cannot tell the cipher's speed (${SMALL_SECTOR_UNMODELLED_REASON}), so it predicts nothing for ${unknown.map((row) => row.profile).join(', ')}. ${canChoose ? 'cryptsetup(8) says 4096-byte sectors can give better performance: use --sector-size 4096 (LUKS2) or measure both.' : 'This tool fixes its sector size; measure the encrypted volume to know its speed.'}`,
+      evidence: [
+        evidence('encryption sector size (bytes)', sectorSizeBytes, sourceOf('plan', 'sector size')),
+      ],
     },
   ];
 }

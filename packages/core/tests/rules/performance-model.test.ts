@@ -116,18 +116,6 @@ describe('predictPerformance', () => {
       limit: 'device',
     },
     {
-      name: 'scales the cipher to 0.44 at 512-byte sectors',
-      profile: 'seq1m-q1t1',
-      cores: 4,
-      bypass: false,
-      device: 1500,
-      cipher: 2000,
-      sector: 512,
-      predicted: 880,
-      regime: 'one-core-stream',
-      limit: 'cipher',
-    },
-    {
       name: 'uses at most as many cores as the queue depth',
       profile: 'rnd4k-q32t1',
       cores: 2,
@@ -159,7 +147,20 @@ describe('predictPerformance', () => {
       engine: planSettingsOf('veracrypt').engine,
     }).find((r) => r.profile === 'seq1m-q1t1');
     expect(row?.cipherCores).toBe(4);
-    expect((row?.predictedReadBytesPerSecond ?? 0) / MIB).toBeCloseTo(4 * 500 * 0.44, 6);
+    // VeraCrypt's own benchmark already encrypts 512-byte data units: its rate is not scaled to the sector.
+    expect((row?.predictedReadBytesPerSecond ?? 0) / MIB).toBeCloseTo(4 * 500, 6);
+  });
+
+  it('predicts no dm-crypt cipher rate at 512-byte sectors: no source gives one', () => {
+    const settings = { speed: speed(2000), workqueueBypass: false };
+    const at = (sectorSizeBytes: number) =>
+      predictPerformance(input(4, plain('seq1m-q1t1', 1500)), { ...settings, sectorSizeBytes }).find(
+        (r) => r.profile === 'seq1m-q1t1',
+      );
+    expect(at(512)?.cipherReadBytesPerSecond).toBeNull();
+    expect(at(512)?.predictedReadBytesPerSecond).toBeNull();
+    expect(at(512)?.readLimitedBy).toBeNull();
+    expect((at(4096)?.predictedReadBytesPerSecond ?? 0) / MIB).toBeCloseTo(1500, 6);
   });
 
   it('reports the error against a measured value', () => {
@@ -245,6 +246,8 @@ describe('findSmallSectorBound', () => {
     });
     const [finding] = findSmallSectorBound(rows, 512, true);
     expect(finding?.ruleId).toBe('small-sector-cipher-bound');
+    expect(finding?.severity).toBe('info');
+    expect(finding?.message).toContain('cannot tell');
     expect(finding?.message).toContain('--sector-size 4096');
     expect(findSmallSectorBound(rows, 4096, true)).toEqual([]);
   });
