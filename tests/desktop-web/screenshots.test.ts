@@ -197,7 +197,7 @@ describe.skipIf(chromiumMissing !== null)('the wizard, light and dark, 1280×800
         expect((await strategy.boundingBox())?.y).toBeLessThan(viewport.height / 2);
         const answer = page.locator('section.answer');
         await expect(answer.getByRole('heading', { level: 2 }).textContent()).resolves.toMatch(
-          /^(go|fix first|caution|stop) (Go ahead|Encrypt|Back up first)/,
+          /^(go|fix first|caution|stop|reinstall) (Go ahead|Encrypt|Back up first|Reinstall encrypted)/,
         );
         await expect(answer.locator('dl.decisions dt').first().textContent()).resolves.toBe('Encryption');
         expect((await answer.boundingBox())?.y).toBeLessThan(viewport.height);

@@ -857,7 +857,9 @@ function weakerThanPlan(found: Existing, plan: AssessmentPlan): string[] {
   const wanted = planned.luks2Pbkdf;
   if (wanted !== null) {
     for (const slot of found.pbkdf) {
-      if (slot.type === 'pbkdf2') {
+      if (slot.type === 'pbkdf2' && wanted.kdf === 'pbkdf2') {
+        continue;
+      } else if (slot.type === 'pbkdf2') {
         reasons.push(`${found.path} keyslot ${slot.keyslot} uses PBKDF2, the plan argon2id`);
       } else if (slot.memoryKibibytes !== null && slot.memoryKibibytes < wanted.memoryKiB) {
         reasons.push(
@@ -888,7 +890,9 @@ function summarisePlan(plan: AssessmentPlan): string {
     settings.workqueueBypass ? 'no workqueues' : null,
     settings.luks2Pbkdf === null
       ? null
-      : `argon2id ${formatBytes(settings.luks2Pbkdf.memoryKiB * 1024)} ×${String(settings.luks2Pbkdf.parallel)}`,
+      : settings.luks2Pbkdf.kdf === 'pbkdf2'
+        ? 'pbkdf2 (GRUB)'
+        : `argon2id ${formatBytes(settings.luks2Pbkdf.memoryKiB * 1024)} ×${String(settings.luks2Pbkdf.parallel)}`,
     settings.space !== null && settings.space.unallocatedBytes > 0
       ? `${formatBytes(settings.space.unallocatedBytes)} left unallocated`
       : null,

@@ -103,9 +103,9 @@ function recommendationContradictions(plan: Plan): PlanContradiction[] {
       const stated = value as Readonly<Record<string, unknown>>;
       expect(
         ruleId,
-        [stated.memoryKiB, stated.parallel, stated.iterations],
-        pbkdf === null ? null : [pbkdf.memoryKiB, pbkdf.parallel, pbkdf.iterations],
-        'argon2id memory, lanes and iterations',
+        [stated.pbkdf, stated.memoryKiB, stated.parallel, stated.iterations],
+        pbkdf === null ? null : [pbkdf.kdf ?? 'argon2id', pbkdf.memoryKiB, pbkdf.parallel, pbkdf.iterations],
+        'key derivation, memory, lanes and iterations',
       );
     } else if (ruleId === 'veracrypt-pim') {
       expect(ruleId, value, settings.veracrypt?.pim ?? null, 'VeraCrypt PIM');
@@ -145,15 +145,19 @@ function luksFormatContradictions(plan: Plan, command: PlanCommand): PlanContrad
     settings.sectorSizeBytes === null ? null : String(settings.sectorSizeBytes),
   );
   const pbkdf = settings.luks2Pbkdf;
+  // The KDF itself: a PBKDF2 keyslot (GRUB, rules/grub-boot.ts) states no memory or lanes and passes none.
+  const kdf = pbkdf === null ? null : (pbkdf.kdf ?? 'argon2id');
+  differs('--pbkdf', flagValue(argv, '--pbkdf'), kdf);
+  const argon2 = pbkdf !== null && kdf === 'argon2id' ? pbkdf : null;
   differs(
     '--pbkdf-memory',
     flagValue(argv, '--pbkdf-memory'),
-    pbkdf === null ? null : String(pbkdf.memoryKiB),
+    argon2 === null ? null : String(argon2.memoryKiB),
   );
   differs(
     '--pbkdf-parallel',
     flagValue(argv, '--pbkdf-parallel'),
-    pbkdf === null ? null : String(pbkdf.parallel),
+    argon2 === null ? null : String(argon2.parallel),
   );
   differs(
     '--pbkdf-force-iterations',

@@ -22,6 +22,7 @@ import {
 import { estimateInPlaceWriteCost, evaluateHealthGate, healthGateSchema } from '../rules/health-gate.js';
 import {
   luks2PbkdfSchema,
+  recommendGrubPbkdf2,
   recommendLuks2Pbkdf,
   recommendVeracryptKdf,
   veracryptPlanSettings,
@@ -39,7 +40,7 @@ import {
 import { isKernelAtLeast } from '../rules/kernel-version.js';
 import { findKernelAesXtsUpgrade } from '../rules/kernel-aes-xts-upgrade.js';
 import { adviseVeracryptArgon2 } from '../rules/veracrypt-argon2.js';
-import { findGrubBootPbkdf2 } from '../rules/grub-boot.js';
+import { bootOnVolume, findGrubBootPbkdf2 } from '../rules/grub-boot.js';
 import { findDmCryptTunables, findNvme4096Lba } from '../rules/dm-crypt-tunables.js';
 import { moveAdviceByResiduals } from '../rules/residual-advice.js';
 import { osOf, type PlanFacts } from '../rules/facts.js';
@@ -259,7 +260,7 @@ export function buildPlan(facts: PlanFacts, rawOptions: PlanOptions = {}): Plan 
       kernelAtLeast59: isKernelAtLeast(facts.machine?.os?.kernel ?? null, 5, 9),
     },
   );
-  const commandSettings: CommandSettings = {
+  const baseCommandSettings: CommandSettings = {
     targetTool,
     devicePath,
     devicePlaceholder: diskPath === undefined,
@@ -283,6 +284,19 @@ export function buildPlan(facts: PlanFacts, rawOptions: PlanOptions = {}): Plan 
     cipherEncryptBytesPerSecond: advised.speed?.encryptBytesPerSecond ?? null,
   });
   const strategy = decision.strategy;
+  // GRUB opens only PBKDF2 keyslots (rules/grub-boot.ts): where it must open this volume, the keyslot the plan
+  // states and the command applies is PBKDF2, not argon2id.
+  const grubKeyslot =
+    rulesOf.keyDerivation === 'luks2-keyslot' &&
+    platform === 'linux' &&
+    bootOnVolume(facts, options, strategy) !== null
+      ? recommendGrubPbkdf2(facts, options, advised.keyBits)
+      : null;
+  if (grubKeyslot !== null) {
+    luks2Pbkdf = { ...grubKeyslot.pbkdf };
+    attackerCost = [];
+  }
+  const commandSettings: CommandSettings = { ...baseCommandSettings, luks2Pbkdf };
   // In place, an unaligned filesystem gets 512-byte sectors (inPlaceSectorSize): the plan states what it applies.
   const sectorSetting =
     strategy.kind === 'in-place'
@@ -374,7 +388,10 @@ export function buildPlan(facts: PlanFacts, rawOptions: PlanOptions = {}): Plan 
     strategy,
     healthGate: health.gate,
     findings: findings.sort((a, b) => SEVERITY_ORDER[a.severity] - SEVERITY_ORDER[b.severity]),
-    recommendations: replaced([...decision.recommendations, ...all.recommendations], sectorMoved),
+    recommendations: replaced(
+      replaced([...decision.recommendations, ...all.recommendations], sectorMoved),
+      grubKeyslot?.recommendations ?? [],
+    ),
     settings: {
       cipher: rulesOf.cipher === 'own-algorithm' ? (veracrypt?.encryption ?? 'AES') : choice.spec,
       keySizeBits: rulesOf.plansKeySize ? advised.keyBits : null,

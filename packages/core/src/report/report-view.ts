@@ -646,6 +646,16 @@ function toAnswer(plan: Plan, fixFirst: readonly FixFirstView[]): AnswerView {
       reason: `${plan.healthGate.status === 'caution' ? `${plan.healthGate.reason} ` : ''}Nothing is rewritten; the strategy below says why, and what differs from the plan, if anything.`,
     };
   }
+  // A system disk that cannot be encrypted in place: the answer is the strategy's, never "encrypt" (issue 24
+  // item 5: one answer). The strategy view's title is the one name of the strategy in every view.
+  if (plan.strategy?.kind === 'reinstall') {
+    return {
+      tone: 'attention',
+      verdict: plan.healthGate.status === 'caution' ? 'caution' : 'reinstall',
+      headline: `${toStrategyView(plan.strategy).title}: back up ${plan.strategy.target?.path ?? plan.devicePath}, reinstall with the installer's encrypted-disk option and restore the data${after}`,
+      reason: `${plan.healthGate.status === 'caution' ? `${plan.healthGate.reason} ` : ''}No command rewrites this disk in place; the strategy below says why.`,
+    };
+  }
   if (plan.healthGate.status === 'caution') {
     return {
       tone: 'attention',
@@ -685,7 +695,11 @@ function toDecisions(plan: Plan): DecisionView[] {
       ? null
       : {
           label: 'Key derivation',
-          value: `${pbkdfName}, ${formatBytes(settings.luks2Pbkdf.memoryKiB * 1024)} memory, ${settings.luks2Pbkdf.iterations === null ? 'benchmarked iterations' : `${String(settings.luks2Pbkdf.iterations)} iterations`}, ${String(settings.luks2Pbkdf.parallel)} threads${unlock(settings.luks2Pbkdf.predictedUnlockMs)}`,
+          // A PBKDF2 keyslot has no memory or threads; it is there because GRUB opens no other (grub-boot-pbkdf2).
+          value:
+            settings.luks2Pbkdf.kdf === 'pbkdf2'
+              ? `PBKDF2-sha256 (GRUB opens LUKS2 only through a PBKDF2 keyslot), ${settings.luks2Pbkdf.iterations === null ? 'benchmarked iterations' : `${String(settings.luks2Pbkdf.iterations)} iterations`}${unlock(settings.luks2Pbkdf.predictedUnlockMs)}`
+              : `${pbkdfName}, ${formatBytes(settings.luks2Pbkdf.memoryKiB * 1024)} memory, ${settings.luks2Pbkdf.iterations === null ? 'benchmarked iterations' : `${String(settings.luks2Pbkdf.iterations)} iterations`}, ${String(settings.luks2Pbkdf.parallel)} threads${unlock(settings.luks2Pbkdf.predictedUnlockMs)}`,
         },
     settings.veracrypt === null
       ? null

@@ -12,7 +12,7 @@ const BOOT_MOUNT = '/boot';
  * strategy encrypts the root filesystem in place and nothing on this disk is mounted at /boot (so /boot is a
  * directory of it). Null when the layout cannot tell (no in-place root target).
  */
-function bootOnVolume(
+export function bootOnVolume(
   facts: PlanFacts,
   options: ResolvedPlanOptions,
   strategy: Strategy,
@@ -36,8 +36,8 @@ function bootOnVolume(
  * key derivation function is supported, as Argon2 is not yet supported" (GNU GRUB manual, "cryptomount";
  * grub-core/disk/luks2.c refuses Argon2 keyslots with "Argon2 not supported"). When /boot lies on the volume
  * (GRUB_ENABLE_CRYPTODISK), the plan's Argon2id keyslot would leave the machine at the GRUB rescue prompt, so
- * the finding names the conversion (cryptsetup-luksConvertKey(8), cryptsetup ≥ 2.0: `--pbkdf pbkdf2`, the
- * iterations timed by cryptsetup for `--iter-time`). The initramfs keeps unlocking root with any keyslot.
+ * the plan's keyslot becomes PBKDF2 (rules/key-derivation.ts recommendGrubPbkdf2, applied in plan/plan.ts) and
+ * this finding says why. The initramfs keeps unlocking root with any keyslot.
  */
 export function findGrubBootPbkdf2(
   facts: PlanFacts,
@@ -60,7 +60,7 @@ export function findGrubBootPbkdf2(
       severity: basis === 'option' ? 'warning' : 'info',
       message:
         `${why}, GRUB must open the LUKS2 header itself, and GRUB opens LUKS2 only with a PBKDF2 keyslot ("For LUKS2 only the PBKDF2 key derivation function is supported, as Argon2 is not yet supported", GRUB manual, cryptomount). ` +
-        `After formatting, convert the keyslot GRUB uses: cryptsetup luksConvertKey --key-slot 0 --pbkdf pbkdf2 --iter-time ${String(options.unlockTimeMs)} ${device}. ` +
+        `So the plan formats the keyslot with PBKDF2-sha256 (settings.luks2Pbkdf.kdf "pbkdf2"; the luksFormat or reencrypt command passes --pbkdf pbkdf2), not argon2id. ` +
         'PBKDF2 gives an attacker with GPUs far less work per second of your wait than Argon2id: use a long passphrase, or keep /boot unencrypted on its own partition and let the initramfs unlock root with Argon2id.',
       evidence: [
         evidence(

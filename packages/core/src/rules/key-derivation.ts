@@ -71,6 +71,12 @@ function roundArgon2Memory(memoryKiB: number): number {
  * rule pinned them) means "let cryptsetup benchmark to iterTimeMs", and `memoryKiB` is then a cap it may lower.
  */
 export const luks2PbkdfSchema = z.object({
+  /**
+   * The keyslot's KDF (contract 1.x, added): argon2id, or pbkdf2 where GRUB must open the volume
+   * (rules/grub-boot.ts). Absent in older plans: argon2id. For pbkdf2, memoryKiB is 0 and parallel 1 (PBKDF2 has
+   * no memory or parallel cost: cryptsetup-luksFormat(8), "Memory and parallel costs are unused for PBKDF2").
+   */
+  kdf: z.enum(['argon2id', 'pbkdf2']).optional(),
   memoryKiB: z.number().int(),
   parallel: z.number().int(),
   iterations: z.number().int().nullable(),
@@ -198,6 +204,7 @@ export function recommendLuks2Pbkdf(
   const pinned = `The command pins memory, lanes and iterations (--pbkdf-memory, --pbkdf-parallel, --pbkdf-force-iterations), so cryptsetup runs no benchmark of its own and luksDump shows exactly these figures.`;
   if (speed === null) {
     const pbkdf: Luks2Pbkdf = {
+      kdf: 'argon2id',
       memoryKiB,
       parallel,
       iterations: ARGON2_MIN_ITERATIONS,
@@ -236,7 +243,14 @@ export function recommendLuks2Pbkdf(
   const timed = Math.floor((options.unlockTimeMs * unlockLanes) / (speed.msPerKiBIterationLane * memoryKiB));
   const iterations = Math.max(ARGON2_MIN_ITERATIONS, timed);
   const predictedUnlockMs = Math.round((iterations * memoryKiB * speed.msPerKiBIterationLane) / unlockLanes);
-  const pbkdf: Luks2Pbkdf = { memoryKiB, parallel, iterations, iterTimeMs: null, predictedUnlockMs };
+  const pbkdf: Luks2Pbkdf = {
+    kdf: 'argon2id',
+    memoryKiB,
+    parallel,
+    iterations,
+    iterTimeMs: null,
+    predictedUnlockMs,
+  };
   const assumption = otherMachine
     ? " It assumes the unlocking machine's cores are as fast as this one's; format there if they are slower."
     : '';
@@ -266,6 +280,19 @@ const HASH_OUTPUT_BYTES: Readonly<Record<Pbkdf2Hash, number>> = {
 };
 /** cryptsetup benchmark derives a 256-bit key (cryptsetup(8) BENCHMARK; cryptsetup src/cryptsetup.c, lib/crypto_backend/cipher_check.c "per second for 256-bit key"). */
 const CRYPTSETUP_BENCH_KEY_BYTES = 32;
+/**
+ * PBKDF2 iterations per second for a `keyBytes` key from a benchmark that derived `benchKeyBytes`: the cost
+ * scales with the number of output blocks, ceil(key / hash output) (RFC 8018 §5.2).
+ */
+function pbkdf2RateForKey(
+  measured: number,
+  benchKeyBytes: number,
+  keyBytes: number,
+  hash: Pbkdf2Hash,
+): number {
+  const outputBytes = HASH_OUTPUT_BYTES[hash];
+  return (measured * Math.ceil(benchKeyBytes / outputBytes)) / Math.ceil(keyBytes / outputBytes);
+}
 /** VeraCrypt derives 64 bytes (two 256-bit XTS keys) per cipher of the cascade (VeraCrypt documentation: "Personal Iterations Multiplier (PIM)", "Command Line Usage", "Cascades"; cryptsetup lib/tcrypt/tcrypt.c Cascades). */
 const VERACRYPT_KEY_BYTES_PER_CIPHER = 64;
 /**
@@ -343,10 +370,7 @@ export function recommendVeracryptKdf(
       benchKeyBits: benchKeyBytes * 8,
       source: sourceOf('cryptsetup benchmark', `PBKDF2-${row?.hash ?? hash}`),
     };
-    const outputBytes = HASH_OUTPUT_BYTES[hash];
-    // PBKDF2 cost scales with the number of output blocks: ceil(key / hash output) (RFC 8018 §5.2).
-    const iterationsPerSecond =
-      (measured * Math.ceil(benchKeyBytes / outputBytes)) / Math.ceil(keyBytes / outputBytes);
+    const iterationsPerSecond = pbkdf2RateForKey(measured, benchKeyBytes, keyBytes, hash);
     // Attacker seconds per defender second ∝ defender iterations/s ÷ GPU iterations/s (dosoos/hashcat_speeds (hashcat -b outputs) derived ratio).
     const advantage = iterationsPerSecond / (gpu.guessesPerSecond * gpu.iterations);
     return [{ hash, iterationsPerSecond, advantage, speed }];
@@ -442,5 +466,98 @@ export function recommendVeracryptKdf(
     ],
     findings: [],
     kdf,
+  };
+}
+
+/**
+ * cryptsetup's PBKDF2 minimum, 1000 iterations: "For PBKDF2, the minimum iteration count is 1000"
+ * (cryptsetup-luksFormat(8) 2.6.1, "MINIMAL AND MAXIMAL PBKDF COSTS").
+ */
+const PBKDF2_MIN_ITERATIONS = 1000;
+
+/**
+ * The PBKDF2 keyslot GRUB can open (rules/grub-boot.ts): PBKDF2-sha256 (cryptsetup's LUKS2 default --hash,
+ * cryptsetup-luksFormat(8)), iterations from this machine's measured `cryptsetup benchmark` PBKDF2-sha256 speed
+ * for the unlock time, as cryptsetup's --iter-time does ("The number of milliseconds to spend with PBKDF
+ * passphrase processing", cryptsetup-luksFormat(8)), for a derived key of the volume key's size (a LUKS2 keyslot
+ * derives a key of the volume key's length when its cipher suits the keyslot area: cryptsetup
+ * lib/luks2/luks2_keyslot_luks2.c). Pinned with --pbkdf-force-iterations, as the argon2id case pins its
+ * figures; unmeasured, the command leaves the timing to cryptsetup (--iter-time) and the iterations are null.
+ */
+export function recommendGrubPbkdf2(
+  facts: PlanFacts,
+  options: ResolvedPlanOptions,
+  keyBits: number,
+): RuleResult & { readonly pbkdf: Luks2Pbkdf } {
+  const row = (facts.cipherBenchmark?.kdfSpeed?.pbkdf2 ?? []).find(
+    (candidate) => candidate.hash?.replace(/-\d+$/, '') === 'sha256',
+  );
+  const measured = row?.iterationsPerSecond;
+  const why =
+    'GRUB opens a LUKS2 volume only through a PBKDF2 keyslot ("For LUKS2 only the PBKDF2 key derivation function is supported, as Argon2 is not yet supported", GNU GRUB manual, cryptomount), and /boot lies on this volume';
+  const source = sourceOf('cryptsetup benchmark', 'PBKDF2-sha256');
+  if (measured === undefined || measured === null || measured <= 0) {
+    const pbkdf: Luks2Pbkdf = {
+      kdf: 'pbkdf2',
+      memoryKiB: 0,
+      parallel: 1,
+      iterations: null,
+      iterTimeMs: options.unlockTimeMs,
+      predictedUnlockMs: null,
+    };
+    return {
+      recommendations: [
+        {
+          ruleId: 'luks2-pbkdf',
+          value: {
+            pbkdf: 'pbkdf2',
+            memoryKiB: 0,
+            parallel: 1,
+            iterations: null,
+            iterTimeMs: options.unlockTimeMs,
+          },
+          reason: `Use PBKDF2-sha256 for the keyslot, not argon2id: ${why}. No PBKDF2 speed was measured, so cryptsetup times the iterations itself (--iter-time ${String(options.unlockTimeMs)}); assess with --benchmark to pin them.`,
+          evidence: [
+            evidence(
+              'options.unlockTimeMs',
+              options.unlockTimeMs,
+              sourceOf('encplan', 'options.unlockTimeMs'),
+            ),
+            evidence('PBKDF2-sha256 iterations per second', null, source),
+          ],
+          confidence: 'medium',
+        },
+      ],
+      findings: [],
+      pbkdf,
+    };
+  }
+  const benchKeyBytes = (row?.derivedKeyBits ?? CRYPTSETUP_BENCH_KEY_BYTES * 8) / 8;
+  const perSecond = pbkdf2RateForKey(measured, benchKeyBytes, keyBits / 8, 'sha256');
+  const iterations = Math.max(PBKDF2_MIN_ITERATIONS, Math.floor((perSecond * options.unlockTimeMs) / 1000));
+  const predictedUnlockMs = Math.round((iterations / perSecond) * 1000);
+  const pbkdf: Luks2Pbkdf = {
+    kdf: 'pbkdf2',
+    memoryKiB: 0,
+    parallel: 1,
+    iterations,
+    iterTimeMs: null,
+    predictedUnlockMs,
+  };
+  return {
+    recommendations: [
+      {
+        ruleId: 'luks2-pbkdf',
+        value: { pbkdf: 'pbkdf2', memoryKiB: 0, parallel: 1, iterations, iterTimeMs: null },
+        reason: `Use PBKDF2-sha256 for the keyslot, not argon2id: ${why}. ${String(iterations)} iterations take about ${String(predictedUnlockMs)} ms here (measured ${String(Math.round(measured))} iterations/s for a ${String(benchKeyBytes * 8)}-bit key, scaled to the ${String(keyBits)}-bit volume key), pinned with --pbkdf-force-iterations so the header gets exactly this count.`,
+        evidence: [
+          evidence('options.unlockTimeMs', options.unlockTimeMs, sourceOf('encplan', 'options.unlockTimeMs')),
+          evidence('PBKDF2-sha256 iterations per second', measured, source),
+        ],
+        confidence: 'high',
+      },
+    ],
+    findings: [],
+    pbkdf,
   };
 }

@@ -122,8 +122,10 @@ export interface VolumeCommandInput {
   readonly cipherSpec: string;
   readonly keyBits: number;
   readonly sectorSizeBytes: number | null;
-  /** The LUKS2 keyslot's Argon2id cost (rules/key-derivation.ts); null: cryptsetup's default. */
+  /** The LUKS2 keyslot's KDF and cost (rules/key-derivation.ts); null: cryptsetup's default. */
   readonly luks2Pbkdf: {
+    /** Absent: argon2id. */
+    readonly kdf?: 'argon2id' | 'pbkdf2' | undefined;
     readonly memoryKiB: number;
     readonly parallel: number;
     readonly iterations: number | null;

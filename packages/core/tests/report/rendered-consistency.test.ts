@@ -37,12 +37,33 @@ const linuxArbitrary = fc.record({
   targetTool: fc.constantFrom('luks2' as const, 'veracrypt' as const),
   workload: fc.constantFrom('desktop' as const, 'server' as const, 'write-heavy' as const),
   discards: fc.constantFrom('auto' as const, 'never' as const),
+  encryptedBoot: fc.boolean(),
 });
+
+/**
+ * The answer's headline says what the strategy does (issue 24 item 5: one answer): a reinstall, a replacement or
+ * an already-encrypted disk is never answered with "encrypt", and an encrypting strategy is never answered with
+ * another strategy's name.
+ */
+function headlineContradiction(kind: string | undefined, headline: string): string | null {
+  const saysEncrypt = /^(?:Go ahead: )?Encrypt\b/.test(headline);
+  if (kind === 'reinstall' && !headline.startsWith('Reinstall encrypted')) {
+    return `strategy reinstall, answer "${headline}"`;
+  }
+  if ((kind === 'nothing-to-do' || kind === 'replace-first') && saysEncrypt) {
+    return `strategy ${kind}, answer "${headline}"`;
+  }
+  if ((kind === 'in-place' || kind === 'fresh-format') && headline.startsWith('Reinstall')) {
+    return `strategy ${kind}, answer "${headline}"`;
+  }
+  return null;
+}
 
 /** The text and HTML of one assessment document, with the command script (destructive lines included). */
 function rendered(document: { result: unknown }) {
   const view = toReportView(document as Parameters<typeof toReportView>[0], { includeDestructive: true });
   return {
+    view,
     text: renderTextReport(view, { verbose: true, width: null }),
     html: renderHtmlReport(view, renderChart),
     script: renderCommandsScript(view),
@@ -74,10 +95,13 @@ describe('rendered reports tell what the facts and commands say (issue 24 item 5
           targetTool: shape.targetTool,
           workload: shape.workload,
           ...(shape.discards === 'never' ? { discards: 'never' as const } : {}),
+          encryptedBoot: shape.encryptedBoot,
         });
         document.result.plan = plan;
-        const { text, html, script } = rendered(document);
+        const { view, text, html, script } = rendered(document);
         const both = `${text}\n${html}`;
+        // The answer follows the strategy.
+        expect(headlineContradiction(plan.strategy?.kind, view.answer?.headline ?? '')).toBeNull();
         // The TRIM badge: green "supported" only when the drive itself says so.
         if (shape.deviceSupportsTrim !== true) {
           expect(text).not.toMatch(/TRIM and discards: supported/);
@@ -101,7 +125,14 @@ describe('rendered reports tell what the facts and commands say (issue 24 item 5
         const argvs = plan.commands.map((command) => command.argv);
         // The Argon2 memory shown is the memory every luksFormat line applies.
         const pbkdf = plan.settings.luks2Pbkdf;
-        if (pbkdf !== null) {
+        if (pbkdf?.kdf === 'pbkdf2') {
+          // GRUB's PBKDF2 keyslot: the report says why, and no command passes Argon2 figures.
+          expect(both).toContain('PBKDF2-sha256 (GRUB opens LUKS2 only through a PBKDF2 keyslot)');
+          expect(flagValues(argvs, '--pbkdf-memory')).toEqual([]);
+          for (const value of flagValues(argvs, '--pbkdf')) {
+            expect(value).toBe('pbkdf2');
+          }
+        } else if (pbkdf !== null) {
           expect(both).toContain(`${formatBytes(pbkdf.memoryKiB * 1024)} memory`);
           for (const value of flagValues(argvs, '--pbkdf-memory')) {
             expect(Number(value)).toBe(pbkdf.memoryKiB);
@@ -130,6 +161,19 @@ describe('rendered reports tell what the facts and commands say (issue 24 item 5
       }),
       { numRuns: 60 },
     );
+  });
+
+  it('answers the /dev/vda system disk with its strategy, not with "encrypt"', () => {
+    const document = JSON.parse(fixture('assessments/virtio-system-disk-whole-ext4-debian12.json')) as {
+      result: PlanFacts & { plan: unknown };
+    };
+    const plan = buildPlan(document.result, {});
+    document.result.plan = plan;
+    const { view, text } = rendered(document);
+    expect(plan.strategy?.kind).toBe('reinstall');
+    expect(view.answer?.headline).toMatch(/^Reinstall encrypted\b.*: back up \/dev\/vda/);
+    expect(headlineContradiction(plan.strategy?.kind, view.answer?.headline ?? '')).toBeNull();
+    expect(text).not.toMatch(/Encrypt \/dev\/vda with LUKS2/);
   });
 
   it('shows the PIM the VeraCrypt command applies on Windows and macOS', async () => {

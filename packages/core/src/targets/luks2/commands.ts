@@ -25,20 +25,26 @@ export function luks2VolumeCommands(
 ): PlanCommand[] {
   const staged = input.stage === undefined ? {} : { stage: input.stage };
   const pbkdf = input.luks2Pbkdf;
+  const iterationArgs = (iterations: number | null, iterTimeMs: number | null): string[] =>
+    iterations === null
+      ? ['--iter-time', String(iterTimeMs ?? 2000)]
+      : ['--pbkdf-force-iterations', String(iterations)];
+  // A PBKDF2 keyslot (GRUB opens no other: rules/grub-boot.ts) has no memory or parallel cost
+  // (cryptsetup-luksFormat(8): "Memory and parallel costs are unused for PBKDF2").
   const kdfArgs =
     pbkdf === null
       ? []
-      : [
-          '--pbkdf',
-          'argon2id',
-          '--pbkdf-memory',
-          String(pbkdf.memoryKiB),
-          '--pbkdf-parallel',
-          String(pbkdf.parallel),
-          ...(pbkdf.iterations === null
-            ? ['--iter-time', String(pbkdf.iterTimeMs ?? 2000)]
-            : ['--pbkdf-force-iterations', String(pbkdf.iterations)]),
-        ];
+      : pbkdf.kdf === 'pbkdf2'
+        ? ['--pbkdf', 'pbkdf2', ...iterationArgs(pbkdf.iterations, pbkdf.iterTimeMs)]
+        : [
+            '--pbkdf',
+            'argon2id',
+            '--pbkdf-memory',
+            String(pbkdf.memoryKiB),
+            '--pbkdf-parallel',
+            String(pbkdf.parallel),
+            ...iterationArgs(pbkdf.iterations, pbkdf.iterTimeMs),
+          ];
   const flags = activationFlags(input);
   const crypttabOptions = ['luks', ...flags.crypttab].join(',');
   const target = input.volumePath;
