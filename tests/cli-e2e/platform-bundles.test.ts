@@ -125,7 +125,7 @@ describe('a benchmarked Windows bundle (DiskSpd, plain versus a BitLocker VHDX)'
 describe.each(CASES)('$bundle (built binary)', (testCase) => {
   const bundle = bundlePath(testCase.bundle);
 
-  it('assess --json: a valid 1.4 envelope with the storage model only (no platformStorage), the Linux sections null, a plan for the platform', () => {
+  it('assess --json: a valid 1.5 envelope with the storage model only (no platformStorage), the Linux sections null, a plan for the platform', () => {
     const run = runCli(['assess', '--bundle', bundle, '--json']);
     expect(run.status).toBe(0);
     const document = JSON.parse(run.stdout) as {

@@ -13,6 +13,39 @@ const cpuCryptoFlagsSchema = z.object({
 });
 export type CpuCryptoFlags = z.infer<typeof cpuCryptoFlagsSchema>;
 
+/**
+ * One file of /sys/devices/system/cpu/vulnerabilities as the kernel states it. The ABI
+ * (Documentation/ABI/testing/sysfs-devices-system-cpu, "What: /sys/devices/system/cpu/vulnerabilities")
+ * defines "Not affected", "Vulnerable" and "Mitigation: $M"; kernels also print "Vulnerable: …" and
+ * "Unknown: …" (Documentation/admin-guide/hw-vuln/*), which are kept as `vulnerable` and `unknown`.
+ */
+const cpuVulnerabilitySchema = z.object({
+  /** The file's name, e.g. `spectre_v2`, `retbleed`, `spec_rstack_overflow`, `gather_data_sampling`. */
+  name: z.string(),
+  state: z.enum(['not-affected', 'mitigated', 'vulnerable', 'unknown']),
+  /** The file's text, trimmed (e.g. "Mitigation: Safe RET"). */
+  text: z.string(),
+});
+
+/**
+ * The CPU-vulnerability mitigations in effect while encplan measured: context of every measured cost (kernel
+ * entry and return paths cost more with some of them). Read from sysfs and /proc/cmdline without a process.
+ */
+const cpuMitigationsSchema = z.object({
+  /** Every file of /sys/devices/system/cpu/vulnerabilities, sorted by name; null when none could be read. */
+  vulnerabilities: z.array(cpuVulnerabilitySchema).nullable(),
+  /**
+   * The value of `mitigations=` on the kernel command line (/proc/cmdline; "off", "auto", "auto,nosmt", …:
+   * Documentation/admin-guide/kernel-parameters.txt), null when the command line does not set it (the kernel's
+   * default, auto) or could not be read (`commandLineRead` false).
+   */
+  commandLine: z.string().nullable(),
+  commandLineRead: z.boolean(),
+  /** Why `vulnerabilities` is null; null when it was read. */
+  unknownReason: z.string().nullable(),
+});
+export type CpuMitigations = z.infer<typeof cpuMitigationsSchema>;
+
 /** CPU, memory and operating system of the machine running the assessment. */
 export const machineSchema = z.object({
   cpuModel: z.string(),
@@ -25,6 +58,8 @@ export const machineSchema = z.object({
   cryptoFlagsSource: z.string(),
   memoryTotalBytes: z.number().int(),
   os: z.object({ platform: z.string(), distro: z.string(), release: z.string(), kernel: z.string() }),
+  /** CPU-vulnerability mitigations in effect (assessment 1.5; Linux only, absent elsewhere and in older documents). */
+  mitigations: cpuMitigationsSchema.optional(),
 });
 export type Machine = z.infer<typeof machineSchema>;
 

@@ -1,4 +1,8 @@
-import type { CpuCryptoFlags, Machine } from '../domain/cpu.js';
+import type { CpuCryptoFlags, CpuMitigations, Machine } from '../domain/cpu.js';
+import {
+  CPU_VULNERABILITIES_DIRECTORY,
+  parseCpuMitigations,
+} from '../parsers/cpu-vulnerabilities/cpu-vulnerabilities.js';
 import { addWarning, attempt, type ProbeContext } from './probe-context.js';
 
 /** What systeminformation guessed about a disk, beside what encplan read from sysfs. */
@@ -96,6 +100,39 @@ function nodeArchitecture(machine: string): string {
 }
 
 /**
+ * The CPU-vulnerability mitigations in effect: every file of /sys/devices/system/cpu/vulnerabilities
+ * (Documentation/ABI/testing/sysfs-devices-system-cpu; one file per issue, Documentation/admin-guide/hw-vuln/)
+ * and `mitigations=` of /proc/cmdline, read through the Host (recorded in bundles, replayed by assess --bundle).
+ */
+async function probeCpuMitigations(context: ProbeContext): Promise<CpuMitigations> {
+  const { host } = context;
+  const purpose = 'Reading the CPU-vulnerability mitigations';
+  const names = await attempt(context, CPU_VULNERABILITIES_DIRECTORY, purpose, () =>
+    host.listDir(CPU_VULNERABILITIES_DIRECTORY),
+  );
+  const texts = await Promise.all(
+    (names ?? []).map(async (name) => {
+      const path = `${CPU_VULNERABILITIES_DIRECTORY}/${name}`;
+      return [name, await attempt(context, path, purpose, () => host.readText(path))] as const;
+    }),
+  );
+  const files = new Map<string, string>();
+  for (const [name, text] of texts) {
+    if (text !== null) {
+      files.set(name, text);
+    }
+  }
+  const commandLine = await attempt(context, '/proc/cmdline', purpose, () => host.readText('/proc/cmdline'));
+  return parseCpuMitigations(
+    names === null ? null : files,
+    commandLine,
+    names === null
+      ? `${CPU_VULNERABILITIES_DIRECTORY} could not be read: a kernel before 4.15, an architecture without it, or a bundle collected before encplan read it`
+      : `no file of ${CPU_VULNERABILITIES_DIRECTORY} could be read`,
+  );
+}
+
+/**
  * CPU, memory and OS of a Linux machine from the kernel's own files, without starting a process:
  * /proc/cpuinfo (model, vendor, cores, crypto flags), /proc/meminfo, /etc/os-release and
  * /proc/sys/kernel/{osrelease,arch}. Null when /proc/cpuinfo or /proc/meminfo is missing (a bundle
@@ -135,6 +172,7 @@ async function machineFromProc(context: ProbeContext): Promise<Machine | null> {
     cryptoFlagsSource: '/proc/cpuinfo',
     memoryTotalBytes: memory,
     os: { platform: 'linux', distro, release, kernel: osrelease?.trim() ?? '' },
+    mitigations: await probeCpuMitigations(context),
   };
 }
 

@@ -7,6 +7,7 @@ import { machineFactOrigin } from '../domain/cpu.js';
 import { formatBytes, formatBytesExact, formatPercent, formatRate } from '../domain/units.js';
 import { formatScalar, UNKNOWN } from './labels.js';
 import { groupRuns, spanOf } from './large-layouts.js';
+import { mitigationsContext, MITIGATIONS_SOURCE } from './mitigations.js';
 
 /** How a verdict should look: good (green), attention (amber), bad (red), unknown (grey), info (facts, no verdict). */
 export type Tone = 'good' | 'attention' | 'bad' | 'unknown' | 'info';
@@ -438,6 +439,7 @@ function cpuSection(result: AssessmentResult, warnings: readonly Warning[]): Sec
         `${machine.os.distro} ${machine.os.release}, kernel ${machine.os.kernel}`,
         machineFactOrigin(machine, '/etc/os-release'),
       ),
+      fact('CPU-vulnerability mitigations', mitigationsContext(machine), MITIGATIONS_SOURCE),
       ...kernelFacts,
     ],
     missingReason: null,
@@ -451,6 +453,8 @@ function cpuSection(result: AssessmentResult, warnings: readonly Warning[]): Sec
 export function ciphersSection(
   benchmark: CipherBenchmark | null,
   notMeasured: { readonly summary: string; readonly reason: string } | null = null,
+  /** The mitigations in effect while measuring (mitigationsContext), stated with the measured speeds. */
+  measuredWith: string | null = null,
 ): SectionView {
   if (benchmark === null) {
     return {
@@ -483,6 +487,9 @@ export function ciphersSection(
         ? 'Cipher speeds measured on this machine; compare them with the drive’s speed.'
         : 'Cipher speed was not measured.',
     findings: [
+      ...(measuredWith === null || cipherSpeed.measurements.length === 0
+        ? []
+        : [{ tone: 'info' as const, message: measuredWith, source: MITIGATIONS_SOURCE }]),
       ...(slower.length === 0
         ? []
         : [
@@ -663,7 +670,9 @@ export function toSectionViews(result: AssessmentResult, warnings: readonly Warn
     // macOS and Windows: report/storage-sections.ts shows the storage model's facts. The capability
     // probes look for Linux kernel features only, so that section would say "all present" of nothing: left out
     // (what a missing tool costs there is in the warnings, and in encplan doctor).
-    return [ciphersSection(result.cipherBenchmark, platformCipherGap(result))];
+    return [
+      ciphersSection(result.cipherBenchmark, platformCipherGap(result), mitigationsContext(result.machine)),
+    ];
   }
   return [
     healthSection(linux.health, warnings),
@@ -671,7 +680,7 @@ export function toSectionViews(result: AssessmentResult, warnings: readonly Warn
     spaceSection(linux),
     sedSection(linux),
     cpuSection(linux, warnings),
-    ciphersSection(linux.cipherBenchmark),
+    ciphersSection(linux.cipherBenchmark, null, mitigationsContext(linux.machine)),
     encryptionSection(linux),
     capabilitiesSection(linux),
   ];

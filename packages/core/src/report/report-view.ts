@@ -1,3 +1,4 @@
+import { mitigationsContext } from './mitigations.js';
 import { ENCRYPTION_UNFINISHED } from '../rules/platform-encryption.js';
 import { groupRuns, spanOf } from './large-layouts.js';
 import { planSettingsOf, targetOf } from '../targets/registry.js';
@@ -164,6 +165,11 @@ export interface ReportView {
   readonly overheadRows: readonly OverheadRowView[];
   /** What the I/O benchmark adds to its tables: notes of the runs, what was skipped and why. */
   readonly benchmarkNotes: readonly string[];
+  /**
+   * The CPU-vulnerability mitigations the costs were measured with (issue 24 item 6), when a cost was measured
+   * (cipher or I/O benchmark); absent or null otherwise.
+   */
+  readonly measuredWith?: string | null;
   readonly charts: readonly ChartView[];
   /** Why there are no benchmarks, or null when there are. */
   readonly benchmarkMissingReason: string | null;
@@ -902,6 +908,15 @@ export function toReportView(toolEnvelope: AssessmentEnvelope, options: ReportVi
     ...base,
     ...toPlanView(result.plan, result.ioBenchmark, { includeDestructive }),
     ...io,
+    // Every measured cost carries the CPU-vulnerability mitigations it was measured with (issue 24 item 6).
+    measuredWith:
+      io.benchmarkRows.length === 0 && (result.cipherBenchmark?.cipherSpeed.measurements.length ?? 0) === 0
+        ? null
+        : mitigationsContext(result.machine),
+    benchmarkNotes:
+      io.benchmarkRows.length === 0
+        ? io.benchmarkNotes
+        : [...io.benchmarkNotes, mitigationsContext(result.machine)],
     title: `encplan assessment of ${device.path} (${device.model})`,
     device,
     stack: linux === null ? [] : toStackLines(linux.stack),

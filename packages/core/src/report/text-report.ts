@@ -309,6 +309,9 @@ function summaryLines(view: ReportView): Line[] {
     ...(prediction === null || view.cipherEvidenceRank === null
       ? []
       : [line(`  Cipher speed evidence: ${view.cipherEvidenceRank}`)]),
+    ...(prediction === null || view.measuredWith === undefined || view.measuredWith === null
+      ? []
+      : [line(`  ${view.measuredWith}`)]),
     ...quickNote(view),
     line(''),
     line(
