@@ -2,6 +2,7 @@ import { BUNDLE_SCHEMA, BUNDLE_SCHEMA_VERSION, redactCaptures, type Bundle } fro
 import type { Capture } from '../capture/capture.js';
 import type { RecordingHost } from '../capture/recording-host.js';
 import { protectIdentifier } from '../domain/identifier.js';
+import { kernelParameters } from '../parsers/cpu-vulnerabilities/cpu-vulnerabilities.js';
 import { parseLsblkJson, type LsblkDevice } from '../parsers/lsblk/parse-lsblk-json.js';
 import { TOOL_VERSION } from '../version.js';
 
@@ -48,7 +49,31 @@ export function identifiersIn(captures: readonly Capture[]): string[] {
   ]);
 }
 
-/** Serial numbers and WWNs in the captures replaced by their hashes (unless kept), ready for a bundle. */
+/**
+ * The kernel command line as a bundle keeps it: only its `mitigations=` parameters (the one thing encplan reads
+ * from it, machine.mitigations), in order, up to the `--` that ends the kernel's own parameters (kernel
+ * Documentation/admin-guide/kernel-parameters.rst). Anything else on it (root=, cryptdevice=, rd.luks.* and
+ * whatever a boot loader was given) never leaves the machine in a bundle.
+ */
+export function kernelCommandLineForBundle(commandLine: string): string {
+  return kernelParameters(commandLine)
+    .filter((word) => word.startsWith('mitigations='))
+    .join(' ');
+}
+
+/** Captures with the kernel command line cut to what encplan reads ({@link kernelCommandLineForBundle}). */
+function minimisedCaptures(captures: readonly Capture[]): Capture[] {
+  return captures.map((capture) =>
+    capture.kind === 'read-text' && capture.path === '/proc/cmdline' && capture.result !== null
+      ? { ...capture, result: kernelCommandLineForBundle(capture.result) }
+      : capture,
+  );
+}
+
+/**
+ * Serial numbers and WWNs in the captures replaced by their hashes (unless kept), and the kernel command line
+ * cut to its `mitigations=` parameters, ready for a bundle.
+ */
 export async function protectCaptures(
   captures: readonly Capture[],
   includeSerials: boolean,
@@ -59,7 +84,7 @@ export async function protectCaptures(
       replacements.set(raw, (await protectIdentifier(raw, false)) ?? raw);
     }
   }
-  return redactCaptures(captures, replacements);
+  return redactCaptures(minimisedCaptures(captures), replacements);
 }
 
 /** The bundle of a recorded run (every platform), its identifiers hashed unless `serialsIncluded`. */

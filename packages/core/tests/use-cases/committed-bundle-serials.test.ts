@@ -82,3 +82,22 @@ describe('committed bundles', () => {
     expect(await protectCaptures(raw, true)).toEqual(raw);
   });
 });
+
+describe('the kernel command line in a bundle', () => {
+  it('keeps only its mitigations= parameters (what encplan reads), nothing else a boot loader was given', async () => {
+    const captures: Capture[] = [
+      {
+        kind: 'read-text',
+        path: '/proc/cmdline',
+        result:
+          'BOOT_IMAGE=/vmlinuz root=UUID=1234 cryptdevice=/dev/sda2:root mitigations=auto,nosmt quiet -- mitigations=off init-arg\n',
+        error: null,
+      },
+      { kind: 'read-text', path: '/proc/cpuinfo', result: 'root=UUID=1234', error: null },
+    ];
+    const [cmdline, other] = await protectCaptures(captures, true);
+    expect(cmdline).toMatchObject({ path: '/proc/cmdline', result: 'mitigations=auto,nosmt' });
+    // Only the kernel command line is cut: other reads are kept whole.
+    expect(other).toMatchObject({ path: '/proc/cpuinfo', result: 'root=UUID=1234' });
+  });
+});

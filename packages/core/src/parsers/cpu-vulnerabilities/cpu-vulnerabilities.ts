@@ -27,17 +27,21 @@ export function vulnerabilityState(text: string): VulnerabilityState {
   return 'unknown';
 }
 
+/** The kernel's own parameters on a command line (/proc/cmdline): its words up to "--" (the rest go to init). */
+export function kernelParameters(commandLine: string): string[] {
+  const words = commandLine.trim().split(/\s+/);
+  const end = words.indexOf('--');
+  return end < 0 ? words : words.slice(0, end);
+}
+
 /**
  * The value of `mitigations=` on a kernel command line (/proc/cmdline), the last one when given twice (the
  * kernel's early_param handlers see each in turn, the last wins). Null when it is not set (the kernel default,
  * auto: Documentation/admin-guide/kernel-parameters.txt, "mitigations="). Arguments after "--" go to init.
  */
 export function mitigationsParameter(commandLine: string): string | null {
-  const words = commandLine.trim().split(/\s+/);
-  const end = words.indexOf('--');
-  const kernelWords = end < 0 ? words : words.slice(0, end);
   let value: string | null = null;
-  for (const word of kernelWords) {
+  for (const word of kernelParameters(commandLine)) {
     if (word.startsWith('mitigations=')) {
       value = word.slice('mitigations='.length);
     }
