@@ -55,7 +55,7 @@ export function identifiersIn(captures: readonly Capture[]): string[] {
  * Documentation/admin-guide/kernel-parameters.rst). Anything else on it (root=, cryptdevice=, rd.luks.* and
  * whatever a boot loader was given) never leaves the machine in a bundle.
  */
-export function kernelCommandLineForBundle(commandLine: string): string {
+function kernelCommandLineForBundle(commandLine: string): string {
   return kernelParameters(commandLine)
     .filter((word) => word.startsWith('mitigations='))
     .join(' ');
