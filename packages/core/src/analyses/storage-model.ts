@@ -2,23 +2,21 @@ import type { Disk, Partition, StackNode } from '../domain/device.js';
 import type { EncryptionInventory, ExistingEncryption } from '../domain/encryption.js';
 import type { OverProvisioning } from '../domain/over-provisioning.js';
 import type { Sed } from '../domain/sed.js';
-import type { PlatformEncryption, PlatformStorage } from '../domain/platform-storage.js';
+import type { PlatformStorage } from '../domain/platform-storage.js';
 import type { Space } from '../domain/space.js';
 import {
   encryptionKindSchema,
   linuxLayerKindOf,
   type FileEncryption,
-  type ConversionState,
-  type DriveHealth,
   type EncryptionState,
   type LayerKind,
-  type Protection,
   type StorageLayer,
   type StorageModel,
   type StorageVolume,
 } from '../domain/storage-model.js';
 import type { DiscardPassthrough } from '../domain/trim.js';
-import { defaultTargetFor, recogniseVolume, targetOfLayer } from '../targets/registry.js';
+import { recogniseVolume, targetOfLayer } from '../targets/registry.js';
+import { modelOfLegacyPlatformStorage } from './legacy-platform-storage.js';
 import { opalLockingLayers } from './sed.js';
 
 /** The state of a LUKS, TCRYPT or BitLocker header the Linux inventory found. */
@@ -272,282 +270,6 @@ function reclaimOf(facts: LinuxStorageFacts): StorageModel['reclaim'] {
   return { driveUsedBytes, filesystemsUsedBytes, reclaimableBytes, blockedAt };
 }
 
-// ------------------------------------------------------------------------------------- macOS and Windows
-
-/**
- * BitLocker's conversion state, from manage-bde's (parsed, language-independent) wording or Get-BitLockerVolume's
- * VolumeStatus enum name (FullyDecrypted, FullyEncrypted, EncryptionInProgress, DecryptionInProgress,
- * EncryptionPaused, DecryptionPaused: Microsoft Learn, "Win32_EncryptableVolume GetConversionStatus").
- */
-function bitLockerConversionOf(conversion: string | null | undefined): ConversionState {
-  const key = (conversion ?? '').toLowerCase().replace(/[^a-z]/g, '');
-  const table: Readonly<Record<string, ConversionState>> = {
-    fullyencrypted: 'complete',
-    usedspaceonlyencrypted: 'used-space-only',
-    encryptioninprogress: 'encrypting',
-    decryptioninprogress: 'decrypting',
-    encryptionpaused: 'encryption-paused',
-    decryptionpaused: 'decryption-paused',
-    fullydecrypted: 'decrypted',
-  };
-  return table[key] ?? 'unknown';
-}
-
-/**
- * Protection from BitLocker's two answers: "Protection On" is on. "Protection Off" on a volume whose
- * conversion is complete is suspended (Suspend-BitLocker / manage-bde -protectors -disable leave the volume
- * encrypted with its key in the clear: Microsoft Learn, "Suspend-BitLocker"); during a conversion it is off
- * (the key is protected only once encryption completes and protectors are on).
- */
-function bitLockerProtectionOf(
-  protectionOn: boolean | null | undefined,
-  conversion: ConversionState,
-): Protection {
-  if (protectionOn === true) {
-    return 'on';
-  }
-  if (protectionOn === false) {
-    return conversion === 'complete' || conversion === 'used-space-only' ? 'suspended' : 'off';
-  }
-  return 'unknown';
-}
-
-function platformEncryptionState(entry: LooseEncryption): EncryptionState | null {
-  if (entry.format === 'apfs-unencrypted') {
-    return null;
-  }
-  if (entry.format === 'filevault' || entry.format === 'apfs-encrypted') {
-    const converting = entry.conversion === 'converting';
-    return {
-      kind: entry.format === 'filevault' ? 'filevault' : 'apfs',
-      scope: 'block',
-      cipher: 'AES-XTS',
-      keyBits: entry.keyBits,
-      hardware: entry.hardware,
-      protection:
-        entry.protectionOn === false ? 'off' : entry.protectionOn === true || !converting ? 'on' : 'unknown',
-      conversion: converting ? 'encrypting' : 'complete',
-      percentEncrypted: entry.percentEncrypted,
-      keySlots: [],
-      source: entry.source,
-    };
-  }
-  const conversion = bitLockerConversionOf(entry.conversion);
-  if (conversion === 'decrypted' || entry.format === 'bitlocker-off') {
-    return null;
-  }
-  return {
-    kind: 'bitlocker',
-    scope: 'block',
-    cipher:
-      entry.method === null || entry.method === 'unknown' || entry.method === 'none' ? null : entry.method,
-    keyBits: entry.keyBits,
-    hardware: entry.hardware,
-    protection: bitLockerProtectionOf(entry.protectionOn, conversion),
-    conversion,
-    percentEncrypted: entry.percentEncrypted,
-    keySlots: (entry.protectors ?? []).map((type, index) => ({ id: String(index), type, tokens: [] })),
-    source: entry.source,
-  };
-}
-
-/** The model of a macOS or Windows assessment, from the platform probe set's facts. */
-export function platformStorageModel(storage: LooseStorage): StorageModel {
-  const layers: StorageLayer[] = [];
-  const volumes: StorageVolume[] = [];
-  const known = storage.encryptionUnknown === null || storage.encryptionUnknown === undefined;
-  const partitions = storage.partitions.map((part, index) => ({
-    id: part.identifier,
-    number: index + 1,
-    type: part.type,
-    sizeBytes: part.sizeBytes,
-    encryption: null,
-    label: part.label,
-    mountpoint: part.mountPoint,
-  }));
-  if (storage.platform === 'win32' && storage.partitions.length === 0) {
-    // The partitions are unknown: the probe kept every BitLocker volume of the machine (with a warning).
-    for (const entry of storage.encryption) {
-      const state = platformEncryptionState(entry);
-      const layer = `${entry.volume} BitLocker`;
-      if (state !== null) {
-        layers.push({
-          ...platformLayer(layer, 'bitlocker', WHOLE_DISK, state),
-          on: [storage.disk.identifier],
-        });
-      }
-      volumes.push({
-        ...platformVolume(
-          entry.volume,
-          { ...WHOLE_DISK, mountPoint: entry.volume, label: entry.name },
-          state,
-          state === null ? [] : [layer],
-          true,
-        ),
-        on: state === null ? storage.disk.identifier : layer,
-      });
-    }
-  } else if (storage.platform === 'win32') {
-    for (const part of storage.partitions) {
-      const mount = part.mountPoint;
-      const entry = storage.encryption.find(
-        (candidate) => mount !== null && candidate.volume.toUpperCase() === mount.toUpperCase(),
-      );
-      const state = entry === undefined ? null : platformEncryptionState(entry);
-      if (state !== null) {
-        layers.push(platformLayer(`${mount ?? part.identifier} BitLocker`, 'bitlocker', part, state));
-      }
-      if (mount !== null) {
-        volumes.push(
-          platformVolume(
-            mount,
-            part,
-            state,
-            state === null ? [] : [`${mount} BitLocker`],
-            known || entry !== undefined,
-          ),
-        );
-      }
-    }
-  } else {
-    const containers = storage.partitions.filter((part) => part.type === 'Apple_APFS');
-    containers.forEach((part) => layers.push(platformLayer(part.identifier, 'apfs-container', part, null)));
-    const container = containers[0];
-    for (const entry of storage.encryption) {
-      const state = platformEncryptionState(entry);
-      volumes.push({
-        id: entry.volume,
-        filesystem: 'APFS',
-        label: entry.name,
-        mountpoints: [],
-        sizeBytes: null,
-        usedBytes: null,
-        on: container?.identifier ?? storage.disk.identifier,
-        encryption: state,
-        encryptionKnown: true,
-        encryptedBy: state === null ? [] : [container?.identifier ?? storage.disk.identifier],
-        roles: [...entry.roles],
-      });
-    }
-  }
-  return {
-    platform: storage.platform,
-    disk: {
-      id: storage.disk.identifier,
-      model: storage.disk.model,
-      sizeBytes: storage.disk.sizeBytes,
-      medium: storage.disk.medium,
-      bus: storage.disk.bus,
-      encryption: null,
-      source: storage.disk.source ?? null,
-      internal: storage.disk.internal ?? null,
-      partitionStyle: storage.disk.partitionStyle ?? null,
-      logicalSectorBytes: storage.disk.logicalSectorBytes ?? null,
-      health: storage.health ?? null,
-      trim: storage.trim ?? null,
-    },
-    partitions,
-    layers,
-    volumes,
-    encryptionUnknown: encryptionUnknownOf(storage),
-    reclaim: null,
-    fileVault: storage.fileVault ?? null,
-    cpu: storage.cpu ?? null,
-  };
-}
-
-/**
- * Why the disk's encryption is unknown, or null when it was read. Documents from before
- * `platformStorage.encryptionUnknown` (assessment 1.2) count as read only with a volume entry (and, on macOS,
- * with fdesetup's answer).
- */
-function encryptionUnknownOf(storage: LooseStorage): string | null {
-  if (storage.encryptionUnknown !== undefined) {
-    return storage.encryptionUnknown;
-  }
-  const read =
-    storage.platform === 'darwin'
-      ? storage.encryption.length > 0 || (storage.fileVault ?? null) !== null
-      : storage.encryption.some(
-          (entry) => recogniseVolume(entry.format)?.target.id === defaultTargetFor('win32'),
-        );
-  return read
-    ? null
-    : `No ${storage.platform === 'darwin' ? 'diskutil or fdesetup' : 'manage-bde or Get-BitLockerVolume'} reading of this disk's volumes is in the assessment.`;
-}
-
-/** A platform encryption entry whose source may be "not measured" (plan facts with fields left out). */
-type LooseEncryption = Omit<PlatformEncryption, 'source'> & { readonly source: string };
-/** Platform facts as the model reads them: a whole PlatformStorage is one; left-out extras are unknown. */
-export interface LooseStorage {
-  readonly platform: PlatformStorage['platform'];
-  readonly disk: Pick<PlatformStorage['disk'], 'identifier' | 'model' | 'sizeBytes' | 'medium' | 'bus'> & {
-    readonly source?: string | null;
-    readonly internal?: boolean | null;
-    readonly partitionStyle?: string | null;
-    readonly logicalSectorBytes?: number | null;
-  };
-  readonly partitions: PlatformStorage['partitions'];
-  readonly encryption: readonly LooseEncryption[];
-  readonly encryptionUnknown?: string | null | undefined;
-  readonly health?: DriveHealth | null;
-  readonly trim?: {
-    readonly driveSupports: boolean | null;
-    readonly osSends: boolean | null;
-    readonly source: string | null;
-  } | null;
-  readonly cpu?: NonNullable<StorageModel['cpu']> | null;
-  readonly fileVault?: PlatformStorage['fileVault'];
-}
-
-type PlatformPartition = LooseStorage['partitions'][number];
-const WHOLE_DISK: PlatformPartition = {
-  identifier: '',
-  type: null,
-  sizeBytes: null,
-  label: null,
-  mountPoint: null,
-};
-
-function platformLayer(
-  id: string,
-  kind: LayerKind,
-  part: PlatformPartition,
-  state: EncryptionState | null,
-): StorageLayer {
-  return {
-    id,
-    kind,
-    name: part.label,
-    sizeBytes: part.sizeBytes,
-    on: [part.identifier],
-    otherDisks: null,
-    encryption: state,
-    passesDiscards: null,
-  };
-}
-
-function platformVolume(
-  id: string,
-  part: PlatformPartition,
-  state: EncryptionState | null,
-  encryptedBy: string[],
-  encryptionKnown: boolean,
-): StorageVolume {
-  return {
-    id,
-    filesystem: null,
-    label: part.label,
-    mountpoints: part.mountPoint === null ? [] : [part.mountPoint],
-    sizeBytes: part.sizeBytes,
-    usedBytes: null,
-    on: encryptedBy[0] ?? part.identifier,
-    encryption: state,
-    encryptionKnown,
-    encryptedBy,
-  };
-}
-
 /** The sections of an assessment result the model is made from (any version of the contract). */
 export interface StorageModelSource {
   readonly disk: Disk | null;
@@ -563,6 +285,27 @@ export interface StorageModelSource {
 }
 
 /**
+ * The Linux-shaped sections of an assessment, all null: what a macOS or Windows assessment carries (its facts are in
+ * the storage model), and what a reader passes to {@link storageModelOf} for such a document. One definition for the
+ * assessment (use-cases/assess-platform.ts) and the fleet report.
+ */
+export const NO_LINUX_SECTIONS = {
+  disk: null,
+  media: null,
+  partitions: null,
+  stack: null,
+  encryption: null,
+  space: null,
+  health: null,
+  trim: null,
+  discardPassthrough: null,
+  sed: null,
+  overProvisioning: null,
+  kernelCrypto: null,
+  machine: null,
+} as const;
+
+/**
  * The storage model of an assessment: the one it carries (1.3 and later), or the one its sections (or its
  * deprecated `platformStorage`, the only place that field is read) give for an older document, so bundles and documents of every version are read the same way. Null when it has neither
  * Linux sections nor platform facts (a failed disk).
@@ -571,7 +314,7 @@ export function storageModelOf(result: StorageModelSource): StorageModel | null 
   // A macOS or Windows document before assessment 1.4 carries the deprecated `platformStorage`: the model is
   // rebuilt from it, so the facts 1.4 added to the model (health, TRIM, processor, FileVault, labels) are there.
   if (result.platformStorage !== undefined) {
-    return platformStorageModel(result.platformStorage);
+    return modelOfLegacyPlatformStorage(result.platformStorage);
   }
   if (result.storage !== undefined) {
     return result.storage;

@@ -101,4 +101,3 @@ export const platformStorageSchema = z.object({
 });
 export type PlatformStorage = z.infer<typeof platformStorageSchema>;
 export type PlatformEncryption = z.infer<typeof platformEncryptionSchema>;
-export type PlatformHealth = z.infer<typeof platformHealthSchema>;

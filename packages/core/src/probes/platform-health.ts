@@ -1,5 +1,5 @@
 import { assessHealth } from '../analyses/health.js';
-import type { PlatformHealth } from '../domain/platform-storage.js';
+import type { DriveHealth } from '../domain/storage-model.js';
 import { parseSmartctlJson } from '../parsers/smartctl/smartctl-json.js';
 import { attempt, tryRun, type ProbeContext } from './probe-context.js';
 
@@ -7,10 +7,7 @@ import { attempt, tryRun, type ProbeContext } from './probe-context.js';
 const SMARTCTL_TIMEOUT_MS = 60_000;
 
 /** smartctl's verdict on macOS (NVMe through IOKit) or Windows, or null when smartctl is missing or failed. */
-export async function smartctlHealth(
-  context: ProbeContext,
-  devicePath: string,
-): Promise<PlatformHealth | null> {
+export async function smartctlHealth(context: ProbeContext, devicePath: string): Promise<DriveHealth | null> {
   if ((await context.host.whichTool('smartctl')) === null) {
     return null;
   }
@@ -49,11 +46,11 @@ export async function smartctlHealth(
  */
 export function statusOnlyHealth(
   status: string | null,
-  source: PlatformHealth['source'],
+  source: DriveHealth['source'],
   extra: Partial<
-    Pick<PlatformHealth, 'wearPercent' | 'temperatureCelsius' | 'powerOnHours' | 'mediaErrors'>
+    Pick<DriveHealth, 'wearPercent' | 'temperatureCelsius' | 'powerOnHours' | 'mediaErrors'>
   > = {},
-): PlatformHealth {
+): DriveHealth {
   const word = status?.trim().toLowerCase() ?? null;
   const verdict =
     word === 'verified' || word === 'healthy'

@@ -1,4 +1,7 @@
-import { platformStorageModel, type LooseStorage } from '../analyses/storage-model.js';
+import {
+  modelOfLegacyPlatformStorage,
+  type LegacyPlatformStorage,
+} from '../analyses/legacy-platform-storage.js';
 import type { PlatformStorage } from '../domain/platform-storage.js';
 import type { DriveHealth, StorageModel } from '../domain/storage-model.js';
 import type { DeepPartial, PlanFacts } from './facts.js';
@@ -11,7 +14,7 @@ export const UNKNOWN_DISK_ID = 'DISK';
  * give the same model as a whole assessment. A left-out encryption list is unknown, never "no encryption";
  * entries without a volume or format cannot be placed and are left out.
  */
-function completePlatformStorage(storage: DeepPartial<PlatformStorage>): LooseStorage {
+function completePlatformStorage(storage: DeepPartial<PlatformStorage>): LegacyPlatformStorage {
   const disk = storage.disk ?? {};
   return {
     platform: storage.platform ?? 'win32',
@@ -98,7 +101,7 @@ function completeHealth(health: DeepPartial<DriveHealth>): DriveHealth {
  */
 export function storageModelOfFacts(facts: PlanFacts): StorageModel | null {
   if (facts.platformStorage !== undefined && facts.platformStorage !== null) {
-    return platformStorageModel(completePlatformStorage(facts.platformStorage));
+    return modelOfLegacyPlatformStorage(completePlatformStorage(facts.platformStorage));
   }
   const storage = facts.storage;
   // The shape the rules walk (a disk with an id, the three lists); a field left out inside is read as unknown

@@ -1,4 +1,4 @@
-import { platformStorageModel } from '../analyses/storage-model.js';
+import { NO_LINUX_SECTIONS } from '../analyses/storage-model.js';
 import type { RecordingHost } from '../capture/recording-host.js';
 import {
   assessmentDocument,
@@ -127,9 +127,8 @@ export async function assessPlatform(
       },
     );
   }
-  const { facts, warnings } = await probePlatformStorage(host, request.device, request.signal);
-  // The probe set's facts become the one storage model here; nothing after this line reads them.
-  const storage = platformStorageModel(facts);
+  // The probe set fills the one storage model itself.
+  const { storage, warnings } = await probePlatformStorage(host, request.device, request.signal);
   const context = createProbeContext(host, request.signal);
   warnings.forEach((warning) => addWarning(context, warning));
   const ioBenchmark = await benchmarkStep(context, storage, request);
@@ -144,22 +143,10 @@ export async function assessPlatform(
       resolvedFrom: request.mode === 'bundle' ? 'bundle' : 'argument',
     },
     provenance: { mode: request.mode, collectedAt: collectedAt.toISOString(), platform: host.platform },
-    disk: null,
-    media: null,
-    partitions: null,
-    stack: null,
-    encryption: null,
-    space: null,
-    health: null,
-    trim: null,
-    discardPassthrough: null,
-    sed: null,
-    overProvisioning: null,
-    kernelCrypto: null,
+    ...NO_LINUX_SECTIONS,
     findings: [],
     cipherBenchmark: null,
     ioBenchmark,
-    machine: null,
     crossChecks: [],
     // The capability probes look for Linux kernel features (device-mapper, AF_ALG, loop devices).
     capabilities: [],

@@ -1,7 +1,7 @@
 import type { Bundle } from '../capture/bundle.js';
 import { createRecordingHost } from '../capture/recording-host.js';
 import { createReplayHost } from '../capture/replay-host.js';
-import type { PlatformStorage } from '../domain/platform-storage.js';
+import type { StorageModel } from '../domain/storage-model.js';
 import { EncplanError } from '../errors.js';
 import type { Clock, Host } from '../ports.js';
 import { probeDarwinStorage } from '../probes/darwin/probe-darwin-storage.js';
@@ -15,13 +15,13 @@ export async function probePlatformStorage(
   host: Host,
   device: string,
   signal?: AbortSignal,
-): Promise<{ facts: PlatformStorage; warnings: readonly Warning[] }> {
+): Promise<{ storage: StorageModel; warnings: readonly Warning[] }> {
   const context = createProbeContext(host, signal);
   if (host.platform === 'darwin') {
-    return { facts: await probeDarwinStorage(context, device), warnings: context.warnings };
+    return { storage: await probeDarwinStorage(context, device), warnings: context.warnings };
   }
   if (host.platform === 'win32') {
-    return { facts: await probeWindowsStorage(context, device), warnings: context.warnings };
+    return { storage: await probeWindowsStorage(context, device), warnings: context.warnings };
   }
   throw new EncplanError(
     'DEVICE_UNSUPPORTED',
@@ -37,22 +37,22 @@ export async function probePlatformStorage(
 export async function collectPlatform(
   environment: { readonly host: Host; readonly clock: Clock },
   request: { readonly device: string; readonly includeSerials: boolean; readonly signal?: AbortSignal },
-): Promise<{ facts: PlatformStorage; warnings: readonly Warning[]; bundle: Bundle }> {
+): Promise<{ storage: StorageModel; warnings: readonly Warning[]; bundle: Bundle }> {
   const host = createRecordingHost(environment.host);
   const collectedAt = environment.clock.now();
-  const { facts, warnings } = await probePlatformStorage(host, request.device, request.signal);
+  const { storage, warnings } = await probePlatformStorage(host, request.device, request.signal);
   const bundle = await bundleOf(host, collectedAt, {
     device: request.device,
     serialsIncluded: request.includeSerials,
     benchmark: null,
   });
-  return { facts, warnings, bundle };
+  return { storage, warnings, bundle };
 }
 
 /** Replays a macOS or Windows bundle through the same probe set, touching nothing on this machine. */
 export function replayPlatformBundle(
   bundle: Bundle,
-): Promise<{ facts: PlatformStorage; warnings: readonly Warning[] }> {
+): Promise<{ storage: StorageModel; warnings: readonly Warning[] }> {
   if (bundle.device === null) {
     throw new EncplanError('BUNDLE_INVALID', 'A macOS or Windows bundle names its disk.');
   }

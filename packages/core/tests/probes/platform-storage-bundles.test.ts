@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { createProbeContext, isEncplanError } from '@encplan/core';
 import { parseBundle } from '../../src/capture/bundle.js';
 import { createReplayHost } from '../../src/capture/replay-host.js';
-import { platformStorageSchema, type PlatformStorage } from '../../src/domain/platform-storage.js';
+import { storageModelSchema, type StorageModel } from '../../src/domain/storage-model.js';
 import { probeDarwinStorage } from '../../src/probes/darwin/probe-darwin-storage.js';
 import { type ProbeContext } from '../../src/probes/probe-context.js';
 import { probeWindowsStorage } from '../../src/probes/windows/probe-windows-storage.js';
@@ -20,17 +20,14 @@ function contextOf(name: string): ProbeContext {
   );
 }
 
-async function replay(
-  name: string,
-  device: string,
-): Promise<{ facts: PlatformStorage; context: ProbeContext }> {
+async function replay(name: string, device: string): Promise<{ facts: StorageModel; context: ProbeContext }> {
   const context = contextOf(name);
   const facts =
     context.host.platform === 'darwin'
       ? await probeDarwinStorage(context, device)
       : await probeWindowsStorage(context, device);
-  // Every result is a valid document of the shared schema.
-  platformStorageSchema.parse(facts);
+  // Every result is a valid storage model, the one every platform's probes fill.
+  storageModelSchema.parse(facts);
   return { facts, context };
 }
 
@@ -38,32 +35,35 @@ describe('macOS probe set replayed from real captures', () => {
   it('Intel Catalina system volume: FileVault on, software (no AES hardware), health only from the SMART status', async () => {
     const { facts, context } = await replay('darwin-intel-catalina-filevault-disk1s5', 'disk1s5');
     expect(facts.disk).toMatchObject({
-      identifier: 'disk0',
+      id: 'disk0',
       bus: 'PCI',
       internal: true,
       medium: 'ssd',
       logicalSectorBytes: 4096,
       source: 'diskutil info',
     });
-    expect(facts.encryption).toEqual([
+    expect(facts.volumes).toEqual([
       expect.objectContaining({
-        volume: 'disk1s5',
-        name: 'Macintosh HD',
-        format: 'filevault',
-        hardware: false,
-        source: 'diskutil info',
+        id: 'disk1s5',
+        label: 'Macintosh HD',
+        encryption: expect.objectContaining({
+          kind: 'filevault',
+          hardware: false,
+          protection: 'on',
+          source: 'diskutil info',
+        }),
       }),
     ]);
-    expect(facts.health).toMatchObject({
+    expect(facts.disk.health).toMatchObject({
       verdict: 'healthy',
       source: 'diskutil info',
       statusOnly: true,
       status: 'Verified',
     });
-    expect(facts.health.note).toMatch(/weaker source than smartctl/);
+    expect(facts.disk.health?.note).toMatch(/weaker source than smartctl/);
     // What the bundle lacks is stated, not invented.
     expect(facts.fileVault).toBeNull();
-    expect(facts.trim.driveSupports).toBeNull();
+    expect(facts.disk.trim?.driveSupports).toBeNull();
     expect(context.warnings.map((warning) => warning.source)).toEqual(
       expect.arrayContaining(['diskutil', 'system_profiler', 'fdesetup', 'sysctl']),
     );
@@ -72,19 +72,25 @@ describe('macOS probe set replayed from real captures', () => {
   it('Apple-silicon Mac from system_profiler alone: NVMe SSD with TRIM, partitions, SMART status only', async () => {
     const { facts } = await replay('darwin-apple-silicon-ap0256z-system-profiler', 'disk0');
     expect(facts.disk).toMatchObject({
-      identifier: 'disk0',
+      id: 'disk0',
       model: 'APPLE SSD AP0256Z',
       medium: 'ssd',
       sizeBytes: 251000193024,
       source: 'system_profiler',
     });
-    expect(facts.trim).toEqual({ driveSupports: true, osSends: true, source: 'system_profiler' });
+    expect(facts.disk.trim).toEqual({ driveSupports: true, osSends: true, source: 'system_profiler' });
     expect(facts.partitions.map((partition) => partition.type)).toEqual([
       'Apple_APFS_ISC',
       'Apple_APFS',
       'Apple_APFS_Recovery',
     ]);
-    expect(facts.health).toMatchObject({ verdict: 'healthy', source: 'system_profiler', statusOnly: true });
+    expect(facts.disk.health).toMatchObject({
+      verdict: 'healthy',
+      source: 'system_profiler',
+      statusOnly: true,
+    });
+    // The APFS physical store is the container layer its volumes sit on.
+    expect(facts.layers.map((layer) => layer.kind)).toEqual(['apfs-container']);
   });
 
   it("diskutil's error document for a network path ends in DEVICE_NOT_FOUND, with diskutil's message kept as a warning", async () => {
@@ -106,16 +112,22 @@ describe('Windows probe set replayed from real captures', () => {
   it('GitHub runner: disk 0 is the GPT boot disk on SAS with its partitions; no health source answered', async () => {
     const { facts } = await replay('windows-github-runner-virtual-disks', '0');
     expect(facts.disk).toMatchObject({
-      identifier: '\\\\.\\PhysicalDrive0',
+      id: '\\\\.\\PhysicalDrive0',
       model: 'Msft Virtual Disk',
       bus: 'SAS',
       partitionStyle: 'GPT',
       medium: 'unknown',
     });
     expect(facts.partitions.length).toBeGreaterThan(1);
-    expect(facts.partitions.some((partition) => partition.mountPoint === 'C:')).toBe(true);
-    expect(facts.health).toMatchObject({ verdict: 'unknown', source: null, statusOnly: true });
-    expect(facts.encryption).toEqual([]);
+    expect(facts.partitions.some((partition) => partition.mountpoint === 'C:')).toBe(true);
+    expect(facts.disk.health).toMatchObject({ verdict: 'unknown', source: null, statusOnly: true });
+    expect(facts.layers).toEqual([]);
+    // Neither Get-BitLockerVolume nor manage-bde answered on the runner: unknown, never "unencrypted".
+    expect(facts.encryptionUnknown).toMatch(/Neither Get-BitLockerVolume nor manage-bde/);
+    expect(facts.volumes.find((volume) => volume.id === 'C:')).toMatchObject({
+      encryption: null,
+      encryptionKnown: false,
+    });
   });
 
   it('refuses a disk number the machine does not have', async () => {
@@ -129,32 +141,45 @@ describe('Windows probe set replayed from real captures', () => {
 
   it('Windows 11 BitLocker: software XTS-AES 128, not hardware, listed with a warning as partitions are unknown', async () => {
     const { facts, context } = await replay('windows-win11-bc901-bitlocker-xtsaes128', '0');
-    expect(facts.encryption).toEqual([
+    expect(facts.layers).toEqual([
       {
-        volume: 'C:',
-        name: 'OS',
-        format: 'bitlocker',
-        method: 'xts-aes',
-        keyBits: 128,
-        hardware: false,
-        conversion: 'used-space-only-encrypted',
-        percentEncrypted: 100,
-        protectionOn: true,
-        roles: [],
-        protectors: ['TPM', 'Numerical Password'],
-        source: 'manage-bde',
+        id: 'C: BitLocker',
+        kind: 'bitlocker',
+        name: null,
+        sizeBytes: null,
+        on: ['\\\\.\\PhysicalDrive0'],
+        otherDisks: null,
+        encryption: {
+          kind: 'bitlocker',
+          scope: 'block',
+          cipher: 'xts-aes',
+          keyBits: 128,
+          hardware: false,
+          protection: 'on',
+          conversion: 'used-space-only',
+          percentEncrypted: 100,
+          keySlots: [
+            { id: '0', type: 'TPM', tokens: [] },
+            { id: '1', type: 'Numerical Password', tokens: [] },
+          ],
+          source: 'manage-bde',
+        },
+        passesDiscards: null,
       },
+    ]);
+    expect(facts.volumes).toEqual([
+      expect.objectContaining({ id: 'C:', label: 'OS', on: 'C: BitLocker', encryptedBy: ['C: BitLocker'] }),
     ]);
     expect(context.warnings.some((warning) => warning.code === 'PLATFORM_LIMITED')).toBe(true);
   });
 
   it('German Windows 10: encryption still in progress at 100 %, kept as printed', async () => {
     const { facts } = await replay('windows-de-win10-bitlocker-in-progress', '0');
-    expect(facts.encryption[0]).toMatchObject({
-      format: 'bitlocker',
-      method: 'xts-aes',
+    expect(facts.volumes[0]?.encryption).toMatchObject({
+      kind: 'bitlocker',
+      cipher: 'xts-aes',
       keyBits: 128,
-      conversion: 'encryption-in-progress',
+      conversion: 'encrypting',
       percentEncrypted: 100,
     });
   });

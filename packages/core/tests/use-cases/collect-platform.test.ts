@@ -54,14 +54,14 @@ function appleSiliconMac(withSmartctl: boolean): Host {
 
 describe('collectPlatform on macOS', () => {
   it('records a bundle that replays to the same facts, with the drive serial hashed', async () => {
-    const { facts, bundle } = await collectPlatform(
+    const { storage, bundle } = await collectPlatform(
       { host: appleSiliconMac(false), clock },
       { device: 'disk0', includeSerials: false },
     );
     expect(bundle.platform).toBe('darwin');
     expect(JSON.stringify(bundle)).not.toContain('0ba018e4045c5e3e');
     const replayed = await replayPlatformBundle(parseBundle(JSON.parse(JSON.stringify(bundle))));
-    expect(replayed.facts).toEqual(facts);
+    expect(replayed.storage).toEqual(storage);
   });
 
   it('keeps the serial when asked to', async () => {
@@ -73,12 +73,12 @@ describe('collectPlatform on macOS', () => {
   });
 
   it('prefers smartctl over the SMART status when it is installed (the stronger source)', async () => {
-    const { facts } = await collectPlatform(
+    const { storage } = await collectPlatform(
       { host: appleSiliconMac(true), clock },
       { device: 'disk0', includeSerials: false },
     );
-    expect(facts.health).toMatchObject({ source: 'smartctl', statusOnly: false, powerOnHours: 4961 });
-    expect(facts.health.wearPercent).toBe(3);
+    expect(storage.disk.health).toMatchObject({ source: 'smartctl', statusOnly: false, powerOnHours: 4961 });
+    expect(storage.disk.health?.wearPercent).toBe(3);
   });
 
   it('refuses Linux: the Linux probe set is assess itself', async () => {

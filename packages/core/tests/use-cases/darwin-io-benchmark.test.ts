@@ -4,7 +4,7 @@ import { createReplayHost } from '../../src/capture/replay-host.js';
 import type { IoBenchmark } from '../../src/domain/io-benchmark.js';
 import type { PlatformStorage } from '../../src/domain/platform-storage.js';
 import type { StorageModel } from '../../src/domain/storage-model.js';
-import { platformStorageModel } from '../../src/analyses/storage-model.js';
+import { modelOfLegacyPlatformStorage } from '../../src/analyses/legacy-platform-storage.js';
 import { cancelled } from '../../src/errors.js';
 import { parseHdiutilIsEncrypted } from '../../src/parsers/hdiutil/parse-hdiutil-isencrypted.js';
 import type { CommandSpec, Host } from '../../src/ports.js';
@@ -265,9 +265,9 @@ describe('runDarwinIoBenchmark on a recording Mac', () => {
   });
 });
 
-/** The storage model the probe set's facts give (the builder assess runs), with `partial` over the defaults. */
+/** The storage model of platform facts in the pre-1.4 shape (the legacy adapter), with `partial` over the defaults. */
 function storageWith(partial: Partial<PlatformStorage>): StorageModel {
-  return platformStorageModel({
+  return modelOfLegacyPlatformStorage({
     platform: 'darwin',
     disk: {
       identifier: 'disk0',

@@ -1,4 +1,4 @@
-import type { PlatformEncryption, PlatformStorage } from '../../domain/platform-storage.js';
+import type { StorageModel } from '../../domain/storage-model.js';
 import { EncplanError } from '../../errors.js';
 import {
   parseDiskutilApfsList,
@@ -13,6 +13,7 @@ import {
   type SystemProfilerStorage,
 } from '../../parsers/system-profiler/parse-system-profiler.js';
 import type { CommandSpec } from '../../ports.js';
+import { darwinLayout, type ApfsReading } from '../../targets/apfs/volume-state.js';
 import { smartctlHealth, statusOnlyHealth } from '../platform-health.js';
 import { attempt, tryRun, type ProbeContext } from '../probe-context.js';
 
@@ -78,11 +79,16 @@ function physicalDiskOf(info: DiskutilInfo): string {
   return info.parentWholeDisk ?? info.deviceIdentifier;
 }
 
+/** What encrypts an APFS volume, from diskutil's FileVault and Encrypted keys. */
+function kindOf(volume: { fileVault: boolean | null; encryption: boolean | null }): ApfsReading['kind'] {
+  return volume.fileVault === true ? 'filevault' : volume.encryption === true ? 'apfs' : null;
+}
+
 function encryptionOf(
   containers: readonly ApfsContainer[],
   physicalDisk: string,
   aesHardware: boolean | null,
-): PlatformEncryption[] {
+): ApfsReading[] {
   return containers
     .filter((container) =>
       container.physicalStores.some(
@@ -93,24 +99,16 @@ function encryptionOf(
     .map((volume) => ({
       volume: volume.deviceIdentifier,
       name: volume.name,
-      format:
-        volume.fileVault === true
-          ? 'filevault'
-          : volume.encryption === true
-            ? 'apfs-encrypted'
-            : 'apfs-unencrypted',
-      method: null,
-      keyBits: null,
-      hardware: aesHardware,
-      conversion: volume.cryptoMigrationOn === true ? 'converting' : null,
-      percentEncrypted: null,
+      kind: kindOf(volume),
+      converting: volume.cryptoMigrationOn === true,
       protectionOn: volume.locked === null ? null : !volume.locked,
+      hardware: aesHardware,
       roles: [...volume.roles],
       source: 'diskutil apfs list',
     }));
 }
 
-function encryptionFromInfo(info: DiskutilInfo): PlatformEncryption[] {
+function encryptionFromInfo(info: DiskutilInfo): ApfsReading[] {
   if (info.encryption === null && info.fileVault === null) {
     return [];
   }
@@ -118,18 +116,10 @@ function encryptionFromInfo(info: DiskutilInfo): PlatformEncryption[] {
     {
       volume: info.deviceIdentifier,
       name: info.volumeName,
-      format:
-        info.fileVault === true
-          ? 'filevault'
-          : info.encryption === true
-            ? 'apfs-encrypted'
-            : 'apfs-unencrypted',
-      method: null,
-      keyBits: null,
-      hardware: info.aesHardware,
-      conversion: null,
-      percentEncrypted: null,
+      kind: kindOf(info),
+      converting: false,
       protectionOn: info.locked === null ? null : !info.locked,
+      hardware: info.aesHardware,
       roles: [],
       source: 'diskutil info',
     },
@@ -141,10 +131,7 @@ function encryptionFromInfo(info: DiskutilInfo): PlatformEncryption[] {
  * where installed. Each missing or failing tool costs its facts and a warning; with neither diskutil nor
  * system_profiler knowing the disk it throws DEVICE_NOT_FOUND.
  */
-export async function probeDarwinStorage(
-  context: ProbeContext,
-  identifier: string,
-): Promise<PlatformStorage> {
+export async function probeDarwinStorage(context: ProbeContext, identifier: string): Promise<StorageModel> {
   const name = identifier.replace(/^\/dev\/r?/, '');
   const targetInfo = await runParsed(
     context,
@@ -224,12 +211,14 @@ export async function probeDarwinStorage(
       mountPoint: null,
     })) ??
     []
-  ).map((partition) => ({
-    identifier: partition.deviceIdentifier,
+  ).map((partition, index) => ({
+    id: partition.deviceIdentifier,
+    number: index + 1,
     type: partition.content,
     sizeBytes: partition.sizeBytes,
+    encryption: null,
     label: partition.volumeName,
-    mountPoint: partition.mountPoint,
+    mountpoint: partition.mountPoint,
   }));
   // Without sysctl, the iBoot System Container partition (Apple_APFS_ISC) still proves Apple silicon: only
   // those Macs have it (Apple Platform Security guide, "Boot process for a Mac with Apple silicon"), and every
@@ -237,37 +226,39 @@ export async function probeDarwinStorage(
   const iscPartition = partitions.some((partition) => partition.type === 'Apple_APFS_ISC');
   const cpuFacts =
     cpu !== null
-      ? { aes: cpu.aes, appleSilicon: cpu.appleSilicon, source: 'sysctl' as const }
+      ? { aes: cpu.aes, appleSilicon: cpu.appleSilicon, source: 'sysctl' }
       : iscPartition
         ? {
             aes: true,
             appleSilicon: true,
-            source: listed === undefined ? ('system_profiler' as const) : ('diskutil list' as const),
+            source: listed === undefined ? 'system_profiler' : 'diskutil list',
           }
         : { aes: null, appleSilicon: null, source: null };
   return {
     platform: 'darwin',
     disk: {
-      identifier: physicalDisk,
+      id: physicalDisk,
       model: info?.mediaName ?? drive?.model ?? null,
-      bus: info?.busProtocol ?? drive?.dataType.replace(/^SP|DataType$/g, '') ?? null,
-      internal: info?.internal ?? (drive?.removable === null || drive === null ? null : !drive.removable),
-      medium: solidState === null ? 'unknown' : solidState ? 'ssd' : 'hdd',
       sizeBytes: diskInfo?.sizeBytes ?? drive?.sizeBytes ?? list?.disks[0]?.sizeBytes ?? null,
-      logicalSectorBytes: info?.blockSizeBytes ?? null,
-      partitionStyle: list?.disks[0]?.content ?? null,
+      medium: solidState === null ? 'unknown' : solidState ? 'ssd' : 'hdd',
+      bus: info?.busProtocol ?? drive?.dataType.replace(/^SP|DataType$/g, '') ?? null,
+      encryption: null,
       source: info === null ? 'system_profiler' : 'diskutil info',
+      internal: info?.internal ?? (drive?.removable === null || drive === null ? null : !drive.removable),
+      partitionStyle: list?.disks[0]?.content ?? null,
+      logicalSectorBytes: info?.blockSizeBytes ?? null,
+      health,
+      trim: {
+        driveSupports: drive?.trimSupported ?? null,
+        osSends: drive?.trimSupported ?? null,
+        source: drive === null ? null : 'system_profiler',
+      },
     },
     partitions,
-    encryption,
+    ...darwinLayout(physicalDisk, partitions, encryption),
     encryptionUnknown,
+    reclaim: null,
     fileVault: fileVault?.state ?? null,
-    trim: {
-      driveSupports: drive?.trimSupported ?? null,
-      osSends: drive?.trimSupported ?? null,
-      source: drive === null ? null : 'system_profiler',
-    },
-    health,
     cpu: cpuFacts,
   };
 }

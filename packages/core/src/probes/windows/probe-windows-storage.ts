@@ -1,4 +1,4 @@
-import type { PlatformEncryption, PlatformStorage } from '../../domain/platform-storage.js';
+import type { StorageModel } from '../../domain/storage-model.js';
 import { EncplanError } from '../../errors.js';
 import { parseDisableDeleteNotify } from '../../parsers/fsutil/parse-disable-delete-notify.js';
 import {
@@ -11,6 +11,7 @@ import {
   type WindowsBitLocker,
 } from '../../parsers/powershell/parse-storage-json.js';
 import type { CommandSpec } from '../../ports.js';
+import { windowsLayout, type BitLockerReading } from '../../targets/bitlocker/volume-state.js';
 import { smartctlHealth, statusOnlyHealth } from '../platform-health.js';
 import { addWarning, attempt, tryRun, type ProbeContext } from '../probe-context.js';
 
@@ -49,34 +50,27 @@ export const WINDOWS_COMMANDS = {
   manageBde: (): CommandSpec => ({ tool: 'manage-bde', args: ['-status'], timeoutMs: 30_000 }),
 } as const;
 
-/** One BitLocker volume, whichever tool described it; `decrypted` when its conversion says fully decrypted. */
-function bitLockerEncryption(
+/** One BitLocker volume, whichever tool described it; method None when its conversion says fully decrypted. */
+function bitLockerReading(
   volume: Pick<
-    PlatformEncryption,
+    BitLockerReading,
     'volume' | 'name' | 'conversion' | 'percentEncrypted' | 'protectionOn' | 'protectors'
   >,
   method: BitLockerMethod,
   decrypted: boolean,
-  source: PlatformEncryption['source'],
-): PlatformEncryption {
+  source: string,
+): BitLockerReading {
   return {
-    volume: volume.volume,
-    name: volume.name,
-    format: method.kind === 'none' || decrypted ? 'bitlocker-off' : 'bitlocker',
-    method: method.kind,
+    ...volume,
+    method: decrypted ? 'none' : method.kind,
     keyBits: method.keyBits,
     hardware: method.kind === 'unknown' ? null : method.kind === 'hardware',
-    conversion: volume.conversion,
-    percentEncrypted: volume.percentEncrypted,
-    protectionOn: volume.protectionOn,
-    roles: [],
-    protectors: volume.protectors ?? [],
     source,
   };
 }
 
-function fromManageBde(volume: BitLockerVolume): PlatformEncryption {
-  return bitLockerEncryption(
+function fromManageBde(volume: BitLockerVolume): BitLockerReading {
+  return bitLockerReading(
     { ...volume, name: volume.label, protectors: [...volume.keyProtectors] },
     volume.method,
     volume.conversion === 'fully-decrypted',
@@ -84,8 +78,8 @@ function fromManageBde(volume: BitLockerVolume): PlatformEncryption {
   );
 }
 
-function fromCmdlet(volume: WindowsBitLocker): PlatformEncryption {
-  return bitLockerEncryption(
+function fromCmdlet(volume: WindowsBitLocker): BitLockerReading {
+  return bitLockerReading(
     {
       volume: volume.mountPoint,
       name: null,
@@ -130,10 +124,7 @@ async function runParsed<T>(
  * smartctl where installed. BitLocker volumes are kept when a partition of this disk has their drive
  * letter, or all of them (with a warning) when the partitions are unknown.
  */
-export async function probeWindowsStorage(
-  context: ProbeContext,
-  identifier: string,
-): Promise<PlatformStorage> {
+export async function probeWindowsStorage(context: ProbeContext, identifier: string): Promise<StorageModel> {
   const number = diskNumberOf(identifier);
   const storage = await runParsed(
     context,
@@ -201,39 +192,45 @@ export async function probeWindowsStorage(
           : reliability.readErrorsTotal + reliability.writeErrorsTotal,
     });
   const medium = disk?.mediaType === 'SSD' ? 'ssd' : disk?.mediaType === 'HDD' ? 'hdd' : 'unknown';
+  const diskId = `\\\\.\\PhysicalDrive${String(number)}`;
+  const entries = partitions.map((partition) => ({
+    id: `${String(partition.diskNumber)}:${String(partition.partitionNumber)}`,
+    number: partition.partitionNumber,
+    type: partition.type,
+    sizeBytes: partition.sizeBytes,
+    encryption: null,
+    label: partition.label,
+    mountpoint:
+      partition.driveLetter === null ? (partition.accessPaths[0] ?? null) : `${partition.driveLetter}:`,
+  }));
   return {
     platform: 'win32',
     disk: {
-      identifier: `\\\\.\\PhysicalDrive${String(number)}`,
+      id: diskId,
       model: disk?.friendlyName ?? null,
+      sizeBytes: disk?.sizeBytes ?? null,
+      medium,
       bus: disk?.busType ?? null,
+      encryption: null,
+      source: 'Get-Disk',
       internal:
         disk?.busType === null || disk === null ? null : !['USB', 'SD', 'MMC', '1394'].includes(disk.busType),
-      medium,
-      sizeBytes: disk?.sizeBytes ?? null,
-      logicalSectorBytes: disk?.logicalSectorBytes ?? null,
       partitionStyle: disk?.partitionStyle ?? null,
-      source: 'Get-Disk',
+      logicalSectorBytes: disk?.logicalSectorBytes ?? null,
+      health,
+      // Windows sends TRIM for NTFS when DisableDeleteNotify is 0 (Microsoft Learn, "fsutil behavior"); whether
+      // the drive takes it is the drive's media type: Windows trims SSDs (MediaType SSD).
+      trim: {
+        driveSupports: medium === 'ssd' ? true : medium === 'hdd' ? false : null,
+        osSends: trim?.ntfsTrimEnabled ?? null,
+        source: trim === null ? null : 'fsutil',
+      },
     },
-    partitions: partitions.map((partition) => ({
-      identifier: `${String(partition.diskNumber)}:${String(partition.partitionNumber)}`,
-      type: partition.type,
-      sizeBytes: partition.sizeBytes,
-      label: partition.label,
-      mountPoint:
-        partition.driveLetter === null ? (partition.accessPaths[0] ?? null) : `${partition.driveLetter}:`,
-    })),
-    encryption,
+    partitions: entries,
+    ...windowsLayout(diskId, entries, encryption, encryptionUnknown === null),
     encryptionUnknown,
+    reclaim: null,
     fileVault: null,
-    // Windows sends TRIM for NTFS when DisableDeleteNotify is 0 (Microsoft Learn, "fsutil behavior"); whether
-    // the drive takes it is the drive's media type: Windows trims SSDs (MediaType SSD).
-    trim: {
-      driveSupports: medium === 'ssd' ? true : medium === 'hdd' ? false : null,
-      osSends: trim?.ntfsTrimEnabled ?? null,
-      source: trim === null ? null : 'fsutil',
-    },
-    health,
     cpu: { aes: null, appleSilicon: false, source: null },
   };
 }
