@@ -21,8 +21,10 @@ import {
 import { mergeRuleResults, type RuleResult } from '../rules/rule-result.js';
 import { alreadyEncryptedStrategy, type Strategy } from '../rules/strategy.js';
 import { volumeCommands, type PlanCommand } from './commands.js';
-import { darwinCommands } from './commands-darwin.js';
-import { bitlockerCommands, enableTrimCommand, veracryptWindowsCommands } from './commands-windows.js';
+import { darwinCommands } from '../targets/apfs/commands.js';
+import { bitlockerCommands } from '../targets/bitlocker/commands.js';
+import { veracryptWindowsCommands } from '../targets/veracrypt/commands.js';
+import { enableTrimCommand } from '../targets/windows-commands.js';
 
 const SEVERITY_ORDER = { critical: 0, warning: 1, info: 2 } as const;
 
@@ -143,7 +145,7 @@ export function buildPlatformPlan(
     const encryption = recommendMacosEncryption(storage, facts.ioBenchmark);
     const trim = macosTrim(storage);
     results.push(encryption, trim);
-    commands = darwinCommands(encryption.action, options, trim.trimforce);
+    commands = darwinCommands(encryption.action, options.label, trim.trimforce);
     if (encryption.action.kind === 'nothing') {
       const reason = encryption.recommendations.find((entry) => entry.ruleId === 'macos-encryption')?.reason;
       strategy = alreadyEncryptedStrategy(

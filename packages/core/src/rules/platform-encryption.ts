@@ -7,6 +7,8 @@ import {
   type PlanTargetId,
 } from '../targets/registry.js';
 import type { IoBenchmark } from '../domain/io-benchmark.js';
+import type { MacosAction } from '../targets/apfs/commands.js';
+import type { BitLockerAction, BitLockerMethod } from '../targets/bitlocker/commands.js';
 import { sourceOf } from '../domain/source.js';
 import type { DeepPartial } from './facts.js';
 import type { ResolvedPlanOptions } from './plan-options.js';
@@ -57,15 +59,6 @@ const info = (ruleId: string, message: string, reasons: Evidence[]): Finding => 
 });
 
 // ---------------------------------------------------------------------------------------------- macOS
-
-/** What the macOS plan does: FileVault on the startup disk, an encrypted APFS volume elsewhere, or nothing. */
-export type MacosAction =
-  | { readonly kind: 'filevault' }
-  | { readonly kind: 'encrypt-volume'; readonly volume: string }
-  | { readonly kind: 'new-volume'; readonly container: string | null }
-  | { readonly kind: 'nothing'; readonly volume: string }
-  /** FileVault's or the drive's encryption state is unknown (no fdesetup, no diskutil): no command may assume it is off. */
-  | { readonly kind: 'unknown' };
 
 /** APFS roles of the startup disk's volumes (diskutil apfs list: "System", "Data"). */
 const STARTUP_ROLES = ['System', 'Data'];
@@ -307,24 +300,6 @@ function trimRule(
 }
 
 // -------------------------------------------------------------------------------------------- Windows
-
-/** BitLocker's encryption methods as manage-bde spells them (manage-bde -on -EncryptionMethod). */
-export type BitLockerMethod = 'xts_aes128' | 'xts_aes256';
-
-/** What the Windows plan does with BitLocker. */
-export type BitLockerAction =
-  | { readonly kind: 'enable'; readonly mountPoint: string | null; readonly osVolume: boolean }
-  | { readonly kind: 're-encrypt-in-software'; readonly mountPoint: string }
-  /** Fully encrypted and protecting; `wipeFreeSpace` when only used space was encrypted. */
-  | { readonly kind: 'nothing'; readonly mountPoint: string; readonly wipeFreeSpace?: boolean }
-  /** Encrypted but protection suspended (or off): turn the key protectors back on. */
-  | { readonly kind: 'resume-protection'; readonly mountPoint: string }
-  /** Encryption paused part-way: resume it. */
-  | { readonly kind: 'resume-encryption'; readonly mountPoint: string }
-  /** A conversion is running (encrypting or decrypting): follow it, then act on what it ends in. */
-  | { readonly kind: 'wait-for-conversion'; readonly mountPoint: string; readonly enableAfter: boolean }
-  /** Neither manage-bde nor Get-BitLockerVolume answered: no command may assume BitLocker is off. */
-  | { readonly kind: 'unknown'; readonly mountPoint: string | null };
 
 function mountPointOf(storage: StorageModel): string | null {
   const mounted = storage.partitions

@@ -40,7 +40,7 @@ export const bitlockerTarget = {
     gptType: '0700',
     partitions: true,
     // BitLocker protects an existing NTFS volume: the Windows plan writes its manage-bde lines from the volume it
-    // protects (plan/commands-windows.ts); there is no Linux command that makes one.
+    // protects (targets/bitlocker/commands.ts, bitlockerCommands); there is no Linux command that makes one.
     volume: () => [],
   },
   benchmark: {

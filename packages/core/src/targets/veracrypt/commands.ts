@@ -1,4 +1,6 @@
 import type { PlanCommand } from '../../domain/plan-command.js';
+import { MIB } from '../../domain/units.js';
+import { powershell } from '../windows-commands.js';
 import type { TargetCommands, VolumeCommandInput } from '../target.js';
 
 /** The filesystem VeraCrypt formats the volume with: one the platform reads natively. */
@@ -49,3 +51,67 @@ export const veracryptCommands: TargetCommands = {
   partitions: true,
   volume: veracryptVolumeCommands,
 };
+
+/** Where VeraCrypt installs its volume creation program (VeraCrypt documentation, "Command Line Usage for Windows"). */
+const VERACRYPT_FORMAT_EXE = 'C:\\Program Files\\VeraCrypt\\VeraCrypt Format.exe';
+
+/** VeraCrypt Format.exe's /encryption name: a cascade nests in parentheses ("AES-Twofish-Serpent" → "AES(Twofish(Serpent))"). */
+function windowsEncryptionName(encryption: string): string {
+  const [first, ...rest] = encryption.split('-');
+  return rest.length === 0
+    ? (first ?? encryption)
+    : `${first ?? ''}(${windowsEncryptionName(rest.join('-'))})`;
+}
+
+/**
+ * The largest share of its volume a dynamic container may grow to: half. The assessment knows the volume's
+ * size, not its free space, and a dynamic container that fills the system volume stops Windows; half always
+ * leaves the other half to what is there (encplan's policy, stated in the command's purpose).
+ */
+const CONTAINER_VOLUME_SHARE = 0.5;
+
+/**
+ * A VeraCrypt file container in VeraCrypt's Windows syntax. `/create` makes file containers only (partitions,
+ * drives and the system are encrypted in the wizard); `/dynamic` makes it grow as it fills, up to `/size`
+ * (VeraCrypt documentation, "Command Line Usage for Windows"). Its only password switch, /password, would put
+ * the password into the command line: encplan leaves it out.
+ */
+export function veracryptWindowsCommands(
+  mountPoint: string | null,
+  settings: NonNullable<VolumeCommandInput['veracrypt']>,
+  label: string,
+  sizeBytes: number | null,
+): PlanCommand[] {
+  if (mountPoint === null || sizeBytes === null) {
+    return [];
+  }
+  // /size in whole MiB (VeraCrypt Format.exe takes a number with a K/M/G/T suffix: "Command Line Usage for Windows").
+  const containerMiB = Math.floor((sizeBytes * CONTAINER_VOLUME_SHARE) / MIB);
+  if (containerMiB < 1) {
+    return [];
+  }
+  return [
+    powershell({
+      id: 'veracrypt-create',
+      purpose: `Create a dynamic VeraCrypt file container on ${mountPoint} with ${settings.encryption}, ${settings.kdf.hash} and the planned PIM ${String(settings.kdf.pim)} (/pim: VeraCrypt Format.exe reads it, src/Format/Tcformat.c; the same PIM is needed to mount it). It grows as it fills, up to ${String(containerMiB)} MiB, half of ${mountPoint}, so it can never fill the volume: change /size to what you need and what is free there. VeraCrypt Format.exe takes a password only as /password on its command line, where shell history and the process list would keep it: encplan leaves it out. Add it only in a session that saves no history, or create the same container in the VeraCrypt Volume Creation Wizard.`,
+      argv: [
+        VERACRYPT_FORMAT_EXE,
+        '/create',
+        `${mountPoint}\\${label}.hc`,
+        '/size',
+        `${String(containerMiB)}M`,
+        '/dynamic',
+        '/encryption',
+        windowsEncryptionName(settings.encryption),
+        '/hash',
+        settings.kdf.hash,
+        '/pim',
+        String(settings.kdf.pim),
+        '/filesystem',
+        'NTFS',
+      ],
+      risk: 'changes-settings',
+      stdin: null,
+    }),
+  ];
+}

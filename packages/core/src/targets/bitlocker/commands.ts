@@ -1,19 +1,23 @@
-import { MIB } from '../domain/units.js';
-import type { VeracryptEncryption } from '../rules/cipher.js';
-import type { VeracryptKdf } from '../rules/key-derivation.js';
-import type { BitLockerAction, BitLockerMethod } from '../rules/platform-encryption.js';
-import type { PlanCommand } from './commands.js';
+import type { PlanCommand } from '../../domain/plan-command.js';
+import { powershell } from '../windows-commands.js';
 
-/**
- * The Windows commands of a plan, as PowerShell lines (`shell: "powershell"`). No secret is ever in argv:
- * manage-bde asks for a password at its prompt (`-Password` without a value) and prints the recovery password
- * it generates (`-RecoveryPassword` without a value) (Microsoft, "manage-bde on").
- */
+/** BitLocker's encryption methods as manage-bde spells them (manage-bde -on -EncryptionMethod). */
+export type BitLockerMethod = 'xts_aes128' | 'xts_aes256';
 
-const powershell = (command: Omit<PlanCommand, 'shell'>): PlanCommand => ({
-  ...command,
-  shell: 'powershell',
-});
+/** What the Windows plan does with BitLocker (rules/platform-encryption.ts recommendBitLocker decides it). */
+export type BitLockerAction =
+  | { readonly kind: 'enable'; readonly mountPoint: string | null; readonly osVolume: boolean }
+  | { readonly kind: 're-encrypt-in-software'; readonly mountPoint: string }
+  /** Fully encrypted and protecting; `wipeFreeSpace` when only used space was encrypted. */
+  | { readonly kind: 'nothing'; readonly mountPoint: string; readonly wipeFreeSpace?: boolean }
+  /** Encrypted but protection suspended (or off): turn the key protectors back on. */
+  | { readonly kind: 'resume-protection'; readonly mountPoint: string }
+  /** Encryption paused part-way: resume it. */
+  | { readonly kind: 'resume-encryption'; readonly mountPoint: string }
+  /** A conversion is running (encrypting or decrypting): follow it, then act on what it ends in. */
+  | { readonly kind: 'wait-for-conversion'; readonly mountPoint: string; readonly enableAfter: boolean }
+  /** Neither manage-bde nor Get-BitLockerVolume answered: no command may assume BitLocker is off. */
+  | { readonly kind: 'unknown'; readonly mountPoint: string | null };
 
 function statusCommand(mountPoint: string): PlanCommand {
   return powershell({
@@ -111,80 +115,4 @@ export function bitlockerCommands(action: BitLockerAction, method: BitLockerMeth
     case 'unknown':
       return action.mountPoint === null ? [] : [statusCommand(action.mountPoint)];
   }
-}
-
-/** Turns TRIM on for NTFS (Microsoft, "fsutil behavior": DisableDeleteNotify 0 = TRIM sent). */
-export function enableTrimCommand(): PlanCommand {
-  return powershell({
-    id: 'fsutil-enable-trim',
-    purpose:
-      'Let Windows send TRIM to SSDs (fsutil behavior set DisableDeleteNotify 0; run as administrator).',
-    argv: ['fsutil', 'behavior', 'set', 'DisableDeleteNotify', '0'],
-    risk: 'changes-settings',
-    stdin: null,
-  });
-}
-
-/** Where VeraCrypt installs its volume creation program (VeraCrypt documentation, "Command Line Usage for Windows"). */
-const VERACRYPT_FORMAT_EXE = 'C:\\Program Files\\VeraCrypt\\VeraCrypt Format.exe';
-
-/** VeraCrypt Format.exe's /encryption names (cascades in parentheses). */
-const WINDOWS_ENCRYPTION: Readonly<Record<VeracryptEncryption, string>> = {
-  AES: 'AES',
-  Serpent: 'Serpent',
-  Twofish: 'Twofish',
-  'AES-Twofish-Serpent': 'AES(Twofish(Serpent))',
-};
-
-/**
- * The largest share of its volume a dynamic container may grow to: half. The assessment knows the volume's
- * size, not its free space, and a dynamic container that fills the system volume stops Windows; half always
- * leaves the other half to what is there (encplan's policy, stated in the command's purpose).
- */
-const CONTAINER_VOLUME_SHARE = 0.5;
-
-/**
- * A VeraCrypt file container in VeraCrypt's Windows syntax. `/create` makes file containers only (partitions,
- * drives and the system are encrypted in the wizard); `/dynamic` makes it grow as it fills, up to `/size`
- * (VeraCrypt documentation, "Command Line Usage for Windows"). Its only password switch, /password, would put
- * the password into the command line: encplan leaves it out.
- */
-export function veracryptWindowsCommands(
-  mountPoint: string | null,
-  settings: { readonly encryption: VeracryptEncryption; readonly kdf: VeracryptKdf },
-  label: string,
-  sizeBytes: number | null,
-): PlanCommand[] {
-  if (mountPoint === null || sizeBytes === null) {
-    return [];
-  }
-  // /size in whole MiB (VeraCrypt Format.exe takes a number with a K/M/G/T suffix: "Command Line Usage for Windows").
-  const containerMiB = Math.floor((sizeBytes * CONTAINER_VOLUME_SHARE) / MIB);
-  if (containerMiB < 1) {
-    return [];
-  }
-  return [
-    powershell({
-      id: 'veracrypt-create',
-      purpose: `Create a dynamic VeraCrypt file container on ${mountPoint} with ${settings.encryption}, ${settings.kdf.hash} and the planned PIM ${String(settings.kdf.pim)} (/pim: VeraCrypt Format.exe reads it, src/Format/Tcformat.c; the same PIM is needed to mount it). It grows as it fills, up to ${String(containerMiB)} MiB, half of ${mountPoint}, so it can never fill the volume: change /size to what you need and what is free there. VeraCrypt Format.exe takes a password only as /password on its command line, where shell history and the process list would keep it: encplan leaves it out. Add it only in a session that saves no history, or create the same container in the VeraCrypt Volume Creation Wizard.`,
-      argv: [
-        VERACRYPT_FORMAT_EXE,
-        '/create',
-        `${mountPoint}\\${label}.hc`,
-        '/size',
-        `${String(containerMiB)}M`,
-        '/dynamic',
-        '/encryption',
-        WINDOWS_ENCRYPTION[settings.encryption],
-        '/hash',
-        settings.kdf.hash,
-        '/pim',
-        String(settings.kdf.pim),
-        '/filesystem',
-        'NTFS',
-      ],
-      risk: 'changes-settings',
-      stdin: null,
-    }),
-  ];
 }
