@@ -15,7 +15,8 @@ import type { IoBenchmark, ProgressEvent } from '../domain/io-benchmark.js';
 import type { StorageModel } from '../domain/storage-model.js';
 import { runWindowsIoBenchmark } from './benchmark/run-windows-io-benchmark.js';
 import { chooseDarwinBenchmarkVolume, runDarwinIoBenchmark } from './benchmark/run-darwin-io-benchmark.js';
-import { probePlatformStorage } from './collect-platform.js';
+import { probeDarwinStorage } from '../probes/darwin/probe-darwin-storage.js';
+import { probeWindowsStorage } from '../probes/windows/probe-windows-storage.js';
 
 /** What the assessment asks of its benchmark step. */
 interface BenchmarkRequest {
@@ -127,10 +128,12 @@ export async function assessPlatform(
       },
     );
   }
-  // The probe set fills the one storage model itself.
-  const { storage, warnings } = await probePlatformStorage(host, request.device, request.signal);
   const context = createProbeContext(host, request.signal);
-  warnings.forEach((warning) => addWarning(context, warning));
+  // The platform's probe set fills the one storage model itself.
+  const storage =
+    host.platform === 'darwin'
+      ? await probeDarwinStorage(context, request.device)
+      : await probeWindowsStorage(context, request.device);
   const ioBenchmark = await benchmarkStep(context, storage, request);
   const toolsRun = host.captures().flatMap((capture) => (capture.kind === 'command' ? [capture.tool] : []));
   const tools = await recordTools(context, toolsRun);

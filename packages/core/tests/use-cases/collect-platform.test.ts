@@ -4,7 +4,6 @@ import { parseBundle } from '../../src/capture/bundle.js';
 import { DARWIN_COMMANDS } from '../../src/probes/darwin/probe-darwin-storage.js';
 import { type Capture } from '../../src/capture/capture.js';
 import { createReplayHost } from '../../src/capture/replay-host.js';
-import { collectPlatform, replayPlatformBundle } from '../../src/use-cases/collect-platform.js';
 import { assessBundle, collect } from '../../src/use-cases/collect.js';
 import { fixture } from '../support/fixtures.js';
 
@@ -52,40 +51,13 @@ function appleSiliconMac(withSmartctl: boolean): Host {
   return createReplayHost({ platform: 'darwin', cwd: '/', privileged: false, captures });
 }
 
-describe('collectPlatform on macOS', () => {
-  it('records a bundle that replays to the same facts, with the drive serial hashed', async () => {
-    const { storage, bundle } = await collectPlatform(
-      { host: appleSiliconMac(false), clock },
-      { device: 'disk0', includeSerials: false },
-    );
-    expect(bundle.platform).toBe('darwin');
-    expect(JSON.stringify(bundle)).not.toContain('0ba018e4045c5e3e');
-    const replayed = await replayPlatformBundle(parseBundle(JSON.parse(JSON.stringify(bundle))));
-    expect(replayed.storage).toEqual(storage);
-  });
-
+describe('encplan collect on macOS', () => {
   it('keeps the serial when asked to', async () => {
-    const { bundle } = await collectPlatform(
+    const { bundle } = await collect(
       { host: appleSiliconMac(false), clock },
       { device: 'disk0', includeSerials: true },
     );
     expect(JSON.stringify(bundle)).toContain('0ba018e4045c5e3e');
-  });
-
-  it('prefers smartctl over the SMART status when it is installed (the stronger source)', async () => {
-    const { storage } = await collectPlatform(
-      { host: appleSiliconMac(true), clock },
-      { device: 'disk0', includeSerials: false },
-    );
-    expect(storage.disk.health).toMatchObject({ source: 'smartctl', statusOnly: false, powerOnHours: 4961 });
-    expect(storage.disk.health?.wearPercent).toBe(3);
-  });
-
-  it('refuses Linux: the Linux probe set is assess itself', async () => {
-    const linux = createReplayHost({ platform: 'linux', cwd: '/', privileged: false, captures: [] });
-    await expect(
-      collectPlatform({ host: linux, clock }, { device: 'sda', includeSerials: false }),
-    ).rejects.toMatchObject({ code: 'DEVICE_UNSUPPORTED' });
   });
 });
 
