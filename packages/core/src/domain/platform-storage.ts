@@ -70,7 +70,11 @@ const platformHealthSchema = driveHealthSchema.extend({
   source: platformSourceSchema.nullable(),
 });
 
-/** Everything a macOS or Windows probe set found about one disk. */
+/**
+ * Everything a macOS or Windows probe set found about one disk, as assessments before 1.4 carried it
+ * (`platformStorage`, deprecated). Today's probes fill the storage model directly; this schema only reads old
+ * documents, through the one legacy adapter (analyses/legacy-platform-storage.ts).
+ */
 export const platformStorageSchema = z.object({
   platform: z.enum(['darwin', 'win32']),
   disk: platformDiskSchema,

@@ -50,49 +50,36 @@ export const WINDOWS_COMMANDS = {
   manageBde: (): CommandSpec => ({ tool: 'manage-bde', args: ['-status'], timeoutMs: 30_000 }),
 } as const;
 
-/** One BitLocker volume, whichever tool described it; method None when its conversion says fully decrypted. */
-function bitLockerReading(
-  volume: Pick<
-    BitLockerReading,
-    'volume' | 'name' | 'conversion' | 'percentEncrypted' | 'protectionOn' | 'protectors'
-  >,
-  method: BitLockerMethod,
-  decrypted: boolean,
-  source: string,
-): BitLockerReading {
+/** The method's facts of a BitLocker reading; method None when the conversion says fully decrypted. */
+function methodFacts(method: BitLockerMethod, decrypted: boolean) {
   return {
-    ...volume,
-    method: decrypted ? 'none' : method.kind,
+    method: decrypted ? ('none' as const) : method.kind,
     keyBits: method.keyBits,
     hardware: method.kind === 'unknown' ? null : method.kind === 'hardware',
-    source,
   };
 }
 
-function fromManageBde(volume: BitLockerVolume): BitLockerReading {
-  return bitLockerReading(
-    { ...volume, name: volume.label, protectors: [...volume.keyProtectors] },
-    volume.method,
-    volume.conversion === 'fully-decrypted',
-    'manage-bde',
-  );
-}
+const fromManageBde = (volume: BitLockerVolume): BitLockerReading => ({
+  volume: volume.volume,
+  name: volume.label,
+  conversion: volume.conversion,
+  percentEncrypted: volume.percentEncrypted,
+  protectionOn: volume.protectionOn,
+  protectors: [...volume.keyProtectors],
+  ...methodFacts(volume.method, volume.conversion === 'fully-decrypted'),
+  source: 'manage-bde',
+});
 
-function fromCmdlet(volume: WindowsBitLocker): BitLockerReading {
-  return bitLockerReading(
-    {
-      volume: volume.mountPoint,
-      name: null,
-      conversion: volume.volumeStatus,
-      percentEncrypted: volume.encryptionPercentage,
-      protectionOn: volume.protectionOn,
-      protectors: [...volume.keyProtectorTypes],
-    },
-    volume.method,
-    volume.volumeStatus === 'FullyDecrypted',
-    'Get-BitLockerVolume',
-  );
-}
+const fromCmdlet = (volume: WindowsBitLocker): BitLockerReading => ({
+  volume: volume.mountPoint,
+  name: null,
+  conversion: volume.volumeStatus,
+  percentEncrypted: volume.encryptionPercentage,
+  protectionOn: volume.protectionOn,
+  protectors: [...volume.keyProtectorTypes],
+  ...methodFacts(volume.method, volume.volumeStatus === 'FullyDecrypted'),
+  source: 'Get-BitLockerVolume',
+});
 
 /** "0", "PhysicalDrive0", "\\.\PhysicalDrive0" → 0. */
 function diskNumberOf(identifier: string): number {
