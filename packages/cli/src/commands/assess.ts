@@ -100,10 +100,12 @@ export default class Assess extends DiskCommand {
       // Refused before anything is printed: no flag overrides the in-use invariants (exit 4).
       assertDestructiveAllowed(refusedPlan);
     }
-    // One view model for the text report, the HTML report and the script (the CLI has no view logic of its own).
-    const view = toReportView(envelope, { includeDestructive: flags.destructive });
+    // One view model for the text report, the HTML report and the script (the CLI has no view logic of its own),
+    // built when one of them is written: `--json` alone prints the envelope and never needs it.
+    let view: ReturnType<typeof toReportView> | undefined;
+    const viewOf = () => (view ??= toReportView(envelope, { includeDestructive: flags.destructive }));
     if (flags.html !== undefined) {
-      await writeUserFile(flags.html, renderHtmlReport(view, await loadChartRenderer()), {
+      await writeUserFile(flags.html, renderHtmlReport(viewOf(), await loadChartRenderer()), {
         what: 'HTML report',
       });
     }
@@ -114,10 +116,10 @@ export default class Assess extends DiskCommand {
       this.log(
         plan === null
           ? '# encplan could not make a plan; see the warnings of `encplan assess`.'
-          : renderCommandsScript(view),
+          : renderCommandsScript(viewOf()),
       );
     } else {
-      this.log(renderTextReport(view, terminalTextOptions(flags.verbose)));
+      this.log(renderTextReport(viewOf(), terminalTextOptions(flags.verbose)));
     }
     if (plan !== null) {
       exitIfVerdictFails(plan.healthGate.effectiveVerdict, flags, 'health gate');

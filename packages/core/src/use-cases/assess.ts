@@ -20,7 +20,7 @@ import type { CipherBenchmark } from '../domain/cipher.js';
 import { addWarning, attempt, createProbeContext, type ProbeContext } from '../probes/probe-context.js';
 import { probeHostProtectedArea } from '../probes/linux/host-protected-area.js';
 import { resolvePlanOptions, type PlanOptions } from '../rules/plan-options.js';
-import { planFromAssessment } from './plan-from-assessment.js';
+import { buildPlan } from '../plan/plan.js';
 import { assessPlatform } from './assess-platform.js';
 import { refuseForeignTarget } from '../targets/registry.js';
 import { assessDriveSections, nvmeCapacityOf } from '../analyses/drive-sections.js';
@@ -354,16 +354,23 @@ export function recordRunTools(context: ProbeContext, host: RecordingHost): Prom
   return recordTools(context, toolsRun);
 }
 
-/** Adds the tool list and the plan to a disk's facts. Planning is pure; a plan that cannot be made is a warning. */
+/**
+ * Adds the tool list and the plan to a disk's facts. Planning is pure; a plan that cannot be made is a warning.
+ * The facts are this run's own, typed as the contract's sections (`AssessmentResult` minus its plan, an
+ * `AssessedSections`): they are planned as they are. planFromAssessment is for documents from outside (`plan
+ * --input`, a saved assessment), which it validates against the deep-partial schema first; for facts the run has
+ * just built, building that schema and walking every fact through it was ~20 % of a one-disk `assess`'s CPU time
+ * (docs/performance.md, issue 28).
+ */
 export async function finishAssessment(
   context: ProbeContext,
   facts: DiskFacts,
   tools: ToolRecord[],
   planOptions: PlanOptions | undefined,
 ): Promise<AssessmentResult> {
-  const withTools = { ...facts, tools };
+  const withTools: Omit<AssessmentResult, 'plan'> = { ...facts, tools };
   const plan = await attempt(context, 'plan', 'Planning', () =>
-    Promise.resolve(planFromAssessment(withTools, planOptions ?? {})),
+    Promise.resolve(buildPlan(withTools, planOptions ?? {})),
   );
   return { plan, ...withTools };
 }

@@ -85,8 +85,10 @@ export function planFactsFromDocument(document: unknown): PlanFacts {
 }
 
 /**
- * The plan of an assessment document: the one path from facts to plan, used by `encplan assess` for its own
- * result and by `encplan plan --input`. Throws INVALID_ARGUMENT for a document that is no assessment.
+ * The plan of an assessment document from outside (`encplan plan --input`, a saved assessment, the platform
+ * assessments): validated as partial facts, then the rules' buildPlan. `encplan assess` calls buildPlan on the
+ * facts it has just built (use-cases/assess.ts finishAssessment). Throws INVALID_ARGUMENT for a document that is
+ * no assessment.
  */
 export function planFromAssessment(document: unknown, options: PlanOptions = {}): Plan {
   return buildPlan(planFactsFromDocument(document), options);
