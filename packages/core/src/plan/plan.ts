@@ -54,7 +54,7 @@ import {
   planSettingsOf,
   refuseForeignTarget,
 } from '../targets/registry.js';
-import { decideStrategy, strategySchema } from '../rules/strategy.js';
+import { decideStrategy, strategySchema, type Strategy } from '../rules/strategy.js';
 import { buildCommands, planCommandSchema, type CommandSettings, type PlanCommand } from './commands.js';
 import { buildInPlaceCommands, inPlaceSectorSize } from './commands-in-place.js';
 import { activeUseOf, diskUsageOf, IN_PLACE_ALTERNATIVE } from './disk-usage.js';
@@ -273,12 +273,19 @@ export function buildPlan(facts: PlanFacts, rawOptions: PlanOptions = {}): Plan 
     space: space.space,
     veracrypt: veracryptSettings,
   };
+  // GRUB opens only PBKDF2 keyslots (rules/grub-boot.ts). Whether it must open this volume can depend on the
+  // strategy (an encrypted root holding /boot); with --encrypted-boot it does whatever the strategy, so an
+  // existing volume's keyslots are compared with PBKDF2, not argon2id.
+  const grubOpens = (strategySoFar: Strategy | null): boolean =>
+    rulesOf.keyDerivation === 'luks2-keyslot' &&
+    platform === 'linux' &&
+    (strategySoFar === null ? options.encryptedBoot : bootOnVolume(facts, options, strategySoFar) !== null);
   const decision = decideStrategy(facts, options, health.gate, {
     targetTool,
     cipherSpec: choice.spec,
     keyBits: advised.keyBits,
     sectorSizeBytes: advised.sectorSizeBytes,
-    luks2Pbkdf,
+    luks2Pbkdf: grubOpens(null) ? recommendGrubPbkdf2(facts, options, advised.keyBits).pbkdf : luks2Pbkdf,
     allowDiscards: discards.allowDiscards,
     workqueueBypass: advised.workqueueBypass,
     cipherEncryptBytesPerSecond: advised.speed?.encryptBytesPerSecond ?? null,
@@ -286,12 +293,7 @@ export function buildPlan(facts: PlanFacts, rawOptions: PlanOptions = {}): Plan 
   const strategy = decision.strategy;
   // GRUB opens only PBKDF2 keyslots (rules/grub-boot.ts): where it must open this volume, the keyslot the plan
   // states and the command applies is PBKDF2, not argon2id.
-  const grubKeyslot =
-    rulesOf.keyDerivation === 'luks2-keyslot' &&
-    platform === 'linux' &&
-    bootOnVolume(facts, options, strategy) !== null
-      ? recommendGrubPbkdf2(facts, options, advised.keyBits)
-      : null;
+  const grubKeyslot = grubOpens(strategy) ? recommendGrubPbkdf2(facts, options, advised.keyBits) : null;
   if (grubKeyslot !== null) {
     luks2Pbkdf = { ...grubKeyslot.pbkdf };
     attackerCost = [];

@@ -324,10 +324,12 @@ function differencesFrom(facts: PlanFacts, planned: PlannedSettings): Strategy['
     compare('sectorSizeBytes', found.sectorBytes, planned.sectorSizeBytes);
   }
   const pbkdf = planned.luks2Pbkdf;
+  // The planned keyslot's KDF: argon2id, or pbkdf2 where GRUB must open the volume (rules/grub-boot.ts).
+  const plannedKdf = pbkdf === null ? null : (pbkdf.kdf ?? 'argon2id');
   (found.pbkdf ?? []).forEach((slot) => {
     const name = `keyslot ${slot?.keyslot ?? '?'}`;
-    compare(`${name} pbkdf`, slot?.type, pbkdf === null ? null : 'argon2id');
-    if (pbkdf !== null && slot?.type === 'argon2id') {
+    compare(`${name} pbkdf`, slot?.type, plannedKdf);
+    if (pbkdf !== null && plannedKdf === 'argon2id' && slot?.type === 'argon2id') {
       compare(`${name} memoryKiB`, slot.memoryKibibytes, pbkdf.memoryKiB);
     }
   });

@@ -79,6 +79,45 @@ describe('strategy over the committed real assessments and bundles', () => {
     expect(plan.commands.map((c) => c.id)).not.toContain('luks-format');
   });
 
+  it('with --encrypted-boot the existing keyslot is compared against PBKDF2, the KDF GRUB can open', () => {
+    // GRUB opens LUKS2 only through a PBKDF2 keyslot (GNU GRUB manual, "cryptomount"): the planned keyslot is
+    // pbkdf2 (rules/grub-boot.ts), so the volume's pbkdf2 keyslot is no difference and its memory is not asked.
+    const plan = planFromAssessment(
+      JSON.parse(fixture('assessments/loop-gpt-ext4-luks2-unallocated-debian12.json')),
+      { encryptedBoot: true },
+    );
+    expect(plan.settings.luks2Pbkdf?.kdf).toBe('pbkdf2');
+    const strategy = strategyOf(plan);
+    expect(strategy.kind).toBe('nothing-to-do');
+    expect(strategy.differences.map((d) => d.setting)).not.toContain('keyslot 0 pbkdf');
+    expect(strategy.differences).toEqual(
+      expect.arrayContaining([
+        { setting: 'sectorSizeBytes', current: 512, planned: plan.settings.sectorSizeBytes },
+      ]),
+    );
+  });
+
+  it('with --encrypted-boot an argon2id keyslot is the difference: GRUB could not open it', () => {
+    const document = JSON.parse(fixture('assessments/loop-gpt-ext4-luks2-unallocated-debian12.json'));
+    const found = document.result.encryption.found[0];
+    found.pbkdf = [
+      {
+        ...found.pbkdf[0],
+        type: 'argon2id',
+        hash: null,
+        iterations: null,
+        timeCost: 4,
+        memoryKibibytes: 1_048_576,
+        parallelThreads: 4,
+      },
+    ];
+    const strategy = strategyOf(planFromAssessment(document, { encryptedBoot: true }));
+    expect(strategy.differences).toEqual(
+      expect.arrayContaining([{ setting: 'keyslot 0 pbkdf', current: 'argon2id', planned: 'pbkdf2' }]),
+    );
+    expect(strategy.differences.map((d) => d.setting)).not.toContain('keyslot 0 memoryKiB');
+  });
+
   it('a GPT loop disk holding ext4 is encrypted in place, its rewrite counted and its time unmeasured', () => {
     const plan = planOfAssessment('loop-gpt-ext4-78pct-bundle');
     const strategy = strategyOf(plan);
