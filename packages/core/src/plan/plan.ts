@@ -381,6 +381,7 @@ export function buildPlan(facts: PlanFacts, rawOptions: PlanOptions = {}): Plan 
       : // The in-place set is the alternative itself: with something in use it stays commented out (unmount first,
         // then assess again), never enabled by --destructive on a disk in use.
         refusalFor(facts, strategy, targetTool, strategy.kind === 'in-place' ? [] : commands);
+  const spare = spareAsApplied(space.space, commands, all.recommendations);
   const plan: Plan = {
     targetTool,
     threatModel: options.threatModel,
@@ -390,10 +391,10 @@ export function buildPlan(facts: PlanFacts, rawOptions: PlanOptions = {}): Plan 
     strategy,
     healthGate: health.gate,
     findings: findings.sort((a, b) => SEVERITY_ORDER[a.severity] - SEVERITY_ORDER[b.severity]),
-    recommendations: replaced(
-      replaced([...decision.recommendations, ...all.recommendations], sectorMoved),
-      grubKeyslot?.recommendations ?? [],
-    ),
+    recommendations: replaced(replaced([...decision.recommendations, ...all.recommendations], sectorMoved), [
+      ...(grubKeyslot?.recommendations ?? []),
+      ...spare.recommendations,
+    ]),
     settings: {
       cipher: rulesOf.cipher === 'own-algorithm' ? (veracrypt?.encryption ?? 'AES') : choice.spec,
       keySizeBits: rulesOf.plansKeySize ? advised.keyBits : null,
@@ -402,7 +403,7 @@ export function buildPlan(facts: PlanFacts, rawOptions: PlanOptions = {}): Plan 
       allowDiscards: discards.allowDiscards,
       luks2Pbkdf,
       veracrypt,
-      space: space.space,
+      space: spare.space,
     },
     predictedPerformance,
     cipherEvidence: describeCipherEvidence(
@@ -416,6 +417,34 @@ export function buildPlan(facts: PlanFacts, rawOptions: PlanOptions = {}): Plan 
   };
   // One check of every plan before it is shown: verdict, strategy, settings and commands agree.
   return checkPlanConsistency(plan);
+}
+
+/**
+ * The spare area as the commands make it: a tail discard range only where a command discards it. Where none
+ * does (in place, the partition table stays as it is; an existing volume; no commands), the range is null and
+ * the spare-area method says that no command of this plan discards the tail, and how to do it once.
+ */
+function spareAsApplied(
+  space: Plan['settings']['space'],
+  commands: readonly PlanCommand[],
+  recommendations: readonly Plan['recommendations'][number][],
+): { readonly space: Plan['settings']['space']; readonly recommendations: Plan['recommendations'] } {
+  if (space === null || space.discardRange === null || commands.some((c) => c.id === 'blkdiscard-tail')) {
+    return { space, recommendations: [] };
+  }
+  const method = recommendations.find((entry) => entry.ruleId === 'spare-area-method');
+  return {
+    space: { ...space, discardRange: null },
+    recommendations:
+      method === undefined
+        ? []
+        : [
+            {
+              ...method,
+              reason: `${method.reason} No command of this plan discards it: ${commands.length === 0 ? 'the plan has no commands' : 'they keep the partition table as it is'}. Never-allocated space counts as spare only if never written or discarded once: discard it yourself (blkdiscard --offset and --length of that space) while nothing on the disk is in use.`,
+            },
+          ],
+  };
 }
 
 /** The target that encrypts a filesystem in place (cryptsetup reencrypt --encrypt), for the refusal's hint. */

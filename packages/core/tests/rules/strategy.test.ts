@@ -160,6 +160,31 @@ describe('strategy over the committed real assessments and bundles', () => {
     });
   });
 
+  it('a quick benchmark that measured only SEQ1M Q8T1 still gives a time, named by its profile', () => {
+    // What `assess --benchmark --quick` measured on a loop disk: SEQ1M Q8T1 and RND4K Q1T1, no SEQ1M Q1T1
+    // (read 1160.2 MiB/s, write 499.5 MiB/s). Before, the time said "run encplan assess --benchmark".
+    const disk = gptDisk([
+      { path: '/dev/loop2p1', sizeBytes: 1500 * MIB, type: 'ext4', mountpoints: [], availableBytes: GIB },
+    ]);
+    const quick = facts(
+      disk,
+      ioBenchmark({ 'seq1m-q8t1': [1160.2 * MIB, 499.5 * MIB], 'rnd4k-q1t1': [16 * MIB, 4.5 * MIB] }),
+    );
+    const strategy = strategyOf(buildPlan(quick));
+    expect(strategy.kind).toBe('in-place');
+    expect(strategy.timeEstimate.seconds).toBeGreaterThan(0);
+    expect(strategy.timeEstimate.basis).toContain('(SEQ1M Q8T1, plain)');
+    expect(strategy.timeEstimate.basis).not.toContain('run encplan assess --benchmark');
+    // Measured, but no sequential profile: the time says what is missing, not to run the benchmark again.
+    const randomOnly = strategyOf(
+      buildPlan(facts(disk, ioBenchmark({ 'rnd4k-q1t1': [16 * MIB, 4.5 * MIB] }))),
+    );
+    expect(randomOnly.timeEstimate).toEqual({
+      seconds: null,
+      basis: 'Unmeasured: the benchmark measured no sequential (SEQ1M) read and write of this disk.',
+    });
+  });
+
   it('a failing drive keeps the in-place path but its health precondition is not met', async () => {
     const plan = await planOfBundle('loop-gpt-ext4-78pct-smart-realloc304-composed');
     const strategy = strategyOf(plan);
