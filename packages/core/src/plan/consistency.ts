@@ -250,6 +250,16 @@ function commandContradictions(plan: Plan): PlanContradiction[] {
 function spareContradictions(plan: Plan): PlanContradiction[] {
   const method = plan.settings.space?.method ?? null;
   const ids = new Set(plan.commands.map((command) => command.id));
+  // A tail discard range is the range a command discards: stated without one, it claims spare area no command
+  // makes (an in-place plan keeps the partition table and discards nothing).
+  if ((plan.settings.space?.discardRange ?? null) !== null && !ids.has('blkdiscard-tail')) {
+    return [
+      contradiction(
+        'spare-method-commands',
+        'the plan states a tail discard range, but no command discards it',
+      ),
+    ];
+  }
   // Only a plan that lays out the partition makes the spare; without that step nothing is claimed.
   if (!ids.has('partition-layout') || method === null) {
     return [];

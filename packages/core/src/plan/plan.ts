@@ -54,7 +54,7 @@ import {
   planSettingsOf,
   refuseForeignTarget,
 } from '../targets/registry.js';
-import { decideStrategy, strategySchema } from '../rules/strategy.js';
+import { decideStrategy, strategySchema, type Strategy } from '../rules/strategy.js';
 import { buildCommands, planCommandSchema, type CommandSettings, type PlanCommand } from './commands.js';
 import { buildInPlaceCommands, inPlaceSectorSize } from './commands-in-place.js';
 import { activeUseOf, diskUsageOf, IN_PLACE_ALTERNATIVE } from './disk-usage.js';
@@ -273,12 +273,19 @@ export function buildPlan(facts: PlanFacts, rawOptions: PlanOptions = {}): Plan 
     space: space.space,
     veracrypt: veracryptSettings,
   };
+  // GRUB opens only PBKDF2 keyslots (rules/grub-boot.ts). Whether it must open this volume can depend on the
+  // strategy (an encrypted root holding /boot); with --encrypted-boot it does whatever the strategy, so an
+  // existing volume's keyslots are compared with PBKDF2, not argon2id.
+  const grubOpens = (strategySoFar: Strategy | null): boolean =>
+    rulesOf.keyDerivation === 'luks2-keyslot' &&
+    platform === 'linux' &&
+    (strategySoFar === null ? options.encryptedBoot : bootOnVolume(facts, options, strategySoFar) !== null);
   const decision = decideStrategy(facts, options, health.gate, {
     targetTool,
     cipherSpec: choice.spec,
     keyBits: advised.keyBits,
     sectorSizeBytes: advised.sectorSizeBytes,
-    luks2Pbkdf,
+    luks2Pbkdf: grubOpens(null) ? recommendGrubPbkdf2(facts, options, advised.keyBits).pbkdf : luks2Pbkdf,
     allowDiscards: discards.allowDiscards,
     workqueueBypass: advised.workqueueBypass,
     cipherEncryptBytesPerSecond: advised.speed?.encryptBytesPerSecond ?? null,
@@ -286,12 +293,7 @@ export function buildPlan(facts: PlanFacts, rawOptions: PlanOptions = {}): Plan 
   const strategy = decision.strategy;
   // GRUB opens only PBKDF2 keyslots (rules/grub-boot.ts): where it must open this volume, the keyslot the plan
   // states and the command applies is PBKDF2, not argon2id.
-  const grubKeyslot =
-    rulesOf.keyDerivation === 'luks2-keyslot' &&
-    platform === 'linux' &&
-    bootOnVolume(facts, options, strategy) !== null
-      ? recommendGrubPbkdf2(facts, options, advised.keyBits)
-      : null;
+  const grubKeyslot = grubOpens(strategy) ? recommendGrubPbkdf2(facts, options, advised.keyBits) : null;
   if (grubKeyslot !== null) {
     luks2Pbkdf = { ...grubKeyslot.pbkdf };
     attackerCost = [];
@@ -379,6 +381,7 @@ export function buildPlan(facts: PlanFacts, rawOptions: PlanOptions = {}): Plan 
       : // The in-place set is the alternative itself: with something in use it stays commented out (unmount first,
         // then assess again), never enabled by --destructive on a disk in use.
         refusalFor(facts, strategy, targetTool, strategy.kind === 'in-place' ? [] : commands);
+  const spare = spareAsApplied(space.space, commands, all.recommendations);
   const plan: Plan = {
     targetTool,
     threatModel: options.threatModel,
@@ -388,10 +391,10 @@ export function buildPlan(facts: PlanFacts, rawOptions: PlanOptions = {}): Plan 
     strategy,
     healthGate: health.gate,
     findings: findings.sort((a, b) => SEVERITY_ORDER[a.severity] - SEVERITY_ORDER[b.severity]),
-    recommendations: replaced(
-      replaced([...decision.recommendations, ...all.recommendations], sectorMoved),
-      grubKeyslot?.recommendations ?? [],
-    ),
+    recommendations: replaced(replaced([...decision.recommendations, ...all.recommendations], sectorMoved), [
+      ...(grubKeyslot?.recommendations ?? []),
+      ...spare.recommendations,
+    ]),
     settings: {
       cipher: rulesOf.cipher === 'own-algorithm' ? (veracrypt?.encryption ?? 'AES') : choice.spec,
       keySizeBits: rulesOf.plansKeySize ? advised.keyBits : null,
@@ -400,7 +403,7 @@ export function buildPlan(facts: PlanFacts, rawOptions: PlanOptions = {}): Plan 
       allowDiscards: discards.allowDiscards,
       luks2Pbkdf,
       veracrypt,
-      space: space.space,
+      space: spare.space,
     },
     predictedPerformance,
     cipherEvidence: describeCipherEvidence(
@@ -414,6 +417,34 @@ export function buildPlan(facts: PlanFacts, rawOptions: PlanOptions = {}): Plan 
   };
   // One check of every plan before it is shown: verdict, strategy, settings and commands agree.
   return checkPlanConsistency(plan);
+}
+
+/**
+ * The spare area as the commands make it: a tail discard range only where a command discards it. Where none
+ * does (in place, the partition table stays as it is; an existing volume; no commands), the range is null and
+ * the spare-area method says that no command of this plan discards the tail, and how to do it once.
+ */
+function spareAsApplied(
+  space: Plan['settings']['space'],
+  commands: readonly PlanCommand[],
+  recommendations: readonly Plan['recommendations'][number][],
+): { readonly space: Plan['settings']['space']; readonly recommendations: Plan['recommendations'] } {
+  if (space === null || space.discardRange === null || commands.some((c) => c.id === 'blkdiscard-tail')) {
+    return { space, recommendations: [] };
+  }
+  const method = recommendations.find((entry) => entry.ruleId === 'spare-area-method');
+  return {
+    space: { ...space, discardRange: null },
+    recommendations:
+      method === undefined
+        ? []
+        : [
+            {
+              ...method,
+              reason: `${method.reason} No command of this plan discards it: ${commands.length === 0 ? 'the plan has no commands' : 'they keep the partition table as it is'}. Never-allocated space counts as spare only if never written or discarded once: discard it yourself (blkdiscard --offset and --length of that space) while nothing on the disk is in use.`,
+            },
+          ],
+  };
 }
 
 /** The target that encrypts a filesystem in place (cryptsetup reencrypt --encrypt), for the refusal's hint. */

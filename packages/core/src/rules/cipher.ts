@@ -360,6 +360,37 @@ export function recommendKeySize(
   };
 }
 
+/**
+ * The range a cipher's rate spans over its recorded repeated runs (`encryptSamplesBytesPerSecond`, one core):
+ * the rate scaled by the slowest and fastest run over the figure. One run records no spread: [rate, rate].
+ */
+function recordedRange(
+  facts: PlanFacts,
+  cipher: string,
+  keyBits: number,
+  rate: number,
+): { readonly low: number; readonly high: number } {
+  const row = (facts.cipherBenchmark?.cipherSpeed?.measurements ?? []).find(
+    (candidate) => candidate.cipher === cipher && candidate.keyBits === keyBits,
+  );
+  const samples = (row?.encryptSamplesBytesPerSecond ?? []).filter(
+    (value): value is number => typeof value === 'number' && value > 0,
+  );
+  const figure = row?.encryptBytesPerSecond ?? null;
+  if (samples.length < 2 || figure === null || figure === undefined || figure <= 0) {
+    return { low: rate, high: rate };
+  }
+  return { low: (rate * Math.min(...samples)) / figure, high: (rate * Math.max(...samples)) / figure };
+}
+
+/** The largest rate the plain I/O benchmark reached on the device: the fastest run of its fastest profile. */
+function fastestPlainRunBytesPerSecond(facts: PlanFacts): number | null {
+  const values = (facts.ioBenchmark?.plain?.profiles ?? [])
+    .map((profile) => profile.summary?.maxBytesPerSecond ?? profile.summary?.medianBytesPerSecond)
+    .filter((value): value is number => value !== undefined && value !== null && value > 0);
+  return values.length === 0 ? null : Math.max(...values);
+}
+
 /** VeraCrypt's encryption algorithm names (VeraCrypt documentation: "Personal Iterations Multiplier (PIM)", "Command Line Usage", "Cascades"; cryptsetup lib/tcrypt/tcrypt.c). */
 export type VeracryptEncryption = 'AES' | 'Serpent' | 'Twofish' | 'AES-Twofish-Serpent';
 
@@ -375,7 +406,8 @@ export function recommendVeracryptEncryption(
   const singles = (['AES', 'Serpent', 'Twofish'] as const).map((name) => {
     const cipher = name === 'AES' ? 'aes-xts' : name === 'Serpent' ? 'serpent-xts' : 'twofish-xts';
     const speed = effectiveCipherSpeed(facts, cipher, 512);
-    return { name, speed, rate: slowerEffective(speed) };
+    const rate = slowerEffective(speed);
+    return { name, speed, rate, range: rate === null ? null : recordedRange(facts, cipher, 512, rate) };
   });
   const [aes, serpent, twofish] = singles;
   const device = fastestPlainBytesPerSecond(facts);
@@ -390,11 +422,20 @@ export function recommendVeracryptEncryption(
   );
   const cascadeRate =
     layerRates.length === 3 ? 1 / layerRates.reduce((sum, rate) => sum + 1 / rate, 0) : null;
+  // The cascade costs nothing only when its slowest recorded runs still outrun the device's fastest run: a
+  // difference inside the runs' spread decides nothing (issue 24 item 4), so the plan keeps one cipher.
+  const layerLows = [aes, twofish, serpent]
+    .map((single) => single?.range?.low ?? null)
+    .filter((rate): rate is number => rate !== null);
+  const cascadeLow = layerLows.length === 3 ? 1 / layerLows.reduce((sum, rate) => sum + 1 / rate, 0) : null;
+  const deviceHigh = fastestPlainRunBytesPerSecond(facts);
   if (
     !options.speedOverSecurity &&
     cascadeRate !== null &&
+    cascadeLow !== null &&
     device !== null &&
-    cascadeRate * cores >= device
+    deviceHigh !== null &&
+    cascadeLow * cores >= deviceHigh
   ) {
     const headroom = (cascadeRate * cores) / device;
     return {
@@ -414,11 +455,19 @@ export function recommendVeracryptEncryption(
     };
   }
   const measuredSingles = singles.filter((single) => single.rate !== null);
+  // Another cipher replaces AES only when its slowest recorded run beats the incumbent's fastest: a lead
+  // inside the runs' spread moves nothing (issue 24 item 4). Single runs record no spread: their figures decide.
+  const beats = (candidate: (typeof singles)[number], incumbent: (typeof singles)[number]): boolean =>
+    candidate.range !== null && (incumbent.range === null || candidate.range.low > incumbent.range.high);
   const fastest =
     facts.machine?.cryptoFlags?.aes === true || measuredSingles.length === 0
       ? singles[0]
-      : measuredSingles.reduce((best, single) => ((single.rate ?? 0) > (best.rate ?? 0) ? single : best));
+      : singles.reduce((best, single) => (beats(single, best) ? single : best));
   const name = fastest?.name ?? 'AES';
+  const leader = measuredSingles.reduce<(typeof singles)[number] | undefined>(
+    (best, single) => (best === undefined || (single.rate ?? 0) > (best.rate ?? 0) ? single : best),
+    undefined,
+  );
   const cascadeNote =
     cascadeRate === null
       ? 'a cascade was not measured'
@@ -430,7 +479,13 @@ export function recommendVeracryptEncryption(
       {
         ruleId: 'veracrypt-encryption',
         value: name,
-        reason: `${name} alone is the fastest measured cipher here and ${cascadeNote}.`,
+        reason:
+          facts.machine?.cryptoFlags?.aes !== true &&
+          leader !== undefined &&
+          leader !== fastest &&
+          (leader.rate ?? 0) > (fastest?.rate ?? 0)
+            ? `${name} alone: ${leader.name} measured ${formatRate(leader.rate ?? 0)} against ${formatRate(fastest?.rate ?? 0)}, a lead inside the spread of the repeated runs, so it decides nothing; and ${cascadeNote}.`
+            : `${name} alone is the fastest measured cipher here and ${cascadeNote}.`,
         evidence: reasons,
         confidence: (fastest?.rate ?? null) === null ? 'low' : 'high',
       },

@@ -380,6 +380,16 @@ export function findPerformanceResiduals(
 }
 
 /**
+ * A target that fixes its encryption unit: BitLocker encrypts every sector of the volume on its own, the sector
+ * number being the tweak (Niels Ferguson, "AES-CBC + Elephant diffuser: A Disk Encryption Algorithm for Windows
+ * Vista", Microsoft, 2006, §2; XTS-AES since Windows 10 1511: R. Sosnowski, "Bitlocker: AES-XTS (new encryption
+ * type)", Microsoft Dubai Security blog, 2016-03-04), and no published measurement gives its AES-XTS rate per
+ * 512-byte sector against large blocks. Only a measured encrypted run tells its speed.
+ */
+const FIXED_SECTOR_REASON =
+  'this tool encrypts each sector as its own unit and fixes that size, and no published measurement gives its cipher rate per sector against the large-block rate a cipher benchmark measures';
+
+/**
  * `small-sector-cipher-bound`: with encryption sectors under 4096 bytes the model cannot tell the cipher's
  * speed ({@link SMALL_SECTOR_UNMODELLED_REASON}), so the profiles it leaves without a cipher rate are named
  * instead of guessed, with cryptsetup(8)'s advice (--sector-size: 4096-byte sectors can give better
@@ -393,8 +403,11 @@ export function findSmallSectorBound(
   if (sectorSizeBytes >= 4096) {
     return [];
   }
+  // A direction without a cipher rate that a measured encrypted run answers is not left unknown.
   const unknown = predictions.filter(
-    (row) => row.cipherReadBytesPerSecond === null || row.cipherWriteBytesPerSecond === null,
+    (row) =>
+      (row.cipherReadBytesPerSecond === null && row.measuredReadBytesPerSecond === null) ||
+      (row.cipherWriteBytesPerSecond === null && row.measuredWriteBytesPerSecond === null),
   );
   if (unknown.length === 0) {
     return [];
@@ -403,7 +416,7 @@ export function findSmallSectorBound(
     {
       ruleId: 'small-sector-cipher-bound',
       severity: 'info',
-      message: `With ${String(sectorSizeBytes)}-byte encryption sectors encplan cannot tell the cipher's speed (${SMALL_SECTOR_UNMODELLED_REASON}), so it predicts nothing for ${unknown.map((row) => row.profile).join(', ')}. ${canChoose ? 'cryptsetup(8) says 4096-byte sectors can give better performance: use --sector-size 4096 (LUKS2) or measure both.' : 'This tool fixes its sector size; measure the encrypted volume to know its speed.'}`,
+      message: `With ${String(sectorSizeBytes)}-byte encryption sectors encplan cannot tell the cipher's speed (${canChoose ? SMALL_SECTOR_UNMODELLED_REASON : FIXED_SECTOR_REASON}), so it predicts nothing for ${unknown.map((row) => row.profile).join(', ')}. ${canChoose ? 'cryptsetup(8) says 4096-byte sectors can give better performance: use --sector-size 4096 (LUKS2) or measure both.' : 'Measure the encrypted volume to know its speed (encplan assess --benchmark measures a test volume of it where it can).'}`,
       evidence: [
         evidence('encryption sector size (bytes)', sectorSizeBytes, sourceOf('plan', 'sector size')),
       ],
@@ -432,6 +445,9 @@ export function predictPlatformPerformance(
   const predictedPerformance = pairPredictedWithMeasured(modelled, facts.ioBenchmark?.plain, measured);
   const findings = [
     ...findLoadTooLight(predictedPerformance),
+    // BitLocker's 512-byte sectors leave cipher-bound profiles without a rate: say so rather than print nothing.
+    // Without any cipher speed nothing is predicted at any sector size, and the cipher evidence says why.
+    ...(speed === null ? [] : findSmallSectorBound(predictedPerformance, sectorSizeBytes, false)),
     ...findPerformanceResiduals(predictedPerformance, {
       // No dm-crypt workqueues or Linux kernel driver off Linux: the residual names the key and the device only.
       workqueueBypass: true,

@@ -235,7 +235,7 @@ export function recommendSpace(
       {
         ruleId: 'spare-area-method',
         value: method,
-        reason: methodReason(method, target !== null),
+        reason: methodReason(method, target !== null, facts),
         evidence: [
           evidence('trim.deviceSupportsTrim', deviceSupportsTrim, trimSource),
           evidence(
@@ -317,6 +317,44 @@ function hpaSupportedOf(facts: PlanFacts): boolean | null {
   return hpa === undefined || hpa === null ? null : true;
 }
 
+/**
+ * Whether `blkdiscard` of the never-allocated tail can work on this disk: it issues BLKDISCARD to the whole-disk
+ * device, which the kernel refuses with EOPNOTSUPP where the disk's queue takes no discards (discard_max_bytes
+ * 0: "A discard_max_bytes of 0 means that the device does not support discard functionality", Linux
+ * Documentation/ABI/stable/sysfs-block; blkdiscard(8)), and under the script's `set -eu` a refused discard
+ * stops the script. So the tail is discarded only where the kernel is known to send discards to the disk and
+ * the drive is not known to lack TRIM; unknown is not yes. With the reason when it is not.
+ */
+function tailDiscard(facts: PlanFacts): {
+  readonly discardable: boolean | null;
+  readonly reason: string;
+} {
+  const disk = facts.disk?.kernelName ?? 'the disk';
+  const maxBytes = facts.trim?.kernelDiscardMaxBytes ?? null;
+  if (facts.trim?.deviceSupportsTrim === false) {
+    return { discardable: false, reason: 'The drive cannot TRIM' };
+  }
+  if (maxBytes === null) {
+    return {
+      discardable: null,
+      reason: `Whether the kernel sends discards to ${disk} is unknown (its discard_max_bytes was not read), so the commands run no blkdiscard, which would stop the script where the disk refuses it`,
+    };
+  }
+  if (maxBytes === 0) {
+    return {
+      discardable: false,
+      reason: `The kernel sends no discards to ${disk} (discard_max_bytes 0${facts.trim?.status === 'blocked-by-bridge' ? ', the USB bridge does not pass TRIM' : ''}), so blkdiscard of the tail would fail and the commands run none`,
+    };
+  }
+  return {
+    discardable: true,
+    reason:
+      facts.trim?.deviceSupportsTrim === true
+        ? ''
+        : ` The kernel accepts discards for ${disk} (discard_max_bytes ${String(maxBytes)}), but the drive did not say whether it supports TRIM, so whether the discard frees flash is unknown.`,
+  };
+}
+
 function spareMethod(facts: PlanFacts, neededBytes: number, fixedByUser: boolean): SpareMethod {
   if (neededBytes === 0) {
     return 'none';
@@ -327,9 +365,17 @@ function spareMethod(facts: PlanFacts, neededBytes: number, fixedByUser: boolean
   if (fixedByUser && hpaUsable) {
     return 'hpa';
   }
-  // Unpartitioned tail + one discard: simplest and OS-agnostic (AnandTech, "Exploring the Relationship Between Spare Area and Performance Consistency in Modern SSDs", 2012; Agarwal & Marrow, write amplification; hdparm(8) -N; nvme-cli nvme-ns-create); needs TRIM at the drive.
-  if (facts.trim?.deviceSupportsTrim !== false) {
+  // Unpartitioned tail + one discard: simplest and OS-agnostic (AnandTech, "Exploring the Relationship Between Spare Area and Performance Consistency in Modern SSDs", 2012; Agarwal & Marrow, write amplification; hdparm(8) -N; nvme-cli nvme-ns-create); needs TRIM at the drive,
+  // and a disk the kernel sends discards to: blkdiscard of the tail goes to the disk itself and fails where it
+  // does not (tailDiscard).
+  const tail = tailDiscard(facts).discardable;
+  if (tail === true) {
     return 'discarded-tail';
+  }
+  // Unknown: leave the tail unpartitioned without a discard, rather than a namespace or HPA change the facts
+  // do not call for.
+  if (tail === null) {
+    return 'never-written-tail';
   }
   if (facts.space?.nvme?.namespaceManagementSupported === true) {
     return 'nvme-namespace';
@@ -341,19 +387,20 @@ function spareMethod(facts: PlanFacts, neededBytes: number, fixedByUser: boolean
   return 'never-written-tail';
 }
 
-function methodReason(method: SpareMethod, fixedByUser: boolean): string {
+function methodReason(method: SpareMethod, fixedByUser: boolean, facts: PlanFacts): string {
   if (method === 'hpa' && fixedByUser) {
     return 'You asked for a fixed spare area and the drive has a Host Protected Area, so hide the tail with hdparm -N p… (after discarding it, and power-cycle before partitioning): no partitioning tool can take it back. A discarded unpartitioned tail would work too while TRIM reaches the drive.';
   }
+  const tail = tailDiscard(facts);
   switch (method) {
     case 'discarded-tail':
-      return 'Discard the unpartitioned tail once (blkdiscard of that range) so the drive knows it is free; unpartitioned space counts as spare only if never written or TRIMmed.';
+      return `Discard the unpartitioned tail once (blkdiscard of that range) so the drive knows it is free; unpartitioned space counts as spare only if never written or TRIMmed.${tail.reason}`;
     case 'nvme-namespace':
-      return 'The drive cannot TRIM but supports namespace management, so shrink the namespace (nvme ns create with a smaller size) to hand the rest to the controller.';
+      return `${tail.reason}, but the drive supports namespace management, so shrink the namespace (nvme ns create with a smaller size) to hand the rest to the controller.`;
     case 'hpa':
-      return 'The drive cannot TRIM, so hide the tail with a Host Protected Area (hdparm -N p…); some BIOSes and USB bridges reset or ignore it.';
+      return `${tail.reason}, so hide the tail with a Host Protected Area (hdparm -N p…); some BIOSes and USB bridges reset or ignore it.`;
     case 'never-written-tail':
-      return 'The drive cannot TRIM and offers no namespace or HPA control, so the tail only helps if it was never written: secure-erase the drive before partitioning.';
+      return `${tail.reason}${tail.discardable === null ? '' : ', and the drive offers no namespace or HPA control the plan can use'}, so the unpartitioned tail only helps if it was never written: secure-erase the drive before partitioning, or discard the tail yourself once \`lsblk --discard\` shows DISC-MAX above 0 for the disk.`;
     case 'none':
       return 'No extra spare area is needed.';
   }

@@ -265,6 +265,37 @@ function measuredBytesPerSecond(facts: PlanFacts, id: string, backend: 'plain' |
   return null;
 }
 
+/** The sequential profiles a time estimate reads, queue depth 1 first (reencrypt's pattern), else queued. */
+const SEQUENTIAL_PROFILES = [
+  { id: 'seq1m-q1t1', label: 'SEQ1M Q1T1' },
+  { id: 'seq1m-q8t1', label: 'SEQ1M Q8T1' },
+] as const;
+
+/**
+ * The measured sequential rate in one direction: SEQ1M Q1T1, else SEQ1M Q8T1 (a quick benchmark may measure only
+ * the queued one; it is at least as fast, so a time from it stays a lower bound). Null when neither was measured.
+ */
+function sequentialRate(
+  facts: PlanFacts,
+  direction: 'read' | 'write',
+  backend: 'plain' | 'dm-crypt',
+): { readonly bytesPerSecond: number; readonly label: string } | null {
+  for (const profile of SEQUENTIAL_PROFILES) {
+    const value = measuredBytesPerSecond(facts, `${profile.id}-${direction}`, backend);
+    if (value !== null) {
+      return { bytesPerSecond: value, label: profile.label };
+    }
+  }
+  return null;
+}
+
+/** Why a time is unmeasured: no benchmark ran, or it ran without the sequential profiles the time needs. */
+function unmeasuredSequential(facts: PlanFacts): string {
+  return (facts.ioBenchmark?.plain?.profiles ?? []).length === 0
+    ? 'no sequential read and write speed of this disk in the assessment (run encplan assess --benchmark)'
+    : 'the benchmark measured no sequential (SEQ1M) read and write of this disk';
+}
+
 /**
  * In-place time from measured speed: reencrypt reads every block and writes it back encrypted, one hotzone at a
  * time (cryptsetup-reencrypt(8) --hotzone-size), so queue-depth-1 sequential reads and writes bound it; the
@@ -275,22 +306,18 @@ function inPlaceTime(
   bytes: number | null,
   planned: PlannedSettings,
 ): Strategy['timeEstimate'] {
-  const read = measuredBytesPerSecond(facts, 'seq1m-q1t1-read', 'plain');
-  const encryptedWrite = measuredBytesPerSecond(facts, 'seq1m-q1t1-write', 'dm-crypt');
-  const plainWrite = measuredBytesPerSecond(facts, 'seq1m-q1t1-write', 'plain');
-  if (bytes === null || read === null || (encryptedWrite === null && plainWrite === null)) {
-    return {
-      seconds: null,
-      basis:
-        'Unmeasured: no sequential read and write speed of this disk in the assessment (run encplan assess --benchmark).',
-    };
+  const read = sequentialRate(facts, 'read', 'plain');
+  const encryptedWrite = sequentialRate(facts, 'write', 'dm-crypt');
+  const write = encryptedWrite ?? sequentialRate(facts, 'write', 'plain');
+  if (bytes === null || read === null || write === null) {
+    return { seconds: null, basis: `Unmeasured: ${unmeasuredSequential(facts)}.` };
   }
-  const write = encryptedWrite ?? plainWrite ?? 1;
   const cipher = encryptedWrite === null ? planned.cipherEncryptBytesPerSecond : null;
-  const seconds = bytes / read + bytes / write + (cipher === null ? 0 : bytes / cipher);
+  const seconds =
+    bytes / read.bytesPerSecond + bytes / write.bytesPerSecond + (cipher === null ? 0 : bytes / cipher);
   const parts = [
-    `read ${formatBytes(bytes)} at the measured ${formatBytes(read)}/s (SEQ1M Q1T1, plain)`,
-    `write it at ${formatBytes(write)}/s (SEQ1M Q1T1, ${encryptedWrite === null ? 'plain' : 'LUKS2'})`,
+    `read ${formatBytes(bytes)} at the measured ${formatBytes(read.bytesPerSecond)}/s (${read.label}, plain)`,
+    `write it at ${formatBytes(write.bytesPerSecond)}/s (${write.label}, ${encryptedWrite === null ? 'plain' : 'LUKS2'})`,
     ...(cipher === null ? [] : [`encrypt it at ${formatBytes(cipher)}/s on one core`]),
   ];
   const noCipher =
@@ -324,10 +351,12 @@ function differencesFrom(facts: PlanFacts, planned: PlannedSettings): Strategy['
     compare('sectorSizeBytes', found.sectorBytes, planned.sectorSizeBytes);
   }
   const pbkdf = planned.luks2Pbkdf;
+  // The planned keyslot's KDF: argon2id, or pbkdf2 where GRUB must open the volume (rules/grub-boot.ts).
+  const plannedKdf = pbkdf === null ? null : (pbkdf.kdf ?? 'argon2id');
   (found.pbkdf ?? []).forEach((slot) => {
     const name = `keyslot ${slot?.keyslot ?? '?'}`;
-    compare(`${name} pbkdf`, slot?.type, pbkdf === null ? null : 'argon2id');
-    if (pbkdf !== null && slot?.type === 'argon2id') {
+    compare(`${name} pbkdf`, slot?.type, plannedKdf);
+    if (pbkdf !== null && plannedKdf === 'argon2id' && slot?.type === 'argon2id') {
       compare(`${name} memoryKiB`, slot.memoryKibibytes, pbkdf.memoryKiB);
     }
   });
@@ -382,17 +411,17 @@ function targetOf(candidate: Candidate | null): Strategy['target'] {
 
 /** luksFormat: the header written at the measured sequential write speed, plus one key derivation. */
 function freshTime(facts: PlanFacts, header: number, options: ResolvedPlanOptions): Strategy['timeEstimate'] {
-  const write = measuredBytesPerSecond(facts, 'seq1m-q1t1-write', 'plain');
+  const write = sequentialRate(facts, 'write', 'plain');
   if (write === null) {
     return {
       seconds: null,
       basis: `Unmeasured write speed; luksFormat writes only the ${formatBytes(header)} header and derives the key once (planned unlock time ${String(options.unlockTimeMs)} ms).`,
     };
   }
-  const seconds = header / write + options.unlockTimeMs / 1000;
+  const seconds = header / write.bytesPerSecond + options.unlockTimeMs / 1000;
   return {
     seconds: Math.round(seconds * 10) / 10,
-    basis: `The ${formatBytes(header)} header at the measured ${formatBytes(write)}/s (SEQ1M Q1T1) plus one key derivation of the planned ${String(options.unlockTimeMs)} ms.`,
+    basis: `The ${formatBytes(header)} header at the measured ${formatBytes(write.bytesPerSecond)}/s (${write.label}) plus one key derivation of the planned ${String(options.unlockTimeMs)} ms.`,
   };
 }
 

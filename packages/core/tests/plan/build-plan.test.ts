@@ -211,7 +211,13 @@ describe('buildPlan input checks', () => {
 
 describe('renderPlanScript', () => {
   it('comments out every data-destroying command, and what depends on it, unless asked to include them', () => {
-    const result = plan('x64-aesni-laptop-nvme', { workload: 'server' }, laptopEmpty);
+    // The fixture does not carry the kernel's discard_max_bytes: give the disk a non-zero one (the kernel sends
+    // it discards), without which no blkdiscard of the tail is planned (rules/space.ts tailDiscard).
+    const kernelDiscards: PlanFacts = { trim: { kernelDiscardMaxBytes: 2_199_023_255_040 } };
+    const result = plan('x64-aesni-laptop-nvme', { workload: 'server' }, facts(laptopEmpty, kernelDiscards));
+    expect(
+      plan('x64-aesni-laptop-nvme', { workload: 'server' }, laptopEmpty).commands.map((c) => c.id),
+    ).not.toContain('blkdiscard-tail');
     const safe = renderPlanScript(result.commands, false);
     const full = renderPlanScript(result.commands, true);
     expect(safe).toMatch(/^# cryptsetup luksFormat /m);

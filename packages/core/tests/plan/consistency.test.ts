@@ -5,7 +5,7 @@ import { checkPlanConsistency } from '../../src/plan/consistency.js';
 import { renderPlanCommandsScript, toPlanView } from '../../src/report/report-view.js';
 import type { PlanFacts } from '../../src/rules/facts.js';
 import { GIB, MIB } from '../../src/domain/units.js';
-import { cipherMiB, emptyDisk, facts, machine } from '../rules/facts-builder.js';
+import { cipherMiB, emptyDisk, facts, gptDisk, machine } from '../rules/facts-builder.js';
 import { diskArbitrary } from './disk-arbitrary.js';
 
 const verdictArbitrary = fc.constantFrom('healthy', 'warning', 'failing', 'unknown', undefined);
@@ -296,6 +296,37 @@ describe('checkPlanConsistency: every plan tells one story (issue 24 item 5)', (
     const broken = edit(plan);
     expect(contradictionsOf(broken)).toContain(says);
     expect(checkPlanConsistency(broken).commands).toEqual([]);
+  });
+
+  it('states a tail discard range only where a command discards it (an in-place plan discards nothing)', () => {
+    // A flash disk the kernel sends discards to (discard_max_bytes > 0): the fresh path discards the tail.
+    const discarding = { media: { kind: 'ssd' as const }, trim: { kernelDiscardMaxBytes: 2_147_450_880 } };
+    const fresh = buildPlan(facts(emptyDisk(64 * GIB), discarding), { workload: 'server' });
+    expect(fresh.settings.space?.discardRange).not.toBeNull();
+    expect(fresh.commands.map((command) => command.id)).toContain('blkdiscard-tail');
+    const withoutDiscard: Plan = {
+      ...fresh,
+      commands: fresh.commands.filter((command) => command.id !== 'blkdiscard-tail'),
+    };
+    expect(contradictionsOf(withoutDiscard)).toContain(
+      'the plan states a tail discard range, but no command discards it',
+    );
+    // In place the partition table stays: no discard range, and the method says who discards the tail.
+    const inPlace = buildPlan(
+      facts(
+        gptDisk([{ path: '/dev/nvme0n1p1', sizeBytes: 100 * GIB, type: 'ext4', availableBytes: 50 * GIB }]),
+        discarding,
+      ),
+      { workload: 'server' },
+    );
+    expect(inPlace.strategy?.kind).toBe('in-place');
+    expect(inPlace.commands.map((command) => command.id)).not.toContain('blkdiscard-tail');
+    expect(inPlace.settings.space?.method).toBe('discarded-tail');
+    expect(inPlace.settings.space?.discardRange).toBeNull();
+    expect(inPlace.recommendations.find((entry) => entry.ruleId === 'spare-area-method')?.reason).toContain(
+      'No command of this plan discards it: they keep the partition table as it is',
+    );
+    expect(contradictionsOf(inPlace)).toBe('');
   });
 
   it('withholds a VeraCrypt line without the planned PIM (the Windows command left it out)', () => {

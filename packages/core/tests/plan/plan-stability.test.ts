@@ -3,8 +3,11 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { buildPlan } from '../../src/plan/plan.js';
+import { buildPlan, type Plan } from '../../src/plan/plan.js';
 import type { PlanFacts } from '../../src/rules/facts.js';
+import { STANDARD_PROFILE_SHAPES, type StandardProfileId } from '../../src/domain/io-benchmark.js';
+import { MIB } from '../../src/domain/units.js';
+import { emptyDisk, facts } from '../rules/facts-builder.js';
 import { planFactsFromDocument } from '../../src/use-cases/plan-from-assessment.js';
 
 const FIXTURES = fileURLToPath(new URL('../../../../fixtures/plan-inputs/', import.meta.url));
@@ -118,6 +121,231 @@ describe('plan stability under a busy CPU (issue 24: Argon2 memory 1 GiB, 512, 1
         expect(settingsOf(withNoise(fixture(name), [share]))).toEqual(idle);
       }),
       { numRuns: 40 },
+    );
+  });
+});
+
+/** A measured figure with its recorded spread: the median and the slowest and fastest run. */
+interface Spread {
+  readonly median: number;
+  readonly min: number;
+  readonly max: number;
+}
+
+/** One standard profile and direction measured on a target, with the spread of its runs. */
+interface MeasuredRow {
+  readonly profile: StandardProfileId;
+  readonly direction: 'read' | 'write';
+  readonly rate: Spread;
+}
+
+/** A generated assessment: a real machine's benchmark, a disk, and I/O runs with their spread. */
+interface GeneratedAssessment {
+  readonly machine: string;
+  readonly disk: 'none' | 'empty-ssd' | 'empty-hdd';
+  readonly trim: boolean | null;
+  readonly targetTool: 'luks2' | 'veracrypt';
+  readonly workload: 'desktop' | 'server' | 'write-heavy';
+  /** Relative spread of each cipher measurement's repeated runs, in the order of the fixture's rows. */
+  readonly cipherSpread: readonly number[];
+  readonly plain: readonly MeasuredRow[];
+  readonly luks2: readonly { readonly variant: string; readonly rows: readonly MeasuredRow[] }[];
+}
+
+const spreadOf = (median: number, relative: number): Spread => ({
+  median: Math.round(median),
+  min: Math.round(median * (1 - relative / 2)),
+  max: Math.round(median * (1 + relative / 2)),
+});
+
+const PROFILES = ['seq1m-q8t1', 'seq1m-q1t1', 'rnd4k-q32t1', 'rnd4k-q1t1'] as const;
+const rowsArbitrary = (scale: number) =>
+  fc
+    .subarray(
+      PROFILES.flatMap((profile) =>
+        (['read', 'write'] as const).map((direction) => ({ profile, direction })),
+      ),
+      { minLength: 1 },
+    )
+    .chain((cells) =>
+      fc.tuple(
+        ...cells.map((cell) =>
+          fc
+            .record({
+              mib: fc.double({ min: 20 * scale, max: 3500 * scale, noNaN: true }),
+              spread: fc.double({ min: 0, max: 0.2, noNaN: true }),
+            })
+            .map(({ mib, spread }) => ({ ...cell, rate: spreadOf(mib * MIB, spread) })),
+        ),
+      ),
+    );
+
+const generatedArbitrary: fc.Arbitrary<GeneratedAssessment> = fc.record({
+  machine: fc.constantFrom(...names),
+  disk: fc.constantFrom('none' as const, 'empty-ssd' as const, 'empty-hdd' as const),
+  trim: fc.constantFrom(true, false, null),
+  targetTool: fc.constantFrom('luks2' as const, 'veracrypt' as const),
+  workload: fc.constantFrom('desktop' as const, 'server' as const, 'write-heavy' as const),
+  cipherSpread: fc.array(fc.double({ min: 0, max: 0.2, noNaN: true }), { minLength: 1, maxLength: 8 }),
+  plain: rowsArbitrary(1),
+  luks2: fc.uniqueArray(
+    fc.record({
+      variant: fc.constantFrom(
+        'luks2 sector 512',
+        'luks2 sector 4096',
+        'luks2 sector 512, no workqueues',
+        'luks2 sector 4096, no workqueues',
+      ),
+      rows: rowsArbitrary(0.5),
+    }),
+    { selector: (target) => target.variant, maxLength: 4 },
+  ),
+});
+
+/** The summary of repeated runs whose median is `median` and whose runs spread over [min, max]. */
+function summaryOf(rate: Spread, median: number) {
+  return {
+    runCount: 3,
+    medianBytesPerSecond: Math.round(median),
+    minBytesPerSecond: rate.min,
+    maxBytesPerSecond: rate.max,
+    spreadPercent: rate.median === 0 ? 0 : ((rate.max - rate.min) / rate.median) * 100,
+  };
+}
+
+/**
+ * The assessment's facts, every measured figure placed at `position` (0 = its slowest run, 1 = its fastest) of
+ * its recorded spread, the KDF benchmark slowed to `kdfShare` of its speed (a busy CPU).
+ */
+function assessmentFacts(shape: GeneratedAssessment, position: () => number, kdfShare: number): PlanFacts {
+  const base = fixture(shape.machine);
+  const within = (rate: Spread) => rate.min + (rate.max - rate.min) * position();
+  const target = (rows: readonly MeasuredRow[]) =>
+    rows.map((row) => ({
+      profile: {
+        id: `${row.profile}-${row.direction}`,
+        pattern: STANDARD_PROFILE_SHAPES[row.profile].pattern,
+        direction: row.direction,
+        blockSizeBytes: STANDARD_PROFILE_SHAPES[row.profile].blockBytes,
+        queueDepth: STANDARD_PROFILE_SHAPES[row.profile].queueDepth,
+        threads: 1,
+      },
+      summary: summaryOf(row.rate, within(row.rate)),
+    }));
+  const bench = base.cipherBenchmark;
+  const disk =
+    shape.disk === 'none'
+      ? {}
+      : facts(emptyDisk(250_059_350_016, '/dev/sdz'), {
+          media: { kind: shape.disk === 'empty-ssd' ? 'ssd' : 'hdd' },
+          disk: { rotational: shape.disk === 'empty-hdd', kernelName: 'sdz' },
+          trim: {
+            deviceSupportsTrim: shape.trim,
+            kernelDiscardMaxBytes: shape.trim === false ? 0 : 2_147_450_880,
+          },
+        });
+  return {
+    ...base,
+    ...disk,
+    cipherBenchmark: {
+      ...bench,
+      cipherSpeed: {
+        ...bench?.cipherSpeed,
+        measurements: (bench?.cipherSpeed?.measurements ?? []).map((row, index) => {
+          const relative = shape.cipherSpread[index % shape.cipherSpread.length] ?? 0;
+          const encrypt = row.encryptBytesPerSecond ?? null;
+          if (encrypt === null) {
+            return row;
+          }
+          const recorded = spreadOf(encrypt, relative);
+          const moved = within(recorded);
+          const ratio = moved / encrypt;
+          return {
+            ...row,
+            // The repeated runs as the assessment records them; the figure the rules read lies among them.
+            encryptSamplesBytesPerSecond: [recorded.min, recorded.median, recorded.max],
+            encryptBytesPerSecond: Math.round(moved),
+            ...(row.decryptBytesPerSecond === null || row.decryptBytesPerSecond === undefined
+              ? {}
+              : { decryptBytesPerSecond: Math.round(row.decryptBytesPerSecond * ratio) }),
+          };
+        }),
+      },
+      kdfSpeed: {
+        ...bench?.kdfSpeed,
+        pbkdf2: (bench?.kdfSpeed?.pbkdf2 ?? []).map((row) => ({
+          ...row,
+          ...(row.iterationsPerSecond === undefined || row.iterationsPerSecond === null
+            ? {}
+            : { iterationsPerSecond: Math.round(row.iterationsPerSecond * kdfShare) }),
+        })),
+        argon2: (bench?.kdfSpeed?.argon2 ?? []).map((row) => ({
+          ...row,
+          ...(row.memoryKibibytes === undefined || row.memoryKibibytes === null
+            ? {}
+            : { memoryKibibytes: Math.round(row.memoryKibibytes * kdfShare) }),
+        })),
+      },
+    },
+    ioBenchmark: {
+      plain: { backend: 'plain', variant: 'plain', profiles: target(shape.plain) },
+      encrypted: shape.luks2.map((run) => ({
+        backend: 'luks2',
+        variant: run.variant,
+        profiles: target(run.rows),
+      })),
+    },
+  };
+}
+
+/**
+ * Every setting a user applies, and the KDF apart from what may follow the measured speed: the iterations (and
+ * the unlock time predicted from them), and VeraCrypt's PIM, which is its iteration count.
+ */
+function appliedSettings(plan: Plan) {
+  const { luks2Pbkdf, veracrypt, ...rest } = plan.settings;
+  return {
+    ...rest,
+    luks2Pbkdf:
+      luks2Pbkdf === null ? null : { ...luks2Pbkdf, iterations: undefined, predictedUnlockMs: undefined },
+    veracrypt:
+      veracrypt === null
+        ? null
+        : { ...veracrypt, pim: undefined, iterations: undefined, predictedUnlockMs: undefined },
+    strategy: plan.strategy?.kind ?? null,
+    recommendations: plan.recommendations
+      .filter((r) => !['luks2-pbkdf', 'veracrypt-pim'].includes(r.ruleId))
+      .map((r) => [r.ruleId, JSON.stringify(r.value)]),
+  };
+}
+
+describe('plan stability over generated assessments (issue 24 item 4: every measured figure within its spread)', () => {
+  it('perturbing every measured figure within its recorded spread, and slowing the KDF benchmark, moves no setting; only iterations may follow', () => {
+    fc.assert(
+      fc.property(
+        generatedArbitrary,
+        fc.array(fc.double({ min: 0, max: 1, noNaN: true }), { minLength: 1, maxLength: 16 }),
+        fc.double({ min: 0.3, max: 1, noNaN: true }),
+        (shape, positions, kdfShare) => {
+          const options = { targetTool: shape.targetTool, workload: shape.workload };
+          const reference = buildPlan(
+            assessmentFacts(shape, () => 0.5, 1),
+            options,
+          );
+          let next = 0;
+          const position = () => positions[next++ % positions.length] ?? 0.5;
+          const perturbed = buildPlan(assessmentFacts(shape, position, kdfShare), options);
+          expect(appliedSettings(perturbed)).toEqual(appliedSettings(reference));
+          // Only the iterations move, and only the way the speed did: never up when the KDF ran slower.
+          const before = reference.settings.luks2Pbkdf?.iterations ?? null;
+          const after = perturbed.settings.luks2Pbkdf?.iterations ?? null;
+          expect(after === null).toBe(before === null);
+          if (before !== null && after !== null) {
+            expect(after).toBeLessThanOrEqual(before);
+          }
+        },
+      ),
+      { numRuns: 150 },
     );
   });
 });

@@ -27,6 +27,8 @@ const LINUX_FIXTURES = [
 const linuxArbitrary = fc.record({
   fixture: fc.constantFrom(...LINUX_FIXTURES),
   deviceSupportsTrim: fc.constantFrom(true, false, null),
+  // The disk queue's discard_max_bytes: 0 (the kernel sends no discards), a loop device's, or unread.
+  kernelDiscardMaxBytes: fc.constantFrom(0, 4_294_966_784, null),
   status: fc.constantFrom(
     'supported' as const,
     'not-supported' as const,
@@ -90,6 +92,7 @@ describe('rendered reports tell what the facts and commands say (issue 24 item 5
           ...document.result.trim,
           status: shape.status,
           deviceSupportsTrim: shape.deviceSupportsTrim,
+          kernelDiscardMaxBytes: shape.kernelDiscardMaxBytes,
         };
         const plan = buildPlan(document.result, {
           targetTool: shape.targetTool,
@@ -151,6 +154,10 @@ describe('rendered reports tell what the facts and commands say (issue 24 item 5
         const method = plan.settings.space?.method ?? 'none';
         if (/blkdiscard[^\n]*--offset/.test(script)) {
           expect(method).toBe('discarded-tail');
+          // blkdiscard goes to the disk itself: only where the kernel is known to send it discards (a refused
+          // discard would stop the script under set -eu), and never to a drive known not to TRIM.
+          expect(shape.kernelDiscardMaxBytes ?? 0).toBeGreaterThan(0);
+          expect(shape.deviceSupportsTrim).not.toBe(false);
         }
         if (/hdparm[^\n]* -N /.test(script)) {
           expect(method).toBe('hpa');

@@ -222,6 +222,53 @@ describe('measured beats modelled off Linux (issue 24)', () => {
     expect(findings.map((finding) => finding.ruleId)).toContain('performance-residual');
   });
 
+  it('says why BitLocker at 512-byte sectors predicts nothing for cipher-bound profiles, unless measured', () => {
+    const unmeasured: PlanFacts = {
+      ...bitlocker,
+      ioBenchmark: { ...bitlocker.ioBenchmark, encrypted: [] },
+    };
+    const speed = effectiveCipherSpeed(
+      facts(unmeasured, ciphers(cipherMiB('aes-xts', 256, 3000, 3000))),
+      'aes-xts',
+      256,
+    );
+    const { predictedPerformance, findings } = predictPlatformPerformance(unmeasured, 'bitlocker', speed);
+    const seq = predictedPerformance.find((p) => p.profile === 'seq1m-q8t1')!;
+    expect(seq.cipherReadBytesPerSecond).toBeNull();
+    expect(seq.predictedReadBytesPerSecond).toBeNull();
+    const finding = findings.find((f) => f.ruleId === 'small-sector-cipher-bound');
+    expect(finding?.message).toContain('this tool encrypts each sector as its own unit');
+    expect(finding?.message).toContain('seq1m-q8t1');
+    expect(finding?.message).not.toContain('--sector-size 4096');
+    // A profile the BitLocker run measured in both directions is not left unknown; one measured read only is.
+    const both: PlanFacts = {
+      ...bitlocker,
+      ioBenchmark: {
+        plain: {
+          backend: 'plain',
+          variant: 'plain',
+          profiles: [row('seq1m-q8t1', 'read', 3000), row('seq1m-q8t1', 'write', 2500)],
+        },
+        encrypted: [
+          {
+            backend: 'bitlocker',
+            variant: 'bitlocker',
+            profiles: [row('seq1m-q8t1', 'read', 1000), row('seq1m-q8t1', 'write', 900)],
+          },
+        ],
+      },
+    };
+    const measured = predictPlatformPerformance(both, 'bitlocker', speed).findings.find(
+      (f) => f.ruleId === 'small-sector-cipher-bound',
+    );
+    expect(measured?.message).not.toContain('seq1m-q8t1');
+    expect(measured?.message).toContain('seq1m-q1t1');
+    // No cipher speed at all: the cipher evidence says why, not the sector size.
+    expect(
+      predictPlatformPerformance(unmeasured, 'bitlocker', null).findings.map((f) => f.ruleId),
+    ).not.toContain('small-sector-cipher-bound');
+  });
+
   it('leaves a page-cache figure out of the pairing', () => {
     const cached: PlanFacts = {
       ...bitlocker,

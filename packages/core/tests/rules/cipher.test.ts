@@ -301,6 +301,47 @@ describe('recommendVeracryptEncryption', () => {
     expect(result.recommendations[0]).toMatchObject({ ruleId: 'veracrypt-encryption', value });
   });
 
+  it('moves off AES, or to the cascade, only when the lead lies beyond the spread of the repeated runs', () => {
+    /** A measurement whose repeated one-core runs spread ±5 % around the figure. */
+    const spread = (row: ReturnType<typeof cipherMiB>) => ({
+      ...row,
+      encryptSamplesBytesPerSecond: [0.95, 1, 1.05].map((f) => Math.round(row.encryptBytesPerSecond * f)),
+    });
+    const noAes = (twofishMiB: number) =>
+      facts({
+        ...machine({ aes: false }),
+        ...ciphers(spread(cipherMiB('aes-xts', 512, 100)), spread(cipherMiB('twofish-xts', 512, twofishMiB))),
+      });
+    const options = optionsWith({ targetTool: 'veracrypt' });
+    // Twofish 4 % ahead, both runs spreading ±5 %: inside the spread, AES stays and the reason says why.
+    const close = recommendVeracryptEncryption(noAes(104), options);
+    expect(close.encryption).toBe('AES');
+    expect(close.recommendations[0]?.reason).toContain('a lead inside the spread of the repeated runs');
+    // 20 % ahead: Twofish's slowest run beats AES's fastest.
+    expect(recommendVeracryptEncryption(noAes(120), options).encryption).toBe('Twofish');
+    // The cascade: its slowest runs must outrun the device's fastest run, not only the medians.
+    const cascade = (deviceMaxMiB: number) =>
+      facts({
+        ...machine({ aes: true, cores: 1 }),
+        ...ciphers(...cipherRows.map(spread)),
+        ioBenchmark: {
+          plain: {
+            backend: 'plain',
+            variant: 'plain',
+            profiles: [
+              {
+                profile: { id: 'seq1m-q8t1-read', direction: 'read', blockSizeBytes: MIB, queueDepth: 8 },
+                summary: { medianBytesPerSecond: 190 * MIB, maxBytesPerSecond: deviceMaxMiB * MIB },
+              },
+            ],
+          },
+        },
+      });
+    // ≈ 200 MiB/s per core at the medians, ≈ 190 at the slowest runs: a device run of 199 MiB/s is too close.
+    expect(recommendVeracryptEncryption(cascade(199), options).encryption).toBe('AES');
+    expect(recommendVeracryptEncryption(cascade(185), options).encryption).toBe('AES-Twofish-Serpent');
+  });
+
   it('states the headroom of the cascade over the device', () => {
     // 1/(1/2000+1/356+1/592) ≈ 200 MiB/s per core (reference-facts §2.5) × 4 cores ≈ 800 MiB/s over 150 MiB/s.
     const result = recommendVeracryptEncryption(withDevice(150, 4), optionsWith({ targetTool: 'veracrypt' }));

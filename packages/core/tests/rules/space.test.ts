@@ -28,7 +28,13 @@ function ssd(
       kernelName: 'sdb',
     },
     media: { kind: 'ssd' },
-    trim: { deviceSupportsTrim: overrides.trim ?? true, ...(bridge ? { status: 'blocked-by-bridge' } : {}) },
+    // discard_max_bytes of the disk's queue: 0 behind a bridge that passes no TRIM, else a real non-zero value
+    // (2199023255040, zram0 in fixtures/lsblk/all-devices-virtio-zram-loops-debian12).
+    trim: {
+      deviceSupportsTrim: overrides.trim ?? true,
+      kernelDiscardMaxBytes: bridge || overrides.trim === false ? 0 : 2_199_023_255_040,
+      ...(bridge ? { status: 'blocked-by-bridge' } : {}),
+    },
     ...(overrides.known === false
       ? {}
       : {
@@ -181,15 +187,51 @@ describe('recommendSpace', () => {
   });
 
   it('plans a discard of exactly the tail, up to the GPT backup header', () => {
-    const result = recommendSpace(
-      ssd({ blocking: { kind: 'usb-bridge', name: 'sdb' } }),
-      optionsWith(),
-      true,
-    );
+    const result = recommendSpace(ssd(), optionsWith({ workload: 'server' }), true);
     const space = result.space;
     expect(space?.method).toBe('discarded-tail');
     const end = ((space?.partitionEndSector ?? 0) + 1) * 512;
     expect(space?.discardRange).toEqual({ offsetBytes: end, lengthBytes: TB - 34 * 512 - end });
+  });
+
+  it('runs no blkdiscard of the tail where the kernel sends the disk no discards, or is not known to', () => {
+    // blkdiscard issues BLKDISCARD to the disk; with discard_max_bytes 0 the kernel refuses it (EOPNOTSUPP) and
+    // the script's set -eu would stop there (Documentation/ABI/stable/sysfs-block, discard_max_bytes).
+    const bridge = recommendSpace(
+      ssd({ blocking: { kind: 'usb-bridge', name: 'sdb' } }),
+      optionsWith(),
+      true,
+    );
+    expect(bridge.space?.unallocatedBytes).toBeGreaterThan(0);
+    expect(bridge.space?.method).toBe('never-written-tail');
+    expect(bridge.space?.discardRange).toBeNull();
+    expect(bridge.recommendations[1]?.reason).toContain(
+      'The kernel sends no discards to sdb (discard_max_bytes 0',
+    );
+    // Unknown is not yes: no discard, no namespace or HPA change either, and the reason says why.
+    const unknown = recommendSpace(
+      facts(ssd(), {
+        trim: { kernelDiscardMaxBytes: null },
+        space: { nvme: { namespaceManagementSupported: true }, hostProtectedArea: HPA_READ },
+      }),
+      optionsWith({ workload: 'server' }),
+      true,
+    );
+    expect(unknown.space?.method).toBe('never-written-tail');
+    expect(unknown.space?.discardRange).toBeNull();
+    expect(unknown.recommendations[1]?.reason).toContain(
+      'Whether the kernel sends discards to sdb is unknown',
+    );
+    expect(unknown.recommendations[1]?.reason).not.toContain('namespace or HPA control');
+  });
+
+  it('discards the tail where the kernel takes discards though the drive did not say it can TRIM, and says so', () => {
+    const result = recommendSpace(facts(ssd(), { trim: { deviceSupportsTrim: null } }), optionsWith(), true);
+    expect(result.space?.method).toBe('discarded-tail');
+    expect(result.space?.discardRange).not.toBeNull();
+    expect(result.recommendations[1]?.reason).toContain(
+      'the drive did not say whether it supports TRIM, so whether the discard frees flash is unknown',
+    );
   });
 
   it.each([

@@ -79,6 +79,45 @@ describe('strategy over the committed real assessments and bundles', () => {
     expect(plan.commands.map((c) => c.id)).not.toContain('luks-format');
   });
 
+  it('with --encrypted-boot the existing keyslot is compared against PBKDF2, the KDF GRUB can open', () => {
+    // GRUB opens LUKS2 only through a PBKDF2 keyslot (GNU GRUB manual, "cryptomount"): the planned keyslot is
+    // pbkdf2 (rules/grub-boot.ts), so the volume's pbkdf2 keyslot is no difference and its memory is not asked.
+    const plan = planFromAssessment(
+      JSON.parse(fixture('assessments/loop-gpt-ext4-luks2-unallocated-debian12.json')),
+      { encryptedBoot: true },
+    );
+    expect(plan.settings.luks2Pbkdf?.kdf).toBe('pbkdf2');
+    const strategy = strategyOf(plan);
+    expect(strategy.kind).toBe('nothing-to-do');
+    expect(strategy.differences.map((d) => d.setting)).not.toContain('keyslot 0 pbkdf');
+    expect(strategy.differences).toEqual(
+      expect.arrayContaining([
+        { setting: 'sectorSizeBytes', current: 512, planned: plan.settings.sectorSizeBytes },
+      ]),
+    );
+  });
+
+  it('with --encrypted-boot an argon2id keyslot is the difference: GRUB could not open it', () => {
+    const document = JSON.parse(fixture('assessments/loop-gpt-ext4-luks2-unallocated-debian12.json'));
+    const found = document.result.encryption.found[0];
+    found.pbkdf = [
+      {
+        ...found.pbkdf[0],
+        type: 'argon2id',
+        hash: null,
+        iterations: null,
+        timeCost: 4,
+        memoryKibibytes: 1_048_576,
+        parallelThreads: 4,
+      },
+    ];
+    const strategy = strategyOf(planFromAssessment(document, { encryptedBoot: true }));
+    expect(strategy.differences).toEqual(
+      expect.arrayContaining([{ setting: 'keyslot 0 pbkdf', current: 'argon2id', planned: 'pbkdf2' }]),
+    );
+    expect(strategy.differences.map((d) => d.setting)).not.toContain('keyslot 0 memoryKiB');
+  });
+
   it('a GPT loop disk holding ext4 is encrypted in place, its rewrite counted and its time unmeasured', () => {
     const plan = planOfAssessment('loop-gpt-ext4-78pct-bundle');
     const strategy = strategyOf(plan);
@@ -118,6 +157,31 @@ describe('strategy over the committed real assessments and bundles', () => {
     expect(plan.commands[0]).toMatchObject({
       id: 'in-place-unmount',
       argv: ['umount', '/mnt/encplan-fixture'],
+    });
+  });
+
+  it('a quick benchmark that measured only SEQ1M Q8T1 still gives a time, named by its profile', () => {
+    // What `assess --benchmark --quick` measured on a loop disk: SEQ1M Q8T1 and RND4K Q1T1, no SEQ1M Q1T1
+    // (read 1160.2 MiB/s, write 499.5 MiB/s). Before, the time said "run encplan assess --benchmark".
+    const disk = gptDisk([
+      { path: '/dev/loop2p1', sizeBytes: 1500 * MIB, type: 'ext4', mountpoints: [], availableBytes: GIB },
+    ]);
+    const quick = facts(
+      disk,
+      ioBenchmark({ 'seq1m-q8t1': [1160.2 * MIB, 499.5 * MIB], 'rnd4k-q1t1': [16 * MIB, 4.5 * MIB] }),
+    );
+    const strategy = strategyOf(buildPlan(quick));
+    expect(strategy.kind).toBe('in-place');
+    expect(strategy.timeEstimate.seconds).toBeGreaterThan(0);
+    expect(strategy.timeEstimate.basis).toContain('(SEQ1M Q8T1, plain)');
+    expect(strategy.timeEstimate.basis).not.toContain('run encplan assess --benchmark');
+    // Measured, but no sequential profile: the time says what is missing, not to run the benchmark again.
+    const randomOnly = strategyOf(
+      buildPlan(facts(disk, ioBenchmark({ 'rnd4k-q1t1': [16 * MIB, 4.5 * MIB] }))),
+    );
+    expect(randomOnly.timeEstimate).toEqual({
+      seconds: null,
+      basis: 'Unmeasured: the benchmark measured no sequential (SEQ1M) read and write of this disk.',
     });
   });
 
