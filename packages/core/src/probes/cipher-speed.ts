@@ -455,7 +455,7 @@ function kdfSteps(options: SpeedProbeOptions): SpeedStep[] {
   const cuts = quickCutsOf(options);
   const hashes = PBKDF2_HASHES.filter((hash) => cuts?.pbkdf2Hashes?.includes(hash) ?? true);
   const argon2Ms = cuts?.argon2IterTimeMs ?? null;
-  // Repeated hashes run in rounds (sha256, sha512, whirlpool, sha256, sha512, …) so a busy moment does not
+  // Repeated hashes run in rounds (full mode: sha256, sha512, whirlpool, …, sha256, sha512, …) so a busy moment does not
   // slow every run of one hash; the facts keep each run and the iterations follow their median (issue 24 item 4).
   const runsOf = (hash: string): number =>
     cuts === null
