@@ -14,6 +14,11 @@ const pbkdf2SpeedSchema = z.object({
    * the 256-bit figure, from SHA-512 or Whirlpool (64-byte output) the same (RFC 8018 Meijer & van Gastel, "Self-encrypting deception", IEEE S&P 2019; Microsoft ADV180028, KB4516071).
    */
   derivedKeyBits: z.number().int().nullable(),
+  /**
+   * Every run's iterations per second in run order (since assessment 1.6, cipher-benchmark 1.3), present after
+   * more than one run of the hash; `iterationsPerSecond` is then their median, rounded (issue 24 item 4).
+   */
+  iterationsPerSecondSamples: z.array(z.number().int()).optional(),
 });
 
 /**

@@ -1,4 +1,4 @@
-import type { CipherSpeedFacts, UnmeasuredCipher } from '../domain/cipher.js';
+import type { CipherSpeedFacts, KernelCryptoFacts, UnmeasuredCipher } from '../domain/cipher.js';
 import type { KdfSpeedFacts } from '../domain/kdf.js';
 import { parseCryptsetupBenchmark } from '../parsers/cryptsetup-benchmark/parse-cryptsetup-benchmark.js';
 import {
@@ -19,6 +19,7 @@ import {
   CURRENT_QUICK_REVISION,
   FULL_ARGON2_RUNS,
   FULL_OPENSSL_KEY_SIZE_SAMPLES,
+  FULL_PBKDF2_RUNS,
   QUICK_CUTS,
   type QuickCuts,
   type QuickRevision,
@@ -36,6 +37,11 @@ export interface SpeedProbeOptions {
   readonly quickRevision?: QuickRevision;
   /** Runs each tool call as a planned phase, one at a time, with progress; directly when absent. */
   readonly phases?: PhaseRunner;
+  /**
+   * The kernel's crypto drivers (/proc/crypto) when read: quick revision ≥ 5 leaves out the OpenSSL AES runs
+   * the plan cannot use ({@link opensslAesReachesPlan}); null or absent: not Linux or not read, every run.
+   */
+  readonly kernelCrypto?: KernelCryptoFacts | null;
 }
 
 /** A speed run that exited non-zero: a warning quoting its first stderr line. */
@@ -249,7 +255,30 @@ async function measureWithCryptsetup(context: ProbeContext, options: SpeedProbeO
 const KEY_SIZE_PAIR: readonly OpensslCipherName[] = ['aes-128-xts', 'aes-256-xts'];
 
 /** One `openssl speed` run of the probe: which cipher, direction and processes, and which sample of it. */
-type OpensslStep = SpeedStep & { evp: OpensslCipherName; decrypt: boolean; processes: number };
+type OpensslStep = SpeedStep & {
+  evp: OpensslCipherName;
+  decrypt: boolean;
+  processes: number;
+  sample: number;
+  /** Part of the interleaved aes-128/256-xts one-core pairs. */
+  pair: boolean;
+};
+
+/**
+ * Whether an OpenSSL AES figure can reach the plan: not on Linux when /proc/crypto shows that the kernel's
+ * xts(aes) driver is generic or unknown, since dm-crypt and fscrypt then never run the CPU's AES instructions
+ * OpenSSL uses (the rule that admits evidence, rules/cipher-speed.ts opensslAdmissible, refuses them; issue 24
+ * item 1). No /proc/crypto read (off Linux): OpenSSL may stand for the OS's own encryption, so it runs.
+ */
+function opensslAesReachesPlan(options: SpeedProbeOptions): boolean {
+  const kernel = options.kernelCrypto ?? null;
+  return kernel === null || kernel.xtsAesImplementation === 'cpu-instructions';
+}
+
+/** The one AES run kept where OpenSSL's AES cannot reach the plan: one core, aes-256-xts (the finding quotes it). */
+function quotedAesRun(step: OpensslStep): boolean {
+  return step.evp === 'aes-256-xts' && !step.decrypt && step.processes === 1 && step.sample === 1;
+}
 
 function opensslSteps(options: SpeedProbeOptions): OpensslStep[] {
   const cpus = Math.max(1, options.logicalCpuCount ?? 1);
@@ -287,6 +316,8 @@ function opensslSteps(options: SpeedProbeOptions): OpensslStep[] {
       evp,
       decrypt,
       processes,
+      sample,
+      pair: false,
     };
   };
   // AES-128's gain over AES-256 is a ratio of two one-core runs: run them in interleaved pairs so a busy
@@ -295,7 +326,7 @@ function opensslSteps(options: SpeedProbeOptions): OpensslStep[] {
   const paired = samples > 1;
   const pairs = paired
     ? Array.from({ length: samples }, (_, index) =>
-        KEY_SIZE_PAIR.map((evp) => step(evp, false, 1, index + 1)),
+        KEY_SIZE_PAIR.map((evp) => ({ ...step(evp, false, 1, index + 1), pair: true })),
       ).flat()
     : [];
   const rest = OPENSSL_EVPS.flatMap((evp) =>
@@ -308,12 +339,41 @@ function opensslSteps(options: SpeedProbeOptions): OpensslStep[] {
         .map((processes) => step(evp, decrypt, processes, 1)),
     ),
   );
-  return [...pairs, ...rest];
+  const all = [...pairs, ...rest];
+  return cuts?.opensslAesOnlyWhereUsed === true && !opensslAesReachesPlan(options)
+    ? all.filter((candidate) => !candidate.evp.startsWith('aes-') || quotedAesRun(candidate))
+    : all;
 }
 
-async function measureWithOpenssl(context: ProbeContext, options: SpeedProbeOptions) {
+/** Whether cryptsetup measured aes-xts at both key sizes, both directions: the kernel's own figures for the key-size advice. */
+function kernelMeasuredKeySizes(kernel: Pick<CipherSpeedFacts, 'measurements'>): boolean {
+  return [256, 512].every((keyBits) =>
+    kernel.measurements.some(
+      (row) =>
+        row.source === 'cryptsetup' &&
+        row.cipher === 'aes-xts' &&
+        row.keyBits === keyBits &&
+        row.encryptBytesPerSecond !== null &&
+        row.decryptBytesPerSecond !== null,
+    ),
+  );
+}
+
+async function measureWithOpenssl(
+  context: ProbeContext,
+  options: SpeedProbeOptions,
+  kernel: Pick<CipherSpeedFacts, 'measurements'>,
+) {
   const runs: OpensslSpeedRun[] = [];
+  // The kernel's figures for both key sizes outrank OpenSSL's pairs (rules/cipher-speed.ts evidence ranks), so
+  // revision 5 keeps only the pairs' first aes-256-xts run then.
+  const pairsUnused =
+    quickCutsOf(options)?.opensslAesOnlyWhereUsed === true && kernelMeasuredKeySizes(kernel);
   for (const step of opensslSteps(options)) {
+    if (pairsUnused && step.pair && !quotedAesRun(step)) {
+      options.phases?.skip(step.id);
+      continue;
+    }
     const { args, evp, decrypt, processes } = step;
     // OpenSSL runs each figure for its seconds, then forks/joins; 30 s covers start-up on a loaded machine.
     const run: StepRun = {
@@ -352,7 +412,7 @@ export async function probeCipherSpeed(
   options: SpeedProbeOptions = {},
 ): Promise<CipherSpeedFacts> {
   const kernel = await measureWithCryptsetup(context, options);
-  const openssl = await measureWithOpenssl(context, options);
+  const openssl = await measureWithOpenssl(context, options, kernel);
   const measured = new Set(kernel.measurements.map((m) => m.cipher));
   const unmeasured = [...kernel.unmeasured];
   for (const cipher of ['serpent-xts', 'twofish-xts']) {
@@ -395,13 +455,26 @@ function kdfSteps(options: SpeedProbeOptions): SpeedStep[] {
   const cuts = quickCutsOf(options);
   const hashes = PBKDF2_HASHES.filter((hash) => cuts?.pbkdf2Hashes?.includes(hash) ?? true);
   const argon2Ms = cuts?.argon2IterTimeMs ?? null;
-  const steps = hashes.map((hash): SpeedStep => ({
-    id: `kdf:pbkdf2:${hash}`,
-    resource: 'cpu',
-    expectedMs: PBKDF2_EXPECTED_MS,
-    args: ['benchmark', '--pbkdf', 'pbkdf2', '--hash', hash],
-    label: `cryptsetup benchmark --pbkdf pbkdf2 --hash ${hash}`,
-  }));
+  // Repeated hashes run in rounds (full mode: sha256, sha512, whirlpool, …, sha256, sha512, …) so a busy moment does not
+  // slow every run of one hash; the facts keep each run and the iterations follow their median (issue 24 item 4).
+  const runsOf = (hash: string): number =>
+    cuts === null
+      ? FULL_PBKDF2_RUNS
+      : (cuts.pbkdf2RepeatedHashes?.includes(hash) ?? true)
+        ? cuts.pbkdf2Runs
+        : 1;
+  const rounds = Math.max(1, ...hashes.map(runsOf));
+  const steps = Array.from({ length: rounds }, (_, index) => index + 1).flatMap((round) =>
+    hashes
+      .filter((hash) => runsOf(hash) >= round)
+      .map((hash): SpeedStep => ({
+        id: `kdf:pbkdf2:${hash}${round === 1 ? '' : `:${String(round)}`}`,
+        resource: 'cpu',
+        expectedMs: PBKDF2_EXPECTED_MS,
+        args: ['benchmark', '--pbkdf', 'pbkdf2', '--hash', hash],
+        label: `cryptsetup benchmark --pbkdf pbkdf2 --hash ${hash}${runsOf(hash) > 1 ? ` (run ${String(round)} of ${String(runsOf(hash))})` : ''}`,
+      })),
+  );
   const argon2Args = [
     'benchmark',
     '--pbkdf',
@@ -424,6 +497,17 @@ function kdfSteps(options: SpeedProbeOptions): SpeedStep[] {
   ];
 }
 
+/** How often quick mode runs each PBKDF2 hash, in words (empty for one run each). */
+function pbkdf2RunsInWords(cuts: QuickCuts): string {
+  if (cuts.pbkdf2Runs <= 1) {
+    return `, one run each instead of ${String(FULL_PBKDF2_RUNS)}`;
+  }
+  const repeated = cuts.pbkdf2RepeatedHashes;
+  return repeated === null
+    ? `, ${String(cuts.pbkdf2Runs)} runs each (median)`
+    : `; ${repeated.join(', ')}: ${String(cuts.pbkdf2Runs)} interleaved runs each (median), the others one run instead of ${String(FULL_PBKDF2_RUNS)}`;
+}
+
 /** The argon2id time cryptsetup's benchmark asks for by default (cryptsetup(8) BENCHMARK; meson_options.txt). */
 const ARGON2_DEFAULT_ITER_TIME_MS = 2000;
 
@@ -441,8 +525,13 @@ export function speedProbeReductions(options: SpeedProbeOptions): string[] {
     ...(hashes === null
       ? []
       : [
-          `PBKDF2: ${hashes.join(', ')} only (${PBKDF2_HASHES.filter((hash) => !hashes.includes(hash)).join(', ')} not measured).`,
+          `PBKDF2: ${hashes.join(', ')} only (${PBKDF2_HASHES.filter((hash) => !hashes.includes(hash)).join(', ')} not measured)${pbkdf2RunsInWords(cuts)}.`,
         ]),
+    ...(cuts.opensslAesOnlyWhereUsed && !opensslAesReachesPlan(options)
+      ? [
+          "OpenSSL AES: one aes-256-xts run on one core only: the kernel's xts(aes) driver does not use the CPU's AES instructions, so no OpenSSL AES figure reaches the plan (key-size pairs, all cores and decryption not run).",
+        ]
+      : []),
     ...(cuts.argon2IterTimeMs === null
       ? []
       : [

@@ -15,7 +15,7 @@ import {
 } from './cipher-speed.js';
 import { plansForLinux, type PlanFacts } from './facts.js';
 import type { RuleResult } from './rule-result.js';
-import type { KeySizeGainSpread } from './cipher-speed.js';
+import type { CipherEvidenceKind, KeySizeGainSpread } from './cipher-speed.js';
 
 /** The dm-crypt cipher specs the plan can emit (cryptsetup -c). */
 export type LuksCipherSpec = 'aes-xts-plain64' | 'xchacha12,aes-adiantum-plain64';
@@ -230,6 +230,14 @@ export function recommendCipherMode(
   };
 }
 
+/** What a measured AES-128 gain rests on, by the evidence of its figures (rules/cipher-speed.ts ranks). */
+const MEASURED_BY: Readonly<Record<CipherEvidenceKind, string>> = {
+  'measured-run': 'encrypted runs of both key sizes',
+  'kernel-api': "the kernel's crypto API, cryptsetup benchmark of both key sizes",
+  'kernel-cipher': "the kernel's own cipher",
+  'userspace-upper-bound': 'OpenSSL in user space, one run each',
+};
+
 /**
  * AES-128's gain as the plan states it. With interleaved pairs (OpenSSL, `spread`) the statement moves off the
  * published figure only when the pairs' whole spread lies away from it: inside the spread it states the
@@ -241,9 +249,18 @@ function statedGain(
   measured: number | null,
   published: number,
   spread: KeySizeGainSpread | null,
+  measuredBy: string,
 ): { percent: number; faster: string } {
-  if (spread === null || measured === null) {
-    return { percent: measured ?? published, faster: `about ${String(measured ?? published)} % faster` };
+  // Which evidence the figure rests on is said (issue 24 item 1): the measurement of both key sizes, or the
+  // published pairs where this machine measured them not both through the path the volume will use.
+  if (measured === null) {
+    return {
+      percent: published,
+      faster: `about ${String(published)} % faster (the published figure from cryptsetup benchmark pairs; not measured here)`,
+    };
+  }
+  if (spread === null) {
+    return { percent: measured, faster: `about ${String(measured)} % faster (measured here: ${measuredBy})` };
   }
   const range = `${String(spread.lowPercent)} to ${String(spread.highPercent)} % over ${String(spread.pairs)} interleaved runs`;
   if (spread.lowPercent <= published && published <= spread.highPercent) {
@@ -304,6 +321,7 @@ export function recommendKeySize(
     aes256?.basis.evidence === 'userspace-upper-bound' && aes512?.basis.evidence === 'userspace-upper-bound'
       ? keySizeGainSpread(facts)
       : null,
+    aes256 === null ? '' : MEASURED_BY[aes256.basis.evidence],
   );
   // Two regimes (performance-model.ts cipherRegimeOf): one sequential stream waits on one core's cipher;
   // queued I/O spreads over the cores. A device faster than one core is cipher-bound for single streams.

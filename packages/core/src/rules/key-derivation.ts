@@ -281,6 +281,19 @@ const HASH_OUTPUT_BYTES: Readonly<Record<Pbkdf2Hash, number>> = {
 /** cryptsetup benchmark derives a 256-bit key (cryptsetup(8) BENCHMARK; cryptsetup src/cryptsetup.c, lib/crypto_backend/cipher_check.c "per second for 256-bit key"). */
 const CRYPTSETUP_BENCH_KEY_BYTES = 32;
 /**
+ * How a PBKDF2 figure was measured when its hash ran more than once: the median of the runs, with the lowest and
+ * highest (issue 24 item 4); empty after one run.
+ */
+function pbkdf2RunsNote(
+  row: { readonly iterationsPerSecondSamples?: readonly number[] | undefined } | undefined,
+): string {
+  const samples = row?.iterationsPerSecondSamples ?? [];
+  return samples.length < 2
+    ? ''
+    : `, the median of ${String(samples.length)} runs, ${String(Math.min(...samples))}–${String(Math.max(...samples))} iterations/s`;
+}
+
+/**
  * PBKDF2 iterations per second for a `keyBytes` key from a benchmark that derived `benchKeyBytes`: the cost
  * scales with the number of output blocks, ceil(key / hash output) (RFC 8018 §5.2).
  */
@@ -373,7 +386,7 @@ export function recommendVeracryptKdf(
     const iterationsPerSecond = pbkdf2RateForKey(measured, benchKeyBytes, keyBytes, hash);
     // Attacker seconds per defender second ∝ defender iterations/s ÷ GPU iterations/s (dosoos/hashcat_speeds (hashcat -b outputs) derived ratio).
     const advantage = iterationsPerSecond / (gpu.guessesPerSecond * gpu.iterations);
-    return [{ hash, iterationsPerSecond, advantage, speed }];
+    return [{ hash, iterationsPerSecond, advantage, speed, runs: pbkdf2RunsNote(row) }];
   });
   const shortPassword =
     options.passwordLength === null || options.passwordLength < VERACRYPT_PIM.shortPasswordChars;
@@ -459,7 +472,7 @@ export function recommendVeracryptKdf(
       {
         ruleId: 'veracrypt-pim',
         value: pim,
-        reason: `PIM ${String(pim)} (${String(iterations)} iterations) takes about ${String(predictedUnlockMs)} ms to unlock on this machine with --hash ${best.hash}${floorNote}.`,
+        reason: `PIM ${String(pim)} (${String(iterations)} iterations) takes about ${String(predictedUnlockMs)} ms to unlock on this machine with --hash ${best.hash}${floorNote}${best.runs === '' ? '' : ` (${best.hash}${best.runs})`}.`,
         evidence: reasons,
         confidence: 'high',
       },
@@ -549,7 +562,7 @@ export function recommendGrubPbkdf2(
       {
         ruleId: 'luks2-pbkdf',
         value: { pbkdf: 'pbkdf2', memoryKiB: 0, parallel: 1, iterations, iterTimeMs: null },
-        reason: `Use PBKDF2-sha256 for the keyslot, not argon2id: ${why}. ${String(iterations)} iterations take about ${String(predictedUnlockMs)} ms here (measured ${String(Math.round(measured))} iterations/s for a ${String(benchKeyBytes * 8)}-bit key, scaled to the ${String(keyBits)}-bit volume key), pinned with --pbkdf-force-iterations so the header gets exactly this count.`,
+        reason: `Use PBKDF2-sha256 for the keyslot, not argon2id: ${why}. ${String(iterations)} iterations take about ${String(predictedUnlockMs)} ms here (measured ${String(Math.round(measured))} iterations/s${pbkdf2RunsNote(row)} for a ${String(benchKeyBytes * 8)}-bit key, scaled to the ${String(keyBits)}-bit volume key), pinned with --pbkdf-force-iterations so the header gets exactly this count.`,
         evidence: [
           evidence('options.unlockTimeMs', options.unlockTimeMs, sourceOf('encplan', 'options.unlockTimeMs')),
           evidence('PBKDF2-sha256 iterations per second', measured, source),

@@ -278,7 +278,7 @@ export async function probeDisk(
     // (CPU-only cipher and KDF runs first, then fio), never two at once.
     phases = new PhaseSchedule(
       [
-        ...speedProbePhases({ ...speedOptions, logicalCpuCount: machine?.logicalCores ?? 1 }),
+        ...speedProbePhases({ ...speedOptions, kernelCrypto, logicalCpuCount: machine?.logicalCores ?? 1 }),
         ...((request.benchmark.scratchDirectory ?? scratchDirectoryOf(inventory.stack)) === null ||
         request.benchmark.io?.length === 0
           ? []
@@ -294,7 +294,11 @@ export async function probeDisk(
       request.onBenchmarkProgress,
     );
     request.onProgress?.('Measuring cipher and key-derivation speed');
-    cipherBenchmark = await runCipherBenchmark(context, { ...speedOptions, phases });
+    cipherBenchmark = await runCipherBenchmark(
+      context,
+      { ...speedOptions, phases },
+      { kernelCrypto, machine },
+    );
   }
   const ioBenchmark = await runIoStep(context, request, inventory.stack, cipherBenchmark, phases);
   phases?.report('done', 'Done');

@@ -1,4 +1,5 @@
-import type { CipherBenchmark } from '../domain/cipher.js';
+import type { CipherBenchmark, KernelCryptoFacts } from '../domain/cipher.js';
+import type { Machine } from '../domain/cpu.js';
 import { findKernelCipherBottleneck } from '../rules/kernel-cipher-bottleneck.js';
 import {
   probeCipherSpeed,
@@ -17,16 +18,19 @@ import type { ProbeContext } from '../probes/probe-context.js';
  */
 export async function runCipherBenchmark(
   context: ProbeContext,
-  options: Omit<SpeedProbeOptions, 'logicalCpuCount'> = {},
+  options: Omit<SpeedProbeOptions, 'logicalCpuCount' | 'kernelCrypto'> = {},
+  known?: { readonly kernelCrypto: KernelCryptoFacts | null; readonly machine: Machine | null },
 ): Promise<CipherBenchmark> {
-  const kernelCrypto = await probeKernelCrypto(context);
-  const { machine } = await probeMachine(context);
+  // An assessment has read /proc/crypto and the machine already; read them here only when run on its own.
+  const kernelCrypto = known === undefined ? await probeKernelCrypto(context) : known.kernelCrypto;
+  const machine = known === undefined ? (await probeMachine(context)).machine : known.machine;
   const cores = machine?.logicalCores ?? 0;
+  const speedOptions = { ...options, kernelCrypto };
   const cipherSpeed = await probeCipherSpeed(context, {
-    ...options,
+    ...speedOptions,
     ...(cores > 0 ? { logicalCpuCount: cores } : {}),
   });
-  const kdfSpeed = await probeKdfSpeed(context, options);
+  const kdfSpeed = await probeKdfSpeed(context, speedOptions);
   const cpuHasAes = machine === null ? null : machine.cryptoFlags.aes;
   const finding =
     kernelCrypto === null || cpuHasAes === null
@@ -38,6 +42,6 @@ export async function runCipherBenchmark(
     cipherSpeed,
     kdfSpeed,
     findings: finding === null ? [] : [finding],
-    reductions: speedProbeReductions(options),
+    reductions: speedProbeReductions(speedOptions),
   };
 }

@@ -312,6 +312,8 @@ const NEVER_FILLED_YET: Readonly<Record<string, string>> = {
     'no smartctl or Get-StorageReliabilityCounter capture in the platform bundles (the collect-platform test replays smartctl on macOS)',
   platformStorage:
     'deprecated input (assessment 1.2–1.3 documents, hand-made facts): the bundles replay to 1.4 documents without it',
+  'cipherBenchmark.kdfSpeed.pbkdf2[].iterationsPerSecondSamples':
+    'repeated PBKDF2 runs came with quick revision 5; the benchmarked fixtures were collected with one run per hash',
   'partitions[].filesystem.availableBytes':
     'lsblk reports FSAVAIL for mounted filesystems only; the one mounted fixture (loop-ext4-mounted-benchmark-quick-debian12) holds its filesystem on the whole disk, not in a partition',
 };

@@ -315,7 +315,8 @@ describe('probeKdfSpeed', () => {
       },
       skip: () => undefined,
     };
-    const { facts } = await withWarnings(probeKdfSpeed, host, { quick: true, phases });
+    // Revision 4 (revision 5 repeats sha512: see "repeated PBKDF2 runs" below).
+    const { facts } = await withWarnings(probeKdfSpeed, host, { quick: true, quickRevision: 4, phases });
     expect((await fakes!.calls()).map((call) => call.argv.join(' '))).toEqual([
       'benchmark --pbkdf pbkdf2 --hash sha256',
       'benchmark --pbkdf pbkdf2 --hash sha512',
@@ -323,7 +324,7 @@ describe('probeKdfSpeed', () => {
       'benchmark --pbkdf argon2id --iter-time 1000',
     ]);
     expect(started).toEqual(
-      speedProbePhases({ quick: true })
+      speedProbePhases({ quick: true, quickRevision: 4 })
         .filter((p) => p.id.startsWith('kdf:'))
         .map((p) => p.id),
     );
@@ -332,7 +333,7 @@ describe('probeKdfSpeed', () => {
       { hash: 'blake2s-256', reason: expect.stringContaining('quick mode') },
       { hash: 'streebog512', reason: expect.stringContaining('quick mode') },
     ]);
-    expect(speedProbeReductions({ quick: true })).toEqual(
+    expect(speedProbeReductions({ quick: true, quickRevision: 4 })).toEqual(
       expect.arrayContaining([
         expect.stringMatching(/^PBKDF2: sha256, sha512, whirlpool only/),
         expect.stringMatching(/^argon2id: .*1000 ms once instead of 2000 ms 3 times/),
@@ -456,5 +457,292 @@ describe('runCipherBenchmark', () => {
     expect(facts.kdfSpeed.pbkdf2).toHaveLength(4);
     expect(warnings.map((w) => w.code)).toEqual(['KERNEL_FEATURE_MISSING']);
     expect(steps).toHaveLength(1 + 6 + 6);
+  });
+});
+
+/** The kernel drivers of this project's VM (/proc/crypto: xts(ecb(aes-fixed-time)), generic C AES). */
+async function genericKernelCrypto() {
+  const procCrypto = readFixture('proc-crypto', 'x86-vm-debian12-aes-fixed-time');
+  const base = await hostWith({});
+  const kernel = await probeKernelCrypto(
+    createProbeContext({
+      ...base,
+      readText: (file) => Promise.resolve(file === '/proc/crypto' ? procCrypto : null),
+    }),
+  );
+  expect(kernel?.xtsAesImplementation).toBe('generic');
+  return kernel!;
+}
+
+/** A phase runner that records the phases run and skipped. */
+function recordingPhases(): PhaseRunner & { started: string[]; skipped: string[] } {
+  const started: string[] = [];
+  const skipped: string[] = [];
+  return {
+    started,
+    skipped,
+    run: (id, _message, work) => {
+      started.push(id);
+      return work();
+    },
+    skip: (prefix) => {
+      skipped.push(prefix);
+    },
+  };
+}
+
+describe('quick revision 5 (issues 24 and 28): OpenSSL AES only where it reaches the plan', () => {
+  const OPENSSL_ARGS = (evp: string, ...extra: string[]) =>
+    ['speed', '-mr', '-elapsed', '-evp', evp, '-seconds', '1', '-bytes', '4096', ...extra].join(' ');
+
+  it('runs one aes-256-xts figure and chacha20 only when the kernel xts(aes) driver is generic', async () => {
+    const kernelCrypto = await genericKernelCrypto();
+    const host = await hostWith({
+      cryptsetup: [replay('cryptsetup-benchmark', 'linux-no-af-alg-debian12-aes-xts-512')],
+      openssl: OPENSSL_QUICK,
+    });
+    const phases = recordingPhases();
+    const options = { quick: true, logicalCpuCount: 2, kernelCrypto, phases } as const;
+    const { facts } = await withWarnings(probeCipherSpeed, host, options);
+    const openssl = (await fakes!.calls()).filter((call) => call.tool === 'openssl');
+    expect(openssl.map((call) => call.argv.join(' '))).toEqual([
+      OPENSSL_ARGS('aes-256-xts'),
+      OPENSSL_ARGS('chacha20'),
+    ]);
+    // The plan's phases are the runs made: the ETA does not wait for runs that never come.
+    expect(phases.started.filter((id) => id.startsWith('cipher:openssl:'))).toEqual(
+      speedProbePhases(options)
+        .map((phase) => phase.id)
+        .filter((id) => id.startsWith('cipher:openssl:')),
+    );
+    // The kernel-aes-unaccelerated finding still quotes OpenSSL's one-core AES-256 figure.
+    expect(facts.measurements.map((m) => [m.cipher, m.keyBits, m.encryptBytesPerSecond])).toEqual([
+      ['aes-xts', 512, 6245421056],
+      ['chacha20', 256, 5121826816],
+    ]);
+    expect(speedProbeReductions(options)).toEqual(
+      expect.arrayContaining([expect.stringMatching(/^OpenSSL AES: one aes-256-xts run on one core only/)]),
+    );
+    // Revision 4, replayed from a bundle, still runs the pairs whatever the driver.
+    expect(
+      speedProbePhases({ ...options, quickRevision: 4 }).filter((p) =>
+        p.id.startsWith('cipher:openssl:aes-128-xts'),
+      ),
+    ).toHaveLength(3);
+  });
+
+  it('keeps the key-size pairs where the kernel driver uses the CPU AES instructions and AF_ALG is missing', async () => {
+    const kernelCrypto = {
+      ...(await genericKernelCrypto()),
+      xtsAesImplementation: 'cpu-instructions' as const,
+    };
+    const host = await hostWith({
+      cryptsetup: [replay('cryptsetup-benchmark', 'linux-no-af-alg-debian12-aes-xts-512')],
+      openssl: OPENSSL_QUICK,
+    });
+    await withWarnings(probeCipherSpeed, host, { quick: true, logicalCpuCount: 2, kernelCrypto });
+    const openssl = (await fakes!.calls()).filter((call) => call.tool === 'openssl');
+    expect(openssl.map((call) => call.argv.join(' '))).toEqual([
+      ...[1, 2, 3].flatMap(() => [OPENSSL_ARGS('aes-128-xts'), OPENSSL_ARGS('aes-256-xts')]),
+      OPENSSL_ARGS('aes-256-xts', '-multi', '2'),
+      OPENSSL_ARGS('aes-256-xts', '-decrypt'),
+      OPENSSL_ARGS('chacha20'),
+    ]);
+  });
+
+  it("skips the key-size pairs when cryptsetup measured the kernel's aes-xts at both key sizes", async () => {
+    // The two aes-xts rows (with the first line and the column header) of a real `cryptsetup benchmark` on an
+    // AES-NI laptop.
+    const full = readFixture('cryptsetup-benchmark', 'x86-aesni-nvme-laptop-cryptsetup2.x-full').split('\n');
+    const header = full.find((line) => line.includes('Algorithm'))!;
+    const row = (keyBits: number) =>
+      full.find((line) => line.includes(`aes-xts        ${String(keyBits)}b`))!;
+    const kernelCrypto = {
+      ...(await genericKernelCrypto()),
+      xtsAesImplementation: 'cpu-instructions' as const,
+    };
+    const host = await hostWith({
+      cryptsetup: [
+        {
+          args: ['benchmark', '-c', 'aes-xts', '-s', '512'],
+          stdout: `${full[0]!}\n${header}\n${row(512)}\n`,
+        },
+        {
+          args: ['benchmark', '-c', 'aes-xts', '-s', '256'],
+          stdout: `${full[0]!}\n${header}\n${row(256)}\n`,
+        },
+        replay('cryptsetup-benchmark', 'linux-no-af-alg-debian12-xchacha12-adiantum'),
+        replay('cryptsetup-benchmark', 'linux-no-af-alg-debian12-xchacha20-adiantum'),
+      ],
+      openssl: OPENSSL_QUICK,
+    });
+    const phases = recordingPhases();
+    const { facts } = await withWarnings(probeCipherSpeed, host, {
+      quick: true,
+      logicalCpuCount: 2,
+      kernelCrypto,
+      phases,
+    });
+    expect(
+      facts.measurements.filter((m) => m.source === 'cryptsetup').map((m) => [m.cipher, m.keyBits]),
+    ).toEqual(
+      expect.arrayContaining([
+        ['aes-xts', 512],
+        ['aes-xts', 256],
+      ]),
+    );
+    const openssl = (await fakes!.calls()).filter((call) => call.tool === 'openssl');
+    expect(openssl.map((call) => call.argv.join(' '))).toEqual([
+      OPENSSL_ARGS('aes-256-xts'),
+      OPENSSL_ARGS('aes-256-xts', '-multi', '2'),
+      OPENSSL_ARGS('aes-256-xts', '-decrypt'),
+      OPENSSL_ARGS('chacha20'),
+    ]);
+    // The planned pair runs are dropped from the schedule, so the ETA does not count them.
+    expect(phases.skipped.filter((prefix) => prefix.startsWith('cipher:openssl:'))).toEqual([
+      'cipher:openssl:aes-128-xts:encrypt:1',
+      'cipher:openssl:aes-128-xts:encrypt:1:2',
+      'cipher:openssl:aes-256-xts:encrypt:1:2',
+      'cipher:openssl:aes-128-xts:encrypt:1:3',
+      'cipher:openssl:aes-256-xts:encrypt:1:3',
+    ]);
+  });
+});
+
+/**
+ * A host whose cryptsetup prints, for each argv, the next of the given real captures (fake tools answer one
+ * argv with one output, so repeated runs of the same argv need a scripted runner).
+ */
+async function scriptedCryptsetup(outputs: Readonly<Record<string, readonly string[]>>) {
+  const base = await hostWith({});
+  const queues = new Map(Object.entries(outputs).map(([argv, list]) => [argv, [...list]]));
+  const calls: string[] = [];
+  const host: Host = {
+    ...base,
+    run: (spec) => {
+      const argv = spec.args.join(' ');
+      calls.push(argv);
+      const stdout = queues.get(argv)?.shift();
+      return Promise.resolve(
+        stdout === undefined
+          ? { exitCode: 127, stdout: '', stderr: `no capture left for ${argv}`, durationMs: 1 }
+          : { exitCode: 0, stdout, stderr: '', durationMs: 1000 },
+      );
+    },
+  };
+  return { host, calls };
+}
+
+describe('repeated PBKDF2 runs (issue 24 item 4)', () => {
+  const pbkdf2 = (hash: string) => `benchmark --pbkdf pbkdf2 --hash ${hash}`;
+  // Three runs of each hash captured back to back on this project's 2-core VM while other work ran.
+  const runs = (hash: string) =>
+    [1, 2, 3].map((run) =>
+      readFixture('cryptsetup-benchmark', `linux-debian12-pbkdf2-${hash}-run${String(run)}`),
+    );
+
+  it('quick revision 5 runs sha512 three times, interleaved with the others, and takes the median with every run kept', async () => {
+    const { host, calls } = await scriptedCryptsetup({
+      [pbkdf2('sha256')]: [readFixture('cryptsetup-benchmark', 'linux-debian12-pbkdf2-sha256')],
+      [pbkdf2('sha512')]: runs('sha512'),
+      [pbkdf2('whirlpool')]: [readFixture('cryptsetup-benchmark', 'linux-debian12-pbkdf2-whirlpool')],
+      'benchmark --pbkdf argon2id --iter-time 1000': [
+        readFixture('cryptsetup-benchmark', 'linux-debian12-argon2id-iter-time-1000'),
+      ],
+    });
+    const phases = recordingPhases();
+    const { facts, warnings } = await withWarnings(probeKdfSpeed, host, { quick: true, phases });
+    expect(warnings).toEqual([]);
+    expect(calls).toEqual([
+      pbkdf2('sha256'),
+      pbkdf2('sha512'),
+      pbkdf2('whirlpool'),
+      pbkdf2('sha512'),
+      pbkdf2('sha512'),
+      'benchmark --pbkdf argon2id --iter-time 1000',
+    ]);
+    expect(phases.started).toEqual(
+      speedProbePhases({ quick: true })
+        .filter((p) => p.id.startsWith('kdf:'))
+        .map((p) => p.id),
+    );
+    // Runs 864448, 1199743, 1108431: the middle one, not the last.
+    expect(facts.pbkdf2).toEqual([
+      { hash: 'sha256', iterationsPerSecond: 4161015, derivedKeyBits: 256 },
+      {
+        hash: 'sha512',
+        iterationsPerSecond: 1108431,
+        derivedKeyBits: 256,
+        iterationsPerSecondSamples: [864448, 1199743, 1108431],
+      },
+      { hash: 'whirlpool', iterationsPerSecond: 492289, derivedKeyBits: 256 },
+    ]);
+    expect(speedProbeReductions({ quick: true })).toEqual(
+      expect.arrayContaining([
+        expect.stringMatching(/^PBKDF2: .*sha512: 3 interleaved runs each \(median\)/),
+      ]),
+    );
+  });
+
+  it('full mode runs every hash three times, round by round, and each hash follows its own median', async () => {
+    const once = (hash: string) =>
+      Array.from({ length: 3 }, () => readFixture('cryptsetup-benchmark', `linux-debian12-pbkdf2-${hash}`));
+    const { host, calls } = await scriptedCryptsetup({
+      [pbkdf2('sha256')]: runs('sha256'),
+      [pbkdf2('sha512')]: runs('sha512'),
+      ...Object.fromEntries(
+        ['whirlpool', 'blake2s-256', 'streebog512'].map((hash) => [pbkdf2(hash), once(hash)]),
+      ),
+      'benchmark --pbkdf argon2id': Array.from({ length: 3 }, () =>
+        readFixture('cryptsetup-benchmark', 'linux-debian12-argon2id'),
+      ),
+    });
+    const { facts } = await withWarnings(probeKdfSpeed, host, { quick: false });
+    const hashes = ['sha256', 'sha512', 'whirlpool', 'blake2s-256', 'streebog512'];
+    expect(calls.filter((argv) => argv.includes('pbkdf2'))).toEqual([
+      ...hashes.map(pbkdf2),
+      ...hashes.map(pbkdf2),
+      ...hashes.map(pbkdf2),
+    ]);
+    expect(
+      speedProbePhases({ quick: false })
+        .filter((p) => p.id.startsWith('kdf:pbkdf2:'))
+        .map((p) => p.id),
+    ).toEqual([
+      ...hashes.map((hash) => `kdf:pbkdf2:${hash}`),
+      ...hashes.map((hash) => `kdf:pbkdf2:${hash}:2`),
+      ...hashes.map((hash) => `kdf:pbkdf2:${hash}:3`),
+    ]);
+    // sha256 runs 2803679, 2833989, 2475976: the median; Streebog stays unmeasured (N/A each time).
+    expect(facts.pbkdf2.find((row) => row.hash === 'sha256')).toEqual({
+      hash: 'sha256',
+      iterationsPerSecond: 2803679,
+      derivedKeyBits: 256,
+      iterationsPerSecondSamples: [2803679, 2833989, 2475976],
+    });
+    expect(facts.unmeasured.map((row) => row.hash)).toEqual(['streebog512']);
+  });
+});
+
+describe('runCipherBenchmark inside an assessment', () => {
+  it('does not read /proc/crypto again when the assessment has read it', async () => {
+    const kernelCrypto = await genericKernelCrypto();
+    const base = await hostWith({});
+    const read: string[] = [];
+    const host: Host = {
+      ...base,
+      readText: (file) => {
+        read.push(file);
+        return Promise.resolve(null);
+      },
+    };
+    const { facts } = await withWarnings(
+      runCipherBenchmark,
+      host,
+      { quick: true },
+      { kernelCrypto, machine: null },
+    );
+    expect(read).not.toContain('/proc/crypto');
+    expect(facts.kernelCrypto).toBe(kernelCrypto);
   });
 });

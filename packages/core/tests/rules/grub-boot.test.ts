@@ -64,6 +64,29 @@ describe('grub-boot-pbkdf2 (GRUB opens LUKS2 only through a PBKDF2 keyslot)', ()
     expect(stated?.reason).toContain('GRUB');
   });
 
+  it('pins the iterations from the median of repeated PBKDF2-sha256 runs and states their spread', () => {
+    // Three runs captured back to back on this project's VM (fixtures/cryptsetup-benchmark/linux-debian12-pbkdf2-sha256-run1..3):
+    // the facts' figure is their median (cryptsetup-benchmark-facts.ts).
+    const repeated: PlanFacts = {
+      cipherBenchmark: {
+        kdfSpeed: {
+          pbkdf2: [
+            {
+              hash: 'sha256',
+              iterationsPerSecond: 2_803_679,
+              derivedKeyBits: 256,
+              iterationsPerSecondSamples: [2_803_679, 2_833_989, 2_475_976],
+            },
+          ],
+        },
+      },
+    };
+    const plan = buildPlan(facts(systemDisk(false), repeated), { unlockTimeMs: 2000 });
+    expect(plan.settings.luks2Pbkdf).toMatchObject({ kdf: 'pbkdf2', iterations: 2_803_679 });
+    const stated = plan.recommendations.find((entry) => entry.ruleId === 'luks2-pbkdf');
+    expect(stated?.reason).toContain('the median of 3 runs, 2475976–2833989 iterations/s');
+  });
+
   it('keeps argon2id when /boot is its own partition, and leaves the timing to cryptsetup when unmeasured', () => {
     expect(buildPlan(facts(systemDisk(true), measuredPbkdf2)).settings.luks2Pbkdf?.kdf).toBe('argon2id');
     const unmeasured = buildPlan(systemDisk(true), { encryptedBoot: true, unlockTimeMs: 3000 });

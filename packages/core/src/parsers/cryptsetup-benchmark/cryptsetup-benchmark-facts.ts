@@ -1,6 +1,7 @@
 import type { CipherSpeedMeasurement, UnmeasuredCipher } from '../../domain/cipher.js';
 import type { KdfSpeedFacts, UnmeasuredKdf } from '../../domain/kdf.js';
 import type { CryptsetupBenchmark } from './parse-cryptsetup-benchmark.js';
+import { median } from '../../domain/statistics.js';
 
 /** One parsed `cryptsetup benchmark` run with the argv that produced it. */
 export interface CryptsetupBenchmarkRun {
@@ -46,16 +47,20 @@ export function cipherFactsFromCryptsetup(runs: readonly CryptsetupBenchmarkRun[
 }
 
 /**
- * PBKDF2 and Argon2 lines of cryptsetup runs as KDF facts: a later PBKDF2 run of the same hash replaces an
- * earlier one; every Argon2 line is kept in run order (repeated argon2id runs give the rule its median).
+ * PBKDF2 and Argon2 lines of cryptsetup runs as KDF facts: repeated PBKDF2 runs of one hash become one row whose
+ * iterations per second are the median of the runs, with every run kept in `iterationsPerSecondSamples`; every
+ * Argon2 line is kept in run order (repeated argon2id runs give the rule its median).
  */
 export function kdfFactsFromCryptsetup(runs: readonly CryptsetupBenchmarkRun[]): KdfSpeedFacts {
-  const pbkdf2 = new Map<string, KdfSpeedFacts['pbkdf2'][number]>();
+  const pbkdf2 = new Map<string, { derivedKeyBits: number | null; samples: number[] }>();
   const unmeasured = new Map<string, UnmeasuredKdf>();
   const argon2: KdfSpeedFacts['argon2'][number][] = [];
   for (const { benchmark } of runs) {
     for (const line of benchmark.pbkdf2) {
       if (line.iterationsPerSecond === null) {
+        if (pbkdf2.has(line.hash)) {
+          continue;
+        }
         unmeasured.set(line.hash, {
           hash: line.hash,
           reason:
@@ -63,16 +68,19 @@ export function kdfFactsFromCryptsetup(runs: readonly CryptsetupBenchmarkRun[]):
         });
       } else {
         unmeasured.delete(line.hash);
-        pbkdf2.set(line.hash, {
-          hash: line.hash,
-          iterationsPerSecond: line.iterationsPerSecond,
-          derivedKeyBits: line.derivedKeyBits,
-        });
+        const samples = [...(pbkdf2.get(line.hash)?.samples ?? []), line.iterationsPerSecond];
+        pbkdf2.set(line.hash, { derivedKeyBits: line.derivedKeyBits, samples });
       }
     }
     for (const line of benchmark.argon2) {
       argon2.push({ ...line });
     }
   }
-  return { pbkdf2: [...pbkdf2.values()], argon2, unmeasured: [...unmeasured.values()] };
+  const rows = [...pbkdf2].map(([hash, { derivedKeyBits, samples }]) => ({
+    hash,
+    iterationsPerSecond: Math.round(median(samples) ?? 0),
+    derivedKeyBits,
+    ...(samples.length > 1 ? { iterationsPerSecondSamples: samples } : {}),
+  }));
+  return { pbkdf2: rows, argon2, unmeasured: [...unmeasured.values()] };
 }
