@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { assessBundle, assessmentDocument } from '@encplan/core';
 import { parseBundle, type Bundle } from '../../src/capture/bundle.js';
-import type { Capture } from '../../src/capture/capture.js';
 import { linuxResultOf } from '../../src/contract/assessment.js';
 import { fixture } from '../support/fixtures.js';
 
@@ -11,12 +10,12 @@ const loopBundle: Bundle = parseBundle(
 );
 const DEVICE = '/dev/loop0';
 
-const answered = (tool: 'sedutil-cli', argv: string[], stdout: string): Capture => ({
+const answered = (tool: 'sedutil-cli', argv: string[], stdout: string): Bundle['captures'][number] => ({
   kind: 'command',
   tool,
   argv,
   stdinBytes: 0,
-  output: { exitCode: 0, stdout, stderr: '' },
+  output: { exitCode: 0, stdout, stderr: '', durationMs: 0 },
   error: null,
 });
 
@@ -60,7 +59,8 @@ describe('the Linux assessment hands the sed section to the storage model (use-c
     // The sed section itself was read from the captures…
     expect(result.sed.opalLocking).toMatchObject({ enabled: true, rangesBesidesGlobal: 8 });
     // …and the storage model read it: the locking range is a layer on the disk, with hardware encryption.
-    const layers = result.storage.layers;
+    expect(result.storage).toBeTruthy();
+    const layers = result.storage?.layers ?? [];
     expect(layers).toContainEqual(
       expect.objectContaining({
         id: `${DEVICE}#opal-locking`,
@@ -75,7 +75,8 @@ describe('the Linux assessment hands the sed section to the storage model (use-c
   it('adds no locking layer when sedutil-cli was not there (the bundle as collected)', async () => {
     const result = await linuxResult(loopBundle);
     expect(result.sed.opalLocking?.enabled ?? null).toBeNull();
-    const layers = result.storage.layers;
+    expect(result.storage).toBeTruthy();
+    const layers = result.storage?.layers ?? [];
     expect(layers.filter((layer) => layer.kind === 'opal-locking-range')).toEqual([]);
   });
 });
