@@ -72,11 +72,27 @@ describe.skipIf(chromiumMissing !== null)('the charts of the wizard and the HTML
       await expect(page.locator('#benchmark-grid tfoot').textContent()).resolves.toMatch(
         /page cache served these/,
       );
+      // The live chart applies the same rule: those figures are not drawn as encryption speed, and the words
+      // under it name each one with the reason.
+      const leftOut = (await page.locator('#live-left-out').textContent()) ?? '';
+      expect(leftOut).toMatch(/^Not drawn: .+\. Faster than the plain drive: the page cache served these/);
+      const notDrawn = [...leftOut.matchAll(/(?:Not drawn: |, )([^,]+?) · ([^,(]+?) \(/g)].map(
+        ([, profile, variant]) => `${profile ?? ''}, ${variant ?? ''}:`,
+      );
+      expect(notDrawn).toHaveLength(starred.length);
+      const bars = await page
+        .getByRole('img', { name: /^Measured so far/ })
+        .evaluate((svg) =>
+          Array.from(svg.querySelectorAll('rect title'), (title) => title.textContent ?? ''),
+        );
+      expect(bars.length).toBeGreaterThan(0);
+      expect(bars.filter((bar) => notDrawn.some((label) => bar.startsWith(label)))).toEqual([]);
       const live = await chartTexts(page, /^Measured so far/);
       expect(live).toContain('MB/s (decimal, as CrystalDiskMark shows)');
       expect(live.some((text) => /^[\d,.]+ MiB\/s · [\d,.]+ MB\/s$/.test(text))).toBe(true);
       await page
-        .getByRole('img', { name: /^Measured so far/ })
+        .locator('figure')
+        .filter({ has: page.getByRole('img', { name: /^Measured so far/ }) })
         .screenshot({ path: path.join(ARTIFACTS, `wizard-live-chart-${colorScheme}.png`) });
 
       await page.getByRole('button', { name: 'See the plan' }).click();

@@ -108,6 +108,7 @@ export {
   createAssessmentJobs,
   type AssessProgress,
   type AssessSample,
+  ioTestSample,
   type JobSnapshot,
   type WizardAssessRequest,
   wizardAssessRequestSchema,

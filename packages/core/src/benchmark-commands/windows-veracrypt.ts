@@ -1,6 +1,8 @@
 import { EncplanError } from '../errors.js';
 import type { CommandSpec } from '../ports.js';
-import { powershellScript, veracryptWindowsCreateContainer } from './windows.js';
+import { powershellScript } from '../targets/container-steps.js';
+import { assertVeracryptLetter } from '../targets/veracrypt/cleanup.js';
+import { veracryptWindowsCreateContainer } from './windows.js';
 
 /**
  * VeraCrypt's Windows command line for the plain-versus-encrypted benchmark (VeraCrypt documentation, "Command
@@ -22,12 +24,6 @@ function assertWindowsPath(path: string, what: string): void {
   // Quotes are refused so the path is one PowerShell literal and one Windows command-line argument.
   if (!/^[A-Za-z]:\\[^"'<>|?*\r\n]+$/.test(path)) {
     throw new EncplanError('INVALID_ARGUMENT', `${what} must be an absolute Windows path: ${path}`);
-  }
-}
-
-function assertLetter(letter: string): void {
-  if (!/^[D-Z]$/.test(letter)) {
-    throw new EncplanError('INVALID_ARGUMENT', `A VeraCrypt test volume needs a drive letter D–Z: ${letter}`);
   }
 }
 
@@ -67,7 +63,7 @@ export function parseFreeLetter(stdout: string): string {
       details: { tool: 'powershell' },
     });
   }
-  assertLetter(letter);
+  assertVeracryptLetter(letter);
   return letter;
 }
 
@@ -114,7 +110,7 @@ export function veracryptWindowsMountArgs(request: {
 }): string[] {
   assertWindowsPath(request.containerPath, 'The VeraCrypt container');
   assertWindowsPath(request.keyfilePath, 'The keyfile');
-  assertLetter(request.letter);
+  assertVeracryptLetter(request.letter);
   return [
     '/volume',
     request.containerPath,
@@ -132,21 +128,11 @@ export function veracryptWindowsMountArgs(request: {
 }
 
 /**
- * `VeraCrypt.exe` unmounting the volume at `letter` only (without a letter it would unmount every VeraCrypt
- * volume of the user). `/dismount` is deprecated for `/unmount` in current releases but still accepted, and
- * the only spelling older releases know; `/force` because the benchmark's own file handles are closed.
- */
-export function veracryptWindowsDismountArgs(letter: string): string[] {
-  assertLetter(letter);
-  return ['/dismount', letter, '/force', '/quit', '/silent'];
-}
-
-/**
  * What Windows says is mounted at `letter` (Get-Volume as JSON), the check that the VeraCrypt volume is there
  * before anything is measured on it.
  */
 export function veracryptWindowsVolumeCheck(letter: string): CommandSpec {
-  assertLetter(letter);
+  assertVeracryptLetter(letter);
   return powershellScript(
     `Get-Volume -DriveLetter '${letter}' | Select-Object @{n='DriveLetter';e={[string]$_.DriveLetter}}, FileSystem, Size | ConvertTo-Json -Compress`,
     30_000,

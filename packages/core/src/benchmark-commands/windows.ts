@@ -1,5 +1,6 @@
 import { EncplanError } from '../errors.js';
 import type { CommandSpec } from '../ports.js';
+import { assertVhdPath } from '../targets/bitlocker/cleanup.js';
 
 /** One of CrystalDiskMark 8's four default tests. */
 export interface CrystalDiskMarkProfile {
@@ -117,12 +118,6 @@ export function veracryptWindowsCreateContainer(request: {
   };
 }
 
-function assertVhdPath(path: string): void {
-  if (!/^[A-Za-z]:\\[^"'<>|?*\r\n]+\.vhdx$/.test(path)) {
-    throw new EncplanError('INVALID_ARGUMENT', `The test volume must be an absolute .vhdx path: ${path}`);
-  }
-}
-
 /**
  * A BitLocker test volume for plain-versus-encrypted DiskSpd runs: a dynamic VHDX made and attached with
  * New-VHD/Mount-VHD (Microsoft, "New-VHD", "Mount-VHD"; Hyper-V module), initialised GPT, one NTFS partition
@@ -159,15 +154,4 @@ export function bitlockerVhdSetup(request: {
     stdin: `${request.password}\n`,
     timeoutMs: 900_000,
   };
-}
-
-/** Detaches a test VHDX (Microsoft, "Dismount-DiskImage"; a detached image is not an error to ask about). */
-export function dismountVhd(vhdPath: string): CommandSpec {
-  assertVhdPath(vhdPath);
-  return powershellScript(`Dismount-DiskImage -ImagePath '${vhdPath}' | Out-Null`, 60_000);
-}
-
-/** One PowerShell script run without the user's profile and without prompts. */
-export function powershellScript(script: string, timeoutMs: number): CommandSpec {
-  return { tool: 'powershell', args: ['-NoProfile', '-NonInteractive', '-Command', script], timeoutMs };
 }

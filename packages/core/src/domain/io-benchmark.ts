@@ -251,6 +251,12 @@ export interface IoTestRef {
 /** A finished {@link IoTestRef}: the median of its runs. */
 export interface IoTestResult extends IoTestRef {
   readonly bytesPerSecond: number;
+  /**
+   * The slowest and fastest of its runs (absent where a runner reports only one figure), so a live view can
+   * apply the same spread rule as the finished result (analyses/io-overhead.ts cacheAbsorbed).
+   */
+  readonly minBytesPerSecond?: number;
+  readonly maxBytesPerSecond?: number;
 }
 
 /**

@@ -4,7 +4,7 @@ import type { Resource } from '../domain/cleanup.js';
 import type { BackendId, BackendVerification } from '../domain/io-benchmark.js';
 import { parseDmsetupTable } from '../parsers/dmsetup/table.js';
 import { parseMountinfo } from '../parsers/proc/mountinfo.js';
-import type { Host, ToolName } from '../ports.js';
+import type { CommandSpec, Host, ToolName } from '../ports.js';
 import { joinPath, randomToken } from './posix-paths.js';
 
 /*
@@ -245,4 +245,9 @@ export async function verifyCryptMapping(
 
 export function randomPassword(): string {
   return randomToken(24);
+}
+
+/** One PowerShell script run without the user's profile and without prompts (the Windows containers' tool). */
+export function powershellScript(script: string, timeoutMs: number): CommandSpec {
+  return { tool: 'powershell', args: ['-NoProfile', '-NonInteractive', '-Command', script], timeoutMs };
 }

@@ -1,4 +1,5 @@
 import { EncplanError, InvariantError } from '../errors.js';
+import type { Resource } from '../domain/cleanup.js';
 import type { BackendId } from '../domain/io-benchmark.js';
 import { apfsTarget } from './apfs/apfs.js';
 import { bitlockerTarget } from './bitlocker/bitlocker.js';
@@ -12,6 +13,7 @@ import type {
   TargetCommands,
   TargetSettingsRules,
 } from './target.js';
+import { SHARED_TEARDOWNS, type ResourceTeardown } from './teardown-steps.js';
 import { veracryptTarget } from './veracrypt/veracrypt.js';
 
 export { DM_CRYPT_ENGINE, type TargetEngine } from './target.js';
@@ -199,6 +201,24 @@ export function benchmarkIdsOn(platform: PlanPlatform): BackendId[] {
 export const BENCHMARKS: readonly TargetBenchmark[] = TARGETS.flatMap((target) =>
   target.benchmark === null ? [] : [target.benchmark],
 );
+
+/** Every teardown: the kinds every run shares, then each target's own (targets/<id>/cleanup.ts). */
+const TEARDOWNS: readonly ResourceTeardown[] = [
+  ...SHARED_TEARDOWNS,
+  ...BENCHMARKS.flatMap((benchmark) => benchmark.cleanup),
+];
+
+/**
+ * How a recorded resource of `kind` is torn down: by the shared steps or by the one target whose containers
+ * register that kind. Cleanup (use-cases/benchmark/cleanup-registry.ts) dispatches every resource through it.
+ */
+export function teardownOfKind(kind: Resource['kind']): ResourceTeardown {
+  const teardown = TEARDOWNS.find((candidate) => candidate.kind === kind);
+  if (teardown === undefined) {
+    throw new InvariantError(`No target tears down a "${kind}" resource.`);
+  }
+  return teardown;
+}
 
 /**
  * Whether the benchmark of `backend` encrypts files on the scratch filesystem (fscrypt), so its I/O, O_DIRECT

@@ -1,10 +1,10 @@
 import type { Capability } from '../domain/capabilities.js';
-import type { Resource } from '../domain/cleanup.js';
 import type { BackendId, IoBenchmarkMode } from '../domain/io-benchmark.js';
 import type { PlanCommand } from '../domain/plan-command.js';
 import type { OpalLocking, Sed } from '../domain/sed.js';
 import type { ToolName } from '../ports.js';
 import type { PreparedTarget, ScratchFilesystem, TargetContext } from './container-steps.js';
+import type { ResourceTeardown } from './teardown-steps.js';
 
 /** The platforms encplan plans for (Node's process.platform names). */
 export type PlanPlatform = 'linux' | 'darwin' | 'win32';
@@ -197,10 +197,11 @@ export interface TargetBenchmark {
   /** Kernel features it needs besides the scratch filesystem's. */
   readonly kernel: readonly Capability['id'][];
   /**
-   * The cleanup resource kinds of its own its containers register (encplan cleanup removes them); the shared
-   * kinds (file, directory, loop device, mount) are every run's.
+   * How the cleanup resource kinds of its own that its containers register are torn down (targets/<id>/cleanup.ts),
+   * after each container, at the end of a run and by `encplan cleanup`; the shared kinds (file, directory, loop
+   * device, mount) are every run's (targets/teardown-steps.ts). Each kind has exactly one owner.
    */
-  readonly cleanupKinds: readonly Resource['kind'][];
+  readonly cleanup: readonly ResourceTeardown[];
   /** How many containers of its own a mode makes (0: it shares the plain scratch filesystem). */
   containers(mode: IoBenchmarkMode): number;
   /** The containers the Linux/macOS runner measures in a mode, each with its create, prove and tear-down. */

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { EncplanError } from '../errors.js';
 import { devicePathSchema, FLAG_DEFINITIONS } from '../rules/flag-definitions.js';
-import type { IoTestRef } from '../domain/io-benchmark.js';
+import type { IoTestRef, IoTestResult } from '../domain/io-benchmark.js';
 
 /** What the wizard (desktop main, `encplan ui`) asks for: one drive, and how much benchmarking. */
 export const wizardAssessRequestSchema = z
@@ -23,8 +23,26 @@ export type WizardAssessRequest = z.infer<typeof wizardAssessRequestSchema>;
 export interface AssessSample {
   readonly label: string;
   readonly bytesPerSecond: number;
+  /** The slowest and fastest run of an I/O test (absent: not known), for the page-cache rule in the live chart. */
+  readonly minBytesPerSecond?: number;
+  readonly maxBytesPerSecond?: number;
   /** The I/O test (profile, direction, plain or which encrypted backend), for the results grid. */
   readonly test?: IoTestRef;
+}
+
+/**
+ * The live-chart sample of a finished I/O test: labelled "SEQ1M Q8T1 read · fscrypt", with its median and, where
+ * the runner reported them, its slowest and fastest run (so the chart can apply the page-cache rule).
+ */
+export function ioTestSample(result: IoTestResult): AssessSample & { readonly test: IoTestRef } {
+  const { profile, direction, backend, variant } = result;
+  return {
+    label: `${profile} ${direction} · ${variant}`,
+    bytesPerSecond: result.bytesPerSecond,
+    ...(result.minBytesPerSecond === undefined ? {} : { minBytesPerSecond: result.minBytesPerSecond }),
+    ...(result.maxBytesPerSecond === undefined ? {} : { maxBytesPerSecond: result.maxBytesPerSecond }),
+    test: { profile, direction, backend, variant },
+  };
 }
 
 /** A progress event of a long assessment: a phase, a fraction done and, for benchmarks, a live sample. */

@@ -2,6 +2,7 @@ import { EncplanError } from '../errors.js';
 import { storageModelOf } from '../analyses/storage-model.js';
 import { assessmentDocument, linuxResultOf, type AssessmentEnvelope } from '../contract/assessment.js';
 import type { IoTestRef } from '../domain/io-benchmark.js';
+import { ioTestSample, type AssessSample } from './assessment-jobs.js';
 import type { DeviceSummary } from './device-list.js';
 import type { PrivilegeStatus, UiServices } from './ui-services.js';
 import { benchmarkFootprintIn } from '../report/benchmark-footprint-view.js';
@@ -56,28 +57,23 @@ function savedFromOf(
 }
 
 /** The measured I/O runs of a saved assessment, replayed as progress samples: "SEQ1M Q8T1 read · fscrypt". */
-function benchmarkRunsOf(envelope: AssessmentEnvelope): {
-  readonly label: string;
-  readonly target: string;
-  readonly bytesPerSecond: number;
-  readonly test: IoTestRef;
-}[] {
+function benchmarkRunsOf(envelope: AssessmentEnvelope): (AssessSample & { readonly test: IoTestRef })[] {
   const io = envelope.result?.ioBenchmark ?? null;
   if (io === null) {
     return [];
   }
   return [io.plain, ...io.encrypted].flatMap((target) =>
-    target.profiles.map((measurement) => ({
-      label: `${measurement.profile.label} ${measurement.profile.direction} · ${target.variant}`,
-      target: target.backend,
-      bytesPerSecond: measurement.summary.medianBytesPerSecond,
-      test: {
+    target.profiles.map((measurement) =>
+      ioTestSample({
         profile: measurement.profile.label,
         direction: measurement.profile.direction,
         backend: target.backend,
         variant: target.variant,
-      },
-    })),
+        bytesPerSecond: measurement.summary.medianBytesPerSecond,
+        minBytesPerSecond: measurement.summary.minBytesPerSecond,
+        maxBytesPerSecond: measurement.summary.maxBytesPerSecond,
+      }),
+    ),
   );
 }
 
@@ -135,7 +131,7 @@ export function createSavedAssessmentServices(
       byPath.set(summary.path, envelope);
     }
   }
-  const targets = [...new Set(envelopes.flatMap(benchmarkRunsOf).map((run) => run.target))];
+  const targets = [...new Set(envelopes.flatMap(benchmarkRunsOf).map((run) => run.test.backend))];
   return {
     listDevices: () =>
       Promise.resolve({
@@ -156,7 +152,7 @@ export function createSavedAssessmentServices(
         onProgress({
           phase: `Benchmark ${run.label}`,
           fraction: 0.05 + (0.95 * (index + 1)) / runs.length,
-          sample: { label: run.label, bytesPerSecond: run.bytesPerSecond, test: run.test },
+          sample: run,
           // The replay's own schedule: one step delay per run still to come.
           etaMs: (runs.length - index - 1) * options.stepDelayMs,
           ...(next === undefined ? {} : { test: next.test }),

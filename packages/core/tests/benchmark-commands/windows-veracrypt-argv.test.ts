@@ -1,13 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import {
   parseFreeLetter,
-  veracryptWindowsDismountArgs,
   veracryptWindowsFormat,
   veracryptWindowsFreeLetter,
   veracryptWindowsMountArgs,
   veracryptWindowsVolumeCheck,
   windowsCommandLine,
 } from '../../src/benchmark-commands/windows-veracrypt.js';
+import { veracryptWindowsDismountArgs } from '../../src/targets/veracrypt/cleanup.js';
 
 const invalid = expect.objectContaining({ code: 'INVALID_ARGUMENT' });
 

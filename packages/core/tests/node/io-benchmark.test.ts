@@ -92,7 +92,8 @@ describe('runIoBenchmark with fake tools', () => {
 
     // Phases: prepare plain, 2 fio runs, prepare LUKS2, 2 fio runs, remove LUKS2, remove the scratch filesystem.
     expect(events.at(-1)).toMatchObject({ phase: 'done', fraction: 1, runCount: 8, etaMs: 0 });
-    // Each fio run names its test; each finished profile is an event with its median, as it ends.
+    // Each fio run names its test; each finished profile is an event with its median and spread, as it ends
+    // (the wizard's live chart applies the page-cache rule to them).
     const starts = events.filter((event) => event.phase === 'measure' && event.result === undefined);
     expect(starts.map((event) => event.test)).toEqual([
       { profile: 'SEQ1M Q8T1', direction: 'read', backend: 'plain', variant: 'plain' },
@@ -109,6 +110,8 @@ describe('runIoBenchmark with fake tools', () => {
           backend: measured.backend,
           variant: measured.variant,
           bytesPerSecond: profile.summary.medianBytesPerSecond,
+          minBytesPerSecond: profile.summary.minBytesPerSecond,
+          maxBytesPerSecond: profile.summary.maxBytesPerSecond,
         })),
       ),
     );

@@ -14,7 +14,9 @@ import {
   targetOf,
   targetOfLayer,
   targetOfMapping,
+  teardownOfKind,
 } from '../../src/targets/registry.js';
+import { SHARED_TEARDOWNS } from '../../src/targets/teardown-steps.js';
 
 describe('the target registry (packages/core/src/targets/registry.ts)', () => {
   it('is the plan option enum, in the order the JSON enum had, new targets at the end', () => {
@@ -68,13 +70,28 @@ describe('the target registry (packages/core/src/targets/registry.ts)', () => {
     expect(recogniseVolume('ext4')).toBeNull();
   });
 
-  it('gives every cleanup resource kind of a container one owning target', () => {
-    const shared = ['directory', 'file', 'global-path', 'loop-device', 'mount'];
+  it('gives every cleanup resource kind of a container one owning target, whose teardown cleanup uses', () => {
+    const shared = SHARED_TEARDOWNS.map((teardown) => teardown.kind);
+    expect([...shared].sort()).toEqual(['directory', 'file', 'loop-device', 'mount']);
     const kinds = resourceSchema.options
       .map((option) => option.shape.kind.value)
       .filter((kind) => !shared.includes(kind));
-    const owned = BENCHMARKS.flatMap((benchmark) => benchmark.cleanupKinds);
+    const owned = BENCHMARKS.flatMap((benchmark) => benchmark.cleanup.map((teardown) => teardown.kind));
     expect([...owned].sort()).toEqual([...kinds].sort());
+    for (const target of ENCRYPTION_TARGETS) {
+      for (const teardown of target.benchmark?.cleanup ?? []) {
+        expect(teardownOfKind(teardown.kind), `${target.id}: ${teardown.kind}`).toBe(teardown);
+      }
+    }
+    expect(teardownOfKind('dm-mapping')).toBe(targetOf('luks2').benchmark?.cleanup[0]);
+    expect(teardownOfKind('vhd')).toBe(targetOf('bitlocker').benchmark?.cleanup[0]);
+    // Old runs' fscrypt global state is fscrypt's, and the one kind whose record is dropped once kept.
+    expect(targetOf('fscrypt').benchmark?.cleanup.map((teardown) => teardown.kind)).toContain('global-path');
+    expect(
+      [...SHARED_TEARDOWNS, ...BENCHMARKS.flatMap((benchmark) => benchmark.cleanup)]
+        .filter((teardown) => teardown.forgetWhenKept)
+        .map((teardown) => teardown.kind),
+    ).toEqual(['global-path']);
   });
 
   it('names as the facts it needs only sections an assessment has', () => {

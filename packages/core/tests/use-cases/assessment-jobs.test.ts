@@ -1,7 +1,14 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { EncplanError, createAssessmentJobs, createSavedAssessmentServices } from '@encplan/core';
+import {
+  EncplanError,
+  assessmentDocument,
+  createAssessmentJobs,
+  createSavedAssessmentServices,
+  ioTestSample,
+} from '@encplan/core';
+import { linuxResultOf } from '../../src/contract/assessment.js';
 import { errorEnvelope } from '../../src/contract/envelope.js';
 import { type AssessFunction, type AssessProgress } from '../../src/use-cases/assessment-jobs.js';
 import { REPO_ROOT } from '../../../../tests/support/fake-tools.js';
@@ -97,6 +104,30 @@ describe('createAssessmentJobs', () => {
   });
 });
 
+describe('ioTestSample', () => {
+  const test = { profile: 'RND4K Q1T1', direction: 'write', backend: 'fscrypt', variant: 'fscrypt' } as const;
+
+  it("labels a finished I/O test for the live chart and keeps its runs' spread", () => {
+    expect(
+      ioTestSample({ ...test, bytesPerSecond: 300e6, minBytesPerSecond: 290e6, maxBytesPerSecond: 310e6 }),
+    ).toEqual({
+      label: 'RND4K Q1T1 write · fscrypt',
+      bytesPerSecond: 300e6,
+      minBytesPerSecond: 290e6,
+      maxBytesPerSecond: 310e6,
+      test,
+    });
+  });
+
+  it('states no spread a runner did not report', () => {
+    expect(ioTestSample({ ...test, bytesPerSecond: 300e6 })).toEqual({
+      label: 'RND4K Q1T1 write · fscrypt',
+      bytesPerSecond: 300e6,
+      test,
+    });
+  });
+});
+
 describe('createSavedAssessmentServices', () => {
   /** A real benchmarked assessment (fixtures/assessments/PROVENANCE.md): plain and fscrypt, 8 profiles each. */
   const envelope: unknown = JSON.parse(
@@ -135,6 +166,15 @@ describe('createSavedAssessmentServices', () => {
     expect(samples).toHaveLength(16);
     expect(samples[0]!.label).toBe('SEQ1M Q8T1 read · plain');
     expect(samples.at(-1)!.label).toMatch(/ · fscrypt$/);
+    // Each replayed result carries the spread of its runs, as a live run's does (the live chart's page-cache rule).
+    const saved = assessmentDocument.envelope.parse(envelope);
+    const seq = linuxResultOf(saved.result!)!.ioBenchmark!.plain.profiles[0]!;
+    expect(seq.profile).toMatchObject({ label: 'SEQ1M Q8T1', direction: 'read' });
+    expect(samples[0]).toMatchObject({
+      bytesPerSecond: seq.summary.medianBytesPerSecond,
+      minBytesPerSecond: seq.summary.minBytesPerSecond,
+      maxBytesPerSecond: seq.summary.maxBytesPerSecond,
+    });
     // Each replayed result names its test for the results grid.
     expect(samples[0]!.test).toEqual({
       profile: 'SEQ1M Q8T1',

@@ -7,6 +7,7 @@ import {
   chooseScratchDirectory,
   createAssessmentJobs,
   createSavedAssessmentServices,
+  ioTestSample,
   assessmentDocument,
   listDisks,
   probeBenchmarkBackends,
@@ -150,14 +151,7 @@ function liveServices(environment: NodeEnvironment, privilege: PrivilegeStatus):
             phase: benchmarkStepInWords(event),
             fraction: FACTS_SHARE + (1 - FACTS_SHARE) * event.fraction,
             etaMs: event.etaMs,
-            sample:
-              result === undefined
-                ? null
-                : {
-                    label: `${result.profile} ${result.direction} · ${result.variant}`,
-                    bytesPerSecond: result.bytesPerSecond,
-                    test: result,
-                  },
+            sample: result === undefined ? null : ioTestSample(result),
             ...(event.test === undefined ? {} : { test: event.test }),
           });
         },

@@ -1,6 +1,7 @@
 import { apfsCommands } from './commands.js';
 import type { EncryptionTarget } from '../target.js';
 import { prepareApfsImage } from './benchmark.js';
+import { APFS_TEARDOWNS } from './cleanup.js';
 
 /**
  * APFS volume encryption and FileVault, macOS's own (diskutil(8) apfs addVolume/encryptVolume, fdesetup(8)).
@@ -59,7 +60,7 @@ export const apfsTarget = {
     platforms: ['darwin'],
     tools: ['hdiutil'],
     kernel: [],
-    cleanupKinds: ['disk-image'],
+    cleanup: APFS_TEARDOWNS,
     containers: () => 1,
     variants: () => [{ variant: 'apfs', prepare: (context) => prepareApfsImage(context, true) }],
     sharesScratchFilesystem: false,

@@ -1,4 +1,5 @@
 import { DM_CRYPT_ENGINE, type EncryptionTarget } from '../target.js';
+import { BITLOCKER_TEARDOWNS } from './cleanup.js';
 
 /**
  * BitLocker, Windows' own volume encryption (manage-bde). Windows fixes its cipher (XTS-AES 128 by default) and
@@ -50,7 +51,7 @@ export const bitlockerTarget = {
     platforms: ['win32'],
     tools: [],
     kernel: [],
-    cleanupKinds: ['vhd'],
+    cleanup: BITLOCKER_TEARDOWNS,
     containers: () => 1,
     // Measured by the Windows benchmark with DiskSpd on a BitLocker VHDX (use-cases/benchmark/run-windows-io-benchmark.ts).
     variants: () => [],

@@ -1,5 +1,6 @@
 import type { EncryptionTarget } from '../target.js';
 import { prepareFscrypt } from './benchmark.js';
+import { FSCRYPT_TEARDOWNS } from './cleanup.js';
 
 /**
  * fscrypt: ext4/f2fs file-contents encryption of one directory tree (Linux Documentation/filesystems/fscrypt.rst),
@@ -34,7 +35,7 @@ export const fscryptTarget = {
     platforms: ['linux'],
     tools: ['fscrypt'],
     kernel: ['ext4-encryption'],
-    cleanupKinds: ['fscrypt-policy'],
+    cleanup: FSCRYPT_TEARDOWNS,
     // It encrypts a directory of the plain scratch filesystem: no container of its own.
     containers: () => 0,
     variants: () => [{ variant: 'fscrypt', prepare: (context, scratch) => prepareFscrypt(context, scratch) }],

@@ -2,6 +2,7 @@ import { luks2VariantName, type IoBenchmarkMode, type Luks2Variant } from '../..
 import { luks2Commands } from './commands.js';
 import { DM_CRYPT_ENGINE, type EncryptionTarget } from '../target.js';
 import { prepareLuks2 } from './benchmark.js';
+import { LUKS2_TEARDOWNS } from './cleanup.js';
 
 /** The LUKS2 variants a benchmark mode measures. */
 function luksVariants(mode: IoBenchmarkMode): Luks2Variant[] {
@@ -65,7 +66,7 @@ export const luks2Target = {
     platforms: ['linux'],
     tools: ['cryptsetup', 'dmsetup'],
     kernel: ['device-mapper'],
-    cleanupKinds: ['dm-mapping'],
+    cleanup: LUKS2_TEARDOWNS,
     containers: (mode) => luksVariants(mode).length,
     variants: (mode) =>
       luksVariants(mode).map((variant) => ({

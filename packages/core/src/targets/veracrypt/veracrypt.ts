@@ -2,6 +2,7 @@ import type { IoBenchmarkMode } from '../../domain/io-benchmark.js';
 import { veracryptCommands } from './commands.js';
 import type { EncryptionTarget } from '../target.js';
 import { prepareVeracrypt } from './benchmark.js';
+import { VERACRYPT_TEARDOWNS } from './cleanup.js';
 
 /** VeraCrypt with kernel crypto, and in full mode also with its own (userspace) crypto. */
 function veracryptKernelCryptoVariants(mode: IoBenchmarkMode): boolean[] {
@@ -65,7 +66,7 @@ export const veracryptTarget = {
     platforms: ['linux', 'win32'],
     tools: ['veracrypt'],
     kernel: ['device-mapper'],
-    cleanupKinds: ['veracrypt-volume', 'veracrypt-windows-volume'],
+    cleanup: VERACRYPT_TEARDOWNS,
     containers: (mode) => veracryptKernelCryptoVariants(mode).length,
     variants: (mode) =>
       veracryptKernelCryptoVariants(mode).map((kernelCrypto) => ({

@@ -1,2 +1,2 @@
 // The benchmark's POSIX path helpers live with the benchmark containers that use them (targets/posix-paths.ts).
-export { PATH_SEPARATOR, baseName, joinPath, randomToken } from '../../targets/posix-paths.js';
+export { baseName, joinPath, randomToken } from '../../targets/posix-paths.js';

@@ -240,6 +240,8 @@ export async function measureTarget(
     phases.report('measure', `${target.variant}: ${profile.label} ${profile.direction} done`, {
       ...test,
       bytesPerSecond: summary.medianBytesPerSecond,
+      minBytesPerSecond: summary.minBytesPerSecond,
+      maxBytesPerSecond: summary.maxBytesPerSecond,
     });
   }
   return {

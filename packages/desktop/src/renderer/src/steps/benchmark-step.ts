@@ -14,7 +14,39 @@ import type { WizardActions, WizardState } from '../wizard-state.js';
 import { stepFrame } from './step-frame.js';
 import { missingToolsNotice } from './error-state.js';
 
-/** Live samples are labelled "profile · target"; grouped by profile, one bar colour per target, as in step 4. */
+/** Why a starred figure is no encryption speed (the plan and the reports leave it out for the same reason). */
+const ABSORBED_NOTE =
+  'Faster than the plain drive: the page cache served these, not the cipher, so they are no encryption speed. The plan leaves them out.';
+
+/**
+ * Whether a live sample is a figure the page cache served: an encrypted I/O result faster than the plain run of
+ * the same test beyond both runs' spread (core's cacheAbsorbed, the rule the finished grid, the plan and the
+ * reports use). Unknown until the plain run of that test has arrived: then it is drawn.
+ */
+function absorbedSample(sample: AssessSample, samples: readonly AssessSample[]): boolean {
+  const test = sample.test;
+  if (test === undefined || test.backend === 'plain') {
+    return false;
+  }
+  const plain = samples.find(
+    (other) =>
+      other.test?.backend === 'plain' &&
+      other.test.profile === test.profile &&
+      other.test.direction === test.direction,
+  );
+  return (
+    plain !== undefined &&
+    cacheAbsorbed(
+      { ...plain, medianBytesPerSecond: plain.bytesPerSecond },
+      { ...sample, medianBytesPerSecond: sample.bytesPerSecond },
+    )
+  );
+}
+
+/**
+ * Live samples are labelled "profile · target"; grouped by profile, one bar colour per target, as in step 4.
+ * A figure the page cache served is not drawn as encryption speed: it is named below the chart with the reason.
+ */
 function liveChart(job: JobSnapshot | null): HTMLElement | null {
   const samples = job?.samples ?? [];
   if (samples.length === 0) {
@@ -22,7 +54,12 @@ function liveChart(job: JobSnapshot | null): HTMLElement | null {
   }
   const groups = new Map<string, Map<string, number>>();
   const series: string[] = [];
+  const leftOut: AssessSample[] = [];
   for (const sample of samples) {
+    if (absorbedSample(sample, samples)) {
+      leftOut.push(sample);
+      continue;
+    }
     const [profile = sample.label, target = 'measured'] = sample.label.split(' · ');
     if (!series.includes(target)) {
       series.push(target);
@@ -49,15 +86,21 @@ function liveChart(job: JobSnapshot | null): HTMLElement | null {
     })),
   });
   const last = samples.at(-1);
-  return svgFigure(
+  const figure = svgFigure(
     svg,
-    `Measured so far, in MiB/s and MB/s.${last === undefined ? '' : ` Latest: ${last.label}, ${formatRate(last.bytesPerSecond)}.`}`,
+    `Measured so far, in MiB/s and MB/s.${last === undefined ? '' : ` Latest: ${last.label}, ${formatRate(last.bytesPerSecond)}${leftOut.includes(last) ? ' (not drawn: the page cache served it)' : ''}.`}`,
   );
+  if (leftOut.length > 0) {
+    figure.append(
+      h(
+        'p',
+        { id: 'live-left-out', class: 'source' },
+        `Not drawn: ${leftOut.map((sample) => `${sample.label} (${formatRate(sample.bytesPerSecond)})`).join(', ')}. ${ABSORBED_NOTE}`,
+      ),
+    );
+  }
+  return figure;
 }
-
-/** Why a starred figure is no encryption speed (the plan and the reports leave it out for the same reason). */
-const ABSORBED_NOTE =
-  'Faster than the plain drive: the page cache served these, not the cipher, so they are no encryption speed. The plan leaves them out.';
 
 /** One I/O test of the results grid. */
 type GridTest = NonNullable<AssessSample['test']>;
