@@ -37,6 +37,8 @@ export interface StorageSummary {
   readonly passphraseOutsideSlot0: boolean | null;
   /** True when a layer spans another disk (a multi-disk volume group or array); null when not known. */
   readonly spansDisks: boolean | null;
+  /** The devices off this disk that its layers span (sysfs slaves/), each once; null when not known. */
+  readonly otherDisks: readonly string[] | null;
   /** What fstrim could give back where discards stop at a layer; null when unknown or nothing stops them. */
   readonly reclaimableBytes: number | null;
   readonly encryptionUnknown: string | null;
@@ -64,15 +66,111 @@ function keySlotText(state: EncryptionState): string {
 const LUKS = new Set(['luks1', 'luks2']);
 
 /**
+ * The same header read, seen at the device and at the mapping opened from it: every field but the kind is equal
+ * (VeraCrypt's own mapping names the TCRYPT header it opened `veracrypt`).
+ */
+function sameState(a: EncryptionState, b: EncryptionState): boolean {
+  return (
+    a.source === b.source &&
+    a.cipher === b.cipher &&
+    a.keyBits === b.keyBits &&
+    a.protection === b.protection &&
+    a.conversion === b.conversion &&
+    a.keySlots.length === b.keySlots.length &&
+    a.keySlots.every(
+      (slot, index) => slot.id === b.keySlots[index]?.id && slot.type === b.keySlots[index]?.type,
+    )
+  );
+}
+
+/** One encryption of the disk and where an admin meets it (the header's device, the volume, the layer). */
+export interface EncryptedPlace {
+  readonly id: string;
+  readonly state: EncryptionState;
+}
+
+/**
+ * Each block encryption of the disk once, at the place it is managed from: a header on the disk or a partition
+ * (LUKS, BitLocker read on Linux), else the volume it protects (BitLocker `C:`, an APFS volume), else the layer
+ * that holds it (a mapping known from its dm UUID; LUKS inside LVM at the LV that holds its header). An open mapping of a
+ * listed header is that header, not a second encryption. File-level encryption (fscrypt, eCryptfs) is not
+ * listed: it is no full-disk encryption (StorageSummary.fileLevelOnly).
+ */
+export function encryptedPlacesOf(model: StorageModel): EncryptedPlace[] {
+  const places: EncryptedPlace[] = [];
+  const at = new Map<string, EncryptionState>();
+  const block = (state: EncryptionState | null): state is EncryptionState =>
+    state !== null && state.scope === 'block';
+  const add = (id: string, state: EncryptionState) => {
+    places.push({ id, state });
+    at.set(id, state);
+  };
+  if (block(model.disk.encryption)) {
+    add(model.disk.id, model.disk.encryption);
+  }
+  for (const part of model.partitions) {
+    if (block(part.encryption)) {
+      add(part.id, part.encryption);
+    }
+  }
+  const layers = new Map(model.layers.map((layer) => [layer.id, layer]));
+  // A layer opened from a listed header (its `on` carries the same state) is that header.
+  const opened = (id: string | undefined) => {
+    const state = id === undefined ? null : (layers.get(id)?.encryption ?? null);
+    return (
+      state !== null &&
+      (layers.get(id ?? '')?.on ?? []).some((below) => {
+        const header = at.get(below);
+        return header !== undefined && sameState(header, state);
+      })
+    );
+  };
+  // A header read (its key slots known) on a layer below the mapping, such as LUKS inside an LV, is managed at
+  // that layer (cryptsetup luksDump /dev/VG/LV), not at the mapping opened from it.
+  const headerLayerBelow = (id: string | undefined) => {
+    const layer = id === undefined ? undefined : layers.get(id);
+    const below = layer?.on.length === 1 ? layer.on[0] : undefined;
+    return below !== undefined && layers.has(below) && (layer?.encryption?.keySlots.length ?? 0) > 0
+      ? below
+      : undefined;
+  };
+  const covered = new Set<string>();
+  for (const volume of model.volumes) {
+    const top = volume.encryptedBy[0];
+    if (!block(volume.encryption) || opened(top)) {
+      continue;
+    }
+    if (top !== undefined) {
+      covered.add(top);
+    }
+    places.push({ id: headerLayerBelow(top) ?? volume.id, state: volume.encryption });
+  }
+  for (const layer of model.layers) {
+    if (block(layer.encryption) && !covered.has(layer.id) && !opened(layer.id)) {
+      add(headerLayerBelow(layer.id) ?? layer.id, layer.encryption);
+    }
+  }
+  return places;
+}
+
+/**
  * The fleet's view of one assessment's disk: the adapter the fleet report calls, reading only the storage
  * model (the one the document carries, or the one its sections give for documents before assessment 1.3).
  * Null when the assessment has no disk facts (it failed).
  */
 export function storageSummaryOf(result: StorageModelSource): StorageSummary | null {
   const model = storageModelOf(result);
-  if (model === null) {
-    return null;
-  }
+  return model === null ? null : summariseStorageModel(model);
+}
+
+/**
+ * The fleet's view of one storage model (storageSummaryOf, for a caller that already holds the model and,
+ * perhaps, its encryptedPlacesOf).
+ */
+export function summariseStorageModel(
+  model: StorageModel,
+  places: readonly EncryptedPlace[] = encryptedPlacesOf(model),
+): StorageSummary {
   const states = [
     ...(model.disk.encryption === null ? [] : [model.disk.encryption]),
     ...model.partitions.flatMap((part) => (part.encryption === null ? [] : [part.encryption])),
@@ -91,14 +189,15 @@ export function storageSummaryOf(result: StorageModelSource): StorageSummary | n
   const percents = converting.flatMap((state) =>
     state.percentEncrypted === null ? [] : [state.percentEncrypted],
   );
-  const encrypting = [
-    ...(model.disk.encryption === null ? [] : [model.disk.encryption]),
-    ...model.partitions.flatMap((part) => (part.encryption === null ? [] : [part.encryption])),
-    ...model.layers.flatMap((layer) => (layer.encryption === null ? [] : [layer.encryption])),
-  ];
-  // One header read gives the partition and its open mapping the same state: list each header once.
-  const headers = [...new Set(encrypting)];
+  const headers = places.map((place) => place.state);
   const luks = headers.filter((state) => LUKS.has(state.kind) && state.keySlots.length > 0);
+  const spansDisks = model.layers.some((layer) => (layer.otherDisks ?? []).length > 0)
+    ? true
+    : model.layers.some((layer) => layer.otherDisks === null)
+      ? null
+      : model.platform === 'linux'
+        ? false
+        : null;
   return {
     platform: model.platform,
     disk: model.disk.id,
@@ -126,13 +225,9 @@ export function storageSummaryOf(result: StorageModelSource): StorageSummary | n
             const slot0 = state.keySlots.find((slot) => slot.id === '0');
             return slot0 === undefined || slot0.tokens.length > 0;
           }),
-    spansDisks: model.layers.some((layer) => (layer.otherDisks ?? []).length > 0)
-      ? true
-      : model.layers.some((layer) => layer.otherDisks === null)
-        ? null
-        : model.platform === 'linux'
-          ? false
-          : null,
+    spansDisks,
+    otherDisks:
+      spansDisks === null ? null : [...new Set(model.layers.flatMap((layer) => layer.otherDisks ?? []))],
     reclaimableBytes: model.reclaim?.reclaimableBytes ?? null,
     encryptionUnknown: model.encryptionUnknown,
   };

@@ -141,13 +141,18 @@ export const fleetRowSchema = z.object({
   conversionInProgress: z.boolean().nullable(),
   /** 1.1: the lowest percentage encrypted of the disk's volumes, as the platform reports it; null: not told. */
   percentEncrypted: z.number().nullable(),
-  /** 1.1: the LUKS key slots with their KDF, e.g. "0:argon2id 1:pbkdf2"; null: no LUKS volume. */
+  /**
+   * 1.1: the LUKS key slots with their KDF, e.g. "0:argon2id 1:pbkdf2"; from 1.2 with the LUKS2 tokens bound to
+   * each ("1:pbkdf2+systemd-tpm2"); null: no LUKS volume.
+   */
   keySlots: z.string().nullable(),
   /** 1.1: whether a key slot other than 0 is used (tools that escrow only slot 0 miss it); null: no LUKS volume. */
   keySlotsBeyondZero: z.boolean().nullable(),
   /**
-   * 1.1: a TPM protects the key (BitLocker TPM protector, LUKS2 systemd-tpm2 token). Null whenever the
-   * assessment did not read the protectors: never guessed from the platform.
+   * 1.1: a TPM protects the key (BitLocker TPM protector, LUKS2 systemd-tpm2 token). Filled from 1.2: false only
+   * when every protector or LUKS2 token was read and none is a TPM. Null whenever the assessment did not read
+   * them (manage-bde without its protector list, LUKS1, documents before assessment 1.3, a clevis token whose pin
+   * is not in the header): never guessed from the platform.
    */
   tpmProtector: z.boolean().nullable(),
   /**
@@ -167,6 +172,31 @@ export const fleetRowSchema = z.object({
   planCommands: z.number().int().nullable(),
   /** The plan in one line (the commands are `jq .result.plan.commands` on the source). */
   planSummary: z.string().nullable(),
+  /**
+   * 1.2: the worst protection over the disk's data volumes: `off` (BitLocker protection off while converting),
+   * `suspended` (fully encrypted, key in the clear: Suspend-BitLocker), `none` (a data volume nothing encrypts),
+   * `unknown`, `on`; `no-volumes` when the disk holds no filesystem. Null: not assessed.
+   */
+  protection: z.enum(['on', 'off', 'suspended', 'none', 'unknown', 'no-volumes']).nullable(),
+  /** 1.2: the conversion under way or paused (`encrypting`, `decryption-paused`, …); null: none or not told. */
+  conversion: z.string().nullable(),
+  /**
+   * 1.2: a LUKS volume has no keyslot 0, or its slot 0 is bound to a token: the passphrase lives in another
+   * slot, which tools that escrow "slot 0" miss (fleetdm/fleet#46227). Null: no LUKS volume.
+   */
+  passphraseOutsideSlot0: z.boolean().nullable(),
+  /** 1.2: a volume group or array on this disk spans other disks (fleetdm/fleet#47256); null: not known. */
+  spansDisks: z.boolean().nullable(),
+  /** 1.2: the devices off this disk it spans, ";" between them; null: not known (empty: none). */
+  otherDisks: z.string().nullable(),
+  /** 1.2: the layers where discards stop, ";" between them; null: none stops them (or not read). */
+  discardsStopAt: z.string().nullable(),
+  /**
+   * 1.2: what the drive could get back once discards pass: the bytes it holds as written (NVMe namespace
+   * utilisation) minus what the filesystems use. Null: unknown (not NVMe, nothing mounted), or nothing stops
+   * discards. Never 0 for unknown.
+   */
+  reclaimableBytes: z.number().int().nullable(),
 });
 /** One flat row of the fleet report (a machine and disk). */
 export type FleetRow = z.infer<typeof fleetRowSchema>;

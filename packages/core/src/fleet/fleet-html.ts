@@ -8,6 +8,7 @@ import {
 } from '../domain/fleet-report.js';
 import type { BarView, ChartRenderer } from '../report/report-charts.js';
 import { issuesOf } from './fleet-report.js';
+import { protectionWord, storageLayout } from './fleet-text.js';
 
 const READINESS_LABELS: Readonly<Record<Readiness, string>> = {
   'fix-first': 'Must fix first',
@@ -107,7 +108,7 @@ export function fleetHtmlStart(totals: FleetTotals, generatedAt: string, renderC
 <body>
 <h1>encplan fleet report</h1>
 <p class="meta">${String(summary.disks)} disks (${platforms}) of ${String(summary.machines)} machines from ${String(summary.documents)} documents, generated ${escapeHtml(generatedAt)}.${duplicates}</p>
-<p class="meta">${policy} TPM protectors and recovery-key escrow are shown as unknown (—) where the assessment could not measure them.</p>
+<p class="meta">${policy} Whatever the assessment could not measure (TPM protectors, recovery-key escrow, a passphrase outside LUKS slot 0 in documents before assessment 1.3, the space the drive could get back) is shown as unknown (—), never as no.</p>
 <h2>Readiness</h2>
 <figure>${barChart('readiness', 'Disks by readiness', readinessBars, renderChart)}</figure>
 <h2>What must be fixed</h2>
@@ -117,7 +118,7 @@ export function fleetHtmlStart(totals: FleetTotals, generatedAt: string, renderC
 ${versionRows}
 </tbody></table>
 <h2>Disks</h2>
-<table><thead><tr><th>machine</th><th>disk</th><th>readiness</th><th>issues</th><th>encryption</th><th>protection</th><th>conversion</th><th>key slots</th><th>TPM</th><th>escrow</th><th>plan</th></tr></thead><tbody>
+<table><thead><tr><th>machine</th><th>disk</th><th>readiness</th><th>issues</th><th>encryption</th><th>protection</th><th>conversion</th><th>key slots</th><th>passphrase outside slot 0</th><th>TPM</th><th>escrow</th><th>layers</th><th>plan</th></tr></thead><tbody>
 `;
 }
 
@@ -153,8 +154,10 @@ export function fleetHtmlRow(row: FleetRow): string {
   const conversion =
     row.conversionInProgress === null
       ? '—'
-      : `${row.conversionInProgress ? 'in progress' : 'complete'}${row.percentEncrypted === null ? '' : ` (${String(row.percentEncrypted)} %)`}`;
-  return `<tr><td>${escapeHtml(row.machine)}${row.platform === null ? '' : ` <small>${escapeHtml(row.platform)}</small>`}</td><td>${escapeHtml(row.disk ?? '—')}</td><td><span class="badge tone-${READINESS_TONES[row.readiness]}">${escapeHtml(READINESS_LABELS[row.readiness])}</span>${status.length === 0 ? '' : ` (${escapeHtml(status.join('; '))})`}</td><td>${escapeHtml(issues.join(', '))}${details}${problem}</td><td>${encryption}</td><td>${yesNo(row.protectionOn, 'on', 'off')}</td><td>${conversion}</td><td>${escapeHtml(row.keySlots ?? '—')}</td><td>${yesNo(row.tpmProtector)}</td><td>${yesNo(row.recoveryKeyEscrowed)}</td><td>${plan}</td></tr>\n`;
+      : `${row.conversionInProgress ? escapeHtml(row.conversion ?? 'in progress') : 'complete'}${row.percentEncrypted === null ? '' : ` (${String(row.percentEncrypted)} %)`}`;
+  const protection = row.protectionOn === null ? '—' : protectionWord(row);
+  const layout = storageLayout(row);
+  return `<tr><td>${escapeHtml(row.machine)}${row.platform === null ? '' : ` <small>${escapeHtml(row.platform)}</small>`}</td><td>${escapeHtml(row.disk ?? '—')}</td><td><span class="badge tone-${READINESS_TONES[row.readiness]}">${escapeHtml(READINESS_LABELS[row.readiness])}</span>${status.length === 0 ? '' : ` (${escapeHtml(status.join('; '))})`}</td><td>${escapeHtml(issues.join(', '))}${details}${problem}</td><td>${encryption}</td><td>${protection}</td><td>${conversion}</td><td>${escapeHtml(row.keySlots ?? '—')}</td><td>${yesNo(row.passphraseOutsideSlot0)}</td><td>${yesNo(row.tpmProtector)}</td><td>${yesNo(row.recoveryKeyEscrowed)}</td><td>${layout === null ? (row.spansDisks === false ? 'this disk only' : '—') : escapeHtml(layout)}</td><td>${plan}</td></tr>\n`;
 }
 
 /** The whole page for a report held in memory. */

@@ -9,8 +9,14 @@ import { envelopeSchema } from '../contract/envelope.js';
 import { machineSchema } from '../domain/cpu.js';
 import { healthSchema } from '../domain/health.js';
 import { overProvisioningSchema } from '../domain/over-provisioning.js';
+import { spaceSchema } from '../domain/space.js';
 import { storageModelOf } from '../analyses/storage-model.js';
-import type { ConversionState, StorageModel } from '../domain/storage-model.js';
+import type { ConversionState, EncryptionState, StorageModel } from '../domain/storage-model.js';
+import {
+  encryptedPlacesOf,
+  summariseStorageModel,
+  type StorageSummary,
+} from '../analyses/storage-summary.js';
 import { discardPassthroughSchema } from '../domain/trim.js';
 import { planSchema } from '../plan/plan.js';
 import {
@@ -87,6 +93,13 @@ const EMPTY_ROW_FIELDS = {
   planUnallocatedBytes: null,
   planCommands: null,
   planSummary: null,
+  protection: null,
+  conversion: null,
+  passphraseOutsideSlot0: null,
+  spansDisks: null,
+  otherDisks: null,
+  discardsStopAt: null,
+  reclaimableBytes: null,
 } satisfies Omit<FleetRow, 'source' | 'machine' | 'documentStatus' | 'readiness'>;
 
 /** The fields every envelope has, read loosely so a document of another version can still be described. */
@@ -143,29 +156,15 @@ const FLEET_ENVELOPES = {
   ),
 };
 
-/** An assessment made on Linux: the Linux-shaped sections the report reads are present. */
-type LinuxAssessmentResult = AssessmentResult & {
-  readonly disk: NonNullable<AssessmentResult['disk']>;
-  readonly health: NonNullable<AssessmentResult['health']>;
-  readonly encryption: NonNullable<AssessmentResult['encryption']>;
-  readonly discardPassthrough: NonNullable<AssessmentResult['discardPassthrough']>;
-  readonly overProvisioning: NonNullable<AssessmentResult['overProvisioning']>;
-};
-
-/** The result as a Linux assessment, or null when its Linux sections are null (macOS, Windows). */
-function linuxResultOf(result: AssessmentResult): LinuxAssessmentResult | null {
-  const { disk, health, encryption, discardPassthrough, overProvisioning } = result;
-  if (
-    disk === null ||
-    health === null ||
-    encryption === null ||
-    discardPassthrough === null ||
-    overProvisioning === null
-  ) {
-    return null;
-  }
-  return { ...result, disk, health, encryption, discardPassthrough, overProvisioning };
-}
+/**
+ * The Linux sections the storage model is made from, read only from a Linux document written before the model
+ * joined the contract (assessment 1.0–1.2: no `storage`), validated with the assessment's own schemas. Newer
+ * documents carry the model; their sections are not read for it.
+ */
+const legacyLinuxSchema = assessmentResultSchema.pick({ media: true, partitions: true, stack: true }).extend({
+  space: spaceSchema.pick({ nvme: true }).nullable(),
+  overProvisioning: overProvisioningSchema.pick({ filesystems: true }).nullable(),
+});
 
 /** The local fact the Ansible collection writes (encplan.fact): `{"assessments": [envelope, …]}`. */
 const factSchema = z.object({ assessments: z.array(z.unknown()) });
@@ -393,6 +392,8 @@ function classifyDocument(
     );
   }
   const envelope = parsed.data;
+  // The result as read, for the Linux sections of a document that carries no storage model (modelOf).
+  const rawResult = (document.json as { result?: unknown }).result;
   const documentStatus = KNOWN_TOOL_VERSIONS.includes(envelope.toolVersion)
     ? 'valid'
     : 'unknown-tool-version';
@@ -410,17 +411,18 @@ function classifyDocument(
     if (single.result === null) {
       return [failedRow(base, single.status, null, single.error)];
     }
-    return [assessmentRow(base, single.status, single.result, policy)];
+    return [assessmentRow(base, single.status, single.result, rawResult, policy)];
   }
   const machineEnvelope = envelope;
   if (machineEnvelope.result === null) {
     return [failedRow(base, machineEnvelope.status, null, machineEnvelope.error)];
   }
   // `assess --all`: one row per disk; a disk that failed is a not-assessed row with its own error.
-  return machineEnvelope.result.disks.map((disk) =>
+  const rawDisks = (rawResult as { disks?: readonly { assessment?: unknown }[] } | undefined)?.disks;
+  return machineEnvelope.result.disks.map((disk, index) =>
     disk.assessment === null
       ? failedRow(base, disk.status, disk.device, disk.error)
-      : assessmentRow(base, disk.status, disk.assessment, policy),
+      : assessmentRow(base, disk.status, disk.assessment, rawDisks?.[index]?.assessment, policy),
   );
 }
 
@@ -442,7 +444,7 @@ function failedRow(
   };
 }
 
-/** One encrypted volume in the fleet's words, whatever platform reported it. */
+/** One encryption of the disk in the fleet's words, whatever platform reported it. */
 interface FleetVolume {
   readonly path: string;
   readonly description: string;
@@ -450,11 +452,16 @@ interface FleetVolume {
   readonly protectionOn: boolean | null;
   readonly conversionInProgress: boolean | null;
   readonly percentEncrypted: number | null;
-  /** LUKS key slots and their KDF; null for other formats. */
-  readonly keySlots: readonly { readonly keyslot: string; readonly type: string }[] | null;
+  /** LUKS key slots with their KDF and tokens; null for other formats. */
+  readonly keySlots: readonly KeySlot[] | null;
+  /** Every key slot or protector read (LUKS keyslots, BitLocker protectors); empty when none was read. */
+  readonly protectors: readonly KeySlot[];
+  /** LUKS1: no tokens in the header (a clevis binding lives in luksmeta, which is not read). */
+  readonly luks1: boolean;
 }
+type KeySlot = EncryptionState['keySlots'][number];
 
-/** The disk facts a fleet row shows, read from either platform's sections. */
+/** The disk facts a fleet row shows: the storage model, whatever platform wrote it. */
 interface FleetDiskFacts {
   readonly platform: 'linux' | 'darwin' | 'win32';
   readonly model: string | null;
@@ -462,12 +469,18 @@ interface FleetDiskFacts {
   readonly sizeBytes: number | null;
   readonly healthVerdict: string | null;
   readonly wearPercentUsed: number | null;
+  /** smartctl (Linux: the `health` section) or the platform's relayed status (the model's disk.health). */
+  readonly healthFrom: 'smartctl' | 'platform';
   readonly cpuHasAes: boolean | null;
   readonly volumes: readonly FleetVolume[];
   /** Why the encryption state could not be read; null when it was. */
   readonly encryptionUnknown: string | null;
   /** FileVault for the whole Mac: encrypting or decrypting is a conversion under way. */
   readonly fileVault: StorageModel['fileVault'];
+  readonly summary: StorageSummary;
+  readonly reclaim: StorageModel['reclaim'];
+  /** Whether LUKS2 tokens were read (assessment 1.3 and later); before, a token bound to a slot is unknown. */
+  readonly tokensRead: boolean;
 }
 
 const NO_LINUX_SECTIONS = {
@@ -490,98 +503,99 @@ function converting(conversion: ConversionState | null): boolean | null {
 }
 
 /**
- * THE adapter from a macOS or Windows assessment to the fleet's disk facts: it reads only the storage model
- * (storageModelOf: the document's own `storage`, or the one rebuilt from the deprecated `platformStorage` of
- * documents before assessment 1.4).
+ * The storage model of an assessment: the one the document carries (assessment 1.3 and later; rebuilt from the
+ * deprecated `platformStorage` of macOS/Windows documents before 1.4 by storageModelOf), else the one its Linux
+ * sections give (documents before 1.3, validated here only then). Null when it has neither.
  */
-function modelFactsOf(result: AssessmentResult): FleetDiskFacts | null {
-  // Without the Linux sections (linuxResultOf is null), the model is the document's own or the rebuilt one.
-  const model = storageModelOf({
-    ...NO_LINUX_SECTIONS,
-    platformStorage: result.platformStorage,
-    storage: result.storage,
+function modelOf(result: AssessmentResult, raw: unknown): StorageModel | null {
+  if (result.storage !== undefined || result.platformStorage !== undefined) {
+    return storageModelOf({
+      ...NO_LINUX_SECTIONS,
+      platformStorage: result.platformStorage,
+      storage: result.storage,
+    });
+  }
+  const legacy = legacyLinuxSchema.safeParse(raw);
+  if (!legacy.success) {
+    return null;
+  }
+  // The discard paths were validated with the row's sections; the model reads nothing else of that section.
+  const paths = result.discardPassthrough;
+  return storageModelOf({
+    ...legacy.data,
+    disk: result.disk,
+    encryption: result.encryption,
+    discardPassthrough: paths === null ? null : { ...paths, raid456DiscardSafe: null },
   });
+}
+
+/**
+ * THE adapter from any assessment (Linux, macOS, Windows; any contract version) to the fleet's disk facts: the
+ * storage model. Beside it only what the model leaves to other sections on Linux: smartctl's reading (`health`)
+ * and the CPU's flags (`machine`), where the model holds the platform's relay of them on macOS and Windows.
+ */
+function fleetFactsOf(result: AssessmentResult, raw: unknown): FleetDiskFacts | null {
+  const model = modelOf(result, raw);
   if (model === null) {
     return null;
   }
   const { disk } = model;
+  const platformHealth = disk.health ?? null;
+  const places = encryptedPlacesOf(model);
   return {
     platform: model.platform,
     model: disk.model === '' ? null : disk.model,
     transport: disk.bus,
     sizeBytes: disk.sizeBytes,
-    healthVerdict: disk.health?.verdict ?? null,
-    wearPercentUsed: disk.health?.wearPercent ?? null,
-    cpuHasAes: model.cpu?.aes ?? null,
+    healthVerdict: platformHealth?.verdict ?? result.health?.verdict ?? null,
+    wearPercentUsed: platformHealth?.wearPercent ?? result.health?.percentageUsed ?? null,
+    healthFrom: platformHealth === null && result.health !== null ? 'smartctl' : 'platform',
+    cpuHasAes: model.cpu?.aes ?? result.machine?.cryptoFlags.aes ?? null,
     encryptionUnknown: model.encryptionUnknown,
     fileVault: model.fileVault ?? null,
-    volumes: model.volumes.flatMap((volume) => {
-      const state = volume.encryption;
-      return state === null
-        ? []
-        : [
-            {
-              path: volume.id,
-              description: [
-                state.kind,
-                state.cipher,
-                state.keyBits === null ? null : `${String(state.keyBits)}-bit`,
-                state.conversion,
-              ]
-                .filter((part) => part !== null)
-                .join(' '),
-              method: platformMethod(state.cipher, state.keyBits),
-              protectionOn: state.protection === 'unknown' ? null : state.protection === 'on',
-              conversionInProgress: converting(state.conversion),
-              percentEncrypted: state.percentEncrypted,
-              keySlots: null,
-            },
-          ];
-    }),
-  };
-}
-
-/** The Linux sections in the same shape (LUKS volumes: method from cipher and key size, key slots). */
-function linuxFactsOf(linux: LinuxAssessmentResult): FleetDiskFacts {
-  return {
-    platform: 'linux',
-    model: linux.disk.model,
-    transport: linux.disk.transport,
-    sizeBytes: linux.disk.sizeBytes,
-    healthVerdict: linux.health.verdict,
-    wearPercentUsed: linux.health.percentageUsed,
-    cpuHasAes: linux.machine?.cryptoFlags.aes ?? null,
-    encryptionUnknown: null,
-    fileVault: null,
-    volumes: linux.encryption.found.map((found) => ({
-      path: found.path,
-      description: describeEncryption(found),
-      method: linuxMethod(found.cipher, found.keyBits),
-      // LUKS has no "protection off" state and the assessment reads no reencryption progress: not told.
-      protectionOn: null,
-      conversionInProgress: null,
-      percentEncrypted: null,
-      keySlots: hasLuksKeyslots(found.format)
-        ? found.pbkdf.map((slot) => ({ keyslot: slot.keyslot, type: slot.type }))
-        : null,
+    summary: summariseStorageModel(model, places),
+    reclaim: model.reclaim,
+    // LUKS2 headers carry `tokens` from assessment 1.3 on (an empty list when none), other formats never.
+    tokensRead:
+      result.storage !== undefined ||
+      (result.encryption?.found ?? []).some((found) => found.tokens !== undefined),
+    volumes: places.map(({ id, state }) => ({
+      path: id,
+      description: [
+        state.kind,
+        state.cipher,
+        state.keyBits === null ? null : `${String(state.keyBits)}-bit`,
+        ...(hasLuksKeyslots(state.kind) ? new Set(state.keySlots.map((slot) => slot.type)) : []),
+        state.conversion,
+      ]
+        .filter((part) => part !== null)
+        .join(' '),
+      method: methodOf(state, model.platform),
+      protectionOn: state.protection === 'unknown' ? null : state.protection === 'on',
+      conversionInProgress: converting(state.conversion),
+      percentEncrypted: state.percentEncrypted,
+      keySlots: hasLuksKeyslots(state.kind) ? state.keySlots : null,
+      protectors: state.keySlots,
+      luks1: state.kind === 'luks1',
     })),
   };
 }
 
-/** BitLocker's method and key size (manage-bde "XTS-AES 128") as a FLEET_METHODS id. */
-function platformMethod(method: string | null, keyBits: number | null): string | null {
-  if (method === 'hardware') {
+/**
+ * An encryption's method as a FLEET_METHODS id: BitLocker's method and key size (manage-bde "XTS-AES 128"), or a
+ * dm-crypt cipher spec and key size, XTS halving the key (cryptsetup(8) --key-size). A dm-crypt cipher outside
+ * the vocabulary is shown as it is; another platform's wording outside it (FileVault's "AES-XTS" without a key
+ * size) is unknown.
+ */
+function methodOf(state: EncryptionState, platform: StorageModel['platform']): string | null {
+  const { cipher, keyBits } = state;
+  if (cipher === 'hardware') {
     return 'hardware';
   }
-  if ((method === 'xts-aes' || method === 'aes-cbc') && keyBits !== null) {
-    return `${method}-${String(keyBits)}`;
+  if ((cipher === 'xts-aes' || cipher === 'aes-cbc') && keyBits !== null) {
+    return `${cipher}-${String(keyBits)}`;
   }
-  return null;
-}
-
-/** A dm-crypt cipher spec and key size as a FLEET_METHODS id: XTS halves the key (cryptsetup(8) --key-size). */
-function linuxMethod(cipher: string | null, keyBits: number | null): string | null {
-  if (cipher === null) {
+  if (cipher === null || platform !== 'linux') {
     return null;
   }
   if (cipher.startsWith('aes-xts') && keyBits !== null) {
@@ -612,7 +626,35 @@ function anyOf(values: readonly (boolean | null)[]): boolean | null {
   return values.length > 0 && values.every((value) => value === false) ? false : null;
 }
 
-/** The readiness columns (policy, protection, conversion, key slots) of a disk's encrypted volumes. */
+/**
+ * LUKS2 token types that bind no TPM: systemd-cryptenroll(1) writes `systemd-fido2` (--fido2-device),
+ * `systemd-pkcs11` (--pkcs11-token-uri) and `systemd-recovery` (--recovery-key); its TPM binding is
+ * `systemd-tpm2` (--tpm2-device). Any other type (clevis, whose pin may be tpm2 or tang: clevis-luks-bind(1))
+ * leaves the answer unknown.
+ */
+const NON_TPM_TOKENS = new Set(['systemd-fido2', 'systemd-pkcs11', 'systemd-recovery']);
+
+/**
+ * A TPM protects a key of the disk: a BitLocker protector of a TPM type (manage-bde -protectors: "TPM", "TPM And
+ * PIN"; Get-BitLockerVolume KeyProtectorType Tpm, TpmPin, …) or a `systemd-tpm2` LUKS2 token. False only when
+ * every encryption's protectors were read, with their tokens, and none is a TPM; else null, never guessed.
+ */
+function tpmProtectorOf(facts: FleetDiskFacts): boolean | null {
+  const slots = facts.volumes.flatMap((volume) => volume.protectors);
+  if (slots.some((slot) => /tpm/i.test(slot.type) || slot.tokens.some((token) => /tpm2/.test(token)))) {
+    return true;
+  }
+  const allRead =
+    facts.volumes.length > 0 &&
+    facts.volumes.every(
+      (volume) =>
+        volume.protectors.length > 0 && (volume.keySlots === null || (!volume.luks1 && facts.tokensRead)),
+    );
+  const unknownTokens = slots.some((slot) => slot.tokens.some((token) => !NON_TPM_TOKENS.has(token)));
+  return allRead && !unknownTokens ? false : null;
+}
+
+/** The readiness columns (policy, protection, conversion, key slots, TPM, layers) of a disk. */
 function readinessColumns(facts: FleetDiskFacts, policy: FleetPolicy) {
   const volumes = facts.volumes;
   const methods = [...new Set(volumes.map((volume) => volume.method))];
@@ -634,6 +676,7 @@ function readinessColumns(facts: FleetDiskFacts, policy: FleetPolicy) {
   const percents = volumes
     .map((volume) => volume.percentEncrypted)
     .filter((percent): percent is number => percent !== null);
+  const { summary } = facts;
   return {
     encryptionMethod: knownMethods.length === 0 ? null : knownMethods.join(';'),
     offPolicy,
@@ -651,10 +694,26 @@ function readinessColumns(facts: FleetDiskFacts, policy: FleetPolicy) {
     percentEncrypted: percents.length === 0 ? null : Math.min(...percents),
     keySlots: luks
       ? slots
-          .map((slot) => `${volumes.length > 1 ? `${slot.path}#` : ''}${slot.keyslot}:${slot.type}`)
+          .map(
+            (slot) =>
+              `${volumes.length > 1 ? `${slot.path}#` : ''}${slot.id}:${[slot.type, ...slot.tokens].join('+')}`,
+          )
           .join(' ')
       : null,
-    keySlotsBeyondZero: luks ? slots.some((slot) => slot.keyslot !== '0') : null,
+    keySlotsBeyondZero: luks ? slots.some((slot) => slot.id !== '0') : null,
+    tpmProtector: tpmProtectorOf(facts),
+    protection: summary.protection,
+    conversion: summary.conversion,
+    // Slot 0 holding a plain keyslot says nothing when the tokens bound to it were not read.
+    passphraseOutsideSlot0:
+      summary.passphraseOutsideSlot0 === false && !facts.tokensRead ? null : summary.passphraseOutsideSlot0,
+    spansDisks: summary.spansDisks,
+    otherDisks: summary.otherDisks === null ? null : summary.otherDisks.join(';'),
+    discardsStopAt:
+      facts.reclaim === null || facts.reclaim.blockedAt.length === 0
+        ? null
+        : facts.reclaim.blockedAt.join(';'),
+    reclaimableBytes: summary.reclaimableBytes,
   };
 }
 
@@ -662,22 +721,19 @@ function assessmentRow(
   base: RowBase,
   status: FleetRow['assessmentStatus'],
   result: AssessmentResult,
+  raw: unknown,
   policy: FleetPolicy,
 ): FleetRow {
-  const linux = linuxResultOf(result);
-  const facts = linux === null ? modelFactsOf(result) : linuxFactsOf(linux);
+  const facts = fleetFactsOf(result, raw);
   if (facts === null) {
     return failedRow(base, status, result.target.path, {
       code: 'DOCUMENT_INVALID',
-      message: 'The assessment has neither the Linux sections nor a storage model.',
+      message: 'The assessment has neither a storage model nor the Linux sections to make one from.',
     });
   }
   const plan = result.plan;
   const columns = readinessColumns(facts, policy);
-  const found = linux === null ? new Map<FleetIssue, string>() : findLinuxIssues(linux);
-  if (linux === null) {
-    findPlatformIssues(facts, result, found);
-  }
+  const found = findIssues(facts, result);
   const encrypted = facts.volumes.length > 0;
   if (encrypted && columns.protectionOn === false) {
     found.set(
@@ -741,7 +797,8 @@ function assessmentRow(
     percentEncrypted: columns.percentEncrypted,
     keySlots: columns.keySlots,
     keySlotsBeyondZero: columns.keySlotsBeyondZero,
-    spareAreaStatus: linux?.overProvisioning.status ?? null,
+    tpmProtector: columns.tpmProtector,
+    spareAreaStatus: result.overProvisioning?.status ?? null,
     planCipher: plan?.settings.cipher ?? null,
     planKeySizeBits: plan?.settings.keySizeBits ?? null,
     planSectorSizeBytes: plan?.settings.sectorSizeBytes ?? null,
@@ -752,88 +809,87 @@ function assessmentRow(
     planUnallocatedBytes: plan?.settings.space?.unallocatedBytes ?? null,
     planCommands: plan?.commands.length ?? null,
     planSummary: plan === null ? null : summarisePlan(plan),
+    protection: columns.protection,
+    conversion: columns.conversion,
+    passphraseOutsideSlot0: columns.passphraseOutsideSlot0,
+    spansDisks: columns.spansDisks,
+    otherDisks: columns.otherDisks,
+    discardsStopAt: columns.discardsStopAt,
+    reclaimableBytes: columns.reclaimableBytes,
   };
 }
 
-/** The issues a macOS or Windows disk shows: health and wear as the platform reports them, AES, unknown state. */
-function findPlatformIssues(
-  facts: FleetDiskFacts,
-  result: AssessmentResult,
-  issues: Map<FleetIssue, string>,
-): void {
-  const gate = result.plan?.healthGate ?? null;
-  if (facts.healthVerdict === 'failing' || gate?.effectiveVerdict === 'failing') {
-    issues.set('drive-failing', gate?.reason ?? 'The platform reports the drive as failing.');
-  }
-  if (facts.wearPercentUsed !== null && facts.wearPercentUsed >= WORN_PERCENT_USED) {
-    issues.set(
-      'drive-worn',
-      `Wear is ${String(facts.wearPercentUsed)} % (worn from ${String(WORN_PERCENT_USED)} %).`,
-    );
-  }
-  if (facts.cpuHasAes === false) {
-    issues.set('aes-unaccelerated', 'The CPU has no AES instructions.');
-  }
-  if (facts.encryptionUnknown !== null) {
-    issues.set('encryption-unknown', facts.encryptionUnknown);
-  }
-}
-
-/** Each issue the assessment shows, with one sentence saying why (in FLEET_ISSUES order). */
-function findLinuxIssues(result: LinuxAssessmentResult): Map<FleetIssue, string> {
+/**
+ * Each issue the assessment shows, with one sentence saying why (in FLEET_ISSUES order), on every platform:
+ * health and wear as smartctl or the platform reports them, AES, and the Linux-only readings (discard paths,
+ * spare area, the KDF parameters of existing LUKS keyslots), which are null on macOS and Windows.
+ */
+function findIssues(facts: FleetDiskFacts, result: AssessmentResult): Map<FleetIssue, string> {
   const issues = new Map<FleetIssue, string>();
   const gate = result.plan?.healthGate ?? null;
-  const wear = result.health.percentageUsed;
-  if (result.health.verdict === 'failing' || gate?.effectiveVerdict === 'failing') {
-    issues.set('drive-failing', gate?.reason ?? 'SMART says the drive is failing.');
+  const smart = facts.healthFrom === 'smartctl';
+  const wear = facts.wearPercentUsed;
+  if (facts.healthVerdict === 'failing' || gate?.effectiveVerdict === 'failing') {
+    issues.set(
+      'drive-failing',
+      gate?.reason ??
+        (smart ? 'SMART says the drive is failing.' : 'The platform reports the drive as failing.'),
+    );
   }
   if (wear !== null && wear >= WORN_PERCENT_USED) {
     issues.set(
       'drive-worn',
-      `SMART percentage used is ${String(wear)} % (worn from ${String(WORN_PERCENT_USED)} %).`,
+      `${smart ? 'SMART percentage used' : 'Wear'} is ${String(wear)} % (worn from ${String(WORN_PERCENT_USED)} %).`,
     );
   }
   const kernelFinding = result.findings.find((finding) => finding.id === 'kernel-aes-unaccelerated');
-  const cpuHasAes = result.machine?.cryptoFlags.aes ?? null;
+  const cpu = result.machine?.cpuModel ?? 'unknown';
   if (kernelFinding !== undefined) {
     issues.set('aes-unaccelerated', kernelFinding.message);
-  } else if (cpuHasAes === false && result.plan?.settings.cipher.startsWith('aes') === true) {
+  } else if (facts.cpuHasAes === false && result.machine === null) {
+    issues.set('aes-unaccelerated', 'The CPU has no AES instructions.');
+  } else if (facts.cpuHasAes === false && result.plan?.settings.cipher.startsWith('aes') === true) {
     issues.set(
       'aes-unaccelerated',
-      `The CPU (${result.machine?.cpuModel ?? 'unknown'}) has no AES instructions, yet the plan uses ${result.plan.settings.cipher}.`,
+      `The CPU (${cpu}) has no AES instructions, yet the plan uses ${result.plan.settings.cipher}.`,
     );
-  } else if (cpuHasAes === false) {
+  } else if (facts.cpuHasAes === false) {
     issues.set(
       'aes-unaccelerated',
-      `The CPU (${result.machine?.cpuModel ?? 'unknown'}) has no AES instructions; the plan uses ${result.plan?.settings.cipher ?? 'no cipher yet'}.`,
+      `The CPU (${cpu}) has no AES instructions; the plan uses ${result.plan?.settings.cipher ?? 'no cipher yet'}.`,
     );
   }
-  const blocked = result.discardPassthrough.paths.filter((path) => path.passesToDisk === false);
+  const blocked = (result.discardPassthrough?.paths ?? []).filter((path) => path.passesToDisk === false);
   if (blocked.length > 0) {
+    const reclaimable = facts.summary.reclaimableBytes;
     issues.set(
       'discards-blocked',
-      blocked
+      `${blocked
         .map(
           (path) =>
             `${path.topPath}: discards stop at ${path.firstBlockingLayer ?? 'a layer'}${path.fix === null ? '' : ` (fix: ${path.fix})`}`,
         )
-        .join('; '),
+        .join(
+          '; ',
+        )}${reclaimable === null ? '' : `; the drive could get back ${formatBytes(reclaimable)} once they pass`}`,
     );
   }
-  if (result.overProvisioning.status === 'none') {
+  if (result.overProvisioning?.status === 'none') {
     issues.set('no-spare-area', 'No unallocated or trimmed space can serve the drive as spare area.');
   }
+  const plan = result.plan;
   const weaker =
-    result.plan === null
-      ? []
-      : result.encryption.found.flatMap((found) => weakerThanPlan(found, result.plan as AssessmentPlan));
+    plan === null ? [] : (result.encryption?.found ?? []).flatMap((found) => weakerThanPlan(found, plan));
   if (weaker.length > 0) {
     issues.set('encrypted-weaker', weaker.join('; '));
+  }
+  if (facts.encryptionUnknown !== null) {
+    issues.set('encryption-unknown', facts.encryptionUnknown);
   }
   return issues;
 }
 
-type Existing = LinuxAssessmentResult['encryption']['found'][number];
+type Existing = NonNullable<AssessmentResult['encryption']>['found'][number];
 
 /** Why an existing LUKS volume is weaker than the plan (empty when it is not, or cannot be compared). */
 function weakerThanPlan(found: Existing, plan: AssessmentPlan): string[] {
@@ -869,16 +925,6 @@ function weakerThanPlan(found: Existing, plan: AssessmentPlan): string[] {
     }
   }
   return reasons;
-}
-
-function describeEncryption(found: Existing): string {
-  const parts = [
-    found.format,
-    found.cipher,
-    found.keyBits === null ? null : `${String(found.keyBits)}-bit`,
-    ...new Set(found.pbkdf.map((slot) => slot.type)),
-  ];
-  return parts.filter((part) => part !== null).join(' ');
 }
 
 function summarisePlan(plan: AssessmentPlan): string {

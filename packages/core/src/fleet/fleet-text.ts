@@ -5,6 +5,7 @@ import {
   type FleetTotals,
   type Readiness,
 } from '../domain/fleet-report.js';
+import { formatBytes } from '../domain/units.js';
 import { issuesOf } from './fleet-report.js';
 
 /** The groups of the text report, in the order printed, with their titles and counts. */
@@ -84,18 +85,49 @@ export function fleetTextRow(row: FleetRow): string[] {
   if (row.existingEncryption !== null) {
     const state = [
       row.encryptionMethod,
-      row.protectionOn === null ? null : `protection ${row.protectionOn ? 'on' : 'off'}`,
-      row.conversionInProgress === true ? 'conversion in progress' : null,
+      row.protectionOn === null ? null : `protection ${protectionWord(row)}`,
+      row.conversionInProgress === true
+        ? `conversion in progress${row.conversion === null ? '' : ` (${row.conversion})`}`
+        : null,
       row.keySlots === null ? null : `key slots ${row.keySlots}`,
+      row.passphraseOutsideSlot0 === true ? 'passphrase outside slot 0' : null,
+      `TPM ${row.tpmProtector === null ? 'unknown' : row.tpmProtector ? 'yes' : 'no'}`,
     ].filter((part) => part !== null);
     lines.push(
       `      encrypted: ${row.existingEncryption}${state.length === 0 ? '' : ` (${state.join(', ')})`}`,
     );
   }
+  const layout = storageLayout(row);
+  if (layout !== null) {
+    lines.push(`      storage: ${layout}`);
+  }
   if (row.planSummary !== null) {
     lines.push(`      plan: ${row.planSummary}  (${row.source})`);
   }
   return lines;
+}
+
+/** on, or how it is not: off, or suspended (fully encrypted, the key in the clear). */
+export function protectionWord(row: Pick<FleetRow, 'protectionOn' | 'protection'>): string {
+  return row.protectionOn === true ? 'on' : row.protection === 'suspended' ? 'suspended' : 'off';
+}
+
+/**
+ * What the disk's layers mean for encrypting it, in words: other disks a volume group spans, and where discards
+ * stop with the space the drive could get back (unknown said as unknown). Null when there is nothing to say.
+ */
+export function storageLayout(
+  row: Pick<FleetRow, 'spansDisks' | 'otherDisks' | 'discardsStopAt' | 'reclaimableBytes'>,
+): string | null {
+  const parts = [
+    row.spansDisks === true
+      ? `spans ${row.otherDisks ?? 'other disks'} too (a volume group or array over several disks)`
+      : null,
+    row.discardsStopAt === null
+      ? null
+      : `discards stop at ${row.discardsStopAt}; ${row.reclaimableBytes === null ? 'space the drive could get back: unknown' : `the drive could get back ${formatBytes(row.reclaimableBytes)}`}`,
+  ].filter((part) => part !== null);
+  return parts.length === 0 ? null : parts.join('; ');
 }
 
 /** The whole text report for a report held in memory. */

@@ -20,9 +20,13 @@ export function escapedControl(character: string): string {
   return `\\u${character.charCodeAt(0).toString(16).padStart(4, '0')}`;
 }
 
+// eslint-disable-next-line no-control-regex -- the same class, without the global flag: a test keeps no state
+const HAS_UNPRINTABLE = /[\u0000-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/;
+
 /** `text` with each control character written as {@link escapedControl}. */
 export function escapeControlCharacters(text: string): string {
-  return text.replace(UNPRINTABLE, escapedControl);
+  // Most strings hold none: testing first returns them without building a copy.
+  return HAS_UNPRINTABLE.test(text) ? text.replace(UNPRINTABLE, escapedControl) : text;
 }
 
 /**
@@ -44,9 +48,15 @@ function printable(value: unknown, key: string | null): unknown {
     return value.map((item) => printable(item, null));
   }
   if (value !== null && typeof value === 'object' && !(value instanceof Date)) {
-    return Object.fromEntries(
-      Object.entries(value).map(([entryKey, entry]) => [entryKey, printable(entry, entryKey)]),
-    );
+    // A for…in loop, not Object.fromEntries(Object.entries(…)): about three times faster, and the fleet report
+    // passes every row of 100,000 documents through here.
+    const copy: Record<string, unknown> = {};
+    for (const entryKey in value) {
+      if (Object.hasOwn(value, entryKey)) {
+        copy[entryKey] = printable((value as Record<string, unknown>)[entryKey], entryKey);
+      }
+    }
+    return copy;
   }
   return value;
 }

@@ -52,8 +52,8 @@ describe('the fleet report on macOS and Windows assessments', () => {
       conversionInProgress: true,
       percentEncrypted: 100,
       methodMismatch: false,
-      // manage-bde -status's protectors are not read: unknown, never "no".
-      tpmProtector: null,
+      // manage-bde -status lists its key protectors (TPM): measured, from the storage model's key slots.
+      tpmProtector: true,
       recoveryKeyEscrowed: null,
       keySlots: null,
     });
@@ -210,9 +210,12 @@ describe('machine documents, local facts and repeated disks', () => {
       encryptionMethod: 'xts-aes-256',
       keySlots: '0:pbkdf2',
       keySlotsBeyondZero: false,
-      protectionOn: null,
+      // A LUKS header protects its volume (no off or suspended state exists for LUKS): the model says on.
+      protectionOn: true,
       conversionInProgress: null,
+      // An assessment 1.0 read no LUKS2 tokens: whether a TPM or a token holds slot 0 is unknown.
       tpmProtector: null,
+      passphraseOutsideSlot0: null,
     });
     document.result.encryption.found[0].pbkdf.push({
       ...document.result.encryption.found[0].pbkdf[0],
