@@ -10,7 +10,7 @@ import { machineSchema } from '../domain/cpu.js';
 import { healthSchema } from '../domain/health.js';
 import { overProvisioningSchema } from '../domain/over-provisioning.js';
 import { spaceSchema } from '../domain/space.js';
-import { storageModelOf } from '../analyses/storage-model.js';
+import { NO_LINUX_SECTIONS, storageModelOf } from '../analyses/storage-model.js';
 import type { ConversionState, EncryptionState, StorageModel } from '../domain/storage-model.js';
 import {
   encryptedPlacesOf,
@@ -482,17 +482,6 @@ interface FleetDiskFacts {
   /** Whether LUKS2 tokens were read (assessment 1.3 and later); before, a token bound to a slot is unknown. */
   readonly tokensRead: boolean;
 }
-
-const NO_LINUX_SECTIONS = {
-  disk: null,
-  media: null,
-  partitions: null,
-  stack: null,
-  encryption: null,
-  space: null,
-  discardPassthrough: null,
-  overProvisioning: null,
-} as const;
 
 /** Whether a conversion is under way (paused counts: the volume is not fully converted); null when not told. */
 function converting(conversion: ConversionState | null): boolean | null {
