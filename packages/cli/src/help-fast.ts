@@ -1,5 +1,4 @@
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
-import { homedir } from 'node:os';
 import path from 'node:path';
 
 /**
@@ -151,14 +150,18 @@ export function oclifWouldDiffer(
   if (platform === 'win32' || Boolean(environment.DEBUG) || Boolean(environment.ENCPLAN_DEBUG)) {
     return true;
   }
-  const home = environment.HOME || homedir();
   const configDir =
     environment.ENCPLAN_CONFIG_DIR ||
-    path.join(environment.XDG_CONFIG_HOME || path.join(home, '.config'), 'encplan');
+    path.join(environment.XDG_CONFIG_HOME || path.join(home(environment), '.config'), 'encplan');
   const dataDir =
     environment.ENCPLAN_DATA_DIR ||
-    path.join(environment.XDG_DATA_HOME || path.join(home, '.local/share'), 'encplan');
+    path.join(environment.XDG_DATA_HOME || path.join(home(environment), '.local/share'), 'encplan');
   return existsSync(path.join(configDir, 'theme.json')) || existsSync(path.join(dataDir, 'package.json'));
+}
+
+/** The home folder: `HOME`, else the account's (node:os is loaded only then: help start-up, issue 28). */
+function home(environment: NodeJS.ProcessEnv): string {
+  return environment.HOME || process.getBuiltinModule('node:os').homedir();
 }
 
 /** The user cache folder: `$XDG_CACHE_HOME/encplan`, else `~/.cache/encplan` (XDG Base Directory Specification). */
@@ -166,7 +169,7 @@ function cacheFolder(environment: NodeJS.ProcessEnv): string {
   const base =
     environment.XDG_CACHE_HOME !== undefined && path.isAbsolute(environment.XDG_CACHE_HOME)
       ? environment.XDG_CACHE_HOME
-      : path.join(environment.HOME || homedir(), '.cache');
+      : path.join(home(environment), '.cache');
   return path.join(base, 'encplan');
 }
 
