@@ -7,7 +7,7 @@ import { REPO_ROOT } from './fake-tools.js';
 export const hasScript = spawnSync('sh', ['-c', 'command -v script']).status === 0;
 
 /** A person's terminal: no CI variable (oclif's colour library, ansis, prints no colour under CI=true). */
-export const PERSON_TERMINAL: NodeJS.ProcessEnv = {
+const PERSON_TERMINAL: NodeJS.ProcessEnv = {
   CI: undefined,
   NO_COLOR: undefined,
   FORCE_COLOR: undefined,

@@ -1,8 +1,15 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
-import { asciiJson, helpCacheFile, helpConditions, helpSubject, oclifWouldDiffer } from '../src/help-fast.js';
+import { afterAll, describe, expect, it, vi } from 'vitest';
+import {
+  answerHelp,
+  asciiJson,
+  helpCacheFile,
+  helpConditions,
+  helpSubject,
+  oclifWouldDiffer,
+} from '../src/help-fast.js';
 
 const subjects = new Set(['', 'assess', 'benchmark', 'benchmark io', 'help']);
 const pipe = { stdoutIsTTY: false, stderrIsTTY: false, columns: undefined };
@@ -130,5 +137,57 @@ describe('the files', () => {
     const json = asciiJson(value);
     expect(json).toMatch(/^[\x20-\x7e]*\n$/u);
     expect(JSON.parse(json)).toEqual(value);
+  });
+});
+
+describe('answerHelp', () => {
+  const folder = mkdtempSync(path.join(tmpdir(), 'encplan-help-answer-'));
+  afterAll(() => rmSync(folder, { recursive: true, force: true }));
+  const environment = { HOME: folder, XDG_CACHE_HOME: path.join(folder, 'cache') };
+  // The conditions of this very process, as answerHelp computes them.
+  const here = helpConditions(environment, {
+    stdoutIsTTY: process.stdout.isTTY === true,
+    stderrIsTTY: process.stderr.isTTY === true,
+    columns: process.stdout.isTTY === true ? process.stdout.columns : undefined,
+  });
+  const textFile = (name: string, content: string): URL => {
+    const file = path.join(folder, name);
+    writeFileSync(file, content);
+    return new URL(`file://${file}`);
+  };
+  const good = textFile(
+    'help-text.json',
+    asciiJson({ format: 1, build: 'b', conditions: here, texts: { '': 'ROOT\n', assess: 'ASSESS\n' } }),
+  );
+
+  /** What answerHelp returned and printed (only answers that print nothing or hit are asked here). */
+  function answer(argv: readonly string[], url: URL, env: NodeJS.ProcessEnv = environment) {
+    const written: string[] = [];
+    const spy = vi.spyOn(process.stdout, 'write').mockImplementation((chunk: string | Uint8Array) => {
+      written.push(String(chunk));
+      return true;
+    });
+    try {
+      return { answered: answerHelp(argv, url, env), printed: written.join('') };
+    } finally {
+      spy.mockRestore();
+    }
+  }
+
+  it('prints the text of a known subject under the same conditions', () => {
+    expect(answer(['assess', '--help'], good)).toEqual({ answered: true, printed: 'ASSESS\n' });
+    expect(answer([], good)).toEqual({ answered: true, printed: 'ROOT\n' });
+  });
+
+  it('leaves to oclif: ENCPLAN_HELP_CACHE=0, a missing or corrupt file, an unknown subject, debugging', () => {
+    const none = { answered: false, printed: '' };
+    expect(answer(['assess', '--help'], good, { ...environment, ENCPLAN_HELP_CACHE: '0' })).toEqual(none);
+    expect(answer(['assess', '--help'], new URL(`file://${path.join(folder, 'missing.json')}`))).toEqual(
+      none,
+    );
+    expect(answer(['assess', '--help'], textFile('corrupt.json', '{"format":1,'))).toEqual(none);
+    expect(answer(['assess', '--help'], textFile('other.json', '{"format":2,"texts":{}}'))).toEqual(none);
+    expect(answer(['asess', '--help'], good)).toEqual(none);
+    expect(answer(['assess', '--help'], good, { ...environment, DEBUG: '*' })).toEqual(none);
   });
 });
