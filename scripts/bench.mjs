@@ -4,6 +4,7 @@
 //
 // Scenarios (docs/performance.md explains each and the goals):
 //   help            encplan --help                          vs node -e 0
+//   help-command    encplan help assess                     vs node -e 0
 //   assess-1        encplan assess LOOP --json (GPT, 2 partitions, ext4)   vs its raw calls
 //   all-N           encplan assess --all --json over N loop disks (N = 1, 8, 32, 64) vs the raw calls of every
 //                   disk run one after another
@@ -220,7 +221,14 @@ const results = [];
 const notes = [];
 
 if (wanted('help')) {
-  results.push(paired('help', ['--help'], []));
+  // A help is printed whole, from text oclif rendered (packages/cli/src/help-fast.ts) or by oclif itself.
+  const isHelp = (answer) => {
+    if (answer.status !== 0 || !answer.stdout.includes('USAGE')) {
+      throw new Error(`encplan exited ${answer.status} without a help: ${answer.stderr.slice(0, 2000)}`);
+    }
+  };
+  results.push(paired('help', ['--help'], [], { expect: isHelp }));
+  results.push(paired('help-command', ['help', 'assess'], [], { expect: isHelp }));
 }
 
 if (wanted('assess-1')) {

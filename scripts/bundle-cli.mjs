@@ -8,6 +8,7 @@
 //                    oclif.manifest.json)
 //   main.js          every command, the core and the `encplan ui` server: loaded by oclif to run a command
 //   version-line.js  the version string alone, for `--version`
+//   help-fast.js     help from pre-rendered text without oclif (src/help-fast.ts, scripts/help-text.mjs)
 // `encplan ui`'s server (and what only it needs) stays in a chunk of its own that is loaded when `ui` runs.
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -26,6 +27,7 @@ export async function bundleCli(outDir = path.join(cli, 'bundle')) {
       main: path.join(cli, 'dist/main.js'),
       'oclif-entry': path.join(cli, 'dist/oclif-entry.js'),
       'version-line': path.join(cli, 'dist/version-line.js'),
+      'help-fast': path.join(cli, 'dist/help-fast.js'),
     },
     platform: 'node',
     // systeminformation requires macOS-only optional helpers inside platform checks; they are never present

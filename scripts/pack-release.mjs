@@ -16,6 +16,7 @@ import { buildDeb } from './deb-package.mjs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { bundleCli } from './bundle-cli.mjs';
+import { writeHelpText } from './help-text.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const cli = path.join(root, 'packages/cli');
@@ -64,6 +65,8 @@ writeFileSync(path.join(stage, 'package.json'), `${JSON.stringify(manifest, null
 mkdirSync(path.join(stage, 'man'), { recursive: true });
 const man = execFileSync(process.execPath, [path.join(stage, 'bin/run.js'), 'man'], { encoding: 'utf8' });
 writeFileSync(path.join(stage, 'man/encplan.1'), man);
+// The help as oclif prints it, for `--help` without evaluating oclif (scripts/help-text.mjs), from the stage too.
+await writeHelpText(stage);
 
 const packed = execFileSync(
   'npm',

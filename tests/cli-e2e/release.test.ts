@@ -14,8 +14,16 @@ const bin = path.join(prefix, 'bin/encplan');
 const bundle = path.join(REPO_ROOT, 'fixtures/bundles/loop-gpt-ext4-78pct-debian12');
 let tarball = '';
 
-function installed(args: readonly string[]): { status: number | null; stdout: string; stderr: string } {
-  const run = spawnSync(bin, args, { cwd: work, encoding: 'utf8', timeout: 60_000 });
+function installed(
+  args: readonly string[],
+  env: NodeJS.ProcessEnv = {},
+): { status: number | null; stdout: string; stderr: string } {
+  const run = spawnSync(bin, args, {
+    cwd: work,
+    encoding: 'utf8',
+    timeout: 60_000,
+    env: { ...process.env, ...env },
+  });
   return { status: run.status, stdout: run.stdout, stderr: run.stderr };
 }
 
@@ -68,6 +76,19 @@ describe('the packed release, installed into an empty prefix', () => {
     );
     expect(installed(['help']).stdout).toContain('assess');
     expect(installed(['asess']).stderr).toContain('Did you mean "encplan assess"?');
+  });
+
+  it('prints the help oclif rendered for the release, as oclif prints it (src/help-fast.ts)', () => {
+    const texts = JSON.parse(
+      readFileSync(path.join(prefix, 'lib/node_modules/encplan/bundle/help-text.json'), 'utf8'),
+    ) as { texts: Record<string, string> };
+    const user = { XDG_CACHE_HOME: path.join(work, 'cache'), NODE_ENV: undefined, COLUMNS: undefined };
+    for (const words of [[], ['assess'], ['benchmark', 'io']]) {
+      const oclif = installed([...words, '--help'], { ...user, ENCPLAN_HELP_CACHE: '0' });
+      expect(oclif.status).toBe(0);
+      expect(installed([...words, '--help'], user)).toEqual(oclif);
+      expect(texts.texts[words.join(' ')]).toBe(oclif.stdout);
+    }
   });
 
   it('assesses a bundle and prints an envelope valid against the committed schema', () => {

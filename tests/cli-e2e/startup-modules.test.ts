@@ -16,14 +16,17 @@ afterAll(() => rmSync(work, { recursive: true, force: true }));
 
 let runs = 0;
 /** The module files one run loads (relative to packages/cli), the built-in modules, and the exit status. */
-function loadedBy(args: readonly string[]): { status: number; files: string[]; builtins: string[] } {
+function loadedBy(
+  args: readonly string[],
+  env: NodeJS.ProcessEnv = {},
+): { status: number; files: string[]; builtins: string[] } {
   runs += 1;
   const trace = path.join(work, `trace-${String(runs)}.txt`);
   const hook = pathToFileURL(path.join(REPO_ROOT, 'tests/support/module-trace.mjs')).href;
   const run = runCli(args, {
     // As a user runs it: under NODE_ENV test or development (vitest sets test), oclif also loads typescript
     // to look for a tsconfig.json.
-    env: { NODE_OPTIONS: `--import ${hook}`, ENCPLAN_MODULE_TRACE: trace, NODE_ENV: 'production' },
+    env: { NODE_OPTIONS: `--import ${hook}`, ENCPLAN_MODULE_TRACE: trace, NODE_ENV: 'production', ...env },
   });
   const urls = readFileSync(trace, 'utf8')
     .split('\n')
@@ -47,9 +50,34 @@ function packagesIn(file: string): Set<string> {
 const loadedPackages = (files: readonly string[]) =>
   new Set(files.filter((file) => file.startsWith('bundle/')).flatMap((file) => [...packagesIn(file)]));
 
+// The help oclif rendered at build time (bundle/help-text.json) is printed without oclif (src/help-fast.ts);
+// ENCPLAN_HELP_CACHE=0 asks oclif, as a run whose text is neither in that file nor in the user's cache does.
+const askOclif = { ENCPLAN_HELP_CACHE: '0' };
+const pipeUser = { XDG_CACHE_HOME: path.join(work, 'cache'), COLUMNS: undefined, OCLIF_COLUMNS: undefined };
+
 describe('what a command loads', () => {
-  it('encplan --help: oclif and the help class alone from the bundle, neither the commands nor the core', () => {
-    const { status, files } = loadedBy(['--help']);
+  it('encplan --help, COMMAND --help, help COMMAND: the pre-rendered text alone, neither oclif nor the core', () => {
+    for (const args of [
+      ['--help'],
+      [],
+      ['help'],
+      ['assess', '--help'],
+      ['help', 'benchmark', 'io'],
+      ['fleet', '-h'],
+    ]) {
+      const { status, files, builtins } = loadedBy(args, pipeUser);
+      expect({ args, status, files }).toEqual({
+        args,
+        status: 0,
+        files: ['bin/run.js', 'bundle/help-fast.js'],
+      });
+      expect(builtins).not.toContain('node:crypto');
+      expect(builtins).not.toContain('node:child_process');
+    }
+  });
+
+  it('encplan --help answered by oclif: oclif and the help class alone from the bundle, neither the commands nor the core', () => {
+    const { status, files } = loadedBy(['--help'], askOclif);
     expect(status).toBe(0);
     expect(files[0]).toBe('bin/run.js');
     expect(files.filter((file) => !file.startsWith('bundle/')).slice(1)).toEqual([]);
@@ -57,19 +85,20 @@ describe('what a command loads', () => {
     expect(files).not.toContain('bundle/main.js');
     const packages = loadedPackages(files);
     expect(packages).toContain('node_modules/@oclif/core');
-    // encplan's help class (help-class.ts), the output sink it prints through and the `help WORDS` rewriting
-    // (help-argv.ts): nothing else of encplan.
+    // encplan's help class (help-class.ts), the output sink it prints through, the `help WORDS` rewriting
+    // (help-argv.ts) and the fast path that found no text (help-fast.ts): nothing else of encplan.
     expect(
       [...packages].filter((name) => name.startsWith('packages/') || name === 'node_modules/zod').sort(),
     ).toEqual([
       'packages/cli/dist/help-argv.js',
       'packages/cli/dist/help-class.js',
+      'packages/cli/dist/help-fast.js',
       'packages/cli/dist/terminal-sink.js',
     ]);
   });
 
   it('encplan help COMMAND: answered as COMMAND --help, from oclif alone; help --json runs the help command', () => {
-    const help = loadedBy(['help', 'benchmark', 'io']);
+    const help = loadedBy(['help', 'benchmark', 'io'], askOclif);
     expect(help.status).toBe(0);
     expect(help.files).toContain('bundle/oclif-entry.js');
     expect(help.files).not.toContain('bundle/main.js');

@@ -1,39 +1,22 @@
-import { spawnSync } from 'node:child_process';
-import path from 'node:path';
 import stringWidth from 'string-width';
 import { describe, expect, it } from 'vitest';
-import { REPO_ROOT } from '../support/fake-tools.js';
+import { hasScript, onTerminal as onTerminalOf } from '../support/pseudo-terminal.js';
 import { noteSkip } from '../support/skip-reasons.js';
 
 // Each command run as a person runs it: in a real pseudo-terminal (util-linux script(1)) 80 columns wide. On a
 // terminal encplan colours its text, so escape sequences must arrive as sequences (never as the text
 // "\u001b[1m"), and no line may be wider than the terminal (the terminal would break it inside a word).
 const COLUMNS = 80;
-const hasScript = spawnSync('sh', ['-c', 'command -v script']).status === 0;
 noteSkip(import.meta.url, hasScript ? null : 'needs script(1) from util-linux for a pseudo-terminal');
 
 /** The screen text of `encplan ARGS` in an 80-column pseudo-terminal, SGR sequences removed. */
-function onTerminal(args: readonly string[]): { status: number | null; raw: string; lines: string[] } {
-  const command = [process.execPath, path.join(REPO_ROOT, 'packages/cli/bin/run.js'), ...args]
-    .map((word) => `'${word.replaceAll("'", String.raw`'\''`)}'`)
-    .join(' ');
-  const result = spawnSync('script', ['-qec', `stty cols ${COLUMNS} rows 50; ${command}`, '/dev/null'], {
-    cwd: REPO_ROOT,
-    encoding: 'utf8',
-    timeout: 60_000,
-    // A person's terminal: no CI variable (oclif's colour library, ansis, prints no colour under CI=true).
-    env: {
-      ...process.env,
-      CI: undefined,
-      NO_COLOR: undefined,
-      FORCE_COLOR: undefined,
-      TERM: 'xterm-256color',
-    },
-  });
-  const raw = result.stdout.replaceAll('\r\n', '\n');
+async function onTerminal(
+  args: readonly string[],
+): Promise<{ status: number | null; raw: string; lines: string[] }> {
+  const { status, raw } = await onTerminalOf(args, COLUMNS);
   // eslint-disable-next-line no-control-regex -- removing the SGR colour sequences to measure the text
   const lines = raw.replaceAll(/\u001b\[[0-9;]*m/gu, '').split('\n');
-  return { status: result.status, raw, lines };
+  return { status, raw, lines };
 }
 
 describe.skipIf(!hasScript)(`on an ${COLUMNS}-column terminal`, () => {
@@ -47,8 +30,8 @@ describe.skipIf(!hasScript)(`on an ${COLUMNS}-column terminal`, () => {
   ];
   it.each(commands.map((args) => ({ name: args.join(' '), args })))(
     'encplan $name: colours as escape sequences, never as text, and every line fits',
-    ({ args }) => {
-      const { status, raw, lines } = onTerminal(args);
+    async ({ args }) => {
+      const { status, raw, lines } = await onTerminal(args);
       expect(status).toBe(0);
       expect(raw).not.toContain(String.raw`\u001b`);
       // eslint-disable-next-line no-control-regex -- on a terminal the section headers are bold
@@ -78,15 +61,15 @@ describe.skipIf(!hasScript)(`reports on an ${COLUMNS}-column terminal`, () => {
     },
     { name: 'fleet report', args: ['fleet', 'report', 'fixtures/assessments', ONE_DISK], status: 0 },
   ];
-  it.each(reports)('encplan $name: every line fits', ({ args, status }) => {
-    const run = onTerminal(args);
+  it.each(reports)('encplan $name: every line fits', async ({ args, status }) => {
+    const run = await onTerminal(args);
     expect(run.status).toBe(status);
     expect(run.lines.filter((text) => text.trim() !== '').length).toBeGreaterThan(10);
     expect(run.lines.filter((text) => stringWidth(text) > COLUMNS)).toEqual([]);
   });
 
-  it('assess --all leads with each disk’s verdict word and answer, as its own report prints them', () => {
-    const { lines } = onTerminal(['assess', '--all', '--bundle', MACHINE]);
+  it('assess --all leads with each disk’s verdict word and answer, as its own report prints them', async () => {
+    const { lines } = await onTerminal(['assess', '--all', '--bundle', MACHINE]);
     const text = lines.join('\n');
     // Each disk's own report follows under "════ DEVICE ════", as `encplan assess DEVICE` prints it.
     const sections = text.split(/^════ /mu).slice(1);

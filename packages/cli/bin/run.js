@@ -29,6 +29,16 @@ if (argv[0] === '--version' || argv[0] === '-v') {
   const { versionLine } = await import('../bundle/version-line.js');
   const { version } = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
   process.stdout.write(`${versionLine(version)}\n`);
+} else if (
+  // Help as oclif printed it at build time (or on an earlier run on this terminal), without evaluating oclif:
+  // src/help-fast.ts decides whether the text is the one oclif would print now, else oclif answers below.
+  (argv.length === 0 || argv[0] === 'help' || argv.at(-1) === '--help' || argv.at(-1) === '-h') &&
+  (await import('../bundle/help-fast.js')).answerHelp(
+    argv,
+    new URL('../bundle/help-text.json', import.meta.url),
+  )
+) {
+  // Answered.
 } else {
   // oclif alone: it imports bundle/main.js (every command and the core) only when a command runs, and answers
   // `--help` from oclif.manifest.json (src/oclif-entry.ts).
