@@ -15,11 +15,19 @@ const bundleDir = path.join(REPO_ROOT, 'fixtures/bundles/loop-gpt-ext4-78pct-deb
 afterAll(() => rmSync(work, { recursive: true, force: true }));
 
 let runs = 0;
-/** The module files one run loads (relative to packages/cli), the built-in modules, and the exit status. */
+/**
+ * The module files one run loads (relative to packages/cli), the built-in modules, whether it compared strings
+ * by locale (which builds ICU's collator), and the exit status.
+ */
 function loadedBy(
   args: readonly string[],
   env: NodeJS.ProcessEnv = {},
-): { status: number; files: string[]; builtins: string[] } {
+): {
+  status: number;
+  files: string[];
+  builtins: string[];
+  collator: boolean;
+} {
   runs += 1;
   const trace = path.join(work, `trace-${String(runs)}.txt`);
   const hook = pathToFileURL(path.join(REPO_ROOT, 'tests/support/module-trace.mjs')).href;
@@ -35,7 +43,7 @@ function loadedBy(
     .filter((url) => url.startsWith('file:'))
     .map((url) => path.relative(cli, fileURLToPath(url)));
   const builtins = urls.filter((url) => url.startsWith('node:'));
-  return { status: run.status, files, builtins };
+  return { status: run.status, files, builtins, collator: urls.includes('intl:collator') };
 }
 
 /** Which bundled packages a chunk holds: rolldown names each module's path in a comment. */
@@ -86,10 +94,12 @@ describe('what a command loads', () => {
     const packages = loadedPackages(files);
     expect(packages).toContain('node_modules/@oclif/core');
     // encplan's help class (help-class.ts), the output sink it prints through, the `help WORDS` rewriting
-    // (help-argv.ts) and the fast path that found no text (help-fast.ts): nothing else of encplan.
+    // (help-argv.ts), the fast path that found no text (help-fast.ts) and the launcher's execute (execute.ts):
+    // nothing else of encplan.
     expect(
       [...packages].filter((name) => name.startsWith('packages/') || name === 'node_modules/zod').sort(),
     ).toEqual([
+      'packages/cli/dist/execute.js',
       'packages/cli/dist/help-argv.js',
       'packages/cli/dist/help-class.js',
       'packages/cli/dist/help-fast.js',
@@ -148,6 +158,17 @@ describe('what a command loads', () => {
     // Random keys (benchmark file names, the colour marker) are drawn only by runs that need them.
     expect(builtins).toContain('node:child_process');
     expect(builtins).not.toContain('node:crypto');
+  });
+
+  it('encplan assess: oclif’s command list is not sorted by locale (no ICU collator); a listing command still is', () => {
+    // src/execute.ts: the order is never read by assess, and the first localeCompare builds ICU's collator.
+    const assess = loadedBy(['assess', '--bundle', bundleDir, '--json']);
+    expect(assess.status).toBe(0);
+    expect(assess.collator).toBe(false);
+    // `completion` lists the commands: oclif sorts them by locale there, as before (and the trace sees it).
+    const completion = loadedBy(['completion', 'bash']);
+    expect(completion.status).toBe(0);
+    expect(completion.collator).toBe(true);
   });
 
   it('encplan assess --bundle --html: the chart library (Observable Plot, linkedom) is loaded to draw the charts', () => {

@@ -1,7 +1,8 @@
 // Preloaded (`node --import`) by tests/cli-e2e/startup-modules.test.ts: records the file of every module the
 // process loads, ES modules and CommonJS alike (node:module registerHooks, Node >= 22.15), and writes them,
 // one URL a line, to the file named by ENCPLAN_MODULE_TRACE when the process exits, followed by the Node
-// built-in modules it loaded by any means (`node:crypto`, …; from process.moduleLoadList).
+// built-in modules it loaded by any means (`node:crypto`, …; from process.moduleLoadList), and `intl:collator` if
+// anything compared strings by locale (`localeCompare`, `Intl.Collator`: the first use builds ICU's collator).
 import { writeFileSync } from 'node:fs';
 import { registerHooks } from 'node:module';
 
@@ -14,9 +15,28 @@ registerHooks({
     return nextLoad(url, context);
   },
 });
+let collator = false;
+const localeCompare = String.prototype.localeCompare;
+String.prototype.localeCompare = function (...args) {
+  collator = true;
+  return localeCompare.apply(this, args);
+};
+Intl.Collator = new Proxy(Intl.Collator, {
+  apply(target, self, args) {
+    collator = true;
+    return Reflect.apply(target, self, args);
+  },
+  construct(target, args, newTarget) {
+    collator = true;
+    return Reflect.construct(target, args, newTarget);
+  },
+});
 process.on('exit', () => {
   const builtins = process.moduleLoadList
     .filter((entry) => entry.startsWith('NativeModule ') && !entry.includes(' internal/'))
     .map((entry) => `node:${entry.slice('NativeModule '.length)}`);
-  writeFileSync(process.env.ENCPLAN_MODULE_TRACE ?? 'module-trace.txt', [...loaded, ...builtins].join('\n'));
+  writeFileSync(
+    process.env.ENCPLAN_MODULE_TRACE ?? 'module-trace.txt',
+    [...loaded, ...builtins, ...(collator ? ['intl:collator'] : [])].join('\n'),
+  );
 });
