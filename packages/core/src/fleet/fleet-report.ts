@@ -778,7 +778,10 @@ function assessmentRow(
     cpuModel: result.machine?.cpuModel ?? null,
     cpuHasAes: facts.cpuHasAes,
     existingEncryption: encrypted
-      ? facts.volumes.map((volume) => `${volume.path}: ${volume.description}`).join('; ')
+      ? facts.volumes
+          // `C:` already ends with a colon: no `C::`.
+          .map((volume) => `${volume.path}${volume.path.endsWith(':') ? '' : ':'} ${volume.description}`)
+          .join('; ')
       : null,
     encryptionMethod: columns.encryptionMethod,
     protectionOn: columns.protectionOn,
@@ -931,7 +934,7 @@ function summarisePlan(plan: AssessmentPlan): string {
     settings.space !== null && settings.space.unallocatedBytes > 0
       ? `${formatBytes(settings.space.unallocatedBytes)} left unallocated`
       : null,
-    `${String(plan.commands.length)} commands`,
+    `${String(plan.commands.length)} ${plan.commands.length === 1 ? 'command' : 'commands'}`,
   ];
   return parts.filter((part) => part !== null).join(', ');
 }

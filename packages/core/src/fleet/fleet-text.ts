@@ -121,11 +121,11 @@ export function storageLayout(
 ): string | null {
   const parts = [
     row.spansDisks === true
-      ? `spans ${row.otherDisks ?? 'other disks'} too (a volume group or array over several disks)`
+      ? `spans ${row.otherDisks?.split(';').join(', ') ?? 'other disks'} too (a volume group or array over several disks)`
       : null,
     row.discardsStopAt === null
       ? null
-      : `discards stop at ${row.discardsStopAt}; ${row.reclaimableBytes === null ? 'space the drive could get back: unknown' : `the drive could get back ${formatBytes(row.reclaimableBytes)}`}`,
+      : `discards stop at ${row.discardsStopAt.split(';').join(', ')}; ${row.reclaimableBytes === null ? 'space the drive could get back: unknown' : `the drive could get back ${formatBytes(row.reclaimableBytes)}`}`,
   ].filter((part) => part !== null);
   return parts.length === 0 ? null : parts.join('; ');
 }

@@ -229,6 +229,25 @@ describe('the readiness columns in every output', () => {
     );
   });
 
+  it('text reads as words: layers joined with a comma, one command in the singular, no "C::"', async () => {
+    const text = renderFleetText(report);
+    expect(text).toContain(
+      'discards stop at /dev/mapper/lane-nodiscards, /dev/mapper/lane-luks-in-lvm; space the drive could get back',
+    );
+    expect(text).toContain('1 command ');
+    expect(text).not.toContain('1 commands');
+    const documents: FleetDocument[] = [];
+    for await (const document of await readFleetDocuments(
+      [path.join(FIXTURES, 'bundles', 'windows-win11-bc901-bitlocker-xtsaes128')],
+      { now: () => new Date('2026-11-26T12:00:00.000Z') },
+    )) {
+      documents.push(document);
+    }
+    const windows = renderFleetText(buildFleetReport(documents));
+    expect(windows).toContain('encrypted: C: bitlocker');
+    expect(windows).not.toContain('C::');
+  });
+
   it('CSV: the new columns after the 1.1 ones, unknown as an empty cell', () => {
     const lines = renderFleetCsv(report).split('\r\n');
     expect(FLEET_CSV_COLUMNS.slice(-7)).toEqual([
