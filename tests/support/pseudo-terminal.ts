@@ -1,13 +1,24 @@
 import { execFile, spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
+import { afterAll } from 'vitest';
 import { REPO_ROOT } from './fake-tools.js';
 
 /** Whether util-linux script(1) is here to give a run a pseudo-terminal. */
 export const hasScript = spawnSync('sh', ['-c', 'command -v script']).status === 0;
 
+/**
+ * The user cache folder of these runs (help texts, tool versions): a temporary one, removed after the test
+ * file, so a test never writes into the real home's ~/.cache.
+ */
+const cacheHome = mkdtempSync(path.join(tmpdir(), 'encplan-terminal-cache-'));
+afterAll(() => rmSync(cacheHome, { recursive: true, force: true }));
+
 /** A person's terminal: no CI variable (oclif's colour library, ansis, prints no colour under CI=true). */
 const PERSON_TERMINAL: NodeJS.ProcessEnv = {
+  XDG_CACHE_HOME: cacheHome,
   CI: undefined,
   NO_COLOR: undefined,
   FORCE_COLOR: undefined,
