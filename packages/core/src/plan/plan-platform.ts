@@ -1,7 +1,7 @@
 import { UNKNOWN_DISK_ID } from '../rules/storage-facts.js';
 import type { StorageModel } from '../domain/storage-model.js';
 import { isEncryptedVolumeOf } from '../targets/registry.js';
-import type { PlanPlatform, PlatformPlanHook } from '../targets/target.js';
+import type { PlatformPlanHook } from '../targets/target.js';
 import { estimateVeracryptAttackerCost } from '../rules/attacker-cost.js';
 import { effectiveCipherSpeed, opensslRefusal } from '../rules/cipher-speed.js';
 import { describeCipherEvidence, predictPlatformPerformance } from '../rules/performance-model.js';
@@ -44,7 +44,6 @@ export function buildPlatformPlan(
   facts: PlanFacts,
   storage: StorageModel,
   options: ResolvedPlanOptions & { readonly targetTool: TargetTool },
-  platform: PlanPlatform,
   hook: PlatformPlanHook,
 ) {
   const health = storage.disk.health ?? null;
@@ -60,7 +59,6 @@ export function buildPlatformPlan(
   });
   const part = hook<VeracryptSettings>(
     {
-      platform,
       storage,
       diskId: storage.disk.id === UNKNOWN_DISK_ID ? null : storage.disk.id,
       ioBenchmark: facts.ioBenchmark ?? null,

@@ -147,7 +147,7 @@ export function buildPlan(facts: PlanFacts, rawOptions: PlanOptions = {}): Plan 
   const hook = platformPlanOf(targetTool, platform);
   const storage = hook === null ? null : storageModelOfFacts(facts);
   if (hook !== null && storage !== null) {
-    return checkPlanConsistency(buildPlatformPlan(facts, storage, options, platform, hook));
+    return checkPlanConsistency(buildPlatformPlan(facts, storage, options, hook));
   }
   const diskPath = facts.disk?.path;
   if (diskPath !== undefined && !devicePathSchema.safeParse(diskPath).success) {

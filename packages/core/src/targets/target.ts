@@ -175,8 +175,6 @@ export type VeracryptChoice = NonNullable<VolumeCommandInput['veracrypt']>;
 
 /** What a target's platform plan reads: the storage model of a macOS or Windows assessment and the plan options. */
 export interface PlatformPlanInput {
-  /** The assessed platform (one the target declares a hook for). */
-  readonly platform: PlanPlatform;
   /** The storage model (domain/storage-model.ts), the only storage facts a platform plan reads. */
   readonly storage: StorageModel;
   /** The disk's identifier, null when the assessment names none (the model's placeholder id). */

@@ -92,10 +92,9 @@ describe('buildPlatformPlan assembles the plan from the target’s part (plan/pl
         alreadyEncrypted: { path: 'E:', format: 'bitlocker', reason: 'The fake target already protects E:.' },
       };
     };
-    const plan = buildPlatformPlan(windowsFacts, windowsStorage, options, 'win32', hook);
+    const plan = buildPlatformPlan(windowsFacts, windowsStorage, options, hook);
     expect(planSchema.parse(plan)).toEqual(plan);
     expect(seen).toMatchObject({
-      platform: 'win32',
       diskId: '\\\\.\\PhysicalDrive1',
       options: { label: 'data1' },
     });
@@ -133,7 +132,7 @@ describe('buildPlatformPlan assembles the plan from the target’s part (plan/pl
         alreadyEncrypted: null,
       };
     };
-    const plan = buildPlatformPlan(windowsFacts, windowsStorage, options, 'win32', hook);
+    const plan = buildPlatformPlan(windowsFacts, windowsStorage, options, hook);
     expect(plan.strategy).toBeUndefined();
     expect(plan.settings.veracrypt).not.toBeNull();
     expect(plan.settings.cipher).toBe(plan.settings.veracrypt?.encryption);
@@ -159,7 +158,6 @@ describe('a target’s platform plan uses only what the kit hands it (targets/ve
     volumeCommands: vi.fn((devicePath: string) => [command(['veracrypt', '--create', devicePath])]),
   });
   const input = (internal: boolean, diskId: string | null): PlatformPlanInput => ({
-    platform: 'darwin',
     storage: macStorage(internal),
     diskId,
     ioBenchmark: null,
