@@ -43,7 +43,7 @@ import { adviseVeracryptArgon2 } from '../rules/veracrypt-argon2.js';
 import { bootOnVolume, findGrubBootPbkdf2 } from '../rules/grub-boot.js';
 import { findDmCryptTunables, findNvme4096Lba } from '../rules/dm-crypt-tunables.js';
 import { moveAdviceByResiduals } from '../rules/residual-advice.js';
-import { osOf, type PlanFacts } from '../rules/facts.js';
+import { osOf, plansForLinux, type PlanFacts } from '../rules/facts.js';
 import { mergeRuleResults, type RuleResult } from '../rules/rule-result.js';
 import { recommendSpace, spacePlanSchema } from '../rules/space.js';
 import { buildPlatformPlan } from './plan-platform.js';
@@ -52,6 +52,7 @@ import {
   defaultTargetFor,
   PLAN_TARGET_IDS,
   planSettingsOf,
+  platformPlanOf,
   refuseForeignTarget,
 } from '../targets/registry.js';
 import { decideStrategy, strategySchema, type Strategy } from '../rules/strategy.js';
@@ -139,12 +140,14 @@ export function buildPlan(facts: PlanFacts, rawOptions: PlanOptions = {}): Plan 
   const targetTool = resolvedOptions.targetTool ?? defaultTargetFor(platform);
   refuseForeignTarget(platform, targetTool);
   const options = { ...resolvedOptions, targetTool };
-  // A macOS or Windows assessment carries its storage model: its plan comes from the platform rules, which read
-  // only the model. Facts without one (the validation set's published measurements) go through the general
-  // model below, which predicts from measured speeds on any platform.
-  const storage = platform === 'linux' ? null : storageModelOfFacts(facts);
-  if (platform !== 'linux' && storage !== null) {
-    return checkPlanConsistency(buildPlatformPlan(facts, storage, options, platform));
+  // A target with its own plan on this platform (targets/<id>/plan.ts: BitLocker, APFS, VeraCrypt on macOS and
+  // Windows) plans from the assessment's storage model, which is all it reads. Facts without one (the validation
+  // set's published measurements) go through the general model below, which predicts from measured speeds on
+  // any platform.
+  const hook = platformPlanOf(targetTool, platform);
+  const storage = hook === null ? null : storageModelOfFacts(facts);
+  if (hook !== null && storage !== null) {
+    return checkPlanConsistency(buildPlatformPlan(facts, storage, options, hook));
   }
   const diskPath = facts.disk?.path;
   if (diskPath !== undefined && !devicePathSchema.safeParse(diskPath).success) {
@@ -157,6 +160,9 @@ export function buildPlan(facts: PlanFacts, rawOptions: PlanOptions = {}): Plan 
     );
   }
   const devicePath = diskPath ?? PLACEHOLDER_DEVICE;
+  // The volume plan writes Linux commands, and its Linux-host rules (GRUB, the kernel's AES driver, dm-crypt's
+  // tunables) apply, where the assessed machine runs Linux; elsewhere it is the model only (see above).
+  const linuxHost = plansForLinux(facts);
 
   const health = evaluateHealthGate(facts);
   const admission = checkTargetAdmission(facts, targetTool);
@@ -278,7 +284,7 @@ export function buildPlan(facts: PlanFacts, rawOptions: PlanOptions = {}): Plan 
   // existing volume's keyslots are compared with PBKDF2, not argon2id.
   const grubOpens = (strategySoFar: Strategy | null): boolean =>
     rulesOf.keyDerivation === 'luks2-keyslot' &&
-    platform === 'linux' &&
+    linuxHost &&
     (strategySoFar === null ? options.encryptedBoot : bootOnVolume(facts, options, strategySoFar) !== null);
   const decision = decideStrategy(facts, options, health.gate, {
     targetTool,
@@ -322,7 +328,7 @@ export function buildPlan(facts: PlanFacts, rawOptions: PlanOptions = {}): Plan 
   const freshPath = strategy.kind === 'fresh-format' || strategy.kind === 'undetermined';
   // Off Linux without the platform's own facts (see above) no command can be built safely: the model only.
   const chosen: PlanCommand[] =
-    platform !== 'linux' || strategy.kind === 'replace-first'
+    !linuxHost || strategy.kind === 'replace-first'
       ? []
       : strategy.kind === 'in-place'
         ? buildInPlaceCommands(strategy, facts, options, commandSettings)
@@ -345,15 +351,13 @@ export function buildPlan(facts: PlanFacts, rawOptions: PlanOptions = {}): Plan 
     ...residuals,
     ...findLoadTooLight(predictedPerformance),
     ...smallSector,
-    ...(engine.name === 'dm-crypt' && platform === 'linux'
-      ? findKernelAesXtsUpgrade(facts, predictedPerformance)
-      : []),
+    ...(engine.name === 'dm-crypt' && linuxHost ? findKernelAesXtsUpgrade(facts, predictedPerformance) : []),
     ...(freshPath ? built.findings : []),
-    ...(rulesOf.keyDerivation === 'luks2-keyslot' && platform === 'linux'
+    ...(rulesOf.keyDerivation === 'luks2-keyslot' && linuxHost
       ? findGrubBootPbkdf2(facts, options, strategy, devicePath)
       : []),
     // Tuning advice has no place beside "back up and replace first".
-    ...(rulesOf.dmCryptParameters && platform === 'linux' && strategy.kind !== 'replace-first'
+    ...(rulesOf.dmCryptParameters && linuxHost && strategy.kind !== 'replace-first'
       ? [...findDmCryptTunables(facts, advised.workqueueBypass), ...findNvme4096Lba(facts, strategy)]
       : []),
   ];

@@ -102,7 +102,7 @@ export const EVIDENCE_LABELS: Readonly<Record<string, FieldLabel>> = {
   'sed.opal2': { label: 'Drive implements TCG Opal 2', unit: 'text' },
   'sed.pyrite': { label: 'Drive reports TCG Pyrite (locking without encryption)', unit: 'text' },
   'disk.transport': { label: 'Drive connection', unit: 'text' },
-  // The macOS and Windows rules (rules/platform-encryption.ts): the storage model's fields, and the names plans
+  // The macOS and Windows rules (targets/<id>/plan.ts, rules/platform-trim.ts): the storage model's fields, and the names plans
   // of assessment 1.3 documents cited (encryption.volume, .format, .method).
   'disk.identifier': { label: 'Disk', unit: 'text' },
   'disk.internal': { label: 'Internal drive', unit: 'text' },

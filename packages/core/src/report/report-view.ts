@@ -1,5 +1,5 @@
 import { mitigationsContext } from './mitigations.js';
-import { ENCRYPTION_UNFINISHED } from '../rules/platform-encryption.js';
+import { ENCRYPTION_UNFINISHED } from '../targets/bitlocker/plan.js';
 import { groupRuns, spanOf } from './large-layouts.js';
 import { planSettingsOf, targetOf } from '../targets/registry.js';
 import {
@@ -551,7 +551,7 @@ const RULES: Readonly<
   'spare-area-method': { title: 'How to reserve spare area' },
   'partition-first': { title: 'Partition first' },
   'partition-overlaps-spare': { title: 'Partition overlaps the spare area' },
-  // macOS and Windows (rules/platform-encryption.ts).
+  // macOS and Windows (targets/<id>/plan.ts).
   'macos-encryption': { title: 'Encryption on this Mac' },
   'macos-encryption-cost': { title: 'Cost of encryption on this Mac' },
   'macos-trim': { title: 'TRIM under APFS encryption' },

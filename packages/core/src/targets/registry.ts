@@ -9,6 +9,7 @@ import { luks2Target } from './luks2/luks2.js';
 import type {
   EncryptionTarget,
   PlanPlatform,
+  PlatformPlanHook,
   TargetBenchmark,
   TargetCommands,
   TargetSettingsRules,
@@ -80,6 +81,14 @@ export function planCommandsOf(id: PlanTargetId): TargetCommands {
     throw new InvariantError(`The plan target "${id}" has no commands.`);
   }
   return commands;
+}
+
+/**
+ * The hook with which a plan target plans itself on `platform` from the storage model (targets/<id>/plan.ts), or
+ * null: the volume plan (plan/plan.ts) applies.
+ */
+export function platformPlanOf(id: PlanTargetId, platform: PlanPlatform): PlatformPlanHook | null {
+  return targetOf(id).platformPlans?.[platform] ?? null;
 }
 
 /** The plan target on `platform` when none is asked for: the platform's own full-disk encryption. */

@@ -1,6 +1,8 @@
 import type { Capability } from '../domain/capabilities.js';
-import type { BackendId, IoBenchmarkMode } from '../domain/io-benchmark.js';
+import type { BackendId, IoBenchmarkMode, Overhead } from '../domain/io-benchmark.js';
 import type { PlanCommand } from '../domain/plan-command.js';
+import type { Finding, Recommendation } from '../domain/recommendation.js';
+import type { StorageModel } from '../domain/storage-model.js';
 import type { OpalLocking, Sed } from '../domain/sed.js';
 import type { ToolName } from '../ports.js';
 import type { PreparedTarget, ScratchFilesystem, TargetContext } from './container-steps.js';
@@ -162,6 +164,70 @@ export interface TargetCommands {
   refresh?(input: VolumeCommandInput, open: OpenVolume): PlanCommand[];
 }
 
+/** Recommendations and findings of one decision (the rules' RuleResult, restated: targets sit below rules/). */
+export interface TargetRuleResult {
+  readonly recommendations: readonly Recommendation[];
+  readonly findings: readonly Finding[];
+}
+
+/** VeraCrypt's encryption algorithm and key derivation as the plan's rules decide them (rules/cipher.ts, key-derivation.ts). */
+export type VeracryptChoice = NonNullable<VolumeCommandInput['veracrypt']>;
+
+/** What a target's platform plan reads: the storage model of a macOS or Windows assessment and the plan options. */
+export interface PlatformPlanInput {
+  /** The storage model (domain/storage-model.ts), the only storage facts a platform plan reads. */
+  readonly storage: StorageModel;
+  /** The disk's identifier, null when the assessment names none (the model's placeholder id). */
+  readonly diskId: string | null;
+  /** The assessment's I/O benchmark overheads, any field absent; null: not measured. */
+  readonly ioBenchmark: {
+    readonly overhead?: readonly (Partial<Overhead> | undefined)[] | undefined;
+  } | null;
+  readonly options: { readonly label: string; readonly speedOverSecurity: boolean };
+  /** A volume format of the planned target's kind that encrypts (targets/registry.ts isEncryptedVolumeOf). */
+  readonly encrypts: (format: string | null | undefined) => boolean;
+}
+
+/**
+ * The plan layer's rules a target's platform plan combines, handed in by plan/plan-platform.ts (targets sit
+ * below rules/ and plan/ in packages/core/layers.json). `V` is the rules' own VeraCrypt settings type, passed
+ * through unchanged.
+ */
+export interface PlatformPlanKit<V extends VeracryptChoice> {
+  /** VeraCrypt's encryption algorithm and PIM rules (veracrypt-encryption, veracrypt-hash, veracrypt-pim). */
+  readonly veracrypt: () => TargetRuleResult & { readonly settings: V };
+  /** `windows-trim` for the plan's target (rules/platform-trim.ts): whether TRIM must be turned on. */
+  readonly windowsTrim: () => TargetRuleResult & { readonly enableTrim: boolean };
+  /** `macos-trim` (rules/platform-trim.ts): whether `trimforce enable` is needed. */
+  readonly macosTrim: () => TargetRuleResult & { readonly trimforce: boolean };
+  /** The target's own volume commands for a whole device (plan/commands.ts volumeCommands). */
+  readonly volumeCommands: (devicePath: string, veracrypt: V) => PlanCommand[];
+}
+
+/** A target's part of a platform plan: its decisions in order, its commands and the settings they add up to. */
+export interface PlatformPlanPart<V extends VeracryptChoice> {
+  /** The target's decisions, in the order the plan lists them (after the health gate). */
+  readonly results: readonly TargetRuleResult[];
+  readonly commands: readonly PlanCommand[];
+  /** XTS key bits the target encrypts with (null: the platform decides, unknown to the plan). */
+  readonly keySizeBits: number | null;
+  readonly allowDiscards: boolean;
+  /** VeraCrypt's settings when the target chooses them (the plan then states them and the attacker's cost). */
+  readonly veracrypt: V | null;
+  /** The volume that already encrypts, so there is nothing to do (the plan's strategy); null: none. */
+  readonly alreadyEncrypted: {
+    readonly path: string;
+    readonly format: string;
+    readonly reason: string;
+  } | null;
+}
+
+/** How a target plans itself on one platform from the storage model (targets/<id>/plan.ts). */
+export type PlatformPlanHook = <V extends VeracryptChoice>(
+  input: PlatformPlanInput,
+  kit: PlatformPlanKit<V>,
+) => PlatformPlanPart<V>;
+
 /** One container a benchmark mode measures, made, proven encrypted and registered for tear-down by the target's own code. */
 export interface BenchmarkContainer {
   /** The variant its measurements carry (`ioBenchmark.encrypted[].variant`). */
@@ -260,6 +326,12 @@ export interface EncryptionTarget {
   /** What the user gives up by choosing it, shown with the plan (absent: nothing beyond the default's). */
   readonly tradeOffs: readonly string[];
   readonly settings: TargetSettingsRules | null;
+  /**
+   * How it plans itself on a platform whose assessment carries a storage model (macOS, Windows), one hook per
+   * platform (plan/plan-platform.ts assembles the plan from it); a platform without a hook gets the volume plan
+   * (plan/plan.ts), made from `settings` and `commands`. Absent: no hook.
+   */
+  readonly platformPlans?: { readonly [P in PlanPlatform]?: PlatformPlanHook };
   readonly commands: TargetCommands | null;
   readonly benchmark: TargetBenchmark | null;
 }

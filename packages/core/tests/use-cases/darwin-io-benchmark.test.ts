@@ -8,7 +8,8 @@ import { modelOfLegacyPlatformStorage } from '../../src/analyses/legacy-platform
 import { cancelled } from '../../src/errors.js';
 import { parseHdiutilIsEncrypted } from '../../src/parsers/hdiutil/parse-hdiutil-isencrypted.js';
 import type { CommandSpec, Host } from '../../src/ports.js';
-import { recommendMacosEncryption as recommendFromModel } from '../../src/rules/platform-encryption.js';
+import { recommendMacosEncryption as recommendFromModel } from '../../src/targets/apfs/plan.js';
+import { defaultTargetFor, isEncryptedVolumeOf } from '../../src/targets/registry.js';
 import { storageModelOfFacts } from '../../src/rules/storage-facts.js';
 import type { PlanFacts } from '../../src/rules/facts.js';
 import { cleanupLeftovers } from '../../src/use-cases/benchmark/cleanup-leftovers.js';
@@ -484,7 +485,10 @@ describe('macos-encryption-cost with a measurement', () => {
   const recommendMacosEncryption = (
     storage: PlanFacts['platformStorage'],
     benchmark: Parameters<typeof recommendFromModel>[1] = null,
-  ) => recommendFromModel(storageModelOfFacts({ platformStorage: storage })!, benchmark);
+  ) =>
+    recommendFromModel(storageModelOfFacts({ platformStorage: storage })!, benchmark, (format) =>
+      isEncryptedVolumeOf(defaultTargetFor('darwin'), format),
+    );
   const cost = (result: ReturnType<typeof recommendMacosEncryption>) =>
     result.recommendations.find((item) => item.ruleId === 'macos-encryption-cost')!;
 

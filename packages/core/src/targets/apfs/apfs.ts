@@ -2,6 +2,7 @@ import { apfsCommands } from './commands.js';
 import type { EncryptionTarget } from '../target.js';
 import { prepareApfsImage } from './benchmark.js';
 import { APFS_TEARDOWNS } from './cleanup.js';
+import { apfsDarwinPlan } from './plan.js';
 
 /**
  * APFS volume encryption and FileVault, macOS's own (diskutil(8) apfs addVolume/encryptVolume, fdesetup(8)).
@@ -52,6 +53,7 @@ export const apfsTarget = {
     refreshOpenVolume: false,
     windowsTrim: null,
   },
+  platformPlans: { darwin: apfsDarwinPlan },
   commands: apfsCommands,
   benchmark: {
     backendId: 'apfs',

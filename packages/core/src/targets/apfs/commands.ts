@@ -1,7 +1,7 @@
 import type { PlanCommand } from '../../domain/plan-command.js';
 import type { TargetCommands } from '../target.js';
 
-/** What the macOS plan does (rules/platform-encryption.ts recommendMacosEncryption decides it). */
+/** What the macOS plan does (targets/apfs/plan.ts recommendMacosEncryption decides it). */
 export type MacosAction =
   | { readonly kind: 'filevault' }
   | { readonly kind: 'encrypt-volume'; readonly volume: string }

@@ -1,9 +1,10 @@
 import { DM_CRYPT_ENGINE, type EncryptionTarget } from '../target.js';
 import { BITLOCKER_TEARDOWNS } from './cleanup.js';
+import { bitlockerWin32Plan } from './plan.js';
 
 /**
  * BitLocker, Windows' own volume encryption (manage-bde). Windows fixes its cipher (XTS-AES 128 by default) and
- * key protectors; the plan is the platform plan (rules/platform-encryption.ts).
+ * key protectors; it plans itself on Windows (targets/bitlocker/plan.ts).
  */
 export const bitlockerTarget = {
   id: 'bitlocker',
@@ -36,6 +37,7 @@ export const bitlockerTarget = {
     refreshOpenVolume: false,
     windowsTrim: 'BitLocker passes TRIM from NTFS to the drive.',
   },
+  platformPlans: { win32: bitlockerWin32Plan },
   commands: {
     // sgdisk 0700 "Microsoft basic data".
     gptType: '0700',

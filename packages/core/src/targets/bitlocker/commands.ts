@@ -4,7 +4,7 @@ import { powershell } from '../windows-commands.js';
 /** BitLocker's encryption methods as manage-bde spells them (manage-bde -on -EncryptionMethod). */
 export type BitLockerMethod = 'xts_aes128' | 'xts_aes256';
 
-/** What the Windows plan does with BitLocker (rules/platform-encryption.ts recommendBitLocker decides it). */
+/** What the Windows plan does with BitLocker (targets/bitlocker/plan.ts recommendBitLocker decides it). */
 export type BitLockerAction =
   | { readonly kind: 'enable'; readonly mountPoint: string | null; readonly osVolume: boolean }
   | { readonly kind: 're-encrypt-in-software'; readonly mountPoint: string }

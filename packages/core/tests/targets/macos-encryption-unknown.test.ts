@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { PlanFacts } from '../../src/rules/facts.js';
-import { recommendMacosEncryption as recommendFromModel } from '../../src/rules/platform-encryption.js';
+import { recommendMacosEncryption as recommendFromModel } from '../../src/targets/apfs/plan.js';
+import { defaultTargetFor, isEncryptedVolumeOf } from '../../src/targets/registry.js';
 import { storageModelOfFacts } from '../../src/rules/storage-facts.js';
 
 /** The rule on the storage model the plan builds from these (deprecated-shape) platform facts. */
@@ -9,7 +10,7 @@ function recommendMacosEncryption(storage: PlanFacts['platformStorage']) {
   if (model === null) {
     throw new Error('no storage model');
   }
-  return recommendFromModel(model);
+  return recommendFromModel(model, null, (format) => isEncryptedVolumeOf(defaultTargetFor('darwin'), format));
 }
 
 /** An external drive whose volumes no tool read (diskutil apfs list failed) is unknown, never "unencrypted". */
