@@ -44,6 +44,9 @@ export async function bundleCli(outDir = path.join(cli, 'bundle')) {
     format: 'esm',
     entryFileNames: '[name].js',
     chunkFileNames: 'chunks/[name]-[hash].js',
+    // Without the JSDoc comments (licences and /* @__PURE__ */ kept): V8 keeps each script's source in memory,
+    // and they were a fifth of it (the core's chunk 1.37 -> 1.09 MB; an assessment's peak RSS -1 MiB).
+    comments: { legal: true, annotation: true, jsdoc: false },
     // The text-width libraries serve the help (oclif-entry) and core's text renderer alike: a chunk of their
     // own, so that loading them for `--help` does not evaluate the core that shares them.
     codeSplitting: {

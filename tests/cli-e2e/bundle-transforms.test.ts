@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -181,6 +182,26 @@ describe('lazy-schemas: module-level zod schemas built on first use', () => {
     );
     expect(builds).toBe(4);
   });
+
+  it('leaves the schema with fast properties (V8 would keep an Object.create(null) one as a dictionary)', () => {
+    const runtime = pathToFileURL(path.join(REPO_ROOT, 'scripts/lazy-schema-runtime.mjs')).href;
+    const program = [
+      "import { z } from 'zod';",
+      `import { lazySchema } from '${runtime}';`,
+      'const schema = lazySchema(() => z.object({ a: z.string() }));',
+      "schema.parse({ a: 'x' });",
+      'process.stdout.write(String(%HasFastProperties(schema)));',
+    ].join('\n');
+    const run = spawnSync(
+      process.execPath,
+      ['--allow-natives-syntax', '--input-type=module', '-e', program],
+      {
+        cwd: REPO_ROOT,
+        encoding: 'utf8',
+      },
+    );
+    expect({ stdout: run.stdout, stderr: run.stderr }).toEqual({ stdout: 'true', stderr: '' });
+  });
 });
 
 describe('the built bundle', () => {
@@ -195,6 +216,19 @@ describe('the built bundle', () => {
       const source = readFileSync(path.join(bundle, file), 'utf8');
       expect({ file, ascii: !/[\u0080-\u{10ffff}]/u.test(source) }).toEqual({ file, ascii: true });
     }
+  });
+
+  it('keeps no JSDoc comment (V8 keeps each source in memory), but licences, module names and pure annotations', () => {
+    for (const file of files) {
+      const source = readFileSync(path.join(bundle, file), 'utf8');
+      const jsdoc = [...source.matchAll(/\/\*\*\s[\s\S]*?\*\//gu)].filter(
+        ([comment]) => !/@license|@preserve/u.test(comment),
+      );
+      expect({ file, jsdoc: jsdoc.length }).toEqual({ file, jsdoc: 0 });
+    }
+    const core = files.map((file) => readFileSync(path.join(bundle, file), 'utf8')).join('\n');
+    expect(core).toMatch(/^\/\/ packages\/core\/dist\/domain\//mu);
+    expect(core).toContain('/* @__PURE__ */');
   });
 
   it('wraps CommonJS module bodies in function expressions (an arrow only where it binds this)', () => {
