@@ -21,3 +21,16 @@ export function walkAst(ast, enter) {
   };
   visit(ast);
 }
+
+/** `code` with each `{ start, end, text }` edit applied (`end` = `start` inserts); edits must not overlap. */
+export function applyEdits(code, edits) {
+  const sorted = [...edits].sort((a, b) => a.start - b.start || a.end - b.end);
+  const pieces = [];
+  let at = 0;
+  for (const edit of sorted) {
+    pieces.push(code.slice(at, edit.start), edit.text);
+    at = edit.end;
+  }
+  pieces.push(code.slice(at));
+  return pieces.join('');
+}

@@ -15,7 +15,7 @@
 // `arguments`, `super` or `new.target` of its own (they would then mean the function's own, not the enclosing
 // scope's). The rest is left as it was.
 import { parseAst } from 'rolldown/parseAst';
-import { walkAst } from './ast-walk.mjs';
+import { applyEdits, walkAst } from './ast-walk.mjs';
 
 /** The callees whose arrow-function arguments run at once (or, for zod, once per schema class). */
 const EAGER_CALLEES = new Set(['__commonJSMin', '__esmMin', '$constructor']);
@@ -69,13 +69,5 @@ export function markEagerFunctions(code) {
       }
     }
   });
-  edits.sort((a, b) => a.start - b.start || a.end - b.end);
-  const pieces = [];
-  let at = 0;
-  for (const edit of edits) {
-    pieces.push(code.slice(at, edit.start), edit.text);
-    at = edit.end;
-  }
-  pieces.push(code.slice(at));
-  return pieces.join('');
+  return applyEdits(code, edits);
 }

@@ -1,17 +1,26 @@
+import { spawnSync } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
 import { REPO_ROOT } from '../support/fake-tools.js';
 
 // What scripts/bundle-cli.mjs does to the bundle after rolldown wrote it (start-up, issue 28): module bodies
 // written as `function` expressions V8 compiles with the file (scripts/eager-compile.mjs), and the source in
-// ASCII alone (scripts/ascii-source.mjs). Both must leave the program meaning what it meant.
+// ASCII alone (scripts/ascii-source.mjs). Both must leave the program meaning what it meant. And while bundling,
+// the core's module-level zod schemas are made to be built on first use (scripts/lazy-schemas.mjs).
 type Transform = (code: string) => string;
 const load = async (file: string): Promise<Record<string, Transform>> =>
   (await import(pathToFileURL(path.join(REPO_ROOT, 'scripts', file)).href)) as Record<string, Transform>;
 const { markEagerFunctions } = (await load('eager-compile.mjs')) as { markEagerFunctions: Transform };
 const { asciiSource } = (await load('ascii-source.mjs')) as { asciiSource: Transform };
+const { lazySchemas } = (await load('lazy-schemas.mjs')) as {
+  lazySchemas: (code: string, runtime?: string) => string;
+};
+const { lazySchema } = (await load('lazy-schema-runtime.mjs')) as unknown as {
+  lazySchema: <Schema extends object>(build: () => Schema) => Schema;
+};
 
 /** What a program leaves in its `result` variable. */
 const evaluate = (code: string): unknown =>
@@ -92,6 +101,109 @@ describe('ascii-source: the bundle in ASCII alone', () => {
   });
 });
 
+describe('lazy-schemas: module-level zod schemas built on first use', () => {
+  const LAZY = '/* @__PURE__ */ __encplanLazySchema(() => (';
+  const rewrite = (code: string) => lazySchemas(code, '/runtime.mjs');
+
+  it('defers each top-level schema-building call, the outermost one, and imports the runtime', () => {
+    const module = [
+      "import { z } from 'zod';",
+      "import { baseSchema } from './base.js';",
+      'const a = z.object({ n: z.number() }).strict();',
+      'export const b = a.extend({ s: z.string() });',
+      'export const c = baseSchema.extend({ d: z.boolean() }).optional();',
+      "export const d = define('doc', [1, 0], envelopeSchema('x', a), aSchema.extend({}));",
+    ].join('\n');
+    const out = rewrite(module);
+    expect(out.split('\n')[0]).toBe('import { lazySchema as __encplanLazySchema } from "/runtime.mjs";');
+    expect(out).toContain(`const a = ${LAZY}z.object({ n: z.number() }).strict()));`);
+    expect(out).toContain(`export const b = ${LAZY}a.extend({ s: z.string() })));`);
+    expect(out).toContain(`export const c = ${LAZY}baseSchema.extend({ d: z.boolean() }).optional()));`);
+    expect(out).toContain(
+      `define('doc', [1, 0], ${LAZY}envelopeSchema('x', a))), ${LAZY}aSchema.extend({}))));`,
+    );
+  });
+
+  it('leaves what is not a schema: property reads, parses, JSON Schemas, function bodies, modules without zod', () => {
+    for (const line of [
+      'const names = fooSchema.options.filter((name) => name !== "x");',
+      'const keys = Object.keys(rowSchema.shape);',
+      'const parsed = fooSchema.safeParse(input);',
+      'const json = z.toJSONSchema(fooSchema);',
+      'function later() { return z.object({}); }',
+      'const build = () => z.string();',
+      'let count = 0;',
+    ]) {
+      const module = `import { z } from 'zod';\n${line}`;
+      expect(rewrite(module)).toBe(module);
+    }
+    expect(rewrite("import { z } from 'zod';\nconst a = fooSchema.extend({});")).toContain(
+      `const a = ${LAZY}fooSchema.extend({})));`,
+    );
+  });
+
+  it('builds the schema on the first read, once, and it then behaves as the schema itself', () => {
+    let builds = 0;
+    const color = lazySchema(() => {
+      builds += 1;
+      return z.enum(['red', 'green']);
+    });
+    const point = lazySchema(() => {
+      builds += 1;
+      return z.object({ x: z.number().int(), color: color.optional() });
+    });
+    const maybe = lazySchema(() => {
+      builds += 1;
+      return point.nullable();
+    });
+    const pair = lazySchema(() => {
+      builds += 1;
+      return z.object({ a: point, b: maybe });
+    });
+    expect(builds).toBe(0);
+    expect(pair.safeParse({ a: { x: 1 }, b: null }).success).toBe(true);
+    expect(builds).toBe(4);
+    expect(
+      pair.safeParse({ a: { x: 1.5 }, b: { x: 2, color: 'blue' } }).error?.issues.map((issue) => issue.path),
+    ).toEqual([
+      ['a', 'x'],
+      ['b', 'color'],
+    ]);
+    expect(color.options).toEqual(['red', 'green']);
+    expect(point instanceof z.ZodObject).toBe(true);
+    expect('shape' in point).toBe(true);
+    expect(z.toJSONSchema(pair)).toEqual(
+      z.toJSONSchema(
+        z.object({
+          a: z.object({ x: z.number().int(), color: z.enum(['red', 'green']).optional() }),
+          b: z.object({ x: z.number().int(), color: z.enum(['red', 'green']).optional() }).nullable(),
+        }),
+      ),
+    );
+    expect(builds).toBe(4);
+  });
+
+  it('leaves the schema with fast properties (V8 would keep an Object.create(null) one as a dictionary)', () => {
+    const runtime = pathToFileURL(path.join(REPO_ROOT, 'scripts/lazy-schema-runtime.mjs')).href;
+    const program = [
+      "import { z } from 'zod';",
+      `import { lazySchema } from '${runtime}';`,
+      'const schema = lazySchema(() => z.object({ a: z.string() }));',
+      "schema.parse({ a: 'x' });",
+      'process.stdout.write(String(%HasFastProperties(schema)));',
+    ].join('\n');
+    const run = spawnSync(
+      process.execPath,
+      ['--allow-natives-syntax', '--input-type=module', '-e', program],
+      {
+        cwd: REPO_ROOT,
+        encoding: 'utf8',
+      },
+    );
+    expect({ stdout: run.stdout, stderr: run.stderr }).toEqual({ stdout: 'true', stderr: '' });
+  });
+});
+
 describe('the built bundle', () => {
   const bundle = path.join(REPO_ROOT, 'packages/cli/bundle');
   const files = ['', 'chunks']
@@ -104,6 +216,19 @@ describe('the built bundle', () => {
       const source = readFileSync(path.join(bundle, file), 'utf8');
       expect({ file, ascii: !/[\u0080-\u{10ffff}]/u.test(source) }).toEqual({ file, ascii: true });
     }
+  });
+
+  it('keeps no JSDoc comment (V8 keeps each source in memory), but licences, module names and pure annotations', () => {
+    for (const file of files) {
+      const source = readFileSync(path.join(bundle, file), 'utf8');
+      const jsdoc = [...source.matchAll(/\/\*\*\s[\s\S]*?\*\//gu)].filter(
+        ([comment]) => !/@license|@preserve/u.test(comment),
+      );
+      expect({ file, jsdoc: jsdoc.length }).toEqual({ file, jsdoc: 0 });
+    }
+    const core = files.map((file) => readFileSync(path.join(bundle, file), 'utf8')).join('\n');
+    expect(core).toMatch(/^\/\/ packages\/core\/dist\/domain\//mu);
+    expect(core).toContain('/* @__PURE__ */');
   });
 
   it('wraps CommonJS module bodies in function expressions (an arrow only where it binds this)', () => {

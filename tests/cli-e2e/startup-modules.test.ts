@@ -17,7 +17,7 @@ afterAll(() => rmSync(work, { recursive: true, force: true }));
 let runs = 0;
 /**
  * The module files one run loads (relative to packages/cli), the built-in modules, whether it compared strings
- * by locale (which builds ICU's collator), and the exit status.
+ * by locale (which builds ICU's collator), how many zod schemas it constructed, and the exit status.
  */
 function loadedBy(
   args: readonly string[],
@@ -27,6 +27,7 @@ function loadedBy(
   files: string[];
   builtins: string[];
   collator: boolean;
+  zodInstances: number;
 } {
   runs += 1;
   const trace = path.join(work, `trace-${String(runs)}.txt`);
@@ -43,7 +44,8 @@ function loadedBy(
     .filter((url) => url.startsWith('file:'))
     .map((url) => path.relative(cli, fileURLToPath(url)));
   const builtins = urls.filter((url) => url.startsWith('node:'));
-  return { status: run.status, files, builtins, collator: urls.includes('intl:collator') };
+  const zodInstances = Number(/^zod:instances (\d+)$/m.exec(urls.join('\n'))?.[1]);
+  return { status: run.status, files, builtins, collator: urls.includes('intl:collator'), zodInstances };
 }
 
 /** Which bundled packages a chunk holds: rolldown names each module's path in a comment. */
@@ -169,6 +171,16 @@ describe('what a command loads', () => {
     const completion = loadedBy(['completion', 'bash']);
     expect(completion.status).toBe(0);
     expect(completion.collator).toBe(true);
+  });
+
+  it('encplan assess --json builds the few zod schemas it reads, not the whole contract (scripts/lazy-schemas.mjs)', () => {
+    // `schema assessment` builds every schema of an assessment; one assessment, printed without validation,
+    // reads the plan options' and a few enums (before: 2,104 instances against 2,137).
+    const whole = loadedBy(['schema', 'assessment']);
+    const assess = loadedBy(['assess', '--bundle', bundleDir, '--json']);
+    expect([whole.status, assess.status]).toEqual([0, 0]);
+    expect(whole.zodInstances).toBeGreaterThan(1000);
+    expect(assess.zodInstances).toBeLessThan(whole.zodInstances / 3);
   });
 
   it('encplan assess --bundle --html: the chart library (Observable Plot, linkedom) is loaded to draw the charts', () => {

@@ -2,7 +2,9 @@
 // process loads, ES modules and CommonJS alike (node:module registerHooks, Node >= 22.15), and writes them,
 // one URL a line, to the file named by ENCPLAN_MODULE_TRACE when the process exits, followed by the Node
 // built-in modules it loaded by any means (`node:crypto`, …; from process.moduleLoadList), and `intl:collator` if
-// anything compared strings by locale (`localeCompare`, `Intl.Collator`: the first use builds ICU's collator).
+// anything compared strings by locale (`localeCompare`, `Intl.Collator`: the first use builds ICU's collator), and
+// `zod:instances N`, the number of zod schemas (and checks) the run constructed: zod's `$constructor` gives each
+// instance its internals with `Object.defineProperty(inst, "_zod", …)` (zod/v4/core/core.js).
 import { writeFileSync } from 'node:fs';
 import { registerHooks } from 'node:module';
 
@@ -31,12 +33,25 @@ Intl.Collator = new Proxy(Intl.Collator, {
     return Reflect.construct(target, args, newTarget);
   },
 });
+let zodInstances = 0;
+const defineProperty = Object.defineProperty;
+Object.defineProperty = function (target, key, descriptor) {
+  if (key === '_zod') {
+    zodInstances += 1;
+  }
+  return defineProperty(target, key, descriptor);
+};
 process.on('exit', () => {
   const builtins = process.moduleLoadList
     .filter((entry) => entry.startsWith('NativeModule ') && !entry.includes(' internal/'))
     .map((entry) => `node:${entry.slice('NativeModule '.length)}`);
   writeFileSync(
     process.env.ENCPLAN_MODULE_TRACE ?? 'module-trace.txt',
-    [...loaded, ...builtins, ...(collator ? ['intl:collator'] : [])].join('\n'),
+    [
+      ...loaded,
+      ...builtins,
+      ...(collator ? ['intl:collator'] : []),
+      `zod:instances ${String(zodInstances)}`,
+    ].join('\n'),
   );
 });
