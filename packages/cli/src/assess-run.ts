@@ -41,7 +41,7 @@ export type AssessFlags = PlanOptionFlagValues & {
 };
 
 /** The parsed argument of `encplan assess`. */
-export interface AssessArgs {
+interface AssessArgs {
   readonly device?: string | undefined;
 }
 
