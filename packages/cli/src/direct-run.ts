@@ -1,7 +1,6 @@
 import { parseWithoutCompiling } from '@encplan/core';
 import { runAssess, type AssessFlags } from './assess-run.js';
 import { reportCommandError, reportDeadlinesFired } from './command-outcome.js';
-import type { DirectParse } from './direct.js';
 import { diskDocument } from './disk-reading.js';
 import { installTerminalSink } from './terminal-sink.js';
 
@@ -11,7 +10,13 @@ import { installTerminalSink } from './terminal-sink.js';
  * EncplanCommand's `init` (the terminal sink), the command's one body (assess-run.ts), then EncplanCommand's
  * `catch` (the error envelope or line, the exit code) and `finally` (a tool deadline that fired).
  */
-export async function runAssessDirect(parsed: DirectParse, argv: readonly string[]): Promise<void> {
+export async function runAssessDirect(
+  parsed: {
+    readonly args: Readonly<Record<string, string>>;
+    readonly flags: Readonly<Record<string, unknown>>;
+  },
+  argv: readonly string[],
+): Promise<void> {
   parseWithoutCompiling();
   delete process.env.ENCPLAN_REDIRECTED;
   installTerminalSink();
