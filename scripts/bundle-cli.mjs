@@ -9,6 +9,7 @@
 //   main.js          every command, the core and the `encplan ui` server: loaded by oclif to run a command
 //   version-line.js  the version string alone, for `--version`
 //   help-fast.js     help from pre-rendered text without oclif (src/help-fast.ts, scripts/help-text.mjs)
+//   direct.js        `assess DISK …` without oclif when it parses the same (src/direct.ts; the run in a chunk)
 // `encplan ui`'s server (and what only it needs) stays in a chunk of its own that is loaded when `ui` runs.
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -29,6 +30,7 @@ export async function bundleCli(outDir = path.join(cli, 'bundle')) {
       'oclif-entry': path.join(cli, 'dist/oclif-entry.js'),
       'version-line': path.join(cli, 'dist/version-line.js'),
       'help-fast': path.join(cli, 'dist/help-fast.js'),
+      direct: path.join(cli, 'dist/direct.js'),
     },
     platform: 'node',
     // systeminformation requires macOS-only optional helpers inside platform checks; they are never present

@@ -22,6 +22,7 @@ let runs = 0;
 function loadedBy(
   args: readonly string[],
   env: NodeJS.ProcessEnv = {},
+  stdin: 'pipe' | 'ignore' = 'pipe',
 ): {
   status: number;
   files: string[];
@@ -33,6 +34,7 @@ function loadedBy(
   const trace = path.join(work, `trace-${String(runs)}.txt`);
   const hook = pathToFileURL(path.join(REPO_ROOT, 'tests/support/module-trace.mjs')).href;
   const run = runCli(args, {
+    stdin,
     // As a user runs it: under NODE_ENV test or development (vitest sets test), oclif also loads typescript
     // to look for a tsconfig.json.
     env: { NODE_OPTIONS: `--import ${hook}`, ENCPLAN_MODULE_TRACE: trace, NODE_ENV: 'production', ...env },
@@ -141,12 +143,36 @@ describe('what a command loads', () => {
     expect(files).toEqual(['bin/run.js', 'bundle/version-line.js']);
   });
 
+  it('encplan assess DISK: without oclif (src/direct.ts), the command body and the core alone', () => {
+    for (const [args, status, stdin] of [
+      [['assess', '/dev/encplan-test-no-such-disk', '--json'], 4, 'pipe'],
+      [['assess', '--bundle', bundleDir, '--json'], 0, 'ignore'],
+    ] as const) {
+      const { status: exit, files } = loadedBy(args, {}, stdin);
+      expect({ args, exit }).toEqual({ args, exit: status });
+      expect(files.filter((file) => !file.startsWith('bundle/')).slice(1)).toEqual([]);
+      expect(files).toContain('bundle/direct.js');
+      expect(files).not.toContain('bundle/oclif-entry.js');
+      expect(files).not.toContain('bundle/main.js');
+      const packages = loadedPackages(files);
+      expect(packages).toContain('packages/cli/dist/assess-run.js');
+      expect(packages).toContain('packages/core/dist/use-cases');
+      expect(packages).not.toContain('node_modules/@oclif/core');
+      expect(packages).not.toContain('node_modules/ejs');
+    }
+    // A flag oclif must judge (here a misspelt one) is oclif's, as before.
+    const misspelt = loadedBy(['assess', '/dev/encplan-test-no-such-disk', '--jsno']);
+    expect(misspelt.status).toBe(2);
+    expect(loadedPackages(misspelt.files)).toContain('node_modules/@oclif/core');
+  });
+
   it('encplan assess --bundle: the bundled commands and core, not the ui server nor systeminformation', () => {
-    const { status, files, builtins } = loadedBy(['assess', '--bundle', bundleDir, '--json']);
+    // stdin on /dev/null: the direct path (src/direct.ts; with a pipe, oclif runs it, as in the next test).
+    const { status, files, builtins } = loadedBy(['assess', '--bundle', bundleDir, '--json'], {}, 'ignore');
     expect(status).toBe(0);
     // Everything from the bundle: no module of node_modules/ or of a package's tsc output is read.
     expect(files.filter((file) => !file.startsWith('bundle/')).slice(1)).toEqual([]);
-    expect(files).toContain('bundle/main.js');
+    expect(files).toContain('bundle/direct.js');
     const packages = loadedPackages(files);
     expect(packages).toContain('packages/core/dist/use-cases');
     expect(packages).toContain('node_modules/zod');
@@ -164,7 +190,9 @@ describe('what a command loads', () => {
 
   it('encplan assess: oclif’s command list is not sorted by locale (no ICU collator); a listing command still is', () => {
     // src/execute.ts: the order is never read by assess, and the first localeCompare builds ICU's collator.
+    // (No device and stdin a pipe, which oclif may read the device from: oclif runs it, src/direct.ts.)
     const assess = loadedBy(['assess', '--bundle', bundleDir, '--json']);
+    expect(assess.files).toContain('bundle/oclif-entry.js');
     expect(assess.status).toBe(0);
     expect(assess.collator).toBe(false);
     // `completion` lists the commands: oclif sorts them by locale there, as before (and the trace sees it).

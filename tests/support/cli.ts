@@ -12,12 +12,14 @@ export interface CliRun {
 /** Runs the BUILT encplan binary (packages/cli/bin/run.js → bundle/) with this Node, no shell. */
 export function runCli(
   args: readonly string[],
-  options: { env?: NodeJS.ProcessEnv; cwd?: string; timeoutMs?: number } = {},
+  options: { env?: NodeJS.ProcessEnv; cwd?: string; timeoutMs?: number; stdin?: 'pipe' | 'ignore' } = {},
 ): CliRun {
   const result = spawnSync(process.execPath, [path.join(REPO_ROOT, 'packages/cli/bin/run.js'), ...args], {
     cwd: options.cwd ?? REPO_ROOT,
     env: { ...process.env, ...options.env },
     encoding: 'utf8',
+    // A pipe (the default) that ends at once; 'ignore' is /dev/null, which src/direct.ts knows holds no device.
+    stdio: [options.stdin ?? 'pipe', 'pipe', 'pipe'],
     timeout: options.timeoutMs ?? 60_000,
     // `assess --all --json` over many disks prints more than spawnSync's 1 MiB default.
     maxBuffer: 64 * 1024 * 1024,

@@ -39,6 +39,14 @@ if (argv[0] === '--version' || argv[0] === '-v') {
   )
 ) {
   // Answered.
+} else if (
+  // `assess DISK …`, as scripts run it once per disk, without evaluating oclif: src/direct.ts parses the
+  // arguments with the flags oclif's parser would use and runs the command's body when oclif would do exactly
+  // the same; anything else (a misspelt flag, `--help`, a bad value…) is left to oclif below.
+  argv[0] === 'assess' &&
+  (await (await import('../bundle/direct.js')).runDirect(argv, new URL('../', import.meta.url)))
+) {
+  // Run.
 } else {
   // oclif alone: it imports bundle/main.js (every command and the core) only when a command runs, and answers
   // `--help` from oclif.manifest.json (src/oclif-entry.ts).

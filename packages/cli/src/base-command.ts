@@ -1,14 +1,12 @@
 import { Command, Errors, Flags, type Interfaces } from '@oclif/core';
-import { deadlinesFired, fileSystemErrorOf } from '@encplan/core/node';
 import {
   EncplanError,
   renderDocumentText,
-  toErrorBody,
   type DocumentResult,
   type JsonDocument,
   type Warning,
 } from '@encplan/core';
-import { ExitCode, exitCodeFor } from './exit-codes.js';
+import { emitJson, reportCommandError, reportDeadlinesFired } from './command-outcome.js';
 import { installTerminalSink } from './terminal-sink.js';
 import { terminalTextOptions } from './terminal-style.js';
 
@@ -47,7 +45,7 @@ export abstract class EncplanCommand extends Command {
   }
 
   protected emitJson(document: unknown): void {
-    process.stdout.write(`${JSON.stringify(document, null, 2)}\n`);
+    emitJson(document);
   }
 
   /** Prints this command's ok (or partial, with warnings) envelope around `result`. */
@@ -75,47 +73,15 @@ export abstract class EncplanCommand extends Command {
     // oclif's own parse errors (unknown flag, missing argument) are usage errors.
     const isUsage =
       error instanceof Errors.CLIError && !(error instanceof EncplanError) && error.oclif?.exit !== 0;
-    const normalised =
-      isUsage && !(error instanceof EncplanError)
-        ? new EncplanError('INVALID_ARGUMENT', stripAnsi(error.message))
-        : // A raw ENAMETOOLONG, EACCES, ENOENT… on a path the user gave (an output file) is the user's path, not a bug.
-          (fileSystemErrorOf(error) ?? error);
     if ((error as { code?: string }).code === 'EEXIT') {
       throw error;
     }
-    const body = toErrorBody(normalised);
-    const exitCode = normalised instanceof EncplanError ? exitCodeFor(normalised.code) : ExitCode.internal;
-    if (jsonWanted) {
-      this.emitJson(this.document.error(normalised));
-    } else {
-      process.stderr.write(`encplan: ${body.message}\n${body.hint === null ? '' : `hint: ${body.hint}\n`}`);
-      if (exitCode === ExitCode.internal && process.env.ENCPLAN_DEBUG === '1') {
-        process.stderr.write(`${String(error.stack)}\n`);
-      }
-    }
-    process.exitCode = exitCode;
+    reportCommandError(error, { usage: isUsage, jsonWanted, document: this.document });
   }
 
-  /**
-   * A tool's deadline that fired is an error of the run even where a probe carried on without that fact (a
-   * TOOL_TIMED_OUT warning in a partial result): the command never exits 0 after one (exit 3, as the error
-   * TOOL_TIMED_OUT would), and says so on stderr.
-   */
+  /** A tool's deadline that fired makes the run's exit code 3 (command-outcome.ts). */
   protected override async finally(error: Error | undefined): Promise<unknown> {
-    const fired = deadlinesFired();
-    if (error === undefined && fired.length > 0 && (process.exitCode ?? 0) === 0) {
-      const tools = [...new Set(fired.map((entry) => `${entry.tool} (${entry.timeoutMs / 1000} s)`))];
-      process.stderr.write(
-        `encplan: ${tools.join(', ')} did not finish within its deadline; the result is partial (see its warnings).\n`,
-      );
-      process.exitCode = exitCodeFor('TOOL_TIMED_OUT');
-    }
+    reportDeadlinesFired(error);
     return super.finally(error);
   }
-}
-
-function stripAnsi(text: string): string {
-  // oclif colours its parse errors; the JSON and the log want plain text.
-  // eslint-disable-next-line no-control-regex -- ESC starts the ANSI colour sequences we remove
-  return text.replace(/\u001b\[[0-9;]*m/g, '');
 }

@@ -1,15 +1,7 @@
 import { Args, Flags } from '@oclif/core';
-import {
-  assessmentDocument,
-  FLAG_DEFINITIONS,
-  machineAssessmentDocument,
-  type JsonDocument,
-} from '@encplan/core';
-import { checkScratchDirectory, createEnvironment } from '@encplan/core/node';
+import { FLAG_DEFINITIONS, type JsonDocument } from '@encplan/core';
 import { EncplanCommand } from './base-command.js';
-import { withCancellation } from './cancellation.js';
-import { stderrProgress, stderrStep } from './render/progress-bar.js';
-import { verboseEnvironment } from './verbose-calls.js';
+import { diskDocument, readDisks } from './disk-reading.js';
 
 /** The argument of `encplan assess` and `encplan collect`: one disk, by default the current directory's. */
 export const deviceArgs = {
@@ -27,21 +19,15 @@ export const deviceArgs = {
 export abstract class DiskCommand extends EncplanCommand {
   /** `--all` prints the machine document (errors included), one disk the assessment. */
   get document(): JsonDocument {
-    return this.argv.includes('--all') ? machineAssessmentDocument : assessmentDocument;
+    return diskDocument(this.argv);
   }
 
   /**
    * Runs `work` on this machine's environment, Ctrl-C cancelling it; with `verbose`, the external programs it
    * ran are then listed on stderr.
    */
-  protected async readDisks<T>(
-    verbose: boolean,
-    work: (environment: ReturnType<typeof createEnvironment>, signal: AbortSignal) => Promise<T>,
-  ): Promise<T> {
-    const { environment, report } = verboseEnvironment(createEnvironment(), verbose);
-    const result = await withCancellation((signal) => work(environment, signal));
-    report();
-    return result;
+  protected readDisks<T>(...options: Parameters<typeof readDisks<T>>): Promise<T> {
+    return readDisks(...options);
   }
 }
 
@@ -64,24 +50,4 @@ export function diskFlags(summaries: { includeSerials: string; benchmark: string
       dependsOn: ['benchmark'],
     }),
   };
-}
-
-/** The benchmark `--benchmark [--quick] [--scratch DIR]` asks for, the folder checked (exit 2) before anything runs. */
-export async function benchmarkRequestOf(flags: {
-  benchmark: boolean;
-  quick: boolean;
-  scratch?: string | undefined;
-}): Promise<{ quick: boolean; scratchDirectory?: string } | null> {
-  if (!flags.benchmark) {
-    return null;
-  }
-  return {
-    quick: flags.quick,
-    ...(flags.scratch === undefined ? {} : { scratchDirectory: await checkScratchDirectory(flags.scratch) }),
-  };
-}
-
-/** With --benchmark, its steps and runs on stderr; without, none: a sub-second assessment needs no progress. */
-export function benchmarkProgress(benchmark: boolean) {
-  return benchmark ? { onProgress: stderrStep, onBenchmarkProgress: stderrProgress() } : {};
 }

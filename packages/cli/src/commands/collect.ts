@@ -1,13 +1,8 @@
 import { Flags } from '@oclif/core';
 import { collect, collectAll, EncplanError } from '@encplan/core';
 import { writeBundleDirectory } from '@encplan/core/node';
-import {
-  benchmarkRequestOf,
-  diskFlags,
-  benchmarkProgress,
-  deviceArgs,
-  DiskCommand,
-} from '../disk-command.js';
+import { diskFlags, deviceArgs, DiskCommand } from '../disk-command.js';
+import { benchmarkProgress, benchmarkRequestOf } from '../disk-reading.js';
 import { exitIfDiskFailed } from '../verbose-calls.js';
 
 /** `encplan collect [device] --out DIR`: saves every capture of an assessment as a bundle. */

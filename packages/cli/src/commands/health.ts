@@ -2,7 +2,8 @@ import { Args } from '@oclif/core';
 import { healthDocument, healthFromSmartctlJson, toHealthDocumentView } from '@encplan/core';
 import { readSavedToolOutput } from '@encplan/core/node';
 import { EncplanCommand } from '../base-command.js';
-import { exitIfVerdictFails, failOnFlags } from '../fail-on.js';
+import { failOnFlags } from '../fail-on.js';
+import { exitIfVerdictFails } from '../verdict-exit.js';
 import { withCancellation } from '../cancellation.js';
 
 /** `encplan health FILE.json`: judges a saved `smartctl --json` output (smartctl_exporter, Telegraf, by hand). */

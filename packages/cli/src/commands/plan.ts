@@ -8,9 +8,10 @@ import {
 } from '@encplan/core';
 import { EncplanCommand } from '../base-command.js';
 import { withCancellation } from '../cancellation.js';
-import { exitIfVerdictFails } from '../fail-on.js';
+import { exitIfVerdictFails } from '../verdict-exit.js';
 import { readAssessmentDocument, type AssessmentSource } from '../assessment-source.js';
-import { optionsFromFlags, planOptionFlags } from '../plan-flags.js';
+import { planOptionFlags } from '../plan-flags.js';
+import { optionsFromFlags } from '../plan-options.js';
 
 /** `encplan plan`: recommendations, predicted cost and the exact commands, from facts. Executes nothing. */
 export default class Plan extends EncplanCommand {
