@@ -20,6 +20,7 @@ import {
 } from './facts.js';
 import { isKernelAtLeast } from './kernel-version.js';
 import { measuredLuks2Targets } from './performance-model.js';
+import { differenceBeyondSpread, rangeOfSpreadPercent } from './measured-difference.js';
 import type { RuleResult } from './rule-result.js';
 
 const sysfsSource = sourceOf('lsblk', 'log-sec/phy-sec');
@@ -142,7 +143,11 @@ export function recommendWorkqueueBypass(
     const gainPercent = Math.round((measuredWith / measuredWithout - 1) * 100);
     const better = measuredWith > measuredWithout;
     const differenceText = better ? `${String(gainPercent)} % faster` : `${String(-gainPercent)} % slower`;
-    if (spread !== null && Math.abs(gainPercent) > spread) {
+    const verdict = differenceBeyondSpread(
+      rangeOfSpreadPercent(measuredWith, spread),
+      rangeOfSpreadPercent(measuredWithout, spread),
+    );
+    if (verdict === 'above' || verdict === 'below') {
       return {
         recommendations: [
           {
@@ -160,7 +165,7 @@ export function recommendWorkqueueBypass(
       };
     }
     undecided =
-      spread === null
+      verdict === 'unknown' || spread === null
         ? `Bypassing the workqueues measured ${differenceText}, but from single runs whose spread is unknown, so the measurement does not decide. `
         : `Bypassing the workqueues measured ${differenceText}, within the ${String(spread)} % spread of the repeated runs, so the measurement does not decide. `;
   }

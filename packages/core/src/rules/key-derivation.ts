@@ -9,6 +9,7 @@ import { UNLOCK_RAM_SHARE } from './flag-definitions.js';
 import type { PlanFacts } from './facts.js';
 import { VERACRYPT_GPU_RATES } from './reference-rates.js';
 import type { RuleResult } from './rule-result.js';
+import { leadsBeyondSpread, rangeOfRuns, scaleRange, type MeasuredRange } from './measured-difference.js';
 
 /**
  * cryptsetup's default maximum argon2 memory, 1 GiB in KiB: "If the memory cost parameter is benchmarked (not
@@ -293,6 +294,11 @@ function pbkdf2RunsNote(
     : `, the median of ${String(samples.length)} runs, ${String(Math.min(...samples))}–${String(Math.max(...samples))} iterations/s`;
 }
 
+/** A candidate's advantage range relative to the chosen hash's, e.g. "0.95–1.10× over 3 runs". */
+function spreadText(range: MeasuredRange, reference: number): string {
+  return `${(range.low / reference).toFixed(2)}–${(range.high / reference).toFixed(2)}× over its runs`;
+}
+
 /**
  * PBKDF2 iterations per second for a `keyBytes` key from a benchmark that derived `benchKeyBytes`: the cost
  * scales with the number of output blocks, ceil(key / hash output) (RFC 8018 §5.2).
@@ -386,7 +392,15 @@ export function recommendVeracryptKdf(
     const iterationsPerSecond = pbkdf2RateForKey(measured, benchKeyBytes, keyBytes, hash);
     // Attacker seconds per defender second ∝ defender iterations/s ÷ GPU iterations/s (dosoos/hashcat_speeds (hashcat -b outputs) derived ratio).
     const advantage = iterationsPerSecond / (gpu.guessesPerSecond * gpu.iterations);
-    return [{ hash, iterationsPerSecond, advantage, speed, runs: pbkdf2RunsNote(row) }];
+    // The advantage over the repeated runs: every run scales the same way (issue 24 item 4).
+    const runs = rangeOfRuns(row?.iterationsPerSecondSamples ?? []) ?? {
+      value: measured,
+      low: measured,
+      high: measured,
+      spreadKnown: false,
+    };
+    const advantageRange: MeasuredRange = { ...scaleRange(runs, advantage / measured), value: advantage };
+    return [{ hash, iterationsPerSecond, advantage, advantageRange, speed, runs: pbkdf2RunsNote(row) }];
   });
   const shortPassword =
     options.passwordLength === null || options.passwordLength < VERACRYPT_PIM.shortPasswordChars;
@@ -402,10 +416,16 @@ export function recommendVeracryptKdf(
       ),
     ),
   ];
-  const best = candidates.reduce<(typeof candidates)[number] | null>(
-    (top, c) => (top === null || c.advantage > top.advantage ? c : top),
+  // VeraCrypt's default PRF, SHA-512 (VeraCrypt documentation, "Header Key Derivation, Salt, and Iteration
+  // Count"), stays unless another hash gives the attacker more work beyond the spread of the repeated runs of
+  // both (issue 24 item 4); figures from single runs decide between themselves as before.
+  const ordered = [...candidates].sort((a, b) => Number(b.hash === 'sha512') - Number(a.hash === 'sha512'));
+  const best = ordered.reduce<(typeof candidates)[number] | null>(
+    (top, c) =>
+      top === null || leadsBeyondSpread(c.advantageRange, top.advantageRange, 'compare-figures') ? c : top,
     null,
   );
+  const insideSpread = candidates.filter((c) => best !== null && c !== best && c.advantage > best.advantage);
   if (best === null) {
     const kdf: VeracryptKdf = {
       hash: 'sha512',
@@ -465,7 +485,10 @@ export function recommendVeracryptKdf(
       {
         ruleId: 'veracrypt-hash',
         value: best.hash,
-        reason: `Per second of your unlock wait, ${best.hash} gives a GPU attacker the most work of the measured hashes (more than ${others === '' ? 'no alternative measured' : others}), from this CPU's PBKDF2 speed against hashcat's RTX 4090 rates.`,
+        reason:
+          insideSpread.length === 0
+            ? `Per second of your unlock wait, ${best.hash} gives a GPU attacker the most work of the measured hashes (more than ${others === '' ? 'no alternative measured' : others}), from this CPU's PBKDF2 speed against hashcat's RTX 4090 rates.`
+            : `Keep ${best.hash}: ${insideSpread.map((c) => `${c.hash} measured ${(c.advantage / best.advantage).toFixed(2)}× its work per second of unlock wait (${spreadText(c.advantageRange, best.advantage)})`).join(', ')}, a lead inside the spread of the repeated runs, so it decides nothing; from this CPU's PBKDF2 speed against hashcat's RTX 4090 rates.`,
         evidence: reasons,
         confidence: 'medium',
       },

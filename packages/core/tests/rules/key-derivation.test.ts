@@ -8,6 +8,7 @@ import {
   recommendVeracryptKdf,
   veracryptIterations,
 } from '../../src/rules/key-derivation.js';
+import { VERACRYPT_GPU_RATES } from '../../src/rules/reference-rates.js';
 import { facts, machine, optionsWith } from './facts-builder.js';
 
 /** The argon2id row cryptsetup benchmark prints, as the assessment's cipherBenchmark.kdfSpeed holds it. */
@@ -224,6 +225,49 @@ describe('recommendVeracryptKdf', () => {
     const result = recommendVeracryptKdf(input, optionsWith({ targetTool: 'veracrypt', ...options }), 1);
     expect(result.kdf).toMatchObject({ hash, pim, iterations: veracryptIterations(pim) });
     expect(result.recommendations.map((r) => r.ruleId)).toEqual(['veracrypt-hash', 'veracrypt-pim']);
+  });
+
+  it('leaves SHA-512 for another hash only when its lead lies beyond the spread of the repeated runs', () => {
+    // Whirlpool's work per unlock second against SHA-512's, as the rule computes it: iterations/s over hashcat's
+    // RTX 4090 rate (both hashes derive VeraCrypt's 64-byte key in one block).
+    const rate = (hash: 'sha512' | 'whirlpool') => {
+      const gpu = VERACRYPT_GPU_RATES[hash]['rtx-4090']!;
+      return gpu.guessesPerSecond * gpu.iterations;
+    };
+    const sha512 = 1_685_813;
+    /** Both hashes run three times, ±5 % around the median; Whirlpool `lead` × SHA-512's attacker work. */
+    const repeated = (lead: number): PlanFacts => {
+      const whirlpool = Math.round((sha512 / rate('sha512')) * rate('whirlpool') * lead);
+      const runs = (median: number) => [0.95, 1, 1.05].map((f) => Math.round(median * f));
+      return {
+        cipherBenchmark: {
+          kdfSpeed: {
+            pbkdf2: [
+              {
+                hash: 'sha512',
+                iterationsPerSecond: sha512,
+                derivedKeyBits: 256,
+                iterationsPerSecondSamples: runs(sha512),
+              },
+              {
+                hash: 'whirlpool',
+                iterationsPerSecond: whirlpool,
+                derivedKeyBits: 256,
+                iterationsPerSecondSamples: runs(whirlpool),
+              },
+            ],
+          },
+        },
+      };
+    };
+    const options = optionsWith({ targetTool: 'veracrypt' });
+    // 4 % ahead at the medians, but the runs overlap: a medians-only comparison would pick Whirlpool.
+    const close = recommendVeracryptKdf(repeated(1.04), options, 1);
+    expect(close.kdf.hash).toBe('sha512');
+    expect(close.recommendations[0]?.reason).toContain('a lead inside the spread of the repeated runs');
+    expect(close.recommendations[0]?.reason).toContain('whirlpool measured 1.04×');
+    // 20 % ahead: Whirlpool's slowest run beats SHA-512's fastest.
+    expect(recommendVeracryptKdf(repeated(1.2), options, 1).kdf.hash).toBe('whirlpool');
   });
 
   it('words the PIM floor by the rule that set it (a 24-character password is not "under 20")', () => {
