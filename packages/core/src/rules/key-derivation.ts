@@ -101,6 +101,8 @@ function argon2idSpeedOf(
 ): {
   msPerKiBIterationLane: number;
   runs: number;
+  /** The runs' spread of that cost, (highest − lowest) / median in per cent; null after one run. */
+  spreadPercent: number | null;
   first: { timeCost: number; memoryKiB: number; threads: number; targetMs: number };
 } | null {
   const rows = (facts.cipherBenchmark?.kdfSpeed?.argon2 ?? []).flatMap((row) => {
@@ -128,7 +130,12 @@ function argon2idSpeedOf(
     const lanes = Math.min(row.threads, machineCores ?? row.threads);
     return (row.targetMs * lanes) / (row.timeCost * row.memoryKiB);
   });
-  return { msPerKiBIterationLane: median(costs) ?? 0, runs: rows.length, first };
+  const middle = median(costs) ?? 0;
+  const spreadPercent =
+    costs.length < 2 || middle <= 0
+      ? null
+      : Math.round(((Math.max(...costs) - Math.min(...costs)) / middle) * 100);
+  return { msPerKiBIterationLane: middle, runs: rows.length, spreadPercent, first };
 }
 
 /**
@@ -262,7 +269,7 @@ export function recommendLuks2Pbkdf(
   const recommendation: Recommendation = {
     ruleId: 'luks2-pbkdf',
     value: { pbkdf: 'argon2id', memoryKiB, parallel, iterations, iterTimeMs: null },
-    reason: `Fix argon2id at ${String(memoryKiB)} KiB (${policy.basis}), ${String(parallel)} lanes and ${String(iterations)} iterations (about ${String(predictedUnlockMs)} ms per unlock, from the median of ${String(speed.runs)} argon2id benchmark run(s)) so the weakest machine that must unlock gets no boot-time out-of-memory, whatever a faster or busier formatting machine would pick. ${pinned}${slow}${assumption}`,
+    reason: `Fix argon2id at ${String(memoryKiB)} KiB (${policy.basis}), ${String(parallel)} lanes and ${String(iterations)} iterations (about ${String(predictedUnlockMs)} ms per unlock, from the median of ${String(speed.runs)} argon2id benchmark run(s)${speed.spreadPercent === null ? '' : `, whose cost per KiB spread ${String(speed.spreadPercent)} %`}) so the weakest machine that must unlock gets no boot-time out-of-memory, whatever a faster or busier formatting machine would pick. ${pinned}${slow}${assumption}`,
     evidence: reasons,
     confidence: otherMachine ? 'medium' : 'high',
   };

@@ -29,18 +29,6 @@ export function rangeOfRuns(samples: readonly number[]): MeasuredRange | null {
   return { value, low: Math.min(...samples), high: Math.max(...samples), spreadKnown: samples.length > 1 };
 }
 
-/**
- * A figure whose runs spread over `spreadPercent` of it, slowest to fastest ((max − min) / median, as fio's
- * RunSummary.spreadPercent), taken as lying evenly around it; null spread: single runs, spread unknown.
- */
-export function rangeOfSpreadPercent(value: number, spreadPercent: number | null): MeasuredRange {
-  if (spreadPercent === null) {
-    return { value, low: value, high: value, spreadKnown: false };
-  }
-  const half = (value * spreadPercent) / 200;
-  return { value, low: value - half, high: value + half, spreadKnown: true };
-}
-
 /** `range` scaled by `factor` (a rate derived from the measured one, e.g. per derived key or per attacker guess). */
 export function scaleRange(range: MeasuredRange, factor: number): MeasuredRange {
   const [low, high] = factor >= 0 ? [range.low, range.high] : [range.high, range.low];

@@ -155,6 +155,18 @@ describe('recommendLuks2Pbkdf', () => {
     );
   });
 
+  it('states the spread of the repeated argon2id runs the iterations follow', () => {
+    const host = machine({ cores: 4, memoryBytes: 16 * GIB });
+    const reason = (rows: ReturnType<typeof row>[]) =>
+      recommendLuks2Pbkdf(facts(host, { cipherBenchmark: { kdfSpeed: { argon2: rows } } }), optionsWith())
+        .recommendations[0]?.reason;
+    // Costs per KiB 1, 1 and 2 (half the memory in the same time): (2 − 1) / 1 = 100 %.
+    expect(reason([row(5, 1_048_576, 4), row(5, 524_288, 4), row(5, 1_048_576, 4)])).toContain(
+      'the median of 3 argon2id benchmark run(s), whose cost per KiB spread 100 %',
+    );
+    expect(reason([row(5, 1_048_576, 4)])).not.toContain('spread');
+  });
+
   it('says the per-core speed assumption when the unlocking machine differs', () => {
     const result = recommendLuks2Pbkdf(
       facts(machine({ cores: 4 }), bench(5, 1_048_576, 4)),

@@ -5,7 +5,6 @@ import {
   exactly,
   leadsBeyondSpread,
   rangeOfRuns,
-  rangeOfSpreadPercent,
   scaleRange,
 } from '../../src/rules/measured-difference.js';
 
@@ -38,14 +37,6 @@ describe('differenceBeyondSpread (issue 24 item 4: a difference decides only bey
     const gain = { value: 20, low: -3, high: 40, spreadKnown: true };
     expect(differenceBeyondSpread(gain, exactly(0))).toBe('within');
     expect(differenceBeyondSpread({ ...gain, low: 5 }, exactly(0))).toBe('above');
-  });
-
-  it('takes a fio-style spread percentage as the width around the figure', () => {
-    expect(rangeOfSpreadPercent(100, 8)).toEqual({ value: 100, low: 96, high: 104, spreadKnown: true });
-    expect(rangeOfSpreadPercent(100, null).spreadKnown).toBe(false);
-    // 6 % faster with 8 % spreads: within; 10 % faster: beyond.
-    expect(differenceBeyondSpread(rangeOfSpreadPercent(106, 8), rangeOfSpreadPercent(100, 8))).toBe('within');
-    expect(differenceBeyondSpread(rangeOfSpreadPercent(110, 8), rangeOfSpreadPercent(100, 8))).toBe('above');
   });
 
   it('never calls a difference beyond the spread when the runs of the two overlap (any runs)', () => {
