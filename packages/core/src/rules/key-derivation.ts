@@ -477,7 +477,15 @@ export function recommendVeracryptKdf(
   };
   const others = candidates
     .filter((c) => c !== best)
-    .map((c) => `${c.hash} ${(best.advantage / c.advantage).toFixed(1)}×`)
+    .map(
+      (c) =>
+        `${c.hash} ${(best.advantage / c.advantage).toFixed(1)}×${
+          // The lead with its spread: slowest run of the chosen hash over the fastest of the other, and back.
+          best.advantageRange.spreadKnown && c.advantageRange.spreadKnown
+            ? ` (${(best.advantageRange.low / c.advantageRange.high).toFixed(1)}–${(best.advantageRange.high / c.advantageRange.low).toFixed(1)}× over their runs)`
+            : ''
+        }`,
+    )
     .join(', ');
   // The floor note names the rule that set it: 485 for passwords under 20 characters, 1 (the smallest PIM)
   // for a long password.

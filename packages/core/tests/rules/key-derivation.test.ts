@@ -278,8 +278,11 @@ describe('recommendVeracryptKdf', () => {
     expect(close.kdf.hash).toBe('sha512');
     expect(close.recommendations[0]?.reason).toContain('a lead inside the spread of the repeated runs');
     expect(close.recommendations[0]?.reason).toContain('whirlpool measured 1.04×');
-    // 20 % ahead: Whirlpool's slowest run beats SHA-512's fastest.
-    expect(recommendVeracryptKdf(repeated(1.2), options, 1).kdf.hash).toBe('whirlpool');
+    // 20 % ahead: Whirlpool's slowest run beats SHA-512's fastest, and the reason states the lead with its
+    // spread: 0.95 × 1.2 / 1.05 = 1.09 to 1.05 × 1.2 / 0.95 = 1.33.
+    const ahead = recommendVeracryptKdf(repeated(1.2), options, 1);
+    expect(ahead.kdf.hash).toBe('whirlpool');
+    expect(ahead.recommendations[0]?.reason).toContain('sha512 1.2× (1.1–1.3× over their runs)');
   });
 
   it('words the PIM floor by the rule that set it (a 24-character password is not "under 20")', () => {
