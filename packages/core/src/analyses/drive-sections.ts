@@ -90,6 +90,7 @@ export function assessDriveSections(input: {
     unallocatedRegions: input.space?.regions ?? [],
     unallocatedKnownTrimmed: null,
     trimSupported: trim.status === 'supported' ? true : trim.status === 'unknown' ? null : false,
+    discardMaxBytes: trim.kernelDiscardMaxBytes,
     rotational: input.drive.health.rotational ?? input.disk.rotational,
     nvmeUnallocatedCapacityBytes:
       input.space?.nvme?.unallocatedCapacityBytes ?? input.drive.nvmeIdCtrl?.unallocatedCapacityBytes ?? null,

@@ -24,6 +24,11 @@ export interface OverProvisioningInput {
   readonly unallocatedKnownTrimmed: boolean | null;
   /** Whether the drive accepts TRIM at all (assessTrim's deviceSupportsTrim / kernel view). */
   readonly trimSupported: boolean | null;
+  /**
+   * The disk's queue/discard_max_bytes: 0 means the kernel sends the disk no discards, so blkdiscard fails
+   * (Linux Documentation/ABI/stable/sysfs-block); null when it was not read.
+   */
+  readonly discardMaxBytes: number | null;
   readonly rotational: boolean | null;
   readonly nvmeUnallocatedCapacityBytes: number | null;
   readonly factorySpareBytes: number | null;
@@ -37,6 +42,31 @@ export interface OverProvisioningInput {
  */
 const LOW_SPARE_PERCENT = 7;
 const GENEROUS_SPARE_PERCENT = 25;
+
+/**
+ * How to discard the never-partitioned regions once, as the plan's spare-area commands do (rules/space.ts
+ * tailDiscard): `blkdiscard` only where the kernel is known to send the disk discards (discard_max_bytes > 0).
+ * With discard_max_bytes 0 the kernel refuses BLKDISCARD with EOPNOTSUPP ("A discard_max_bytes of 0 means that
+ * the device does not support discard functionality", Linux Documentation/ABI/stable/sysfs-block; blkdiscard(8));
+ * unread, whether it would work is unknown, and no command is suggested.
+ */
+function discardAdvice(input: OverProvisioningInput): string[] {
+  const name = input.diskPath.replace(/^\/dev\//, '');
+  if (input.discardMaxBytes === 0) {
+    return [
+      `The kernel sends no discards to ${input.diskPath} (discard_max_bytes 0), so blkdiscard cannot free the unallocated space: it counts as spare area only if it was never written.`,
+    ];
+  }
+  if (input.discardMaxBytes === null) {
+    return [
+      `Whether the kernel sends discards to ${input.diskPath} is unknown (its discard_max_bytes was not read; see /sys/block/${name}/queue/discard_max_bytes), so no blkdiscard is suggested: the unallocated space counts as spare area only if it was never written or has been discarded.`,
+    ];
+  }
+  return input.unallocatedRegions.map(
+    (region) =>
+      `Discard the unallocated region once so the drive can use it as spare: blkdiscard --offset ${region.startBytes} --length ${region.sizeBytes} ${input.diskPath} (erases only that never-partitioned range).`,
+  );
+}
 
 /**
  * Judges the spare area the user adds on top of the factory's. Unallocated space counts only when it was
@@ -92,11 +122,7 @@ export function assessOverProvisioning(input: OverProvisioningInput): OverProvis
   const spareFactor = effectiveSpareBytes > 0 && userBytes > 0 ? effectiveSpareBytes / userBytes : null;
   const advice: string[] = [];
   if (counts === 'only-if-trimmed') {
-    for (const region of input.unallocatedRegions) {
-      advice.push(
-        `Discard the unallocated region once so the drive can use it as spare: blkdiscard --offset ${region.startBytes} --length ${region.sizeBytes} ${input.diskPath} (erases only that never-partitioned range).`,
-      );
-    }
+    advice.push(...discardAdvice(input));
   }
   if (counts === 'no' && input.unallocatedBytes > 0) {
     advice.push(

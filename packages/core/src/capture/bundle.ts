@@ -13,8 +13,9 @@ export const BUNDLE_SCHEMA = 'encplan.bundle' as const;
  * 1.4: `benchmark.quickRevision` may be 3 (issue 24: fscrypt in one cold pass, aes-256-xts decryption).
  * 1.5: `benchmark.quickRevision` may be 4 (issue 24 item 4: aes-128/256-xts in three interleaved pairs).
  * 1.6: `benchmark.quickRevision` may be 5 (issues 24/28: OpenSSL AES only where used, PBKDF2 medians).
+ * 1.7: `benchmark.quickRevision` may be 6 (issue 24 item 4: every PBKDF2 hash and argon2id three times).
  */
-export const BUNDLE_SCHEMA_VERSION = [1, 6] as const;
+export const BUNDLE_SCHEMA_VERSION = [1, 7] as const;
 
 const capturedErrorSchema = z.object({ code: z.enum(ERROR_CODES), message: z.string() }).nullable();
 const pathStatSchema = z.object({
@@ -107,7 +108,7 @@ const bundleSchema = z.object({
     .object({
       quick: z.boolean(),
       quickRevision: z
-        .union([z.literal(1), z.literal(2), z.literal(3), z.literal(4), z.literal(5)])
+        .union([z.literal(1), z.literal(2), z.literal(3), z.literal(4), z.literal(5), z.literal(6)])
         .optional(),
       /** 1.5: the folder `--scratch` named for the scratch containers; absent: the disk's own (replayed alike). */
       scratchDirectory: z.string().optional(),

@@ -23,7 +23,7 @@ export const healthDocument = commandDocument(
 /** `encplan benchmark ciphers --json`: cipher and key-derivation speed, the kernel AES driver. */
 export const cipherBenchmarkDocument = commandDocument(
   'cipher-benchmark',
-  [1, 3],
+  [1, 4],
   'benchmark ciphers',
   cipherBenchmarkSchema,
 );

@@ -6,9 +6,9 @@ import { z } from 'zod';
  * measuring fewer things, never by overlapping measurements. A bundle records the revision it was collected
  * with, so `assess --bundle` replays the same steps.
  */
-export type QuickRevision = 1 | 2 | 3 | 4 | 5;
+export type QuickRevision = 1 | 2 | 3 | 4 | 5 | 6;
 /** The revision `--quick` runs today. */
-export const CURRENT_QUICK_REVISION: QuickRevision = 5;
+export const CURRENT_QUICK_REVISION: QuickRevision = 6;
 
 /** What one quick revision leaves out; null means "as in full mode". */
 export interface QuickCuts {
@@ -40,8 +40,12 @@ export interface QuickCuts {
   readonly opensslAesOnlyWhereUsed: boolean;
   /** Runs of each PBKDF2 hash in {@link pbkdf2RepeatedHashes}, interleaved; iterations follow their median. */
   readonly pbkdf2Runs: number;
-  /** The hashes run {@link pbkdf2Runs} times (the others once); null: every measured hash. */
+  /** The hashes run {@link pbkdf2Runs} times (the others {@link pbkdf2OtherRuns} times); null: every measured hash. */
   readonly pbkdf2RepeatedHashes: readonly string[] | null;
+  /** Runs of each hash not in {@link pbkdf2RepeatedHashes}: 1 before revision 6. */
+  readonly pbkdf2OtherRuns: number;
+  /** argon2id benchmark runs; the key-derivation rule takes the median cost of them (1 before revision 6). */
+  readonly argon2Runs: number;
 }
 
 /** Full mode's interleaved aes-128/256-xts one-core pairs (3: the fewest with a median apart from its ends). */
@@ -72,6 +76,28 @@ const REVISION_2: QuickCuts = {
   opensslAesOnlyWhereUsed: false,
   pbkdf2Runs: 1,
   pbkdf2RepeatedHashes: null,
+  pbkdf2OtherRuns: 1,
+  argon2Runs: 1,
+};
+
+// Revision 5 (issues 24 and 28): revision 4 without the OpenSSL AES runs the plan cannot use (a kernel xts(aes)
+// driver without the CPU's AES instructions: rules/cipher-speed.ts admits no OpenSSL AES figure then; a kernel
+// benchmark of both key sizes: its figures outrank OpenSSL's), and with PBKDF2 sha512 (VeraCrypt's default
+// PRF, VeraCrypt documentation "Header Key Derivation, Salt, and Iteration Count") run three times,
+// interleaved with the other hashes, so the PIM follows a median (issue 24 item 4). sha256, whirlpool and
+// argon2id stay at one run: cryptsetup times PBKDF2 in CPU time (lib/crypto_backend/pbkdf_check.c,
+// getrusage), so on a busy machine each run takes several seconds of wall time, and the 30 s budget holds
+// one hash's repeats (full mode repeats every hash).
+const REVISION_5: QuickCuts = {
+  ...REVISION_2,
+  revision: 5,
+  fscryptOnePass: true,
+  opensslDecryptEvps: ['aes-256-xts'],
+  opensslKeySizeSamples: 3,
+  opensslAesOnlyWhereUsed: true,
+  pbkdf2Runs: 3,
+  pbkdf2RepeatedHashes: ['sha512'],
+  pbkdf2OtherRuns: 1,
 };
 
 export const QUICK_CUTS: Readonly<Record<QuickRevision, QuickCuts>> = {
@@ -87,6 +113,8 @@ export const QUICK_CUTS: Readonly<Record<QuickRevision, QuickCuts>> = {
     opensslAesOnlyWhereUsed: false,
     pbkdf2Runs: 1,
     pbkdf2RepeatedHashes: null,
+    pbkdf2OtherRuns: 1,
+    argon2Runs: 1,
   },
   2: REVISION_2,
   // Revision 3 (issue 24): revision 2, plus fscrypt measured in one cold pass so the page cache cannot serve
@@ -101,24 +129,19 @@ export const QUICK_CUTS: Readonly<Record<QuickRevision, QuickCuts>> = {
     opensslDecryptEvps: ['aes-256-xts'],
     opensslKeySizeSamples: 3,
   },
-  // Revision 5 (issues 24 and 28): revision 4 without the OpenSSL AES runs the plan cannot use (a kernel xts(aes)
-  // driver without the CPU's AES instructions: rules/cipher-speed.ts admits no OpenSSL AES figure then; a kernel
-  // benchmark of both key sizes: its figures outrank OpenSSL's), and with PBKDF2 sha512 (VeraCrypt's default
-  // PRF, VeraCrypt documentation "Header Key Derivation, Salt, and Iteration Count") run three times,
-  // interleaved with the other hashes, so the PIM follows a median (issue 24 item 4). sha256, whirlpool and
-  // argon2id stay at one run: cryptsetup times PBKDF2 in CPU time (lib/crypto_backend/pbkdf_check.c,
-  // getrusage), so on a busy machine each run takes several seconds of wall time, and the 30 s budget holds
-  // one hash's repeats (full mode repeats every hash).
-  5: {
-    ...REVISION_2,
-    revision: 5,
-    fscryptOnePass: true,
-    opensslDecryptEvps: ['aes-256-xts'],
-    opensslKeySizeSamples: 3,
-    opensslAesOnlyWhereUsed: true,
-    pbkdf2Runs: 3,
-    pbkdf2RepeatedHashes: ['sha512'],
-  },
+  5: REVISION_5,
+  // Revision 6 (issue 24 item 4): revision 5 with every KDF speed a rule reads repeated, so none rests on one
+  // run and each has a spread: PBKDF2 sha512 three interleaved runs as before, sha256 (the GRUB keyslot) and
+  // whirlpool (the VeraCrypt hash choice) two, and argon2id three (the LUKS2 iterations follow their median
+  // cost). The 30 s budget sets the counts: cryptsetup times each PBKDF2 run in CPU time until one pass takes
+  // over 500 ms, doubling the iterations (lib/crypto_backend/pbkdf_check.c crypt_pbkdf_check), about 1 s of CPU
+  // per run, so nine runs cost 4 s more than revision 5's five; two runs of the other hashes cost 2 s. argon2id
+  // asks for 500 ms instead of 1000 ms: cryptsetup scales its parameters to the time asked (--iter-time;
+  // crypt_argon2_check) and the rule divides by the time the benchmark printed. Where the CPU cannot do
+  // cryptsetup's smallest parameters in the time asked, it stops there (4 iterations, 65536 KiB, captured at
+  // 500 and at 1000 ms on this project's loaded VM: fixtures/cryptsetup-benchmark/PROVENANCE-pbkdf2-runs.md) and
+  // the printed time understates the cost whichever time was asked; the shorter time understates it more.
+  6: { ...REVISION_5, revision: 6, pbkdf2OtherRuns: 2, argon2IterTimeMs: 500, argon2Runs: 3 },
 };
 
 /** What a benchmark left out to be quick, in words; recorded in the JSON and shown in the report. */

@@ -19,6 +19,11 @@ const pbkdf2SpeedSchema = z.object({
    * more than one run of the hash; `iterationsPerSecond` is then their median, rounded (issue 24 item 4).
    */
   iterationsPerSecondSamples: z.array(z.number().int()).optional(),
+  /**
+   * The runs' spread, slowest to fastest over the median in per cent (as fio's `spreadPercent`), one decimal;
+   * present with `iterationsPerSecondSamples` (since assessment 1.7, cipher-benchmark 1.4; issue 24 item 4).
+   */
+  iterationsPerSecondSpreadPercent: z.number().optional(),
 });
 
 /**

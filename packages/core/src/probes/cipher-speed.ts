@@ -462,7 +462,7 @@ function kdfSteps(options: SpeedProbeOptions): SpeedStep[] {
       ? FULL_PBKDF2_RUNS
       : (cuts.pbkdf2RepeatedHashes?.includes(hash) ?? true)
         ? cuts.pbkdf2Runs
-        : 1;
+        : cuts.pbkdf2OtherRuns;
   const rounds = Math.max(1, ...hashes.map(runsOf));
   const steps = Array.from({ length: rounds }, (_, index) => index + 1).flatMap((round) =>
     hashes
@@ -482,8 +482,9 @@ function kdfSteps(options: SpeedProbeOptions): SpeedStep[] {
     ...(argon2Ms === null ? [] : ['--iter-time', String(argon2Ms)]),
   ];
   // Full mode runs argon2id three times: the key-derivation rule sets the iterations from the median cost of
-  // the runs, so one run slowed by other work does not move them (issue 24 item 4). Quick mode runs it once.
-  const runs = cuts === null ? FULL_ARGON2_RUNS : 1;
+  // the runs, so one run slowed by other work does not move them (issue 24 item 4). Quick mode runs it as its
+  // revision says (once before revision 6).
+  const runs = cuts === null ? FULL_ARGON2_RUNS : cuts.argon2Runs;
   return [
     ...steps,
     ...Array.from({ length: runs }, (_, index): SpeedStep => ({
@@ -505,7 +506,7 @@ function pbkdf2RunsInWords(cuts: QuickCuts): string {
   const repeated = cuts.pbkdf2RepeatedHashes;
   return repeated === null
     ? `, ${String(cuts.pbkdf2Runs)} runs each (median)`
-    : `; ${repeated.join(', ')}: ${String(cuts.pbkdf2Runs)} interleaved runs each (median), the others one run instead of ${String(FULL_PBKDF2_RUNS)}`;
+    : `; ${repeated.join(', ')}: ${String(cuts.pbkdf2Runs)} interleaved runs each (median), the others ${cuts.pbkdf2OtherRuns > 1 ? `${String(cuts.pbkdf2OtherRuns)} interleaved runs each (median)` : 'one run'} instead of ${String(FULL_PBKDF2_RUNS)}`;
 }
 
 /** The argon2id time cryptsetup's benchmark asks for by default (cryptsetup(8) BENCHMARK; meson_options.txt). */
@@ -535,7 +536,9 @@ export function speedProbeReductions(options: SpeedProbeOptions): string[] {
     ...(cuts.argon2IterTimeMs === null
       ? []
       : [
-          `argon2id: cryptsetup benchmarked ${String(cuts.argon2IterTimeMs)} ms once instead of ${String(ARGON2_DEFAULT_ITER_TIME_MS)} ms ${String(FULL_ARGON2_RUNS)} times (the plan scales by the time asked; iterations follow one run, not a median).`,
+          cuts.argon2Runs > 1
+            ? `argon2id: cryptsetup benchmarked ${String(cuts.argon2IterTimeMs)} ms ${String(cuts.argon2Runs)} times instead of ${String(ARGON2_DEFAULT_ITER_TIME_MS)} ms (the plan scales by the time asked; iterations follow the median of the runs).`
+            : `argon2id: cryptsetup benchmarked ${String(cuts.argon2IterTimeMs)} ms once instead of ${String(ARGON2_DEFAULT_ITER_TIME_MS)} ms ${String(FULL_ARGON2_RUNS)} times (the plan scales by the time asked; iterations follow one run, not a median).`,
         ]),
   ];
 }

@@ -16,6 +16,12 @@ import {
 import { plansForLinux, type PlanFacts } from './facts.js';
 import type { RuleResult } from './rule-result.js';
 import type { CipherEvidenceKind, KeySizeGainSpread } from './cipher-speed.js';
+import {
+  differenceBeyondSpread,
+  exactly,
+  leadsBeyondSpread,
+  type MeasuredRange,
+} from './measured-difference.js';
 
 /** The dm-crypt cipher specs the plan can emit (cryptsetup -c). */
 export type LuksCipherSpec = 'aes-xts-plain64' | 'xchacha12,aes-adiantum-plain64';
@@ -142,7 +148,15 @@ export function recommendCipherMode(
   const lacksAes =
     hasAes === false ||
     (hasAes === null && aesRate !== null && aesRate < ANDROID_ADIANTUM_AES_BAR_BYTES_PER_SECOND);
-  const adiantumFaster = adiantumRate !== null && (aesRate === null || adiantumRate > aesRate);
+  // Adiantum replaces AES-XTS only with a lead beyond the spread of their repeated runs (issue 24 item 4).
+  const adiantumFaster =
+    adiantumRate !== null &&
+    (aesRate === null ||
+      leadsBeyondSpread(
+        recordedRange(facts, 'xchacha12,aes-adiantum', 256, adiantumRate),
+        recordedRange(facts, 'aes-xts', 512, aesRate),
+        'compare-figures',
+      ));
   const aesTooSlowUnmeasuredAdiantum =
     adiantumRate === null &&
     adiantumAvailable === true &&
@@ -263,13 +277,19 @@ function statedGain(
     return { percent: measured, faster: `about ${String(measured)} % faster (measured here: ${measuredBy})` };
   }
   const range = `${String(spread.lowPercent)} to ${String(spread.highPercent)} % over ${String(spread.pairs)} interleaved runs`;
-  if (spread.lowPercent <= published && published <= spread.highPercent) {
+  const gains: MeasuredRange = {
+    value: spread.medianPercent,
+    low: spread.lowPercent,
+    high: spread.highPercent,
+    spreadKnown: spread.pairs > 1,
+  };
+  if (differenceBeyondSpread(gains, exactly(published)) === 'within') {
     return {
       percent: published,
       faster: `about ${String(published)} % faster (the published figure; ${range} here)`,
     };
   }
-  if (spread.lowPercent <= 0) {
+  if (differenceBeyondSpread(gains, exactly(0)) !== 'above') {
     return { percent: 0, faster: `not measurably faster (${range} here, a spread that reaches zero)` };
   }
   const median = roundTo(spread.medianPercent, COST_STEP_PERCENT);
@@ -380,14 +400,10 @@ export function recommendKeySize(
 
 /**
  * The range a cipher's rate spans over its recorded repeated runs (`encryptSamplesBytesPerSecond`, one core):
- * the rate scaled by the slowest and fastest run over the figure. One run records no spread: [rate, rate].
+ * the rate scaled by the slowest and fastest run over the figure. One run records no spread: [rate, rate], spread
+ * unknown.
  */
-function recordedRange(
-  facts: PlanFacts,
-  cipher: string,
-  keyBits: number,
-  rate: number,
-): { readonly low: number; readonly high: number } {
+function recordedRange(facts: PlanFacts, cipher: string, keyBits: number, rate: number): MeasuredRange {
   const row = (facts.cipherBenchmark?.cipherSpeed?.measurements ?? []).find(
     (candidate) => candidate.cipher === cipher && candidate.keyBits === keyBits,
   );
@@ -396,17 +412,47 @@ function recordedRange(
   );
   const figure = row?.encryptBytesPerSecond ?? null;
   if (samples.length < 2 || figure === null || figure === undefined || figure <= 0) {
-    return { low: rate, high: rate };
+    return { value: rate, low: rate, high: rate, spreadKnown: false };
   }
-  return { low: (rate * Math.min(...samples)) / figure, high: (rate * Math.max(...samples)) / figure };
+  return {
+    value: rate,
+    low: (rate * Math.min(...samples)) / figure,
+    high: (rate * Math.max(...samples)) / figure,
+    spreadKnown: true,
+  };
 }
 
-/** The largest rate the plain I/O benchmark reached on the device: the fastest run of its fastest profile. */
-function fastestPlainRunBytesPerSecond(facts: PlanFacts): number | null {
-  const values = (facts.ioBenchmark?.plain?.profiles ?? [])
-    .map((profile) => profile.summary?.maxBytesPerSecond ?? profile.summary?.medianBytesPerSecond)
-    .filter((value): value is number => value !== undefined && value !== null && value > 0);
-  return values.length === 0 ? null : Math.max(...values);
+/**
+ * The device's fastest profile on the plain I/O benchmark as a range: its median, and its slowest and fastest
+ * run; spread unknown when that profile ran once.
+ */
+function fastestPlainRange(facts: PlanFacts): MeasuredRange | null {
+  const ranges = (facts.ioBenchmark?.plain?.profiles ?? []).flatMap((profile): MeasuredRange[] => {
+    const summary = profile.summary;
+    const value = summary?.medianBytesPerSecond;
+    if (value === undefined || value === null || value <= 0) {
+      return [];
+    }
+    const low = summary?.minBytesPerSecond ?? null;
+    const high = summary?.maxBytesPerSecond ?? null;
+    // A summary states its run count; one without says it ran more than once by stating a slowest or fastest run.
+    const repeated =
+      summary?.runCount === undefined || summary.runCount === null
+        ? low !== null || high !== null
+        : summary.runCount > 1;
+    return [
+      {
+        value,
+        low: repeated && low !== null ? low : value,
+        high: repeated && high !== null ? high : value,
+        spreadKnown: repeated,
+      },
+    ];
+  });
+  return ranges.reduce<MeasuredRange | null>(
+    (best, range) => (best === null || range.value > best.value ? range : best),
+    null,
+  );
 }
 
 /** VeraCrypt's encryption algorithm names (VeraCrypt documentation: "Personal Iterations Multiplier (PIM)", "Command Line Usage", "Cascades"; cryptsetup lib/tcrypt/tcrypt.c). */
@@ -442,18 +488,27 @@ export function recommendVeracryptEncryption(
     layerRates.length === 3 ? 1 / layerRates.reduce((sum, rate) => sum + 1 / rate, 0) : null;
   // The cascade costs nothing only when its slowest recorded runs still outrun the device's fastest run: a
   // difference inside the runs' spread decides nothing (issue 24 item 4), so the plan keeps one cipher.
-  const layerLows = [aes, twofish, serpent]
-    .map((single) => single?.range?.low ?? null)
-    .filter((rate): rate is number => rate !== null);
-  const cascadeLow = layerLows.length === 3 ? 1 / layerLows.reduce((sum, rate) => sum + 1 / rate, 0) : null;
-  const deviceHigh = fastestPlainRunBytesPerSecond(facts);
+  const layers = [aes, twofish, serpent]
+    .map((single) => single?.range ?? null)
+    .filter((range): range is MeasuredRange => range !== null);
+  const harmonic = (rates: readonly number[]) => 1 / rates.reduce((sum, rate) => sum + 1 / rate, 0);
+  const cascadeRange: MeasuredRange | null =
+    layers.length === 3
+      ? {
+          value: harmonic(layers.map((layer) => layer.value)) * cores,
+          low: harmonic(layers.map((layer) => layer.low)) * cores,
+          high: harmonic(layers.map((layer) => layer.high)) * cores,
+          spreadKnown: layers.every((layer) => layer.spreadKnown),
+        }
+      : null;
+  const deviceRange = fastestPlainRange(facts);
   if (
     !options.speedOverSecurity &&
     cascadeRate !== null &&
-    cascadeLow !== null &&
+    cascadeRange !== null &&
     device !== null &&
-    deviceHigh !== null &&
-    cascadeLow * cores >= deviceHigh
+    deviceRange !== null &&
+    leadsBeyondSpread(cascadeRange, deviceRange, 'compare-figures')
   ) {
     const headroom = (cascadeRate * cores) / device;
     return {
@@ -476,7 +531,8 @@ export function recommendVeracryptEncryption(
   // Another cipher replaces AES only when its slowest recorded run beats the incumbent's fastest: a lead
   // inside the runs' spread moves nothing (issue 24 item 4). Single runs record no spread: their figures decide.
   const beats = (candidate: (typeof singles)[number], incumbent: (typeof singles)[number]): boolean =>
-    candidate.range !== null && (incumbent.range === null || candidate.range.low > incumbent.range.high);
+    candidate.range !== null &&
+    (incumbent.range === null || leadsBeyondSpread(candidate.range, incumbent.range, 'compare-figures'));
   const fastest =
     facts.machine?.cryptoFlags?.aes === true || measuredSingles.length === 0
       ? singles[0]

@@ -20,6 +20,7 @@ import {
 } from './facts.js';
 import { isKernelAtLeast } from './kernel-version.js';
 import { measuredLuks2Targets } from './performance-model.js';
+import { differenceBeyondSpread, type MeasuredRange } from './measured-difference.js';
 import type { RuleResult } from './rule-result.js';
 
 const sysfsSource = sourceOf('lsblk', 'log-sec/phy-sec');
@@ -87,6 +88,39 @@ function meanThroughput(targets: readonly DeepPartial<TargetMeasurement>[]): num
 }
 
 /**
+ * The targets' mean throughput as a range: the mean of the profiles' medians, and the means of their slowest and
+ * fastest runs (a summary without them: its median ± half its spreadPercent). The range rests on the recorded
+ * runs only, so where the median lies among them does not move it; spread unknown when a profile ran once.
+ */
+function meanThroughputRange(targets: readonly DeepPartial<TargetMeasurement>[]): MeasuredRange | null {
+  const summaries = targets
+    .flatMap((target) => target.profiles ?? [])
+    .map((profile) => profile.summary)
+    .filter(
+      (summary) => summary?.medianBytesPerSecond !== undefined && summary.medianBytesPerSecond !== null,
+    );
+  if (summaries.length === 0) {
+    return null;
+  }
+  const mean = (values: readonly number[]) => values.reduce((sum, v) => sum + v, 0) / values.length;
+  const ends = summaries.map((summary) => {
+    const median = summary?.medianBytesPerSecond ?? 0;
+    const half = (median * (summary?.spreadPercent ?? 0)) / 200;
+    return {
+      median,
+      low: summary?.minBytesPerSecond ?? median - half,
+      high: summary?.maxBytesPerSecond ?? median + half,
+    };
+  });
+  return {
+    value: mean(ends.map((end) => end.median)),
+    low: mean(ends.map((end) => end.low)),
+    high: mean(ends.map((end) => end.high)),
+    spreadKnown: summaries.every((summary) => (summary?.runCount ?? 0) >= 2),
+  };
+}
+
+/**
  * The largest run-to-run spread of the targets' profiles (fio repeats, RunSummary.spreadPercent); null when a
  * profile ran once or does not say, since one run shows no spread.
  */
@@ -142,7 +176,13 @@ export function recommendWorkqueueBypass(
     const gainPercent = Math.round((measuredWith / measuredWithout - 1) * 100);
     const better = measuredWith > measuredWithout;
     const differenceText = better ? `${String(gainPercent)} % faster` : `${String(-gainPercent)} % slower`;
-    if (spread !== null && Math.abs(gainPercent) > spread) {
+    const withRange = meanThroughputRange(withFlags);
+    const withoutRange = meanThroughputRange(without);
+    const verdict =
+      withRange === null || withoutRange === null
+        ? 'unknown'
+        : differenceBeyondSpread(withRange, withoutRange);
+    if (verdict === 'above' || verdict === 'below') {
       return {
         recommendations: [
           {
@@ -160,7 +200,7 @@ export function recommendWorkqueueBypass(
       };
     }
     undecided =
-      spread === null
+      verdict === 'unknown' || spread === null
         ? `Bypassing the workqueues measured ${differenceText}, but from single runs whose spread is unknown, so the measurement does not decide. `
         : `Bypassing the workqueues measured ${differenceText}, within the ${String(spread)} % spread of the repeated runs, so the measurement does not decide. `;
   }

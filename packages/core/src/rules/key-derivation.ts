@@ -9,6 +9,7 @@ import { UNLOCK_RAM_SHARE } from './flag-definitions.js';
 import type { PlanFacts } from './facts.js';
 import { VERACRYPT_GPU_RATES } from './reference-rates.js';
 import type { RuleResult } from './rule-result.js';
+import { leadsBeyondSpread, rangeOfRuns, scaleRange, type MeasuredRange } from './measured-difference.js';
 
 /**
  * cryptsetup's default maximum argon2 memory, 1 GiB in KiB: "If the memory cost parameter is benchmarked (not
@@ -100,6 +101,8 @@ function argon2idSpeedOf(
 ): {
   msPerKiBIterationLane: number;
   runs: number;
+  /** The runs' spread of that cost, (highest − lowest) / median in per cent; null after one run. */
+  spreadPercent: number | null;
   first: { timeCost: number; memoryKiB: number; threads: number; targetMs: number };
 } | null {
   const rows = (facts.cipherBenchmark?.kdfSpeed?.argon2 ?? []).flatMap((row) => {
@@ -127,7 +130,12 @@ function argon2idSpeedOf(
     const lanes = Math.min(row.threads, machineCores ?? row.threads);
     return (row.targetMs * lanes) / (row.timeCost * row.memoryKiB);
   });
-  return { msPerKiBIterationLane: median(costs) ?? 0, runs: rows.length, first };
+  const middle = median(costs) ?? 0;
+  const spreadPercent =
+    costs.length < 2 || middle <= 0
+      ? null
+      : Math.round(((Math.max(...costs) - Math.min(...costs)) / middle) * 100);
+  return { msPerKiBIterationLane: middle, runs: rows.length, spreadPercent, first };
 }
 
 /**
@@ -261,7 +269,7 @@ export function recommendLuks2Pbkdf(
   const recommendation: Recommendation = {
     ruleId: 'luks2-pbkdf',
     value: { pbkdf: 'argon2id', memoryKiB, parallel, iterations, iterTimeMs: null },
-    reason: `Fix argon2id at ${String(memoryKiB)} KiB (${policy.basis}), ${String(parallel)} lanes and ${String(iterations)} iterations (about ${String(predictedUnlockMs)} ms per unlock, from the median of ${String(speed.runs)} argon2id benchmark run(s)) so the weakest machine that must unlock gets no boot-time out-of-memory, whatever a faster or busier formatting machine would pick. ${pinned}${slow}${assumption}`,
+    reason: `Fix argon2id at ${String(memoryKiB)} KiB (${policy.basis}), ${String(parallel)} lanes and ${String(iterations)} iterations (about ${String(predictedUnlockMs)} ms per unlock, from the median of ${String(speed.runs)} argon2id benchmark run(s)${speed.spreadPercent === null ? '' : `, whose cost per KiB spread ${String(speed.spreadPercent)} %`}) so the weakest machine that must unlock gets no boot-time out-of-memory, whatever a faster or busier formatting machine would pick. ${pinned}${slow}${assumption}`,
     evidence: reasons,
     confidence: otherMachine ? 'medium' : 'high',
   };
@@ -291,6 +299,11 @@ function pbkdf2RunsNote(
   return samples.length < 2
     ? ''
     : `, the median of ${String(samples.length)} runs, ${String(Math.min(...samples))}–${String(Math.max(...samples))} iterations/s`;
+}
+
+/** A candidate's advantage range relative to the chosen hash's, e.g. "0.95–1.10× over 3 runs". */
+function spreadText(range: MeasuredRange, reference: number): string {
+  return `${(range.low / reference).toFixed(2)}–${(range.high / reference).toFixed(2)}× over its runs`;
 }
 
 /**
@@ -386,7 +399,15 @@ export function recommendVeracryptKdf(
     const iterationsPerSecond = pbkdf2RateForKey(measured, benchKeyBytes, keyBytes, hash);
     // Attacker seconds per defender second ∝ defender iterations/s ÷ GPU iterations/s (dosoos/hashcat_speeds (hashcat -b outputs) derived ratio).
     const advantage = iterationsPerSecond / (gpu.guessesPerSecond * gpu.iterations);
-    return [{ hash, iterationsPerSecond, advantage, speed, runs: pbkdf2RunsNote(row) }];
+    // The advantage over the repeated runs: every run scales the same way (issue 24 item 4).
+    const runs = rangeOfRuns(row?.iterationsPerSecondSamples ?? []) ?? {
+      value: measured,
+      low: measured,
+      high: measured,
+      spreadKnown: false,
+    };
+    const advantageRange: MeasuredRange = { ...scaleRange(runs, advantage / measured), value: advantage };
+    return [{ hash, iterationsPerSecond, advantage, advantageRange, speed, runs: pbkdf2RunsNote(row) }];
   });
   const shortPassword =
     options.passwordLength === null || options.passwordLength < VERACRYPT_PIM.shortPasswordChars;
@@ -402,10 +423,16 @@ export function recommendVeracryptKdf(
       ),
     ),
   ];
-  const best = candidates.reduce<(typeof candidates)[number] | null>(
-    (top, c) => (top === null || c.advantage > top.advantage ? c : top),
+  // VeraCrypt's default PRF, SHA-512 (VeraCrypt documentation, "Header Key Derivation, Salt, and Iteration
+  // Count"), stays unless another hash gives the attacker more work beyond the spread of the repeated runs of
+  // both (issue 24 item 4); figures from single runs decide between themselves as before.
+  const ordered = [...candidates].sort((a, b) => Number(b.hash === 'sha512') - Number(a.hash === 'sha512'));
+  const best = ordered.reduce<(typeof candidates)[number] | null>(
+    (top, c) =>
+      top === null || leadsBeyondSpread(c.advantageRange, top.advantageRange, 'compare-figures') ? c : top,
     null,
   );
+  const insideSpread = candidates.filter((c) => best !== null && c !== best && c.advantage > best.advantage);
   if (best === null) {
     const kdf: VeracryptKdf = {
       hash: 'sha512',
@@ -450,7 +477,15 @@ export function recommendVeracryptKdf(
   };
   const others = candidates
     .filter((c) => c !== best)
-    .map((c) => `${c.hash} ${(best.advantage / c.advantage).toFixed(1)}×`)
+    .map(
+      (c) =>
+        `${c.hash} ${(best.advantage / c.advantage).toFixed(1)}×${
+          // The lead with its spread: slowest run of the chosen hash over the fastest of the other, and back.
+          best.advantageRange.spreadKnown && c.advantageRange.spreadKnown
+            ? ` (${(best.advantageRange.low / c.advantageRange.high).toFixed(1)}–${(best.advantageRange.high / c.advantageRange.low).toFixed(1)}× over their runs)`
+            : ''
+        }`,
+    )
     .join(', ');
   // The floor note names the rule that set it: 485 for passwords under 20 characters, 1 (the smallest PIM)
   // for a long password.
@@ -465,7 +500,10 @@ export function recommendVeracryptKdf(
       {
         ruleId: 'veracrypt-hash',
         value: best.hash,
-        reason: `Per second of your unlock wait, ${best.hash} gives a GPU attacker the most work of the measured hashes (more than ${others === '' ? 'no alternative measured' : others}), from this CPU's PBKDF2 speed against hashcat's RTX 4090 rates.`,
+        reason:
+          insideSpread.length === 0
+            ? `Per second of your unlock wait, ${best.hash} gives a GPU attacker the most work of the measured hashes (more than ${others === '' ? 'no alternative measured' : others}), from this CPU's PBKDF2 speed against hashcat's RTX 4090 rates.`
+            : `Keep ${best.hash}: ${insideSpread.map((c) => `${c.hash} measured ${(c.advantage / best.advantage).toFixed(2)}× its work per second of unlock wait (${spreadText(c.advantageRange, best.advantage)})`).join(', ')}, a lead inside the spread of the repeated runs, so it decides nothing; from this CPU's PBKDF2 speed against hashcat's RTX 4090 rates.`,
         evidence: reasons,
         confidence: 'medium',
       },

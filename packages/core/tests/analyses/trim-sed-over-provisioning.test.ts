@@ -146,6 +146,7 @@ describe('assessOverProvisioning', () => {
     unallocatedRegions: [{ startBytes: 450 * GB, sizeBytes: 50 * GB }],
     unallocatedKnownTrimmed: null,
     trimSupported: true,
+    discardMaxBytes: 2_147_450_880,
     rotational: false,
     nvmeUnallocatedCapacityBytes: null,
     factorySpareBytes: null,
@@ -172,6 +173,19 @@ describe('assessOverProvisioning', () => {
       worstCaseWriteAmplification: 5,
     });
     expect(overProvisioningSchema.parse(trimmed)).toEqual(trimmed);
+  });
+
+  it('suggests blkdiscard only where the kernel sends the disk discards, as the spare-area commands do', () => {
+    // discard_max_bytes 0: the kernel refuses BLKDISCARD (Documentation/ABI/stable/sysfs-block).
+    const refused = assessOverProvisioning({ ...base, discardMaxBytes: 0 });
+    expect(refused.advice.join(' ')).not.toContain('blkdiscard --offset');
+    expect(refused.advice[0]).toContain('discard_max_bytes 0');
+    expect(refused.unallocatedCountsAsSpare).toBe('only-if-trimmed');
+    // Not read: unknown is not yes, so no command either.
+    const unread = assessOverProvisioning({ ...base, discardMaxBytes: null });
+    expect(unread.advice.join(' ')).not.toContain('blkdiscard --offset');
+    expect(unread.advice[0]).toContain('/sys/block/sda/queue/discard_max_bytes');
+    expect(assessOverProvisioning(base).advice[0]).toContain('blkdiscard --offset');
   });
 
   it('adds trimmed filesystem free space as dynamic spare and NVMe unallocated capacity', () => {

@@ -170,7 +170,7 @@ describe('machine documents, local facts and repeated disks', () => {
     expect(report.versions).toEqual([
       expect.objectContaining({
         schema: 'encplan.machine-assessment',
-        schemaVersion: '1.4',
+        schemaVersion: '1.5',
         supported: true,
       }),
     ]);

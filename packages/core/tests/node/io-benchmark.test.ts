@@ -121,7 +121,7 @@ describe('runIoBenchmark with fake tools', () => {
       repeats: 1,
       fileSizeBytes: 64 * 2 ** 20,
       profileIds: ['seq1m-q8t1-read', 'rnd4k-q1t1-read'],
-      quickRevision: 5,
+      quickRevision: 6,
       reductions: [
         expect.stringMatching(/^fio: 1 run of 1 s per profile/),
         'LUKS2: one variant (sector 4096, no workqueues) instead of four.',

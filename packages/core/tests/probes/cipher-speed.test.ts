@@ -651,7 +651,11 @@ describe('repeated PBKDF2 runs (issue 24 item 4)', () => {
       ],
     });
     const phases = recordingPhases();
-    const { facts, warnings } = await withWarnings(probeKdfSpeed, host, { quick: true, phases });
+    const { facts, warnings } = await withWarnings(probeKdfSpeed, host, {
+      quick: true,
+      quickRevision: 5,
+      phases,
+    });
     expect(warnings).toEqual([]);
     expect(calls).toEqual([
       pbkdf2('sha256'),
@@ -662,7 +666,7 @@ describe('repeated PBKDF2 runs (issue 24 item 4)', () => {
       'benchmark --pbkdf argon2id --iter-time 1000',
     ]);
     expect(phases.started).toEqual(
-      speedProbePhases({ quick: true })
+      speedProbePhases({ quick: true, quickRevision: 5 })
         .filter((p) => p.id.startsWith('kdf:'))
         .map((p) => p.id),
     );
@@ -674,12 +678,60 @@ describe('repeated PBKDF2 runs (issue 24 item 4)', () => {
         iterationsPerSecond: 1108431,
         derivedKeyBits: 256,
         iterationsPerSecondSamples: [864448, 1199743, 1108431],
+        // (1199743 − 864448) / 1108431 = 30.2 %
+        iterationsPerSecondSpreadPercent: 30.2,
       },
       { hash: 'whirlpool', iterationsPerSecond: 492289, derivedKeyBits: 256 },
     ]);
-    expect(speedProbeReductions({ quick: true })).toEqual(
+    expect(speedProbeReductions({ quick: true, quickRevision: 5 })).toEqual(
       expect.arrayContaining([
         expect.stringMatching(/^PBKDF2: .*sha512: 3 interleaved runs each \(median\)/),
+      ]),
+    );
+  });
+
+  it('quick revision 6 runs every hash a rule reads and argon2id more than once, with every run kept', async () => {
+    const argon2 = 'benchmark --pbkdf argon2id --iter-time 500';
+    const { host, calls } = await scriptedCryptsetup({
+      [pbkdf2('sha256')]: runs('sha256'),
+      [pbkdf2('sha512')]: runs('sha512'),
+      [pbkdf2('whirlpool')]: runs('whirlpool'),
+      [argon2]: [1, 2, 3].map((run) =>
+        readFixture('cryptsetup-benchmark', `linux-debian12-argon2id-iter-time-500-run${String(run)}`),
+      ),
+    });
+    const phases = recordingPhases();
+    const { facts, warnings } = await withWarnings(probeKdfSpeed, host, { quick: true, phases });
+    expect(warnings).toEqual([]);
+    // sha512 (VeraCrypt's default PRF) three times, sha256 and whirlpool twice, round by round.
+    const round = ['sha256', 'sha512', 'whirlpool'].map(pbkdf2);
+    expect(calls).toEqual([...round, ...round, pbkdf2('sha512'), argon2, argon2, argon2]);
+    expect(phases.started).toEqual(
+      speedProbePhases({ quick: true })
+        .filter((p) => p.id.startsWith('kdf:'))
+        .map((p) => p.id),
+    );
+    // Whirlpool runs 558347 and 456299: the median 507323, spread (558347 − 456299) / 507323 = 20.1 %.
+    expect(facts.pbkdf2.find((row) => row.hash === 'whirlpool')).toEqual({
+      hash: 'whirlpool',
+      iterationsPerSecond: 507323,
+      derivedKeyBits: 256,
+      iterationsPerSecondSamples: [558347, 456299],
+      iterationsPerSecondSpreadPercent: 20.1,
+    });
+    expect(facts.pbkdf2.map((row) => [row.hash, row.iterationsPerSecondSamples?.length])).toEqual([
+      ['sha256', 2],
+      ['sha512', 3],
+      ['whirlpool', 2],
+    ]);
+    expect(facts.argon2).toHaveLength(3);
+    expect(facts.argon2.every((row) => row.requestedDurationMs === 500)).toBe(true);
+    expect(speedProbeReductions({ quick: true })).toEqual(
+      expect.arrayContaining([
+        expect.stringMatching(
+          /^PBKDF2: sha256, sha512, whirlpool only .*sha512: 3 interleaved runs each \(median\), the others 2 interleaved runs each/,
+        ),
+        expect.stringMatching(/^argon2id: .*500 ms 3 times .*median/),
       ]),
     );
   });
@@ -719,6 +771,7 @@ describe('repeated PBKDF2 runs (issue 24 item 4)', () => {
       iterationsPerSecond: 2803679,
       derivedKeyBits: 256,
       iterationsPerSecondSamples: [2803679, 2833989, 2475976],
+      iterationsPerSecondSpreadPercent: 12.8,
     });
     expect(facts.unmeasured.map((row) => row.hash)).toEqual(['streebog512']);
   });

@@ -8,7 +8,29 @@ import {
 } from '../../src/rules/cipher.js';
 import { cipherMiB, ciphers, facts, ioBenchmark, machine, optionsWith } from './facts-builder.js';
 
+/** A measurement whose repeated one-core runs spread ±5 % around the figure. */
+const spread = (row: ReturnType<typeof cipherMiB>) => ({
+  ...row,
+  encryptSamplesBytesPerSecond: [0.95, 1, 1.05].map((f) => Math.round(row.encryptBytesPerSecond * f)),
+});
+
 describe('recommendCipherMode', () => {
+  it('takes Adiantum on a CPU without AES only when its lead lies beyond the spread of the repeated runs', () => {
+    const noAes = (adiantumMiB: number) =>
+      facts({
+        ...machine({ aes: false }),
+        ...ciphers(
+          spread(cipherMiB('xchacha12,aes-adiantum', 256, adiantumMiB)),
+          spread(cipherMiB('aes-xts', 512, 100)),
+        ),
+      });
+    // 4 % ahead at the medians, inside the runs' spread: a medians-only comparison would switch.
+    expect(recommendCipherMode(noAes(104), optionsWith({})).choice.spec).toBe('aes-xts-plain64');
+    expect(recommendCipherMode(noAes(150), optionsWith({})).choice.spec).toBe(
+      'xchacha12,aes-adiantum-plain64',
+    );
+  });
+
   it.each([
     {
       name: 'picks Adiantum when the CPU lacks AES and Adiantum measures faster',
@@ -308,11 +330,6 @@ describe('recommendVeracryptEncryption', () => {
   });
 
   it('moves off AES, or to the cascade, only when the lead lies beyond the spread of the repeated runs', () => {
-    /** A measurement whose repeated one-core runs spread ±5 % around the figure. */
-    const spread = (row: ReturnType<typeof cipherMiB>) => ({
-      ...row,
-      encryptSamplesBytesPerSecond: [0.95, 1, 1.05].map((f) => Math.round(row.encryptBytesPerSecond * f)),
-    });
     const noAes = (twofishMiB: number) =>
       facts({
         ...machine({ aes: false }),

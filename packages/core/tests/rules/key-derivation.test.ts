@@ -8,6 +8,7 @@ import {
   recommendVeracryptKdf,
   veracryptIterations,
 } from '../../src/rules/key-derivation.js';
+import { VERACRYPT_GPU_RATES } from '../../src/rules/reference-rates.js';
 import { facts, machine, optionsWith } from './facts-builder.js';
 
 /** The argon2id row cryptsetup benchmark prints, as the assessment's cipherBenchmark.kdfSpeed holds it. */
@@ -154,6 +155,18 @@ describe('recommendLuks2Pbkdf', () => {
     );
   });
 
+  it('states the spread of the repeated argon2id runs the iterations follow', () => {
+    const host = machine({ cores: 4, memoryBytes: 16 * GIB });
+    const reason = (rows: ReturnType<typeof row>[]) =>
+      recommendLuks2Pbkdf(facts(host, { cipherBenchmark: { kdfSpeed: { argon2: rows } } }), optionsWith())
+        .recommendations[0]?.reason;
+    // Costs per KiB 1, 1 and 2 (half the memory in the same time): (2 − 1) / 1 = 100 %.
+    expect(reason([row(5, 1_048_576, 4), row(5, 524_288, 4), row(5, 1_048_576, 4)])).toContain(
+      'the median of 3 argon2id benchmark run(s), whose cost per KiB spread 100 %',
+    );
+    expect(reason([row(5, 1_048_576, 4)])).not.toContain('spread');
+  });
+
   it('says the per-core speed assumption when the unlocking machine differs', () => {
     const result = recommendLuks2Pbkdf(
       facts(machine({ cores: 4 }), bench(5, 1_048_576, 4)),
@@ -224,6 +237,52 @@ describe('recommendVeracryptKdf', () => {
     const result = recommendVeracryptKdf(input, optionsWith({ targetTool: 'veracrypt', ...options }), 1);
     expect(result.kdf).toMatchObject({ hash, pim, iterations: veracryptIterations(pim) });
     expect(result.recommendations.map((r) => r.ruleId)).toEqual(['veracrypt-hash', 'veracrypt-pim']);
+  });
+
+  it('leaves SHA-512 for another hash only when its lead lies beyond the spread of the repeated runs', () => {
+    // Whirlpool's work per unlock second against SHA-512's, as the rule computes it: iterations/s over hashcat's
+    // RTX 4090 rate (both hashes derive VeraCrypt's 64-byte key in one block).
+    const rate = (hash: 'sha512' | 'whirlpool') => {
+      const gpu = VERACRYPT_GPU_RATES[hash]['rtx-4090']!;
+      return gpu.guessesPerSecond * gpu.iterations;
+    };
+    const sha512 = 1_685_813;
+    /** Both hashes run three times, ±5 % around the median; Whirlpool `lead` × SHA-512's attacker work. */
+    const repeated = (lead: number): PlanFacts => {
+      const whirlpool = Math.round((sha512 / rate('sha512')) * rate('whirlpool') * lead);
+      const runs = (median: number) => [0.95, 1, 1.05].map((f) => Math.round(median * f));
+      return {
+        cipherBenchmark: {
+          kdfSpeed: {
+            pbkdf2: [
+              {
+                hash: 'sha512',
+                iterationsPerSecond: sha512,
+                derivedKeyBits: 256,
+                iterationsPerSecondSamples: runs(sha512),
+              },
+              {
+                hash: 'whirlpool',
+                iterationsPerSecond: whirlpool,
+                derivedKeyBits: 256,
+                iterationsPerSecondSamples: runs(whirlpool),
+              },
+            ],
+          },
+        },
+      };
+    };
+    const options = optionsWith({ targetTool: 'veracrypt' });
+    // 4 % ahead at the medians, but the runs overlap: a medians-only comparison would pick Whirlpool.
+    const close = recommendVeracryptKdf(repeated(1.04), options, 1);
+    expect(close.kdf.hash).toBe('sha512');
+    expect(close.recommendations[0]?.reason).toContain('a lead inside the spread of the repeated runs');
+    expect(close.recommendations[0]?.reason).toContain('whirlpool measured 1.04×');
+    // 20 % ahead: Whirlpool's slowest run beats SHA-512's fastest, and the reason states the lead with its
+    // spread: 0.95 × 1.2 / 1.05 = 1.09 to 1.05 × 1.2 / 0.95 = 1.33.
+    const ahead = recommendVeracryptKdf(repeated(1.2), options, 1);
+    expect(ahead.kdf.hash).toBe('whirlpool');
+    expect(ahead.recommendations[0]?.reason).toContain('sha512 1.2× (1.1–1.3× over their runs)');
   });
 
   it('words the PIM floor by the rule that set it (a 24-character password is not "under 20")', () => {

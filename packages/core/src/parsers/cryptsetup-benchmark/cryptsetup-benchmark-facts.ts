@@ -76,11 +76,20 @@ export function kdfFactsFromCryptsetup(runs: readonly CryptsetupBenchmarkRun[]):
       argon2.push({ ...line });
     }
   }
-  const rows = [...pbkdf2].map(([hash, { derivedKeyBits, samples }]) => ({
-    hash,
-    iterationsPerSecond: Math.round(median(samples) ?? 0),
-    derivedKeyBits,
-    ...(samples.length > 1 ? { iterationsPerSecondSamples: samples } : {}),
-  }));
+  const rows = [...pbkdf2].map(([hash, { derivedKeyBits, samples }]) => {
+    const middle = median(samples) ?? 0;
+    const spread = middle > 0 ? ((Math.max(...samples) - Math.min(...samples)) / middle) * 100 : 0;
+    return {
+      hash,
+      iterationsPerSecond: Math.round(middle),
+      derivedKeyBits,
+      ...(samples.length > 1
+        ? {
+            iterationsPerSecondSamples: samples,
+            iterationsPerSecondSpreadPercent: Math.round(spread * 10) / 10,
+          }
+        : {}),
+    };
+  });
   return { pbkdf2: rows, argon2, unmeasured: [...unmeasured.values()] };
 }
