@@ -6,6 +6,23 @@ import type {
   StorageVolume,
 } from '../../domain/storage-model.js';
 
+/**
+ * APFS roles of the volumes that are Apple's own and hold no user data (diskutil apfs list roles): the sealed,
+ * read-only System volume (unencrypted by design since macOS 11: Apple Platform Security guide, "Signed system
+ * volume security"), Preboot, Recovery, VM (swap), Update, and Apple silicon's xART, Hardware and Baseband. Only
+ * the Data volume is FileVault's ("Volume encryption with FileVault in macOS").
+ */
+export const APFS_SYSTEM_ROLES: ReadonlySet<string> = new Set([
+  'System',
+  'Preboot',
+  'Recovery',
+  'VM',
+  'Update',
+  'xART',
+  'Hardware',
+  'Baseband',
+]);
+
 /** One APFS volume as diskutil (apfs list, or info) describes it. */
 export interface ApfsReading {
   /** Its device identifier: "disk1s5". */
