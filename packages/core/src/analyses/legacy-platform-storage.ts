@@ -1,6 +1,6 @@
 import type { PlatformEncryption, PlatformStorage } from '../domain/platform-storage.js';
 import type { DriveHealth, StorageModel } from '../domain/storage-model.js';
-import { darwinLayout } from '../targets/apfs/volume-state.js';
+import { apfsReadingOf, darwinLayout } from '../targets/apfs/volume-state.js';
 import { windowsLayout } from '../targets/bitlocker/volume-state.js';
 import { defaultTargetFor, recogniseVolume } from '../targets/registry.js';
 
@@ -29,19 +29,28 @@ export function modelOfLegacyPlatformStorage(storage: LegacyPlatformStorage): St
           storage.encryption.map((entry) => ({
             ...entry,
             method: entry.format === 'bitlocker-off' ? 'none' : entry.method,
-            protectors: entry.protectors ?? [],
+            protectors: entry.protectors ?? null,
+            locked: null,
           })),
           encryptionUnknown === null,
         )
       : darwinLayout(
           storage.disk.identifier,
           partitions,
-          storage.encryption.map((entry) => ({
-            ...entry,
-            kind:
-              entry.format === 'filevault' ? 'filevault' : entry.format === 'apfs-encrypted' ? 'apfs' : null,
-            converting: entry.conversion === 'converting',
-          })),
+          storage.encryption.map((entry) =>
+            apfsReadingOf(
+              {
+                volume: entry.volume,
+                name: entry.name,
+                encryption: entry.format !== 'apfs-unencrypted',
+                // Old documents name FileVault as a format: "apfs-encrypted" was FileVault No or not said.
+                fileVault: entry.format === 'filevault' ? true : null,
+                // Their protectionOn was diskutil's Locked key, negated.
+                locked: entry.protectionOn === null ? null : !entry.protectionOn,
+              },
+              { ...entry, converting: entry.conversion === 'converting' },
+            ),
+          ),
         );
   return {
     platform: storage.platform,

@@ -1,4 +1,5 @@
 import type { EncryptionState, StorageModel, StorageVolume } from '../domain/storage-model.js';
+import { APFS_SYSTEM_ROLES } from '../targets/apfs/volume-state.js';
 import { storageModelOf, type StorageModelSource } from './storage-model.js';
 
 /**
@@ -48,8 +49,13 @@ export interface StorageSummary {
 const BOOT_MOUNTS = new Set(['/boot', '/boot/efi', '/efi']);
 const PROTECTION_ORDER = ['off', 'suspended', 'none', 'unknown', 'on'] as const;
 
-function isDataVolume(volume: StorageVolume): boolean {
-  return !volume.mountpoints.some((mount) => BOOT_MOUNTS.has(mount)) && volume.filesystem !== 'swap';
+/** A volume that holds data: not a boot mount, not swap, no APFS system role (APFS_SYSTEM_ROLES). */
+export function isDataVolume(volume: StorageVolume): boolean {
+  return (
+    !volume.mountpoints.some((mount) => BOOT_MOUNTS.has(mount)) &&
+    volume.filesystem !== 'swap' &&
+    !(volume.roles ?? []).some((role) => APFS_SYSTEM_ROLES.has(role))
+  );
 }
 
 function protectionOf(volume: StorageVolume): (typeof PROTECTION_ORDER)[number] {

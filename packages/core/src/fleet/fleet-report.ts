@@ -14,6 +14,8 @@ import { NO_LINUX_SECTIONS, storageModelOf } from '../analyses/storage-model.js'
 import type { ConversionState, EncryptionState, StorageModel } from '../domain/storage-model.js';
 import {
   encryptedPlacesOf,
+  isDataVolume,
+  type EncryptedPlace,
   summariseStorageModel,
   type StorageSummary,
 } from '../analyses/storage-summary.js';
@@ -458,6 +460,8 @@ interface FleetVolume {
   readonly protectors: readonly KeySlot[];
   /** LUKS1: no tokens in the header (a clevis binding lives in luksmeta, which is not read). */
   readonly luks1: boolean;
+  /** It protects data (false: an APFS system volume such as VM or Preboot; analyses/storage-summary.ts). */
+  readonly holdsData: boolean;
 }
 type KeySlot = EncryptionState['keySlots'][number];
 
@@ -481,6 +485,51 @@ interface FleetDiskFacts {
   readonly reclaim: StorageModel['reclaim'];
   /** Whether LUKS2 tokens were read (assessment 1.3 and later); before, a token bound to a slot is unknown. */
   readonly tokensRead: boolean;
+  /**
+   * The spare-area verdict: Linux's over-provisioning analysis (unallocated space, NVMe unallocated capacity,
+   * trimmed free space); `not-measurable` on macOS and Windows, whose probes read none of those.
+   */
+  readonly spareAreaStatus: string | null;
+  /** Where discards stop on their way to the drive, with the fix when one is known. */
+  readonly discardStops: readonly DiscardStop[];
+  /** Why an existing encryption is weaker than the plan (empty: it is not, or cannot be compared). */
+  readonly weakerThanPlan: readonly string[];
+}
+
+/** One place discards stop: a Linux layer (discardPassthrough) or Windows itself (fsutil DisableDeleteNotify). */
+interface DiscardStop {
+  /** The volume or stack top whose discards stop ("/dev/mapper/root", "C:"). */
+  readonly path: string;
+  /** Where they stop: a layer id, or the operating system. */
+  readonly at: string;
+  readonly fix: string | null;
+}
+
+/** Spare area on a platform whose probes do not measure it (docs/fleet.md). */
+const SPARE_AREA_NOT_MEASURABLE = 'not-measurable';
+
+/**
+ * Where discards stop: Linux's discard paths; on Windows, the operating system itself when fsutil says
+ * DisableDeleteNotify is 1 for NTFS on an SSD (Microsoft Learn, "fsutil behavior": 0 sends TRIM). macOS's
+ * system_profiler "TRIM Support" does not tell the drive from the OS, so nothing is said there.
+ */
+function discardStopsOf(model: StorageModel, result: AssessmentResult): DiscardStop[] {
+  if (model.platform === 'linux') {
+    return (result.discardPassthrough?.paths ?? [])
+      .filter((path) => path.passesToDisk === false)
+      .map((path) => ({ path: path.topPath, at: path.firstBlockingLayer ?? 'a layer', fix: path.fix }));
+  }
+  const trim = model.disk.trim ?? null;
+  if (model.platform === 'win32' && model.disk.medium === 'ssd' && trim?.osSends === false) {
+    return [
+      {
+        path: model.disk.id,
+        at: 'Windows (DisableDeleteNotify = 1)',
+        fix: 'fsutil behavior set DisableDeleteNotify 0',
+      },
+    ];
+  }
+  return [];
 }
 
 /** Whether a conversion is under way (paused counts: the volume is not fully converted); null when not told. */
@@ -531,6 +580,9 @@ function fleetFactsOf(result: AssessmentResult, raw: unknown): FleetDiskFacts | 
   const { disk } = model;
   const platformHealth = disk.health ?? null;
   const places = encryptedPlacesOf(model);
+  const systemVolumes = new Set(
+    model.volumes.filter((volume) => !isDataVolume(volume)).map((volume) => volume.id),
+  );
   return {
     platform: model.platform,
     model: disk.model === '' ? null : disk.model,
@@ -548,6 +600,10 @@ function fleetFactsOf(result: AssessmentResult, raw: unknown): FleetDiskFacts | 
     tokensRead:
       result.storage !== undefined ||
       (result.encryption?.found ?? []).some((found) => found.tokens !== undefined),
+    spareAreaStatus:
+      model.platform === 'linux' ? (result.overProvisioning?.status ?? null) : SPARE_AREA_NOT_MEASURABLE,
+    discardStops: discardStopsOf(model, result),
+    weakerThanPlan: places.flatMap((place) => weakerThanPlan(place, result.plan, result.encryption)),
     volumes: places.map(({ id, state }) => ({
       path: id,
       description: [
@@ -566,6 +622,7 @@ function fleetFactsOf(result: AssessmentResult, raw: unknown): FleetDiskFacts | 
       keySlots: hasLuksKeyslots(state.kind) ? state.keySlots : null,
       protectors: state.keySlots,
       luks1: state.kind === 'luks1',
+      holdsData: !systemVolumes.has(id),
     })),
   };
 }
@@ -669,7 +726,8 @@ function readinessColumns(facts: FleetDiskFacts, policy: FleetPolicy) {
   return {
     encryptionMethod: knownMethods.length === 0 ? null : knownMethods.join(';'),
     offPolicy,
-    protectionOn: allOf(volumes.map((volume) => volume.protectionOn)),
+    // Over the encryptions that protect data: a Mac's VM volume without FileVault is no unprotected data.
+    protectionOn: allOf(volumes.filter((volume) => volume.holdsData).map((volume) => volume.protectionOn)),
     // FileVault's own state counts only where fdesetup told it (null on Windows and Linux).
     conversionInProgress:
       volumes.length === 0
@@ -699,12 +757,23 @@ function readinessColumns(facts: FleetDiskFacts, policy: FleetPolicy) {
     spansDisks: summary.spansDisks,
     otherDisks: summary.otherDisks === null ? null : summary.otherDisks.join(';'),
     discardsStopAt:
-      facts.reclaim === null || facts.reclaim.blockedAt.length === 0
-        ? null
-        : facts.reclaim.blockedAt.join(';'),
+      facts.reclaim !== null && facts.reclaim.blockedAt.length > 0
+        ? facts.reclaim.blockedAt.join(';')
+        : facts.platform === 'win32' && facts.discardStops.length > 0
+          ? facts.discardStops.map((stop) => stop.at).join(';')
+          : null,
     reclaimableBytes: summary.reclaimableBytes,
   };
 }
+
+/** What protection off means and how it is turned back on, per platform. */
+const PROTECTION_OFF_FIX: Readonly<Record<FleetDiskFacts['platform'], string>> = {
+  win32: 'the key is stored in the clear until it is resumed (manage-bde -protectors -enable).',
+  // Apple Platform Security guide, "Volume encryption with FileVault in macOS"; fdesetup(8) enable.
+  darwin:
+    'encrypted at rest, but without FileVault its key is protected only by the hardware (fdesetup enable).',
+  linux: 'the key is stored in the clear.',
+};
 
 function assessmentRow(
   base: RowBase,
@@ -728,9 +797,9 @@ function assessmentRow(
     found.set(
       'protection-off',
       `Protection is off on ${facts.volumes
-        .filter((volume) => volume.protectionOn === false)
+        .filter((volume) => volume.holdsData && volume.protectionOn === false)
         .map((volume) => volume.path)
-        .join(', ')}: the key is stored in the clear until it is resumed (manage-bde -protectors -enable).`,
+        .join(', ')}: ${PROTECTION_OFF_FIX[facts.platform]}`,
     );
   }
   if (columns.offPolicy.length > 0) {
@@ -790,7 +859,7 @@ function assessmentRow(
     keySlots: columns.keySlots,
     keySlotsBeyondZero: columns.keySlotsBeyondZero,
     tpmProtector: columns.tpmProtector,
-    spareAreaStatus: result.overProvisioning?.status ?? null,
+    spareAreaStatus: facts.spareAreaStatus,
     planCipher: plan?.settings.cipher ?? null,
     planKeySizeBits: plan?.settings.keySizeBits ?? null,
     planSectorSizeBytes: plan?.settings.sectorSizeBytes ?? null,
@@ -851,29 +920,26 @@ function findIssues(facts: FleetDiskFacts, result: AssessmentResult): Map<FleetI
       `The CPU (${cpu}) has no AES instructions; the plan uses ${result.plan?.settings.cipher ?? 'no cipher yet'}.`,
     );
   }
-  const blocked = (result.discardPassthrough?.paths ?? []).filter((path) => path.passesToDisk === false);
+  const blocked = facts.discardStops;
   if (blocked.length > 0) {
     const reclaimable = facts.summary.reclaimableBytes;
     issues.set(
       'discards-blocked',
       `${blocked
         .map(
-          (path) =>
-            `${path.topPath}: discards stop at ${path.firstBlockingLayer ?? 'a layer'}${path.fix === null ? '' : ` (fix: ${path.fix})`}`,
+          (stop) =>
+            `${stop.path}: discards stop at ${stop.at}${stop.fix === null ? '' : ` (fix: ${stop.fix})`}`,
         )
         .join(
           '; ',
         )}${reclaimable === null ? '' : `; the drive could get back ${formatBytes(reclaimable)} once they pass`}`,
     );
   }
-  if (result.overProvisioning?.status === 'none') {
+  if (facts.spareAreaStatus === 'none') {
     issues.set('no-spare-area', 'No unallocated or trimmed space can serve the drive as spare area.');
   }
-  const plan = result.plan;
-  const weaker =
-    plan === null ? [] : (result.encryption?.found ?? []).flatMap((found) => weakerThanPlan(found, plan));
-  if (weaker.length > 0) {
-    issues.set('encrypted-weaker', weaker.join('; '));
+  if (facts.weakerThanPlan.length > 0) {
+    issues.set('encrypted-weaker', facts.weakerThanPlan.join('; '));
   }
   if (facts.encryptionUnknown !== null) {
     issues.set('encryption-unknown', facts.encryptionUnknown);
@@ -881,39 +947,51 @@ function findIssues(facts: FleetDiskFacts, result: AssessmentResult): Map<FleetI
   return issues;
 }
 
-type Existing = NonNullable<AssessmentResult['encryption']>['found'][number];
-
-/** Why an existing LUKS volume is weaker than the plan (empty when it is not, or cannot be compared). */
-function weakerThanPlan(found: Existing, plan: AssessmentPlan): string[] {
-  // The LUKS volumes the plan can be compared with: those of the target with dm-crypt settings rules.
-  if (recogniseVolume(found.format)?.target.settings?.dmCryptParameters !== true) {
+/**
+ * Why an existing encryption is weaker than the plan (empty when it is not, or cannot be compared), from the
+ * storage model: the LUKS volumes of the target with dm-crypt settings rules (LUKS1, a shorter key, a cipher that
+ * is no XTS or wide-block mode, a PBKDF2 keyslot where the plan derives with Argon2id). Argon2's memory per keyslot
+ * is not in the model: it is read from the Linux encryption inventory, the only place it is measured (cryptsetup
+ * luksDump); BitLocker and FileVault derive no key with Argon2, so this check does not apply to them.
+ */
+function weakerThanPlan(
+  place: EncryptedPlace,
+  plan: AssessmentPlan | null,
+  inventory: AssessmentResult['encryption'],
+): string[] {
+  const { id, state } = place;
+  if (plan === null || recogniseVolume(state.kind)?.target.settings?.dmCryptParameters !== true) {
     return [];
   }
   const reasons: string[] = [];
   const planned = plan.settings;
-  if (found.format === 'luks1') {
-    reasons.push(`${found.path} is LUKS1 (PBKDF2 only, no Argon2)`);
+  if (state.kind === 'luks1') {
+    reasons.push(`${id} is LUKS1 (PBKDF2 only, no Argon2)`);
   }
-  if (found.keyBits !== null && planned.keySizeBits !== null && found.keyBits < planned.keySizeBits) {
-    reasons.push(
-      `${found.path} has a ${String(found.keyBits)}-bit key, the plan ${String(planned.keySizeBits)}`,
-    );
+  if (state.keyBits !== null && planned.keySizeBits !== null && state.keyBits < planned.keySizeBits) {
+    reasons.push(`${id} has a ${String(state.keyBits)}-bit key, the plan ${String(planned.keySizeBits)}`);
   }
-  if (found.cipher !== null && !/xts|adiantum/.test(found.cipher)) {
-    reasons.push(`${found.path} uses ${found.cipher}, not a wide-block or XTS mode`);
+  if (state.cipher !== null && !/xts|adiantum/.test(state.cipher)) {
+    reasons.push(`${id} uses ${state.cipher}, not a wide-block or XTS mode`);
   }
   const wanted = planned.luks2Pbkdf;
-  if (wanted !== null) {
-    for (const slot of found.pbkdf) {
-      if (slot.type === 'pbkdf2' && wanted.kdf === 'pbkdf2') {
-        continue;
-      } else if (slot.type === 'pbkdf2') {
-        reasons.push(`${found.path} keyslot ${slot.keyslot} uses PBKDF2, the plan argon2id`);
-      } else if (slot.memoryKibibytes !== null && slot.memoryKibibytes < wanted.memoryKiB) {
-        reasons.push(
-          `${found.path} keyslot ${slot.keyslot} uses ${String(slot.memoryKibibytes)} KiB of Argon2 memory, the plan ${String(wanted.memoryKiB)}`,
-        );
-      }
+  if (wanted === null) {
+    return reasons;
+  }
+  const memory = new Map(
+    (inventory?.found.find((found) => found.path === id)?.pbkdf ?? []).map((slot) => [
+      slot.keyslot,
+      slot.memoryKibibytes,
+    ]),
+  );
+  for (const slot of state.keySlots) {
+    const memoryKiB = memory.get(slot.id) ?? null;
+    if (slot.type === 'pbkdf2' && wanted.kdf !== 'pbkdf2') {
+      reasons.push(`${id} keyslot ${slot.id} uses PBKDF2, the plan argon2id`);
+    } else if (slot.type !== 'pbkdf2' && memoryKiB !== null && memoryKiB < wanted.memoryKiB) {
+      reasons.push(
+        `${id} keyslot ${slot.id} uses ${String(memoryKiB)} KiB of Argon2 memory, the plan ${String(wanted.memoryKiB)}`,
+      );
     }
   }
   return reasons;

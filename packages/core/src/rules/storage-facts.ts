@@ -63,7 +63,8 @@ function completePlatformStorage(storage: DeepPartial<PlatformStorage>): LegacyP
               percentEncrypted: entry.percentEncrypted ?? null,
               protectionOn: entry.protectionOn ?? null,
               roles: (entry.roles ?? []).filter((role): role is string => typeof role === 'string'),
-              protectors: (entry.protectors ?? []).filter((type): type is string => typeof type === 'string'),
+              // Left out: not read (a suspended volume's protectors are unknown, never "none").
+              protectors: entry.protectors?.filter((type): type is string => typeof type === 'string'),
               source: entry.source ?? 'not measured',
             },
           ],

@@ -213,6 +213,63 @@ describe('readiness columns', () => {
   });
 });
 
+describe('every column from the model, on every platform', () => {
+  it('spare area: Linux reads its over-provisioning analysis, macOS and Windows say not measurable, never null', async () => {
+    expect(rowOf(lane(STACKS)).spareAreaStatus).not.toBe('not-measurable');
+    const windows = await bundleRow('windows-win11-bc901-bitlocker-xtsaes128');
+    const mac = await bundleRow('darwin-intel-catalina-filevault-disk1s5');
+    expect([windows.spareAreaStatus, mac.spareAreaStatus]).toEqual(['not-measurable', 'not-measurable']);
+    expect([windows.noSpareArea, mac.noSpareArea]).toEqual([false, false]);
+  });
+
+  it('Windows that sends no TRIM to an SSD (DisableDeleteNotify 1): discards stop at Windows, with the fsutil fix', async () => {
+    const row = await bundleRow('windows-win11-bc901-bitlocker-xtsaes128', (json) => {
+      Object.assign(json.result.storage.disk, { medium: 'ssd' });
+      Object.assign(json.result.storage.disk.trim, { osSends: false, source: 'fsutil' });
+    });
+    expect(row).toMatchObject({
+      discardsBlocked: true,
+      discardsStopAt: 'Windows (DisableDeleteNotify = 1)',
+    });
+    expect(row.issueDetails).toContain('fix: fsutil behavior set DisableDeleteNotify 0');
+    const sends = await bundleRow('windows-win11-bc901-bitlocker-xtsaes128', (json) => {
+      Object.assign(json.result.storage.disk, { medium: 'ssd' });
+      Object.assign(json.result.storage.disk.trim, { osSends: true, source: 'fsutil' });
+    });
+    expect(sends).toMatchObject({ discardsBlocked: false, discardsStopAt: null });
+  });
+
+  it('a weaker LUKS keyslot is read from the model: a PBKDF2 slot there is flagged without the Linux inventory', () => {
+    const json = lane(SLOT3_SPAN);
+    json.result.encryption.found = [];
+    // The plan derives with argon2id; the model's keyslot 3 is PBKDF2.
+    expect(json.result.plan.settings.luks2Pbkdf.kdf).toBe('argon2id');
+    const row = rowOf(json);
+    expect(row.encryptedWeaker).toBe(true);
+    expect(row.issueDetails).toContain('keyslot 3 uses PBKDF2, the plan argon2id');
+  });
+
+  it('macOS: a volume encrypted at rest without FileVault is protection off, said with fdesetup; a VM volume is no data', async () => {
+    const off = await bundleRow('darwin-intel-catalina-filevault-disk1s5', (json) => {
+      Object.assign(json.result.storage.volumes[0].encryption, { kind: 'apfs', protection: 'off' });
+    });
+    expect(off).toMatchObject({ protectionOff: true, protectionOn: false, readiness: 'fix-first' });
+    expect(off.issueDetails).toContain('fdesetup enable');
+    expect(off.issueDetails).not.toContain('manage-bde');
+    const vm = await bundleRow('darwin-intel-catalina-filevault-disk1s5', (json) => {
+      const [volume] = json.result.storage.volumes;
+      json.result.storage.volumes.push({
+        ...volume,
+        id: 'disk1s4',
+        label: 'VM',
+        roles: ['VM'],
+        encryption: { ...volume.encryption, kind: 'apfs', protection: 'off' },
+      });
+    });
+    expect(vm).toMatchObject({ protectionOff: false, protectionOn: true, protection: 'on' });
+  });
+});
+
 describe('the readiness columns in every output', () => {
   const report = buildFleetReport([
     { source: 'lane/span.json', machine: 'span', json: lane(SLOT3_SPAN) },

@@ -13,7 +13,7 @@ import {
   type SystemProfilerStorage,
 } from '../../parsers/system-profiler/parse-system-profiler.js';
 import type { CommandSpec } from '../../ports.js';
-import { darwinLayout, type ApfsReading } from '../../targets/apfs/volume-state.js';
+import { apfsReadingOf, darwinLayout, type ApfsReading } from '../../targets/apfs/volume-state.js';
 import { smartctlHealth, statusOnlyHealth } from '../platform-health.js';
 import { attempt, tryRun, type ProbeContext } from '../probe-context.js';
 
@@ -79,11 +79,6 @@ function physicalDiskOf(info: DiskutilInfo): string {
   return info.parentWholeDisk ?? info.deviceIdentifier;
 }
 
-/** What encrypts an APFS volume, from diskutil's FileVault and Encrypted keys. */
-function kindOf(volume: { fileVault: boolean | null; encryption: boolean | null }): ApfsReading['kind'] {
-  return volume.fileVault === true ? 'filevault' : volume.encryption === true ? 'apfs' : null;
-}
-
 function encryptionOf(
   containers: readonly ApfsContainer[],
   physicalDisk: string,
@@ -96,16 +91,17 @@ function encryptionOf(
       ),
     )
     .flatMap((container) => container.volumes)
-    .map((volume) => ({
-      volume: volume.deviceIdentifier,
-      name: volume.name,
-      kind: kindOf(volume),
-      converting: volume.cryptoMigrationOn === true,
-      protectionOn: volume.locked === null ? null : !volume.locked,
-      hardware: aesHardware,
-      roles: [...volume.roles],
-      source: 'diskutil apfs list',
-    }));
+    .map((volume) =>
+      apfsReadingOf(
+        { ...volume, volume: volume.deviceIdentifier },
+        {
+          converting: volume.cryptoMigrationOn === true,
+          hardware: aesHardware,
+          roles: [...volume.roles],
+          source: 'diskutil apfs list',
+        },
+      ),
+    );
 }
 
 function encryptionFromInfo(info: DiskutilInfo): ApfsReading[] {
@@ -113,16 +109,10 @@ function encryptionFromInfo(info: DiskutilInfo): ApfsReading[] {
     return [];
   }
   return [
-    {
-      volume: info.deviceIdentifier,
-      name: info.volumeName,
-      kind: kindOf(info),
-      converting: false,
-      protectionOn: info.locked === null ? null : !info.locked,
-      hardware: info.aesHardware,
-      roles: [],
-      source: 'diskutil info',
-    },
+    apfsReadingOf(
+      { ...info, volume: info.deviceIdentifier, name: info.volumeName },
+      { converting: false, hardware: info.aesHardware, roles: [], source: 'diskutil info' },
+    ),
   ];
 }
 

@@ -15,13 +15,15 @@ export interface BitLockerReading {
   /** manage-bde's conversion status (parsed) or Get-BitLockerVolume's VolumeStatus enum name. */
   readonly conversion: string | null;
   readonly protectionOn: boolean | null;
+  /** manage-bde's Lock Status ("Locked"); null when not read (Get-BitLockerVolume's LockStatus is not selected). */
+  readonly locked: boolean | null;
   /** xts-aes and aes-cbc are Windows' software encryption, hardware the drive's own (eDrive), none: not encrypted. */
   readonly method: 'xts-aes' | 'aes-cbc' | 'hardware' | 'none' | 'unknown' | null;
   readonly keyBits: number | null;
   readonly hardware: boolean | null;
   readonly percentEncrypted: number | null;
-  /** Key protector types ("Tpm", "RecoveryPassword"). */
-  readonly protectors: readonly string[];
+  /** Key protector types ("Tpm", "RecoveryPassword"); null when not read (plan facts and documents before 1.3). */
+  readonly protectors: readonly string[] | null;
   readonly source: string;
 }
 
@@ -45,17 +47,21 @@ function conversionOf(conversion: string | null): ConversionState {
 }
 
 /**
- * Protection from BitLocker's two answers: "Protection On" is on. "Protection Off" on a volume whose
- * conversion is complete is suspended (Suspend-BitLocker / manage-bde -protectors -disable leave the volume
- * encrypted with its key in the clear: Microsoft Learn, "Suspend-BitLocker"); during a conversion it is off
- * (the key is protected only once encryption completes and protectors are on).
+ * Protection from BitLocker's answers (Microsoft Learn, Win32_EncryptableVolume "GetProtectionStatus" and
+ * "GetLockStatus"). "Protection On" is on; so is a locked volume, whose key cannot be in the clear (manage-bde
+ * prints "Protection Status: Unknown" for it: "This can be caused by the volume being in a locked state").
+ * "Protection Off" on a fully converted volume is suspended when it has key protectors (DisableKeyProtectors,
+ * Suspend-BitLocker: encrypted, the key in the clear until resumed; also when they were not read) and off when it
+ * has none (no protector was ever added: the key was never protected); during a conversion it is off (partly
+ * encrypted).
  */
-function protectionOf(protectionOn: boolean | null, conversion: ConversionState): Protection {
-  if (protectionOn === true) {
+function protectionOf(reading: BitLockerReading, conversion: ConversionState): Protection {
+  if (reading.protectionOn === true || reading.locked === true) {
     return 'on';
   }
-  if (protectionOn === false) {
-    return conversion === 'complete' || conversion === 'used-space-only' ? 'suspended' : 'off';
+  if (reading.protectionOn === false) {
+    const converted = conversion === 'complete' || conversion === 'used-space-only';
+    return converted && reading.protectors?.length !== 0 ? 'suspended' : 'off';
   }
   return 'unknown';
 }
@@ -76,10 +82,10 @@ function bitLockerVolumeState(reading: BitLockerReading): EncryptionState | null
     cipher: reading.method === null || reading.method === 'unknown' ? null : reading.method,
     keyBits: reading.keyBits,
     hardware: reading.hardware,
-    protection: protectionOf(reading.protectionOn, conversion),
+    protection: protectionOf(reading, conversion),
     conversion,
     percentEncrypted: reading.percentEncrypted,
-    keySlots: reading.protectors.map((type, index) => ({ id: String(index), type, tokens: [] })),
+    keySlots: (reading.protectors ?? []).map((type, index) => ({ id: String(index), type, tokens: [] })),
     source: reading.source,
   };
 }

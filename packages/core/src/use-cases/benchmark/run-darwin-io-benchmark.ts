@@ -20,6 +20,7 @@ import {
   type IoBenchmarkOutcome,
 } from './run-io-benchmark.js';
 import { prepareApfsImage } from '../../targets/apfs/benchmark.js';
+import { APFS_SYSTEM_ROLES } from '../../targets/apfs/volume-state.js';
 import type { TargetContext } from './targets.js';
 
 /** A mounted, writable volume of the assessed disk, and the directory the scratch images go in. */
@@ -29,20 +30,8 @@ export interface DarwinBenchmarkVolume {
   readonly workParent: string;
 }
 
-/**
- * APFS roles of volumes that are Apple's own and never hold the scratch images: the sealed read-only System
- * volume, Preboot, Recovery, VM, Update, and Apple silicon's xART and Hardware (diskutil apfs list roles).
- */
-const SYSTEM_ROLES = new Set([
-  'System',
-  'Preboot',
-  'Recovery',
-  'VM',
-  'Update',
-  'xART',
-  'Hardware',
-  'Baseband',
-]);
+/** APFS roles of volumes that are Apple's own and never hold the scratch images. */
+const SYSTEM_ROLES = APFS_SYSTEM_ROLES;
 
 /**
  * Where `assess diskN --benchmark` puts its scratch images on a Mac: the first mounted, writable volume of the
