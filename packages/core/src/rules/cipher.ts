@@ -404,9 +404,14 @@ export function recommendKeySize(
  * unknown.
  */
 function recordedRange(facts: PlanFacts, cipher: string, keyBits: number, rate: number): MeasuredRange {
-  const row = (facts.cipherBenchmark?.cipherSpeed?.measurements ?? []).find(
-    (candidate) => candidate.cipher === cipher && candidate.keyBits === keyBits,
+  const rows = (facts.cipherBenchmark?.cipherSpeed?.measurements ?? []).filter(
+    (candidate) => candidate.cipher === cipher,
   );
+  // A speed derived from another key size of the same cipher (effectiveCipherSpeed) spreads as the row it was
+  // derived from.
+  const row =
+    rows.find((candidate) => candidate.keyBits === keyBits) ??
+    rows.find((candidate) => (candidate.encryptSamplesBytesPerSecond ?? []).length >= 2);
   const samples = (row?.encryptSamplesBytesPerSecond ?? []).filter(
     (value): value is number => typeof value === 'number' && value > 0,
   );
@@ -423,8 +428,8 @@ function recordedRange(facts: PlanFacts, cipher: string, keyBits: number, rate: 
 }
 
 /**
- * The device's fastest profile on the plain I/O benchmark as a range: its median, and its slowest and fastest
- * run; spread unknown when that profile ran once.
+ * The device's fastest throughput on the plain I/O benchmark as a range: the highest median, and the highest
+ * slowest and fastest run over its profiles; spread unknown when a profile ran once.
  */
 function fastestPlainRange(facts: PlanFacts): MeasuredRange | null {
   const ranges = (facts.ioBenchmark?.plain?.profiles ?? []).flatMap((profile): MeasuredRange[] => {
@@ -449,8 +454,19 @@ function fastestPlainRange(facts: PlanFacts): MeasuredRange | null {
       },
     ];
   });
+  // The device's fastest throughput lies between the highest slowest run and the highest fastest run of any
+  // profile: taking one profile's range by its median would switch profiles (and ranges) when a median moves
+  // within its runs, and flip a decision that rests on the runs' spread (issue 24 item 4).
   return ranges.reduce<MeasuredRange | null>(
-    (best, range) => (best === null || range.value > best.value ? range : best),
+    (best, range) =>
+      best === null
+        ? range
+        : {
+            value: Math.max(best.value, range.value),
+            low: Math.max(best.low, range.low),
+            high: Math.max(best.high, range.high),
+            spreadKnown: best.spreadKnown && range.spreadKnown,
+          },
     null,
   );
 }
