@@ -1,3 +1,4 @@
+import { unlinkSync } from 'node:fs';
 import { link, mkdir, open, rename, rmdir, stat, unlink } from 'node:fs/promises';
 import path from 'node:path';
 import { userPathError } from './user-files.js';
@@ -74,6 +75,18 @@ export async function writeFileAtomic(
     options.createFolder === true ? await fs.mkdir(folder, options.folderMode ?? 0o700) : undefined;
   const temporary = temporaryName(file);
   let created = false;
+  // Ctrl-C or SIGTERM while the content is being written ends the process with process.exit (bin/run.js):
+  // the temporary file goes with it, synchronously, as Node runs 'exit' listeners before it leaves.
+  const removeOnExit = () => {
+    if (created) {
+      try {
+        unlinkSync(temporary);
+      } catch {
+        // Already gone.
+      }
+    }
+  };
+  process.on('exit', removeOnExit);
   try {
     const handle = await fs.open(temporary, 'wx', options.mode);
     created = true;
@@ -107,6 +120,8 @@ export async function writeFileAtomic(
     }
     await removeMadeFolders(fs, folder, madeFolder);
     throw error;
+  } finally {
+    process.off('exit', removeOnExit);
   }
 }
 

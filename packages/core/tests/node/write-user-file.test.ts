@@ -127,6 +127,36 @@ describe('writeFileAtomic: a file is complete or absent (issue 25)', () => {
     },
   );
 
+  it('a process that exits while the content is written (Ctrl-C: process.exit) removes the temporary file', async () => {
+    const dir = await tempDir('encplan-test-write-');
+    const { fs } = await failingFs('none');
+    const before = new Set(process.listeners('exit'));
+    let leftAtExit: string[] | null = null;
+    const exiting: AtomicWriteFs = {
+      ...fs,
+      async open(file, flags, mode) {
+        const handle = await fs.open(file, flags, mode);
+        return {
+          ...handle,
+          async writeFile(content) {
+            await handle.writeFile(content);
+            // What process.exit(130) runs now: every 'exit' listener, synchronously.
+            for (const listener of process.listeners('exit').filter((entry) => !before.has(entry))) {
+              (listener as (code: number) => void)(130);
+            }
+            leftAtExit = await readdir(dir);
+          },
+        };
+      },
+    };
+    await writeFileAtomic(path.join(dir, 'report.html'), '<html></html>', { mode: 0o644, fs: exiting }).catch(
+      () => undefined,
+    );
+    expect(leftAtExit).toEqual([]);
+    // Once the write is over, the listener is gone.
+    expect(process.listeners('exit').filter((entry) => !before.has(entry))).toEqual([]);
+  });
+
   it('exclusive: an existing file is refused and kept as it was, with no temporary file left', async () => {
     const dir = await tempDir('encplan-test-write-');
     await mkdir(path.join(dir, 'out'));
