@@ -39,6 +39,7 @@ import {
 } from '../rules/performance-model.js';
 import { isKernelAtLeast } from '../rules/kernel-version.js';
 import { findKernelAesXtsUpgrade } from '../rules/kernel-aes-xts-upgrade.js';
+import { findRetpolineAesXts } from '../rules/retpoline-aes-xts.js';
 import { adviseVeracryptArgon2 } from '../rules/veracrypt-argon2.js';
 import { bootOnVolume, findGrubBootPbkdf2 } from '../rules/grub-boot.js';
 import { findDmCryptTunables, findNvme4096Lba } from '../rules/dm-crypt-tunables.js';
@@ -346,7 +347,10 @@ export function buildPlan(facts: PlanFacts, rawOptions: PlanOptions = {}): Plan 
     ...findLoadTooLight(predictedPerformance),
     ...smallSector,
     ...(engine.name === 'dm-crypt' && platform === 'linux'
-      ? findKernelAesXtsUpgrade(facts, predictedPerformance)
+      ? [
+          ...findKernelAesXtsUpgrade(facts, predictedPerformance),
+          ...findRetpolineAesXts(facts, predictedPerformance),
+        ]
       : []),
     ...(freshPath ? built.findings : []),
     ...(rulesOf.keyDerivation === 'luks2-keyslot' && platform === 'linux'
