@@ -2,6 +2,7 @@ import { osOf } from '../rules/facts.js';
 import { linuxResultOf, type AssessmentResult, type LinuxAssessmentResult } from '../contract/assessment.js';
 import type { CipherBenchmark, KernelCipherFinding, KernelCryptoFacts } from '../domain/cipher.js';
 import type { Health } from '../domain/health.js';
+import type { Plan } from '../plan/plan.js';
 import type { Warning } from '../domain/warning.js';
 import { machineFactOrigin } from '../domain/cpu.js';
 import { formatBytes, formatBytesExact, formatPercent, formatRate } from '../domain/units.js';
@@ -455,6 +456,8 @@ export function ciphersSection(
   notMeasured: { readonly summary: string; readonly reason: string } | null = null,
   /** The mitigations in effect while measuring (mitigationsContext), stated with the measured speeds. */
   measuredWith: string | null = null,
+  /** The plan's cipher evidence (`assess`): whether a measured speed is one the backend would get. */
+  usable: Plan['cipherEvidence'] = undefined,
 ): SectionView {
   if (benchmark === null) {
     return {
@@ -477,13 +480,24 @@ export function ciphersSection(
       row.encryptBytesPerSecond !== null &&
       row.allCoresEncryptBytesPerSecond < row.encryptBytesPerSecond,
   );
+  const measured = cipherSpeed.measurements.length > 0;
+  // A speed was measured, but none the backend would get (OpenSSL refused with a generic kernel driver): the
+  // badge says so instead of a plain "measured" beside a plan that predicts nothing from it (issue 24 item 5).
+  const unusable = measured && usable !== undefined && usable.rank === null;
   return {
     id: 'ciphers',
     title: 'Cipher speed',
-    tone: cipherSpeed.measurements.length > 0 ? 'info' : 'unknown',
-    verdict: cipherSpeed.measurements.length > 0 ? 'measured' : 'unknown',
-    summary:
-      cipherSpeed.measurements.length > 0
+    tone: unusable ? 'attention' : measured ? 'info' : 'unknown',
+    verdict: unusable
+      ? 'not what encryption here gets'
+      : measured
+        ? usable?.upperBound === true
+          ? 'measured, an upper bound'
+          : 'measured'
+        : 'unknown',
+    summary: unusable
+      ? `Cipher speeds measured on this machine, but none is the speed the plan's encryption would get: ${usable.note}`
+      : measured
         ? 'Cipher speeds measured on this machine; compare them with the drive’s speed.'
         : 'Cipher speed was not measured.',
     findings: [
@@ -680,7 +694,12 @@ export function toSectionViews(result: AssessmentResult, warnings: readonly Warn
     spaceSection(linux),
     sedSection(linux),
     cpuSection(linux, warnings),
-    ciphersSection(linux.cipherBenchmark, null, mitigationsContext(linux.machine)),
+    ciphersSection(
+      linux.cipherBenchmark,
+      null,
+      mitigationsContext(linux.machine),
+      linux.plan?.cipherEvidence,
+    ),
     encryptionSection(linux),
     capabilitiesSection(linux),
   ];
