@@ -1,3 +1,4 @@
+import { opensslRefusal } from '../rules/cipher-speed.js';
 import { osOf } from '../rules/facts.js';
 import { linuxResultOf, type AssessmentResult, type LinuxAssessmentResult } from '../contract/assessment.js';
 import type { CipherBenchmark, KernelCipherFinding, KernelCryptoFacts } from '../domain/cipher.js';
@@ -456,8 +457,8 @@ export function ciphersSection(
   notMeasured: { readonly summary: string; readonly reason: string } | null = null,
   /** The mitigations in effect while measuring (mitigationsContext), stated with the measured speeds. */
   measuredWith: string | null = null,
-  /** The plan's cipher evidence (`assess`): whether a measured speed is one the backend would get. */
-  usable: Plan['cipherEvidence'] = undefined,
+  /** The plan's cipher evidence and why OpenSSL's AES is refused, if it is (`assess` on Linux). */
+  usable: { readonly evidence: Plan['cipherEvidence']; readonly opensslRefusal: string | null } | null = null,
 ): SectionView {
   if (benchmark === null) {
     return {
@@ -483,7 +484,17 @@ export function ciphersSection(
   const measured = cipherSpeed.measurements.length > 0;
   // A speed was measured, but none the backend would get (OpenSSL refused with a generic kernel driver): the
   // badge says so instead of a plain "measured" beside a plan that predicts nothing from it (issue 24 item 5).
-  const unusable = measured && usable !== undefined && usable.rank === null;
+  const aes = cipherSpeed.measurements.filter((row) => row.cipher.startsWith('aes'));
+  const refused =
+    usable !== null &&
+    usable.opensslRefusal !== null &&
+    aes.length > 0 &&
+    aes.every((row) => row.source === 'openssl');
+  const unusable = measured && usable !== null && (usable.evidence?.rank === null || refused);
+  const instead =
+    usable?.evidence?.rank === null || usable?.evidence?.rank === undefined
+      ? ''
+      : ` The plan uses ${usable.evidence.source ?? 'another measurement'} instead.`;
   return {
     id: 'ciphers',
     title: 'Cipher speed',
@@ -491,12 +502,12 @@ export function ciphersSection(
     verdict: unusable
       ? 'not what encryption here gets'
       : measured
-        ? usable?.upperBound === true
+        ? usable?.evidence?.upperBound === true
           ? 'measured, an upper bound'
           : 'measured'
         : 'unknown',
     summary: unusable
-      ? `Cipher speeds measured on this machine, but none is the speed the plan's encryption would get: ${usable.note}`
+      ? `Cipher speeds measured on this machine, but none is the speed the plan's encryption would get: ${refused ? (usable.opensslRefusal ?? '') : (usable.evidence?.note ?? '')}${instead}`
       : measured
         ? 'Cipher speeds measured on this machine; compare them with the drive’s speed.'
         : 'Cipher speed was not measured.',
@@ -694,12 +705,10 @@ export function toSectionViews(result: AssessmentResult, warnings: readonly Warn
     spaceSection(linux),
     sedSection(linux),
     cpuSection(linux, warnings),
-    ciphersSection(
-      linux.cipherBenchmark,
-      null,
-      mitigationsContext(linux.machine),
-      linux.plan?.cipherEvidence,
-    ),
+    ciphersSection(linux.cipherBenchmark, null, mitigationsContext(linux.machine), {
+      evidence: linux.plan?.cipherEvidence,
+      opensslRefusal: opensslRefusal(linux, 'aes-xts'),
+    }),
     encryptionSection(linux),
     capabilitiesSection(linux),
   ];

@@ -34,9 +34,38 @@ describe('the Cipher speed badge', () => {
     expect(renderTextReport(view)).not.toContain('Cipher speed: measured');
   });
 
-  it('says "measured, an upper bound" for OpenSSL admitted as an upper bound, and "measured" for a kernel figure', async () => {
+  it('says so too when the plan uses another measurement (a cold fscrypt run) and only OpenSSL AES was measured', async () => {
     const envelope = await genericKernelHost();
-    const plan = envelope.result!.plan!;
+    envelope.result!.plan!.cipherEvidence = {
+      rank: 3,
+      kind: 'kernel-cipher',
+      upperBound: false,
+      source: 'fio: fscrypt sequential run (kernel xts(aes), cold file)',
+      note: "The kernel's own xts(aes) measured through fscrypt.",
+    };
+    const ciphers = ciphersOf(toReportView(envelope));
+    expect(ciphers).toMatchObject({ tone: 'attention', verdict: 'not what encryption here gets' });
+    expect(ciphers?.summary).toContain('OpenSSL not used');
+    expect(ciphers?.summary).toContain(
+      'The plan uses fio: fscrypt sequential run (kernel xts(aes), cold file) instead.',
+    );
+  });
+
+  it('says "measured, an upper bound" for OpenSSL admitted with an accelerated driver, and "measured" for a kernel figure', async () => {
+    const envelope = await genericKernelHost();
+    const result = envelope.result!;
+    result.kernelCrypto = {
+      ...result.kernelCrypto!,
+      xtsAes: {
+        algorithm: 'xts(aes)',
+        driver: 'xts-aes-aesni',
+        module: 'aesni_intel',
+        priority: 401,
+        inferred: false,
+      },
+      xtsAesImplementation: 'cpu-instructions',
+    };
+    const plan = result.plan!;
     plan.cipherEvidence = {
       rank: 4,
       kind: 'userspace-upper-bound',

@@ -67,7 +67,7 @@ describe('retpoline-aes-xts (Spectre v2 retpolines in the AES-NI XTS code before
 
   it('stays silent when the spectre_v2 state was not read', () => {
     const input = ryzen('5.10.0');
-    input.machine!.mitigations = undefined;
-    expect(findingOf(input)).toBeUndefined();
+    const unread = { ...input, machine: { ...input.machine, mitigations: undefined } };
+    expect(findingOf(unread)).toBeUndefined();
   });
 });
