@@ -39,6 +39,7 @@ import {
 } from '../rules/performance-model.js';
 import { isKernelAtLeast } from '../rules/kernel-version.js';
 import { findKernelAesXtsUpgrade } from '../rules/kernel-aes-xts-upgrade.js';
+import { findRetpolineAesXts } from '../rules/retpoline-aes-xts.js';
 import { adviseVeracryptArgon2 } from '../rules/veracrypt-argon2.js';
 import { bootOnVolume, findGrubBootPbkdf2 } from '../rules/grub-boot.js';
 import { findDmCryptTunables, findNvme4096Lba } from '../rules/dm-crypt-tunables.js';
@@ -351,7 +352,12 @@ export function buildPlan(facts: PlanFacts, rawOptions: PlanOptions = {}): Plan 
     ...residuals,
     ...findLoadTooLight(predictedPerformance),
     ...smallSector,
-    ...(engine.name === 'dm-crypt' && linuxHost ? findKernelAesXtsUpgrade(facts, predictedPerformance) : []),
+    ...(engine.name === 'dm-crypt' && linuxHost
+      ? [
+          ...findKernelAesXtsUpgrade(facts, predictedPerformance),
+          ...findRetpolineAesXts(facts, predictedPerformance),
+        ]
+      : []),
     ...(freshPath ? built.findings : []),
     ...(rulesOf.keyDerivation === 'luks2-keyslot' && linuxHost
       ? findGrubBootPbkdf2(facts, options, strategy, devicePath)

@@ -1,7 +1,9 @@
+import { opensslRefusal } from '../rules/cipher-speed.js';
 import { osOf } from '../rules/facts.js';
 import { linuxResultOf, type AssessmentResult, type LinuxAssessmentResult } from '../contract/assessment.js';
 import type { CipherBenchmark, KernelCipherFinding, KernelCryptoFacts } from '../domain/cipher.js';
 import type { Health } from '../domain/health.js';
+import type { Plan } from '../plan/plan.js';
 import type { Warning } from '../domain/warning.js';
 import { machineFactOrigin } from '../domain/cpu.js';
 import { formatBytes, formatBytesExact, formatPercent, formatRate } from '../domain/units.js';
@@ -455,6 +457,8 @@ export function ciphersSection(
   notMeasured: { readonly summary: string; readonly reason: string } | null = null,
   /** The mitigations in effect while measuring (mitigationsContext), stated with the measured speeds. */
   measuredWith: string | null = null,
+  /** The plan's cipher evidence and why OpenSSL's AES is refused, if it is (`assess` on Linux). */
+  usable: { readonly evidence: Plan['cipherEvidence']; readonly opensslRefusal: string | null } | null = null,
 ): SectionView {
   if (benchmark === null) {
     return {
@@ -477,13 +481,34 @@ export function ciphersSection(
       row.encryptBytesPerSecond !== null &&
       row.allCoresEncryptBytesPerSecond < row.encryptBytesPerSecond,
   );
+  const measured = cipherSpeed.measurements.length > 0;
+  // A speed was measured, but none the backend would get (OpenSSL refused with a generic kernel driver): the
+  // badge says so instead of a plain "measured" beside a plan that predicts nothing from it (issue 24 item 5).
+  const aes = cipherSpeed.measurements.filter((row) => row.cipher.startsWith('aes'));
+  const refused =
+    usable !== null &&
+    usable.opensslRefusal !== null &&
+    aes.length > 0 &&
+    aes.every((row) => row.source === 'openssl');
+  const unusable = measured && usable !== null && (usable.evidence?.rank === null || refused);
+  const instead =
+    usable?.evidence?.rank === null || usable?.evidence?.rank === undefined
+      ? ''
+      : ` The plan uses ${usable.evidence.source ?? 'another measurement'} instead.`;
   return {
     id: 'ciphers',
     title: 'Cipher speed',
-    tone: cipherSpeed.measurements.length > 0 ? 'info' : 'unknown',
-    verdict: cipherSpeed.measurements.length > 0 ? 'measured' : 'unknown',
-    summary:
-      cipherSpeed.measurements.length > 0
+    tone: unusable ? 'attention' : measured ? 'info' : 'unknown',
+    verdict: unusable
+      ? 'not what encryption here gets'
+      : measured
+        ? usable?.evidence?.upperBound === true
+          ? 'measured, an upper bound'
+          : 'measured'
+        : 'unknown',
+    summary: unusable
+      ? `Cipher speeds measured on this machine, but none is the speed the plan's encryption would get: ${refused ? (usable.opensslRefusal ?? '') : (usable.evidence?.note ?? '')}${instead}`
+      : measured
         ? 'Cipher speeds measured on this machine; compare them with the drive’s speed.'
         : 'Cipher speed was not measured.',
     findings: [
@@ -680,7 +705,10 @@ export function toSectionViews(result: AssessmentResult, warnings: readonly Warn
     spaceSection(linux),
     sedSection(linux),
     cpuSection(linux, warnings),
-    ciphersSection(linux.cipherBenchmark, null, mitigationsContext(linux.machine)),
+    ciphersSection(linux.cipherBenchmark, null, mitigationsContext(linux.machine), {
+      evidence: linux.plan?.cipherEvidence,
+      opensslRefusal: opensslRefusal(linux, 'aes-xts'),
+    }),
     encryptionSection(linux),
     capabilitiesSection(linux),
   ];

@@ -6,8 +6,10 @@ export const MITIGATIONS_SOURCE = '/sys/devices/system/cpu/vulnerabilities, /pro
 /**
  * The CPU-vulnerability mitigations in effect, as context of every cost measured on this machine (cipher and
  * I/O benchmarks): the kernel's entry and return paths run the mitigations, so a figure measured here holds for
- * a machine with the same ones. Stated as context only: no published measurement of their effect on dm-crypt
- * or fscrypt throughput is known to encplan, so no cost is put on them (and no finding made). Gather Data
+ * a machine with the same ones. Stated as context: the one published with-and-without measurement known to
+ * encplan (Spectre v2 retpolines in the AES-NI XTS code of kernels before 5.12, `cryptsetup benchmark` on a
+ * Ryzen 5 2600, linuxreviews.org 2021-03-02) is the `retpoline-aes-xts` finding (rules/retpoline-aes-xts.ts);
+ * no other cost is put on them. Gather Data
  * Sampling (Downfall) microcode slows AVX gather instructions (Documentation/admin-guide/hw-vuln/
  * gather_data_sampling.rst); the kernel's AES-NI/VAES XTS code (arch/x86/crypto/aes-xts-avx-x86_64.S) uses no
  * gather, so that one is not expected to touch the cipher itself. Unknown is said as unknown, never as

@@ -727,10 +727,14 @@ function toDecisions(plan: Plan): DecisionView[] {
       ? null
       : {
           label: 'Spare area',
+          // Stated as left only where a command lays out the partitions; in place (or with no commands) the
+          // partition table stays as it is, so the figure is advice the commands do not apply (issue 24 item 5).
           value:
             settings.space.unallocatedBytes === 0
               ? 'none left unpartitioned'
-              : `${formatBytes(settings.space.unallocatedBytes)} (${formatPercent(settings.space.unallocatedPercent)}) left unpartitioned`,
+              : plan.commands.some((command) => command.id === 'partition-layout')
+                ? `${formatBytes(settings.space.unallocatedBytes)} (${formatPercent(settings.space.unallocatedPercent)}) left unpartitioned`
+                : `${formatBytes(settings.space.unallocatedBytes)} (${formatPercent(settings.space.unallocatedPercent)}) advised unpartitioned; no command of this plan changes the partition table`,
         },
   ];
   return decisions.filter((decision): decision is DecisionView => decision !== null);

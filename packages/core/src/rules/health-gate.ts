@@ -34,7 +34,10 @@ export function evaluateHealthGate(facts: PlanFacts): RuleResult & { readonly ga
     evidence('health.percentageUsed', wearPercentUsed, source),
     ...findings.map((text) => evidence('health finding', text, source)),
   ];
-  const findingText = findings.length === 0 ? '' : ` (${findings.join('; ')})`;
+  // The analysis writes each finding as a sentence ("304 sectors were reallocated to spare area."): inside the
+  // parentheses its full stop would read ".):".
+  const findingText =
+    findings.length === 0 ? '' : ` (${findings.map((text) => text.replace(/\.$/, '')).join('; ')})`;
   let gate: HealthGate;
   if (verdict === 'failing' || heavilyWorn) {
     gate = {

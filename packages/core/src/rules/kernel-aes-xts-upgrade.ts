@@ -41,6 +41,17 @@ function familiesOf(vendor: string | null, avx512: boolean | null): readonly Cpu
 
 const percent = (value: number) => `+${String(Math.round(value))} %`;
 
+/** The kernel release, its xts(aes) driver and the profiles the cipher limits: what the rules that advise a
+ * newer kernel for the cipher's sake read (this one and rules/retpoline-aes-xts.ts). */
+export function kernelCipherBound(facts: PlanFacts, predictions: readonly PredictedPerformance[]) {
+  return {
+    machine: facts.machine,
+    kernel: facts.machine?.os?.kernel ?? null,
+    driver: facts.kernelCrypto?.xtsAes?.driver ?? null,
+    bound: predictions.filter((row) => row.readLimitedBy === 'cipher' || row.writeLimitedBy === 'cipher'),
+  };
+}
+
 /**
  * `kernel-aes-xts-upgrade`: the kernel is older than 6.10, the CPU has VAES, dm-crypt would use the former
  * AES-NI driver, and the cipher limits this device in at least one profile: a kernel ≥ 6.10 lifts the cipher's
@@ -51,9 +62,7 @@ export function findKernelAesXtsUpgrade(
   facts: PlanFacts,
   predictions: readonly PredictedPerformance[],
 ): Finding[] {
-  const machine = facts.machine;
-  const kernel = machine?.os?.kernel ?? null;
-  const driver = facts.kernelCrypto?.xtsAes?.driver ?? null;
+  const { machine, kernel, driver, bound } = kernelCipherBound(facts, predictions);
   if (
     isKernelAtLeast(kernel, 6, 10) !== false ||
     machine?.cryptoFlags?.vaes !== true ||
@@ -65,9 +74,6 @@ export function findKernelAesXtsUpgrade(
   ) {
     return [];
   }
-  const bound = predictions.filter(
-    (row) => row.readLimitedBy === 'cipher' || row.writeLimitedBy === 'cipher',
-  );
   if (bound.length === 0) {
     return [];
   }

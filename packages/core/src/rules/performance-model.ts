@@ -232,7 +232,7 @@ export function predictPerformance(facts: PlanFacts, settings: PerformanceSettin
     const coresText = `${String(cipherCores)} core${cipherCores === 1 ? '' : 's'}`;
     const assumption =
       regime === 'qd1-latency'
-        ? `One small request at a time: device time and ${coresText}' cipher time add up; ${queueing}.`
+        ? `One small request at a time: the device time and the cipher time on ${coresText} add up; ${queueing}.`
         : regime === 'one-core-stream'
           ? `One large request at a time: the device and the cipher on ${coresText} overlap, the slower sets the pace; ${queueing}.`
           : `Queued I/O: the slower of the device and the cipher on ${coresText} sets the pace; ${queueing}.`;

@@ -117,6 +117,11 @@ describe('cipher speed by ranked evidence (issue 24)', () => {
     expect(seq.writeLimitedBy).toBeNull();
     expect(plan.cipherEvidence).toMatchObject({ rank: null, kind: null });
     expect(plan.cipherEvidence?.note).toContain('xts(ecb(aes-fixed-time))');
+    // Nor does the key-size reason claim the cipher is not the limit: it does not know.
+    const keySize = plan.recommendations.find((r) => r.ruleId === 'cipher-key-size');
+    expect(keySize?.reason).not.toContain('the cipher is not what limits this device');
+    expect(keySize?.reason).toContain('whether the cipher limits this device is unknown');
+    expect(keySize?.confidence).toBe('medium');
   });
 
   it('takes OpenSSL, both directions, as an upper bound (rank 4) when the kernel driver uses AES-NI', () => {

@@ -65,6 +65,31 @@ describe('evaluateHealthGate', () => {
     expect(result.recommendations[0]).toMatchObject({ ruleId: 'health-gate', value: status });
   });
 
+  it('quotes the health findings inside the reason without their full stops', () => {
+    const result = evaluateHealthGate(
+      facts({
+        health: {
+          verdict: 'failing',
+          findings: [
+            {
+              id: 'ata-reallocated-sectors',
+              severity: 'failing',
+              message: '304 sectors were reallocated to spare area.',
+            },
+            {
+              id: 'ata-pending-sectors',
+              severity: 'warning',
+              message: '8 sectors are waiting to be reallocated (unreadable).',
+            },
+          ],
+        },
+      }),
+    );
+    expect(result.gate.reason).toContain(
+      'The drive is failing (304 sectors were reallocated to spare area; 8 sectors are waiting to be reallocated (unreadable)): back up now',
+    );
+  });
+
   it('cautions when the assessment has no health section at all', () => {
     expect(evaluateHealthGate(facts()).gate).toMatchObject({
       status: 'caution',

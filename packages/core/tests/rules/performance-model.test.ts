@@ -188,6 +188,19 @@ describe('predictPerformance', () => {
     expect(row).toMatchObject({ predictedReadBytesPerSecond: null, cipherReadBytesPerSecond: 4000 * MIB });
     expect(row?.assumption).toContain('stock workqueues can fall far below');
   });
+
+  it('states each regime in plain words, one core named as one core ("1 core\' cipher" was printed)', () => {
+    const rows = predictPerformance(input(1, {}), {
+      speed: speed(1000),
+      sectorSizeBytes: 4096,
+      workqueueBypass: false,
+    });
+    const qd1 = rows.find((row) => row.regime === 'qd1-latency');
+    expect(qd1?.assumption).toMatch(
+      /^One small request at a time: the device time and the cipher time on 1 core add up;/,
+    );
+    expect(rows.map((row) => row.assumption).join(' ')).not.toMatch(/core' /);
+  });
 });
 
 describe('findPerformanceResiduals', () => {

@@ -3,6 +3,7 @@ import { assessBundle, planFromAssessment, type Plan } from '@encplan/core';
 import { parseBundle } from '../../src/capture/bundle.js';
 import { buildPlan } from '../../src/plan/plan.js';
 import { IN_PLACE_DATA_OFFSET_BYTES, IN_PLACE_REDUCTION_BYTES } from '../../src/rules/strategy.js';
+import { toStrategyView } from '../../src/report/strategy-view.js';
 import { GIB, MIB } from '../../src/domain/units.js';
 import { fixture } from '../support/fixtures.js';
 import { facts, gptDisk, ioBenchmark } from './facts-builder.js';
@@ -154,6 +155,10 @@ describe('strategy over the committed real assessments and bundles', () => {
     expect(strategy.preconditions.find((p) => p.id === 'free-space')?.status).toBe('met');
     expect(strategy.timeEstimate.seconds).toBeGreaterThan(0);
     expect(strategy.timeEstimate.basis).toContain('SEQ1M Q1T1');
+    // One duration, not "Time: 5.0 s. About 4.5 s: …" (the rounded figure, then the unrounded one).
+    const timeLine = toStrategyView(strategy).lines.find((line) => line.startsWith('Time: '));
+    expect(timeLine).toMatch(/^Time: \d+\.\d s\. Read 1\.0 GiB at the measured [^:]*; a lower bound\.$/);
+    expect(timeLine?.match(/ s\b/g)).toHaveLength(1);
     expect(plan.commands[0]).toMatchObject({
       id: 'in-place-unmount',
       argv: ['umount', '/mnt/encplan-fixture'],
