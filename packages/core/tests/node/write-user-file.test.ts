@@ -142,7 +142,7 @@ describe('writeFileAtomic: a file is complete or absent (issue 25)', () => {
             await handle.writeFile(content);
             // What process.exit(130) runs now: every 'exit' listener, synchronously.
             for (const listener of process.listeners('exit').filter((entry) => !before.has(entry))) {
-              (listener as (code: number) => void)(130);
+              listener(130);
             }
             leftAtExit = await readdir(dir);
           },
