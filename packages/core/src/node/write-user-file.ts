@@ -1,5 +1,6 @@
-import { unlinkSync } from 'node:fs';
-import { link, mkdir, open, rename, rmdir, stat, unlink } from 'node:fs/promises';
+import { close, fsync, openSync, unlinkSync, writeFile } from 'node:fs';
+import { link, mkdir, rename, rmdir, stat, unlink } from 'node:fs/promises';
+import { promisify } from 'node:util';
 import path from 'node:path';
 import { userPathError } from './user-files.js';
 
@@ -27,7 +28,17 @@ export interface AtomicWriteHandle {
 
 /** The real calls (node:fs/promises). */
 const NODE_ATOMIC_WRITE_FS: AtomicWriteFs = {
-  open: (file, flags, mode) => open(file, flags, mode),
+  // Made synchronously: an open(2) still in libuv's thread pool when Ctrl-C ends the process (process.exit)
+  // could create the file after the writer's exit listener looked for it, and leave it behind.
+  // eslint-disable-next-line @typescript-eslint/require-await -- async only to return a promise; openSync runs at the call
+  open: async (file, flags, mode) => {
+    const fd = openSync(file, flags, mode);
+    return {
+      writeFile: (content: string) => promisify(writeFile)(fd, content),
+      sync: () => promisify(fsync)(fd),
+      close: () => promisify(close)(fd),
+    };
+  },
   link,
   rename,
   unlink,
@@ -76,14 +87,14 @@ export async function writeFileAtomic(
   const temporary = temporaryName(file);
   let created = false;
   // Ctrl-C or SIGTERM while the content is being written ends the process with process.exit (bin/run.js):
-  // the temporary file goes with it, synchronously, as Node runs 'exit' listeners before it leaves.
+  // the temporary file goes with it, synchronously, as Node runs 'exit' listeners before it leaves. Also while
+  // open(2) is in flight (the file may exist before `created` is set): the name is random and taken with O_EXCL,
+  // so a file of that name is this writer's.
   const removeOnExit = () => {
-    if (created) {
-      try {
-        unlinkSync(temporary);
-      } catch {
-        // Already gone.
-      }
+    try {
+      unlinkSync(temporary);
+    } catch {
+      // Not made yet, or already renamed or removed.
     }
   };
   process.on('exit', removeOnExit);
