@@ -13,7 +13,7 @@ export const BUNDLE_SCHEMA = 'encplan.bundle' as const;
  * 1.4: `benchmark.quickRevision` may be 3 (issue 24: fscrypt in one cold pass, aes-256-xts decryption).
  * 1.5: `benchmark.quickRevision` may be 4 (issue 24 item 4: aes-128/256-xts in three interleaved pairs).
  * 1.6: `benchmark.quickRevision` may be 5 (issues 24/28: OpenSSL AES only where used, PBKDF2 medians).
- * 1.7: `benchmark.quickRevision` may be 6 (issue 24 item 4: every PBKDF2 hash and argon2id three times).
+ * 1.7: `benchmark.quickRevision` may be 6 (issue 24 item 4: every PBKDF2 hash a rule reads and argon2id more than once).
  */
 export const BUNDLE_SCHEMA_VERSION = [1, 7] as const;
 
