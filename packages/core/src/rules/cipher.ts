@@ -20,6 +20,8 @@ import {
   differenceBeyondSpread,
   exactly,
   leadsBeyondSpread,
+  rangeOfRuns,
+  scaleRange,
   type MeasuredRange,
 } from './measured-difference.js';
 
@@ -420,15 +422,11 @@ function recordedRange(facts: PlanFacts, cipher: string, keyBits: number, rate: 
     (value): value is number => typeof value === 'number' && value > 0,
   );
   const figure = row?.encryptBytesPerSecond ?? null;
-  if (samples.length < 2 || figure === null || figure === undefined || figure <= 0) {
-    return { value: rate, low: rate, high: rate, spreadKnown: false };
+  const runs = rangeOfRuns(samples);
+  if (runs === null || !runs.spreadKnown || figure === null || figure === undefined || figure <= 0) {
+    return { ...exactly(rate), spreadKnown: false };
   }
-  return {
-    value: rate,
-    low: (rate * Math.min(...samples)) / figure,
-    high: (rate * Math.max(...samples)) / figure,
-    spreadKnown: true,
-  };
+  return { ...scaleRange(runs, rate / figure), value: rate };
 }
 
 /**
