@@ -299,7 +299,9 @@ export function buildPlan(facts: PlanFacts, rawOptions: PlanOptions = {}): Plan 
         : strategy.kind === 'reinstall'
           ? []
           : strategy.kind === 'nothing-to-do'
-            ? built.commands.filter((command) => command.id === 'luks-refresh-existing')
+            ? built.refreshesOpenVolume === true
+              ? built.commands
+              : []
             : built.commands;
   // Every command list of the fresh path passes the invariants no flag overrides; a list that breaks one is
   // withheld whole. The in-place set writes to the filesystem it encrypts by design, after unmounting it

@@ -162,6 +162,20 @@ export interface TargetCommands {
   volume(input: VolumeCommandInput): PlanCommand[];
   /** The commands that apply the planned activation flags to an open volume (absent: it cannot be tuned). */
   refresh?(input: VolumeCommandInput, open: OpenVolume): PlanCommand[];
+  /**
+   * The commands that encrypt the filesystem at `input.volumePath` in place, once the shared steps
+   * (plan/commands-in-place.ts) have shrunk it by `reduction` (cryptsetup's size syntax, e.g. "32M"): the
+   * encryption itself, the commands that open the volume (before the filesystem grows into it) and those that
+   * open it at boot. Absent: it cannot encrypt in place (settings.inPlaceEncryption is false); null: no command.
+   */
+  inPlace?(input: VolumeCommandInput, reduction: string): InPlaceCommands | null;
+}
+
+/** A target's in-place encryption of a filesystem (TargetCommands.inPlace). */
+export interface InPlaceCommands {
+  readonly encrypt: PlanCommand;
+  readonly open: readonly PlanCommand[];
+  readonly atBoot: readonly PlanCommand[];
 }
 
 /** Recommendations and findings of one decision (the rules' RuleResult, restated: targets sit below rules/). */

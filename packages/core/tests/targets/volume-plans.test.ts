@@ -2,8 +2,13 @@ import { describe, expect, it } from 'vitest';
 import type { Finding } from '../../src/domain/recommendation.js';
 import { GIB } from '../../src/domain/units.js';
 import { buildPlan } from '../../src/plan/plan.js';
-import { ENCRYPTION_TARGETS, planTargetsOn, volumePlanOf } from '../../src/targets/registry.js';
-import type { VolumePlanKit, VolumePlanTypes } from '../../src/targets/target.js';
+import {
+  ENCRYPTION_TARGETS,
+  planCommandsOf,
+  planTargetsOn,
+  volumePlanOf,
+} from '../../src/targets/registry.js';
+import type { VolumeCommandInput, VolumePlanKit, VolumePlanTypes } from '../../src/targets/target.js';
 import { emptyDisk, facts, machine } from '../rules/facts-builder.js';
 
 // Issue 26 item 2: on Linux each target plans its own part of the volume plan (targets/<id>/plan.ts,
@@ -167,5 +172,50 @@ describe('the plans the hooks give', () => {
     expect(plan.settings.luks2Pbkdf).toBeNull();
     expect(plan.findings.map((entry) => entry.ruleId)).not.toContain('grub-boot-pbkdf2');
     expect(plan.commands.map((command) => command.id)).toContain('veracrypt-create');
+  });
+});
+
+describe('a target’s commands on Linux are its own: the volume, the refresh, the in-place encryption', () => {
+  const input: VolumeCommandInput = {
+    platform: 'linux',
+    devicePath: '/dev/sdb',
+    volumePath: '/dev/sdb1',
+    stage: undefined,
+    label: 'encplan',
+    mappingName: 'cryptdata',
+    volumeUuid: '00000000-0000-4000-8000-000000000000',
+    cipherSpec: 'aes-xts-plain64',
+    keyBits: 512,
+    sectorSizeBytes: 4096,
+    luks2Pbkdf: null,
+    allowDiscards: true,
+    workqueueBypass: false,
+    veracrypt: null,
+  };
+
+  it('LUKS2 encrypts in place with the luksFormat options of a new volume, then opens it and adds crypttab', () => {
+    const format = planCommandsOf('luks2').volume(input)[0]!;
+    const steps = planCommandsOf('luks2').inPlace?.(input, '32M');
+    expect(steps?.encrypt.argv).toEqual([
+      'cryptsetup',
+      'reencrypt',
+      '--encrypt',
+      ...format.argv.slice(2, -1),
+      '--reduce-device-size',
+      '32M',
+      '/dev/sdb1',
+    ]);
+    expect(steps?.encrypt.purpose).toContain('32MiB reduction');
+    expect(steps?.open.map((command) => command.id)).toEqual(['luks-open']);
+    expect(steps?.atBoot.map((command) => command.id)).toEqual(['crypttab-entry']);
+  });
+
+  it('has in-place commands exactly for the targets whose settings encrypt in place, refresh for those that refresh', () => {
+    for (const target of ENCRYPTION_TARGETS) {
+      if (target.settings !== null && target.commands !== null) {
+        expect(target.commands.inPlace !== undefined, target.id).toBe(target.settings.inPlaceEncryption);
+        expect(target.commands.refresh !== undefined, target.id).toBe(target.settings.refreshOpenVolume);
+      }
+    }
   });
 });
