@@ -58,7 +58,10 @@ export interface TargetSettingsRules {
     readonly beforeThreatModel: boolean;
     readonly linuxOnly: boolean;
   } | null;
-  /** Which key derivation rule applies: LUKS2 keyslot Argon2id, VeraCrypt PIM, or none encplan sets. */
+  /**
+   * The key derivation its volumes use: LUKS2 keyslots (Argon2id or PBKDF2), VeraCrypt's PIM, or none encplan
+   * sets. Its `volumePlan` applies the rules; a target whose key derivation encplan sets has one.
+   */
   readonly keyDerivation: 'luks2-keyslot' | 'veracrypt-pim' | 'platform';
   /** The dm-crypt parameter rules (sector size, workqueue bypass) apply: the target is a dm-crypt mapping. */
   readonly dmCryptParameters: boolean;
@@ -432,7 +435,7 @@ export interface EncryptionTarget {
   /**
    * How it plans itself on a platform whose assessment carries a storage model (macOS, Windows), one hook per
    * platform (plan/plan-platform.ts assembles the plan from it); a platform without a hook gets the volume plan
-   * (plan/plan.ts), made from `settings` and `commands`. Absent: no hook.
+   * (plan/plan.ts), made from `settings`, `volumePlan` and `commands`. Absent: no hook.
    */
   readonly platformPlans?: { readonly [P in PlanPlatform]?: PlatformPlanHook };
   /**
