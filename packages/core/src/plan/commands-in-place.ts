@@ -2,7 +2,7 @@ import { MIB } from '../domain/units.js';
 import type { PlanFacts } from '../rules/facts.js';
 import type { ResolvedPlanOptions } from '../rules/plan-options.js';
 import { IN_PLACE_REDUCTION_BYTES, type Strategy } from '../rules/strategy.js';
-import { volumeCommands, type CommandSettings, type PlanCommand } from './commands.js';
+import { inPlaceVolumeCommands, type CommandSettings, type PlanCommand } from './commands.js';
 
 /** Where a btrfs filesystem that is not mounted is mounted to shrink it (btrfs shrinks only while mounted). */
 export const BTRFS_SHRINK_MOUNTPOINT = '/run/encplan-shrink';
@@ -100,11 +100,12 @@ export function inPlaceSectorSize(strategy: Strategy, planned: number | null): n
 }
 
 /**
- * The in-place command set for a strategy of kind `in-place`: shrink the filesystem, `cryptsetup reencrypt
- * --encrypt --reduce-device-size 32M` with the plan's cipher, key size, sector size and key derivation (the
- * luksFormat argv of the fresh path, so both paths agree), then open the volume, grow the filesystem into it
- * and add the crypttab entry. For the running root (strategy.offline) the crypttab line belongs to the
- * installed system and is a manual step in the chroot (strategy.steps), so it is not a command here.
+ * The in-place command set for a strategy of kind `in-place`: shrink the filesystem, the planned target's
+ * in-place encryption (LUKS2: `cryptsetup reencrypt --encrypt --reduce-device-size 32M` with the plan's cipher,
+ * key size, sector size and key derivation, targets/luks2/commands.ts), then open the volume, grow the filesystem
+ * into it and add the line that opens it at boot. For the running root (strategy.offline) the crypttab line
+ * belongs to the installed system and is a manual step in the chroot (strategy.steps), so it is not a command
+ * here.
  */
 export function buildInPlaceCommands(
   strategy: Strategy,
@@ -117,33 +118,16 @@ export function buildInPlaceCommands(
     return [];
   }
   const sectorSizeBytes = inPlaceSectorSize(strategy, settings.sectorSizeBytes);
-  const [format, ...activation] = volumeCommands(
+  const steps = inPlaceVolumeCommands(
     facts,
     options,
     { ...settings, sectorSizeBytes },
     target.path,
-    undefined,
+    REDUCTION_ARG,
   );
-  if (format === undefined) {
+  if (steps === null) {
     return [];
   }
-  // luksFormat --type luks2 --cipher … --label L TARGET → reencrypt --encrypt --type luks2 … --label L TARGET.
-  const reencrypt: PlanCommand = {
-    id: 'in-place-reencrypt',
-    purpose: `Encrypt ${target.path} in place: the data shift by the ${REDUCTION_ARG}iB reduction, the LUKS2 header goes in front (asks for the new passphrase; after an interruption, cryptsetup repair then cryptsetup reencrypt --resume-only DEVICE continues it: cryptsetup-reencrypt(8)).`,
-    argv: [
-      'cryptsetup',
-      'reencrypt',
-      '--encrypt',
-      ...format.argv.slice(2, -1),
-      '--reduce-device-size',
-      REDUCTION_ARG,
-      target.path,
-    ],
-    risk: 'destroys-data',
-    stdin: 'passphrase',
-  };
-  const open = activation.filter((command) => command.id === 'luks-open');
   const grow: PlanCommand[] =
     target.filesystemType === 'btrfs'
       ? []
@@ -157,6 +141,11 @@ export function buildInPlaceCommands(
             stdin: null,
           },
         ];
-  const crypttab = strategy.offline ? [] : activation.filter((command) => command.id === 'crypttab-entry');
-  return [...shrinkCommands(target), reencrypt, ...open, ...grow, ...crypttab];
+  return [
+    ...shrinkCommands(target),
+    steps.encrypt,
+    ...steps.open,
+    ...grow,
+    ...(strategy.offline ? [] : steps.atBoot),
+  ];
 }

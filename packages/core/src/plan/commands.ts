@@ -1,5 +1,5 @@
 import { planCommandsOf, planSettingsOf } from '../targets/registry.js';
-import type { VolumeCommandInput } from '../targets/target.js';
+import type { InPlaceCommands, VolumeCommandInput } from '../targets/target.js';
 import type { PlanCommand } from '../domain/plan-command.js';
 import { evidence, type Finding } from '../domain/recommendation.js';
 import { sourceOf } from '../domain/source.js';
@@ -41,6 +41,8 @@ export interface CommandSettings {
 export interface BuiltCommands {
   readonly commands: PlanCommand[];
   readonly findings: Finding[];
+  /** The commands tune an open volume in place (the target's refresh), the only ones kept when nothing is to do. */
+  readonly refreshesOpenVolume?: true;
 }
 
 /** GPT's backup header and entry array after the last usable LBA: 1 + 32 sectors of 512 bytes, +1 margin (UEFI spec §5.3). */
@@ -383,6 +385,25 @@ export function volumeCommands(
   );
 }
 
+/**
+ * The planned target's in-place encryption of the filesystem at `volumePath` (targets/<id>/commands.ts inPlace),
+ * after the shared steps freed `reduction` at its end; null when the target cannot encrypt in place.
+ */
+export function inPlaceVolumeCommands(
+  facts: PlanFacts,
+  options: ResolvedPlanOptions,
+  settings: CommandSettings,
+  volumePath: string,
+  reduction: string,
+): InPlaceCommands | null {
+  return (
+    planCommandsOf(settings.targetTool).inPlace?.(
+      volumeInputOf(facts, options, settings, volumePath, undefined),
+      reduction,
+    ) ?? null
+  );
+}
+
 /** The fresh-format path on Linux: a new partition in never-allocated space, its spare tail, the volume. */
 function freshCommands(
   facts: PlanFacts,
@@ -484,6 +505,7 @@ export function buildCommands(
           storesActivationFlags: existing.storesActivationFlags,
         }) ?? [],
       findings: [],
+      refreshesOpenVolume: true,
     };
   }
   if (!plansForLinux(facts)) {

@@ -5,34 +5,17 @@ import type { PlatformPlanHook } from '../targets/target.js';
 import { estimateVeracryptAttackerCost } from '../rules/attacker-cost.js';
 import { effectiveCipherSpeed, opensslRefusal } from '../rules/cipher-speed.js';
 import { describeCipherEvidence, predictPlatformPerformance } from '../rules/performance-model.js';
-import { recommendVeracryptEncryption } from '../rules/cipher.js';
 import type { PlanFacts } from '../rules/facts.js';
 import { evaluateHealthGate } from '../rules/health-gate.js';
-import { recommendVeracryptKdf, veracryptPlanSettings } from '../rules/key-derivation.js';
+import { veracryptPlanSettings } from '../rules/key-derivation.js';
 import type { ResolvedPlanOptions, TargetTool } from '../rules/plan-options.js';
 import { macosTrim, windowsTrim } from '../rules/platform-trim.js';
-import { mergeRuleResults, type RuleResult } from '../rules/rule-result.js';
+import { mergeRuleResults } from '../rules/rule-result.js';
 import { alreadyEncryptedStrategy } from '../rules/strategy.js';
 import { volumeCommands } from './commands.js';
+import { veracryptRules, type VeracryptSettings } from './volume-kit.js';
 
 const SEVERITY_ORDER = { critical: 0, warning: 1, info: 2 } as const;
-
-type VeracryptSettings = {
-  encryption: ReturnType<typeof recommendVeracryptEncryption>['encryption'];
-  kdf: ReturnType<typeof recommendVeracryptKdf>['kdf'];
-};
-
-function veracryptRules(
-  facts: PlanFacts,
-  options: ResolvedPlanOptions,
-): RuleResult & { settings: VeracryptSettings } {
-  const encryption = recommendVeracryptEncryption(facts, options);
-  const kdf = recommendVeracryptKdf(facts, options, encryption.encryption === 'AES-Twofish-Serpent' ? 3 : 1);
-  return {
-    ...mergeRuleResults(encryption, kdf),
-    settings: { encryption: encryption.encryption, kdf: kdf.kdf },
-  };
-}
 
 /**
  * The plan for an assessment that carries a storage model (macOS, Windows), assembled from the target's own

@@ -3,17 +3,8 @@ import { z } from 'zod';
 import { checkTargetAdmission } from '../rules/target-admission.js';
 import { EncplanError } from '../errors.js';
 import { findingSchema, recommendationSchema } from '../domain/recommendation.js';
-import {
-  attackerCostSchema,
-  estimateLuks2AttackerCost,
-  estimateVeracryptAttackerCost,
-} from '../rules/attacker-cost.js';
-import {
-  checkKernelAesDriver,
-  recommendCipherMode,
-  recommendKeySize,
-  recommendVeracryptEncryption,
-} from '../rules/cipher.js';
+import { attackerCostSchema } from '../rules/attacker-cost.js';
+import { checkKernelAesDriver, recommendCipherMode, recommendKeySize } from '../rules/cipher.js';
 import {
   recommendDiscards,
   recommendSectorSize,
@@ -22,9 +13,6 @@ import {
 import { estimateInPlaceWriteCost, evaluateHealthGate, healthGateSchema } from '../rules/health-gate.js';
 import {
   luks2PbkdfSchema,
-  recommendGrubPbkdf2,
-  recommendLuks2Pbkdf,
-  recommendVeracryptKdf,
   veracryptPlanSettings,
   veracryptPlanSettingsSchema,
 } from '../rules/key-derivation.js';
@@ -38,14 +26,9 @@ import {
   predictPerformance,
 } from '../rules/performance-model.js';
 import { isKernelAtLeast } from '../rules/kernel-version.js';
-import { findKernelAesXtsUpgrade } from '../rules/kernel-aes-xts-upgrade.js';
-import { findRetpolineAesXts } from '../rules/retpoline-aes-xts.js';
-import { adviseVeracryptArgon2 } from '../rules/veracrypt-argon2.js';
-import { bootOnVolume, findGrubBootPbkdf2 } from '../rules/grub-boot.js';
-import { findDmCryptTunables, findNvme4096Lba } from '../rules/dm-crypt-tunables.js';
 import { moveAdviceByResiduals } from '../rules/residual-advice.js';
 import { osOf, plansForLinux, type PlanFacts } from '../rules/facts.js';
-import { mergeRuleResults, type RuleResult } from '../rules/rule-result.js';
+import { mergeRuleResults } from '../rules/rule-result.js';
 import { recommendSpace, spacePlanSchema } from '../rules/space.js';
 import { buildPlatformPlan } from './plan-platform.js';
 import { storageModelOfFacts } from '../rules/storage-facts.js';
@@ -55,13 +38,15 @@ import {
   planSettingsOf,
   platformPlanOf,
   refuseForeignTarget,
+  volumePlanOf,
 } from '../targets/registry.js';
-import { decideStrategy, strategySchema, type Strategy } from '../rules/strategy.js';
+import { decideStrategy, strategySchema } from '../rules/strategy.js';
 import { buildCommands, planCommandSchema, type CommandSettings, type PlanCommand } from './commands.js';
 import { buildInPlaceCommands, inPlaceSectorSize } from './commands-in-place.js';
 import { activeUseOf, diskUsageOf, IN_PLACE_ALTERNATIVE } from './disk-usage.js';
 import { checkCommandInvariants } from './invariants.js';
 import { checkPlanConsistency } from './consistency.js';
+import { volumePlanKit } from './volume-kit.js';
 import { devicePathSchema } from '../rules/flag-definitions.js';
 import {
   resolvePlanOptions,
@@ -161,8 +146,8 @@ export function buildPlan(facts: PlanFacts, rawOptions: PlanOptions = {}): Plan 
     );
   }
   const devicePath = diskPath ?? PLACEHOLDER_DEVICE;
-  // The volume plan writes Linux commands, and its Linux-host rules (GRUB, the kernel's AES driver, dm-crypt's
-  // tunables) apply, where the assessed machine runs Linux; elsewhere it is the model only (see above).
+  // The volume plan writes Linux commands where the assessed machine runs Linux; elsewhere it is the model only
+  // (see above). The target's own Linux rules (GRUB, the kernel's AES driver, dm-crypt's tunables) are its part's.
   const linuxHost = plansForLinux(facts);
 
   const health = evaluateHealthGate(facts);
@@ -177,31 +162,14 @@ export function buildPlan(facts: PlanFacts, rawOptions: PlanOptions = {}): Plan 
   const discards = recommendDiscards(facts, options);
   const space = recommendSpace(facts, options, discards.allowDiscards);
 
-  let kdfResult: RuleResult = { recommendations: [], findings: [] };
-  let luks2Pbkdf: Plan['settings']['luks2Pbkdf'] = null;
-  let veracrypt: Plan['settings']['veracrypt'] = null;
-  let veracryptSettings: CommandSettings['veracrypt'] = null;
-  let modelSpeed = choice.speed;
-  let attackerCost: Plan['attackerCost'] = [];
   const rulesOf = planSettingsOf(targetTool);
-  if (rulesOf.keyDerivation === 'luks2-keyslot') {
-    const kdf = recommendLuks2Pbkdf(facts, options);
-    kdfResult = kdf;
-    luks2Pbkdf = { ...kdf.pbkdf };
-    attackerCost = estimateLuks2AttackerCost(kdf.pbkdf, options.entropyBits);
-  } else if (rulesOf.keyDerivation === 'veracrypt-pim') {
-    const encryption = recommendVeracryptEncryption(facts, options);
-    const kdf = recommendVeracryptKdf(
-      facts,
-      options,
-      encryption.encryption === 'AES-Twofish-Serpent' ? 3 : 1,
-    );
-    kdfResult = mergeRuleResults(encryption, kdf, adviseVeracryptArgon2(facts, options, kdf.kdf.pim));
-    veracryptSettings = { encryption: encryption.encryption, kdf: kdf.kdf };
-    veracrypt = veracryptPlanSettings(veracryptSettings);
-    modelSpeed = encryption.speed;
-    attackerCost = estimateVeracryptAttackerCost(kdf.kdf, options.entropyBits);
-  }
+  // The target's own part (targets/<id>/plan.ts): its key derivation, the cipher it picks, its findings on Linux.
+  const part = volumePlanOf(targetTool)(volumePlanKit(facts, options, devicePath));
+  let luks2Pbkdf = part.luks2Pbkdf;
+  const veracryptSettings = part.veracrypt;
+  const veracrypt = veracryptSettings === null ? null : veracryptPlanSettings(veracryptSettings);
+  const modelSpeed = part.ownCipher === null ? choice.speed : part.ownCipher.speed;
+  let attackerCost = [...part.attackerCost];
 
   // A measured dm-crypt run far below the model moves the settings its evidence points to (residual-advice);
   // the moved decisions and findings replace the rules' own, rule id for rule id.
@@ -218,8 +186,8 @@ export function buildPlan(facts: PlanFacts, rawOptions: PlanOptions = {}): Plan 
     driver.findings,
   );
   const advised = moved.settings;
-  // VeraCrypt picks its own cipher (veracrypt-encryption); the dm-crypt cipher rules do not apply to it.
-  const cipherRules = rulesOf.cipher === 'own-algorithm' ? [] : [mode, keySize];
+  // A target that picks its own cipher (VeraCrypt's algorithm): the dm-crypt cipher rules do not apply to it.
+  const cipherRules = part.ownCipher === null ? [mode, keySize] : [];
   const merged = mergeRuleResults(
     health,
     admission,
@@ -229,7 +197,7 @@ export function buildPlan(facts: PlanFacts, rawOptions: PlanOptions = {}): Plan 
     sector,
     workqueue,
     discards,
-    kdfResult,
+    part.kdf,
     space,
   );
   const replaced = <T extends { readonly ruleId: string }>(items: readonly T[], by: readonly T[]): T[] =>
@@ -262,7 +230,7 @@ export function buildPlan(facts: PlanFacts, rawOptions: PlanOptions = {}): Plan 
     {
       workqueueBypass: workqueue.bypass,
       sectorSizeBytes: sectorOf(sector.sectorSizeBytes),
-      keyBits: rulesOf.keyDerivation === 'luks2-keyslot' ? choice.keyBits : null,
+      keyBits: part.residualKeySize ? choice.keyBits : null,
       kernelAesGeneric: facts.kernelCrypto?.xtsAesImplementation === 'generic',
       kernelAtLeast59: isKernelAtLeast(facts.machine?.os?.kernel ?? null, 5, 9),
     },
@@ -280,19 +248,14 @@ export function buildPlan(facts: PlanFacts, rawOptions: PlanOptions = {}): Plan 
     space: space.space,
     veracrypt: veracryptSettings,
   };
-  // GRUB opens only PBKDF2 keyslots (rules/grub-boot.ts). Whether it must open this volume can depend on the
-  // strategy (an encrypted root holding /boot); with --encrypted-boot it does whatever the strategy, so an
-  // existing volume's keyslots are compared with PBKDF2, not argon2id.
-  const grubOpens = (strategySoFar: Strategy | null): boolean =>
-    rulesOf.keyDerivation === 'luks2-keyslot' &&
-    linuxHost &&
-    (strategySoFar === null ? options.encryptedBoot : bootOnVolume(facts, options, strategySoFar) !== null);
+  // GRUB opens only PBKDF2 keyslots (rules/grub-boot.ts): the target says whether GRUB must open this volume,
+  // which can depend on the strategy (an encrypted root holding /boot); before it is known, only --encrypted-boot.
   const decision = decideStrategy(facts, options, health.gate, {
     targetTool,
     cipherSpec: choice.spec,
     keyBits: advised.keyBits,
     sectorSizeBytes: advised.sectorSizeBytes,
-    luks2Pbkdf: grubOpens(null) ? recommendGrubPbkdf2(facts, options, advised.keyBits).pbkdf : luks2Pbkdf,
+    luks2Pbkdf: part.grubKeyslot(null, advised.keyBits)?.pbkdf ?? luks2Pbkdf,
     allowDiscards: discards.allowDiscards,
     workqueueBypass: advised.workqueueBypass,
     cipherEncryptBytesPerSecond: advised.speed?.encryptBytesPerSecond ?? null,
@@ -300,9 +263,9 @@ export function buildPlan(facts: PlanFacts, rawOptions: PlanOptions = {}): Plan 
   const strategy = decision.strategy;
   // GRUB opens only PBKDF2 keyslots (rules/grub-boot.ts): where it must open this volume, the keyslot the plan
   // states and the command applies is PBKDF2, not argon2id.
-  const grubKeyslot = grubOpens(strategy) ? recommendGrubPbkdf2(facts, options, advised.keyBits) : null;
+  const grubKeyslot = part.grubKeyslot(strategy, advised.keyBits);
   if (grubKeyslot !== null) {
-    luks2Pbkdf = { ...grubKeyslot.pbkdf };
+    luks2Pbkdf = grubKeyslot.pbkdf;
     attackerCost = [];
   }
   const commandSettings: CommandSettings = { ...baseCommandSettings, luks2Pbkdf };
@@ -336,7 +299,9 @@ export function buildPlan(facts: PlanFacts, rawOptions: PlanOptions = {}): Plan 
         : strategy.kind === 'reinstall'
           ? []
           : strategy.kind === 'nothing-to-do'
-            ? built.commands.filter((command) => command.id === 'luks-refresh-existing')
+            ? built.refreshesOpenVolume === true
+              ? built.commands
+              : []
             : built.commands;
   // Every command list of the fresh path passes the invariants no flag overrides; a list that breaks one is
   // withheld whole. The in-place set writes to the filesystem it encrypts by design, after unmounting it
@@ -352,20 +317,9 @@ export function buildPlan(facts: PlanFacts, rawOptions: PlanOptions = {}): Plan 
     ...residuals,
     ...findLoadTooLight(predictedPerformance),
     ...smallSector,
-    ...(engine.name === 'dm-crypt' && linuxHost
-      ? [
-          ...findKernelAesXtsUpgrade(facts, predictedPerformance),
-          ...findRetpolineAesXts(facts, predictedPerformance),
-        ]
-      : []),
+    ...part.predictionFindings(predictedPerformance),
     ...(freshPath ? built.findings : []),
-    ...(rulesOf.keyDerivation === 'luks2-keyslot' && linuxHost
-      ? findGrubBootPbkdf2(facts, options, strategy, devicePath)
-      : []),
-    // Tuning advice has no place beside "back up and replace first".
-    ...(rulesOf.dmCryptParameters && linuxHost && strategy.kind !== 'replace-first'
-      ? [...findDmCryptTunables(facts, advised.workqueueBypass), ...findNvme4096Lba(facts, strategy)]
-      : []),
+    ...part.strategyFindings(strategy, advised.workqueueBypass),
   ];
   if (violations.length > 0) {
     findings.push({
@@ -406,7 +360,7 @@ export function buildPlan(facts: PlanFacts, rawOptions: PlanOptions = {}): Plan 
       ...spare.recommendations,
     ]),
     settings: {
-      cipher: rulesOf.cipher === 'own-algorithm' ? (veracrypt?.encryption ?? 'AES') : choice.spec,
+      cipher: part.ownCipher === null ? choice.spec : part.ownCipher.name,
       keySizeBits: rulesOf.plansKeySize ? advised.keyBits : null,
       sectorSizeBytes: sectorSetting,
       workqueueBypass: advised.workqueueBypass,

@@ -13,6 +13,7 @@ import type {
   TargetBenchmark,
   TargetCommands,
   TargetSettingsRules,
+  VolumePlanHook,
 } from './target.js';
 import { SHARED_TEARDOWNS, type ResourceTeardown } from './teardown-steps.js';
 import { veracryptTarget } from './veracrypt/veracrypt.js';
@@ -89,6 +90,27 @@ export function planCommandsOf(id: PlanTargetId): TargetCommands {
  */
 export function platformPlanOf(id: PlanTargetId, platform: PlanPlatform): PlatformPlanHook | null {
   return targetOf(id).platformPlans?.[platform] ?? null;
+}
+
+/** The volume plan of a target without one of its own. */
+const NO_VOLUME_PLAN: VolumePlanHook = () => ({
+  kdf: { recommendations: [], findings: [] },
+  luks2Pbkdf: null,
+  veracrypt: null,
+  ownCipher: null,
+  attackerCost: [],
+  residualKeySize: false,
+  grubKeyslot: () => null,
+  predictionFindings: () => [],
+  strategyFindings: () => [],
+});
+
+/**
+ * A plan target's own part of the volume plan (targets/<id>/plan.ts); a target without one gets the cipher rules'
+ * choice, no key derivation of encplan's and no findings of its own.
+ */
+export function volumePlanOf(id: PlanTargetId): VolumePlanHook {
+  return targetOf(id).volumePlan ?? NO_VOLUME_PLAN;
 }
 
 /** The plan target on `platform` when none is asked for: the platform's own full-disk encryption. */

@@ -58,7 +58,10 @@ export interface TargetSettingsRules {
     readonly beforeThreatModel: boolean;
     readonly linuxOnly: boolean;
   } | null;
-  /** Which key derivation rule applies: LUKS2 keyslot Argon2id, VeraCrypt PIM, or none encplan sets. */
+  /**
+   * The key derivation its volumes use: LUKS2 keyslots (Argon2id or PBKDF2), VeraCrypt's PIM, or none encplan
+   * sets. Its `volumePlan` applies the rules; a target whose key derivation encplan sets has one.
+   */
   readonly keyDerivation: 'luks2-keyslot' | 'veracrypt-pim' | 'platform';
   /** The dm-crypt parameter rules (sector size, workqueue bypass) apply: the target is a dm-crypt mapping. */
   readonly dmCryptParameters: boolean;
@@ -162,6 +165,20 @@ export interface TargetCommands {
   volume(input: VolumeCommandInput): PlanCommand[];
   /** The commands that apply the planned activation flags to an open volume (absent: it cannot be tuned). */
   refresh?(input: VolumeCommandInput, open: OpenVolume): PlanCommand[];
+  /**
+   * The commands that encrypt the filesystem at `input.volumePath` in place, once the shared steps
+   * (plan/commands-in-place.ts) have shrunk it by `reduction` (cryptsetup's size syntax, e.g. "32M"): the
+   * encryption itself, the commands that open the volume (before the filesystem grows into it) and those that
+   * open it at boot. Absent: it cannot encrypt in place (settings.inPlaceEncryption is false); null: no command.
+   */
+  inPlace?(input: VolumeCommandInput, reduction: string): InPlaceCommands | null;
+}
+
+/** A target's in-place encryption of a filesystem (TargetCommands.inPlace). */
+export interface InPlaceCommands {
+  readonly encrypt: PlanCommand;
+  readonly open: readonly PlanCommand[];
+  readonly atBoot: readonly PlanCommand[];
 }
 
 /** Recommendations and findings of one decision (the rules' RuleResult, restated: targets sit below rules/). */
@@ -227,6 +244,95 @@ export type PlatformPlanHook = <V extends VeracryptChoice>(
   input: PlatformPlanInput,
   kit: PlatformPlanKit<V>,
 ) => PlatformPlanPart<V>;
+
+/**
+ * The rules' own types a volume plan passes through unchanged (targets sit below rules/ in
+ * packages/core/layers.json): the LUKS2 keyslot's KDF and cost, VeraCrypt's settings, a cipher speed, a row of
+ * the attacker-cost table, the strategy and a predicted-performance row.
+ */
+export interface VolumePlanTypes {
+  readonly keyslot: unknown;
+  readonly veracrypt: VeracryptChoice;
+  readonly speed: unknown;
+  readonly attackerCost: unknown;
+  readonly strategy: { readonly kind: string };
+  readonly prediction: unknown;
+}
+
+/**
+ * The plan layer's rules a target's volume plan combines, handed in by plan/plan.ts (plan/volume-kit.ts). Each
+ * is computed only when the hook calls it.
+ */
+export interface VolumePlanKit<T extends VolumePlanTypes> {
+  /**
+   * The assessed machine runs Linux (rules/facts.ts plansForLinux): the volume plan writes Linux commands and the
+   * Linux host's rules apply. False: the model only (a document of another platform without a storage model).
+   */
+  readonly linuxHost: boolean;
+  /** `--encrypted-boot`: GRUB unlocks /boot from the planned volume, whatever the strategy. */
+  readonly encryptedBoot: boolean;
+  /** `luks2-pbkdf` (rules/key-derivation.ts): the keyslot's Argon2id cost, and the attacker's cost of it. */
+  readonly luks2Keyslot: () => TargetRuleResult & {
+    readonly pbkdf: T['keyslot'];
+    readonly attackerCost: readonly T['attackerCost'][];
+  };
+  /** GRUB's PBKDF2 keyslot for a volume key of `keyBits` (rules/key-derivation.ts recommendGrubPbkdf2). */
+  readonly grubKeyslot: (keyBits: number) => TargetRuleResult & { readonly pbkdf: T['keyslot'] };
+  /** /boot is on the volume the strategy encrypts, or --encrypted-boot says so (rules/grub-boot.ts bootOnVolume). */
+  readonly bootOnVolume: (strategy: T['strategy']) => boolean;
+  /** `grub-boot-pbkdf2`: what GRUB needs of the volume's keyslot (rules/grub-boot.ts). */
+  readonly grubFindings: (strategy: T['strategy']) => readonly Finding[];
+  /**
+   * VeraCrypt's encryption algorithm, hash and PIM, and the Argon2 PIM advice (veracrypt-encryption,
+   * veracrypt-hash, veracrypt-pim, veracrypt-argon2-pim), with the algorithm's speed and the attacker's cost.
+   */
+  readonly veracrypt: () => TargetRuleResult & {
+    readonly settings: T['veracrypt'];
+    readonly speed: T['speed'];
+    readonly attackerCost: readonly T['attackerCost'][];
+  };
+  /** What the host kernel's AES-XTS means for dm-crypt's predictions (kernel-aes-xts-upgrade, retpoline-aes-xts). */
+  readonly kernelCipherFindings: (predicted: readonly T['prediction'][]) => readonly Finding[];
+  /** dm-crypt's kernel tunables and the NVMe 4096-byte LBA format (dm-crypt-tunables, nvme-4096-lba). */
+  readonly dmCryptTunables: (strategy: T['strategy'], workqueueBypass: boolean) => readonly Finding[];
+}
+
+/**
+ * A target's part of the volume plan: its key derivation and the settings it adds up to, the cipher it picks
+ * itself, and its findings about the host once the predictions and the strategy are known.
+ */
+export interface VolumePlanPart<T extends VolumePlanTypes> {
+  /** Its key derivation decisions, listed after the cipher, sector and discard rules. */
+  readonly kdf: TargetRuleResult;
+  readonly luks2Pbkdf: T['keyslot'] | null;
+  readonly veracrypt: T['veracrypt'] | null;
+  /**
+   * The cipher it picks itself (VeraCrypt's algorithm) and that cipher's speed, which the performance model
+   * uses; null: encplan's cipher mode and key size rules choose (dm-crypt).
+   */
+  readonly ownCipher: { readonly name: string; readonly speed: T['speed'] } | null;
+  readonly attackerCost: readonly T['attackerCost'][];
+  /** The residual advice may name the key size (a LUKS2 volume's --key-size). */
+  readonly residualKeySize: boolean;
+  /**
+   * The keyslot GRUB must open, where it must open this volume: before the strategy is known (null) and for the
+   * strategy chosen; null: none (the planned keyslot stands).
+   */
+  grubKeyslot(
+    strategy: T['strategy'] | null,
+    keyBits: number,
+  ): (TargetRuleResult & { readonly pbkdf: T['keyslot'] }) | null;
+  /** Findings about the predicted performance on this host. */
+  predictionFindings(predicted: readonly T['prediction'][]): readonly Finding[];
+  /** Findings once the strategy is chosen (after the fresh path's own notes). */
+  strategyFindings(strategy: T['strategy'], workqueueBypass: boolean): readonly Finding[];
+}
+
+/**
+ * How a target plans its volume on Linux, and the model of it on a platform without a storage model
+ * (targets/<id>/plan.ts); plan/plan.ts assembles the shared parts around it.
+ */
+export type VolumePlanHook = <T extends VolumePlanTypes>(kit: VolumePlanKit<T>) => VolumePlanPart<T>;
 
 /** One container a benchmark mode measures, made, proven encrypted and registered for tear-down by the target's own code. */
 export interface BenchmarkContainer {
@@ -329,9 +435,16 @@ export interface EncryptionTarget {
   /**
    * How it plans itself on a platform whose assessment carries a storage model (macOS, Windows), one hook per
    * platform (plan/plan-platform.ts assembles the plan from it); a platform without a hook gets the volume plan
-   * (plan/plan.ts), made from `settings` and `commands`. Absent: no hook.
+   * (plan/plan.ts), made from `settings`, `volumePlan` and `commands`. Absent: no hook.
    */
   readonly platformPlans?: { readonly [P in PlanPlatform]?: PlatformPlanHook };
+  /**
+   * Its own part of the volume plan (targets/<id>/plan.ts): on Linux its key derivation, the cipher it picks and
+   * its findings about the host; plan/plan.ts adds what every volume plan shares (health gate, strategy, spare
+   * area, discards, predictions, commands, consistency check). Absent: the cipher rules choose, no key
+   * derivation of encplan's, no findings of its own.
+   */
+  readonly volumePlan?: VolumePlanHook;
   readonly commands: TargetCommands | null;
   readonly benchmark: TargetBenchmark | null;
 }

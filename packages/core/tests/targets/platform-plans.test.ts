@@ -20,7 +20,7 @@ import type {
 
 // Issue 26 item 2: each target plans itself. A macOS or Windows plan is the target's own platform plan
 // (targets/<id>/plan.ts), assembled by plan/plan-platform.ts from the part the target returns; Linux plans are
-// the volume plan (plan/plan.ts), made from the target's settings rules and commands.
+// the volume plan (plan/plan.ts), made from the target's settings rules, volumePlan and commands.
 
 const windowsFacts: PlanFacts = {
   provenance: { platform: 'win32' },

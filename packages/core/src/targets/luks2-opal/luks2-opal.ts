@@ -166,6 +166,8 @@ export const luks2OpalTarget = {
     // An open LUKS2 volume is not an OPAL one: asking for OPAL means formatting, not tuning it.
     refreshOpenVolume: false,
   },
+  // The same dm-crypt volume as LUKS2's on top of the locking range: its keyslot, GRUB and host findings.
+  volumePlan: luks2Target.volumePlan,
   commands: {
     // sgdisk 8309 "Linux LUKS".
     gptType: '8309',

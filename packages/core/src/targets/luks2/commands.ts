@@ -1,5 +1,5 @@
 import type { PlanCommand } from '../../domain/plan-command.js';
-import type { OpenVolume, TargetCommands, VolumeCommandInput } from '../target.js';
+import type { InPlaceCommands, OpenVolume, TargetCommands, VolumeCommandInput } from '../target.js';
 
 /** The dm-crypt activation flags the plan decided, as cryptsetup open options and as crypttab options. */
 function activationFlags(input: VolumeCommandInput): { open: string[]; crypttab: string[] } {
@@ -135,10 +135,47 @@ function refreshCommands(input: VolumeCommandInput, open: OpenVolume): PlanComma
   ];
 }
 
-/** LUKS2's commands: a partition of type 8309 "Linux LUKS" (sgdisk(8) -L), a new volume or a refresh. */
+/**
+ * `cryptsetup reencrypt --encrypt --reduce-device-size` of the filesystem at `input.volumePath` with the plan's
+ * cipher, key size, sector size and key derivation: the luksFormat argv of the fresh path, so both paths agree
+ * (cryptsetup-reencrypt(8)); then the same open and crypttab line as a new volume's.
+ */
+function inPlaceCommands(input: VolumeCommandInput, reduction: string): InPlaceCommands | null {
+  const [format, ...activation] = luks2VolumeCommands(input);
+  if (format === undefined) {
+    return null;
+  }
+  const path = input.volumePath;
+  return {
+    // luksFormat --type luks2 --cipher … --label L TARGET → reencrypt --encrypt --type luks2 … --label L TARGET.
+    encrypt: {
+      id: 'in-place-reencrypt',
+      purpose: `Encrypt ${path} in place: the data shift by the ${reduction}iB reduction, the LUKS2 header goes in front (asks for the new passphrase; after an interruption, cryptsetup repair then cryptsetup reencrypt --resume-only DEVICE continues it: cryptsetup-reencrypt(8)).`,
+      argv: [
+        'cryptsetup',
+        'reencrypt',
+        '--encrypt',
+        ...format.argv.slice(2, -1),
+        '--reduce-device-size',
+        reduction,
+        path,
+      ],
+      risk: 'destroys-data',
+      stdin: 'passphrase',
+    },
+    open: activation.filter((command) => command.id === 'luks-open'),
+    atBoot: activation.filter((command) => command.id === 'crypttab-entry'),
+  };
+}
+
+/**
+ * LUKS2's commands: a partition of type 8309 "Linux LUKS" (sgdisk(8) -L), a new volume, a refresh or the
+ * encryption of a filesystem in place.
+ */
 export const luks2Commands: TargetCommands = {
   gptType: '8309',
   partitions: true,
   volume: (input) => luks2VolumeCommands(input),
   refresh: refreshCommands,
+  inPlace: inPlaceCommands,
 };

@@ -3,6 +3,7 @@ import { luks2Commands } from './commands.js';
 import { DM_CRYPT_ENGINE, type EncryptionTarget } from '../target.js';
 import { prepareLuks2 } from './benchmark.js';
 import { LUKS2_TEARDOWNS } from './cleanup.js';
+import { luks2VolumePlan } from './plan.js';
 
 /** The LUKS2 variants a benchmark mode measures. */
 function luksVariants(mode: IoBenchmarkMode): Luks2Variant[] {
@@ -58,6 +59,7 @@ export const luks2Target = {
     refreshOpenVolume: true,
     windowsTrim: null,
   },
+  volumePlan: luks2VolumePlan,
   commands: luks2Commands,
   benchmark: {
     backendId: 'luks2',

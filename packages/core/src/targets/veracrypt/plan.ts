@@ -1,7 +1,7 @@
 import { evidence } from '../../domain/recommendation.js';
 import type { StorageModel } from '../../domain/storage-model.js';
 import { diskEvidence, infoFinding as info, platformSource } from '../platform-evidence.js';
-import type { PlatformPlanHook, TargetRuleResult } from '../target.js';
+import type { PlatformPlanHook, TargetRuleResult, VolumePlanHook } from '../target.js';
 import { enableTrimCommand } from '../windows-commands.js';
 import { veracryptWindowsCommands } from './commands.js';
 
@@ -94,5 +94,26 @@ export const veracryptDarwinPlan: PlatformPlanHook = (input, kit) => {
     allowDiscards: false,
     veracrypt: rules.settings,
     alreadyEncrypted: null,
+  };
+};
+
+/**
+ * VeraCrypt's part of the volume plan (Linux, and the model on a platform without a storage model): it picks its
+ * own encryption algorithm (the model predicts with that algorithm's speed, and encplan's dm-crypt cipher rules do
+ * not apply), its hash and PIM, and the attacker's cost of them. It has no keyslot GRUB opens and no dm-crypt
+ * tunables. Pure.
+ */
+export const veracryptVolumePlan: VolumePlanHook = (kit) => {
+  const rules = kit.veracrypt();
+  return {
+    kdf: rules,
+    luks2Pbkdf: null,
+    veracrypt: rules.settings,
+    ownCipher: { name: rules.settings.encryption, speed: rules.speed },
+    attackerCost: rules.attackerCost,
+    residualKeySize: false,
+    grubKeyslot: () => null,
+    predictionFindings: () => [],
+    strategyFindings: () => [],
   };
 };

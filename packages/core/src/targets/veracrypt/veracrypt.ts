@@ -3,7 +3,7 @@ import { veracryptCommands } from './commands.js';
 import type { EncryptionTarget } from '../target.js';
 import { prepareVeracrypt } from './benchmark.js';
 import { VERACRYPT_TEARDOWNS } from './cleanup.js';
-import { veracryptDarwinPlan, veracryptWin32Plan } from './plan.js';
+import { veracryptDarwinPlan, veracryptVolumePlan, veracryptWin32Plan } from './plan.js';
 
 /** VeraCrypt with kernel crypto, and in full mode also with its own (userspace) crypto. */
 function veracryptKernelCryptoVariants(mode: IoBenchmarkMode): boolean[] {
@@ -60,6 +60,7 @@ export const veracryptTarget = {
       'VeraCrypt blocks TRIM on non-system volumes unless "Allow TRIM command for non-system SSD partition/drive" is set (VeraCrypt documentation, "Trim Operation"); TRIM reveals which blocks are free.',
   },
   platformPlans: { darwin: veracryptDarwinPlan, win32: veracryptWin32Plan },
+  volumePlan: veracryptVolumePlan,
   commands: veracryptCommands,
   benchmark: {
     backendId: 'veracrypt',
