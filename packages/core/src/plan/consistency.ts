@@ -1,6 +1,6 @@
 import type { Finding, Recommendation } from '../domain/recommendation.js';
 import type { HealthGate } from '../rules/health-gate.js';
-import type { Luks2Pbkdf } from '../rules/key-derivation.js';
+import { ARGON2_MIN_ITERATIONS, type Luks2Pbkdf } from '../rules/key-derivation.js';
 import type { SpacePlan } from '../rules/space.js';
 import { replaceFirstStrategy, type Strategy } from '../rules/strategy.js';
 import type { PlanCommand } from './commands.js';
@@ -50,7 +50,8 @@ export type ConsistencyRule =
   | 'recommendation-setting'
   | 'command-setting'
   | 'spare-method-commands'
-  | 'trim-reach';
+  | 'trim-reach'
+  | 'unlock-lower-bound';
 
 /** One contradiction inside a plan, in words for the user (and for the developer who must fix encplan). */
 export interface PlanContradiction {
@@ -323,7 +324,24 @@ function findPlanContradictions(plan: Plan): PlanContradiction[] {
     ...commandContradictions(plan),
     ...spareContradictions(plan),
     ...trimContradictions(plan),
+    ...unlockBoundContradictions(plan),
   ];
+}
+
+/**
+ * An unlock time that is only a lower bound (every argon2id benchmark run stopped at cryptsetup's minimum cost)
+ * cannot size iterations: more than the minimum would rest on a speed that was never measured (issue 24).
+ */
+function unlockBoundContradictions(plan: Plan): PlanContradiction[] {
+  const pbkdf = plan.settings.luks2Pbkdf;
+  return pbkdf?.predictedUnlockLowerBound === true && pbkdf.iterations !== ARGON2_MIN_ITERATIONS
+    ? [
+        contradiction(
+          'unlock-lower-bound',
+          `the unlock time is only a lower bound (the argon2id benchmark stopped at its minimum cost), yet ${String(pbkdf.iterations)} iterations are sized from it instead of cryptsetup's minimum of ${String(ARGON2_MIN_ITERATIONS)}`,
+        ),
+      ]
+    : [];
 }
 
 /**

@@ -10,6 +10,8 @@ import { formatBytes, formatBytesExact, formatPercent, formatRate } from '../dom
 import { formatScalar, UNKNOWN } from './labels.js';
 import { groupRuns, spanOf } from './large-layouts.js';
 import { mitigationsContext, MITIGATIONS_SOURCE } from './mitigations.js';
+import { PROFILE_LABELS } from './report-charts.js';
+import { targetOf } from '../targets/registry.js';
 
 /** How a verdict should look: good (green), attention (amber), bad (red), unknown (grey), info (facts, no verdict). */
 export type Tone = 'good' | 'attention' | 'bad' | 'unknown' | 'info';
@@ -454,23 +456,32 @@ function cpuSection(result: AssessmentResult, warnings: readonly Warning[]): Sec
  */
 export function ciphersSection(
   benchmark: CipherBenchmark | null,
-  notMeasured: { readonly summary: string; readonly reason: string } | null = null,
+  /** Why nothing was measured (`reason`), or, with a `verdict` and no reason, what was measured instead. */
+  notMeasured: {
+    readonly summary: string;
+    readonly reason: string | null;
+    readonly verdict?: string;
+  } | null = null,
   /** The mitigations in effect while measuring (mitigationsContext), stated with the measured speeds. */
   measuredWith: string | null = null,
   /** The plan's cipher evidence and why OpenSSL's AES is refused, if it is (`assess` on Linux). */
   usable: { readonly evidence: Plan['cipherEvidence']; readonly opensslRefusal: string | null } | null = null,
 ): SectionView {
   if (benchmark === null) {
+    const instead = notMeasured?.verdict ?? null;
     return {
       id: 'ciphers',
       title: 'Cipher speed',
-      tone: 'unknown',
-      verdict: 'not measured',
+      tone: instead === null ? 'unknown' : 'info',
+      verdict: instead ?? 'not measured',
       summary: notMeasured?.summary ?? 'Cipher speed was not measured (run the assessment with --benchmark).',
       findings: [],
       facts: [],
       // On Linux --benchmark always measures the ciphers (assess.ts), so a missing one means no --benchmark.
-      missingReason: notMeasured?.reason ?? 'The assessment ran without --benchmark.',
+      missingReason:
+        notMeasured === null
+          ? 'The assessment ran without --benchmark.'
+          : (notMeasured.reason ?? (instead === null ? 'The assessment ran without --benchmark.' : null)),
     };
   }
   const { cipherSpeed, kdfSpeed } = benchmark;
@@ -622,16 +633,54 @@ function platformName(platform: 'darwin' | 'win32'): string {
 }
 
 /**
- * Why a macOS or Windows assessment has no cipher speed: the cipher benchmark (cryptsetup benchmark, openssl
- * speed, the kernel's crypto drivers) runs on Linux only, with or without --benchmark; a measured I/O run shows
- * that --benchmark was given.
+ * The encrypted run a macOS or Windows plan took its cost from (cipher evidence rank 1): the first profile and
+ * direction, reads first, with both a plain and an encrypted measurement; null when the plan paired none.
  */
-function platformCipherGap(result: AssessmentResult): { summary: string; reason: string } | null {
+function measuredEncryptedRun(
+  plan: Plan | null,
+): { readonly profile: string; readonly plain: number; readonly encrypted: number } | null {
+  if (plan === null || plan.cipherEvidence?.kind !== 'measured-run') {
+    return null;
+  }
+  const pairs = (['read', 'write'] as const).flatMap((direction) =>
+    plan.predictedPerformance.flatMap((row) => {
+      const plain = direction === 'read' ? row.plainReadBytesPerSecond : row.plainWriteBytesPerSecond;
+      const encrypted =
+        direction === 'read' ? row.measuredReadBytesPerSecond : row.measuredWriteBytesPerSecond;
+      return plain === null || encrypted === null || plain <= 0
+        ? []
+        : [{ profile: `${PROFILE_LABELS[row.profile] ?? row.profile} ${direction}`, plain, encrypted }];
+    }),
+  );
+  return pairs[0] ?? null;
+}
+
+/**
+ * The cipher section's verdict on macOS and Windows, where encplan's cipher benchmark (cryptsetup benchmark,
+ * openssl speed, the kernel's crypto drivers) does not run, with or without --benchmark. Where the plan paired
+ * a measured encrypted run (BitLocker DiskSpd, an APFS disk image), the badge says what was measured, the
+ * encrypted run's cost, and that the plan's speed comes from it (issue 24: "not measured" sat beside a measured
+ * encrypted run); else why nothing was measured, and a measured plain I/O run shows --benchmark was given.
+ */
+function platformCipherGap(
+  result: AssessmentResult,
+): { summary: string; reason: string | null; verdict?: string } | null {
   const platform = osOf(result);
   if (platform === null || platform === 'linux' || result.cipherBenchmark !== null) {
     return null;
   }
   const name = platformName(platform);
+  const run = measuredEncryptedRun(result.plan);
+  if (run !== null && result.plan !== null) {
+    const change = ((run.encrypted - run.plain) / run.plain) * 100;
+    const cost = `${change <= 0 ? '−' : '+'}${Math.abs(change).toFixed(1)} %`;
+    const backend = targetOf(result.plan.targetTool).labels.short;
+    return {
+      verdict: `encrypted run measured (${run.profile} ${cost})`,
+      summary: `The cost of encryption was measured here: the ${backend} run of ${run.profile} reached ${formatRate(run.encrypted)} against ${formatRate(run.plain)} plain (${cost}). The plan's speeds come from that encrypted run (cipher evidence rank 1 of 4), not from a cipher benchmark: the cipher alone is not benchmarked on ${name} (encplan's cipher benchmark runs on Linux), so the ceiling a heavier load would reach is unknown.`,
+      reason: null,
+    };
+  }
   return {
     summary: `Cipher speed is not measured on ${name}: encplan's cipher benchmark runs on Linux.`,
     reason:

@@ -686,8 +686,9 @@ function toDecisions(plan: Plan): DecisionView[] {
     typeof pbkdf === 'object' && pbkdf !== null && 'pbkdf' in pbkdf && typeof pbkdf.pbkdf === 'string'
       ? pbkdf.pbkdf
       : 'key derivation';
-  const unlock = (ms: number | null): string =>
-    ms === null ? '' : `, about ${formatDurationMs(ms)} to unlock`;
+  // A time from an argon2id benchmark stopped at cryptsetup's minimum cost is a lower bound (plan 1.5).
+  const unlock = (ms: number | null, lowerBound = false): string =>
+    ms === null ? '' : `, ${lowerBound ? 'at least' : 'about'} ${formatDurationMs(ms)} to unlock`;
   const decisions: (DecisionView | null)[] = [
     { label: 'Encryption', value: targetOf(plan.targetTool).labels.withTool },
     {
@@ -705,7 +706,7 @@ function toDecisions(plan: Plan): DecisionView[] {
           value:
             settings.luks2Pbkdf.kdf === 'pbkdf2'
               ? `PBKDF2-sha256 (GRUB opens LUKS2 only through a PBKDF2 keyslot), ${settings.luks2Pbkdf.iterations === null ? 'benchmarked iterations' : `${String(settings.luks2Pbkdf.iterations)} iterations`}${unlock(settings.luks2Pbkdf.predictedUnlockMs)}`
-              : `${pbkdfName}, ${formatBytes(settings.luks2Pbkdf.memoryKiB * 1024)} memory, ${settings.luks2Pbkdf.iterations === null ? 'benchmarked iterations' : `${String(settings.luks2Pbkdf.iterations)} iterations`}, ${String(settings.luks2Pbkdf.parallel)} threads${unlock(settings.luks2Pbkdf.predictedUnlockMs)}`,
+              : `${pbkdfName}, ${formatBytes(settings.luks2Pbkdf.memoryKiB * 1024)} memory, ${settings.luks2Pbkdf.iterations === null ? 'benchmarked iterations' : `${String(settings.luks2Pbkdf.iterations)} iterations`}, ${String(settings.luks2Pbkdf.parallel)} threads${unlock(settings.luks2Pbkdf.predictedUnlockMs, settings.luks2Pbkdf.predictedUnlockLowerBound === true)}`,
         },
     settings.veracrypt === null
       ? null

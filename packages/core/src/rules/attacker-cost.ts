@@ -83,7 +83,10 @@ export function estimateLuks2AttackerCost(pbkdf: Luks2Pbkdf, entropyBits: readon
         guessesPerSecond,
         expectedSeconds: expectedGuessSeconds(bits, guessesPerSecond),
         transfers: true,
-        note: 'One machine as fast as the unlocking one, one guess per unlock time; divide by the number of machines.',
+        note:
+          pbkdf.predictedUnlockLowerBound === true
+            ? 'One machine as fast as the unlocking one, one guess per unlock time; divide by the number of machines. The unlock time is only a lower bound (the argon2id benchmark stopped at its minimum cost), so this is the least the attacker spends.'
+            : 'One machine as fast as the unlocking one, one guess per unlock time; divide by the number of machines.',
       },
     ];
   });

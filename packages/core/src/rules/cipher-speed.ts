@@ -45,10 +45,22 @@ export const CIPHER_EVIDENCE_RANK: Readonly<Record<CipherEvidenceKind, number>> 
   'userspace-upper-bound': 4,
 };
 
+/**
+ * What a cipher figure's cores are (issue 24: the key-size text multiplied a figure that already spanned the
+ * run's cores by the core count again). `one-core`: a one-core rate (cryptsetup benchmark, `openssl speed`
+ * without -multi) that queued I/O multiplies by the cores it spreads over, up to a measured all-cores rate.
+ * `cores-of-the-run`: a rate measured through the kernel's cipher by real I/O (a cold fscrypt file), which
+ * already spans whatever cores that run used: it is what one stream gets and also what queued I/O gets, never
+ * multiplied. Read a rate on N cores only through {@link cipherRateOnCores}.
+ */
+export type CipherFigureCores = 'one-core' | 'cores-of-the-run';
+
 /** One cipher at one key size as the rules use it: the kernel's one-core rate and OpenSSL's all-core rate. */
 export interface MeasuredCipherSpeed {
   readonly cipher: CipherId;
   readonly keyBits: number;
+  /** What the `...OneCore` figures are: a one-core rate, or a rate over the cores its run used. */
+  readonly figureCores: CipherFigureCores;
   readonly encryptBytesPerSecondOneCore: number | null;
   readonly decryptBytesPerSecondOneCore: number | null;
   readonly encryptBytesPerSecondAllCores: number | null;
@@ -141,6 +153,7 @@ function findCipherSpeed(facts: PlanFacts, cipher: CipherId, keyBits: number): M
     return {
       cipher,
       keyBits,
+      figureCores: 'one-core',
       encryptBytesPerSecondOneCore: first(from, (row) => row.encryptBytesPerSecond),
       decryptBytesPerSecondOneCore: first(from, (row) => row.decryptBytesPerSecond),
       encryptBytesPerSecondAllCores: allCores,
@@ -214,6 +227,7 @@ function kernelCipherFromFscrypt(facts: PlanFacts): MeasuredCipherSpeed | null {
   return {
     cipher: 'aes-xts',
     keyBits: 512,
+    figureCores: 'cores-of-the-run',
     encryptBytesPerSecondOneCore: encrypt,
     decryptBytesPerSecondOneCore: decrypt,
     // What the run reached is what the kernel's driver gave on the cores it used: no scaling beyond it.
@@ -225,10 +239,15 @@ function kernelCipherFromFscrypt(facts: PlanFacts): MeasuredCipherSpeed | null {
   };
 }
 
-/** A cipher speed used by a rule: bytes/s per direction on one core, and whether it was measured or derived. */
+/**
+ * A cipher speed used by a rule: bytes/s per direction for one stream (one core's rate, or a rate over the cores
+ * its run used: `figureCores`), and whether it was measured or derived. A rate on more cores comes only from
+ * {@link cipherRateOnCores}.
+ */
 export interface EffectiveCipherSpeed {
   readonly cipher: CipherId;
   readonly keyBits: number;
+  readonly figureCores: CipherFigureCores;
   readonly encryptBytesPerSecond: number | null;
   readonly decryptBytesPerSecond: number | null;
   readonly allCoresEncryptBytesPerSecond: number | null;
@@ -281,6 +300,7 @@ function fromMeasurement(
   return {
     cipher,
     keyBits,
+    figureCores: basis.figureCores,
     encryptBytesPerSecond: scale(basis.encryptBytesPerSecondOneCore),
     decryptBytesPerSecond: scale(basis.decryptBytesPerSecondOneCore),
     allCoresEncryptBytesPerSecond: scale(basis.encryptBytesPerSecondAllCores),
@@ -288,6 +308,42 @@ function fromMeasurement(
     measured,
     basis,
   };
+}
+
+/**
+ * The rate of one direction of `speed` on `cores` cores, the one place a cipher rate is multiplied by cores: a
+ * one-core rate times the cores, capped by a measured all-cores rate; a rate over the cores of its run
+ * ({@link CipherFigureCores} `cores-of-the-run`) as it is. `scale` maps each figure first (the model's sector
+ * scaling). Null when the direction is unmeasured.
+ */
+export function cipherRateOnCores(
+  speed: EffectiveCipherSpeed | null,
+  direction: 'encrypt' | 'decrypt',
+  cores: number,
+  scale: (bytesPerSecond: number) => number | null = (bytesPerSecond) => bytesPerSecond,
+): number | null {
+  const figure = direction === 'encrypt' ? speed?.encryptBytesPerSecond : speed?.decryptBytesPerSecond;
+  const oneStream = figure === null || figure === undefined ? null : scale(figure);
+  if (speed === null || oneStream === null) {
+    return null;
+  }
+  if (speed.figureCores === 'cores-of-the-run' || cores <= 1) {
+    return oneStream;
+  }
+  const allCores =
+    direction === 'decrypt'
+      ? (speed.allCoresDecryptBytesPerSecond ?? speed.allCoresEncryptBytesPerSecond)
+      : speed.allCoresEncryptBytesPerSecond;
+  const allCoresScaled = allCores === null ? null : scale(allCores);
+  return Math.min(oneStream * cores, allCoresScaled ?? Number.POSITIVE_INFINITY);
+}
+
+/** The slower direction of `speed` on `cores` cores ({@link cipherRateOnCores}); null when neither is known. */
+export function slowerOnCores(speed: EffectiveCipherSpeed | null, cores: number): number | null {
+  const values = (['encrypt', 'decrypt'] as const)
+    .map((direction) => cipherRateOnCores(speed, direction, cores))
+    .filter((v): v is number => v !== null && v > 0);
+  return values.length === 0 ? null : Math.min(...values);
 }
 
 /** The slower direction of an effective speed. */

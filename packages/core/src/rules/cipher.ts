@@ -11,6 +11,7 @@ import {
   fastestPlainBytesPerSecond,
   keySizeGainSpread,
   slowerEffective,
+  slowerOnCores,
   type EffectiveCipherSpeed,
 } from './cipher-speed.js';
 import { plansForLinux, type PlanFacts } from './facts.js';
@@ -19,10 +20,13 @@ import type { CipherEvidenceKind, KeySizeGainSpread } from './cipher-speed.js';
 import {
   differenceBeyondSpread,
   exactly,
+  exceedsBeyondNoise,
   leadsBeyondSpread,
   rangeOfRuns,
+  rangeOfSummary,
   scaleRange,
   type MeasuredRange,
+  type NoiseBasis,
 } from './measured-difference.js';
 
 /** The dm-crypt cipher specs the plan can emit (cryptsetup -c). */
@@ -45,12 +49,6 @@ const ANDROID_ADIANTUM_AES_BAR_BYTES_PER_SECOND = 50 * MIB;
 
 /** AES-128's gain over AES-256 is stated in 5 % steps (plan stability). */
 const COST_STEP_PERCENT = 5;
-/**
- * The device must outrun the cipher by more than 10 % before a plan calls it cipher-bound: a dead band so that
- * two runs of the same machine (cryptsetup benchmark repeats within a few per cent) give the same decision.
- */
-const CIPHER_BOUND_MARGIN = 1.1;
-
 /** aes-cbc must beat AES-XTS-512 by half again before the plan mentions it (well beyond benchmark noise). */
 const CBC_FASTER_FACTOR = 1.5;
 
@@ -229,8 +227,17 @@ export function recommendCipherMode(
         ]
       : [];
   const accelerated = hasAes === true;
+  // Only what was measured is said (issue 24): "fastest" only among the modes measured here.
+  const acceleratedReason =
+    aesRate === null
+      ? 'The CPU has AES instructions, so AES-XTS runs on them and is the most widely supported mode (neither AES-XTS nor Adiantum was measured here).'
+      : adiantumRate === null
+        ? `The CPU has AES instructions (AES-XTS-512 ${aes512?.measured === true ? 'measures' : 'is estimated at'} ${formatRate(aesRate)} on one core), so AES-XTS runs on them and is the most widely supported mode; Adiantum was not measured, so whether it would be faster here is unknown.`
+        : aesRate >= adiantumRate
+          ? `The CPU has AES instructions and AES-XTS-512 ${aes512?.measured === true ? 'measures' : 'is estimated at'} ${formatRate(aesRate)} on one core against Adiantum's ${formatRate(adiantumRate)}: the fastest of the modes measured, and the most widely supported.`
+          : `The CPU has AES instructions; Adiantum measured ${formatRate(adiantumRate)} against AES-XTS-512's ${formatRate(aesRate)} on one core, yet AES-XTS stays: on AES instructions it runs in constant time and every LUKS2 implementation supports it, while Adiantum needs Linux ≥ 5.0 and cryptsetup ≥ 2.0.6 wherever the volume is opened.`;
   const reason = accelerated
-    ? `The CPU has AES instructions${aesRate === null ? '' : ` (AES-XTS-512 ${aes512?.measured === true ? 'measures' : 'is estimated at'} ${formatRate(aesRate)} on one core)`}, so AES-XTS is both the fastest and the most widely supported mode.`
+    ? acceleratedReason
     : adiantumRate !== null && aesRate !== null
       ? `AES-XTS measures faster than Adiantum here (${formatRate(aesRate)} against ${formatRate(adiantumRate)}), so AES-XTS stays the choice.`
       : adiantumAvailable === false
@@ -345,16 +352,35 @@ export function recommendKeySize(
       : null,
     aes256 === null ? '' : MEASURED_BY[aes256.basis.evidence],
   );
-  // Two regimes (performance-model.ts cipherRegimeOf): one sequential stream waits on one core's cipher;
-  // queued I/O spreads over the cores. A device faster than one core is cipher-bound for single streams.
-  const singleStreamBound = device !== null && rate512 !== null && device > rate512 * CIPHER_BOUND_MARGIN;
-  const queuedBound =
-    device !== null && rate512 !== null && cores !== null && device > rate512 * cores * CIPHER_BOUND_MARGIN;
+  // Two regimes (performance-model.ts cipherRegimeOf): one sequential stream waits on one stream's cipher;
+  // queued I/O spreads over the cores. The rate on all cores comes only from cipherRateOnCores: a figure that
+  // already spans the cores of its run (the kernel's cipher read back through fscrypt) is never multiplied
+  // again (issue 24). A device faster than one stream's cipher is cipher-bound for single streams.
+  const queuedRate = cores === null ? null : slowerOnCores(aes512, cores);
+  const deviceRange = fastestPlainRange(facts);
+  const cipherRange = rate512 === null || aes512 === null ? null : cipherRangeOf(facts, aes512, rate512);
+  // The device outruns the cipher only beyond the spread of both figures' runs; with single runs, beyond the
+  // fixed dead band (measured-difference.ts SINGLE_RUN_DEAD_BAND), said in the reason (issue 24 item 4).
+  const single =
+    deviceRange === null || cipherRange === null ? null : exceedsBeyondNoise(deviceRange, cipherRange);
+  const queued =
+    deviceRange === null || cipherRange === null || queuedRate === null || rate512 === null
+      ? null
+      : exceedsBeyondNoise(deviceRange, scaleRange(cipherRange, queuedRate / rate512));
+  const singleStreamBound = single?.exceeds === true;
+  const queuedBound = queued?.exceeds === true;
   const cipherBound = singleStreamBound || queuedBound;
+  const spansRun = aes512?.figureCores === 'cores-of-the-run';
+  const queuedText =
+    cores === null || queuedRate === null
+      ? 'unknown, the number of cores is unknown'
+      : spansRun
+        ? `${queuedBound ? 'it outruns' : 'it does not outrun'} the same ${formatRate(queuedRate)}, a figure that already spans the cores its run used`
+        : `${queuedBound ? 'it outruns' : 'it does not outrun'} all ${String(cores)} cores (${formatRate(queuedRate)})`;
   const regimeText =
     device === null || rate512 === null
       ? ''
-      : ` Single stream: the device (${formatRate(device)}) ${singleStreamBound ? 'outruns' : 'does not outrun'} one core's AES-XTS-512 (${formatRate(rate512)}); queued I/O: ${cores === null ? 'unknown, the number of cores is unknown' : `${queuedBound ? 'it outruns' : 'it does not outrun'} all ${String(cores)} cores (${formatRate(rate512 * cores)})`}.`;
+      : ` Single stream: the device (${formatRate(device)}) ${singleStreamBound ? 'outruns' : 'does not outrun'} ${spansRun ? "the kernel cipher's" : "one core's"} AES-XTS-512 (${formatRate(rate512)}); queued I/O: ${queuedText}.${noiseText(single?.basis ?? null)}`;
   const reasons: Evidence[] = [
     ...speedEvidence('aes-xts 256b', aes256),
     ...speedEvidence('aes-xts 512b', aes512),
@@ -430,31 +456,33 @@ function recordedRange(facts: PlanFacts, cipher: string, keyBits: number, rate: 
 }
 
 /**
+ * The range of the AES-XTS figure a rule compares with the device: the spread of its recorded repeated runs
+ * (cryptsetup or OpenSSL samples); a figure measured through the kernel's cipher by a fio run (fscrypt) has no
+ * recorded cipher runs, so its spread is unknown.
+ */
+function cipherRangeOf(facts: PlanFacts, speed: EffectiveCipherSpeed, rate: number): MeasuredRange {
+  return speed.figureCores === 'cores-of-the-run'
+    ? { ...exactly(rate), spreadKnown: false }
+    : recordedRange(facts, speed.cipher, speed.keyBits, rate);
+}
+
+/** How a bound was decided, for the reason (issue 24 item 4: a fixed band only where one run is all there is). */
+function noiseText(basis: NoiseBasis | null): string {
+  return basis === null
+    ? ''
+    : basis === 'spread'
+      ? ' Decided beyond the spread of the repeated runs.'
+      : ' One run each, so the device must lead by more than 10 % (the tolerance cryptsetup gives its own benchmark) before the cipher counts as the limit.';
+}
+
+/**
  * The device's fastest throughput on the plain I/O benchmark as a range: the highest median, and the highest
  * slowest and fastest run over its profiles; spread unknown when a profile ran once.
  */
 function fastestPlainRange(facts: PlanFacts): MeasuredRange | null {
   const ranges = (facts.ioBenchmark?.plain?.profiles ?? []).flatMap((profile): MeasuredRange[] => {
-    const summary = profile.summary;
-    const value = summary?.medianBytesPerSecond;
-    if (value === undefined || value === null || value <= 0) {
-      return [];
-    }
-    const low = summary?.minBytesPerSecond ?? null;
-    const high = summary?.maxBytesPerSecond ?? null;
-    // A summary states its run count; one without says it ran more than once by stating a slowest or fastest run.
-    const repeated =
-      summary?.runCount === undefined || summary.runCount === null
-        ? low !== null || high !== null
-        : summary.runCount > 1;
-    return [
-      {
-        value,
-        low: repeated && low !== null ? low : value,
-        high: repeated && high !== null ? high : value,
-        spreadKnown: repeated,
-      },
-    ];
+    const range = rangeOfSummary(profile.summary);
+    return range === null ? [] : [range];
   });
   // The device's fastest throughput lies between the highest slowest run and the highest fastest run of any
   // profile: taking one profile's range by its median would switch profiles (and ranges) when a median moves
@@ -489,7 +517,13 @@ export function recommendVeracryptEncryption(
     const cipher = name === 'AES' ? 'aes-xts' : name === 'Serpent' ? 'serpent-xts' : 'twofish-xts';
     const speed = effectiveCipherSpeed(facts, cipher, 512);
     const rate = slowerEffective(speed);
-    return { name, speed, rate, range: rate === null ? null : recordedRange(facts, cipher, 512, rate) };
+    // VeraCrypt spreads every request over all cores; a figure that already spans its run's cores stays as it is.
+    const onCores = slowerOnCores(speed, cores);
+    const range =
+      rate === null || speed === null || onCores === null
+        ? null
+        : scaleRange(cipherRangeOf(facts, speed, rate), onCores / rate);
+    return { name, speed, rate, onCores, range };
   });
   const [aes, serpent, twofish] = singles;
   const device = fastestPlainBytesPerSecond(facts);
@@ -499,9 +533,10 @@ export function recommendVeracryptEncryption(
     evidence('fastest plain device throughput (bytes/s)', device, sourceOf('fio', 'bw_bytes')),
   ];
   // Cascade throughput ≈ harmonic combination of its layers (VeraCrypt documentation "Cascades", "Parallelization").
-  const layerRates = [aes?.rate ?? null, twofish?.rate ?? null, serpent?.rate ?? null].filter(
+  const layerRates = [aes?.onCores ?? null, twofish?.onCores ?? null, serpent?.onCores ?? null].filter(
     (rate): rate is number => rate !== null,
   );
+  // The cascade over all cores (each layer's rate on all cores, cipherRateOnCores).
   const cascadeRate =
     layerRates.length === 3 ? 1 / layerRates.reduce((sum, rate) => sum + 1 / rate, 0) : null;
   // The cascade costs nothing only when its slowest recorded runs still outrun the device's fastest run: a
@@ -513,9 +548,9 @@ export function recommendVeracryptEncryption(
   const cascadeRange: MeasuredRange | null =
     layers.length === 3
       ? {
-          value: harmonic(layers.map((layer) => layer.value)) * cores,
-          low: harmonic(layers.map((layer) => layer.low)) * cores,
-          high: harmonic(layers.map((layer) => layer.high)) * cores,
+          value: harmonic(layers.map((layer) => layer.value)),
+          low: harmonic(layers.map((layer) => layer.low)),
+          high: harmonic(layers.map((layer) => layer.high)),
           spreadKnown: layers.every((layer) => layer.spreadKnown),
         }
       : null;
@@ -528,13 +563,13 @@ export function recommendVeracryptEncryption(
     deviceRange !== null &&
     leadsBeyondSpread(cascadeRange, deviceRange, 'compare-figures')
   ) {
-    const headroom = (cascadeRate * cores) / device;
+    const headroom = cascadeRate / device;
     return {
       recommendations: [
         {
           ruleId: 'veracrypt-encryption',
           value: 'AES-Twofish-Serpent',
-          reason: `The AES-Twofish-Serpent cascade measures ${formatRate(cascadeRate * cores)} over ${String(cores)} cores, ${headroom.toFixed(1)}× the device's ${formatRate(device)}, so the extra layers cost no throughput here.`,
+          reason: `The AES-Twofish-Serpent cascade measures ${formatRate(cascadeRate)} over ${String(cores)} cores, ${headroom.toFixed(1)}× the device's ${formatRate(device)}, so the extra layers cost no throughput here.`,
           evidence: reasons,
           confidence: 'medium',
         },
@@ -564,8 +599,8 @@ export function recommendVeracryptEncryption(
     cascadeRate === null
       ? 'a cascade was not measured'
       : device === null
-        ? `a cascade would run at ${formatRate(cascadeRate * cores)} and the device speed is unknown`
-        : `a cascade (${formatRate(cascadeRate * cores)} on ${String(cores)} cores) would hold back the device (${formatRate(device)})`;
+        ? `a cascade would run at ${formatRate(cascadeRate)} and the device speed is unknown`
+        : `a cascade (${formatRate(cascadeRate)} on ${String(cores)} cores) would hold back the device (${formatRate(device)})`;
   return {
     recommendations: [
       {

@@ -23,7 +23,13 @@ const ARGON2_MAX_MEMORY_KIB = 1_048_576;
  * (cryptsetup-luksFormat(8) 2.6.1, "MINIMAL AND MAXIMAL PBKDF COSTS"; verify_pbkdf_params in cryptsetup
  * lib/utils_pbkdf.c refuses a forced count below it).
  */
-const ARGON2_MIN_ITERATIONS = 4;
+export const ARGON2_MIN_ITERATIONS = 4;
+/**
+ * The least memory cryptsetup's argon2 benchmark settles on, 64 MiB in KiB: "If the memory cost parameter is
+ * benchmarked (not specified by a parameter) it is always in range from 64 MiB to 1 GiB" (cryptsetup-luksFormat(8)
+ * 2.6.1, "MINIMAL AND MAXIMAL PBKDF COSTS").
+ */
+const ARGON2_BENCHMARK_MIN_MEMORY_KIB = 65_536;
 /**
  * cryptsetup's default and maximum --pbkdf-parallel, 4, "decreased automatically if CPU online count is lower"
  * (cryptsetup-luksFormat(8) 2.6.1, --pbkdf-parallel; init_pbkdf_type in cryptsetup lib/utils_pbkdf.c).
@@ -84,16 +90,37 @@ export const luks2PbkdfSchema = z.object({
   iterTimeMs: z.number().int().nullable(),
   /** Expected unlock time on the weakest machine, if computable. */
   predictedUnlockMs: z.number().nullable(),
+  /**
+   * (plan 1.5, added) true when every argon2id benchmark run stopped at cryptsetup's minimum cost: the unlock
+   * then takes at least `predictedUnlockMs` (a lower bound) and `iterations` is cryptsetup's minimum, not sized
+   * from a measured speed; false when `predictedUnlockMs` is an estimate from measured runs. Absent in older
+   * plans and where nothing was predicted.
+   */
+  predictedUnlockLowerBound: z.boolean().optional(),
 });
 export type Luks2Pbkdf = Readonly<z.infer<typeof luks2PbkdfSchema>>;
 
 const ARGON2_SOURCE = sourceOf('cryptsetup benchmark', 'argon2id');
 
 /**
+ * Whether a `cryptsetup benchmark` argon2id result sits at cryptsetup's minimum cost. Its search lowers the
+ * iterations, then the memory, until one run takes the time asked; where even the minimum iterations and memory
+ * take longer, it stops there and prints that minimum (cryptsetup lib/crypto_backend/pbkdf_check.c,
+ * next_argon2_params: "if (new_m_cost < min_m_cost) { *m_cost = min_m_cost; return FINAL; }", the iteration floor
+ * from crypt_pbkdf_get_limits: min_iterations 4). A loaded or slow CPU ends there: the time the printed cost took
+ * is then at least the time asked, not equal to it.
+ */
+function atBenchmarkMinimum(row: { readonly timeCost: number; readonly memoryKiB: number }): boolean {
+  return row.timeCost <= ARGON2_MIN_ITERATIONS && row.memoryKiB <= ARGON2_BENCHMARK_MIN_MEMORY_KIB;
+}
+
+/**
  * This machine's argon2id cost per KiB·iteration per lane (ms), the median over every argon2id run of
  * `cryptsetup benchmark` the assessment holds, with the first run's figures for the evidence; null when no run
  * has all four numbers. cryptsetup lowers the memory a busy CPU can fill in the time asked, so one run's memory
- * says nothing stable; the time per unit of work is what the iterations follow.
+ * says nothing stable; the time per unit of work is what the iterations follow. A run at cryptsetup's minimum
+ * cost ({@link atBenchmarkMinimum}) only bounds the cost from below: it counts only when every run is there, and
+ * then `lowerBound` says so.
  */
 function argon2idSpeedOf(
   facts: PlanFacts,
@@ -103,9 +130,11 @@ function argon2idSpeedOf(
   runs: number;
   /** The runs' spread of that cost, (highest − lowest) / median in per cent; null after one run. */
   spreadPercent: number | null;
+  /** Every run stopped at cryptsetup's minimum cost: the cost is at least `msPerKiBIterationLane`. */
+  lowerBound: boolean;
   first: { timeCost: number; memoryKiB: number; threads: number; targetMs: number };
 } | null {
-  const rows = (facts.cipherBenchmark?.kdfSpeed?.argon2 ?? []).flatMap((row) => {
+  const all = (facts.cipherBenchmark?.kdfSpeed?.argon2 ?? []).flatMap((row) => {
     const { variant, timeCost, memoryKibibytes, threads, requestedDurationMs } = row ?? {};
     if (
       variant !== 'argon2id' ||
@@ -122,6 +151,9 @@ function argon2idSpeedOf(
     }
     return [{ timeCost, memoryKiB: memoryKibibytes, threads, targetMs: requestedDurationMs }];
   });
+  // Runs that met the time asked measure the cost; runs stopped at the minimum only bound it from below.
+  const measured = all.filter((row) => !atBenchmarkMinimum(row));
+  const rows = measured.length > 0 ? measured : all;
   const first = rows[0];
   if (first === undefined) {
     return null;
@@ -135,7 +167,13 @@ function argon2idSpeedOf(
     costs.length < 2 || middle <= 0
       ? null
       : Math.round(((Math.max(...costs) - Math.min(...costs)) / middle) * 100);
-  return { msPerKiBIterationLane: middle, runs: rows.length, spreadPercent, first };
+  return {
+    msPerKiBIterationLane: middle,
+    runs: rows.length,
+    spreadPercent,
+    lowerBound: measured.length === 0,
+    first,
+  };
 }
 
 /**
@@ -246,10 +284,13 @@ export function recommendLuks2Pbkdf(
     evidence('argon2id benchmark threads', first.threads, ARGON2_SOURCE),
     evidence('argon2id benchmark target (ms)', first.targetMs, ARGON2_SOURCE),
     evidence('argon2id benchmark runs', speed.runs, ARGON2_SOURCE),
+    evidence('argon2id benchmark stopped at the minimum cost', speed.lowerBound, ARGON2_SOURCE),
   );
   const unlockLanes = Math.min(parallel, unlockCores ?? parallel);
   const timed = Math.floor((options.unlockTimeMs * unlockLanes) / (speed.msPerKiBIterationLane * memoryKiB));
-  const iterations = Math.max(ARGON2_MIN_ITERATIONS, timed);
+  // A cost that is only a lower bound cannot size iterations (more iterations could take far longer than the
+  // time asked): cryptsetup's minimum, with the unlock time stated as "at least".
+  const iterations = speed.lowerBound ? ARGON2_MIN_ITERATIONS : Math.max(ARGON2_MIN_ITERATIONS, timed);
   const predictedUnlockMs = Math.round((iterations * memoryKiB * speed.msPerKiBIterationLane) / unlockLanes);
   const pbkdf: Luks2Pbkdf = {
     kdf: 'argon2id',
@@ -258,20 +299,24 @@ export function recommendLuks2Pbkdf(
     iterations,
     iterTimeMs: null,
     predictedUnlockMs,
+    predictedUnlockLowerBound: speed.lowerBound,
   };
   const assumption = otherMachine
     ? " It assumes the unlocking machine's cores are as fast as this one's; format there if they are slower."
     : '';
   const slow =
-    timed < ARGON2_MIN_ITERATIONS
+    !speed.lowerBound && timed < ARGON2_MIN_ITERATIONS
       ? ` Even cryptsetup's minimum of ${String(ARGON2_MIN_ITERATIONS)} iterations at this memory takes about ${String(predictedUnlockMs)} ms here, more than the ${String(options.unlockTimeMs)} ms asked: the memory stays (it comes from the unlocking machine's RAM, not from this CPU's speed); give --unlock-memory a smaller size to unlock faster.`
       : '';
+  const timing = speed.lowerBound
+    ? `${String(iterations)} iterations, cryptsetup's minimum (at least ${String(predictedUnlockMs)} ms per unlock: every one of the ${String(speed.runs)} argon2id benchmark run(s) stopped at cryptsetup's minimum cost, ${String(ARGON2_MIN_ITERATIONS)} iterations and ${String(ARGON2_BENCHMARK_MIN_MEMORY_KIB)} KiB, without reaching the ${String(first.targetMs)} ms asked, so this CPU's speed is only a bound and the iterations are not sized from a measurement; assess again while the CPU is idle to size them)`
+    : `${String(iterations)} iterations (about ${String(predictedUnlockMs)} ms per unlock, from the median of ${String(speed.runs)} argon2id benchmark run(s)${speed.spreadPercent === null ? '' : `, whose cost per KiB spread ${String(speed.spreadPercent)} %`})`;
   const recommendation: Recommendation = {
     ruleId: 'luks2-pbkdf',
     value: { pbkdf: 'argon2id', memoryKiB, parallel, iterations, iterTimeMs: null },
-    reason: `Fix argon2id at ${String(memoryKiB)} KiB (${policy.basis}), ${String(parallel)} lanes and ${String(iterations)} iterations (about ${String(predictedUnlockMs)} ms per unlock, from the median of ${String(speed.runs)} argon2id benchmark run(s)${speed.spreadPercent === null ? '' : `, whose cost per KiB spread ${String(speed.spreadPercent)} %`}) so the weakest machine that must unlock gets no boot-time out-of-memory, whatever a faster or busier formatting machine would pick. ${pinned}${slow}${assumption}`,
+    reason: `Fix argon2id at ${String(memoryKiB)} KiB (${policy.basis}), ${String(parallel)} lanes and ${timing} so the weakest machine that must unlock gets no boot-time out-of-memory, whatever a faster or busier formatting machine would pick. ${pinned}${slow}${assumption}`,
     evidence: reasons,
-    confidence: otherMachine ? 'medium' : 'high',
+    confidence: otherMachine || speed.lowerBound ? 'medium' : 'high',
   };
   return { recommendations: [recommendation], findings: [], pbkdf };
 }

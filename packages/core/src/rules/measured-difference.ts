@@ -73,3 +73,63 @@ export function leadsBeyondSpread(
   }
   return verdict === 'above';
 }
+
+/**
+ * The dead band for a decision whose figures come from single runs, whose spread is unknown: the candidate must
+ * exceed the reference by more than 10 %. It is the tolerance cryptsetup gives its own timing benchmark, which
+ * accepts a run within 95–110 % of its target as meeting it (cryptsetup lib/crypto_backend/pbkdf_check.c,
+ * BENCH_PERCENT_ATLEAST 95 and BENCH_PERCENT_ATMOST 110). Used only where one run is all there is: where both
+ * figures have repeated runs, their spread decides ({@link differenceBeyondSpread}).
+ */
+const SINGLE_RUN_DEAD_BAND = 1.1;
+
+/** How {@link exceedsBeyondNoise} decided: by the runs' spread, or by the fixed band for single runs. */
+export type NoiseBasis = 'spread' | 'single-run-dead-band';
+
+/**
+ * Whether `candidate` exceeds `reference` by more than noise: beyond the spread of both figures' repeated runs
+ * ({@link differenceBeyondSpread} 'above'), or, where either figure comes from one run, by more than
+ * {@link SINGLE_RUN_DEAD_BAND} at the medians. `basis` says which test decided, for the rule's reason.
+ */
+export function exceedsBeyondNoise(
+  candidate: MeasuredRange,
+  reference: MeasuredRange,
+): { readonly exceeds: boolean; readonly basis: NoiseBasis } {
+  const verdict = differenceBeyondSpread(candidate, reference);
+  return verdict === 'unknown'
+    ? { exceeds: candidate.value > reference.value * SINGLE_RUN_DEAD_BAND, basis: 'single-run-dead-band' }
+    : { exceeds: verdict === 'above', basis: 'spread' };
+}
+
+/**
+ * One fio profile's summary as a range: the median with its slowest and fastest run. A summary states its run
+ * count; one without says it ran more than once by stating a slowest or fastest run. Null without a median.
+ */
+export function rangeOfSummary(
+  summary:
+    | {
+        readonly medianBytesPerSecond?: number | null;
+        readonly minBytesPerSecond?: number | null;
+        readonly maxBytesPerSecond?: number | null;
+        readonly runCount?: number | null;
+      }
+    | null
+    | undefined,
+): MeasuredRange | null {
+  const value = summary?.medianBytesPerSecond;
+  if (value === undefined || value === null || value <= 0) {
+    return null;
+  }
+  const low = summary?.minBytesPerSecond ?? null;
+  const high = summary?.maxBytesPerSecond ?? null;
+  const repeated =
+    summary?.runCount === undefined || summary.runCount === null
+      ? low !== null || high !== null
+      : summary.runCount > 1;
+  return {
+    value,
+    low: repeated && low !== null ? low : value,
+    high: repeated && high !== null ? high : value,
+    spreadKnown: repeated,
+  };
+}

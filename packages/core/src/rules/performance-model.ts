@@ -9,7 +9,12 @@ import {
   type TargetMeasurement,
 } from '../domain/io-benchmark.js';
 import { cacheAbsorbed } from '../analyses/io-overhead.js';
-import { CIPHER_EVIDENCE_RANK, cipherEvidenceKindSchema, type EffectiveCipherSpeed } from './cipher-speed.js';
+import {
+  CIPHER_EVIDENCE_RANK,
+  cipherEvidenceKindSchema,
+  cipherRateOnCores,
+  type EffectiveCipherSpeed,
+} from './cipher-speed.js';
 import { evidence, type Finding } from '../domain/recommendation.js';
 import { sourceOf } from '../domain/source.js';
 import type { DeepPartial, PlanFacts } from './facts.js';
@@ -88,17 +93,10 @@ interface Direction {
   readonly limitedBy: 'device' | 'cipher' | null;
 }
 
-function predictDirection(
-  plain: number | null,
-  oneCore: number | null,
-  allCores: number | null,
-  cores: number,
-  regime: PerformanceRegime,
-): Direction {
-  if (oneCore === null) {
+function predictDirection(plain: number | null, cipher: number | null, regime: PerformanceRegime): Direction {
+  if (cipher === null) {
     return { predicted: null, cipher: null, limitedBy: null };
   }
-  const cipher = cores <= 1 ? oneCore : Math.min(oneCore * cores, allCores ?? Number.POSITIVE_INFINITY);
   if (plain === null) {
     return { predicted: null, cipher, limitedBy: null };
   }
@@ -143,7 +141,7 @@ function errorPercent(predicted: number | null, measured: number | null): number
 }
 
 /** The row one measured target has for a standard profile and direction; undefined when not measured. */
-function measuredRow(
+export function measuredRow(
   target: DeepPartial<TargetMeasurement> | undefined,
   profile: StandardProfileId,
   direction: IoDirection,
@@ -195,16 +193,11 @@ export function predictPerformance(facts: PlanFacts, settings: PerformanceSettin
   // Only dm-crypt's rate (cryptsetup benchmark, 64 KiB buffers) is scaled to the sector; another engine's speed
   // is taken as it is: VeraCrypt's own benchmark already encrypts in its 512-byte data units (VeraCrypt
   // src/Common/Dlgcode.c, benchmark: EncryptDataUnits over benchmarkBufferSize / ENCRYPTION_DATA_UNIT_SIZE).
-  const scale = (value: number | null | undefined) =>
-    value === null || value === undefined
-      ? null
-      : settings.engine !== undefined && !settings.engine.dmCryptQueues
-        ? value
-        : cipherRateAtSector(value, settings.sectorSizeBytes);
-  const encrypt = scale(settings.speed?.encryptBytesPerSecond);
-  const decrypt = scale(settings.speed?.decryptBytesPerSecond);
-  const allCoresEncrypt = scale(settings.speed?.allCoresEncryptBytesPerSecond);
-  const allCoresDecrypt = scale(settings.speed?.allCoresDecryptBytesPerSecond) ?? allCoresEncrypt;
+  const scale = (value: number) =>
+    settings.engine !== undefined && !settings.engine.dmCryptQueues
+      ? value
+      : cipherRateAtSector(value, settings.sectorSizeBytes);
+  const speed = settings.speed ?? null;
   const luks2 = measuredLuks2Targets(facts);
   // The dm-crypt run with the planned sector size and workqueue setting, else the closest one measured.
   const measuredTarget =
@@ -221,8 +214,16 @@ export function predictPerformance(facts: PlanFacts, settings: PerformanceSettin
       readBytesPerSecond: measuredBytesPerSecond(plainTarget, profile, 'read'),
       writeBytesPerSecond: measuredBytesPerSecond(plainTarget, profile, 'write'),
     };
-    const read = predictDirection(plain.readBytesPerSecond, decrypt, allCoresDecrypt, cipherCores, regime);
-    const write = predictDirection(plain.writeBytesPerSecond, encrypt, allCoresEncrypt, cipherCores, regime);
+    const read = predictDirection(
+      plain.readBytesPerSecond,
+      cipherRateOnCores(speed, 'decrypt', cipherCores, scale),
+      regime,
+    );
+    const write = predictDirection(
+      plain.writeBytesPerSecond,
+      cipherRateOnCores(speed, 'encrypt', cipherCores, scale),
+      regime,
+    );
     const queueing =
       settings.engine !== undefined && !settings.engine.dmCryptQueues
         ? `${settings.engine.name} adds no queueing of its own`

@@ -7,19 +7,19 @@ import { effectiveCipherSpeed, type EffectiveCipherSpeed } from './cipher-speed.
 import { plansForLinux, rotationalOf, type PlanFacts } from './facts.js';
 import { isKernelAtLeast } from './kernel-version.js';
 import type { ResolvedPlanOptions } from './plan-options.js';
-import { measuredLuks2Targets, predictPerformance, RESIDUAL_TOLERANCE_PERCENT } from './performance-model.js';
+import { exceedsBeyondNoise, rangeOfSummary, type MeasuredRange } from './measured-difference.js';
+import {
+  measuredLuks2Targets,
+  measuredRow,
+  predictPerformance,
+  RESIDUAL_TOLERANCE_PERCENT,
+} from './performance-model.js';
 
 /**
  * encplan's own dm-crypt runs use LUKS2's default AES-XTS with a 512-bit key (plan/encrypted-backends.ts
  * luksFormat; cryptsetup meson_options.txt DEFAULT_LUKS2_KEYSIZE), so that is the speed their prediction uses.
  */
 const MEASURED_RUN_KEY_BITS = 512;
-
-/**
- * The encrypted run must lose more than 10 % against the plain device before it counts as cipher-bound: the
- * dead band the key-size rule uses for the same judgement (rules/cipher.ts CIPHER_BOUND_MARGIN).
- */
-const MEASURED_CIPHER_BOUND_MARGIN = 1.1;
 
 /** One measured dm-crypt run far below the model: its worst profile and direction. */
 interface MeasuredResidual {
@@ -33,6 +33,9 @@ interface MeasuredResidual {
   readonly plain: number | null;
   /** (predicted − measured) ÷ measured × 100; above {@link RESIDUAL_TOLERANCE_PERCENT}. */
   readonly errorPercent: number;
+  /** The plain and the encrypted profile's runs (median, slowest, fastest), for a decision on their difference. */
+  readonly plainRange: MeasuredRange | null;
+  readonly measuredRange: MeasuredRange | null;
 }
 
 /**
@@ -80,6 +83,10 @@ function residualsBelowModel(facts: PlanFacts): MeasuredResidual[] {
         predicted: row.predicted,
         plain: row.plain,
         errorPercent: row.errorPercent,
+        plainRange: rangeOfSummary(
+          measuredRow(facts.ioBenchmark?.plain, row.profile, row.direction)?.summary,
+        ),
+        measuredRange: rangeOfSummary(measuredRow(run.target, row.profile, row.direction)?.summary),
       };
     }, null);
     return worst === null ? [] : [worst];
@@ -203,10 +210,15 @@ export function moveAdviceByResiduals(
     });
   }
 
+  // The encrypted run counts as cipher-bound only when the plain device beats it beyond the spread of both
+  // profiles' runs; where either ran once, by more than the fixed single-run dead band (issue 24 item 4).
   const cipherBound = worstOf(
     residuals.filter(
       (row) =>
-        row.noWorkqueues && row.plain !== null && row.measured * MEASURED_CIPHER_BOUND_MARGIN < row.plain,
+        row.noWorkqueues &&
+        row.plainRange !== null &&
+        row.measuredRange !== null &&
+        exceedsBeyondNoise(row.plainRange, row.measuredRange).exceeds,
     ),
   );
   if (

@@ -10,14 +10,17 @@ import { diskArbitrary } from './disk-arbitrary.js';
 
 const verdictArbitrary = fc.constantFrom('healthy', 'warning', 'failing', 'unknown', undefined);
 
-/** One argon2id benchmark row, as a busy or idle CPU leaves it (cryptsetup lowers memory, not time). */
+/**
+ * One argon2id benchmark row, as a busy or idle CPU leaves it (cryptsetup lowers memory, not time), or stopped at
+ * cryptsetup's minimum cost (4 iterations, 64 MiB) by a CPU too loaded to meet the time asked.
+ */
 const argon2Arbitrary = fc.record({
   variant: fc.constant('argon2id' as const),
   timeCost: fc.integer({ min: 4, max: 12 }),
-  memoryKibibytes: fc.integer({ min: 65_536, max: 1_048_576 }),
+  memoryKibibytes: fc.oneof(fc.integer({ min: 65_536, max: 1_048_576 }), fc.constant(65_536)),
   threads: fc.integer({ min: 1, max: 4 }),
   derivedKeyBits: fc.constant(256),
-  requestedDurationMs: fc.constantFrom(1000, 2000),
+  requestedDurationMs: fc.constantFrom(500, 1000, 2000),
 });
 
 /** A LUKS2 fio variant with or without the workqueue bypass, summarised from 1 or 3 runs. */
@@ -225,20 +228,27 @@ describe('checkPlanConsistency: every plan tells one story (issue 24 item 5)', (
     return checked.findings.find((finding) => finding.ruleId === 'plan-inconsistent')?.message ?? '';
   };
 
+  /** The plan with its LUKS2 keyslot KDF settings changed (the commands left as they were). */
+  const withPbkdf =
+    (change: Partial<NonNullable<Plan['settings']['luks2Pbkdf']>>) =>
+    (plan: Plan): Plan => ({
+      ...plan,
+      settings: {
+        ...plan.settings,
+        luks2Pbkdf: plan.settings.luks2Pbkdf === null ? null : { ...plan.settings.luks2Pbkdf, ...change },
+      },
+    });
+
   it.each([
     {
       name: 'a luksFormat whose --pbkdf-memory is not the Argon2 memory the plan shows (1 GiB shown, 141 MiB written)',
-      edit: (plan: Plan): Plan => ({
-        ...plan,
-        settings: {
-          ...plan.settings,
-          luks2Pbkdf:
-            plan.settings.luks2Pbkdf === null
-              ? null
-              : { ...plan.settings.luks2Pbkdf, memoryKiB: 1_048_576 + 1 },
-        },
-      }),
+      edit: withPbkdf({ memoryKiB: 1_048_576 + 1 }),
       says: '--pbkdf-memory',
+    },
+    {
+      name: 'iterations sized from an unlock time that is only a lower bound (argon2id benchmark at its minimum)',
+      edit: withPbkdf({ iterations: 16, predictedUnlockLowerBound: true }),
+      says: 'only a lower bound',
     },
     {
       name: 'a key size recommendation that is not the key size setting',

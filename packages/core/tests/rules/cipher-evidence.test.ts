@@ -7,7 +7,7 @@ import { parseOpensslSpeed } from '../../src/parsers/openssl-speed/parse-openssl
 import { deriveKernelCryptoFacts } from '../../src/parsers/proc-crypto/kernel-crypto-facts.js';
 import { parseProcCrypto } from '../../src/parsers/proc-crypto/parse-proc-crypto.js';
 import { buildPlan } from '../../src/plan/plan.js';
-import { effectiveCipherSpeed } from '../../src/rules/cipher-speed.js';
+import { cipherRateOnCores, effectiveCipherSpeed } from '../../src/rules/cipher-speed.js';
 import type { PlanFacts } from '../../src/rules/facts.js';
 import { predictPlatformPerformance } from '../../src/rules/performance-model.js';
 import { REPO_ROOT } from '../../../../tests/support/fake-tools.js';
@@ -167,6 +167,56 @@ describe('cipher speed by ranked evidence (issue 24)', () => {
     // A time-based run loops over its file and re-reads the cache: not evidence.
     const looped = facts(kernelOf(GENERIC), fscryptRun(['fio', '--time_based=1']));
     expect(effectiveCipherSpeed(looped, 'aes-xts', 512)).toBeNull();
+  });
+});
+
+describe("a figure that already spans its run's cores is never multiplied by the cores again (issue 24)", () => {
+  /** A 70 MiB/s device, read back through fscrypt at 45 MiB/s and written at 40 MiB/s, on 2 cores. */
+  const slowKernelCipher = facts(kernelOf(GENERIC), machine({ aes: true, cores: 2 }), {
+    ioBenchmark: {
+      plain: {
+        backend: 'plain',
+        variant: 'plain',
+        profiles: [row('seq1m-q8t1', 'read', 70), row('seq1m-q8t1', 'write', 70)],
+      },
+      encrypted: [
+        {
+          backend: 'fscrypt',
+          variant: 'fscrypt',
+          profiles: [row('seq1m-q8t1', 'read', 45, ONE_PASS), row('seq1m-q8t1', 'write', 40, ONE_PASS)],
+        },
+      ],
+    },
+  });
+
+  it('reads a rate on N cores only through cipherRateOnCores, which knows what the figure spans', () => {
+    const fscrypt = effectiveCipherSpeed(slowKernelCipher, 'aes-xts', 512);
+    expect(fscrypt?.figureCores).toBe('cores-of-the-run');
+    expect(cipherRateOnCores(fscrypt, 'encrypt', 8)).toBe(40 * MIB);
+    expect(cipherRateOnCores(fscrypt, 'decrypt', 8)).toBe(45 * MIB);
+    const kernelApi = effectiveCipherSpeed(
+      facts(kernelOf(ACCELERATED), ciphers(cipherMiB('aes-xts', 512, 100, 110))),
+      'aes-xts',
+      512,
+    );
+    expect(kernelApi?.figureCores).toBe('one-core');
+    expect(cipherRateOnCores(kernelApi, 'encrypt', 4)).toBe(400 * MIB);
+    expect(cipherRateOnCores(kernelApi, 'decrypt', 4)).toBe(440 * MIB);
+    expect(cipherRateOnCores(null, 'encrypt', 4)).toBeNull();
+  });
+
+  it('the key-size text compares the device with the fscrypt figure itself for queued I/O, not with cores × it', () => {
+    const plan = buildPlan(slowKernelCipher);
+    const reason = plan.recommendations.find((r) => r.ruleId === 'cipher-key-size')?.reason ?? '';
+    expect(reason).not.toContain('all 2 cores (80.0 MiB/s)');
+    expect(reason).toContain(
+      'queued I/O: it outruns the same 40.0 MiB/s, a figure that already spans the cores',
+    );
+    expect(reason).toContain('the cipher limits this device,');
+    // The model agrees: queued SEQ1M Q8T1 is limited by the cipher at the measured figure.
+    const seq = plan.predictedPerformance.find((p) => p.profile === 'seq1m-q8t1')!;
+    expect(seq.predictedWriteBytesPerSecond).toBe(40 * MIB);
+    expect(seq.writeLimitedBy).toBe('cipher');
   });
 });
 

@@ -6,6 +6,7 @@ import {
   recommendKeySize,
   recommendVeracryptEncryption,
 } from '../../src/rules/cipher.js';
+import type { PlanFacts } from '../../src/rules/facts.js';
 import { cipherMiB, ciphers, facts, ioBenchmark, machine, optionsWith } from './facts-builder.js';
 
 /** A measurement whose repeated one-core runs spread ±5 % around the figure. */
@@ -434,5 +435,93 @@ describe('issue 11: device-aware cipher choice, missing Adiantum, aes-cbc rows, 
     const result = recommendKeySize(laptop, options, recommendCipherMode(laptop, options).choice);
     expect(result.recommendations[0]?.value).toBe(256);
     expect(result.recommendations[0]?.reason).toContain('single-stream');
+  });
+});
+
+describe('issue 24: the cipher texts say only what was measured', () => {
+  it('calls AES-XTS the fastest only among the modes measured; unmeasured Adiantum is said to be unmeasured', () => {
+    const aesOnly = facts(machine({ aes: true }), ciphers(cipherMiB('aes-xts', 512, 1800)));
+    const alone = recommendCipherMode(aesOnly, optionsWith({})).recommendations[0];
+    expect(alone?.value).toBe('aes-xts-plain64');
+    expect(alone?.reason).not.toMatch(/the fastest/);
+    expect(alone?.reason).toContain('Adiantum was not measured');
+
+    const both = facts(
+      machine({ aes: true }),
+      ciphers(cipherMiB('aes-xts', 512, 1800), cipherMiB('xchacha12,aes-adiantum', 256, 400)),
+    );
+    expect(recommendCipherMode(both, optionsWith({})).recommendations[0]?.reason).toContain(
+      'the fastest of the modes measured',
+    );
+
+    const nothing = recommendCipherMode(facts(machine({ aes: true })), optionsWith({})).recommendations[0];
+    expect(nothing?.reason).not.toMatch(/fastest/);
+    expect(nothing?.reason).toContain('neither AES-XTS nor Adiantum was measured');
+  });
+
+  /** Plain SEQ1M Q8T1 read runs with this median, slowest and fastest (bytes/s), three runs. */
+  const plainRuns = (median: number, low: number, high: number): PlanFacts => ({
+    ioBenchmark: {
+      plain: {
+        backend: 'plain',
+        variant: 'plain',
+        profiles: [
+          {
+            profile: {
+              id: 'seq1m-q8t1-read',
+              pattern: 'sequential',
+              direction: 'read',
+              blockSizeBytes: 1024 * 1024,
+              queueDepth: 8,
+              threads: 1,
+            },
+            summary: {
+              runCount: 3,
+              medianBytesPerSecond: Math.round(median * MIB),
+              minBytesPerSecond: Math.round(low * MIB),
+              maxBytesPerSecond: Math.round(high * MIB),
+            },
+          },
+        ],
+      },
+    },
+  });
+  /** AES-XTS at 100 MiB/s on one core, three cryptsetup runs within ±`percent` %, on a one-core machine. */
+  const cipherRuns = (percent: number): PlanFacts => {
+    const row = cipherMiB('aes-xts', 512, 100);
+    const samples = [1 - percent / 100, 1, 1 + percent / 100].map((f) => Math.round(100 * MIB * f));
+    const measured = { ...row, encryptSamplesBytesPerSecond: samples };
+    return facts(machine({ aes: true, cores: 1 }), ciphers(measured));
+  };
+  const keySize = (input: PlanFacts) => {
+    const options = optionsWith({ speedOverSecurity: true });
+    return recommendKeySize(input, options, recommendCipherMode(input, options).choice).recommendations[0];
+  };
+
+  it('decides "the cipher limits this device" by the spread of repeated runs, not a fixed 10 % margin', () => {
+    // 8 % ahead with tight runs (107–109 against 99–101): beyond the spread, so cipher-bound; a fixed 10 %
+    // margin called it not bound.
+    const tight = keySize(facts(cipherRuns(1), plainRuns(108, 107, 109)));
+    expect(tight?.value).toBe(256);
+    expect(tight?.reason).toContain('Decided beyond the spread of the repeated runs');
+    // 30 % ahead at the medians but the device's runs reach 90–170 MiB/s: inside the spread, so nothing moves;
+    // a fixed 10 % margin called it bound.
+    const loose = keySize(facts(cipherRuns(5), plainRuns(130, 90, 170)));
+    expect(loose?.value).toBe(512);
+    expect(loose?.reason).toContain('does not outrun');
+  });
+
+  it('keeps the fixed 10 % dead band only for single runs, and says so', () => {
+    const single = (deviceMiB: number) =>
+      keySize(
+        facts(
+          machine({ aes: true, cores: 1 }),
+          ciphers(cipherMiB('aes-xts', 512, 100)),
+          ioBenchmark({ 'seq1m-q8t1': [deviceMiB * MIB, null] }),
+        ),
+      );
+    expect(single(108)?.value).toBe(512);
+    expect(single(112)?.value).toBe(256);
+    expect(single(112)?.reason).toContain('One run each, so the device must lead by more than 10 %');
   });
 });

@@ -167,6 +167,52 @@ describe('recommendLuks2Pbkdf', () => {
     expect(reason([row(5, 1_048_576, 4)])).not.toContain('spread');
   });
 
+  describe("an argon2id benchmark stopped at cryptsetup's minimum cost is a lower bound (issue 24 item 4)", () => {
+    // A loaded CPU: cryptsetup could not meet the 500 ms asked even at 4 iterations and 64 MiB (quick mode).
+    const floored = { ...row(4, 65_536, 4), requestedDurationMs: 500 };
+    const host = machine({ cores: 4, memoryBytes: 16 * GIB });
+    const small = optionsWith({ unlockMachine: { memoryBytes: 256 * 1_048_576, cores: 4 } });
+    const pbkdfOf = (rows: ReturnType<typeof row>[], options = small) =>
+      recommendLuks2Pbkdf(facts(host, { cipherBenchmark: { kdfSpeed: { argon2: rows } } }), options);
+
+    it('pins cryptsetup\'s minimum iterations and states the unlock time as "at least", in the reason and the JSON', () => {
+      const result = pbkdfOf([floored, floored]);
+      // Sized from the floored runs, 2000 ms would have asked for 16 iterations at 64 MiB: four times what the
+      // 500 ms the benchmark could not even meet suggests.
+      expect(result.pbkdf).toMatchObject({
+        memoryKiB: 65_536,
+        iterations: 4,
+        predictedUnlockMs: 500,
+        predictedUnlockLowerBound: true,
+      });
+      const reason = result.recommendations[0]?.reason ?? '';
+      expect(reason).toContain("4 iterations, cryptsetup's minimum (at least 500 ms per unlock");
+      expect(reason).toContain('not sized from a measurement');
+      expect(reason).not.toContain('about 500 ms');
+      expect(result.recommendations[0]?.confidence).toBe('medium');
+    });
+
+    it('sizes iterations from the runs that met the time asked, and marks them an estimate', () => {
+      const idle = { ...row(4, 262_144, 4), requestedDurationMs: 500 };
+      const mixed = pbkdfOf([floored, idle, floored]).pbkdf;
+      expect(mixed).toEqual(pbkdfOf([idle]).pbkdf);
+      expect(mixed.predictedUnlockLowerBound).toBe(false);
+      expect(mixed.iterations).toBeGreaterThan(4);
+    });
+
+    it('property: however many runs a loaded CPU stops at the minimum, the settings stay the same', () => {
+      fc.assert(
+        fc.property(fc.integer({ min: 1, max: 4 }), fc.constantFrom(500, 1000, 2000), (runs, targetMs) => {
+          const rows = Array.from({ length: runs }, () => ({ ...floored, requestedDurationMs: targetMs }));
+          const { pbkdf } = pbkdfOf(rows);
+          expect(pbkdf.iterations).toBe(4);
+          expect(pbkdf.memoryKiB).toBe(pbkdfOf([floored]).pbkdf.memoryKiB);
+          expect(pbkdf.predictedUnlockLowerBound).toBe(true);
+        }),
+      );
+    });
+  });
+
   it('says the per-core speed assumption when the unlocking machine differs', () => {
     const result = recommendLuks2Pbkdf(
       facts(machine({ cores: 4 }), bench(5, 1_048_576, 4)),

@@ -128,6 +128,46 @@ describe('residual-advice: a measurement that contradicts the model moves the ad
     it('keeps the 512-bit key without --speed-over-security', () => {
       expect(plan(slowBypassed).settings.keySizeBits).toBe(512);
     });
+
+    it('decides "cipher-bound" by the spread of repeated runs where both profiles ran more than once', () => {
+      /** SEQ1M Q1T1 read: three runs each with this median, slowest and fastest (MB/s). */
+      const runs = (median: number, low: number, high: number) => ({
+        profile: {
+          id: 'seq1m-q1t1-read',
+          pattern: 'sequential' as const,
+          direction: 'read' as const,
+          blockSizeBytes: 1024 * 1024,
+          queueDepth: 1,
+          threads: 1,
+        },
+        summary: {
+          runCount: 3,
+          medianBytesPerSecond: median * MB,
+          minBytesPerSecond: low * MB,
+          maxBytesPerSecond: high * MB,
+        },
+      });
+      const repeated = (plainLow: number) =>
+        base(
+          facts(ssd, {
+            ioBenchmark: {
+              plain: { backend: 'plain', variant: 'plain', profiles: [runs(1500, plainLow, 1600)] },
+              encrypted: [
+                {
+                  backend: 'luks2',
+                  variant: 'luks2 sector 4096, no workqueues',
+                  profiles: [runs(700, 650, 750)],
+                },
+              ],
+            },
+          }),
+        );
+      // The plain runs reach down to 600 MB/s, inside the encrypted run's 650–750: the loss is within the
+      // spread, so the key stays (a fixed 10 % margin at the medians moved it).
+      expect(plan(repeated(600), { speedOverSecurity: true }).settings.keySizeBits).toBe(512);
+      // The plain runs all beat the encrypted ones: the key moves.
+      expect(plan(repeated(1400), { speedOverSecurity: true }).settings.keySizeBits).toBe(256);
+    });
   });
 
   it('makes an unaccelerated kernel AES driver the first thing to fix when a run is far below', () => {
