@@ -186,7 +186,7 @@ describe.skipIf(chromiumMissing !== null)('the fleet HTML in Chromium: light, da
     // The protection-off BitLocker row's reason is on paper, not behind a click.
     await expect(
       page
-        .getByText(/Protection is off on C:/)
+        .getByText(/C: has protection off: the key is stored in the clear/)
         .first()
         .isVisible(),
     ).resolves.toBe(true);

@@ -88,6 +88,21 @@ describe('the fleet report on macOS and Windows assessments', () => {
     });
   });
 
+  it('flags protection off on the real bundle (German Windows 10, 3.5 % encrypted, protection off) in words', async () => {
+    const report = buildFleetReport([await bundleDocument('windows-de-win10-bitlocker-3pct-protection-off')]);
+    expect(report.rows[0]).toMatchObject({
+      readiness: 'fix-first',
+      protectionOff: true,
+      protection: 'off',
+      conversion: 'encrypting',
+      percentEncrypted: 3.5,
+      issueDetails:
+        'C: has protection off: the key is stored in the clear until it is resumed (manage-bde -protectors -enable).',
+    });
+    // A Windows volume's name ends with a colon: never "C:: the key".
+    expect(report.rows[0]?.issueDetails).not.toContain('C::');
+  });
+
   it('reads an assessment 1.3 document through its deprecated platformStorage, as the 1.4 one of the same bundle', async () => {
     const name = 'windows-win11-bc901-bitlocker-xtsaes128';
     const saved = {
