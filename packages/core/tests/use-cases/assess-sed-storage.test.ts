@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { assessBundle, assessmentDocument } from '@encplan/core';
 import { parseBundle, type Bundle } from '../../src/capture/bundle.js';
 import { linuxResultOf } from '../../src/contract/assessment.js';
+import type { PlanOptions } from '../../src/rules/plan-options.js';
 import { fixture } from '../support/fixtures.js';
 
 const clock = { now: () => new Date('2026-11-21T12:00:00.000Z') };
@@ -46,8 +47,10 @@ function withSedutil(bundle: Bundle): Bundle {
   };
 }
 
-async function linuxResult(bundle: Bundle) {
-  const envelope = assessmentDocument.envelope.parse(await assessBundle(bundle, clock));
+async function linuxResult(bundle: Bundle, planOptions?: PlanOptions) {
+  const envelope = assessmentDocument.envelope.parse(
+    await assessBundle(bundle, clock, planOptions === undefined ? {} : { planOptions }),
+  );
   const result = linuxResultOf(envelope.result!);
   expect(result).not.toBeNull();
   return result!;
@@ -78,5 +81,30 @@ describe('the Linux assessment hands the sed section to the storage model (use-c
     expect(result.storage).toBeTruthy();
     const layers = result.storage?.layers ?? [];
     expect(layers.filter((layer) => layer.kind === 'opal-locking-range')).toEqual([]);
+  });
+});
+
+describe('--target luks2-opal on the disk of the real loop bundle, which holds a mounted ext4 (issue 26 item 3)', () => {
+  it('formats fresh and says why in OPAL terms: no reencryption, not even with a detached header', async () => {
+    const result = await linuxResult(withSedutil(loopBundle), { targetTool: 'luks2-opal' });
+    const strategy = result.plan?.strategy;
+    expect(result.plan?.targetTool).toBe('luks2-opal');
+    expect(strategy?.kind).toBe('fresh-format');
+    expect(strategy?.reason).toContain('cryptsetup cannot reencrypt an OPAL device');
+    // Not "in-place encryption for LUKS2 on Linux only" (LUKS2 on OPAL is LUKS2 on Linux), and no
+    // `cryptsetup reencrypt --header` way out: cryptsetup reencrypts no OPAL device, detached header or not.
+    expect(strategy?.reason).not.toMatch(/LUKS2 on Linux only|--header FILE/);
+    expect(strategy?.preconditions).toContainEqual(
+      expect.objectContaining({ id: 'filesystem-type', status: 'not-met' }),
+    );
+  });
+
+  it('plain LUKS2 on the same disk encrypts in place; VeraCrypt formats, with no LUKS2 detached header offered', async () => {
+    const luks2 = await linuxResult(withSedutil(loopBundle), { targetTool: 'luks2' });
+    expect(luks2.plan?.strategy?.kind).toBe('in-place');
+    const veracrypt = await linuxResult(withSedutil(loopBundle), { targetTool: 'veracrypt' });
+    expect(veracrypt.plan?.strategy?.kind).toBe('fresh-format');
+    // `cryptsetup reencrypt --encrypt --header` makes a LUKS2 volume: no way to a VeraCrypt one.
+    expect(veracrypt.plan?.strategy?.reason).not.toContain('--header FILE');
   });
 });
