@@ -2,6 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { assessBundle, assessmentDocument } from '@encplan/core';
 import { parseBundle, type Bundle } from '../../src/capture/bundle.js';
 import { linuxResultOf } from '../../src/contract/assessment.js';
+import { toReportView } from '../../src/report/report-view.js';
+import { renderTextReport } from '../../src/report/text-report.js';
 import type { PlanOptions } from '../../src/rules/plan-options.js';
 import { fixture } from '../support/fixtures.js';
 
@@ -73,6 +75,31 @@ describe('the Linux assessment hands the sed section to the storage model (use-c
         encryption: expect.objectContaining({ kind: 'opal', hardware: true, source: 'sedutil-cli --query' }),
       }),
     );
+  });
+
+  it("shows the locking state in the report's self-encrypting drive section, not only in the JSON", async () => {
+    const envelope = assessmentDocument.envelope.parse(await assessBundle(withSedutil(loopBundle), clock));
+    const sed = toReportView(envelope).sections.find((section) => section.id === 'sed');
+    expect(sed?.facts.slice(3).map((fact) => [fact.label, fact.value, fact.source])).toEqual([
+      ['OPAL locking (Locking SP)', 'activated: locking ranges in use', 'sedutil-cli --query'],
+      ['Locking ranges besides the global range', '8', 'sedutil-cli --query'],
+      ['A locking range is locked now', 'no', 'sedutil-cli --query'],
+      ['Drive encrypts its media (MediaEncrypt)', 'yes', 'sedutil-cli --query'],
+      ['MBR shadowing (pre-boot image)', 'off', 'sedutil-cli --query'],
+    ]);
+    expect(renderTextReport(toReportView(envelope), { verbose: true, width: null })).toMatch(
+      /Locking ranges besides the global range +8 +\[sedutil-cli --query\]/,
+    );
+    // Without sedutil-cli the report says why the state is unknown, never "not activated".
+    const plain = assessmentDocument.envelope.parse(await assessBundle(loopBundle, clock));
+    const unread = toReportView(plain).sections.find((section) => section.id === 'sed');
+    expect(unread?.facts.slice(3)).toEqual([
+      {
+        label: 'OPAL locking (Locking SP)',
+        value: expect.stringMatching(/^unknown: /) as string,
+        source: 'sedutil-cli --query',
+      },
+    ]);
   });
 
   it('adds no locking layer when sedutil-cli was not there (the bundle as collected)', async () => {
