@@ -28,12 +28,15 @@ const answered = (tool: 'sedutil-cli', argv: string[], stdout: string): Bundle['
  * (locking enabled, 8 ranges besides the global one). Only the device name is changed, so the health probe
  * asks `--query` of the bundle's disk and the sed section carries the T710's locking state.
  */
-function withSedutil(bundle: Bundle): Bundle {
+function withSedutil(
+  bundle: Bundle,
+  queryFixture = 'sedutil/query-nvme-opal2.15-crucial-t710-locking-enabled/stdout.txt',
+): Bundle {
   const scan = fixture('sedutil/scan-sata-opal2-and-enterprise/stdout.txt').replace(
     '/dev/nvme0 ',
     `${DEVICE}  `,
   );
-  const query = fixture('sedutil/query-nvme-opal2.15-crucial-t710-locking-enabled/stdout.txt');
+  const query = fixture(queryFixture);
   const captures = bundle.captures.map((capture) =>
     capture.kind === 'which-tool' && capture.tool === 'sedutil-cli'
       ? { ...capture, result: '/usr/sbin/sedutil-cli' }
@@ -133,5 +136,34 @@ describe('--target luks2-opal on the disk of the real loop bundle, which holds a
     expect(veracrypt.plan?.strategy?.kind).toBe('fresh-format');
     // `cryptsetup reencrypt --encrypt --header` makes a LUKS2 volume: no way to a VeraCrypt one.
     expect(veracrypt.plan?.strategy?.reason).not.toContain('--header FILE');
+  });
+});
+
+describe('the answer for a refused --target luks2-opal (issue 26 item 3: the trust policy as a user reads it)', () => {
+  it('stops, with the refusal, when the drive has a locking range locked now (sed-opal-unlocker capture)', async () => {
+    const locked = withSedutil(
+      loopBundle,
+      'sedutil/query-locked-mbr-shadow-sed-opal-unlocker-readme/stdout.txt',
+    );
+    const envelope = assessmentDocument.envelope.parse(
+      await assessBundle(locked, clock, { planOptions: { targetTool: 'luks2-opal' } }),
+    );
+    expect(envelope.result?.plan?.commands).toEqual([]);
+    // Before: "CAUTION Encrypt /dev/loop0 with LUKS2 on an OPAL locking range …, with care" with no command.
+    expect(toReportView(envelope).answer).toMatchObject({
+      tone: 'bad',
+      verdict: 'stop',
+      headline: 'Not with LUKS2 on OPAL: encplan gives no commands to encrypt /dev/loop0 with it',
+      reason: expect.stringContaining('A locking range of the drive is locked now') as string,
+    });
+  });
+
+  it('an admitted drive keeps the usual answer: encrypt, with the trade-offs to fix first', async () => {
+    const envelope = assessmentDocument.envelope.parse(
+      await assessBundle(withSedutil(loopBundle), clock, { planOptions: { targetTool: 'luks2-opal' } }),
+    );
+    expect(toReportView(envelope).answer?.headline).toMatch(
+      /^Encrypt \/dev\/loop0 with LUKS2 on an OPAL locking range/,
+    );
   });
 });
