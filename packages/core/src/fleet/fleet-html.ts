@@ -30,12 +30,19 @@ const READINESS_TONES: Readonly<Record<Readiness, NonNullable<BarView['tone']>>>
 /**
  * The disk report's palette (report/html-report.ts): light and dark themes (prefers-color-scheme), text at WCAG
  * 2.1 AA contrast (≥ 4.5:1, SC 1.4.3) in both, bars at ≥ 3:1 against the page (SC 1.4.11), and a print sheet
- * (black on white, A4, rows never split, the long table's header repeated on every page).
+ * (black on white with the light theme's badges and bars whatever the system's scheme, A4, rows never split,
+ * the long table's header repeated on every page). The disks table is set a little smaller and its longest
+ * identifiers (key slots of several volumes, layer paths, the file a repeat names, an error code) may break
+ * anywhere, so its 13 columns fit a 1280-pixel laptop window instead of scrolling the page sideways. Print opens every folded part (the issues' why, the
+ * volumes, the plan's source): paper cannot be clicked. Chromium hides a closed <details> body behind its
+ * ::details-content slot (content-visibility: hidden; CSS Pseudo-Elements Level 4, "::details-content"), so
+ * that is what print makes visible.
  */
+const LIGHT_TONES = `--good-bg:#e3f4e8;--good-fg:#14532d;--attention-bg:#fff4d6;--attention-fg:#6b3e00;--bad-bg:#fde2e1;
+--bad-fg:#8a1c1c;--unknown-bg:#ececec;--unknown-fg:#333;--info-bg:#e5eefa;--info-fg:#0b3d66`;
 const STYLE = `
 :root{color-scheme:light dark;--fg:#1a1a1a;--muted:#4d4d4d;--bg:#fff;--line:#d6d6d6;
---good-bg:#e3f4e8;--good-fg:#14532d;--attention-bg:#fff4d6;--attention-fg:#6b3e00;--bad-bg:#fde2e1;--bad-fg:#8a1c1c;
---unknown-bg:#ececec;--unknown-fg:#333;--info-bg:#e5eefa;--info-fg:#0b3d66}
+${LIGHT_TONES}}
 @media (prefers-color-scheme:dark){:root{--fg:#e8e8e8;--muted:#b8b8b8;--bg:#141414;--line:#3a3a3a;
 --good-bg:#12361f;--good-fg:#a7e8bd;--attention-bg:#3d2c05;--attention-fg:#ffd98a;--bad-bg:#441616;
 --bad-fg:#ffb4b0;--unknown-bg:#333;--unknown-fg:#e0e0e0;--info-bg:#0f2a44;--info-fg:#b5d5f5}}
@@ -43,7 +50,8 @@ body{font:15px/1.45 system-ui,sans-serif;margin:0 auto;padding:1.5rem;color:var(
 h1{font-size:1.45rem}h2{font-size:1.2rem;margin-top:2rem;border-bottom:1px solid var(--line)}
 .meta{color:var(--muted)}
 table{border-collapse:collapse;margin:.5rem 0 1.5rem}td,th{border-bottom:1px solid var(--line);padding:.25rem .5rem;text-align:left;vertical-align:top}
-td.number{text-align:right;font-variant-numeric:tabular-nums}code{font-size:90%;overflow-wrap:anywhere}
+td.number{text-align:right;font-variant-numeric:tabular-nums}code,.id{overflow-wrap:anywhere}code{font-size:90%}td.id{min-width:8em}
+table.disks{font-size:.875rem}.disks td,.disks th{padding:.25rem .35rem}
 .badge{display:inline-block;padding:0 .4rem;border-radius:.25rem;font-weight:600;font-size:.9em}
 .tone-good{background:var(--good-bg);color:var(--good-fg)}.tone-attention{background:var(--attention-bg);color:var(--attention-fg)}
 .tone-bad{background:var(--bad-bg);color:var(--bad-fg)}.tone-unknown{background:var(--unknown-bg);color:var(--unknown-fg)}
@@ -51,9 +59,11 @@ td.number{text-align:right;font-variant-numeric:tabular-nums}code{font-size:90%;
 svg{max-width:100%;height:auto;color:var(--fg)}svg text{fill:currentColor}
 svg .bar-good{fill:var(--good-fg)}svg .bar-attention{fill:var(--attention-fg)}svg .bar-bad{fill:var(--bad-fg)}
 svg .bar-unknown{fill:var(--muted)}svg .bar-info{fill:var(--info-fg)}
-@media print{:root{--fg:#000;--muted:#333;--bg:#fff;--line:#999}body{font-size:8pt;line-height:1.3;padding:0}
+@media print{:root{--fg:#000;--muted:#333;--bg:#fff;--line:#999;
+${LIGHT_TONES}}body{font-size:8pt;line-height:1.3;padding:0}
 h2{break-after:avoid;margin-top:1rem}tr,figure{break-inside:avoid}thead{display:table-header-group}
-th,td{padding:.05rem .25rem}details{display:block}details>*{display:block}svg{max-width:70%}}
+th,td{padding:.05rem .25rem}details::details-content{content-visibility:visible;display:block}
+summary{list-style:none}svg{max-width:70%}}
 @page{size:A4 landscape;margin:12mm}
 `;
 
@@ -118,7 +128,7 @@ export function fleetHtmlStart(totals: FleetTotals, generatedAt: string, renderC
 ${versionRows}
 </tbody></table>
 <h2>Disks</h2>
-<table><thead><tr><th>machine</th><th>disk</th><th>readiness</th><th>issues</th><th>encryption</th><th>protection</th><th>conversion</th><th>key slots</th><th>passphrase outside slot 0</th><th>TPM</th><th>escrow</th><th>layers</th><th>plan</th></tr></thead><tbody>
+<table class="disks"><thead><tr><th>machine</th><th>disk</th><th>readiness</th><th>issues</th><th>encryption</th><th>protection</th><th>conversion</th><th>key slots</th><th>passphrase outside slot 0</th><th>TPM</th><th>escrow</th><th>layers</th><th>plan</th></tr></thead><tbody>
 `;
 }
 
@@ -136,7 +146,7 @@ export function fleetHtmlRow(row: FleetRow): string {
   const problem =
     row.errorMessage === null
       ? ''
-      : `<div>${escapeHtml(row.errorCode ?? '')}: ${escapeHtml(row.errorMessage)}</div>`;
+      : `<div class="id">${escapeHtml(row.errorCode ?? '')}: ${escapeHtml(row.errorMessage)}</div>`;
   const details =
     row.issueDetails === '' ? '' : `<details><summary>why</summary>${escapeHtml(row.issueDetails)}</details>`;
   const plan =
@@ -157,7 +167,7 @@ export function fleetHtmlRow(row: FleetRow): string {
       : `${row.conversionInProgress ? escapeHtml(row.conversion ?? 'in progress') : 'complete'}${row.percentEncrypted === null ? '' : ` (${String(row.percentEncrypted)} %)`}`;
   const protection = row.protectionOn === null ? '—' : protectionWord(row);
   const layout = storageLayout(row);
-  return `<tr><td>${escapeHtml(row.machine)}${row.platform === null ? '' : ` <small>${escapeHtml(row.platform)}</small>`}</td><td>${escapeHtml(row.disk ?? '—')}</td><td><span class="badge tone-${READINESS_TONES[row.readiness]}">${escapeHtml(READINESS_LABELS[row.readiness])}</span>${status.length === 0 ? '' : ` (${escapeHtml(status.join('; '))})`}</td><td>${escapeHtml(issues.join(', '))}${details}${problem}</td><td>${encryption}</td><td>${protection}</td><td>${conversion}</td><td>${escapeHtml(row.keySlots ?? '—')}</td><td>${yesNo(row.passphraseOutsideSlot0)}</td><td>${yesNo(row.tpmProtector)}</td><td>${yesNo(row.recoveryKeyEscrowed)}</td><td>${layout === null ? (row.spansDisks === false ? 'this disk only' : '—') : escapeHtml(layout)}</td><td>${plan}</td></tr>\n`;
+  return `<tr><td>${escapeHtml(row.machine)}${row.platform === null ? '' : ` <small>${escapeHtml(row.platform)}</small>`}</td><td>${escapeHtml(row.disk ?? '—')}</td><td><span class="badge tone-${READINESS_TONES[row.readiness]}">${escapeHtml(READINESS_LABELS[row.readiness])}</span>${status.length === 0 ? '' : ` <span class="id">(${escapeHtml(status.join('; '))})</span>`}</td><td>${escapeHtml(issues.join(', '))}${details}${problem}</td><td>${encryption}</td><td>${protection}</td><td>${conversion}</td><td class="id">${escapeHtml(row.keySlots ?? '—')}</td><td>${yesNo(row.passphraseOutsideSlot0)}</td><td>${yesNo(row.tpmProtector)}</td><td>${yesNo(row.recoveryKeyEscrowed)}</td><td class="id">${layout === null ? (row.spansDisks === false ? 'this disk only' : '—') : escapeHtml(layout)}</td><td>${plan}</td></tr>\n`;
 }
 
 /** The whole page for a report held in memory. */

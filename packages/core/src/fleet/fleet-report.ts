@@ -775,6 +775,14 @@ const PROTECTION_OFF_FIX: Readonly<Record<FleetDiskFacts['platform'], string>> =
   linux: 'the key is stored in the clear.',
 };
 
+/**
+ * The volumes whose protection is off, and what that means: "C: has protection off: …", never "on C:: …" (a
+ * Windows volume's name ends with a colon).
+ */
+function protectionOffDetail(paths: readonly string[], platform: FleetDiskFacts['platform']): string {
+  return `${paths.join(', ')} ${paths.length === 1 ? 'has' : 'have'} protection off: ${PROTECTION_OFF_FIX[platform]}`;
+}
+
 function assessmentRow(
   base: RowBase,
   status: FleetRow['assessmentStatus'],
@@ -796,10 +804,12 @@ function assessmentRow(
   if (encrypted && columns.protectionOn === false) {
     found.set(
       'protection-off',
-      `Protection is off on ${facts.volumes
-        .filter((volume) => volume.holdsData && volume.protectionOn === false)
-        .map((volume) => volume.path)
-        .join(', ')}: ${PROTECTION_OFF_FIX[facts.platform]}`,
+      protectionOffDetail(
+        facts.volumes
+          .filter((volume) => volume.holdsData && volume.protectionOn === false)
+          .map((volume) => volume.path),
+        facts.platform,
+      ),
     );
   }
   if (columns.offPolicy.length > 0) {

@@ -355,9 +355,53 @@ function sedSection(result: LinuxAssessmentResult): SectionView {
       fact('TCG Opal 2', yesNo(sed.opal2)),
       fact('TCG Enterprise', yesNo(sed.enterprise)),
       fact('TCG Pyrite (no encryption)', yesNo(sed.pyrite)),
+      ...opalLockingFacts(sed.opalLocking),
     ],
     missingReason: null,
   };
+}
+
+/**
+ * The drive's TCG locking state as `sedutil-cli --query` read it (Locking feature 0x0002, Single User Mode
+ * 0x0201: TCG Storage Opal SSC), so the report shows the OPAL locking ranges it found, not only the JSON.
+ * Nothing for a document written before the field (assessment 1.3 and earlier); the reason when unread.
+ */
+function opalLockingFacts(locking: LinuxAssessmentResult['sed']['opalLocking']): FactView[] {
+  if (locking === undefined) {
+    return [];
+  }
+  const source = 'sedutil-cli --query';
+  if (locking.unknownReason !== null) {
+    return [fact('OPAL locking (Locking SP)', `${UNKNOWN}: ${locking.unknownReason}`, source)];
+  }
+  const shadow = locking.mbrShadowing;
+  const shadowState =
+    shadow.enabled === null
+      ? shadow.supported === false
+        ? 'not supported'
+        : null
+      : shadow.enabled
+        ? `on${shadow.done === null ? '' : shadow.done ? ' (shadow hidden)' : ' (shadow shown)'}`
+        : 'off';
+  return [
+    fact(
+      'OPAL locking (Locking SP)',
+      locking.enabled === null
+        ? null
+        : locking.enabled
+          ? 'activated: locking ranges in use'
+          : 'not activated',
+      source,
+    ),
+    fact(
+      'Locking ranges besides the global range',
+      locking.rangesBesidesGlobal === null ? null : String(locking.rangesBesidesGlobal),
+      source,
+    ),
+    fact('A locking range is locked now', yesNo(locking.locked), source),
+    fact('Drive encrypts its media (MediaEncrypt)', yesNo(locking.mediaEncrypt), source),
+    fact('MBR shadowing (pre-boot image)', shadowState, source),
+  ];
 }
 
 /** The kernel's crypto findings: an unaccelerated AES driver although the CPU has AES instructions. */

@@ -1,5 +1,6 @@
 import { mitigationsContext } from './mitigations.js';
 import { ENCRYPTION_UNFINISHED } from '../targets/bitlocker/plan.js';
+import { TARGET_ADMISSION } from '../rules/target-admission.js';
 import { groupRuns, spanOf } from './large-layouts.js';
 import { planSettingsOf, targetOf } from '../targets/registry.js';
 import {
@@ -628,6 +629,17 @@ function toAnswer(plan: Plan, fixFirst: readonly FixFirstView[]): AnswerView {
       verdict: 'stop',
       headline: `Back up first: do not encrypt ${target} until its data is safe elsewhere`,
       reason: plan.healthGate.reason,
+    };
+  }
+  // A target its own admission refuses (luks2-opal on a Pyrite, locked or unconfirmed drive) gets no commands:
+  // the answer is that refusal, never "encrypt with it".
+  const refused = plan.findings.find((finding) => finding.ruleId === TARGET_ADMISSION);
+  if (refused !== undefined) {
+    return {
+      tone: 'bad',
+      verdict: 'stop',
+      headline: `Not with ${targetOf(plan.targetTool).labels.short}: encplan gives no commands to encrypt ${plan.devicePlaceholder ? 'the drive' : plan.devicePath} with it`,
+      reason: refused.message,
     };
   }
   // Encrypted but not protecting yet (protection off or suspended, a conversion running or paused): say what

@@ -643,19 +643,23 @@ function decide(
   }
   const type = target?.filesystem?.type ?? null;
   const shrink: Shrink = type === null ? 'unknown' : (SHRINK[type] ?? 'impossible');
-  const inPlaceTool = planSettingsOf(planned.targetTool).inPlaceEncryption && plansForLinux(facts);
+  const targetSettings = planSettingsOf(planned.targetTool);
+  const inPlaceTool = targetSettings.inPlaceEncryption && plansForLinux(facts);
   const isRoot = target?.mountpoints.includes('/') === true;
   if (target === null || !inPlaceTool || shrink === 'impossible' || shrink === 'unknown') {
     const why =
       target === null
         ? 'no partition holds a data filesystem encplan can encrypt in place'
         : !inPlaceTool
-          ? `encplan plans in-place encryption for LUKS2 on Linux only (target ${planned.targetTool})`
+          ? (targetSettings.inPlaceRefusal ??
+            `encplan plans in-place encryption for LUKS2 on Linux only (target ${planned.targetTool})`)
           : shrink === 'unknown'
             ? `the filesystem type of ${target.path} is unknown (blkid could not read it), so it cannot be shown to shrink by ${formatBytes(IN_PLACE_REDUCTION_BYTES)} for the header`
             : `${target.path} holds ${type ?? 'an unknown filesystem'}, which cannot shrink to make room for the LUKS2 header (xfs_growfs(8) only grows XFS)`;
-    const detached =
-      ' (cryptsetup reencrypt --encrypt --header FILE would keep the data without shrinking, but the volume then cannot open without that separate header file).';
+    // A detached LUKS2 header keeps the data only where cryptsetup reencrypt can encrypt for this target at all.
+    const detached = inPlaceTool
+      ? ' (cryptsetup reencrypt --encrypt --header FILE would keep the data without shrinking, but the volume then cannot open without that separate header file).'
+      : '.';
     if (system === true) {
       return {
         ...base,

@@ -4,6 +4,9 @@ import { targetOf, type PlanTargetId } from '../targets/registry.js';
 import type { PlanFacts } from './facts.js';
 import type { RuleResult } from './rule-result.js';
 
+/** The rule id of a target's refusal (a critical finding; the plan then has no commands). */
+export const TARGET_ADMISSION = 'target-admission';
+
 /** The disk is behind a USB bridge: lsblk's transport, or TRIM found blocked by the bridge; null: unknown. */
 function behindUsbBridge(facts: PlanFacts): boolean | null {
   if (facts.trim?.status === 'blocked-by-bridge') {
@@ -61,7 +64,7 @@ export function checkTargetAdmission(
       admitted: false,
       findings: [
         {
-          ruleId: 'target-admission',
+          ruleId: TARGET_ADMISSION,
           severity: 'critical',
           message: `--target ${target.id} is not planned for this drive: ${admission.reason} encplan gives no commands for it.`,
           evidence: reasons,

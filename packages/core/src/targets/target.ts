@@ -71,6 +71,8 @@ export interface TargetSettingsRules {
   readonly defaultSectorBytes: number;
   /** An existing filesystem can be encrypted in place (cryptsetup reencrypt --encrypt). */
   readonly inPlaceEncryption: boolean;
+  /** Why it cannot, when the target itself is the reason (luks2-opal: no reencryption of an OPAL device). */
+  readonly inPlaceRefusal?: string;
   /** An open volume of this target can be tuned in place (cryptsetup refresh) instead of being formatted. */
   readonly refreshOpenVolume: boolean;
   /** What it does with TRIM on Windows, for the windows-trim rule; null: it does not run on Windows. */

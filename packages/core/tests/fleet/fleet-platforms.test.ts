@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync, writeFileSync, mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { fleetReportDocument } from '@encplan/core';
+import { assessmentDocument, fleetReportDocument } from '@encplan/core';
 import type { FleetRow } from '../../src/domain/fleet-report.js';
 import { buildFleetReport, type FleetDocument } from '../../src/fleet/fleet-report.js';
 import { readFleetDocuments } from '../../src/node/fleet-documents.js';
@@ -86,6 +86,21 @@ describe('the fleet report on macOS and Windows assessments', () => {
       protectionOn: false,
       issues: 'protection-off',
     });
+  });
+
+  it('flags protection off on the real bundle (German Windows 10, 3.5 % encrypted, protection off) in words', async () => {
+    const report = buildFleetReport([await bundleDocument('windows-de-win10-bitlocker-3pct-protection-off')]);
+    expect(report.rows[0]).toMatchObject({
+      readiness: 'fix-first',
+      protectionOff: true,
+      protection: 'off',
+      conversion: 'encrypting',
+      percentEncrypted: 3.5,
+      issueDetails:
+        'C: has protection off: the key is stored in the clear until it is resumed (manage-bde -protectors -enable).',
+    });
+    // A Windows volume's name ends with a colon: never "C:: the key".
+    expect(report.rows[0]?.issueDetails).not.toContain('C::');
   });
 
   it('reads an assessment 1.3 document through its deprecated platformStorage, as the 1.4 one of the same bundle', async () => {
@@ -174,6 +189,27 @@ describe('machine documents, local facts and repeated disks', () => {
         supported: true,
       }),
     ]);
+  });
+
+  it('flags once a disk that an assess --all document and a single assessment of the same machine both list', async () => {
+    const machine = await bundleDocument('machine-all-loops-and-virtio-node-missing-debian12');
+    const vda = (machine.json.result.disks as Doc[]).find((disk) => disk.device === '/dev/vda');
+    // The single `encplan assess /dev/vda --json` of that machine: the same assessment in its own envelope.
+    const single = assessmentDocument.ok(
+      vda?.assessment,
+      vda?.warnings,
+      new Date('2026-11-26T12:00:00.000Z'),
+    );
+    const report = buildFleetReport([
+      { source: 'host1/machine.json', machine: 'host1', json: machine.json },
+      { source: 'host1/vda.json', machine: 'host1', json: single },
+    ]);
+    expect(report.summary).toMatchObject({ documents: 2, machines: 1, disks: 4, duplicateDisks: 1 });
+    expect(
+      report.rows
+        .filter((row) => row.duplicateOf !== null)
+        .map((row) => [row.source, row.disk, row.duplicateOf]),
+    ).toEqual([['host1/vda.json', '/dev/vda', 'host1/machine.json']]);
   });
 
   it('reads an Ansible local fact ({"assessments": [...]}) as one row per assessment', () => {

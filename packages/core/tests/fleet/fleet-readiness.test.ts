@@ -323,7 +323,7 @@ describe('the readiness columns in every output', () => {
     const html = renderFleetHtml(report, '2026-11-26T00:00:00.000Z', renderChart);
     expect(html).toContain('<th>passphrase outside slot 0</th><th>TPM</th><th>escrow</th><th>layers</th>');
     expect(html).toContain(
-      '<td>3:pbkdf2+encplan-lane</td><td>yes</td><td>—</td><td>—</td><td>spans /dev/loop0 too (a volume group or array over several disks); discards stop at /dev/mapper/lane-slot3; space the drive could get back: unknown</td>',
+      '<td class="id">3:pbkdf2+encplan-lane</td><td>yes</td><td>—</td><td>—</td><td class="id">spans /dev/loop0 too (a volume group or array over several disks); discards stop at /dev/mapper/lane-slot3; space the drive could get back: unknown</td>',
     );
     expect(html).toContain('@media (prefers-color-scheme:dark)');
     expect(html).toContain('@media print');

@@ -163,6 +163,8 @@ export const luks2OpalTarget = {
     ...luks2Target.settings,
     // cryptsetup cannot reencrypt an OPAL device (cryptsetup 2.7.0 release notes).
     inPlaceEncryption: false,
+    inPlaceRefusal:
+      'cryptsetup cannot reencrypt an OPAL device (cryptsetup 2.7.0 release notes), so LUKS2 on OPAL always formats (no in-place encryption, not even with a detached header)',
     // An open LUKS2 volume is not an OPAL one: asking for OPAL means formatting, not tuning it.
     refreshOpenVolume: false,
   },
