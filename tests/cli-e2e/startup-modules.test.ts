@@ -179,6 +179,14 @@ describe('what a command loads', () => {
       modules.filter((module) => /\/fleet|saved-assessments|assessment-jobs|doctor/.test(module)),
     ).toEqual([]);
     expect(direct.builtins).not.toContain('node:readline');
+    // `--json` prints the envelope: the report view, the text and HTML reports and the commands script load
+    // only when one of them is asked for (src/assess-views.ts, a chunk of its own).
+    expect(modules.filter((module) => module.startsWith('packages/core/dist/report/'))).toEqual([]);
+    expect(modules).not.toContain('packages/cli/dist/terminal-style.js');
+    const text = loadedBy(['assess', '--bundle', bundleDir], {}, 'ignore');
+    expect(text.status).toBe(0);
+    expect(text.files).toContain('bundle/direct.js');
+    expect(loadedModules(text.files)).toContain('packages/core/dist/report/text-report.js');
     // A flag oclif must judge (here a misspelt one) is oclif's, as before.
     const misspelt = loadedBy(['assess', '/dev/encplan-test-no-such-disk', '--jsno']);
     expect(misspelt.status).toBe(2);
