@@ -183,6 +183,9 @@ describe('what a command loads', () => {
     // only when one of them is asked for (src/assess-views.ts, a chunk of its own).
     expect(modules.filter((module) => module.startsWith('packages/core/dist/report/'))).toEqual([]);
     expect(modules).not.toContain('packages/cli/dist/terminal-style.js');
+    // Nor the progress bar of --benchmark and the text-width libraries it measures lines with.
+    expect(modules).not.toContain('packages/cli/dist/render/progress-bar.js');
+    expect(modules.filter((module) => module.startsWith('node_modules/wrap-ansi/'))).toEqual([]);
     const text = loadedBy(['assess', '--bundle', bundleDir], {}, 'ignore');
     expect(text.status).toBe(0);
     expect(text.files).toContain('bundle/direct.js');

@@ -65,6 +65,7 @@ export async function runAssess(args: AssessArgs, flags: AssessFlags): Promise<v
   }
   const planOptions = optionsFromFlags(flags);
   const benchmark = await benchmarkRequestOf(flags);
+  const progress = await benchmarkProgress(flags.benchmark);
   const envelope = await readDisks(flags.verbose, (environment, signal) =>
     flags.bundle === undefined
       ? assess(environment, {
@@ -74,7 +75,7 @@ export async function runAssess(args: AssessArgs, flags: AssessFlags): Promise<v
           signal,
           planOptions,
           benchmark,
-          ...benchmarkProgress(flags.benchmark),
+          ...progress,
         })
       : readBundleDirectory(flags.bundle, signal).then((bundle) =>
           assessBundle(bundle, environment.clock, { signal, planOptions }),
