@@ -33,8 +33,8 @@ function refuse(flag: string, text: string, accepted: string, why?: string): nev
 }
 
 /**
- * A flag's definition; its schema is built on first use (`build` runs once): a run reads one or two of the
- * fourteen, and building them all when the core is imported made 57 zod instances (issue 28).
+ * A flag's definition; its schema is built on first use (`build` runs once): building all fourteen when the
+ * core is imported made 57 zod instances in every command, most of which take no plan option (issue 28).
  */
 function definition<S extends z.ZodType>(
   flag: string,
