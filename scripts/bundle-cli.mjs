@@ -20,6 +20,7 @@ import { markEagerFunctions } from './eager-compile.mjs';
 import { lazySchemasPlugin } from './lazy-schemas.mjs';
 
 const cli = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../packages/cli');
+const coreDist = `${path.join(cli, '../core/dist')}${path.sep}`;
 
 /** Writes the bundle into `outDir` (emptied first). */
 export async function bundleCli(outDir = path.join(cli, 'bundle')) {
@@ -39,6 +40,12 @@ export async function bundleCli(outDir = path.join(cli, 'bundle')) {
     external: ['osx-temperature-sensor', 'electron', 'typescript'],
     // The core's module-level zod schemas are built on first use (scripts/lazy-schemas.mjs).
     plugins: [lazySchemasPlugin(path.join(cli, '../core/dist'))],
+    // The core's modules do nothing when evaluated but declare (its top-level code is constants, tables and
+    // schemas: tests/cli-e2e/bundle-transforms.test.ts checks), so a module none of whose exports an entry uses
+    // is left out of that entry's chunks. Otherwise importing `@encplan/core` reached every module its index
+    // re-exports: `assess DISK` loaded the fleet report, the saved-assessment readers and node:readline with
+    // the shared chunk (issue 28).
+    treeshake: { moduleSideEffects: (id) => (id.startsWith(coreDist) ? false : undefined) },
     logLevel: 'warn',
   });
   const { output } = await bundle.write({

@@ -2,6 +2,7 @@ import { spawnSync } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { parseAst } from 'rolldown/parseAst';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { REPO_ROOT } from '../support/fake-tools.js';
@@ -237,5 +238,88 @@ describe('the built bundle', () => {
     const arrows = sources.match(/__commonJSMin\(\(\([\w$, ]*\) => \{/gu) ?? [];
     expect(eager.length).toBeGreaterThan(100);
     expect(arrows.length).toBeLessThan(eager.length / 10);
+  });
+});
+
+describe("the core's modules, which scripts/bundle-cli.mjs tells rolldown are side-effect free", () => {
+  // rolldown then leaves a module none of whose exports an entry uses out of that entry's chunks (a one-disk
+  // `assess` does not load the fleet report). That holds only while evaluating a core module does nothing but
+  // declare: imports, exports, functions, classes and constants whose top-level code (outside any function)
+  // assigns nothing, registers nothing and touches no global.
+  const dist = path.join(REPO_ROOT, 'packages/core/dist');
+  const modules = readdirSync(dist, { recursive: true, encoding: 'utf8' }).filter((file) =>
+    file.endsWith('.js'),
+  );
+  const DECLARATIONS = new Set([
+    'ImportDeclaration',
+    'ExportAllDeclaration',
+    'ExportNamedDeclaration',
+    'ExportDefaultDeclaration',
+    'FunctionDeclaration',
+    'ClassDeclaration',
+    'VariableDeclaration',
+  ]);
+  const MUTATING_METHODS =
+    /^(push|unshift|splice|set|add|delete|clear|on|once|register|assign|defineProperty)$/;
+  const GLOBALS = new Set(['process', 'globalThis', 'console', 'window', 'document']);
+  type Node = { type: string; start: number; [key: string]: unknown };
+  /** What the module's evaluation would do besides declaring, as `type at offset`. */
+  function effectsOf(code: string): string[] {
+    const found: string[] = [];
+    const visit = (node: unknown): void => {
+      if (node === null || typeof node !== 'object') {
+        return;
+      }
+      if (Array.isArray(node)) {
+        node.forEach(visit);
+        return;
+      }
+      const { type, start } = node as Node;
+      if (/Function|MethodDefinition/.test(type)) {
+        return;
+      }
+      const callee = (node as { callee?: Node & { property?: { name?: string } } }).callee;
+      if (
+        /AssignmentExpression|UpdateExpression/.test(type) ||
+        (type === 'Identifier' && GLOBALS.has((node as { name?: string }).name ?? '')) ||
+        (type === 'CallExpression' && MUTATING_METHODS.test(callee?.property?.name ?? '')) ||
+        (type === 'UnaryExpression' && (node as { operator?: string }).operator === 'delete')
+      ) {
+        found.push(`${type} at ${String(start)}`);
+      }
+      for (const [key, value] of Object.entries(node)) {
+        if (key !== 'parent') {
+          visit(value);
+        }
+      }
+    };
+    for (const statement of parseAst(code).body as unknown as Node[]) {
+      const voidExpression = statement.expression as { operator?: string } | undefined;
+      if (!DECLARATIONS.has(statement.type) && voidExpression?.operator !== 'void') {
+        found.push(`${statement.type} at ${String(statement.start)}`);
+      }
+      visit(statement);
+    }
+    return found;
+  }
+
+  it('declare and do nothing else when evaluated', () => {
+    expect(modules.length).toBeGreaterThan(100);
+    for (const module of modules) {
+      expect({ module, effects: effectsOf(readFileSync(path.join(dist, module), 'utf8')) }).toEqual({
+        module,
+        effects: [],
+      });
+    }
+  });
+
+  it('the check sees an effect', () => {
+    expect(effectsOf('export const a = [];\nregistry.push(a);')).toEqual([
+      'ExpressionStatement at 21',
+      'CallExpression at 21',
+    ]);
+    expect(effectsOf("export const b = (process.env.X = '1');")).not.toEqual([]);
+    expect(effectsOf('const m = new Map([[1, 2]]).set(3, 4);')).not.toEqual([]);
+    expect(effectsOf('export function f() { globalThis.x = 1; }\nvoid f;')).toEqual([]);
   });
 });

@@ -61,6 +61,14 @@ function packagesIn(file: string): Set<string> {
 }
 const loadedPackages = (files: readonly string[]) =>
   new Set(files.filter((file) => file.startsWith('bundle/')).flatMap((file) => [...packagesIn(file)]));
+/** The bundled modules (`packages/core/dist/fleet/fleet-csv.js`, …) of the bundle files a run loaded. */
+const loadedModules = (files: readonly string[]) =>
+  files
+    .filter((file) => file.startsWith('bundle/'))
+    .flatMap((file) => [
+      ...readFileSync(path.join(cli, file), 'utf8').matchAll(/^\/\/ ((?:node_modules|packages)\/\S+)/gm),
+    ])
+    .map((match) => match[1] ?? '');
 
 // The help oclif rendered at build time (bundle/help-text.json) is printed without oclif (src/help-fast.ts);
 // ENCPLAN_HELP_CACHE=0 asks oclif, as a run whose text is neither in that file nor in the user's cache does.
@@ -160,6 +168,28 @@ describe('what a command loads', () => {
       expect(packages).not.toContain('node_modules/@oclif/core');
       expect(packages).not.toContain('node_modules/ejs');
     }
+    // What only other commands use is not in the chunks it loads: the core's modules are side-effect free
+    // (scripts/bundle-cli.mjs), so `import … from '@encplan/core'` no longer brings every module its index
+    // re-exports (before: the fleet report, its CSV columns' 117 zod schemas, node:readline, the saved
+    // assessments' readers).
+    const direct = loadedBy(['assess', '/dev/encplan-test-no-such-disk', '--json'], {}, 'ignore');
+    const modules = loadedModules(direct.files);
+    expect(modules).toContain('packages/core/dist/use-cases/assess.js');
+    expect(
+      modules.filter((module) => /\/fleet|saved-assessments|assessment-jobs|doctor/.test(module)),
+    ).toEqual([]);
+    expect(direct.builtins).not.toContain('node:readline');
+    // `--json` prints the envelope: the report view, the text and HTML reports and the commands script load
+    // only when one of them is asked for (src/assess-views.ts, a chunk of its own).
+    expect(modules.filter((module) => module.startsWith('packages/core/dist/report/'))).toEqual([]);
+    expect(modules).not.toContain('packages/cli/dist/terminal-style.js');
+    // Nor the progress bar of --benchmark and the text-width libraries it measures lines with.
+    expect(modules).not.toContain('packages/cli/dist/render/progress-bar.js');
+    expect(modules.filter((module) => module.startsWith('node_modules/wrap-ansi/'))).toEqual([]);
+    const text = loadedBy(['assess', '--bundle', bundleDir], {}, 'ignore');
+    expect(text.status).toBe(0);
+    expect(text.files).toContain('bundle/direct.js');
+    expect(loadedModules(text.files)).toContain('packages/core/dist/report/text-report.js');
     // A flag oclif must judge (here a misspelt one) is oclif's, as before.
     const misspelt = loadedBy(['assess', '/dev/encplan-test-no-such-disk', '--jsno']);
     expect(misspelt.status).toBe(2);
@@ -209,6 +239,16 @@ describe('what a command loads', () => {
     expect([whole.status, assess.status]).toEqual([0, 0]);
     expect(whole.zodInstances).toBeGreaterThan(1000);
     expect(assess.zodInstances).toBeLessThan(whole.zodInstances / 3);
+  });
+
+  it('a command that validates nothing builds no zod schema when the core is imported', () => {
+    // `version --json` runs through oclif and bundle/main.js, which evaluates every module of the core. Before:
+    // 165 instances, the fleet CSV's columns (core/src/fleet/fleet-csv.ts) and the flag definitions
+    // (rules/flag-definitions.ts) built at import; both are now built on first use.
+    const version = loadedBy(['version', '--json']);
+    expect(version.status).toBe(0);
+    expect(version.files).toContain('bundle/main.js');
+    expect(version.zodInstances).toBeLessThan(20);
   });
 
   it('encplan assess --bundle --html: the chart library (Observable Plot, linkedom) is loaded to draw the charts', () => {

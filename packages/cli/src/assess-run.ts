@@ -5,19 +5,13 @@ import {
   assessAllBundle,
   assessBundle,
   EncplanError,
-  renderMachineHtmlReport,
-  renderMachineTextReport,
-  renderCommandsScript,
-  renderHtmlReport,
-  renderTextReport,
-  toReportView,
+  type ReportView,
 } from '@encplan/core';
-import { loadChartRenderer, readBundleDirectory, writeUserFile } from '@encplan/core/node';
+import { readBundleDirectory, writeUserFile } from '@encplan/core/node';
 import { emitJson } from './command-outcome.js';
 import { benchmarkProgress, benchmarkRequestOf, readDisks } from './disk-reading.js';
 import type { PlanOptionFlagValues } from './plan-flags.js';
 import { optionsFromFlags } from './plan-options.js';
-import { terminalTextOptions } from './terminal-style.js';
 import { exitIfVerdictFails } from './verdict-exit.js';
 import { exitIfDiskFailed } from './verbose-calls.js';
 
@@ -45,6 +39,9 @@ interface AssessArgs {
   readonly device?: string | undefined;
 }
 
+/** The reports and the script, loaded when one is printed or written (assess-views.ts). */
+const views = () => import('./assess-views.js');
+
 /** Prints a line on stdout, as oclif's `Command.log` does (console.log of the text). */
 function log(text: string): void {
   console.log(text);
@@ -68,6 +65,7 @@ export async function runAssess(args: AssessArgs, flags: AssessFlags): Promise<v
   }
   const planOptions = optionsFromFlags(flags);
   const benchmark = await benchmarkRequestOf(flags);
+  const progress = await benchmarkProgress(flags.benchmark);
   const envelope = await readDisks(flags.verbose, (environment, signal) =>
     flags.bundle === undefined
       ? assess(environment, {
@@ -77,7 +75,7 @@ export async function runAssess(args: AssessArgs, flags: AssessFlags): Promise<v
           signal,
           planOptions,
           benchmark,
-          ...benchmarkProgress(flags.benchmark),
+          ...progress,
         })
       : readBundleDirectory(flags.bundle, signal).then((bundle) =>
           assessBundle(bundle, environment.clock, { signal, planOptions }),
@@ -90,10 +88,12 @@ export async function runAssess(args: AssessArgs, flags: AssessFlags): Promise<v
   }
   // One view model for the text report, the HTML report and the script (the CLI has no view logic of its own),
   // built when one of them is written: `--json` alone prints the envelope and never needs it.
-  let view: ReturnType<typeof toReportView> | undefined;
-  const viewOf = () => (view ??= toReportView(envelope, { includeDestructive: flags.destructive }));
+  let view: ReportView | undefined;
+  const viewOf = async () =>
+    (view ??= (await views()).toReportView(envelope, { includeDestructive: flags.destructive }));
   if (flags.html !== undefined) {
-    await writeUserFile(flags.html, renderHtmlReport(viewOf(), await loadChartRenderer()), {
+    const { renderHtmlReport, loadChartRenderer } = await views();
+    await writeUserFile(flags.html, renderHtmlReport(await viewOf(), await loadChartRenderer()), {
       what: 'HTML report',
     });
   }
@@ -104,10 +104,11 @@ export async function runAssess(args: AssessArgs, flags: AssessFlags): Promise<v
     log(
       plan === null
         ? '# encplan could not make a plan; see the warnings of `encplan assess`.'
-        : renderCommandsScript(viewOf()),
+        : (await views()).renderCommandsScript(await viewOf()),
     );
   } else {
-    log(renderTextReport(viewOf(), terminalTextOptions(flags.verbose)));
+    const { renderTextReport, terminalTextOptions } = await views();
+    log(renderTextReport(await viewOf(), terminalTextOptions(flags.verbose)));
   }
   if (plan !== null) {
     exitIfVerdictFails(plan.healthGate.effectiveVerdict, flags, 'health gate');
@@ -139,6 +140,7 @@ async function runAll(device: string | undefined, flags: AssessFlags): Promise<v
         ),
   );
   if (flags.html !== undefined) {
+    const { renderMachineHtmlReport, loadChartRenderer } = await views();
     await writeUserFile(
       flags.html,
       renderMachineHtmlReport(envelope, await loadChartRenderer(), {
@@ -150,6 +152,7 @@ async function runAll(device: string | undefined, flags: AssessFlags): Promise<v
   if (flags.json) {
     emitJson(envelope);
   } else {
+    const { renderMachineTextReport, terminalTextOptions } = await views();
     log(
       renderMachineTextReport(envelope, {
         includeDestructive: flags.destructive,

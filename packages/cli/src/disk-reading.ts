@@ -1,7 +1,11 @@
-import { assessmentDocument, machineAssessmentDocument, type JsonDocument } from '@encplan/core';
+import {
+  assessmentDocument,
+  machineAssessmentDocument,
+  type JsonDocument,
+  type ProgressEvent,
+} from '@encplan/core';
 import { checkScratchDirectory, createEnvironment } from '@encplan/core/node';
 import { withCancellation } from './cancellation.js';
-import { stderrProgress, stderrStep } from './render/progress-bar.js';
 import { verboseEnvironment } from './verbose-calls.js';
 
 // What `assess` and `collect` share to read this machine's disks, apart from their oclif definitions
@@ -41,7 +45,16 @@ export async function benchmarkRequestOf(flags: {
   };
 }
 
-/** With --benchmark, its steps and runs on stderr; without, none: a sub-second assessment needs no progress. */
-export function benchmarkProgress(benchmark: boolean) {
-  return benchmark ? { onProgress: stderrStep, onBenchmarkProgress: stderrProgress() } : {};
+/**
+ * With --benchmark, its steps and runs on stderr; without, none: a sub-second assessment needs no progress. The
+ * progress bar (and the text-width libraries it measures lines with) is loaded only then (issue 28).
+ */
+export async function benchmarkProgress(
+  benchmark: boolean,
+): Promise<{ onProgress?: (step: string) => void; onBenchmarkProgress?: (event: ProgressEvent) => void }> {
+  if (!benchmark) {
+    return {};
+  }
+  const { stderrProgress, stderrStep } = await import('./render/progress-bar.js');
+  return { onProgress: stderrStep, onBenchmarkProgress: stderrProgress() };
 }

@@ -46,6 +46,7 @@ export default class Collect extends DiskCommand {
       );
     }
     const benchmark = await benchmarkRequestOf(flags);
+    const progress = await benchmarkProgress(flags.benchmark);
     const { envelope, bundle } = await this.readDisks<
       Awaited<ReturnType<typeof collectAll>> | Awaited<ReturnType<typeof collect>>
     >(flags.verbose, (environment, signal) =>
@@ -56,7 +57,7 @@ export default class Collect extends DiskCommand {
             includeSerials: flags['include-serials'],
             signal,
             benchmark,
-            ...benchmarkProgress(flags.benchmark),
+            ...progress,
           }),
     );
     const file = await writeBundleDirectory(flags.out, bundle);

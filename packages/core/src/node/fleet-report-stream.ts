@@ -6,7 +6,7 @@ import { createInterface } from 'node:readline';
 import type { Writable } from 'node:stream';
 import { fleetReportDocument } from '../contract/documents.js';
 import type { FleetPolicy, FleetRow, FleetTotals } from '../domain/fleet-report.js';
-import { FLEET_CSV_HEADER, fleetCsvLine } from '../fleet/fleet-csv.js';
+import { fleetCsvHeader, fleetCsvLine } from '../fleet/fleet-csv.js';
 import { FLEET_HTML_END, fleetHtmlRow, fleetHtmlStart } from '../fleet/fleet-html.js';
 import { FleetReportBuilder, type FleetDocument } from '../fleet/fleet-report.js';
 import { FLEET_TEXT_SECTIONS, fleetTextHead, fleetTextRow } from '../fleet/fleet-text.js';
@@ -129,7 +129,7 @@ export async function writeFleetReport(
     );
     let first = true;
     await json?.write(`${envelopeStart ?? ''}{"rows":[`);
-    await csv?.write(FLEET_CSV_HEADER);
+    await csv?.write(fleetCsvHeader());
     for await (const document of documents) {
       for (const row of builder.add(document)) {
         const line = JSON.stringify(row);

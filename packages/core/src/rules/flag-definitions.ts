@@ -32,18 +32,26 @@ function refuse(flag: string, text: string, accepted: string, why?: string): nev
   });
 }
 
+/**
+ * A flag's definition; its schema is built on first use (`build` runs once): building all fourteen when the
+ * core is imported made 57 zod instances in every command, most of which take no plan option (issue 28).
+ */
 function definition<S extends z.ZodType>(
   flag: string,
   accepted: string,
-  schema: S,
+  build: () => S,
   read: (text: string) => unknown,
 ): FlagDefinition<S> {
+  let built: S | undefined;
+  const schemaOf = (): S => (built ??= build());
   return {
     flag,
     accepted,
-    schema,
+    get schema() {
+      return schemaOf();
+    },
     parse: (text) => {
-      const parsed = schema.safeParse(read(text));
+      const parsed = schemaOf().safeParse(read(text));
       return parsed.success ? parsed.data : refuse(flag, text, accepted);
     },
     refuse: (text, why) => refuse(flag, text, accepted, why),
@@ -52,7 +60,7 @@ function definition<S extends z.ZodType>(
 
 /** A whole number from `min` to `max`, written in decimal digits only (no 1e3, no 0x10, no sign). */
 function integerDefinition(flag: string, range: { min: number; max: number }, accepted: string) {
-  const schema = z.number().int(accepted).min(range.min, accepted).max(range.max, accepted);
+  const schema = () => z.number().int(accepted).min(range.min, accepted).max(range.max, accepted);
   return definition(flag, accepted, schema, (text) => (/^\d{1,16}$/.test(text.trim()) ? Number(text) : NaN));
 }
 
@@ -62,23 +70,35 @@ function numberDefinition(
   range: { min: number; max: number; minExclusive: boolean },
   accepted: string,
 ) {
-  const low = z.number();
-  const schema = (range.minExclusive ? low.gt(range.min, accepted) : low.min(range.min, accepted)).max(
-    range.max,
-    accepted,
-  );
+  const schema = () => {
+    const low = z.number();
+    return (range.minExclusive ? low.gt(range.min, accepted) : low.min(range.min, accepted)).max(
+      range.max,
+      accepted,
+    );
+  };
   return definition(flag, accepted, schema, (text) =>
     /^\s*\d+(?:\.\d+)?\s*$/.test(text) ? Number(text) : NaN,
   );
 }
 
 function patternDefinition(flag: string, pattern: RegExp, accepted: string) {
-  return definition(flag, accepted, z.string().regex(pattern, accepted), (text) => text);
+  return definition(
+    flag,
+    accepted,
+    () => z.string().regex(pattern, accepted),
+    (text) => text,
+  );
 }
 
 function enumDefinition<const Values extends readonly [string, ...string[]]>(flag: string, values: Values) {
   const accepted = `one of ${values.join(', ')}`;
-  return definition(flag, accepted, z.enum(values, accepted), (text) => text);
+  return definition(
+    flag,
+    accepted,
+    () => z.enum(values, accepted),
+    (text) => text,
+  );
 }
 
 /** cryptsetup's argon2 minimum memory, 32 KiB (cryptsetup meson_options.txt, lib/utils_pbkdf.c, man/common_options.adoc). */
@@ -137,11 +157,12 @@ export const FLAG_DEFINITIONS = {
   unlockMemory: definition(
     'unlock-memory',
     `a size with a binary unit (KiB, MiB, GiB, TiB), at least ${String(MIN_UNLOCK_MEMORY_BYTES / 1024)}KiB, e.g. 2GiB or 512MiB`,
-    z
-      .number()
-      .int()
-      .min(MIN_UNLOCK_MEMORY_BYTES, `at least ${String(MIN_UNLOCK_MEMORY_BYTES)} bytes`)
-      .max(Number.MAX_SAFE_INTEGER),
+    () =>
+      z
+        .number()
+        .int()
+        .min(MIN_UNLOCK_MEMORY_BYTES, `at least ${String(MIN_UNLOCK_MEMORY_BYTES)} bytes`)
+        .max(Number.MAX_SAFE_INTEGER),
     (text) => (SIZE_WITH_UNIT.test(text) ? parseByteSize(text) : null),
   ),
   unlockCores: integerDefinition(

@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { FleetRow } from '../../src/domain/fleet-report.js';
-import { FLEET_CSV_COLUMNS, renderFleetCsv } from '../../src/fleet/fleet-csv.js';
+import { fleetCsvColumns, renderFleetCsv } from '../../src/fleet/fleet-csv.js';
 import { renderFleetHtml } from '../../src/fleet/fleet-html.js';
 import { buildFleetReport, type FleetDocument } from '../../src/fleet/fleet-report.js';
 import { renderFleetText } from '../../src/fleet/fleet-text.js';
@@ -307,7 +307,7 @@ describe('the readiness columns in every output', () => {
 
   it('CSV: the new columns after the 1.1 ones, unknown as an empty cell', () => {
     const lines = renderFleetCsv(report).split('\r\n');
-    expect(FLEET_CSV_COLUMNS.slice(-7)).toEqual([
+    expect(fleetCsvColumns().slice(-7)).toEqual([
       'protection',
       'conversion',
       'passphraseOutsideSlot0',

@@ -6,7 +6,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { fleetReportDocument } from '@encplan/core';
 import { buildFleetReport, type FleetDocument } from '../../src/fleet/fleet-report.js';
 import { renderFleetText } from '../../src/fleet/fleet-text.js';
-import { FLEET_CSV_HEADER } from '../../src/fleet/fleet-csv.js';
+import { fleetCsvHeader } from '../../src/fleet/fleet-csv.js';
 import { writeFleetReport } from '../../src/node/fleet-report-stream.js';
 import { fixture } from '../support/fixtures.js';
 
@@ -87,7 +87,7 @@ describe('writeFleetReport', () => {
     expect(result?.rows[0]?.source).toBe('m0/disk.json');
 
     const csvLines = csv.text.split('\r\n').filter((line) => line !== '');
-    expect(`${csvLines[0] ?? ''}\r\n`).toBe(FLEET_CSV_HEADER);
+    expect(`${csvLines[0] ?? ''}\r\n`).toBe(fleetCsvHeader());
     expect(csvLines).toHaveLength(1 + count + count / 60);
 
     // Text: the same groups and lines as the in-memory rendering, each group's rows in the order read.

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { fleetReportDocument, TOOL_VERSION } from '@encplan/core';
 import { okEnvelope } from '../../src/contract/envelope.js';
-import { FLEET_CSV_COLUMNS, renderFleetCsv } from '../../src/fleet/fleet-csv.js';
+import { fleetCsvColumns, renderFleetCsv } from '../../src/fleet/fleet-csv.js';
 import { renderFleetHtml } from '../../src/fleet/fleet-html.js';
 import { buildFleetReport, type FleetDocument } from '../../src/fleet/fleet-report.js';
 import { fixture } from '../support/fixtures.js';
@@ -224,7 +224,7 @@ describe('renderFleetCsv', () => {
       { source: 'x.json', machine: 'x', error: { code: 'DOCUMENT_INVALID', message: 'bad "quote", here' } },
     ]);
     const lines = renderFleetCsv(report).split('\r\n');
-    expect(lines[0]).toBe(FLEET_CSV_COLUMNS.join(','));
+    expect(lines[0]).toBe(fleetCsvColumns().join(','));
     expect(lines).toHaveLength(4);
     expect(lines.find((line) => line.includes('DOCUMENT_INVALID'))).toContain('"bad ""quote"", here"');
     expect(lines.find((line) => line.includes('/dev/loop2'))).toMatch(/^'=cmd\.json,'=cmd,/);
