@@ -38,7 +38,7 @@ export default class Collect extends DiskCommand {
 
   async run(): Promise<void> {
     const { args, flags } = await this.parse(Collect);
-    if (flags.all && (args.device !== undefined || flags.benchmark)) {
+    if (flags.all && (args.device !== undefined || flags.benchmark === true)) {
       throw new EncplanError(
         'INVALID_ARGUMENT',
         '--all records every disk: give no device and no --benchmark with it.',
@@ -56,7 +56,7 @@ export default class Collect extends DiskCommand {
             includeSerials: flags['include-serials'],
             signal,
             benchmark,
-            ...benchmarkProgress(flags.benchmark),
+            ...benchmarkProgress(benchmark !== null),
           }),
     );
     const file = await writeBundleDirectory(flags.out, bundle);
