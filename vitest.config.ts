@@ -1,6 +1,13 @@
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
 
+// Unit and e2e runs: TMPDIR a folder of the run's own, which must hold no `encplan-test-*` folder at the end
+// (temp-root.global.ts); what a test file's helpers made is removed when it ends (remove-at-file-end.setup.ts).
+const tempFolders = {
+  globalSetup: ['tests/support/temp-root.global.ts'],
+  setupFiles: ['tests/support/remove-at-file-end.setup.ts'],
+};
+
 const alias = {
   '@encplan/core/node': fileURLToPath(new URL('./packages/core/src/node/index.ts', import.meta.url)),
   '@encplan/core': fileURLToPath(new URL('./packages/core/src/index.ts', import.meta.url)),
@@ -29,6 +36,7 @@ export default defineConfig({
           // fast-check property tests are CPU-bound; on a shared 2-core CI machine they exceed vitest's
           // default 5 s. The limit only catches hangs; no test checks speed.
           testTimeout: 30_000,
+          ...tempFolders,
         },
       },
       {
@@ -38,6 +46,7 @@ export default defineConfig({
           environment: 'node',
           include: ['tests/cli-e2e/**/*.test.ts'],
           testTimeout: 60_000,
+          ...tempFolders,
         },
       },
       {

@@ -36,7 +36,16 @@ const FLAG_KEYS = new Set([
   'parse',
   'input',
 ]);
-const ARG_KEYS = new Set(['name', 'type', 'description', 'required', 'hidden', 'parse', 'input']);
+const ARG_KEYS = new Set([
+  'name',
+  'type',
+  'description',
+  'required',
+  'ignoreStdin',
+  'hidden',
+  'parse',
+  'input',
+]);
 
 /** A direct command's arguments and flags as src/direct.ts reads them, or why it cannot be direct. */
 function directSpec(command) {
@@ -79,7 +88,7 @@ function directSpec(command) {
     if (unknown.length > 0 || arg.parse.toString() !== IDENTITY_PARSE.arg) {
       return `argument ${name}: ${unknown.join(', ') || 'parse'}`;
     }
-    args.push({ name, required: arg.required === true });
+    args.push({ name, required: arg.required === true, ...(arg.ignoreStdin ? { ignoreStdin: true } : {}) });
   }
   return { args, flags };
 }

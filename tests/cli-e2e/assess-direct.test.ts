@@ -26,8 +26,7 @@ const CASES: readonly (readonly [readonly string[], boolean])[] = [
   // oclif hands the words after a multiple flag to it: the device is an entropy value (exit 2 both ways).
   [['assess', '--bundle', disk, '--entropy-bits', '40', missing, '--json'], true],
   [['assess', '--bundle', disk, '--unlock-time', 'abc', '--json'], true],
-  // --quick and --scratch depend on --benchmark, which oclif counts as given by its default: no error.
-  [['assess', '--bundle', disk, '--quick', '--json'], true],
+  [['assess', '--bundle', disk, '--target-spare', '10', '--target-spare-base', 'raw', '--json'], true],
   [['assess', missing, '--bundle', disk, '--json'], true],
   [['assess', '--all', '--bundle', machine, '--json'], true],
   [['assess', '--all', '--bundle', machine], true],
@@ -49,6 +48,10 @@ const CASES: readonly (readonly [readonly string[], boolean])[] = [
   [['assess', '-vx', missing], false],
   [['assess', '--label', '-x', missing, '--json'], false],
   [['assess', missing, '-h'], false],
+  // A flag without the one it depends on (--benchmark has no default, which oclif would count as given).
+  [['assess', '--bundle', disk, '--quick', '--json'], false],
+  [['assess', '--bundle', disk, '--scratch', '.'], false],
+  [['assess', '--bundle', disk, '--target-spare-base', 'raw', '--json'], false],
 ];
 
 describe('encplan assess: the direct path prints what oclif prints', () => {
@@ -64,22 +67,23 @@ describe('encplan assess: the direct path prints what oclif prints', () => {
     expect(runs.user).toEqual(runs.oclif);
   });
 
-  it('oclif answers what the direct path cannot be sure of: a device oclif may read from stdin, user plugins, DEBUG', () => {
+  it('oclif answers what the direct path cannot be sure of: user plugins, DEBUG', () => {
     const trace = path.join(work, 'trace.txt');
     const data = path.join(work, 'data');
     mkdirSync(data);
     writeFileSync(path.join(data, 'package.json'), '{"private":true,"oclif":{"plugins":[]}}\n');
     const args = ['assess', '--bundle', disk, '--json'];
     for (const runs of [
-      // No device and stdin a pipe: oclif would take what the pipe holds as the device.
-      bothPaths(args, trace, {}, 'pipe'),
       bothPaths(args, trace, { ENCPLAN_DATA_DIR: data }),
       bothPaths(args, trace, { DEBUG: 'nothing-that-matches' }),
     ]) {
       expect(runs.direct).toBe(false);
       expect(runs.user).toEqual(runs.oclif);
     }
-    // A device given: stdin is never read, a pipe changes nothing.
+    // stdin is never read for the device (ignoreStdin), so a pipe changes nothing, with a device or without.
     expect(bothPaths(['assess', missing, '--json'], trace, {}, 'pipe').direct).toBe(true);
+    const piped = bothPaths(args, trace, {}, 'pipe');
+    expect(piped.direct).toBe(true);
+    expect(piped.user).toEqual(piped.oclif);
   });
 });

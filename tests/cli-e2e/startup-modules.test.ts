@@ -197,7 +197,7 @@ describe('what a command loads', () => {
   });
 
   it('encplan assess --bundle: the bundled commands and core, not the ui server nor systeminformation', () => {
-    // stdin on /dev/null: the direct path (src/direct.ts; with a pipe, oclif runs it, as in the next test).
+    // The direct path (src/direct.ts; ENCPLAN_DIRECT=0 has oclif run it, as in the next test).
     const { status, files, builtins } = loadedBy(['assess', '--bundle', bundleDir, '--json'], {}, 'ignore');
     expect(status).toBe(0);
     // Everything from the bundle: no module of node_modules/ or of a package's tsc output is read.
@@ -220,8 +220,8 @@ describe('what a command loads', () => {
 
   it('encplan assess: oclif’s command list is not sorted by locale (no ICU collator); a listing command still is', () => {
     // src/execute.ts: the order is never read by assess, and the first localeCompare builds ICU's collator.
-    // (No device and stdin a pipe, which oclif may read the device from: oclif runs it, src/direct.ts.)
-    const assess = loadedBy(['assess', '--bundle', bundleDir, '--json']);
+    // (ENCPLAN_DIRECT=0: oclif runs it, src/direct.ts.)
+    const assess = loadedBy(['assess', '--bundle', bundleDir, '--json'], { ENCPLAN_DIRECT: '0' });
     expect(assess.files).toContain('bundle/oclif-entry.js');
     expect(assess.status).toBe(0);
     expect(assess.collator).toBe(false);

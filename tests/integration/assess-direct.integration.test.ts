@@ -28,7 +28,8 @@ describe.skipIf(skipReason !== null)('encplan assess LOOP: the direct path and o
     [['--commands']],
     [['--verbose', '--json']],
     [['--fail-on-unknown', '--json']],
-    [['--scratch', '/nonexistent', '--json']],
+    // --scratch needs --benchmark; a folder that does not exist is refused (exit 2) before anything runs.
+    [['--benchmark', '--scratch', '/nonexistent', '--json']],
   ])('assess LOOP %j', (flags) => {
     const runs = bothPaths(['assess', stack.device, ...flags], path.join(work, 'trace.txt'));
     expect(runs.direct).toBe(true);

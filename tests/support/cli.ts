@@ -12,7 +12,14 @@ export interface CliRun {
 /** Runs the BUILT encplan binary (packages/cli/bin/run.js → bundle/) with this Node, no shell. */
 export function runCli(
   args: readonly string[],
-  options: { env?: NodeJS.ProcessEnv; cwd?: string; timeoutMs?: number; stdin?: 'pipe' | 'ignore' } = {},
+  options: {
+    env?: NodeJS.ProcessEnv;
+    cwd?: string;
+    timeoutMs?: number;
+    stdin?: 'pipe' | 'ignore';
+    /** What the stdin pipe holds before it ends (a script's `echo … | encplan …`). */
+    input?: string;
+  } = {},
 ): CliRun {
   const result = spawnSync(process.execPath, [path.join(REPO_ROOT, 'packages/cli/bin/run.js'), ...args], {
     cwd: options.cwd ?? REPO_ROOT,
@@ -20,6 +27,7 @@ export function runCli(
     encoding: 'utf8',
     // A pipe (the default) that ends at once; 'ignore' is /dev/null, which src/direct.ts knows holds no device.
     stdio: [options.stdin ?? 'pipe', 'pipe', 'pipe'],
+    ...(options.input === undefined ? {} : { input: options.input }),
     timeout: options.timeoutMs ?? 60_000,
     // `assess --all --json` over many disks prints more than spawnSync's 1 MiB default.
     maxBuffer: 64 * 1024 * 1024,

@@ -4,6 +4,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach } from 'vitest';
 import { createRunner } from '@encplan/core/node';
+import { removeAtFileEnd } from './temp-dirs.js';
 
 /** One answer of a fake tool; see tests/fake-bin/fake-tool.mjs. */
 export interface FakeCase {
@@ -48,7 +49,8 @@ export async function createFakeTools(
   cases: Readonly<Record<string, readonly FakeCase[]>>,
   options: { nonExecutable?: readonly string[] } = {},
 ): Promise<FakeTools> {
-  const binDir = await mkdtemp(path.join(tmpdir(), 'encplan-test-fakebin-'));
+  // Removed by `remove()`, and when the test file ends in any case (a test that made two sets left the first).
+  const binDir = removeAtFileEnd(await mkdtemp(path.join(tmpdir(), 'encplan-test-fakebin-')));
   const script: Record<string, unknown[]> = {};
   for (const [tool, list] of Object.entries(cases)) {
     script[tool] = list.map(({ stdoutFixture, writeFiles, ...rest }) => ({

@@ -3,10 +3,31 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 
 const removers: (() => Promise<void>)[] = [];
+/** Every folder the helpers made in this test file, removed when the file ends if its tests did not. */
+const madeInThisFile = new Set<string>();
 
-/** A fresh directory under the system temp dir, removed by {@link removeTempDirs}. */
+/**
+ * Records a folder a helper made, to be removed when its test file ends (afterAll of
+ * tests/support/remove-at-file-end.setup.ts, a setup file of every project) should no test remove it first: a
+ * folder left behind fails the run (tests/support/temp-root.global.ts). Returns it.
+ */
+export function removeAtFileEnd(dir: string): string {
+  madeInThisFile.add(dir);
+  return dir;
+}
+
+/** Removes every folder {@link removeAtFileEnd} recorded (already removed ones are skipped). */
+export async function removeFolders(): Promise<void> {
+  const dirs = [...madeInThisFile].reverse();
+  madeInThisFile.clear();
+  for (const dir of dirs) {
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
+/** A fresh directory under the system temp dir, removed by {@link removeTempDirs} (at the latest when the file ends). */
 export async function tempDir(prefix: string): Promise<string> {
-  const dir = await mkdtemp(path.join(tmpdir(), prefix));
+  const dir = removeAtFileEnd(await mkdtemp(path.join(tmpdir(), prefix)));
   removers.push(() => rm(dir, { recursive: true, force: true }));
   return dir;
 }

@@ -27,8 +27,9 @@ export type AssessFlags = PlanOptionFlagValues & {
   readonly all: boolean;
   readonly bundle?: string | undefined;
   readonly 'include-serials': boolean;
-  readonly benchmark: boolean;
-  readonly quick: boolean;
+  /** Absent unless given: --quick and --scratch depend on it (disk-command.ts). */
+  readonly benchmark?: boolean | undefined;
+  readonly quick?: boolean | undefined;
   readonly scratch?: string | undefined;
   readonly html?: string | undefined;
   readonly verbose: boolean;
@@ -65,7 +66,7 @@ export async function runAssess(args: AssessArgs, flags: AssessFlags): Promise<v
   }
   const planOptions = optionsFromFlags(flags);
   const benchmark = await benchmarkRequestOf(flags);
-  const progress = await benchmarkProgress(flags.benchmark);
+  const progress = await benchmarkProgress(benchmark !== null);
   const envelope = await readDisks(flags.verbose, (environment, signal) =>
     flags.bundle === undefined
       ? assess(environment, {
@@ -117,7 +118,7 @@ export async function runAssess(args: AssessArgs, flags: AssessFlags): Promise<v
 
 /** `assess --all`: every whole disk, live or from a `collect --all` bundle; one document, a summary first. */
 async function runAll(device: string | undefined, flags: AssessFlags): Promise<void> {
-  if (device !== undefined || flags.benchmark || flags.commands) {
+  if (device !== undefined || flags.benchmark === true || flags.commands) {
     // Benchmarking every disk would write scratch files to each in turn for many minutes, and one script
     // for every disk would be one long list of destructive steps: both are asked for one disk at a time.
     throw new EncplanError(

@@ -10,8 +10,9 @@ import { oclifWouldDiffer } from './help-fast.js';
  * the command's one body (assess-run.ts) through direct-run.ts. Whenever it cannot be sure oclif would do
  * exactly the same — an unknown or misspelt flag, `--help`, `--`, a missing or rejected value, a value that
  * starts with `-`, one argument too many, user plugins (which may add hooks) or debugging output, a manifest of
- * another version, a device oclif would read from stdin — it returns false before anything ran or printed, and
- * oclif answers as before: its messages, its exit codes. `ENCPLAN_DIRECT=0` always leaves the run to oclif.
+ * another version, an argument oclif would read from stdin (none now: each has `ignoreStdin`, so a pipe on stdin
+ * no longer sends a run to oclif) — it returns false before anything ran or printed, and oclif answers as
+ * before: its messages, its exit codes. `ENCPLAN_DIRECT=0` always leaves the run to oclif.
  */
 
 /** One flag as the direct parser reads it (scripts/oclif-manifest.mjs `directSpec`). */
@@ -26,7 +27,12 @@ export interface DirectFlag {
 
 /** One command's arguments (in order) and flags (in oclif's order: base flags first). */
 export interface DirectCommand {
-  readonly args: readonly { readonly name: string; readonly required: boolean }[];
+  readonly args: readonly {
+    readonly name: string;
+    readonly required: boolean;
+    /** oclif never reads this argument from stdin (every encplan argument: disk-command.ts `deviceArgs`). */
+    readonly ignoreStdin?: boolean;
+  }[];
   readonly flags: Readonly<Record<string, DirectFlag>>;
 }
 
@@ -119,7 +125,7 @@ export function parseDirect(argv: readonly string[], command: DirectCommand): Di
       args[arg.name] = value;
     } else if (arg.required) {
       return undefined;
-    } else {
+    } else if (arg.ignoreStdin !== true) {
       readsStdin = true;
     }
   }

@@ -32,15 +32,15 @@ export async function readDisks<T>(
 
 /** The benchmark `--benchmark [--quick] [--scratch DIR]` asks for, the folder checked (exit 2) before anything runs. */
 export async function benchmarkRequestOf(flags: {
-  benchmark: boolean;
-  quick: boolean;
+  benchmark?: boolean | undefined;
+  quick?: boolean | undefined;
   scratch?: string | undefined;
 }): Promise<{ quick: boolean; scratchDirectory?: string } | null> {
-  if (!flags.benchmark) {
+  if (flags.benchmark !== true) {
     return null;
   }
   return {
-    quick: flags.quick,
+    quick: flags.quick === true,
     ...(flags.scratch === undefined ? {} : { scratchDirectory: await checkScratchDirectory(flags.scratch) }),
   };
 }

@@ -75,11 +75,13 @@ export const planOptionFlags = {
     FLAGS.targetSparePercent,
     'Fixed spare area in per cent (default: computed from wear, TRIM and workload); offers an HPA where the drive has one.',
   ),
-  'target-spare-base': choiceFlagWithDefault(
-    FLAGS.targetSpareBase,
-    'What --target-spare is a share of: user (the capacity the host sees) or raw (raw flash, if known).',
-    'user',
-  ),
+  // Only with --target-spare, and so no default here: oclif's `dependsOn` counts a default as given.
+  'target-spare-base': Flags.string({
+    summary:
+      'With --target-spare: what it is a share of, user (the capacity the host sees; default) or raw (raw flash, if known).',
+    options: [...FLAGS.targetSpareBase.schema.options],
+    dependsOn: ['target-spare'],
+  }),
   destructive: Flags.boolean({
     summary: 'Leave data-destroying commands uncommented in the script.',
     default: false,

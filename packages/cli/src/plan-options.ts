@@ -36,7 +36,7 @@ export function optionsFromFlags(flags: PlanOptionFlagValues): PlanOptions {
     targetSpare:
       sparePercent === null
         ? null
-        : { percent: sparePercent, base: FLAGS.targetSpareBase.parse(flags['target-spare-base']) },
+        : { percent: sparePercent, base: FLAGS.targetSpareBase.parse(flags['target-spare-base'] ?? 'user') },
     mappingName: FLAGS.mappingName.parse(flags['mapping-name']),
     label: FLAGS.label.parse(flags.label),
   };

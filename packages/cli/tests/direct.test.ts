@@ -49,8 +49,10 @@ describe('parseDirect', () => {
     expect(after?.args).toEqual({ device: '/dev/sda' });
   });
 
-  it('says when oclif reads stdin for the argument', () => {
+  it('says when oclif reads stdin for the argument, and that it does not for one with ignoreStdin', () => {
     expect(parseDirect(['--json'], COMMAND)).toMatchObject({ args: {}, readsStdin: true });
+    const argvOnly = { ...COMMAND, args: [{ name: 'device', required: false, ignoreStdin: true }] };
+    expect(parseDirect(['--json'], argvOnly)).toMatchObject({ args: {}, readsStdin: false });
   });
 
   it('checks dependsOn as validate.js does: a default counts as a value', () => {

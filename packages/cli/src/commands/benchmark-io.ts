@@ -22,6 +22,7 @@ export default class BenchmarkIo extends EncplanCommand {
 
   static override args = {
     target: Args.string({
+      ignoreStdin: true,
       description: 'A directory (non-destructive) or a whole block device (with --destructive).',
       required: false,
     }),
@@ -46,18 +47,21 @@ export default class BenchmarkIo extends EncplanCommand {
       summary: "One core's cipher speed, to tell cipher-bound from queueing-bound runs.",
       min: 1,
     }),
-    destructive: Flags.boolean({
-      summary: 'Allow erasing TARGET when it is a block device.',
-      default: false,
+    // No defaults on --destructive and --yes: oclif's `dependsOn` counts a default as given.
+    destructive: Flags.boolean({ summary: 'Allow erasing TARGET when it is a block device.' }),
+    yes: Flags.boolean({
+      summary: 'With --destructive: do not ask to type the device name (scripts).',
+      dependsOn: ['destructive'],
     }),
-    yes: Flags.boolean({ summary: 'Do not ask to type the device name (scripts).', default: false }),
   };
 
   async run(): Promise<void> {
     const { args, flags } = await this.parse(BenchmarkIo);
     const { host } = createEnvironment();
     const target = args.target ?? host.cwd;
-    const typedDevice = await this.confirmDevice(host, target, flags.destructive, flags.yes, flags.json);
+    const destructive = flags.destructive === true;
+    const yes = flags.yes === true;
+    const typedDevice = await this.confirmDevice(host, target, destructive, yes, flags.json);
     const backends =
       flags.backend === undefined
         ? 'auto'
@@ -71,7 +75,7 @@ export default class BenchmarkIo extends EncplanCommand {
         backends,
         mode: flags.full ? 'full' : 'quick',
         sweep: flags.sweep,
-        destructive: { allowDestructive: flags.destructive, typedDevice, yes: flags.yes },
+        destructive: { allowDestructive: destructive, typedDevice, yes },
         cipherBytesPerSecondPerCore: flags['cipher-bytes-per-second'] ?? null,
         onProgress: stderrProgress(),
         signal,

@@ -38,7 +38,7 @@ export default class Collect extends DiskCommand {
 
   async run(): Promise<void> {
     const { args, flags } = await this.parse(Collect);
-    if (flags.all && (args.device !== undefined || flags.benchmark)) {
+    if (flags.all && (args.device !== undefined || flags.benchmark === true)) {
       throw new EncplanError(
         'INVALID_ARGUMENT',
         '--all records every disk: give no device and no --benchmark with it.',
@@ -46,7 +46,7 @@ export default class Collect extends DiskCommand {
       );
     }
     const benchmark = await benchmarkRequestOf(flags);
-    const progress = await benchmarkProgress(flags.benchmark);
+    const progress = await benchmarkProgress(benchmark !== null);
     const { envelope, bundle } = await this.readDisks<
       Awaited<ReturnType<typeof collectAll>> | Awaited<ReturnType<typeof collect>>
     >(flags.verbose, (environment, signal) =>

@@ -10,6 +10,7 @@ export default class Completion extends EncplanCommand {
     'Completes commands, their flags and the values of flags with fixed choices. Install it once, e.g. for bash: encplan completion bash > /etc/bash_completion.d/encplan (or source <(encplan completion bash) in ~/.bashrc); zsh: encplan completion zsh > "${fpath[1]}/_encplan"; fish: encplan completion fish > ~/.config/fish/completions/encplan.fish.';
   static override args = {
     shell: Args.string({
+      ignoreStdin: true,
       required: true,
       options: ['bash', 'zsh', 'fish'],
       description: 'The shell to complete in.',

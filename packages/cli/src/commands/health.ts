@@ -12,7 +12,11 @@ export default class Health extends EncplanCommand {
   static override description =
     'Reads FILE.json as printed by `smartctl --json=v -x /dev/X` (or -j -a) and prints the same health section as `encplan assess`: a verdict, then each finding with the attribute, value, threshold and its source, and what the output says about the drive: SSD or HDD, and whether it can TRIM.';
   static override args = {
-    file: Args.string({ required: true, description: 'A saved smartctl JSON output, e.g. sda.json' }),
+    file: Args.string({
+      ignoreStdin: true,
+      required: true,
+      description: 'A saved smartctl JSON output, e.g. sda.json',
+    }),
   };
   static override flags = { ...failOnFlags };
   static override examples = [

@@ -7,7 +7,11 @@ export default class Help extends EncplanCommand {
   static override summary = 'Show help for encplan or for one command.';
   static override strict = false;
   static override args = {
-    command: Args.string({ required: false, description: 'A command, e.g. assess or "benchmark io".' }),
+    command: Args.string({
+      ignoreStdin: true,
+      required: false,
+      description: 'A command, e.g. assess or "benchmark io".',
+    }),
   };
   static override examples = [
     'encplan help',

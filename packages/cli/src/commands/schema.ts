@@ -14,7 +14,11 @@ export default class Schema extends EncplanCommand {
   static override description =
     'Without NAME, lists every document (schema name, version, committed file). With NAME (e.g. `plan` or `encplan.plan`), prints its JSON Schema, generated from the code.';
   static override args = {
-    name: Args.string({ required: false, description: 'A document name, e.g. assessment, plan, doctor.' }),
+    name: Args.string({
+      ignoreStdin: true,
+      required: false,
+      description: 'A document name, e.g. assessment, plan, doctor.',
+    }),
   };
   static override flags = {
     write: Flags.boolean({

@@ -21,14 +21,17 @@ import { fixtureArgv, readFixture } from '../../../../tests/support/fixture-file
 import { speedProbePhases, speedProbeReductions } from '../../src/probes/cipher-speed.js';
 import type { PhaseRunner } from '../../src/probes/phase-schedule.js';
 
+/** The newest set of fake tools (its calls); a test may make several (a base host, then one reading it). */
 let fakes: FakeTools | undefined;
+const made: FakeTools[] = [];
 afterEach(async () => {
-  await fakes?.remove();
+  await Promise.all(made.splice(0).map((set) => set.remove()));
   fakes = undefined;
 });
 
 async function hostWith(cases: Readonly<Record<string, readonly FakeCase[]>>): Promise<Host> {
   fakes = await createFakeTools(cases);
+  made.push(fakes);
   return createNodeHost(createRunner({ searchPath: fakes.binDir, includeSystemDirectories: false }));
 }
 

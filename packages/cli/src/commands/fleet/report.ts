@@ -29,6 +29,7 @@ export default class FleetReport extends EncplanCommand {
   static override strict = false;
   static override args = {
     paths: Args.string({
+      ignoreStdin: true,
       required: true,
       description: 'Assessment files, folders (read recursively) or bundle directories.',
     }),
