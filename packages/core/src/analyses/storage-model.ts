@@ -1,4 +1,4 @@
-import type { Disk, Partition, StackNode } from '../domain/device.js';
+import type { Disk, Filesystem, Partition, StackNode } from '../domain/device.js';
 import type { EncryptionInventory, ExistingEncryption } from '../domain/encryption.js';
 import type { OverProvisioning } from '../domain/over-provisioning.js';
 import type { Sed } from '../domain/sed.js';
@@ -66,7 +66,7 @@ const DM_UUID_KINDS: readonly (readonly [string, EncryptionState['kind']])[] = [
 ];
 
 /** An open mapping whose header is not readable here (VeraCrypt, TCRYPT, plain): what its dm UUID or name says. */
-function mappingState(kind: LayerKind, node: StackNode): EncryptionState | null {
+function mappingState(kind: LayerKind, node: ModelStackNode): EncryptionState | null {
   if (targetOfLayer(kind) === null) {
     return null;
   }
@@ -86,24 +86,41 @@ function mappingState(kind: LayerKind, node: StackNode): EncryptionState | null 
 }
 
 function walkStack(
-  node: StackNode,
-  parent: StackNode | null,
-  visit: (n: StackNode, p: StackNode | null) => void,
+  node: ModelStackNode,
+  parent: ModelStackNode | null,
+  visit: (n: ModelStackNode, p: ModelStackNode | null) => void,
 ) {
   visit(node, parent);
   node.children.forEach((child) => walkStack(child, node, visit));
+}
+
+/** A node of the holder stack as the model reads it (a whole StackNode is one): what the fleet report validates. */
+export interface ModelStackNode extends Pick<
+  StackNode,
+  'path' | 'type' | 'sizeBytes' | 'mapperName' | 'dmUuid' | 'mountpoints'
+> {
+  readonly filesystem: Pick<Filesystem, 'type' | 'label'> | null;
+  readonly children: readonly ModelStackNode[];
+}
+
+/** A partition as the model reads it (a whole Partition is one). */
+export type ModelPartition = Pick<Partition, 'path' | 'number' | 'typeId' | 'sizeBytes'>;
+
+/** The filesystems' use as the model reads it (a whole over-provisioning section is one). */
+export interface ModelFilesystemUse {
+  readonly filesystems: readonly Pick<OverProvisioning['filesystems'][number], 'mountpoint' | 'usedBytes'>[];
 }
 
 /** The Linux facts of an assessment, the sections the model is made from. */
 export interface LinuxStorageFacts {
   readonly disk: Disk;
   readonly media: { readonly kind: 'ssd' | 'hdd' | 'unknown' };
-  readonly partitions: readonly Partition[];
-  readonly stack: StackNode;
+  readonly partitions: readonly ModelPartition[];
+  readonly stack: ModelStackNode;
   readonly encryption: EncryptionInventory;
   readonly space: Pick<Space, 'nvme'> | null;
   readonly discardPassthrough: DiscardPassthrough | null;
-  readonly overProvisioning: Pick<OverProvisioning, 'filesystems'> | null;
+  readonly overProvisioning: ModelFilesystemUse | null;
   /** Devices off this disk below each multi-device node (sysfs slaves/); undefined when not read (older documents). */
   readonly otherDisks?: ReadonlyMap<string, readonly string[]>;
   /** eCryptfs and fscrypt folders on the disk's filesystems; undefined when not probed (older documents). */
@@ -274,12 +291,12 @@ function reclaimOf(facts: LinuxStorageFacts): StorageModel['reclaim'] {
 export interface StorageModelSource {
   readonly disk: Disk | null;
   readonly media: { readonly kind: 'ssd' | 'hdd' | 'unknown' } | null;
-  readonly partitions: readonly Partition[] | null;
-  readonly stack: StackNode | null;
+  readonly partitions: readonly ModelPartition[] | null;
+  readonly stack: ModelStackNode | null;
   readonly encryption: EncryptionInventory | null;
   readonly space: Pick<Space, 'nvme'> | null;
   readonly discardPassthrough: DiscardPassthrough | null;
-  readonly overProvisioning: Pick<OverProvisioning, 'filesystems'> | null;
+  readonly overProvisioning: ModelFilesystemUse | null;
   readonly platformStorage?: PlatformStorage | undefined;
   readonly storage?: StorageModel | undefined;
 }

@@ -31,6 +31,24 @@ function cleanLoop(): Doc {
 const doc = (machine: string, json: unknown): FleetDocument => ({ source: `${machine}.json`, machine, json });
 
 describe('buildFleetReport', () => {
+  it('reads an assessment-1.0 Linux document through its sections, checking each stack node the model reads', () => {
+    const [row] = buildFleetReport([doc('db1', assessment(LOOP))]).rows;
+    expect(row).toMatchObject({ schemaVersion: '1.0', platform: 'linux', errorCode: null });
+    expect(row?.readiness).not.toBe('not-assessed');
+    // Fields of a node the model does not read are not validated (as the sections no row is made of).
+    const loose = assessment(LOOP);
+    loose.result.stack.children[1].kernelName = 7;
+    loose.result.stack.children[1].discard = 'none';
+    expect(buildFleetReport([doc('db1', loose)]).rows[0]).toEqual(row);
+    // A field it reads, wrong in a nested node: no model, so the disk is not assessed.
+    const broken = assessment(LOOP);
+    broken.result.stack.children[1].mountpoints = '/srv';
+    expect(buildFleetReport([doc('db1', broken)]).rows[0]).toMatchObject({
+      readiness: 'not-assessed',
+      errorCode: 'DOCUMENT_INVALID',
+    });
+  });
+
   it('counts a clean machine as ready and carries its plan in the row', () => {
     const report = buildFleetReport([doc('web1', cleanLoop())]);
     expect(report.summary).toMatchObject({ documents: 1, machines: 1, ready: 1, fixFirst: 0 });
