@@ -263,7 +263,8 @@ const NOT_A_VOLUME = new Set(['crypto_LUKS', 'LVM2_member', 'linux_raid_member',
 /**
  * What fstrim could give back where discards stop at a layer: NVMe NUSE × LBA size (NVM Express Base
  * Specification, Identify Namespace "Namespace Utilization": the LBAs allocated, i.e. written and not
- * deallocated) against what the filesystems use (statfs). Null when no layer stops discards.
+ * deallocated) against what the filesystems use (statfs). Null when no layer stops discards; the bytes null, with
+ * the reason, when they cannot be said.
  */
 function reclaimOf(facts: LinuxStorageFacts): StorageModel['reclaim'] {
   const blockedAt = [
@@ -276,15 +277,44 @@ function reclaimOf(facts: LinuxStorageFacts): StorageModel['reclaim'] {
   if (blockedAt.length === 0) {
     return null;
   }
-  const driveUsedBytes = facts.space?.nvme?.namespaceUtilizationBytes ?? null;
+  const nvme = facts.space?.nvme ?? null;
+  const driveUsedBytes = nvme?.namespaceUtilizationBytes ?? null;
   const filesystems = facts.overProvisioning?.filesystems ?? [];
   const filesystemsUsedBytes =
     filesystems.length === 0 ? null : filesystems.reduce((sum, fs) => sum + fs.usedBytes, 0);
+  const unknownReason = reclaimUnknownReason(nvme, filesystemsUsedBytes);
   const reclaimableBytes =
-    driveUsedBytes === null || filesystemsUsedBytes === null
+    unknownReason !== null || driveUsedBytes === null || filesystemsUsedBytes === null
       ? null
       : Math.max(0, driveUsedBytes - filesystemsUsedBytes);
-  return { driveUsedBytes, filesystemsUsedBytes, reclaimableBytes, blockedAt };
+  return { driveUsedBytes, filesystemsUsedBytes, reclaimableBytes, unknownReason, blockedAt };
+}
+
+/**
+ * Why the space fstrim could give back cannot be said, or null when it can. A namespace that reports all of itself
+ * allocated (NUSE = NSZE) says nothing: with thin provisioning unsupported (NSFEAT bit 0, THINP, cleared) a
+ * controller "may report a value in the Namespace Utilization field that is always equal to the value in the
+ * Namespace Capacity field" (NVM Express Base Specification 1.4c, section 6.1.7), and Namespace Capacity then equals
+ * Namespace Size; NSFEAT itself is not read, so a full drive and one that does not track its use look the same.
+ */
+function reclaimUnknownReason(
+  nvme: NonNullable<LinuxStorageFacts['space']>['nvme'],
+  filesystemsUsedBytes: number | null,
+): string | null {
+  if (nvme === null) {
+    return 'The drive is not NVMe or nvme-cli did not answer: only an NVMe namespace reports how much of it is allocated (Identify Namespace NUSE).';
+  }
+  const used = nvme.namespaceUtilizationBytes ?? null;
+  if (used === null) {
+    return "The NVMe namespace's utilisation (NUSE) was not read: the LBA size is unknown, or the assessment predates it (1.3).";
+  }
+  if (nvme.namespaceSizeBytes !== null && used >= nvme.namespaceSizeBytes) {
+    return 'The drive reports its whole namespace as allocated (NUSE = NSZE): a drive without thin provisioning may report that whatever was trimmed (NVMe Base Specification 1.4c, 6.1.7), so its own figure cannot tell what fstrim would give back.';
+  }
+  if (filesystemsUsedBytes === null) {
+    return "No mounted filesystem's use was read (statfs), so there is nothing to set against the drive's.";
+  }
+  return null;
 }
 
 /** The sections of an assessment result the model is made from (any version of the contract). */

@@ -967,6 +967,7 @@ function findIssues(facts: FleetDiskFacts, result: AssessmentResult): Map<FleetI
   const blocked = facts.discardStops;
   if (blocked.length > 0) {
     const reclaimable = facts.summary.reclaimableBytes;
+    const unknownReason = facts.reclaim?.unknownReason ?? null;
     issues.set(
       'discards-blocked',
       `${blocked
@@ -974,9 +975,13 @@ function findIssues(facts: FleetDiskFacts, result: AssessmentResult): Map<FleetI
           (stop) =>
             `${stop.path}: discards stop at ${stop.at}${stop.fix === null ? '' : ` (fix: ${stop.fix})`}`,
         )
-        .join(
-          '; ',
-        )}${reclaimable === null ? '' : `; the drive could get back ${formatBytes(reclaimable)} once they pass`}`,
+        .join('; ')}${
+        reclaimable !== null
+          ? `; the drive could get back ${formatBytes(reclaimable)} once they pass`
+          : unknownReason === null
+            ? ''
+            : `; what the drive could get back is unknown: ${unknownReason}`
+      }`,
     );
   }
   if (facts.spareAreaStatus === 'none') {

@@ -170,7 +170,7 @@ describe('machine documents, local facts and repeated disks', () => {
     expect(report.versions).toEqual([
       expect.objectContaining({
         schema: 'encplan.machine-assessment',
-        schemaVersion: '1.5',
+        schemaVersion: '1.6',
         supported: true,
       }),
     ]);
