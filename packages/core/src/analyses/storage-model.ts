@@ -14,7 +14,7 @@ import {
   type StorageModel,
   type StorageVolume,
 } from '../domain/storage-model.js';
-import type { DiscardPassthrough } from '../domain/trim.js';
+import type { DiscardLayer } from '../domain/trim.js';
 import { recogniseVolume, targetOfLayer } from '../targets/registry.js';
 import { modelOfLegacyPlatformStorage } from './legacy-platform-storage.js';
 import { opalLockingLayers } from './sed.js';
@@ -106,6 +106,16 @@ export interface ModelStackNode extends Pick<
 /** A partition as the model reads it (a whole Partition is one). */
 export type ModelPartition = Pick<Partition, 'path' | 'number' | 'typeId' | 'sizeBytes'>;
 
+/** The disk as the model reads it (a whole Disk is one). */
+export type ModelDisk = Pick<Disk, 'path' | 'model' | 'sizeBytes' | 'transport'>;
+
+/** Where discards pass or stop, layer by layer, as the model reads it (a whole discard section is one). */
+export interface ModelDiscardPaths {
+  readonly paths: readonly {
+    readonly layers: readonly Pick<DiscardLayer, 'path' | 'passesDiscards' | 'blocksHere'>[];
+  }[];
+}
+
 /** The filesystems' use as the model reads it (a whole over-provisioning section is one). */
 export interface ModelFilesystemUse {
   readonly filesystems: readonly Pick<OverProvisioning['filesystems'][number], 'mountpoint' | 'usedBytes'>[];
@@ -113,13 +123,13 @@ export interface ModelFilesystemUse {
 
 /** The Linux facts of an assessment, the sections the model is made from. */
 export interface LinuxStorageFacts {
-  readonly disk: Disk;
+  readonly disk: ModelDisk;
   readonly media: { readonly kind: 'ssd' | 'hdd' | 'unknown' };
   readonly partitions: readonly ModelPartition[];
   readonly stack: ModelStackNode;
   readonly encryption: EncryptionInventory;
   readonly space: Pick<Space, 'nvme'> | null;
-  readonly discardPassthrough: DiscardPassthrough | null;
+  readonly discardPassthrough: ModelDiscardPaths | null;
   readonly overProvisioning: ModelFilesystemUse | null;
   /** Devices off this disk below each multi-device node (sysfs slaves/); undefined when not read (older documents). */
   readonly otherDisks?: ReadonlyMap<string, readonly string[]>;
@@ -319,13 +329,13 @@ function reclaimUnknownReason(
 
 /** The sections of an assessment result the model is made from (any version of the contract). */
 export interface StorageModelSource {
-  readonly disk: Disk | null;
+  readonly disk: ModelDisk | null;
   readonly media: { readonly kind: 'ssd' | 'hdd' | 'unknown' } | null;
   readonly partitions: readonly ModelPartition[] | null;
   readonly stack: ModelStackNode | null;
   readonly encryption: EncryptionInventory | null;
   readonly space: Pick<Space, 'nvme'> | null;
-  readonly discardPassthrough: DiscardPassthrough | null;
+  readonly discardPassthrough: ModelDiscardPaths | null;
   readonly overProvisioning: ModelFilesystemUse | null;
   readonly platformStorage?: PlatformStorage | undefined;
   readonly storage?: StorageModel | undefined;

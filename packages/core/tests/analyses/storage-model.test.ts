@@ -124,28 +124,8 @@ function blockedRoot(
               ...nvme,
             },
     },
-    discardPassthrough: {
-      paths: [
-        {
-          topPath: '/dev/mapper/root',
-          mountpoints: ['/'],
-          filesystemType: 'ext4',
-          layers: [layer('/dev/mapper/root', true)],
-          passesToDisk: false,
-          firstBlockingLayer: '/dev/mapper/root',
-          fix: null,
-          issuing: {
-            mountOptionDiscard: false,
-            fstrimTimerEnabled: true,
-            fstrimTimerLastRunAt: null,
-            how: 'periodic',
-          },
-          discardsReachDrive: false,
-          leaks: [],
-        },
-      ],
-      raid456DiscardSafe: null,
-    },
+    // The model reads each path's layers (where discards pass and stop), nothing else of the section.
+    discardPassthrough: { paths: [{ layers: [layer('/dev/mapper/root', true)] }] },
     overProvisioning: {
       filesystems: filesystems.map((fs) => ({
         ...fs,

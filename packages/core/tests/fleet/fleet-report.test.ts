@@ -39,7 +39,20 @@ describe('buildFleetReport', () => {
     const loose = assessment(LOOP);
     loose.result.stack.children[1].kernelName = 7;
     loose.result.stack.children[1].discard = 'none';
+    loose.result.disk.vendor = 7;
+    loose.result.discardPassthrough.paths[0].leaks = 'none';
+    loose.result.discardPassthrough.paths[0].layers[0].reason = 7;
     expect(buildFleetReport([doc('db1', loose)]).rows[0]).toEqual(row);
+    // The disk and discard fields a row or the model reads are validated.
+    for (const change of [
+      (json: Doc) => (json.result.disk.sizeBytes = 'large'),
+      (json: Doc) => (json.result.discardPassthrough.paths[0].topPath = 3),
+      (json: Doc) => (json.result.discardPassthrough.paths[0].layers[0].blocksHere = 'yes'),
+    ]) {
+      const wrong = assessment(LOOP);
+      change(wrong);
+      expect(buildFleetReport([doc('db1', wrong)]).rows[0]).toMatchObject({ documentStatus: 'invalid' });
+    }
     // A field it reads, wrong in a nested node: no model, so the disk is not assessed.
     const broken = assessment(LOOP);
     broken.result.stack.children[1].mountpoints = '/srv';
