@@ -1,4 +1,4 @@
-import type { Disk, Partition, StackNode } from '../domain/device.js';
+import type { Disk, Filesystem, Partition, StackNode } from '../domain/device.js';
 import type { EncryptionInventory, ExistingEncryption } from '../domain/encryption.js';
 import type { OverProvisioning } from '../domain/over-provisioning.js';
 import type { Sed } from '../domain/sed.js';
@@ -14,7 +14,7 @@ import {
   type StorageModel,
   type StorageVolume,
 } from '../domain/storage-model.js';
-import type { DiscardPassthrough } from '../domain/trim.js';
+import type { DiscardLayer } from '../domain/trim.js';
 import { recogniseVolume, targetOfLayer } from '../targets/registry.js';
 import { modelOfLegacyPlatformStorage } from './legacy-platform-storage.js';
 import { opalLockingLayers } from './sed.js';
@@ -66,7 +66,7 @@ const DM_UUID_KINDS: readonly (readonly [string, EncryptionState['kind']])[] = [
 ];
 
 /** An open mapping whose header is not readable here (VeraCrypt, TCRYPT, plain): what its dm UUID or name says. */
-function mappingState(kind: LayerKind, node: StackNode): EncryptionState | null {
+function mappingState(kind: LayerKind, node: ModelStackNode): EncryptionState | null {
   if (targetOfLayer(kind) === null) {
     return null;
   }
@@ -86,24 +86,51 @@ function mappingState(kind: LayerKind, node: StackNode): EncryptionState | null 
 }
 
 function walkStack(
-  node: StackNode,
-  parent: StackNode | null,
-  visit: (n: StackNode, p: StackNode | null) => void,
+  node: ModelStackNode,
+  parent: ModelStackNode | null,
+  visit: (n: ModelStackNode, p: ModelStackNode | null) => void,
 ) {
   visit(node, parent);
   node.children.forEach((child) => walkStack(child, node, visit));
 }
 
+/** A node of the holder stack as the model reads it (a whole StackNode is one): what the fleet report validates. */
+export interface ModelStackNode extends Pick<
+  StackNode,
+  'path' | 'type' | 'sizeBytes' | 'mapperName' | 'dmUuid' | 'mountpoints'
+> {
+  readonly filesystem: Pick<Filesystem, 'type' | 'label'> | null;
+  readonly children: readonly ModelStackNode[];
+}
+
+/** A partition as the model reads it (a whole Partition is one). */
+export type ModelPartition = Pick<Partition, 'path' | 'number' | 'typeId' | 'sizeBytes'>;
+
+/** The disk as the model reads it (a whole Disk is one). */
+export type ModelDisk = Pick<Disk, 'path' | 'model' | 'sizeBytes' | 'transport'>;
+
+/** Where discards pass or stop, layer by layer, as the model reads it (a whole discard section is one). */
+export interface ModelDiscardPaths {
+  readonly paths: readonly {
+    readonly layers: readonly Pick<DiscardLayer, 'path' | 'passesDiscards' | 'blocksHere'>[];
+  }[];
+}
+
+/** The filesystems' use as the model reads it (a whole over-provisioning section is one). */
+export interface ModelFilesystemUse {
+  readonly filesystems: readonly Pick<OverProvisioning['filesystems'][number], 'mountpoint' | 'usedBytes'>[];
+}
+
 /** The Linux facts of an assessment, the sections the model is made from. */
 export interface LinuxStorageFacts {
-  readonly disk: Disk;
+  readonly disk: ModelDisk;
   readonly media: { readonly kind: 'ssd' | 'hdd' | 'unknown' };
-  readonly partitions: readonly Partition[];
-  readonly stack: StackNode;
+  readonly partitions: readonly ModelPartition[];
+  readonly stack: ModelStackNode;
   readonly encryption: EncryptionInventory;
   readonly space: Pick<Space, 'nvme'> | null;
-  readonly discardPassthrough: DiscardPassthrough | null;
-  readonly overProvisioning: Pick<OverProvisioning, 'filesystems'> | null;
+  readonly discardPassthrough: ModelDiscardPaths | null;
+  readonly overProvisioning: ModelFilesystemUse | null;
   /** Devices off this disk below each multi-device node (sysfs slaves/); undefined when not read (older documents). */
   readonly otherDisks?: ReadonlyMap<string, readonly string[]>;
   /** eCryptfs and fscrypt folders on the disk's filesystems; undefined when not probed (older documents). */
@@ -246,7 +273,8 @@ const NOT_A_VOLUME = new Set(['crypto_LUKS', 'LVM2_member', 'linux_raid_member',
 /**
  * What fstrim could give back where discards stop at a layer: NVMe NUSE × LBA size (NVM Express Base
  * Specification, Identify Namespace "Namespace Utilization": the LBAs allocated, i.e. written and not
- * deallocated) against what the filesystems use (statfs). Null when no layer stops discards.
+ * deallocated) against what the filesystems use (statfs). Null when no layer stops discards; the bytes null, with
+ * the reason, when they cannot be said.
  */
 function reclaimOf(facts: LinuxStorageFacts): StorageModel['reclaim'] {
   const blockedAt = [
@@ -259,27 +287,56 @@ function reclaimOf(facts: LinuxStorageFacts): StorageModel['reclaim'] {
   if (blockedAt.length === 0) {
     return null;
   }
-  const driveUsedBytes = facts.space?.nvme?.namespaceUtilizationBytes ?? null;
+  const nvme = facts.space?.nvme ?? null;
+  const driveUsedBytes = nvme?.namespaceUtilizationBytes ?? null;
   const filesystems = facts.overProvisioning?.filesystems ?? [];
   const filesystemsUsedBytes =
     filesystems.length === 0 ? null : filesystems.reduce((sum, fs) => sum + fs.usedBytes, 0);
+  const unknownReason = reclaimUnknownReason(nvme, filesystemsUsedBytes);
   const reclaimableBytes =
-    driveUsedBytes === null || filesystemsUsedBytes === null
+    unknownReason !== null || driveUsedBytes === null || filesystemsUsedBytes === null
       ? null
       : Math.max(0, driveUsedBytes - filesystemsUsedBytes);
-  return { driveUsedBytes, filesystemsUsedBytes, reclaimableBytes, blockedAt };
+  return { driveUsedBytes, filesystemsUsedBytes, reclaimableBytes, unknownReason, blockedAt };
+}
+
+/**
+ * Why the space fstrim could give back cannot be said, or null when it can. A namespace that reports all of itself
+ * allocated (NUSE = NSZE) says nothing: with thin provisioning unsupported (NSFEAT bit 0, THINP, cleared) a
+ * controller "may report a value in the Namespace Utilization field that is always equal to the value in the
+ * Namespace Capacity field" (NVM Express Base Specification 1.4c, section 6.1.7), and Namespace Capacity then equals
+ * Namespace Size; NSFEAT itself is not read, so a full drive and one that does not track its use look the same.
+ */
+function reclaimUnknownReason(
+  nvme: NonNullable<LinuxStorageFacts['space']>['nvme'],
+  filesystemsUsedBytes: number | null,
+): string | null {
+  if (nvme === null) {
+    return 'The drive is not NVMe or nvme-cli did not answer: only an NVMe namespace reports how much of it is allocated (Identify Namespace NUSE).';
+  }
+  const used = nvme.namespaceUtilizationBytes ?? null;
+  if (used === null) {
+    return "The NVMe namespace's utilisation (NUSE) was not read: the LBA size is unknown, or the assessment predates it (1.3).";
+  }
+  if (nvme.namespaceSizeBytes !== null && used >= nvme.namespaceSizeBytes) {
+    return 'The drive reports its whole namespace as allocated (NUSE = NSZE): a drive without thin provisioning may report that whatever was trimmed (NVMe Base Specification 1.4c, 6.1.7), so its own figure cannot tell what fstrim would give back.';
+  }
+  if (filesystemsUsedBytes === null) {
+    return "No mounted filesystem's use was read (statfs), so there is nothing to set against the drive's.";
+  }
+  return null;
 }
 
 /** The sections of an assessment result the model is made from (any version of the contract). */
 export interface StorageModelSource {
-  readonly disk: Disk | null;
+  readonly disk: ModelDisk | null;
   readonly media: { readonly kind: 'ssd' | 'hdd' | 'unknown' } | null;
-  readonly partitions: readonly Partition[] | null;
-  readonly stack: StackNode | null;
+  readonly partitions: readonly ModelPartition[] | null;
+  readonly stack: ModelStackNode | null;
   readonly encryption: EncryptionInventory | null;
   readonly space: Pick<Space, 'nvme'> | null;
-  readonly discardPassthrough: DiscardPassthrough | null;
-  readonly overProvisioning: Pick<OverProvisioning, 'filesystems'> | null;
+  readonly discardPassthrough: ModelDiscardPaths | null;
+  readonly overProvisioning: ModelFilesystemUse | null;
   readonly platformStorage?: PlatformStorage | undefined;
   readonly storage?: StorageModel | undefined;
 }

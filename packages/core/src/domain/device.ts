@@ -79,22 +79,23 @@ export interface StackNode {
   readonly backingFile: string | null;
   readonly children: readonly StackNode[];
 }
+/** A stack node's own fields, its children aside: for a reader that walks the stack itself (fleet/fleet-report.ts). */
+export const stackNodeFieldsSchema = z.object({
+  kernelName: z.string(),
+  path: z.string(),
+  type: stackNodeTypeSchema,
+  deviceNumber: z.string(),
+  sizeBytes: z.number().int(),
+  mapperName: z.string().nullable(),
+  dmUuid: z.string().nullable(),
+  filesystem: filesystemSchema.nullable(),
+  mountpoints: z.array(z.string()),
+  readOnly: z.boolean(),
+  discard: discardLimitsSchema.nullable(),
+  backingFile: z.string().nullable(),
+});
 export const stackNodeSchema: z.ZodType<StackNode> = z.lazy(() =>
-  z.object({
-    kernelName: z.string(),
-    path: z.string(),
-    type: stackNodeTypeSchema,
-    deviceNumber: z.string(),
-    sizeBytes: z.number().int(),
-    mapperName: z.string().nullable(),
-    dmUuid: z.string().nullable(),
-    filesystem: filesystemSchema.nullable(),
-    mountpoints: z.array(z.string()),
-    readOnly: z.boolean(),
-    discard: discardLimitsSchema.nullable(),
-    backingFile: z.string().nullable(),
-    children: z.array(stackNodeSchema),
-  }),
+  stackNodeFieldsSchema.extend({ children: z.array(stackNodeSchema) }),
 );
 
 /** How a disk or partition is named: its device node ("/dev/nvme0n1p2") and the kernel's name ("nvme0n1p2"). */

@@ -165,6 +165,8 @@ const reclaimSchema = z.object({
   filesystemsUsedBytes: z.number().int().nullable(),
   /** driveUsedBytes − filesystemsUsedBytes when both are known and positive: what fstrim could give back. */
   reclaimableBytes: z.number().int().nullable(),
+  /** Why reclaimableBytes is null (not NVMe, NUSE = NSZE, no filesystem read); null when it is known. Assessment 1.8. */
+  unknownReason: z.string().nullable().optional(),
   /** Ids of the layers where discards stop (the ones to fix first). */
   blockedAt: z.array(z.string()),
 });

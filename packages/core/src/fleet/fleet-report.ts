@@ -7,10 +7,11 @@ import {
 } from '../contract/assessment.js';
 import { envelopeSchema } from '../contract/envelope.js';
 import { machineSchema } from '../domain/cpu.js';
+import { diskSchema, partitionSchema, stackNodeFieldsSchema } from '../domain/device.js';
 import { healthSchema } from '../domain/health.js';
 import { overProvisioningSchema } from '../domain/over-provisioning.js';
 import { spaceSchema } from '../domain/space.js';
-import { NO_LINUX_SECTIONS, storageModelOf } from '../analyses/storage-model.js';
+import { NO_LINUX_SECTIONS, storageModelOf, type ModelStackNode } from '../analyses/storage-model.js';
 import type { ConversionState, EncryptionState, StorageModel } from '../domain/storage-model.js';
 import {
   encryptedPlacesOf,
@@ -118,18 +119,37 @@ type Header = z.infer<typeof headerSchema>;
  * reasons and commands, …) is not validated here: checking 100,000 documents in full cost more than reading
  * them, for columns nobody sees. `encplan assess` validated those parts when it wrote them.
  */
+const discardPathSchema = discardPassthroughSchema.shape.paths.element;
 const fleetResultSchema = assessmentResultSchema
   .pick({
     target: true,
-    disk: true,
     encryption: true,
     findings: true,
     platformStorage: true,
     storage: true,
   })
   .extend({
+    // The disk and discard paths as a row and the model read them (analyses/storage-model.ts ModelDisk,
+    // ModelDiscardPaths): in a CPU profile of 4,000 Linux documents their whole sections were the costliest picks.
+    disk: diskSchema.pick({ path: true, model: true, sizeBytes: true, transport: true }).nullable(),
     health: healthSchema.pick({ verdict: true, percentageUsed: true }).nullable(),
-    discardPassthrough: discardPassthroughSchema.pick({ paths: true }).nullable(),
+    discardPassthrough: z
+      .object({
+        paths: z.array(
+          discardPathSchema
+            .pick({ topPath: true, passesToDisk: true, firstBlockingLayer: true, fix: true })
+            .extend({
+              layers: z.array(
+                discardPathSchema.shape.layers.element.pick({
+                  path: true,
+                  passesDiscards: true,
+                  blocksHere: true,
+                }),
+              ),
+            }),
+        ),
+      })
+      .nullable(),
     overProvisioning: overProvisioningSchema.pick({ status: true }).nullable(),
     machine: machineSchema.pick({ cpuModel: true, cryptoFlags: true }).nullable(),
     plan: planSchema
@@ -160,13 +180,51 @@ const FLEET_ENVELOPES = {
 
 /**
  * The Linux sections the storage model is made from, read only from a Linux document written before the model
- * joined the contract (assessment 1.0–1.2: no `storage`), validated with the assessment's own schemas. Newer
- * documents carry the model; their sections are not read for it.
+ * joined the contract (assessment 1.0–1.2: no `storage`), validated with the assessment's own schemas picked to
+ * the fields the model reads (analyses/storage-model.ts ModelStackNode, ModelPartition, ModelFilesystemUse).
+ * Newer documents carry the model; their sections are not read for it. The stack is validated node by node
+ * (legacyStackOf), not with the recursive `stackNodeSchema`: zod tracks reference cycles on every object of a
+ * recursive schema's parse, which made this parse cost more than building the model (docs/performance.md).
  */
-const legacyLinuxSchema = assessmentResultSchema.pick({ media: true, partitions: true, stack: true }).extend({
+const legacyLinuxSchema = assessmentResultSchema.pick({ media: true }).extend({
+  partitions: z
+    .array(partitionSchema.pick({ path: true, number: true, typeId: true, sizeBytes: true }))
+    .nullable(),
+  stack: z.unknown(),
   space: spaceSchema.pick({ nvme: true }).nullable(),
-  overProvisioning: overProvisioningSchema.pick({ filesystems: true }).nullable(),
+  overProvisioning: z
+    .object({
+      filesystems: z.array(
+        overProvisioningSchema.shape.filesystems.element.pick({ mountpoint: true, usedBytes: true }),
+      ),
+    })
+    .nullable(),
 });
+
+/** One stack node's fields the model reads; its children are validated as the walk reaches them. */
+const legacyStackNodeSchema = stackNodeFieldsSchema
+  .pick({ path: true, type: true, sizeBytes: true, mapperName: true, dmUuid: true, mountpoints: true })
+  .extend({
+    filesystem: stackNodeFieldsSchema.shape.filesystem.unwrap().pick({ type: true, label: true }).nullable(),
+    children: z.array(z.unknown()),
+  });
+
+/** A legacy document's stack as the model reads it, or undefined when a node does not match. */
+function legacyStackOf(raw: unknown): ModelStackNode | undefined {
+  const node = legacyStackNodeSchema.safeParse(raw);
+  if (!node.success) {
+    return undefined;
+  }
+  const children: ModelStackNode[] = [];
+  for (const child of node.data.children) {
+    const read = legacyStackOf(child);
+    if (read === undefined) {
+      return undefined;
+    }
+    children.push(read);
+  }
+  return { ...node.data, children };
+}
 
 /** The local fact the Ansible collection writes (encplan.fact): `{"assessments": [envelope, …]}`. */
 const factSchema = z.object({ assessments: z.array(z.unknown()) });
@@ -557,13 +615,17 @@ function modelOf(result: AssessmentResult, raw: unknown): StorageModel | null {
   if (!legacy.success) {
     return null;
   }
-  // The discard paths were validated with the row's sections; the model reads nothing else of that section.
-  const paths = result.discardPassthrough;
+  const stack = legacy.data.stack === null ? null : legacyStackOf(legacy.data.stack);
+  if (stack === undefined) {
+    return null;
+  }
+  // The disk, the inventory and the discard paths were validated with the row's sections.
   return storageModelOf({
     ...legacy.data,
+    stack,
     disk: result.disk,
     encryption: result.encryption,
-    discardPassthrough: paths === null ? null : { ...paths, raid456DiscardSafe: null },
+    discardPassthrough: result.discardPassthrough,
   });
 }
 
@@ -933,6 +995,7 @@ function findIssues(facts: FleetDiskFacts, result: AssessmentResult): Map<FleetI
   const blocked = facts.discardStops;
   if (blocked.length > 0) {
     const reclaimable = facts.summary.reclaimableBytes;
+    const unknownReason = facts.reclaim?.unknownReason ?? null;
     issues.set(
       'discards-blocked',
       `${blocked
@@ -940,9 +1003,13 @@ function findIssues(facts: FleetDiskFacts, result: AssessmentResult): Map<FleetI
           (stop) =>
             `${stop.path}: discards stop at ${stop.at}${stop.fix === null ? '' : ` (fix: ${stop.fix})`}`,
         )
-        .join(
-          '; ',
-        )}${reclaimable === null ? '' : `; the drive could get back ${formatBytes(reclaimable)} once they pass`}`,
+        .join('; ')}${
+        reclaimable !== null
+          ? `; the drive could get back ${formatBytes(reclaimable)} once they pass`
+          : unknownReason === null
+            ? ''
+            : `; what the drive could get back is unknown: ${unknownReason}`
+      }`,
     );
   }
   if (facts.spareAreaStatus === 'none') {

@@ -35,7 +35,11 @@ export function escapeControlCharacters(text: string): string {
  */
 const OWN_MULTILINE_KEYS = new Set(['stdinText']);
 
-/** A copy of JSON-shaped `value` with every string passed through {@link escapeControlCharacters}. */
+/**
+ * JSON-shaped `value` with every string passed through {@link escapeControlCharacters}. What holds nothing to
+ * escape is returned as it is, not copied (an object or array is copied only when one of its strings changed):
+ * the fleet report passes every row of 100,000 documents through here, and nearly none holds a control character.
+ */
 export function printableData<T>(value: T): T {
   return printable(value, null) as T;
 }
@@ -45,18 +49,32 @@ function printable(value: unknown, key: string | null): unknown {
     return key !== null && OWN_MULTILINE_KEYS.has(key) ? value : escapeControlCharacters(value);
   }
   if (Array.isArray(value)) {
-    return value.map((item) => printable(item, null));
-  }
-  if (value !== null && typeof value === 'object' && !(value instanceof Date)) {
-    // A for…in loop, not Object.fromEntries(Object.entries(…)): about three times faster, and the fleet report
-    // passes every row of 100,000 documents through here.
-    const copy: Record<string, unknown> = {};
-    for (const entryKey in value) {
-      if (Object.hasOwn(value, entryKey)) {
-        copy[entryKey] = printable((value as Record<string, unknown>)[entryKey], entryKey);
+    const list = value as readonly unknown[];
+    let copy: unknown[] | null = null;
+    for (let index = 0; index < list.length; index += 1) {
+      const item = list[index];
+      const shown = printable(item, null);
+      if (shown !== item) {
+        copy ??= [...list];
+        copy[index] = shown;
       }
     }
-    return copy;
+    return copy ?? list;
+  }
+  if (value !== null && typeof value === 'object' && !(value instanceof Date)) {
+    // A for…in loop, not Object.entries(…): about three times faster.
+    let copy: Record<string, unknown> | null = null;
+    for (const entryKey in value) {
+      if (Object.hasOwn(value, entryKey)) {
+        const item = (value as Record<string, unknown>)[entryKey];
+        const shown = printable(item, entryKey);
+        if (shown !== item) {
+          copy ??= { ...value };
+          copy[entryKey] = shown;
+        }
+      }
+    }
+    return copy ?? value;
   }
   return value;
 }

@@ -6,6 +6,7 @@ import type { AssessmentEnvelope, AssessmentResult } from '../../src/contract/as
 import { assessmentDocument } from '../../src/contract/assessment.js';
 import { filesystemOf, stackNode } from '../../../../tests/support/stack-node.js';
 import { parseLuks2JsonMetadata } from '../../src/parsers/cryptsetup/parse-luks-dump.js';
+import { parseNvmeList } from '../../src/parsers/nvme/list.js';
 import { toReportView } from '../../src/report/report-view.js';
 import { assessBundle } from '../../src/use-cases/collect.js';
 import { fixture } from '../support/fixtures.js';
@@ -81,6 +82,61 @@ describe('one storage model for every platform (issue 26 item 1)', () => {
   });
 });
 
+/** A NVMe disk whose root filesystem sits on dm-crypt that stops discards, with the drive's and the filesystems' use. */
+function blockedRoot(
+  nvme: { namespaceSizeBytes: number | null; namespaceUtilizationBytes: number | null } | null,
+  filesystems: readonly { mountpoint: string; usedBytes: number }[],
+) {
+  const crypt = stackNode('dm-0', 'crypt', {
+    path: '/dev/mapper/root',
+    mapperName: 'root',
+    dmUuid: 'CRYPT-LUKS2-0a1b-root',
+    filesystem: filesystemOf('ext4', { usedPercent: 20 }),
+    mountpoints: ['/'],
+  });
+  const part = stackNode('nvme0n1p2', 'part', { children: [crypt] });
+  const layer = (path: string, blocksHere: boolean) => ({
+    kernelName: path,
+    path,
+    kind: 'dm-crypt' as const,
+    name: null,
+    passesDiscards: !blocksHere,
+    blocksHere,
+    discardMaxBytes: 0,
+    reason: '',
+    fix: null,
+    source: { origin: 'sysfs', field: 'queue/discard_max_bytes' },
+  });
+  return linuxStorageModel({
+    disk: { path: '/dev/nvme0n1', model: 'x', sizeBytes: 512_110_190_592, transport: 'nvme' } as never,
+    media: { kind: 'ssd' },
+    partitions: [],
+    stack: stackNode('nvme0n1', 'disk', { children: [part] }),
+    encryption: { found: [], veracryptDetectable: false, note: '' },
+    space: {
+      nvme:
+        nvme === null
+          ? null
+          : {
+              totalCapacityBytes: null,
+              unallocatedCapacityBytes: null,
+              namespaceManagementSupported: null,
+              ...nvme,
+            },
+    },
+    // The model reads each path's layers (where discards pass and stop), nothing else of the section.
+    discardPassthrough: { paths: [{ layers: [layer('/dev/mapper/root', true)] }] },
+    overProvisioning: {
+      filesystems: filesystems.map((fs) => ({
+        ...fs,
+        sizeBytes: 500_000_000_000,
+        usedPercent: 20,
+        discardsReachDrive: false,
+      })),
+    },
+  });
+}
+
 describe('detection (issue 26 item 4)', () => {
   it('BitLocker protection off mid-conversion, on at 100 % still converting, used-space-only: the fleet adapter tells them apart', async () => {
     const off = storageSummaryOf(resultOf(await assessed('windows-de-win10-bitlocker-3pct-protection-off')));
@@ -142,81 +198,51 @@ describe('detection (issue 26 item 4)', () => {
     });
   });
 
+  it('what fstrim could give back cannot be said: a drive reporting its whole namespace in use (real nvme list), not NVMe, no filesystem read', () => {
+    // Seagate FireCuda 530 4 TB as `nvme list -o json` (nvme-cli 2.11) printed it: UsedBytes = PhysicalSize on every
+    // namespace (fixtures/nvme/list-v2.11-4x-firecuda530), what a drive without thin provisioning may always report.
+    const namespaces = parseNvmeList(fixture('nvme/list-v2.11-4x-firecuda530/stdout.json'));
+    expect(namespaces.length).toBeGreaterThan(0);
+    for (const namespace of namespaces) {
+      const full = blockedRoot(
+        { namespaceSizeBytes: namespace.sizeBytes, namespaceUtilizationBytes: namespace.usedBytes },
+        [{ mountpoint: '/', usedBytes: 100_000_000_000 }],
+      ).reclaim;
+      expect(full, namespace.namespacePath).toMatchObject({
+        driveUsedBytes: 4_000_787_030_016,
+        filesystemsUsedBytes: 100_000_000_000,
+        reclaimableBytes: null,
+        blockedAt: ['/dev/mapper/root'],
+      });
+      expect(full?.unknownReason).toMatch(/NUSE = NSZE/);
+    }
+    // The same namespace reporting less than its size in use: the estimate is made.
+    const [first] = namespaces;
+    const tracked = blockedRoot(
+      { namespaceSizeBytes: first?.sizeBytes ?? null, namespaceUtilizationBytes: 1_000_000_000_000 },
+      [{ mountpoint: '/', usedBytes: 100_000_000_000 }],
+    ).reclaim;
+    expect(tracked).toMatchObject({ reclaimableBytes: 900_000_000_000, unknownReason: null });
+    const notNvme = blockedRoot(null, [{ mountpoint: '/', usedBytes: 1 }]).reclaim;
+    expect(notNvme).toMatchObject({ driveUsedBytes: null, reclaimableBytes: null });
+    expect(notNvme?.unknownReason).toMatch(/not NVMe/);
+    const noUse = blockedRoot({ namespaceSizeBytes: null, namespaceUtilizationBytes: null }, []).reclaim;
+    expect(noUse?.unknownReason).toMatch(/utilisation \(NUSE\) was not read/);
+    const noFilesystem = blockedRoot({ namespaceSizeBytes: null, namespaceUtilizationBytes: 5 }, []).reclaim;
+    expect(noFilesystem).toMatchObject({ reclaimableBytes: null, filesystemsUsedBytes: null });
+    expect(noFilesystem?.unknownReason).toMatch(/No mounted filesystem/);
+  });
+
   it('where discards stop at a layer: what the drive holds (NVMe NUSE) against what the filesystems use', () => {
-    const crypt = stackNode('dm-0', 'crypt', {
-      path: '/dev/mapper/root',
-      mapperName: 'root',
-      dmUuid: 'CRYPT-LUKS2-0a1b-root',
-      filesystem: filesystemOf('ext4', { usedPercent: 20 }),
-      mountpoints: ['/'],
-    });
-    const part = stackNode('nvme0n1p2', 'part', { children: [crypt] });
-    const layer = (path: string, blocksHere: boolean) => ({
-      kernelName: path,
-      path,
-      kind: 'dm-crypt' as const,
-      name: null,
-      passesDiscards: !blocksHere,
-      blocksHere,
-      discardMaxBytes: 0,
-      reason: '',
-      fix: null,
-      source: { origin: 'sysfs', field: 'queue/discard_max_bytes' },
-    });
-    const model = linuxStorageModel({
-      disk: { path: '/dev/nvme0n1', model: 'x', sizeBytes: 512_110_190_592, transport: 'nvme' } as never,
-      media: { kind: 'ssd' },
-      partitions: [],
-      stack: stackNode('nvme0n1', 'disk', { children: [part] }),
-      encryption: { found: [], veracryptDetectable: false, note: '' },
-      space: {
-        nvme: {
-          totalCapacityBytes: null,
-          unallocatedCapacityBytes: null,
-          namespaceSizeBytes: null,
-          namespaceManagementSupported: null,
-          // NUSE × LBA size as nvme id-ns reports it.
-          namespaceUtilizationBytes: 400_000_000_000,
-        },
-      },
-      discardPassthrough: {
-        paths: [
-          {
-            topPath: '/dev/mapper/root',
-            mountpoints: ['/'],
-            filesystemType: 'ext4',
-            layers: [layer('/dev/mapper/root', true)],
-            passesToDisk: false,
-            firstBlockingLayer: '/dev/mapper/root',
-            fix: null,
-            issuing: {
-              mountOptionDiscard: false,
-              fstrimTimerEnabled: true,
-              fstrimTimerLastRunAt: null,
-              how: 'periodic',
-            },
-            discardsReachDrive: false,
-            leaks: [],
-          },
-        ],
-        raid456DiscardSafe: null,
-      },
-      overProvisioning: {
-        filesystems: [
-          {
-            mountpoint: '/',
-            sizeBytes: 500_000_000_000,
-            usedBytes: 100_000_000_000,
-            usedPercent: 20,
-            discardsReachDrive: false,
-          },
-        ],
-      },
-    });
+    // NUSE × LBA size as nvme id-ns reports it.
+    const model = blockedRoot({ namespaceSizeBytes: null, namespaceUtilizationBytes: 400_000_000_000 }, [
+      { mountpoint: '/', usedBytes: 100_000_000_000 },
+    ]);
     expect(model.reclaim).toEqual({
       driveUsedBytes: 400_000_000_000,
       filesystemsUsedBytes: 100_000_000_000,
       reclaimableBytes: 300_000_000_000,
+      unknownReason: null,
       blockedAt: ['/dev/mapper/root'],
     });
     // A dm-crypt mapping the header of which was not read is named by its dm UUID, never guessed.

@@ -103,8 +103,19 @@ describe('Linux rows read the storage model', () => {
     const withoutModel = lane(STACKS);
     delete withoutModel.result.storage;
     // The same row, but for what only the model holds: the other disks a volume group spans (sysfs slaves/),
-    // unknown from the sections, never "this disk only".
-    expect(rowOf(withoutModel)).toEqual({ ...withModel, spansDisks: null, otherDisks: null });
+    // unknown from the sections, never "this disk only"; and the model made now says why the space discards could
+    // give back is unknown (the lane's disk is not NVMe), which the committed model (before 1.8) did not.
+    const rebuilt = rowOf(withoutModel);
+    expect(rebuilt).toEqual({
+      ...withModel,
+      spansDisks: null,
+      otherDisks: null,
+      issueDetails: rebuilt.issueDetails,
+    });
+    const reason =
+      '; what the drive could get back is unknown: The drive is not NVMe or nvme-cli did not answer: only an NVMe namespace reports how much of it is allocated (Identify Namespace NUSE).';
+    expect(rebuilt.issueDetails).toContain(reason);
+    expect(rebuilt.issueDetails.replace(reason, '')).toBe(withModel.issueDetails);
   });
 
   it('a document whose Linux sections do not validate and that has no model is not assessed, with why', () => {
@@ -175,6 +186,15 @@ describe('readiness columns', () => {
     const known = rowOf(json);
     expect(known.reclaimableBytes).toBe(67_108_864);
     expect(known.issueDetails).toContain('the drive could get back 64.0 MiB once they pass');
+    // Unknown with the model's reason (assessment 1.8): the detail says why.
+    const said = lane(SLOT3_SPAN);
+    said.result.storage.reclaim.unknownReason =
+      'The drive reports its whole namespace as allocated (NUSE = NSZE).';
+    expect(rowOf(said)).toMatchObject({ reclaimableBytes: null });
+    expect(rowOf(said).issueDetails).toContain(
+      'what the drive could get back is unknown: The drive reports its whole namespace as allocated (NUSE = NSZE).',
+    );
+    expect(unknown.issueDetails).not.toContain('what the drive could get back');
   });
 
   it('protection off during a conversion, suspended when fully encrypted, and the conversion state', async () => {

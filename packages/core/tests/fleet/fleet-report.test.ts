@@ -31,6 +31,37 @@ function cleanLoop(): Doc {
 const doc = (machine: string, json: unknown): FleetDocument => ({ source: `${machine}.json`, machine, json });
 
 describe('buildFleetReport', () => {
+  it('reads an assessment-1.0 Linux document through its sections, checking each stack node the model reads', () => {
+    const [row] = buildFleetReport([doc('db1', assessment(LOOP))]).rows;
+    expect(row).toMatchObject({ schemaVersion: '1.0', platform: 'linux', errorCode: null });
+    expect(row?.readiness).not.toBe('not-assessed');
+    // Fields of a node the model does not read are not validated (as the sections no row is made of).
+    const loose = assessment(LOOP);
+    loose.result.stack.children[1].kernelName = 7;
+    loose.result.stack.children[1].discard = 'none';
+    loose.result.disk.vendor = 7;
+    loose.result.discardPassthrough.paths[0].leaks = 'none';
+    loose.result.discardPassthrough.paths[0].layers[0].reason = 7;
+    expect(buildFleetReport([doc('db1', loose)]).rows[0]).toEqual(row);
+    // The disk and discard fields a row or the model reads are validated.
+    for (const change of [
+      (json: Doc) => (json.result.disk.sizeBytes = 'large'),
+      (json: Doc) => (json.result.discardPassthrough.paths[0].topPath = 3),
+      (json: Doc) => (json.result.discardPassthrough.paths[0].layers[0].blocksHere = 'yes'),
+    ]) {
+      const wrong = assessment(LOOP);
+      change(wrong);
+      expect(buildFleetReport([doc('db1', wrong)]).rows[0]).toMatchObject({ documentStatus: 'invalid' });
+    }
+    // A field it reads, wrong in a nested node: no model, so the disk is not assessed.
+    const broken = assessment(LOOP);
+    broken.result.stack.children[1].mountpoints = '/srv';
+    expect(buildFleetReport([doc('db1', broken)]).rows[0]).toMatchObject({
+      readiness: 'not-assessed',
+      errorCode: 'DOCUMENT_INVALID',
+    });
+  });
+
   it('counts a clean machine as ready and carries its plan in the row', () => {
     const report = buildFleetReport([doc('web1', cleanLoop())]);
     expect(report.summary).toMatchObject({ documents: 1, machines: 1, ready: 1, fixFirst: 0 });

@@ -175,6 +175,50 @@ describe('parseWindowsStorageJson', () => {
     });
   });
 
+  it('reads LockStatus as the pipeline prints it, from real Get-BitLockerVolume Format-List captures', () => {
+    // The properties the storage script selects, as Format-List printed them: the same enum names its [string]
+    // casts write into the JSON (fixtures/powershell/PROVENANCE.md).
+    const item = (name: string) => {
+      const fields = new Map(
+        fixture(`powershell/${name}/stdout.txt`)
+          .split('\n')
+          .map((line) => /^(\w+)\s*: ?(.*)$/.exec(line))
+          .filter((match) => match !== null)
+          .map((match) => [match[1] ?? '', (match[2] ?? '').trim()] as const),
+      );
+      const protectors = (fields.get('KeyProtector') ?? '').replace(/[{}]/g, '');
+      return {
+        MountPoint: fields.get('MountPoint'),
+        EncryptionMethod: fields.get('EncryptionMethod'),
+        VolumeStatus: fields.get('VolumeStatus'),
+        ProtectionStatus: fields.get('ProtectionStatus'),
+        LockStatus: fields.get('LockStatus'),
+        EncryptionPercentage: Number(fields.get('EncryptionPercentage')),
+        KeyProtector:
+          protectors === '' ? [] : protectors.split(', ').map((type) => ({ KeyProtectorType: type })),
+      };
+    };
+    const read = (volumes: readonly object[]) =>
+      parseWindowsStorageJson(JSON.stringify({ Disks: [], BitLockerVolumes: volumes })).bitLocker;
+    const dell = item('get-bitlockervolume-format-list-dell7390-xtsaes128-unlocked');
+    const decrypted = item('get-bitlockervolume-format-list-win10-fully-decrypted-unlocked');
+    expect(read([dell, decrypted])).toMatchObject([
+      { mountPoint: 'C:', protectionOn: true, locked: false, keyProtectorTypes: ['Tpm', 'RecoveryPassword'] },
+      { mountPoint: 'C:', volumeStatus: 'FullyDecrypted', protectionOn: false, locked: false },
+    ]);
+    // Locked (the enum's other name, or GetLockStatus's 1); absent, as documents before the script selected it.
+    expect(read([{ ...dell, LockStatus: 'Locked' }])[0]?.locked).toBe(true);
+    expect(
+      read([
+        { ...dell, LockStatus: 1 },
+        { ...dell, LockStatus: 0 },
+      ]).map((v) => v.locked),
+    ).toEqual([true, false]);
+    const before: Record<string, unknown> = { ...dell };
+    delete before.LockStatus;
+    expect(read([before])[0]?.locked).toBeNull();
+  });
+
   it('fails closed on JSON that is not the storage document', () => {
     for (const text of ['{}', '[]', '{"Disks": 3}', '{"Partitions":[{"DiskNumber":0}]}']) {
       expect(() => parseWindowsStorageJson(text), text).toThrow(

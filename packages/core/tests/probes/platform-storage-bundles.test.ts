@@ -130,6 +130,23 @@ describe('Windows probe set replayed from real captures', () => {
     });
   });
 
+  it('a bundle collected before the script selected LockStatus replays the PowerShell answer it recorded', async () => {
+    // windows-diskspd-benchmark-composed holds the earlier storage script's argv (no LockStatus); the GitHub runner
+    // bundle today's. Both machines' disks are read; neither replay warns that PowerShell is missing.
+    for (const [name, disk] of [
+      ['windows-diskspd-benchmark-composed', '1'],
+      ['windows-github-runner-virtual-disks', '0'],
+    ] as const) {
+      const { facts, context } = await replay(name, disk);
+      expect(facts.disk.model, name).toBe('Msft Virtual Disk');
+      expect(facts.partitions.length, name).toBeGreaterThan(0);
+      expect(
+        context.warnings.filter((warning) => warning.source === 'powershell'),
+        name,
+      ).toEqual([]);
+    }
+  });
+
   it('refuses a disk number the machine does not have', async () => {
     await expect(
       probeWindowsStorage(contextOf('windows-github-runner-virtual-disks'), '7'),

@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { parseBundle } from '../../src/capture/bundle.js';
 import { assessmentDocument } from '../../src/contract/assessment.js';
+import { WINDOWS_COMMANDS } from '../../src/probes/windows/probe-windows-storage.js';
+import { escapeControlCharacters } from '../../src/report/printable.js';
 import { renderCommandsScript, toReportView } from '../../src/report/report-view.js';
 import { renderTextReport } from '../../src/report/text-report.js';
 import { assessBundle } from '../../src/use-cases/collect.js';
@@ -58,6 +60,21 @@ describe('the report view of a macOS or Windows assessment (schema 1.2)', () => 
  * storage model only. A saved 1.3 document (fixtures/assessments/PROVENANCE.md) must show what the 1.4 document
  * of the same bundle shows: every section, fact and finding, the device block and the commands.
  */
+/**
+ * The sections with the Windows storage script's text (quoted in a warning: the bundle holds no output of it) as
+ * one placeholder: the script gained LockStatus after the 1.3 documents were saved; the facts did not change.
+ */
+function withScriptNamed<T>(sections: T): T {
+  const scripts = [WINDOWS_COMMANDS.storage(), WINDOWS_COMMANDS.storageBeforeLockStatus()].map((spec) =>
+    JSON.stringify(escapeControlCharacters(spec.args.join(' '))).slice(1, -1),
+  );
+  const text = scripts.reduce(
+    (json, script) => json.split(script).join('<storage script>'),
+    JSON.stringify(sections),
+  );
+  return JSON.parse(text) as T;
+}
+
 describe('an assessment 1.3 document (platformStorage) reads as the 1.4 one (storage model only)', () => {
   for (const name of [
     'windows-win11-bc901-bitlocker-xtsaes128',
@@ -77,7 +94,7 @@ describe('an assessment 1.3 document (platformStorage) reads as the 1.4 one (sto
       expect(fresh.result).not.toHaveProperty('platformStorage');
       const [before, after] = [toReportView(saved), toReportView(fresh)];
       expect(after.device).toEqual(before.device);
-      expect(after.sections).toEqual(before.sections);
+      expect(withScriptNamed(after.sections)).toEqual(withScriptNamed(before.sections));
       expect(after.commands.map((command) => command.line)).toEqual(
         before.commands.map((command) => command.line),
       );

@@ -110,4 +110,22 @@ describe('control characters from tools in every view (issue 25 item 8)', () => 
     );
     expect(baseline.text).toContain('model');
   });
+
+  it('copies only what it escapes: the input is untouched, parts with nothing to escape are returned as they are', () => {
+    const clean = { name: 'disk', sizes: [1, 2], nested: { label: 'root' }, at: new Date(0) };
+    expect(printableData(clean)).toBe(clean);
+    const dirty = { name: 'disk', list: ['ok', 'a\u001b[2J'], nested: { label: 'root' }, other: ['x'] };
+    const shown = printableData(dirty);
+    expect(shown).toEqual({
+      name: 'disk',
+      list: ['ok', 'a\\u001b[2J'],
+      nested: { label: 'root' },
+      other: ['x'],
+    });
+    expect(dirty.list[1]).toBe('a\u001b[2J');
+    expect(shown).not.toBe(dirty);
+    expect(shown.list).not.toBe(dirty.list);
+    expect(shown.nested).toBe(dirty.nested);
+    expect(shown.other).toBe(dirty.other);
+  });
 });

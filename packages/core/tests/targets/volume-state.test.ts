@@ -143,4 +143,19 @@ describe('BitLocker volume state (targets/bitlocker)', () => {
     ).toBe('on');
     expect(stateOf([{ ...off, protectionOn: null, locked: false }])?.protection).toBe('unknown');
   });
+
+  it('a locked volume is BitLocker-encrypted and protected even when its method and status read as none', () => {
+    const [captured] = bitLocker('status-all-win11-xtsaes128-tpm');
+    expect(captured).toBeDefined();
+    const locked = {
+      ...captured!,
+      conversion: null,
+      method: 'none' as const,
+      protectionOn: null,
+      locked: true,
+    };
+    expect(stateOf([locked])).toMatchObject({ kind: 'bitlocker', protection: 'on', conversion: 'unknown' });
+    expect(stateOf([{ ...locked, locked: false }])).toBeNull();
+    expect(stateOf([{ ...locked, locked: null }])).toBeNull();
+  });
 });

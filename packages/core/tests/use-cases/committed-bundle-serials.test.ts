@@ -37,7 +37,13 @@ describe('committed bundles', () => {
               DARWIN_COMMANDS.fdesetup(),
               DARWIN_COMMANDS.sysctl(),
             ]
-          : [WINDOWS_COMMANDS.storage(), WINDOWS_COMMANDS.fsutil(), WINDOWS_COMMANDS.manageBde()];
+          : [
+              WINDOWS_COMMANDS.storage(),
+              // Bundles collected before the storage script selected LockStatus (windows-diskspd-benchmark-composed).
+              WINDOWS_COMMANDS.storageBeforeLockStatus(),
+              WINDOWS_COMMANDS.fsutil(),
+              WINDOWS_COMMANDS.manageBde(),
+            ];
       const known = new Set(specs.map((spec) => JSON.stringify([spec.tool, ...spec.args])));
       const probeCommands = bundle.captures.flatMap((capture) =>
         capture.kind === 'command' &&

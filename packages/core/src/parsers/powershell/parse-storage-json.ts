@@ -103,6 +103,8 @@ export interface WindowsBitLocker {
   readonly method: BitLockerMethod;
   readonly volumeStatus: string | null;
   readonly protectionOn: boolean | null;
+  /** LockStatus: true when Locked (its key is not in memory), false when Unlocked, null when not printed. */
+  readonly locked: boolean | null;
   readonly encryptionPercentage: number | null;
   /** Key protector types only; recovery passwords are never read. */
   readonly keyProtectorTypes: readonly string[];
@@ -248,11 +250,16 @@ export function parseWindowsStorageJson(text: string): WindowsStorage {
     // text and reads as an unknown method rather than guessing an enumeration.
     const method = enumName(item['EncryptionMethod'], []) ?? 'unknown';
     const protection = enumName(item['ProtectionStatus'], ['Off', 'On', 'Unknown']);
+    // BitLockerVolumeLockStatus as Get-BitLockerVolume prints it ("Unlocked", "Locked"); a bare number is
+    // Win32_EncryptableVolume GetLockStatus's (0 unlocked, 1 locked; Microsoft Learn, "GetLockStatus method of
+    // the Win32_EncryptableVolume class"). Absent in documents of the script before it selected LockStatus.
+    const lock = enumName(item['LockStatus'], ['Unlocked', 'Locked']);
     return {
       mountPoint,
       method: bitLockerMethodOf(method),
       volumeStatus: enumName(item['VolumeStatus'], []),
       protectionOn: protection === 'On' ? true : protection === 'Off' ? false : null,
+      locked: lock === 'Locked' ? true : lock === 'Unlocked' ? false : null,
       encryptionPercentage: numberAt(item, 'EncryptionPercentage'),
       keyProtectorTypes: listAt(item, 'KeyProtector').flatMap((protector) => {
         const type = enumName(protector['KeyProtectorType'], []);

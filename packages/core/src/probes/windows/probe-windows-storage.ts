@@ -1,5 +1,5 @@
 import type { StorageModel } from '../../domain/storage-model.js';
-import { EncplanError } from '../../errors.js';
+import { EncplanError, isEncplanError } from '../../errors.js';
 import { parseDisableDeleteNotify } from '../../parsers/fsutil/parse-disable-delete-notify.js';
 import {
   parseManageBdeStatus,
@@ -10,7 +10,7 @@ import {
   parseWindowsStorageJson,
   type WindowsBitLocker,
 } from '../../parsers/powershell/parse-storage-json.js';
-import type { CommandSpec } from '../../ports.js';
+import type { CommandOutput, CommandSpec } from '../../ports.js';
 import { windowsLayout, type BitLockerReading } from '../../targets/bitlocker/volume-state.js';
 import { smartctlHealth, statusOnlyHealth } from '../platform-health.js';
 import { addWarning, attempt, tryRun, type ProbeContext } from '../probe-context.js';
@@ -20,10 +20,12 @@ import { addWarning, attempt, tryRun, type ProbeContext } from '../probe-context
  * not depend on numeric enumerations; of BitLocker's key protectors only the type is selected — recovery
  * passwords never leave the machine.
  */
+/** Get-BitLockerVolume's LockStatus (Locked, Unlocked): bundles collected before the script selected it lack it. */
+const LOCK_STATUS_SELECTED = "@{n='LockStatus';e={[string]$_.LockStatus}}, ";
 const WINDOWS_STORAGE_SCRIPT = [
   "$ErrorActionPreference = 'Continue'",
   '$admin = ([Security.Principal.WindowsPrincipal][Security.Principal.WindowsIdentity]::GetCurrent()).IsInRole([Security.Principal.WindowsBuiltInRole]::Administrator)',
-  "$bitlocker = @(try { Get-BitLockerVolume -ErrorAction Stop | Select-Object MountPoint, @{n='EncryptionMethod';e={[string]$_.EncryptionMethod}}, @{n='VolumeStatus';e={[string]$_.VolumeStatus}}, @{n='ProtectionStatus';e={[string]$_.ProtectionStatus}}, EncryptionPercentage, @{n='KeyProtector';e={@($_.KeyProtector | ForEach-Object { @{ KeyProtectorType = [string]$_.KeyProtectorType } })}} } catch { })",
+  `$bitlocker = @(try { Get-BitLockerVolume -ErrorAction Stop | Select-Object MountPoint, @{n='EncryptionMethod';e={[string]$_.EncryptionMethod}}, @{n='VolumeStatus';e={[string]$_.VolumeStatus}}, @{n='ProtectionStatus';e={[string]$_.ProtectionStatus}}, ${LOCK_STATUS_SELECTED}EncryptionPercentage, @{n='KeyProtector';e={@($_.KeyProtector | ForEach-Object { @{ KeyProtectorType = [string]$_.KeyProtectorType } })}} } catch { })`,
   '[ordered]@{',
   '  Administrator = $admin',
   "  PhysicalDisks = @(Get-PhysicalDisk | Select-Object DeviceId, FriendlyName, SerialNumber, @{n='BusType';e={[string]$_.BusType}}, @{n='MediaType';e={[string]$_.MediaType}}, @{n='HealthStatus';e={[string]$_.HealthStatus}}, Size, LogicalSectorSize, PhysicalSectorSize)",
@@ -40,6 +42,17 @@ export const WINDOWS_COMMANDS = {
   storage: (): CommandSpec => ({
     tool: 'powershell',
     args: ['-NoProfile', '-NonInteractive', '-Command', WINDOWS_STORAGE_SCRIPT],
+    timeoutMs: 60_000,
+  }),
+  /** The script as bundles collected before LockStatus was selected recorded it (replayed, never run). */
+  storageBeforeLockStatus: (): CommandSpec => ({
+    tool: 'powershell',
+    args: [
+      '-NoProfile',
+      '-NonInteractive',
+      '-Command',
+      WINDOWS_STORAGE_SCRIPT.replace(LOCK_STATUS_SELECTED, ''),
+    ],
     timeoutMs: 60_000,
   }),
   fsutil: (): CommandSpec => ({
@@ -77,7 +90,7 @@ const fromCmdlet = (volume: WindowsBitLocker): BitLockerReading => ({
   conversion: volume.volumeStatus,
   percentEncrypted: volume.encryptionPercentage,
   protectionOn: volume.protectionOn,
-  locked: null,
+  locked: volume.locked,
   protectors: [...volume.keyProtectorTypes],
   ...methodFacts(volume.method, volume.volumeStatus === 'FullyDecrypted'),
   source: 'Get-BitLockerVolume',
@@ -92,6 +105,24 @@ function diskNumberOf(identifier: string): number {
     });
   }
   return Number(match[1]);
+}
+
+/**
+ * The storage script's answer. A bundle collected before the script selected LockStatus holds the earlier script's
+ * answer: replayed, today's script is not in it (TOOL_NOT_FOUND) and the earlier one is. On Windows PowerShell
+ * answers the first; it is missing there only on a stripped-down system, where the second fails the same way.
+ */
+async function runStorageScript(context: ProbeContext): Promise<CommandOutput> {
+  try {
+    return await context.host.run(WINDOWS_COMMANDS.storage(), context.signal);
+  } catch (error) {
+    if (!isEncplanError(error, 'TOOL_NOT_FOUND')) {
+      throw error;
+    }
+    return context.host.run(WINDOWS_COMMANDS.storageBeforeLockStatus(), context.signal).catch(() => {
+      throw error;
+    });
+  }
 }
 
 /** Runs one command and parses its stdout; either step failing is a warning (run, then read purpose) and null. */
@@ -115,15 +146,18 @@ async function runParsed<T>(
  */
 export async function probeWindowsStorage(context: ProbeContext, identifier: string): Promise<StorageModel> {
   const number = diskNumberOf(identifier);
-  const storage = await runParsed(
+  const storageOutput = await attempt(
     context,
-    WINDOWS_COMMANDS.storage(),
-    [
-      'Reading disks, partitions, volumes and BitLocker from PowerShell',
-      'Reading the PowerShell storage document',
-    ],
-    parseWindowsStorageJson,
+    'powershell',
+    'Reading disks, partitions, volumes and BitLocker from PowerShell',
+    () => runStorageScript(context),
   );
+  const storage =
+    storageOutput === null
+      ? null
+      : await attempt(context, 'powershell', 'Reading the PowerShell storage document', () =>
+          Promise.resolve(parseWindowsStorageJson(storageOutput.stdout)),
+        );
   const trim = await runParsed(
     context,
     WINDOWS_COMMANDS.fsutil(),

@@ -15,7 +15,7 @@ export interface BitLockerReading {
   /** manage-bde's conversion status (parsed) or Get-BitLockerVolume's VolumeStatus enum name. */
   readonly conversion: string | null;
   readonly protectionOn: boolean | null;
-  /** manage-bde's Lock Status ("Locked"); null when not read (Get-BitLockerVolume's LockStatus is not selected). */
+  /** manage-bde's Lock Status or Get-BitLockerVolume's LockStatus ("Locked"); null when not read (older documents). */
   readonly locked: boolean | null;
   /** xts-aes and aes-cbc are Windows' software encryption, hardware the drive's own (eDrive), none: not encrypted. */
   readonly method: 'xts-aes' | 'aes-cbc' | 'hardware' | 'none' | 'unknown' | null;
@@ -69,11 +69,14 @@ function protectionOf(reading: BitLockerReading, conversion: ConversionState): P
 /**
  * How the BitLocker target recognises an existing volume of its kind: its encryption state in the storage model
  * (protection on/off/suspended, conversion, method, protectors), or null for a volume BitLocker does not encrypt
- * (method None, or fully decrypted).
+ * (method None, or fully decrypted). A locked volume is BitLocker's whatever its other fields say: only a volume
+ * with BitLocker metadata can be locked (Microsoft Learn, "GetLockStatus method of the Win32_EncryptableVolume
+ * class"), and while it is, what is read from that metadata may be missing (manage-bde prints "Protection Status:
+ * Unknown" for it), so a method or status that reads as none does not make it unencrypted.
  */
 function bitLockerVolumeState(reading: BitLockerReading): EncryptionState | null {
   const conversion = conversionOf(reading.conversion);
-  if (conversion === 'decrypted' || reading.method === 'none') {
+  if ((conversion === 'decrypted' || reading.method === 'none') && reading.locked !== true) {
     return null;
   }
   return {
