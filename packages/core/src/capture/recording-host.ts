@@ -6,24 +6,6 @@ import type { CapturedError, Capture, EffectOp, HostReadCapture } from './captur
 export interface RecordingHost extends Host {
   /** The captures so far, in the order they were made (repeated requests are recorded once). */
   captures(): readonly Capture[];
-  /**
-   * A host for reads that run beside the others: it records into a list of its own, which `commit` appends to
-   * this host's captures (and its remembered reads to this host's), so a bundle lists the captures in the order
-   * of the steps, whichever finished first. It answers the reads this host remembered when the lane opened.
-   */
-  lane(): RecordingLane;
-}
-
-/** A lane of a recording host (see {@link RecordingHost.lane}). */
-export interface RecordingLane {
-  readonly host: Host;
-  commit(): void;
-}
-
-/** The recording lane of `host` when it records, else null (the steps then simply share the host). */
-export function laneOf(host: Host): RecordingLane | null {
-  const lane = (host as Partial<RecordingHost>).lane;
-  return typeof lane === 'function' ? lane.call(host) : null;
 }
 
 type PathReadKind = 'read-text' | 'list-dir' | 'real-path' | 'stat';
@@ -42,15 +24,10 @@ function toCapturedError(error: unknown): CapturedError {
  * performs an effect (the world may have changed: a mount, a file); the replay host mirrors this.
  */
 export function createRecordingHost(inner: Host): RecordingHost {
-  return recordInto(inner, [], new Map(), { changing: false });
-}
+  const log: Capture[] = [];
+  const memo = new Map<string, Promise<unknown>>();
+  let changing = false;
 
-function recordInto(
-  inner: Host,
-  log: Capture[],
-  memo: Map<string, Promise<unknown>>,
-  state: { changing: boolean },
-): RecordingHost {
   function remember<T>(
     key: string,
     produce: () => Promise<T>,
@@ -95,7 +72,7 @@ function recordInto(
     async run(spec: CommandSpec, signal?: AbortSignal) {
       // Commands are not memoised: a benchmark may run the same job twice on purpose. Once the run changes
       // things (the first effect), a command may change them too (mount, losetup): reads are asked again.
-      if (state.changing) {
+      if (changing) {
         memo.clear();
       }
       const base = {
@@ -130,28 +107,10 @@ function recordInto(
         (result, error) => ({ kind: 'system-info', result, error }),
       ),
     effects: recordEffects(inner.effects, log, () => {
-      state.changing = true;
+      changing = true;
       memo.clear();
     }),
     captures: () => [...log],
-    lane: () => {
-      const laneLog: Capture[] = [];
-      const laneMemo = new Map(memo);
-      // A recording host over another (collect records what assess's own recording host asks): a lane of each.
-      const innerLane = laneOf(inner);
-      return {
-        host: recordInto(innerLane?.host ?? inner, laneLog, laneMemo, state),
-        commit: () => {
-          innerLane?.commit();
-          log.push(...laneLog.splice(0));
-          laneMemo.forEach((pending, key) => {
-            if (!memo.has(key)) {
-              memo.set(key, pending);
-            }
-          });
-        },
-      };
-    },
   };
 }
 

@@ -2,7 +2,6 @@ import type { EncplanError } from '../errors.js';
 import { isEncplanError } from '../errors.js';
 import type { Warning, WarningCode } from '../domain/warning.js';
 import type { CommandOutput, CommandSpec, Host } from '../ports.js';
-import { laneOf } from '../capture/recording-host.js';
 
 /** What every probe gets: the host, a place to put warnings, and the cancellation signal. */
 export interface ProbeContext {
@@ -111,40 +110,6 @@ export function tryRun(
       throw error;
     }
   });
-}
-
-/**
- * A context for a step that runs beside others (issue 28): the same host (a lane of it when it records), the
- * parent's cancellation plus its own (`abort`), the same record of hung commands, and a warning list of its own.
- * `join` adds its warnings (and its recorded captures) to the parent's: called at the point where the step ran
- * when steps ran one after another, the result, warnings and bundle do not depend on which finished first.
- */
-export function besideContext(context: ProbeContext): {
-  context: ProbeContext;
-  abort: () => void;
-  join: () => void;
-} {
-  const controller = new AbortController();
-  const signal =
-    context.signal === undefined ? controller.signal : AbortSignal.any([context.signal, controller.signal]);
-  const lane = laneOf(context.host);
-  const beside = createProbeContext(lane?.host ?? context.host, signal);
-  const known = hungCommands.get(context) ?? new Map<string, string>();
-  hungCommands.set(context, known);
-  hungCommands.set(beside, known);
-  return {
-    context: beside,
-    abort: () => controller.abort(),
-    join: () => {
-      lane?.commit();
-      addWarnings(context, beside.warnings);
-    },
-  };
-}
-
-/** Adds warnings in their order, each once (see {@link addWarning}). */
-export function addWarnings(context: ProbeContext, warnings: readonly Warning[]): void {
-  warnings.forEach((warning) => addWarning(context, warning));
 }
 
 /**

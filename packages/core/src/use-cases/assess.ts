@@ -17,14 +17,7 @@ import { crossCheckDiskType, probeMachine } from '../probes/machine.js';
 import type { BackendId, IoBenchmark, ProgressEvent } from '../domain/io-benchmark.js';
 import type { StackNode } from '../domain/device.js';
 import type { CipherBenchmark } from '../domain/cipher.js';
-import {
-  addWarning,
-  addWarnings,
-  attempt,
-  besideContext,
-  createProbeContext,
-  type ProbeContext,
-} from '../probes/probe-context.js';
+import { addWarning, attempt, createProbeContext, type ProbeContext } from '../probes/probe-context.js';
 import { probeHostProtectedArea } from '../probes/linux/host-protected-area.js';
 import { resolvePlanOptions, type PlanOptions } from '../rules/plan-options.js';
 import { buildPlan } from '../plan/plan.js';
@@ -209,54 +202,15 @@ export interface HostFacts {
 }
 
 /** Reads the host facts once; expected failures become warnings in `context`. */
-export async function probeHostFacts(context: ProbeContext): Promise<HostFacts> {
-  const facts = await probeMachineFacts(context);
-  return { ...facts, fstrimTimer: await readFstrimTimer(context) };
-}
-
-/** The host facts but fstrim.timer. */
-async function probeMachineFacts(context: ProbeContext): Promise<Omit<HostFacts, 'fstrimTimer'>> {
+export async function probeHostFacts(
+  context: ProbeContext,
+  known: { fstrimTimer?: DiscardStackFacts['fstrimTimer'] } = {},
+): Promise<HostFacts> {
   const { machine, diskLayout } = await probeMachine(context);
   const kernelCrypto = await probeKernelCrypto(context);
   const capabilities = await probeCapabilities(context.host);
-  return { machine, diskLayout, kernelCrypto, capabilities };
-}
-
-/** A read started beside the disk's probes: its value, and `join` to add its warnings and captures where it used to run. */
-interface BesideRead<T> {
-  readonly value: T;
-  readonly join: () => void;
-}
-
-/** The host facts of a one-disk run, being read beside the disk's own probes. */
-interface HostFactsBeside {
-  readonly fstrimTimer: Promise<BesideRead<DiscardStackFacts['fstrimTimer']>>;
-  readonly machineFacts: Promise<BesideRead<Omit<HostFacts, 'fstrimTimer'>>>;
-  readonly abort: () => void;
-}
-
-/**
- * Starts reading the host facts (CPU, memory, OS, kernel crypto, capabilities, fstrim.timer), which do not depend
- * on the disk, so that their files and `systemctl` are read while the disk's own tools run (issue 28: one
- * assessment used to wait for each in turn). Each has its own warning list, added later in the place it had when
- * the reads ran one after another: the result and its warnings are the same whichever finishes first.
- */
-function readHostFactsBeside(context: ProbeContext): HostFactsBeside {
-  const timer = besideContext(context);
-  const machine = besideContext(context);
-  const fstrimTimer = readFstrimTimer(timer.context).then((value) => ({ value, join: timer.join }));
-  const machineFacts = probeMachineFacts(machine.context).then((value) => ({ value, join: machine.join }));
-  // Awaited later, or abandoned when the disk cannot be read: a failure meanwhile is not an unhandled one.
-  fstrimTimer.catch(() => undefined);
-  machineFacts.catch(() => undefined);
-  return {
-    fstrimTimer,
-    machineFacts,
-    abort: () => {
-      timer.abort();
-      machine.abort();
-    },
-  };
+  const fstrimTimer = known.fstrimTimer === undefined ? await readFstrimTimer(context) : known.fstrimTimer;
+  return { machine, diskLayout, kernelCrypto, capabilities, fstrimTimer };
 }
 
 /** A disk's facts without the run-wide tool list and the plan (assembled once every disk is read). */
@@ -283,22 +237,6 @@ export async function probeDisk(
   disk: DiskProbeRequest,
   request: Pick<AssessRequest, 'benchmark' | 'onProgress' | 'onBenchmarkProgress' | 'signal'> = {},
 ): Promise<DiskFacts> {
-  const beside = disk.hostFacts === undefined ? readHostFactsBeside(context) : null;
-  try {
-    return await readDisk(context, disk, request, beside);
-  } catch (error) {
-    // The disk cannot be read (or the run was cancelled): the reads beside it stop too.
-    beside?.abort();
-    throw error;
-  }
-}
-
-async function readDisk(
-  context: ProbeContext,
-  disk: DiskProbeRequest,
-  request: Pick<AssessRequest, 'benchmark' | 'onProgress' | 'onBenchmarkProgress' | 'signal'>,
-  beside: HostFactsBeside | null,
-): Promise<DiskFacts> {
   const { host } = context;
   const { target } = disk;
   const inventory = await probeLinuxInventory(context, target, {
@@ -307,14 +245,14 @@ async function readDisk(
   });
   const hostProtectedArea = await probeHostProtectedArea(context, inventory.disk);
   request.onProgress?.('Reading SMART health and TRIM support');
-  // SMART (smartctl) and the discard stack (dmsetup, luksDump, /etc files) are independent: read side by side,
-  // their warnings added in this order.
-  const [drive, discard] = await Promise.all([
-    probeHealth(host, { path: inventory.disk.path, transport: inventory.disk.transport }, context.signal),
-    readDiscardStack(context, inventory.stack, disk.hostFacts, beside),
-  ]);
-  addWarnings(context, drive.warnings);
-  discard.join();
+  const drive = await probeHealth(
+    host,
+    { path: inventory.disk.path, transport: inventory.disk.transport },
+    context.signal,
+  );
+  drive.warnings.forEach((warning) => addWarning(context, warning));
+  const discard = await probeDiscardStack(host, inventory.stack, context.signal, disk.hostFacts?.fstrimTimer);
+  discard.warnings.forEach((warning) => addWarning(context, warning));
   const space = {
     ...computeSpace(inventory.spaceInput),
     nvme: nvmeCapacityOf(drive.facts),
@@ -326,9 +264,10 @@ async function readDisk(
     stack: inventory.stack,
     space,
     drive: drive.facts,
-    discard: discard.value,
+    discard: discard.facts,
   });
-  const shared = disk.hostFacts ?? (await machineFactsOf(context, beside, discard.value.fstrimTimer));
+  const shared =
+    disk.hostFacts ?? (await probeHostFacts(context, { fstrimTimer: discard.facts.fstrimTimer }));
   const { machine, kernelCrypto } = shared;
   let cipherBenchmark = null;
   let phases: PhaseSchedule | null = null;
@@ -411,46 +350,6 @@ async function readDisk(
       sed: sections.sed,
     }),
   };
-}
-
-/** The discard stack, with the fstrim.timer facts the run has (`--all`), is reading beside, or reads now. */
-async function readDiscardStack(
-  context: ProbeContext,
-  stack: StackNode,
-  hostFacts: HostFacts | undefined,
-  beside: HostFactsBeside | null,
-): Promise<BesideRead<Awaited<ReturnType<typeof probeDiscardStack>>['facts']>> {
-  const side = besideContext(context);
-  const timer = beside === null ? null : await beside.fstrimTimer;
-  const discard = await probeDiscardStack(
-    side.context.host,
-    stack,
-    side.context.signal,
-    timer === null ? hostFacts?.fstrimTimer : timer.value,
-  );
-  return {
-    value: discard.facts,
-    join: () => {
-      side.join();
-      addWarnings(context, discard.warnings);
-      // The timer was the discard stack's last read: its captures and warnings come last.
-      timer?.join();
-    },
-  };
-}
-
-/** The host facts read beside the disk (their warnings added now), or read now when nothing was started. */
-async function machineFactsOf(
-  context: ProbeContext,
-  beside: HostFactsBeside | null,
-  fstrimTimer: DiscardStackFacts['fstrimTimer'],
-): Promise<HostFacts> {
-  if (beside === null) {
-    return { ...(await probeMachineFacts(context)), fstrimTimer };
-  }
-  const machineFacts = await beside.machineFacts;
-  machineFacts.join();
-  return { ...machineFacts.value, fstrimTimer };
 }
 
 /** The tools the run started (from the recording host's captures), each with its path and version, asked once. */
