@@ -12,6 +12,7 @@ import { REPO_ROOT } from '../support/fake-tools.js';
 const work = mkdtempSync(path.join(tmpdir(), 'encplan-modules-'));
 const cli = path.join(REPO_ROOT, 'packages/cli');
 const bundleDir = path.join(REPO_ROOT, 'fixtures/bundles/loop-gpt-ext4-78pct-debian12');
+const macBundleDir = path.join(REPO_ROOT, 'fixtures/bundles/darwin-intel-catalina-filevault-disk1s5');
 afterAll(() => rmSync(work, { recursive: true, force: true }));
 
 let runs = 0;
@@ -186,6 +187,14 @@ describe('what a command loads', () => {
     // Nor the progress bar of --benchmark and the text-width libraries it measures lines with.
     expect(modules).not.toContain('packages/cli/dist/render/progress-bar.js');
     expect(modules.filter((module) => module.startsWith('node_modules/wrap-ansi/'))).toEqual([]);
+    // Nor the macOS and Windows assessment (use-cases/assess.ts imports it when the host is one of them): their
+    // probes, parsers and I/O benchmark runners.
+    const otherPlatforms =
+      /use-cases\/assess-platform|probes\/(darwin|windows)\/|parsers\/(plist|powershell|manage-bde|system-profiler|diskutil|diskspd)\/|run-(windows|darwin)-io-benchmark/;
+    expect(modules.filter((module) => otherPlatforms.test(module))).toEqual([]);
+    const mac = loadedBy(['assess', '--bundle', macBundleDir, '--json'], {}, 'ignore');
+    expect(mac.status).toBe(0);
+    expect(loadedModules(mac.files)).toContain('packages/core/dist/probes/darwin/probe-darwin-storage.js');
     const text = loadedBy(['assess', '--bundle', bundleDir], {}, 'ignore');
     expect(text.status).toBe(0);
     expect(text.files).toContain('bundle/direct.js');

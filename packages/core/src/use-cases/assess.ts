@@ -21,7 +21,6 @@ import { addWarning, attempt, createProbeContext, type ProbeContext } from '../p
 import { probeHostProtectedArea } from '../probes/linux/host-protected-area.js';
 import { resolvePlanOptions, type PlanOptions } from '../rules/plan-options.js';
 import { buildPlan } from '../plan/plan.js';
-import { assessPlatform } from './assess-platform.js';
 import { refuseForeignTarget } from '../targets/registry.js';
 import { assessDriveSections, nvmeCapacityOf } from '../analyses/drive-sections.js';
 import { probeHealth } from '../probes/linux/health.js';
@@ -416,6 +415,9 @@ export async function assess(
   resolvePlanOptions(request.planOptions ?? {});
   refuseForeignTarget(environment.host.platform, request.planOptions?.targetTool ?? null);
   if (environment.host.platform === 'darwin' || environment.host.platform === 'win32') {
+    // The macOS and Windows probes, parsers and I/O benchmarks (~74 kB of the bundled core) are imported only
+    // here: a Linux `assess DISK` neither compiles nor evaluates them (issue 28; startup-modules.test.ts).
+    const { assessPlatform } = await import('./assess-platform.js');
     return assessPlatform(createRecordingHost(environment.host), environment.clock, request, recordTools);
   }
   const { host, context } = startAssessment(environment, request.signal);
