@@ -27,7 +27,7 @@ function sourceFiles(directory: string): string[] {
 
 const escape = (text: string): string => text.replace(/[.*+?^${}()|[\]\\-]/g, '\\$&');
 
-/** The ways code compares a value with a name: ===, !==, switch cases, includes(). */
+/** The ways code compares a value with a name (===, !==, switch cases, includes()) or falls back to it (??). */
 function comparisonsOf(name: string): RegExp[] {
   const quoted = `(['"\`])${escape(name)}\\1`;
   return [
@@ -35,6 +35,7 @@ function comparisonsOf(name: string): RegExp[] {
     new RegExp(`${quoted}\\s*[!=]==`),
     new RegExp(`\\bcase\\s+${quoted}\\s*:`),
     new RegExp(`\\.includes\\(\\s*${quoted}\\s*\\)`),
+    new RegExp(`\\?\\?\\s*${quoted}`),
   ];
 }
 
@@ -80,6 +81,7 @@ describe('no code outside packages/core/src/targets compares a target name', () 
     "if (backends.includes('fscrypt')) {",
     'if (target === `luks2-opal`) {',
     'const NAMES: Readonly<Record<TargetTool, string>> = {',
+    "        variant: run.target.variant ?? 'luks2',",
   ])('catches %s (the check itself can fail)', (line) => {
     const matched =
       ids.some((id) => comparisonsOf(id).some((pattern) => pattern.test(line))) || WHOLE_LIST_MAP.test(line);
