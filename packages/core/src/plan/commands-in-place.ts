@@ -10,8 +10,11 @@ export const BTRFS_SHRINK_MOUNTPOINT = '/run/encplan-shrink';
 /** --reduce-device-size as cryptsetup takes it: 32M (cryptsetup-reencrypt(8), "--reduce-device-size 32M"). */
 const REDUCTION_ARG = `${String(IN_PLACE_REDUCTION_BYTES / MIB)}M`;
 
-/** The filesystem shrink that frees the header's room at the end of `path` (ext2/3/4 offline, btrfs mounted). */
-function shrinkCommands(target: NonNullable<Strategy['target']>): PlanCommand[] {
+/**
+ * The filesystem shrink that frees the header's room at the end of `path` (ext2/3/4 offline, btrfs mounted);
+ * `encryptId` is the target's in-place encryption command, which an unmount prepares when nothing is shrunk.
+ */
+function shrinkCommands(target: NonNullable<Strategy['target']>, encryptId: string): PlanCommand[] {
   const path = target.path;
   const size = target.sizeBytes;
   const mounted = target.mountpoints.filter((mountpoint) => mountpoint !== '/');
@@ -64,7 +67,7 @@ function shrinkCommands(target: NonNullable<Strategy['target']>): PlanCommand[] 
       prepares,
     }));
   if (size === null) {
-    return unmount('in-place-reencrypt');
+    return unmount(encryptId);
   }
   // The new size ends on a 1 MiB boundary at least the reduction before the end of the device.
   const newSizeBytes = Math.floor((size - IN_PLACE_REDUCTION_BYTES) / MIB) * MIB;
@@ -142,7 +145,7 @@ export function buildInPlaceCommands(
           },
         ];
   return [
-    ...shrinkCommands(target),
+    ...shrinkCommands(target, steps.encrypt.id),
     steps.encrypt,
     ...steps.open,
     ...grow,

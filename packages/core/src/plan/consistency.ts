@@ -4,7 +4,13 @@ import { ARGON2_MIN_ITERATIONS, type Luks2Pbkdf } from '../rules/key-derivation.
 import type { SpacePlan } from '../rules/space.js';
 import { replaceFirstStrategy, type Strategy } from '../rules/strategy.js';
 import type { PlanCommand } from './commands.js';
-import { planSettingsOf, type PlanTargetId } from '../targets/registry.js';
+import {
+  planSettingsOf,
+  readCommand,
+  type AppliedOption,
+  type AppliedSettings,
+  type PlanTargetId,
+} from '../targets/registry.js';
 
 /**
  * The parts of a plan (plan.ts planSchema) this check reads and writes: declared here, not imported, so the
@@ -61,16 +67,6 @@ export interface PlanContradiction {
 
 const contradiction = (rule: ConsistencyRule, message: string): PlanContradiction => ({ rule, message });
 
-/** The value after `flag` in argv (`--flag value`, `--flag=value` or VeraCrypt Format.exe's `/flag value`). */
-function flagValue(argv: readonly string[], flag: string): string | null {
-  const index = argv.indexOf(flag);
-  if (index >= 0) {
-    return argv[index + 1] ?? null;
-  }
-  const joined = argv.find((word) => word.startsWith(`${flag}=`));
-  return joined === undefined ? null : joined.slice(flag.length + 1);
-}
-
 /** The recommendation values the plan's settings must equal, rule id by rule id. */
 function recommendationContradictions(plan: Plan): PlanContradiction[] {
   const { settings } = plan;
@@ -119,61 +115,52 @@ function recommendationContradictions(plan: Plan): PlanContradiction[] {
   return found;
 }
 
-/** The LUKS2 settings a luksFormat or reencrypt --encrypt line applies, against the plan's. */
-function luksFormatContradictions(plan: Plan, command: PlanCommand): PlanContradiction[] {
+/** The volume settings a command applies (LUKS2: luksFormat, reencrypt --encrypt), against the plan's. */
+function volumeContradictions(
+  plan: Plan,
+  command: PlanCommand,
+  applied: Extract<AppliedSettings, { kind: 'volume' }>,
+): PlanContradiction[] {
   const { settings } = plan;
-  const { argv } = command;
   const found: PlanContradiction[] = [];
-  const differs = (what: string, applied: string | null, stated: string | null): void => {
-    if (applied !== stated) {
+  const differs = ({ option, value }: AppliedOption, stated: string | null): void => {
+    if (value !== stated) {
       found.push(
         contradiction(
           'command-setting',
-          `${command.id} applies ${what} ${String(applied)}, the plan states ${String(stated)}`,
+          `${command.id} applies ${option} ${String(value)}, the plan states ${String(stated)}`,
         ),
       );
     }
   };
-  differs('--cipher', flagValue(argv, '--cipher'), settings.cipher);
+  differs(applied.cipher, settings.cipher);
+  differs(applied.keySizeBits, settings.keySizeBits === null ? null : String(settings.keySizeBits));
   differs(
-    '--key-size',
-    flagValue(argv, '--key-size'),
-    settings.keySizeBits === null ? null : String(settings.keySizeBits),
-  );
-  differs(
-    '--sector-size',
-    flagValue(argv, '--sector-size'),
+    applied.sectorSizeBytes,
     settings.sectorSizeBytes === null ? null : String(settings.sectorSizeBytes),
   );
   const pbkdf = settings.luks2Pbkdf;
   // The KDF itself: a PBKDF2 keyslot (GRUB, rules/grub-boot.ts) states no memory or lanes and passes none.
   const kdf = pbkdf === null ? null : (pbkdf.kdf ?? 'argon2id');
-  differs('--pbkdf', flagValue(argv, '--pbkdf'), kdf);
+  differs(applied.kdf, kdf);
   const argon2 = pbkdf !== null && kdf === 'argon2id' ? pbkdf : null;
+  differs(applied.kdfMemoryKiB, argon2 === null ? null : String(argon2.memoryKiB));
+  differs(applied.kdfParallel, argon2 === null ? null : String(argon2.parallel));
   differs(
-    '--pbkdf-memory',
-    flagValue(argv, '--pbkdf-memory'),
-    argon2 === null ? null : String(argon2.memoryKiB),
-  );
-  differs(
-    '--pbkdf-parallel',
-    flagValue(argv, '--pbkdf-parallel'),
-    argon2 === null ? null : String(argon2.parallel),
-  );
-  differs(
-    '--pbkdf-force-iterations',
-    flagValue(argv, '--pbkdf-force-iterations'),
+    applied.kdfIterations,
     pbkdf?.iterations === null || pbkdf === null ? null : String(pbkdf.iterations),
   );
   return found;
 }
 
-/** Activation flags (open, refresh, crypttab) against the plan's discards and workqueue settings. */
-function activationContradictions(plan: Plan, command: PlanCommand): PlanContradiction[] {
+/** Activation flags (open, refresh, the line that opens it at boot) against the plan's discards and workqueues. */
+function activationContradictions(
+  plan: Plan,
+  command: PlanCommand,
+  applied: Extract<AppliedSettings, { kind: 'activation' }>,
+): PlanContradiction[] {
   const { settings } = plan;
-  const words = command.id === 'crypttab-entry' ? (command.stdinText ?? '').split(/[\s,]+/) : command.argv;
-  const discards = words.includes('--allow-discards') || words.includes('discard');
-  const bypass = words.includes('--perf-no_read_workqueue') || words.includes('no-read-workqueue');
+  const { discards, workqueueBypass: bypass } = applied;
   const found: PlanContradiction[] = [];
   if (discards !== settings.allowDiscards) {
     found.push(
@@ -183,8 +170,8 @@ function activationContradictions(plan: Plan, command: PlanCommand): PlanContrad
       ),
     );
   }
-  // refresh applies only flags that change; the others are checked on open and crypttab.
-  if (bypass !== settings.workqueueBypass && command.id !== 'luks-refresh-existing') {
+  // A refresh applies only flags that change (null); the others are checked on open and crypttab.
+  if (bypass !== null && bypass !== settings.workqueueBypass) {
     found.push(
       contradiction(
         'command-setting',
@@ -195,13 +182,14 @@ function activationContradictions(plan: Plan, command: PlanCommand): PlanContrad
   return found;
 }
 
-/** VeraCrypt's create line (Linux/macOS `veracrypt -c`, Windows `VeraCrypt Format.exe /create`). */
-function veracryptContradictions(plan: Plan, command: PlanCommand): PlanContradiction[] {
+/** A VeraCrypt volume's create line (Linux/macOS `veracrypt -c`, Windows `VeraCrypt Format.exe /create`). */
+function pimAndHashContradictions(
+  plan: Plan,
+  command: PlanCommand,
+  applied: Extract<AppliedSettings, { kind: 'pim-and-hash' }>,
+): PlanContradiction[] {
   const planned = plan.settings.veracrypt;
-  const { argv } = command;
-  const windows = argv.includes('/create');
-  const pim = flagValue(argv, windows ? '/pim' : '--pim');
-  const hash = flagValue(argv, windows ? '/hash' : '--hash');
+  const { pim, hash } = applied;
   const found: PlanContradiction[] = [];
   if (planned === null) {
     return [
@@ -227,23 +215,23 @@ function veracryptContradictions(plan: Plan, command: PlanCommand): PlanContradi
   return found;
 }
 
-/** Every command that applies a setting, against the setting the plan states. */
+/**
+ * Every command that applies a setting, against the setting the plan states: the targets read each command
+ * back from its words (targets/registry.ts readCommand), so this check names no target's tool or command.
+ */
 function commandContradictions(plan: Plan): PlanContradiction[] {
   return plan.commands.flatMap((command) => {
-    const [tool, action] = command.argv;
-    if (tool === 'cryptsetup' && (action === 'luksFormat' || action === 'reencrypt')) {
-      return luksFormatContradictions(plan, command);
+    const applied = readCommand(command).settings;
+    switch (applied?.kind) {
+      case 'volume':
+        return volumeContradictions(plan, command, applied);
+      case 'activation':
+        return activationContradictions(plan, command, applied);
+      case 'pim-and-hash':
+        return pimAndHashContradictions(plan, command, applied);
+      case undefined:
+        return [];
     }
-    if (
-      (tool === 'cryptsetup' && (action === 'open' || action === 'refresh')) ||
-      command.id === 'crypttab-entry'
-    ) {
-      return activationContradictions(plan, command);
-    }
-    if (command.id === 'veracrypt-create') {
-      return veracryptContradictions(plan, command);
-    }
-    return [];
   });
 }
 

@@ -7,6 +7,7 @@ import {
   type PlanCommand,
 } from './commands.js';
 import { activeUseOf, diskUsageOf, type ByteRange, type DiskUsage } from './disk-usage.js';
+import { readCommand, type ActivationSwitch, type DiskStep } from '../targets/registry.js';
 
 /** Which invariant a command breaks. */
 export type InvariantRule =
@@ -51,7 +52,12 @@ interface Problem {
 }
 const problem = (rule: InvariantRule, message: string): Problem => ({ rule, message });
 
-type Check = (command: PlanCommand, sim: Simulation, settings: CommandSettings) => Problem[];
+type Check = (
+  command: PlanCommand,
+  sim: Simulation,
+  settings: CommandSettings,
+  existingPaths: ReadonlySet<string>,
+) => Problem[];
 
 const inside = (range: ByteRange, regions: readonly ByteRange[]): boolean =>
   regions.some((region) => region.startBytes <= range.startBytes && range.endBytes <= region.endBytes);
@@ -301,86 +307,74 @@ function volumeTarget(
   ];
 }
 
-function checkActivationFlags(args: readonly string[], settings: CommandSettings): Problem[] {
-  const problems: Problem[] = [];
-  if (args.includes('--allow-discards') !== settings.allowDiscards) {
-    problems.push(
-      problem(
-        'activation-flags',
-        `--allow-discards is ${settings.allowDiscards ? 'missing although the plan allows discards' : 'given although the plan keeps discards off'}`,
-      ),
-    );
-  }
-  for (const flag of ['--perf-no_read_workqueue', '--perf-no_write_workqueue']) {
-    if (args.includes(flag) !== settings.workqueueBypass) {
-      problems.push(
-        problem(
-          'activation-flags',
-          `${flag} is ${settings.workqueueBypass ? 'missing although the plan bypasses the workqueues' : 'given although the plan keeps the workqueues'}`,
-        ),
-      );
+/** The activation flags an open or refresh gives, against the plan's discards and workqueue bypass. */
+function checkActivationFlags(switches: readonly ActivationSwitch[], settings: CommandSettings): Problem[] {
+  return switches.flatMap(({ option, setting, given }) => {
+    if (setting === 'discards') {
+      return given === settings.allowDiscards
+        ? []
+        : [
+            problem(
+              'activation-flags',
+              `${option} is ${settings.allowDiscards ? 'missing although the plan allows discards' : 'given although the plan keeps discards off'}`,
+            ),
+          ];
     }
-  }
-  return problems;
+    return given === settings.workqueueBypass
+      ? []
+      : [
+          problem(
+            'activation-flags',
+            `${option} is ${settings.workqueueBypass ? 'missing although the plan bypasses the workqueues' : 'given although the plan keeps the workqueues'}`,
+          ),
+        ];
+  });
 }
 
-function checkCryptsetup(
+/** A step of a target's own tool, as the target reads it (TargetCommands.read), on the simulated disk. */
+function checkTargetStep(
   command: PlanCommand,
+  step: DiskStep,
   sim: Simulation,
   settings: CommandSettings,
   facts: PlanFacts,
   existingPaths: ReadonlySet<string>,
 ): Problem[] {
-  const action = command.argv[1];
-  switch (action) {
-    case 'luksFormat':
-      return volumeTarget(command.argv.at(-1), sim, settings, 'luksFormat');
+  switch (step.kind) {
+    case 'format':
+      return volumeTarget(step.device, sim, settings, step.step);
     case 'open': {
-      const target = command.argv.at(-2);
-      const name = command.argv.at(-1);
-      const problems = checkActivationFlags(command.argv, settings);
-      if (target === undefined || !sim.formatted.has(target)) {
+      const problems = checkActivationFlags(step.switches, settings);
+      if (step.device === undefined || !sim.formatted.has(step.device)) {
         problems.push(
           problem(
             'writes-existing-data',
-            `cryptsetup open acts on ${String(target)}, which the plan did not format`,
+            `${step.step} acts on ${String(step.device)}, which the plan did not format`,
           ),
         );
       }
-      if (name !== undefined) {
-        sim.opened.add(name);
+      if (step.mapping !== undefined) {
+        sim.opened.add(step.mapping);
       }
       return problems;
     }
     case 'refresh': {
-      const name = command.argv[2];
-      const existing = existingEncryptionOf(facts);
-      const problems = checkActivationFlags(command.argv, settings);
-      if (existing?.mappingName !== name) {
+      const problems = checkActivationFlags(step.switches, settings);
+      if (existingEncryptionOf(facts)?.mappingName !== step.mapping) {
         problems.push(
           problem(
             'writes-existing-data',
-            `cryptsetup refresh acts on ${String(name)}, which is not the disk's open LUKS mapping`,
+            `${step.step} acts on ${String(step.mapping)}, which is not the disk's open LUKS mapping`,
           ),
         );
       }
       return problems;
     }
-    case 'reencrypt':
+    case 'in-place':
       return checkInPlace(command, sim, existingPaths);
-    default:
-      return [
-        problem('uninterpreted-write', `cryptsetup ${String(action)} is not a step the checker can judge`),
-      ];
+    case 'unjudged':
+      return [problem('uninterpreted-write', `${step.step} is not a step the checker can judge`)];
   }
-}
-
-/** The in-place steps (filesystem check and shrink, LUKS2 reencrypt --encrypt) act on existing data by design. */
-function isInPlaceStep(command: PlanCommand): boolean {
-  const tool = command.argv[0];
-  return (
-    tool === 'e2fsck' || tool === 'resize2fs' || (tool === 'cryptsetup' && command.argv[1] === 'reencrypt')
-  );
 }
 
 /**
@@ -456,30 +450,49 @@ function checkHdparm(command: PlanCommand, sim: Simulation, settings: CommandSet
   return [problem('uninterpreted-write', `hdparm ${args.join(' ')} is not a step the checker can judge`)];
 }
 
-function checkVeracrypt(command: PlanCommand, sim: Simulation, settings: CommandSettings): Problem[] {
-  return command.argv.includes('-c')
-    ? volumeTarget(command.argv.at(-1), sim, settings, 'veracrypt -c')
-    : [
-        problem(
-          'uninterpreted-write',
-          `veracrypt ${command.argv.slice(1).join(' ')} is not a step the checker can judge`,
-        ),
-      ];
+/** How the checker judges the tool of a step every target shares. */
+interface SharedStep {
+  readonly check: Check;
+  /** It writes the disk: its partition table, its never-allocated space, its hidden area or a new volume. */
+  readonly writesDisk: boolean;
+  /** It acts on existing data by design (an in-place step, judged by the in-place strategy's preconditions). */
+  readonly inPlace: boolean;
 }
 
 /**
- * True for a step of the fresh path, each of which writes the disk: its partition table (sgdisk, partx's
- * re-read), its never-allocated space (blkdiscard), its hidden area (hdparm) or a volume on it (luksFormat,
- * veracrypt -c, the open and mkfs that follow). The refresh of an open volume's flags and the in-place steps
- * (judged by their own preconditions) are not.
+ * The tools of the steps every target shares, in one table: the partition layout, the spare tail and the Host
+ * Protected Area (plan/commands.ts), the filesystem and the crypttab line of a new volume, and the filesystem's
+ * check and shrink around an in-place encryption (plan/commands-in-place.ts). They are judged here, since they
+ * are no target's: a target's own tools (cryptsetup, veracrypt) are read by the target (TargetCommands.read,
+ * targets/registry.ts readCommand), which says what each of its commands does to the disk.
  */
-function writesDisk(command: PlanCommand): boolean {
-  const [tool, action] = command.argv;
-  if (tool === 'cryptsetup') {
-    return action === 'luksFormat' || action === 'open';
-  }
-  return ['sgdisk', 'partx', 'blkdiscard', 'hdparm', 'veracrypt', 'mkfs.ext4', 'tee'].includes(tool ?? '');
-}
+const SHARED_STEPS: ReadonlyMap<string, SharedStep> = new Map<string, SharedStep>([
+  ['sgdisk', { check: checkSgdisk, writesDisk: true, inPlace: false }],
+  ['partx', { check: (command, sim) => checkPartx(command, sim), writesDisk: true, inPlace: false }],
+  ['blkdiscard', { check: checkBlkdiscard, writesDisk: true, inPlace: false }],
+  ['hdparm', { check: checkHdparm, writesDisk: true, inPlace: false }],
+  ['mkfs.ext4', { check: (command, sim) => checkMkfs(command, sim), writesDisk: true, inPlace: false }],
+  ['tee', { check: (command) => checkTee(command), writesDisk: true, inPlace: false }],
+  [
+    'e2fsck',
+    {
+      check: (command, sim, _, existing) => checkInPlace(command, sim, existing),
+      writesDisk: false,
+      inPlace: true,
+    },
+  ],
+  [
+    'resize2fs',
+    {
+      check: (command, sim, _, existing) => checkInPlace(command, sim, existing),
+      writesDisk: false,
+      inPlace: true,
+    },
+  ],
+]);
+
+/** The tools of the shared steps (no target's own): tests/architecture/target-names.test.ts lets plan/ name them. */
+export const SHARED_STEP_TOOLS: readonly string[] = [...SHARED_STEPS.keys()];
 
 /**
  * Checks the commands of a Linux plan against the invariants no flag can override (issue 10): no write at all
@@ -515,25 +528,18 @@ export function checkCommandInvariants(
   const existingPaths = new Set(
     (usage.partitions ?? []).flatMap((partition) => (partition.path === null ? [] : [partition.path])),
   );
-  const checks: Readonly<Record<string, Check>> = {
-    sgdisk: checkSgdisk,
-    partx: (command) => checkPartx(command, sim),
-    blkdiscard: checkBlkdiscard,
-    cryptsetup: (command) => checkCryptsetup(command, sim, settings, facts, existingPaths),
-    'mkfs.ext4': (command) => checkMkfs(command, sim),
-    tee: (command) => checkTee(command),
-    hdparm: checkHdparm,
-    veracrypt: checkVeracrypt,
-    e2fsck: (command) => checkInPlace(command, sim, existingPaths),
-    resize2fs: (command) => checkInPlace(command, sim, existingPaths),
-  };
   const violations: InvariantViolation[] = [];
   const add = (command: PlanCommand, rule: InvariantRule, message: string): void => {
     violations.push({ commandId: command.id, rule, message });
   };
   const active = activeUseOf(usage);
   for (const command of commands) {
-    if (active.length > 0 && writesDisk(command)) {
+    const tool = command.argv[0] ?? '';
+    const shared = SHARED_STEPS.get(tool);
+    const step = shared === undefined ? readCommand(command).step : null;
+    const writesDisk = shared?.writesDisk ?? step?.writesDisk ?? false;
+    const inPlace = shared?.inPlace ?? step?.kind === 'in-place';
+    if (active.length > 0 && writesDisk) {
       add(
         command,
         'writes-in-use',
@@ -557,13 +563,17 @@ export function checkCommandInvariants(
             .map((item) => item.detail)
             .join('; ')})`,
         );
-      } else if (existingPaths.has(word) && !sim.created.has(word) && !isInPlaceStep(command)) {
+      } else if (existingPaths.has(word) && !sim.created.has(word) && !inPlace) {
         add(command, 'writes-existing-data', `${command.id} names the existing partition ${word}`);
       }
     }
-    const tool = command.argv[0] ?? '';
-    const check = checks[tool];
-    if (check === undefined) {
+    const problems =
+      shared !== undefined
+        ? shared.check(command, sim, settings, existingPaths)
+        : step !== null
+          ? checkTargetStep(command, step, sim, settings, facts, existingPaths)
+          : null;
+    if (problems === null) {
       add(
         command,
         'uninterpreted-write',
@@ -571,7 +581,7 @@ export function checkCommandInvariants(
       );
       continue;
     }
-    for (const found of check(command, sim, settings)) {
+    for (const found of problems) {
       add(command, found.rule, found.message);
     }
   }

@@ -169,14 +169,17 @@ function measuredBytesPerSecond(
 /** The measured dm-crypt (LUKS2) targets of the I/O benchmark, with the variant each was measured with. */
 export function measuredLuks2Targets(facts: PlanFacts): {
   readonly target: DeepPartial<TargetMeasurement>;
+  /** The variant's name as measured ("luks2 sector 4096, no workqueues"). */
+  readonly name: string;
   readonly noWorkqueues: boolean;
   readonly sectorSizeBytes: number;
 }[] {
   return (facts.ioBenchmark?.encrypted ?? []).flatMap((target) => {
     const dmCrypt =
       target.backend !== undefined && benchmarkOf(target.backend)?.container === 'dm-crypt-file';
-    const variant = dmCrypt ? luks2VariantOf(target.variant ?? '') : null;
-    return variant === null ? [] : [{ target, ...variant }];
+    const name = target.variant ?? '';
+    const variant = dmCrypt ? luks2VariantOf(name) : null;
+    return variant === null ? [] : [{ target, name, ...variant }];
   });
 }
 

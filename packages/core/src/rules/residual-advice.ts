@@ -74,7 +74,7 @@ function residualsBelowModel(facts: PlanFacts): MeasuredResidual[] {
         return best;
       }
       return {
-        variant: run.target.variant ?? 'luks2',
+        variant: run.name,
         noWorkqueues: run.noWorkqueues,
         sectorSizeBytes: run.sectorSizeBytes,
         profile: row.profile,

@@ -1,12 +1,15 @@
 import { EncplanError, InvariantError } from '../errors.js';
 import type { Resource } from '../domain/cleanup.js';
 import type { BackendId } from '../domain/io-benchmark.js';
+import type { PlanCommand } from '../domain/plan-command.js';
 import { apfsTarget } from './apfs/apfs.js';
 import { bitlockerTarget } from './bitlocker/bitlocker.js';
 import { fscryptTarget } from './fscrypt/fscrypt.js';
 import { luks2OpalTarget } from './luks2-opal/luks2-opal.js';
 import { luks2Target } from './luks2/luks2.js';
 import type {
+  AppliedSettings,
+  DiskStep,
   EncryptionTarget,
   PlanPlatform,
   PlatformPlanHook,
@@ -18,7 +21,14 @@ import type {
 import { SHARED_TEARDOWNS, type ResourceTeardown } from './teardown-steps.js';
 import { veracryptTarget } from './veracrypt/veracrypt.js';
 
-export { DM_CRYPT_ENGINE, type TargetEngine } from './target.js';
+export {
+  DM_CRYPT_ENGINE,
+  type ActivationSwitch,
+  type AppliedOption,
+  type AppliedSettings,
+  type DiskStep,
+  type TargetEngine,
+} from './target.js';
 
 /**
  * Every encryption target encplan knows, one folder each. The order is the order of `--target` and `--backend`
@@ -90,6 +100,30 @@ export function planCommandsOf(id: PlanTargetId): TargetCommands {
  */
 export function platformPlanOf(id: PlanTargetId, platform: PlanPlatform): PlatformPlanHook | null {
   return targetOf(id).platformPlans?.[platform] ?? null;
+}
+
+/** What the targets read in a command (TargetCommands.read): its step on the disk and the settings it applies. */
+export interface ReadCommand {
+  /** The first target's that gives one; null: no target's step (a shared step's tool, or no one's). */
+  readonly step: DiskStep | null;
+  /** The first target's that gives them; null: it applies none of the plan's settings. */
+  readonly settings: AppliedSettings | null;
+}
+
+/**
+ * A plan command as the targets read it back from its words, each target its own commands, in registry order.
+ * Every target is asked, not only the plan's: the plan's checks (plan/consistency.ts, plan/invariants.ts) judge
+ * a command by what it is, never by what the builder says it made.
+ */
+export function readCommand(command: PlanCommand): ReadCommand {
+  const readings = ENCRYPTION_TARGETS.flatMap((target) => {
+    const reading = target.commands?.read?.(command) ?? null;
+    return reading === null ? [] : [reading];
+  });
+  return {
+    step: readings.find((reading) => reading.step !== null)?.step ?? null,
+    settings: readings.find((reading) => reading.settings !== null)?.settings ?? null,
+  };
 }
 
 /** The volume plan of a target without one of its own. */

@@ -154,6 +154,92 @@ export interface OpenVolume {
   readonly storesActivationFlags: boolean;
 }
 
+/** A setting as a command's words apply it: the option that carries it and its value there (null: not given). */
+export interface AppliedOption {
+  readonly option: string;
+  readonly value: string | null;
+}
+
+/**
+ * The settings one of a target's commands applies, read from its own words (TargetCommands.read), for the plan's
+ * consistency check (plan/consistency.ts) to hold against the settings the plan states.
+ */
+export type AppliedSettings =
+  | {
+      /** It makes the volume (LUKS2: luksFormat, reencrypt --encrypt): cipher, key size, sector size, key derivation. */
+      readonly kind: 'volume';
+      readonly cipher: AppliedOption;
+      readonly keySizeBits: AppliedOption;
+      readonly sectorSizeBytes: AppliedOption;
+      /** The keyslot's KDF, its memory and lanes (Argon2 only), and its forced iterations. */
+      readonly kdf: AppliedOption;
+      readonly kdfMemoryKiB: AppliedOption;
+      readonly kdfParallel: AppliedOption;
+      readonly kdfIterations: AppliedOption;
+    }
+  | {
+      /** It opens the volume, now or at boot (LUKS2: open, refresh, the crypttab line). */
+      readonly kind: 'activation';
+      readonly discards: boolean;
+      /** Whether it bypasses dm-crypt's workqueues; null: it leaves them as they are (a refresh applies only changes). */
+      readonly workqueueBypass: boolean | null;
+    }
+  | {
+      /** It creates a volume with a PIM and a header-key hash of its own (VeraCrypt). */
+      readonly kind: 'pim-and-hash';
+      readonly pim: string | null;
+      readonly hash: string | null;
+    };
+
+/** An activation flag of an open or refresh command: the option, what it sets, and whether the command gives it. */
+export interface ActivationSwitch {
+  readonly option: string;
+  readonly setting: 'discards' | 'workqueue-bypass';
+  readonly given: boolean;
+}
+
+/**
+ * What one of a target's commands does to the disk, read from its argv (TargetCommands.read), for the invariants
+ * no flag overrides (plan/invariants.ts). `step` names it in the checker's messages; `writesDisk`: it writes the
+ * disk (a volume on it, or the volume's opening), so it never runs on a disk in use.
+ */
+export type DiskStep = { readonly step: string; readonly writesDisk: boolean } & (
+  | {
+      /** It formats `device` with a new volume. */
+      readonly kind: 'format';
+      readonly device: string | undefined;
+    }
+  | {
+      /** It opens the volume on `device` as `mapping` with these flags. */
+      readonly kind: 'open';
+      readonly device: string | undefined;
+      readonly mapping: string | undefined;
+      readonly switches: readonly ActivationSwitch[];
+    }
+  | {
+      /** It applies these flags to the open mapping `mapping`. */
+      readonly kind: 'refresh';
+      readonly mapping: string | undefined;
+      readonly switches: readonly ActivationSwitch[];
+    }
+  | {
+      /** It encrypts an existing filesystem in place (judged by the in-place strategy's preconditions). */
+      readonly kind: 'in-place';
+    }
+  | {
+      /** Its tool, but no step the checker can judge: it is never emitted. */
+      readonly kind: 'unjudged';
+    }
+);
+
+/** What a command is to the target whose tool wrote it: its step on the disk and the settings it applies. */
+export interface CommandReading {
+  /** Null: no step of its own on the disk (the crypttab line is `tee`'s, a shared step's). */
+  readonly step: DiskStep | null;
+  /** Null: it applies none of the plan's settings. */
+  readonly settings: AppliedSettings | null;
+}
+
 /** How the plan's commands make (or tune) a volume of this target, in the tool's own syntax. */
 export interface TargetCommands {
   /** The sgdisk GPT type code of a partition made for it (sgdisk(8) -L). */
@@ -174,6 +260,13 @@ export interface TargetCommands {
    * open it at boot. Absent: it cannot encrypt in place (settings.inPlaceEncryption is false); null: no command.
    */
   inPlace?(input: VolumeCommandInput, reduction: string): InPlaceCommands | null;
+  /**
+   * Reads a command back from its own words (argv, the stdin text): what it does to the disk and which settings it
+   * applies; null when it is none of this target's. The plan's checks (plan/consistency.ts, plan/invariants.ts)
+   * ask every target through the registry (targets/registry.ts readCommand), never the builder's account, and
+   * never name a target's tool or command id themselves. Absent: the plan's checks read none of its commands.
+   */
+  read?(command: PlanCommand): CommandReading | null;
 }
 
 /** A target's in-place encryption of a filesystem (TargetCommands.inPlace). */

@@ -8,7 +8,8 @@ import {
   planTargetsOn,
   volumePlanOf,
 } from '../../src/targets/registry.js';
-import type { VolumeCommandInput, VolumePlanKit, VolumePlanTypes } from '../../src/targets/target.js';
+import type { VolumePlanKit, VolumePlanTypes } from '../../src/targets/target.js';
+import { volumeInput } from '../support/volume-input.js';
 import { emptyDisk, facts, machine } from '../rules/facts-builder.js';
 
 // Issue 26 item 2: on Linux each target plans its own part of the volume plan (targets/<id>/plan.ts,
@@ -176,22 +177,7 @@ describe('the plans the hooks give', () => {
 });
 
 describe('a target’s commands on Linux are its own: the volume, the refresh, the in-place encryption', () => {
-  const input: VolumeCommandInput = {
-    platform: 'linux',
-    devicePath: '/dev/sdb',
-    volumePath: '/dev/sdb1',
-    stage: undefined,
-    label: 'encplan',
-    mappingName: 'cryptdata',
-    volumeUuid: '00000000-0000-4000-8000-000000000000',
-    cipherSpec: 'aes-xts-plain64',
-    keyBits: 512,
-    sectorSizeBytes: 4096,
-    luks2Pbkdf: null,
-    allowDiscards: true,
-    workqueueBypass: false,
-    veracrypt: null,
-  };
+  const input = volumeInput();
 
   it('LUKS2 encrypts in place with the luksFormat options of a new volume, then opens it and adds crypttab', () => {
     const format = planCommandsOf('luks2').volume(input)[0]!;

@@ -1,5 +1,5 @@
 import { luks2Target } from '../luks2/luks2.js';
-import { luks2VolumeCommands } from '../luks2/commands.js';
+import { luks2VolumeCommands, readLuks2Command } from '../luks2/commands.js';
 import type { EncryptionTarget, LooseOpalLocking, TargetAdmission, TargetAdmissionFacts } from '../target.js';
 import { opalLockingOf, type OpalDiscovery } from './sedutil-query.js';
 
@@ -178,6 +178,7 @@ export const luks2OpalTarget = {
     // asks for the OPAL admin password as well as the passphrase. No refresh: an open LUKS2 volume is not an
     // OPAL one (settings.refreshOpenVolume is false).
     volume: (input) => luks2VolumeCommands(input, ['--hw-opal']),
+    read: readLuks2Command,
   },
   // An OPAL locking range needs a real self-encrypting drive: no container file can stand in for one.
   benchmark: null,

@@ -1,5 +1,26 @@
 import type { PlanCommand } from '../../domain/plan-command.js';
-import type { InPlaceCommands, OpenVolume, TargetCommands, VolumeCommandInput } from '../target.js';
+import { appliedOption } from '../command-words.js';
+import type {
+  ActivationSwitch,
+  AppliedSettings,
+  CommandReading,
+  DiskStep,
+  InPlaceCommands,
+  OpenVolume,
+  TargetCommands,
+  VolumeCommandInput,
+} from '../target.js';
+
+/** The ids of the commands whose settings are read back by id (the crypttab line; the refresh of an open volume). */
+const CRYPTTAB_ENTRY = 'crypttab-entry';
+const REFRESH_EXISTING = 'luks-refresh-existing';
+
+/** The activation options of cryptsetup open and refresh (cryptsetup(8)) the plan decides, by the setting each sets. */
+const ACTIVATION_OPTIONS: readonly Omit<ActivationSwitch, 'given'>[] = [
+  { option: '--allow-discards', setting: 'discards' },
+  { option: '--perf-no_read_workqueue', setting: 'workqueue-bypass' },
+  { option: '--perf-no_write_workqueue', setting: 'workqueue-bypass' },
+];
 
 /** The dm-crypt activation flags the plan decided, as cryptsetup open options and as crypttab options. */
 function activationFlags(input: VolumeCommandInput): { open: string[]; crypttab: string[] } {
@@ -105,7 +126,7 @@ export function luks2VolumeCommands(
       ...staged,
     },
     {
-      id: 'crypttab-entry',
+      id: CRYPTTAB_ENTRY,
       purpose: `Append "${crypttabLine}" to /etc/crypttab so the volume opens at boot (run once: a second run adds the line again).`,
       argv: ['tee', '-a', '/etc/crypttab'],
       risk: 'changes-settings',
@@ -126,7 +147,7 @@ function refreshCommands(input: VolumeCommandInput, open: OpenVolume): PlanComma
   const persistent = open.storesActivationFlags;
   return [
     {
-      id: 'luks-refresh-existing',
+      id: REFRESH_EXISTING,
       purpose: `Apply ${flags.join(' ')} to the open mapping "${open.mappingName}" now${persistent ? ' and store them in its LUKS2 header' : ' (LUKS1 cannot store them: add them to /etc/crypttab too)'}.`,
       argv: ['cryptsetup', 'refresh', open.mappingName, ...flags, ...(persistent ? ['--persistent'] : [])],
       risk: 'changes-settings',
@@ -164,8 +185,89 @@ function inPlaceCommands(input: VolumeCommandInput, reduction: string): InPlaceC
       stdin: 'passphrase',
     },
     open: activation.filter((command) => command.id === 'luks-open'),
-    atBoot: activation.filter((command) => command.id === 'crypttab-entry'),
+    atBoot: activation.filter((command) => command.id === CRYPTTAB_ENTRY),
   };
+}
+
+/** The cipher, key size, sector size and key derivation a luksFormat or reencrypt --encrypt argv applies. */
+function volumeSettings(argv: readonly string[]): AppliedSettings {
+  return {
+    kind: 'volume',
+    cipher: appliedOption(argv, '--cipher'),
+    keySizeBits: appliedOption(argv, '--key-size'),
+    sectorSizeBytes: appliedOption(argv, '--sector-size'),
+    kdf: appliedOption(argv, '--pbkdf'),
+    kdfMemoryKiB: appliedOption(argv, '--pbkdf-memory'),
+    kdfParallel: appliedOption(argv, '--pbkdf-parallel'),
+    kdfIterations: appliedOption(argv, '--pbkdf-force-iterations'),
+  };
+}
+
+/**
+ * The discards and workqueue bypass an open, a refresh or the crypttab line applies: cryptsetup(8)
+ * --allow-discards and --perf-no_read_workqueue, crypttab(5) discard and no-read-workqueue. A refresh applies
+ * only the flags that change, so its workqueue bypass is not read (null).
+ */
+function activationSettings(command: PlanCommand): AppliedSettings {
+  const words = command.id === CRYPTTAB_ENTRY ? (command.stdinText ?? '').split(/[\s,]+/) : command.argv;
+  return {
+    kind: 'activation',
+    discards: words.includes('--allow-discards') || words.includes('discard'),
+    workqueueBypass:
+      command.id === REFRESH_EXISTING
+        ? null
+        : words.includes('--perf-no_read_workqueue') || words.includes('no-read-workqueue'),
+  };
+}
+
+/** The settings a LUKS2 command applies: luksFormat and reencrypt the volume's, open, refresh and crypttab its flags. */
+function appliedSettings(command: PlanCommand): AppliedSettings | null {
+  const [tool, action] = command.argv;
+  if (tool === 'cryptsetup' && (action === 'luksFormat' || action === 'reencrypt')) {
+    return volumeSettings(command.argv);
+  }
+  if (
+    (tool === 'cryptsetup' && (action === 'open' || action === 'refresh')) ||
+    command.id === CRYPTTAB_ENTRY
+  ) {
+    return activationSettings(command);
+  }
+  return null;
+}
+
+/** What a cryptsetup line does to the disk: luksFormat and open write it; refresh and reencrypt --encrypt do not. */
+function diskStep(argv: readonly string[]): DiskStep | null {
+  const [tool, action] = argv;
+  if (tool !== 'cryptsetup') {
+    return null;
+  }
+  const switches = ACTIVATION_OPTIONS.map((flag) => ({ ...flag, given: argv.includes(flag.option) }));
+  switch (action) {
+    case 'luksFormat':
+      return { kind: 'format', step: 'luksFormat', device: argv.at(-1), writesDisk: true };
+    case 'open':
+      return {
+        kind: 'open',
+        step: 'cryptsetup open',
+        device: argv.at(-2),
+        mapping: argv.at(-1),
+        switches,
+        writesDisk: true,
+      };
+    case 'refresh':
+      return { kind: 'refresh', step: 'cryptsetup refresh', mapping: argv[2], switches, writesDisk: false };
+    case 'reencrypt':
+      return { kind: 'in-place', step: 'cryptsetup reencrypt', writesDisk: false };
+    default:
+      return { kind: 'unjudged', step: `cryptsetup ${String(action)}`, writesDisk: false };
+  }
+}
+
+/** Reads a LUKS2 (or LUKS2 on OPAL) command back from its words (TargetCommands.read). */
+export function readLuks2Command(command: PlanCommand): CommandReading | null {
+  const step = diskStep(command.argv);
+  const settings = appliedSettings(command);
+  return step === null && settings === null ? null : { step, settings };
 }
 
 /**
@@ -178,4 +280,5 @@ export const luks2Commands: TargetCommands = {
   volume: (input) => luks2VolumeCommands(input),
   refresh: refreshCommands,
   inPlace: inPlaceCommands,
+  read: readLuks2Command,
 };

@@ -1,7 +1,11 @@
 import type { PlanCommand } from '../../domain/plan-command.js';
 import { MIB } from '../../domain/units.js';
+import { appliedOption } from '../command-words.js';
 import { powershell } from '../windows-commands.js';
-import type { TargetCommands, VolumeCommandInput } from '../target.js';
+import type { CommandReading, TargetCommands, VolumeCommandInput } from '../target.js';
+
+/** The id of the command that creates a VeraCrypt volume, on Linux and macOS (veracrypt -c) and on Windows. */
+const CREATE = 'veracrypt-create';
 
 /** The filesystem VeraCrypt formats the volume with: one the platform reads natively. */
 const FILESYSTEM: Readonly<Record<VolumeCommandInput['platform'], string>> = {
@@ -20,7 +24,7 @@ function veracryptVolumeCommands(input: VolumeCommandInput): PlanCommand[] {
   }
   return [
     {
-      id: 'veracrypt-create',
+      id: CREATE,
       purpose: 'Create the VeraCrypt volume; the passphrase is read from stdin (--stdin), never from argv.',
       argv: [
         'veracrypt',
@@ -45,11 +49,37 @@ function veracryptVolumeCommands(input: VolumeCommandInput): PlanCommand[] {
   ];
 }
 
+/**
+ * Reads a VeraCrypt command back from its words (TargetCommands.read): `veracrypt -c` formats the device it ends
+ * with, any other `veracrypt` line is no step the checks can judge (every one writes the disk); the create line
+ * applies its PIM and hash (`--pim=N --hash=H`, or Format.exe's `/pim N /hash H` on Windows).
+ */
+function readVeracryptCommand(command: PlanCommand): CommandReading | null {
+  const { argv } = command;
+  const step: CommandReading['step'] =
+    argv[0] !== 'veracrypt'
+      ? null
+      : argv.includes('-c')
+        ? { kind: 'format', step: 'veracrypt -c', device: argv.at(-1), writesDisk: true }
+        : { kind: 'unjudged', step: `veracrypt ${argv.slice(1).join(' ')}`, writesDisk: true };
+  const windows = argv.includes('/create');
+  const settings: CommandReading['settings'] =
+    command.id === CREATE
+      ? {
+          kind: 'pim-and-hash',
+          pim: appliedOption(argv, windows ? '/pim' : '--pim').value,
+          hash: appliedOption(argv, windows ? '/hash' : '--hash').value,
+        }
+      : null;
+  return step === null && settings === null ? null : { step, settings };
+}
+
 /** VeraCrypt's commands: a partition of type 8300 "Linux filesystem" (sgdisk(8) -L) holding the volume. */
 export const veracryptCommands: TargetCommands = {
   gptType: '8300',
   partitions: true,
   volume: veracryptVolumeCommands,
+  read: readVeracryptCommand,
 };
 
 /** Where VeraCrypt installs its volume creation program (VeraCrypt documentation, "Command Line Usage for Windows"). */
@@ -92,7 +122,7 @@ export function veracryptWindowsCommands(
   }
   return [
     powershell({
-      id: 'veracrypt-create',
+      id: CREATE,
       purpose: `Create a dynamic VeraCrypt file container on ${mountPoint} with ${settings.encryption}, ${settings.kdf.hash} and the planned PIM ${String(settings.kdf.pim)} (/pim: VeraCrypt Format.exe reads it, src/Format/Tcformat.c; the same PIM is needed to mount it). It grows as it fills, up to ${String(containerMiB)} MiB, half of ${mountPoint}, so it can never fill the volume: change /size to what you need and what is free there. VeraCrypt Format.exe takes a password only as /password on its command line, where shell history and the process list would keep it: encplan leaves it out. Add it only in a session that saves no history, or create the same container in the VeraCrypt Volume Creation Wizard.`,
       argv: [
         VERACRYPT_FORMAT_EXE,
