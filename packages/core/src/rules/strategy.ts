@@ -547,7 +547,7 @@ function opalTrustFindings(facts: PlanFacts): RuleResult['findings'] {
     {
       ruleId: 'opal-trust',
       severity: opal.softwareEncryption ? 'info' : 'warning',
-      message: `${found.path ?? 'The volume'} is ${opal.label}: ${opal.note}`,
+      message: `${opal.label} on ${found.path ?? 'the disk'}: ${opal.note}`,
       evidence: [
         evidence(
           'LUKS2 data segment',
@@ -627,13 +627,13 @@ function decide(
       plain === null
         ? ''
         : ` Not encrypted beside it: ${plain}; plan that partition on its own to encrypt it in place.`;
-    // LUKS2 on OPAL is named for what encrypts it, and cannot be reencrypted (its target says why).
+    // LUKS2 on OPAL is named for what encrypts it; its target cannot reencrypt (cryptsetup 2.7.0 release notes).
     const opal = recogniseLuks2Segment(found?.opal?.segmentType);
     const kind = opal === null ? existing.kind : (opal.segment?.label ?? `${existing.kind} on OPAL`);
     const rewrite =
-      opal === null
-        ? 'only with a full cryptsetup reencrypt (one rewrite of the volume)'
-        : `only by formatting again (${opal.target.settings?.inPlaceRefusal ?? 'no reencryption'})`;
+      opal?.target.settings?.inPlaceEncryption === false
+        ? `only by backing up and formatting again (${opal.target.labels.short} cannot be reencrypted)`
+        : 'only with a full cryptsetup reencrypt (one rewrite of the volume)';
     return alreadyEncryptedStrategy(
       { path, format: found?.format ?? existing.kind },
       (differences.length === 0

@@ -112,14 +112,14 @@ describe('the plan and the report say it', () => {
     const trust = plan.findings.find((finding) => finding.ruleId === 'opal-trust');
     expect(trust).toMatchObject({ severity: 'warning' });
     expect(trust?.message).toContain(
-      `${PARTITION} is OPAL only (hardware): Only the drive’s firmware encrypts`,
+      `OPAL only (hardware) on ${PARTITION}: Only the drive’s firmware encrypts`,
     );
     expect(trust?.message).toContain('Self-encrypting deception');
     expect(plan.strategy?.kind).toBe('nothing-to-do');
     expect(plan.strategy?.reason).toContain(`${PARTITION} is already encrypted (OPAL only (hardware))`);
     expect(plan.strategy?.reason).toContain('cipher none (OPAL only (hardware)) → aes-xts-plain64');
     expect(plan.strategy?.reason).toContain(
-      'only by formatting again (cryptsetup cannot reencrypt an OPAL device',
+      'only by backing up and formatting again (LUKS2 on OPAL cannot be reencrypted)',
     );
   });
 
