@@ -108,9 +108,9 @@ describe('encplan doctor and schema (built binary)', () => {
   it('schema without a name lists every document with its file', () => {
     const run = runCli(['schema']);
     expect(run.status).toBe(0);
-    expect(run.stdout).toMatch(/encplan\.assessment\s+1\.8\s+schemas\/assessment\.v1\.json/);
+    expect(run.stdout).toMatch(/encplan\.assessment\s+1\.9\s+schemas\/assessment\.v1\.json/);
     expect(run.stdout).toMatch(/encplan\.doctor\s+1\.1\s+schemas\/doctor\.v1\.json/);
-    expect(run.stdout).toMatch(/encplan\.machine-assessment\s+1\.6\s+schemas\/machine-assessment\.v1\.json/);
+    expect(run.stdout).toMatch(/encplan\.machine-assessment\s+1\.7\s+schemas\/machine-assessment\.v1\.json/);
   });
 });
 

@@ -136,7 +136,7 @@ describe.each(CASES)('$bundle (built binary)', (testCase) => {
       };
     };
     expect(assessmentSchemaErrors(document)).toBeNull();
-    expect(document.schemaVersion).toEqual([1, 8]);
+    expect(document.schemaVersion).toEqual([1, 9]);
     expect(document.result.storage.platform).toBe(testCase.platform);
     expect(document.result.storage.disk.id).toBe(testCase.identifier);
     // Deprecated since assessment 1.4: read from older documents, no longer written.

@@ -27,7 +27,9 @@ function linuxEncryptionState(found: ExistingEncryption): EncryptionState {
     scope: 'block',
     cipher: found.cipher,
     keyBits: found.keyBits,
-    hardware: found.flags.includes('hw-opal') || found.flags.includes('hw-opal-only') ? true : null,
+    // A LUKS2 header made with cryptsetup --hw-opal or --hw-opal-only: the drive encrypts its OPAL locking range
+    // (with dm-crypt on top, or alone). Without OPAL in the header, whether the drive encrypts too is not said.
+    hardware: found.opal === undefined ? null : true,
     // A LUKS or TCRYPT header protects whatever its keyslots say: no off or suspended state exists for it. A
     // format whose volumes can also be unprotected (BitLocker with protection off) is unknown from a header.
     protection: canBeUnprotected(found.format) ? 'unknown' : 'on',
@@ -39,6 +41,7 @@ function linuxEncryptionState(found: ExistingEncryption): EncryptionState {
       tokens: tokens.filter((token) => token.keyslots.includes(slot.keyslot)).map((token) => token.type),
     })),
     source: found.source,
+    ...(found.opal === undefined ? {} : { opal: found.opal }),
   };
 }
 
@@ -65,6 +68,8 @@ const DM_UUID_KINDS: readonly (readonly [string, EncryptionState['kind']])[] = [
   ['CRYPT-TCRYPT', 'tcrypt'],
 ];
 
+const LUKS2_OPAL_UUID = 'LUKS2-OPAL-';
+
 /** An open mapping whose header is not readable here (VeraCrypt, TCRYPT, plain): what its dm UUID or name says. */
 function mappingState(kind: LayerKind, node: ModelStackNode): EncryptionState | null {
   if (targetOfLayer(kind) === null) {
@@ -76,7 +81,9 @@ function mappingState(kind: LayerKind, node: ModelStackNode): EncryptionState | 
     scope: 'block',
     cipher: null,
     keyBits: null,
-    hardware: null,
+    // cryptsetup 2.7 gives a LUKS2 volume on OPAL the dm UUID prefix "CRYPT-LUKS2-OPAL-" (cryptsetup v2.7.0,
+    // lib/internal.h CRYPT_LUKS2_HW_OPAL): the drive encrypts below it, whatever its header says.
+    hardware: node.dmUuid?.startsWith(`CRYPT-${LUKS2_OPAL_UUID}`) === true ? true : null,
     protection: 'on',
     conversion: null,
     percentEncrypted: null,

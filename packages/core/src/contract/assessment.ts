@@ -100,7 +100,7 @@ export const assessmentResultSchema = z.object({
 export type AssessmentResult = z.infer<typeof assessmentResultSchema>;
 
 /** `encplan assess --json` (and `collect --json`): see docs/json-contract.md for the changelog. */
-export const assessmentDocument = commandDocument('assessment', [1, 8], 'assessment', assessmentResultSchema);
+export const assessmentDocument = commandDocument('assessment', [1, 9], 'assessment', assessmentResultSchema);
 /** A validated `assessmentDocument.envelope` value (the whole `encplan assess --json` document). */
 export type AssessmentEnvelope = z.infer<typeof assessmentDocument.envelope>;
 
@@ -213,7 +213,7 @@ const machineAssessmentResultSchema = z.object({
  */
 export const machineAssessmentDocument = defineDocument({
   name: 'encplan.machine-assessment',
-  version: [1, 6],
+  version: [1, 7],
   title: 'encplan machine assessment envelope (assess --all)',
   result: machineAssessmentResultSchema,
 });

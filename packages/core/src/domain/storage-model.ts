@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { StackNode } from './device.js';
+import { luks2OpalSchema } from './encryption.js';
 import { healthVerdictSchema } from './health.js';
 
 /**
@@ -77,6 +78,11 @@ const encryptionStateSchema = z.object({
   keySlots: z.array(keySlotSchema),
   /** The tool the facts came from ("cryptsetup luksDump --dump-json-metadata", "manage-bde", "dm name"). */
   source: z.string(),
+  /**
+   * A LUKS2 header made with cryptsetup --hw-opal (dm-crypt on an OPAL locking range: `cipher` is dm-crypt's) or
+   * --hw-opal-only (the drive alone: `cipher` null, `hardware` true). Optional: assessment 1.9.
+   */
+  opal: luks2OpalSchema.optional(),
 });
 export type EncryptionState = z.infer<typeof encryptionStateSchema>;
 

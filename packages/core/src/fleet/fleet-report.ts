@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { hasLuksKeyslots, recogniseVolume } from '../targets/registry.js';
+import { hasLuksKeyslots, recogniseLuks2Segment, recogniseVolume } from '../targets/registry.js';
 import {
   assessmentDocument,
   assessmentResultSchema,
@@ -669,7 +669,7 @@ function fleetFactsOf(result: AssessmentResult, raw: unknown): FleetDiskFacts | 
     volumes: places.map(({ id, state }) => ({
       path: id,
       description: [
-        state.kind,
+        opalLabelOf(state) ?? state.kind,
         state.cipher,
         state.keyBits === null ? null : `${String(state.keyBits)}-bit`,
         ...(hasLuksKeyslots(state.kind) ? new Set(state.keySlots.map((slot) => slot.type)) : []),
@@ -690,14 +690,27 @@ function fleetFactsOf(result: AssessmentResult, raw: unknown): FleetDiskFacts | 
 }
 
 /**
+ * What a LUKS2 header on OPAL is called in the fleet row ("LUKS2 + OPAL", "OPAL only (hardware)": its target's
+ * recognition), or null for any other encryption.
+ */
+function opalLabelOf(state: EncryptionState): string | null {
+  const recognised = recogniseLuks2Segment(state.opal?.segmentType);
+  return recognised === null ? null : (recognised.segment?.label ?? `${state.kind} on OPAL`);
+}
+
+/**
  * An encryption's method as a FLEET_METHODS id: BitLocker's method and key size (manage-bde "XTS-AES 128"), or a
  * dm-crypt cipher spec and key size, XTS halving the key (cryptsetup(8) --key-size). A dm-crypt cipher outside
  * the vocabulary is shown as it is; another platform's wording outside it (FileVault's "AES-XTS" without a key
- * size) is unknown.
+ * size) is unknown. The drive's encryption alone (BitLocker hardware mode, LUKS2 made with cryptsetup
+ * --hw-opal-only) is "hardware"; LUKS2 with --hw-opal is its dm-crypt cipher, which encrypts on top.
  */
 function methodOf(state: EncryptionState, platform: StorageModel['platform']): string | null {
   const { cipher, keyBits } = state;
-  if (cipher === 'hardware') {
+  if (
+    cipher === 'hardware' ||
+    recogniseLuks2Segment(state.opal?.segmentType)?.segment?.softwareEncryption === false
+  ) {
     return 'hardware';
   }
   if ((cipher === 'xts-aes' || cipher === 'aes-cbc') && keyBits !== null) {

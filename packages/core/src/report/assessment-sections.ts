@@ -11,7 +11,7 @@ import { formatScalar, UNKNOWN } from './labels.js';
 import { groupRuns, spanOf } from './large-layouts.js';
 import { mitigationsContext, MITIGATIONS_SOURCE } from './mitigations.js';
 import { PROFILE_LABELS } from './report-charts.js';
-import { targetOf } from '../targets/registry.js';
+import { recogniseLuks2Segment, targetOf } from '../targets/registry.js';
 
 /** How a verdict should look: good (green), attention (amber), bad (red), unknown (grey), info (facts, no verdict). */
 export type Tone = 'good' | 'attention' | 'bad' | 'unknown' | 'info';
@@ -655,18 +655,56 @@ export function existingEncryptionSection(
   };
 }
 
+type FoundEncryption = LinuxAssessmentResult['encryption']['found'][number];
+
+/**
+ * A header found on the disk: its format, cipher, key and keyslots; a LUKS2 header made with cryptsetup --hw-opal or
+ * --hw-opal-only is named for what encrypts it (its target's label: "LUKS2 + OPAL", "OPAL only (hardware)") with
+ * its locking range, and says what that means, as a warning when only the drive's firmware protects the data.
+ */
+function foundEncryptionFindings(entry: FoundEncryption): FindingView[] {
+  const recognised = recogniseLuks2Segment(entry.opal?.segmentType);
+  const segment = recognised?.segment ?? null;
+  const opal = entry.opal;
+  const cipher =
+    segment !== null && !segment.softwareEncryption
+      ? 'no software cipher'
+      : (entry.cipher ?? 'cipher unknown');
+  const parts = [
+    cipher,
+    entry.keyBits === null ? null : `${String(entry.keyBits)}-bit key`,
+    opal === undefined
+      ? null
+      : `OPAL locking range ${opal.lockingRange === null ? UNKNOWN : String(opal.lockingRange)}${opal.keyBits === null ? '' : ` (${String(opal.keyBits)}-bit OPAL key)`}`,
+    entry.pbkdf.length === 0 ? null : `key slots: ${entry.pbkdf.map((slot) => slot.type).join(', ')}`,
+  ];
+  const name =
+    recognised === null
+      ? entry.format.toUpperCase()
+      : (segment?.label ?? `${entry.format.toUpperCase()} on OPAL (data segment not read)`);
+  return [
+    {
+      tone: 'info',
+      message: `${name} on ${entry.path} (${parts.filter((part) => part !== null).join(', ')}).`,
+      source: entry.source,
+    },
+    ...(segment === null
+      ? []
+      : [
+          {
+            tone: segment.softwareEncryption ? ('info' as const) : ('attention' as const),
+            message: segment.note,
+            source: entry.source,
+          },
+        ]),
+  ];
+}
+
 function encryptionSection(result: LinuxAssessmentResult): SectionView {
   const { found, note } = result.encryption;
   return existingEncryptionSection(
     found.length,
-    [
-      ...found.map((entry): FindingView => ({
-        tone: 'info',
-        message: `${entry.format.toUpperCase()} on ${entry.path} (${[entry.cipher ?? 'cipher unknown', entry.keyBits === null ? null : `${String(entry.keyBits)}-bit key`, entry.pbkdf.length === 0 ? null : `key slots: ${entry.pbkdf.map((slot) => slot.type).join(', ')}`].filter((part) => part !== null).join(', ')}).`,
-        source: entry.source,
-      })),
-      { tone: 'unknown', message: note, source: null },
-    ],
+    [...found.flatMap(foundEncryptionFindings), { tone: 'unknown', message: note, source: null }],
     [],
     'No existing encryption was found on this disk.',
   );

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { benchmarkOf, planSettingsOf } from '../targets/registry.js';
+import { benchmarkOf, planSettingsOf, recogniseLuks2Segment } from '../targets/registry.js';
 import {
   evidence,
   scalarSchema,
@@ -347,7 +347,13 @@ function differencesFrom(facts: PlanFacts, planned: PlannedSettings): Strategy['
   if (!planSettingsOf(planned.targetTool).dmCryptParameters) {
     return rows;
   }
-  compare('cipher', found.cipher, planned.cipherSpec);
+  // A LUKS2 header on OPAL with no dm-crypt segment (cryptsetup --hw-opal-only) has no software cipher at all.
+  const opal = recogniseLuks2Segment(found.opal?.segmentType)?.segment ?? null;
+  compare(
+    'cipher',
+    opal?.softwareEncryption === false ? `none (${opal.label})` : found.cipher,
+    planned.cipherSpec,
+  );
   compare('keySizeBits', found.keyBits, planned.keyBits);
   if (planned.sectorSizeBytes !== null) {
     compare('sectorSizeBytes', found.sectorBytes, planned.sectorSizeBytes);
@@ -510,8 +516,8 @@ export function decideStrategy(
   };
   // The health gate reports its own finding; the strategy adds only what else blocks its path.
   const blocked = strategy.preconditions.filter((p) => p.status === 'not-met' && p.id !== 'health-gate');
-  const findings =
-    blocked.length === 0
+  const findings = [
+    ...(blocked.length === 0
       ? []
       : [
           {
@@ -520,8 +526,37 @@ export function decideStrategy(
             message: `Before the ${strategy.kind} path: ${blocked.map((p) => p.detail).join(' ')}`,
             evidence: recommendation.evidence,
           },
-        ];
+        ]),
+    ...opalTrustFindings(facts),
+  ];
   return { recommendations: [recommendation], findings, strategy };
+}
+
+/**
+ * `opal-trust`: an existing LUKS2 volume on an OPAL locking range says what protects its data, from its target's
+ * recognition (targets/luks2-opal): a warning when the drive's firmware alone does (cryptsetup --hw-opal-only;
+ * Meijer & van Gastel, "Self-encrypting deception", IEEE S&P 2019), else that dm-crypt stays on top (--hw-opal).
+ */
+function opalTrustFindings(facts: PlanFacts): RuleResult['findings'] {
+  const found = facts.encryption?.found?.[0];
+  const opal = recogniseLuks2Segment(found?.opal?.segmentType)?.segment ?? null;
+  if (found === undefined || opal === null) {
+    return [];
+  }
+  return [
+    {
+      ruleId: 'opal-trust',
+      severity: opal.softwareEncryption ? 'info' : 'warning',
+      message: `${opal.label} on ${found.path ?? 'the disk'}: ${opal.note}`,
+      evidence: [
+        evidence(
+          'LUKS2 data segment',
+          found.opal?.segmentType ?? null,
+          sourceOf('cryptsetup', 'luksDump --dump-json-metadata segments'),
+        ),
+      ],
+    },
+  ];
 }
 
 /**
@@ -592,11 +627,18 @@ function decide(
       plain === null
         ? ''
         : ` Not encrypted beside it: ${plain}; plan that partition on its own to encrypt it in place.`;
+    // LUKS2 on OPAL is named for what encrypts it; its target cannot reencrypt (cryptsetup 2.7.0 release notes).
+    const opal = recogniseLuks2Segment(found?.opal?.segmentType);
+    const kind = opal === null ? existing.kind : (opal.segment?.label ?? `${existing.kind} on OPAL`);
+    const rewrite =
+      opal?.target.settings?.inPlaceEncryption === false
+        ? `only by backing up and formatting again (${opal.target.labels.short} cannot be reencrypted)`
+        : 'only with a full cryptsetup reencrypt (one rewrite of the volume)';
     return alreadyEncryptedStrategy(
       { path, format: found?.format ?? existing.kind },
       (differences.length === 0
-        ? `${path} is already encrypted (${existing.kind}) as planned.`
-        : `${path} is already encrypted (${existing.kind}); ${String(differences.length)} setting(s) differ from the plan: ${differences.map((d) => `${d.setting} ${String(d.current)} → ${String(d.planned)}`).join('; ')}. Flags change with cryptsetup refresh --persistent; cipher, key size and sector size only with a full cryptsetup reencrypt (one rewrite of the volume); key derivation with cryptsetup luksConvertKey.`) +
+        ? `${path} is already encrypted (${kind}) as planned.`
+        : `${path} is already encrypted (${kind}); ${String(differences.length)} setting(s) differ from the plan: ${differences.map((d) => `${d.setting} ${String(d.current)} → ${String(d.planned)}`).join('; ')}. Flags change with cryptsetup refresh --persistent; cipher, key size and sector size ${rewrite}; key derivation with cryptsetup luksConvertKey.`) +
         others,
       differences,
     );

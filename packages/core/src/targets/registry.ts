@@ -11,6 +11,7 @@ import type {
   AppliedSettings,
   DiskStep,
   EncryptionTarget,
+  Luks2SegmentKind,
   PlanPlatform,
   PlatformPlanHook,
   TargetBenchmark,
@@ -212,6 +213,32 @@ export function recogniseVolume(format: string | null | undefined): RecognisedVo
     }
     if (target.recognition.unencryptedFormats.some((known) => known === format)) {
       return { target, encrypted: false };
+    }
+  }
+  return null;
+}
+
+/** A LUKS2 header's OPAL part recognised by a target's `luks2Segments`: its target and the segment kind. */
+export interface RecognisedLuks2Segment {
+  readonly target: EncryptionTarget;
+  /** Null when the header said OPAL (its "opal" requirement) but its data segment was not read. */
+  readonly segment: Luks2SegmentKind | null;
+}
+
+/**
+ * The target whose LUKS2 volumes carry this data segment type (encryption.found[].opal.segmentType; null: an OPAL
+ * header whose segment was not read, the target that recognises OPAL segments at all), or null.
+ */
+export function recogniseLuks2Segment(type: string | null | undefined): RecognisedLuks2Segment | null {
+  if (type === undefined) {
+    return null;
+  }
+  const targets: readonly EncryptionTarget[] = TARGETS;
+  for (const target of targets) {
+    const kinds: readonly Luks2SegmentKind[] = target.recognition.luks2Segments ?? [];
+    const segment = kinds.find((kind) => kind.type === type);
+    if (segment !== undefined || (type === null && kinds.length > 0)) {
+      return { target, segment: segment ?? null };
     }
   }
   return null;

@@ -490,6 +490,17 @@ export interface TargetBenchmark {
   readonly autoTool: ToolName | null;
 }
 
+/** A LUKS2 data segment type a target recognises as its own (LUKS2 on OPAL: "hw-opal-crypt", "hw-opal"). */
+export interface Luks2SegmentKind {
+  readonly type: string;
+  /** What the report and the fleet row call such a volume ("LUKS2 + OPAL"). */
+  readonly label: string;
+  /** dm-crypt encrypts on top (false: the drive's own encryption alone). */
+  readonly softwareEncryption: boolean;
+  /** What it means for the data, said with an existing volume of this kind (report, plan finding). */
+  readonly note: string;
+}
+
 /**
  * One encryption target: everything encplan knows about one kind of encrypted volume, in one folder
  * (packages/core/src/targets/<id>/). Nothing outside targets/ compares a target's name; code asks the registry
@@ -521,6 +532,11 @@ export interface EncryptionTarget {
     readonly mappingNames: RegExp | null;
     /** An open volume that never passes discards whatever is asked: why, and how to reopen it so it does. */
     readonly layerDiscards: { readonly reason: string; fix(name: string): string } | null;
+    /**
+     * LUKS2 data segment types (the header's `segments[].type`, encryption.found[].opal.segmentType) that make a
+     * LUKS2 header one of its volumes rather than plain LUKS2's, with what each means (absent: none).
+     */
+    readonly luks2Segments?: readonly Luks2SegmentKind[];
   };
   /** Whether it may be planned for this drive (absent: always). */
   readonly admit?: (facts: TargetAdmissionFacts) => TargetAdmission;

@@ -185,7 +185,7 @@ describe('machine documents, local facts and repeated disks', () => {
     expect(report.versions).toEqual([
       expect.objectContaining({
         schema: 'encplan.machine-assessment',
-        schemaVersion: '1.6',
+        schemaVersion: '1.7',
         supported: true,
       }),
     ]);

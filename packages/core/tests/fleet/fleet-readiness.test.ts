@@ -6,6 +6,8 @@ import { renderFleetHtml } from '../../src/fleet/fleet-html.js';
 import { buildFleetReport, type FleetDocument } from '../../src/fleet/fleet-report.js';
 import { renderFleetText } from '../../src/fleet/fleet-text.js';
 import { loadChartRenderer } from '../../src/node/chart-renderer.js';
+import { storageModelOf } from '../../src/analyses/storage-model.js';
+import { parseLuks2JsonMetadata } from '../../src/parsers/cryptsetup/parse-luks-dump.js';
 import { readFleetDocuments } from '../../src/node/fleet-documents.js';
 import { fixture, FIXTURES } from '../support/fixtures.js';
 
@@ -347,5 +349,62 @@ describe('the readiness columns in every output', () => {
     );
     expect(html).toContain('@media (prefers-color-scheme:dark)');
     expect(html).toContain('@media print');
+  });
+});
+
+/*
+ * osquery#8402: osquery's disk_encryption calls a LUKS2 HW-OPAL volume "not encrypted". The kernel lane's real
+ * assessment with its vda1 header replaced by one made with cryptsetup 2.7 --hw-opal or --hw-opal-only (fixtures
+ * written from cryptsetup v2.7.0's source: no capture exists, see their PROVENANCE), the model rebuilt from it.
+ */
+describe('LUKS2 on OPAL in the fleet row (osquery#8402)', () => {
+  const opalLane = (name: string): Doc => {
+    const json = lane(SLOT3_SPAN);
+    json.result.encryption.found = [
+      {
+        ...parseLuks2JsonMetadata(fixture(`cryptsetup-luksdump/${name}/stdout`)),
+        path: '/dev/vda1',
+        source: 'cryptsetup luksDump --dump-json-metadata',
+      },
+    ];
+    delete json.result.storage;
+    json.result.storage = storageModelOf(json.result as Parameters<typeof storageModelOf>[0]);
+    return json;
+  };
+  const crypt = opalLane('json-luks2-hw-opal-crypt-constructed-v2.7');
+  const only = opalLane('json-luks2-hw-opal-only-constructed-v2.7');
+
+  it('--hw-opal: "LUKS2 + OPAL", dm-crypt’s method on top, so a software-encryption policy is met', () => {
+    const row = rowOf(crypt, { methods: ['xts-aes-256'] });
+    expect(row.existingEncryption).toBe('/dev/vda1: LUKS2 + OPAL aes-xts-plain64 512-bit argon2id');
+    expect(row).toMatchObject({ encryptionMethod: 'xts-aes-256', methodMismatch: false, protectionOn: true });
+  });
+
+  it('--hw-opal-only: "OPAL only (hardware)", method hardware, a mismatch where the policy wants software encryption', () => {
+    const row = rowOf(only, { methods: ['xts-aes-256'] });
+    expect(row.existingEncryption).toBe('/dev/vda1: OPAL only (hardware) argon2id');
+    expect(row).toMatchObject({ encryptionMethod: 'hardware', methodMismatch: true });
+    expect(row.issueDetails).toContain('Encrypted with hardware; the policy requires xts-aes-256.');
+  });
+
+  it('text, CSV, JSON and HTML say it', () => {
+    const report = buildFleetReport(
+      [
+        { source: 'lane/opal.json', machine: 'opal', json: crypt },
+        { source: 'lane/opal-only.json', machine: 'opal-only', json: only },
+      ],
+      { methods: ['xts-aes-256'] },
+    );
+    const text = renderFleetText(report);
+    expect(text).toContain(
+      'encrypted: /dev/vda1: LUKS2 + OPAL aes-xts-plain64 512-bit argon2id (xts-aes-256',
+    );
+    expect(text).toContain('encrypted: /dev/vda1: OPAL only (hardware) argon2id (hardware');
+    const csv = renderFleetCsv(report);
+    expect(csv).toContain('/dev/vda1: OPAL only (hardware) argon2id');
+    expect(JSON.stringify(report.rows)).toContain('"encryptionMethod":"hardware"');
+    const html = renderFleetHtml(report, '2026-11-26T00:00:00.000Z', renderChart);
+    expect(html).toContain('/dev/vda1: OPAL only (hardware) argon2id');
+    expect(html).toContain('/dev/vda1: LUKS2 + OPAL aes-xts-plain64 512-bit argon2id');
   });
 });

@@ -107,3 +107,63 @@ describe('parseLuksDumpText', () => {
     );
   });
 });
+
+/*
+ * LUKS2 headers made with cryptsetup 2.7 luksFormat --hw-opal ("hw-opal-crypt" segment) and --hw-opal-only
+ * ("hw-opal"): fixtures written from cryptsetup v2.7.0's source (their PROVENANCE says which lines), and the real
+ * header lines pasted in osquery#8402. The keyslots hold the 256-bit OPAL key and dm-crypt's 512-bit key as one.
+ */
+describe('LUKS2 on OPAL (cryptsetup --hw-opal / --hw-opal-only)', () => {
+  const range = { lockingRange: 3, keyBits: 256, rangeBytes: 999_636_860_928 };
+  const argon2id = [
+    keyslot('0', 'argon2id', { timeCost: 4, memoryKibibytes: 1_048_576, parallelThreads: 4 }),
+  ];
+  const opalCrypt = {
+    ...aesXts512('luks2', 4096, argon2id),
+    opal: { segmentType: 'hw-opal-crypt', ...range },
+  };
+  const opalOnly = {
+    format: 'luks2',
+    cipher: null,
+    keyBits: null,
+    sectorBytes: null,
+    pbkdf: argon2id,
+    flags: [],
+    tokens: [],
+    opal: { segmentType: 'hw-opal', ...range },
+  };
+
+  it.each([
+    ['json-luks2-hw-opal-crypt-constructed-v2.7', parseLuks2JsonMetadata, opalCrypt],
+    ['text-luks2-hw-opal-crypt-constructed-v2.7', parseLuksDumpText, opalCrypt],
+    ['json-luks2-hw-opal-only-constructed-v2.7', parseLuks2JsonMetadata, opalOnly],
+    ['text-luks2-hw-opal-only-constructed-v2.7', parseLuksDumpText, opalOnly],
+  ])(
+    '%s: dm-crypt’s cipher and key (the OPAL key taken out of the keyslot’s) and the locking range',
+    (name, parse, expected) => {
+      expect(parse(dump(name))).toEqual(expected);
+    },
+  );
+
+  it('refuses the header lines pasted in osquery#8402 as cut short, with the OPAL requirement read', () => {
+    try {
+      parseLuksDumpText(dump('text-luks2-hw-opal-header-osquery-8402'));
+      expect.unreachable('a header without its segments passed as a whole header');
+    } catch (error) {
+      expect(isEncplanError(error, 'TOOL_OUTPUT_UNRECOGNIZED')).toBe(true);
+      expect((error as { details: { partial: unknown } }).details.partial).toMatchObject({
+        format: 'luks2',
+        cipher: null,
+        keyBits: null,
+        opal: { segmentType: null, lockingRange: null, keyBits: null, rangeBytes: null },
+      });
+    }
+  });
+
+  it('a LUKS2 header without OPAL carries no opal part', () => {
+    expect(parseLuks2JsonMetadata(dump('file-luks2-argon2id-sector4096-debian12'))).not.toHaveProperty(
+      'opal',
+    );
+    expect(parseLuksDumpText(dump('text-luks2-argon2id-2keyslots-ceph-osd'))).not.toHaveProperty('opal');
+  });
+});

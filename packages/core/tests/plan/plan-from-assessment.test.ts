@@ -316,6 +316,8 @@ const NEVER_FILLED_YET: Readonly<Record<string, string>> = {
     'deprecated input (assessment 1.2–1.3 documents, hand-made facts): the bundles replay to 1.4 documents without it',
   'cipherBenchmark.kdfSpeed.pbkdf2[].iterationsPerSecondSamples':
     'repeated PBKDF2 runs came with quick revision 5; the benchmarked fixtures were collected with one run per hash',
+  'encryption.found[].opal':
+    'no assessment of a LUKS2 header made with cryptsetup --hw-opal exists: this host has cryptsetup 2.6.1 and QEMU NVMe no TCG security commands (targets/luks2-opal-existing.test.ts plans from headers written from cryptsetup v2.7.0 source)',
   'partitions[].filesystem.availableBytes':
     'lsblk reports FSAVAIL for mounted filesystems only; the one mounted fixture (loop-ext4-mounted-benchmark-quick-debian12) holds its filesystem on the whole disk, not in a partition',
 };

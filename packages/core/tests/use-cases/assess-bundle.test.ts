@@ -15,7 +15,7 @@ describe('assessBundle on a real loop-device bundle', () => {
     const envelope = assessmentDocument.envelope.parse(await assessBundle(bundle, clock));
     expect(envelope).toMatchObject({
       schema: 'encplan.assessment',
-      schemaVersion: [1, 8],
+      schemaVersion: [1, 9],
       generatedAt: '2026-11-21T12:00:00.000Z',
     });
     // A Linux bundle: every Linux-shaped section is present (assessment 1.2).

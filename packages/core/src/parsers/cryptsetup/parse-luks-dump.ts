@@ -1,4 +1,4 @@
-import type { ExistingEncryption } from '../../domain/encryption.js';
+import type { ExistingEncryption, Luks2Opal } from '../../domain/encryption.js';
 import { EncplanError } from '../../errors.js';
 import { isJsonObject, parseJsonObject, unrecognized } from '../json-reader.js';
 
@@ -17,9 +17,44 @@ function toInteger(value: unknown): number | null {
 }
 
 /**
+ * The data segment types of a LUKS2 header: "crypt" (dm-crypt), and from cryptsetup 2.7 "hw-opal-crypt"
+ * (luksFormat --hw-opal: dm-crypt on an OPAL locking range) and "hw-opal" (--hw-opal-only: the locking range
+ * alone, dm-linear on top) (cryptsetup v2.7.0, lib/luks2/luks2_segment.c json_segment_create_crypt,
+ * json_segment_create_opal_crypt, json_segment_create_opal).
+ */
+const DATA_SEGMENT_TYPES = ['crypt', 'hw-opal-crypt', 'hw-opal'] as const;
+type OpalSegmentType = NonNullable<Luks2Opal['segmentType']>;
+
+function opalSegmentType(type: unknown): OpalSegmentType | null {
+  return type === 'hw-opal-crypt' || type === 'hw-opal' ? type : null;
+}
+
+/**
+ * dm-crypt's key in bits from a keyslot's key: with OPAL the keyslots store the OPAL user key and dm-crypt's
+ * key as one volume key, the OPAL key first (cryptsetup v2.7.0, src/cryptsetup.c action_luksFormat: `keysize +=
+ * opal_params.user_key_size` for --hw-opal, `keysize = opal_params.user_key_size` for --hw-opal-only;
+ * lib/luks2/luks2_json_metadata.c LUKS2_split_crypt_and_opal_keys). Null when --hw-opal-only (no dm-crypt key)
+ * or when a size is unknown.
+ */
+function dmCryptKeyBits(keyslotBits: number | null, opal: Luks2Opal | undefined): number | null {
+  if (opal === undefined || keyslotBits === null) {
+    return keyslotBits;
+  }
+  if (opal.segmentType !== 'hw-opal-crypt' || opal.keyBits === null) {
+    return null;
+  }
+  return keyslotBits > opal.keyBits ? keyslotBits - opal.keyBits : null;
+}
+
+/** A header that names the mandatory requirement "opal" (cryptsetup v2.7.0, lib/setup.c LUKS2_config_set_requirement_version(…, CRYPT_REQUIREMENT_OPAL, …); luks2_json_metadata.c requirements_flags). */
+const OPAL_REQUIREMENT = 'opal';
+
+/**
  * Parses `cryptsetup luksDump --dump-json-metadata` (LUKS2 only). Key sizes in the JSON are bytes
  * (`key_size: 64` = 512 bits); the data segment gives cipher and sector size; `config.flags` holds the
- * persistent flags such as "allow-discards" (cryptsetup(8), common_options.adoc).
+ * persistent flags such as "allow-discards" (cryptsetup(8), common_options.adoc). An OPAL segment adds its
+ * locking range, OPAL key size and range length (opal_segment_number, opal_key_size in bytes, opal_segment_size:
+ * cryptsetup v2.7.0, lib/luks2/luks2_segment.c json_add_opal_fields).
  */
 export function parseLuks2JsonMetadata(text: string): LuksHeader {
   const document = parseJsonObject('cryptsetup', text);
@@ -27,7 +62,7 @@ export function parseLuks2JsonMetadata(text: string): LuksHeader {
     throw unrecognized('cryptsetup', 'LUKS2 metadata without keyslots or segments');
   }
   const segment = Object.values(document.segments).find(
-    (entry) => isJsonObject(entry) && entry.type === 'crypt',
+    (entry) => isJsonObject(entry) && DATA_SEGMENT_TYPES.some((type) => type === entry.type),
   );
   const keyslots = Object.entries(document.keyslots).map(
     ([id, slot]): Keyslot & { keyBytes: number | null } => {
@@ -65,10 +100,28 @@ export function parseLuks2JsonMetadata(text: string): LuksHeader {
     ? config.flags.filter((flag): flag is string => typeof flag === 'string')
     : [];
   const keyBytes = keyslots.find((slot) => slot.keyBytes !== null)?.keyBytes ?? null;
+  const requirements =
+    isJsonObject(config.requirements) && Array.isArray(config.requirements.mandatory)
+      ? config.requirements.mandatory
+      : [];
+  const segmentType = isJsonObject(segment) ? opalSegmentType(segment.type) : null;
+  const opalKeyBytes =
+    isJsonObject(segment) && segmentType !== null ? toInteger(segment.opal_key_size) : null;
+  const opal: Luks2Opal | undefined =
+    segmentType !== null && isJsonObject(segment)
+      ? {
+          segmentType,
+          lockingRange: toInteger(segment.opal_segment_number),
+          keyBits: opalKeyBytes === null ? null : opalKeyBytes * 8,
+          rangeBytes: toInteger(segment.opal_segment_size),
+        }
+      : requirements.includes(OPAL_REQUIREMENT)
+        ? { segmentType: null, lockingRange: null, keyBits: null, rangeBytes: null }
+        : undefined;
   return {
     format: 'luks2',
     cipher: isJsonObject(segment) && typeof segment.encryption === 'string' ? segment.encryption : null,
-    keyBits: keyBytes === null ? null : keyBytes * 8,
+    keyBits: dmCryptKeyBits(keyBytes === null ? null : keyBytes * 8, opal),
     sectorBytes: isJsonObject(segment) ? toInteger(segment.sector_size) : null,
     pbkdf: keyslots.map((slot) => ({
       keyslot: slot.keyslot,
@@ -81,6 +134,7 @@ export function parseLuks2JsonMetadata(text: string): LuksHeader {
     })),
     flags,
     tokens,
+    ...(opal === undefined ? {} : { opal }),
   };
 }
 
@@ -188,7 +242,11 @@ function parseLuks2Text(lines: readonly string[]): LuksHeader {
     flagsText === null || flagsText === '(no flags)'
       ? []
       : flagsText.split(/\s+/).filter((flag) => flag.length > 0);
-  const cipher = field(lines, 'cipher');
+  const opal = luks2TextOpal(lines);
+  // An "hw-opal" segment has no dm-crypt cipher: luksDump prints "cipher: (no SW encryption)" (cryptsetup v2.7.0,
+  // lib/luks2/luks2_json_metadata.c hdr_dump_segments).
+  const cipherText = field(lines, 'cipher');
+  const cipher = cipherText === null || cipherText.startsWith('(') ? null : cipherText;
   const sector = toInteger(field(lines, 'sector')?.split(' ')[0]);
   const pbkdf: Keyslot[] = [];
   let keyBits: number | null = null;
@@ -221,12 +279,40 @@ function parseLuks2Text(lines: readonly string[]): LuksHeader {
   return {
     format: 'luks2',
     cipher,
-    keyBits,
+    keyBits: dmCryptKeyBits(keyBits, opal),
     sectorBytes: sector,
     pbkdf,
     flags,
     tokens: luks2TextTokens(lines),
+    ...(opal === undefined ? {} : { opal }),
   };
+}
+
+/**
+ * The OPAL part of a LUKS2 text dump: the data segment's type ("  0: hw-opal-crypt"), then under "HW OPAL
+ * encryption:" the lines "OPAL segment number: N", "OPAL key: N bits" and "OPAL segment length: N [bytes]"
+ * (cryptsetup v2.7.0, lib/luks2/luks2_json_metadata.c hdr_dump_segments), or only the header's
+ * "Requirements: opal" line (hdr_dump_header) when the dump ends before its segments.
+ */
+function luks2TextOpal(lines: readonly string[]): Luks2Opal | undefined {
+  const start = lines.findIndex((line) => line.trim() === 'Data segments:');
+  const end = lines.findIndex((line, index) => index > start && line.trim() === 'Keyslots:');
+  const segments = start < 0 ? [] : lines.slice(start + 1, end < 0 ? undefined : end);
+  const segmentType = segments
+    .map((line) => opalSegmentType(/^\s*\d+: (\S+)\s*$/.exec(line)?.[1]))
+    .find((type) => type !== null);
+  if (segmentType !== undefined && segmentType !== null) {
+    return {
+      segmentType,
+      lockingRange: toInteger(field(segments, 'OPAL segment number')),
+      keyBits: toInteger(field(segments, 'OPAL key')?.split(' ')[0]),
+      rangeBytes: toInteger(field(segments, 'OPAL segment length')?.split(' ')[0]),
+    };
+  }
+  const requirements = field(lines, 'Requirements')?.split(/\s+/) ?? [];
+  return requirements.includes(OPAL_REQUIREMENT)
+    ? { segmentType: null, lockingRange: null, keyBits: null, rangeBytes: null }
+    : undefined;
 }
 
 /** The "Tokens:" section of a LUKS2 text dump: "  0: systemd-tpm2" then "\tKeyslot:    1" lines. */

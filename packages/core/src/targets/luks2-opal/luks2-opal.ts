@@ -141,8 +141,9 @@ export const luks2OpalTarget = {
   platforms: ['linux'],
   defaultOn: [],
   planOption: true,
-  // cryptsetup 2.7 marks the data segment of such a header "hw-opal-crypt" (LUKS2-docs merge request 5); the
-  // inventory names the header luks2 and the luks2 target tunes it like any LUKS2 volume.
+  // The inventory names such a header luks2 (the luks2 target owns the format); its data segment type says OPAL:
+  // cryptsetup v2.7.0, lib/luks2/luks2_segment.c json_segment_create_opal_crypt ("hw-opal-crypt", luksFormat
+  // --hw-opal) and json_segment_create_opal ("hw-opal", --hw-opal-only).
   recognition: {
     encryptedFormats: [],
     unencryptedFormats: [],
@@ -150,6 +151,20 @@ export const luks2OpalTarget = {
     flagsInHeader: [],
     mappingNames: null,
     layerDiscards: null,
+    luks2Segments: [
+      {
+        type: 'hw-opal-crypt',
+        label: 'LUKS2 + OPAL',
+        softwareEncryption: true,
+        note: 'dm-crypt encrypts on top of the drive’s OPAL locking range (cryptsetup --hw-opal): the data stays protected by dm-crypt’s cipher even where the drive’s own encryption is weak (Meijer & van Gastel, "Self-encrypting deception", IEEE S&P 2019).',
+      },
+      {
+        type: 'hw-opal',
+        label: 'OPAL only (hardware)',
+        softwareEncryption: false,
+        note: 'Only the drive’s firmware encrypts this data (cryptsetup --hw-opal-only: no dm-crypt, no software cipher), and drive encryption has been broken before: on several drives the data key was not derived from the password (Meijer & van Gastel, "Self-encrypting deception", IEEE S&P 2019). cryptsetup cannot reencrypt an OPAL device (cryptsetup 2.7.0 release notes): to add dm-crypt, back up, then format again with --hw-opal (plan --target luks2-opal) or plain LUKS2, and restore.',
+      },
+    ],
   },
   admit: admitOpal,
   tradeOffs: [
