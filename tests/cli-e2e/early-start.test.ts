@@ -18,23 +18,28 @@ const work = mkdtempSync(path.join(tmpdir(), 'encplan-test-early-start-'));
 afterAll(() => rmSync(work, { recursive: true, force: true }));
 const hook = pathToFileURL(path.join(REPO_ROOT, 'tests/support/spawn-order.mjs')).href;
 
+/** A whole disk with data that this user may read: a fixed disk first, loop devices (others' too) come and go. */
 function readableWholeDisk(): string | undefined {
-  const names = readdirSync('/sys/block').sort((a, b) => Number(/^loop/.test(b)) - Number(/^loop/.test(a)));
-  return names
-    .map((name) => `/dev/${name}`)
-    .find((device) => {
-      try {
-        accessSync(device, constants.R_OK);
-        return statSync(device).isBlockDevice();
-      } catch {
-        return false;
-      }
-    });
+  const names = readdirSync('/sys/block').sort((a, b) => Number(/^loop/.test(a)) - Number(/^loop/.test(b)));
+  const name = names.find((candidate) => {
+    try {
+      accessSync(`/dev/${candidate}`, constants.R_OK);
+      return (
+        statSync(`/dev/${candidate}`).isBlockDevice() &&
+        readFileSync(`/sys/block/${candidate}/size`, 'utf8').trim() !== '0'
+      );
+    } catch {
+      return false;
+    }
+  });
+  return name === undefined ? undefined : `/dev/${name}`;
 }
 const disk = process.platform === 'linux' ? readableWholeDisk() : undefined;
 const skipReason = noteSkip(
   import.meta.url,
-  disk === undefined ? 'needs a whole disk in /sys/block whose /dev node this user may read (root)' : null,
+  disk === undefined
+    ? 'needs a whole disk with data (in /sys/block, size not 0) whose /dev node this user may read (root)'
+    : null,
 );
 
 /** Whether the bundle file `load` names holds the core's assessment (rolldown names each module in a comment). */
@@ -135,9 +140,14 @@ describe.skipIf(skipReason !== null)(
       expect(JSON.parse(early.run.stdout)).toMatchObject({ status: 'error', error: { code: 'TOOL_FAILED' } });
     });
 
-    it('starts nothing early for a path that is not a readable whole disk, nor for a bundle', async () => {
+    it('starts nothing early for a path that is not a readable whole disk with data, nor for a bundle', async () => {
       const bundle = path.join(REPO_ROOT, 'fixtures/bundles/loop-gpt-ext4-78pct-debian12');
-      for (const args of [['/dev/encplan-test-no-such-disk'], [device, '--bundle', bundle]]) {
+      // An unbound loop device (size 0) is refused before any call.
+      const empty = readdirSync('/sys/block').find(
+        (name) => /^loop\d+$/.test(name) && readFileSync(`/sys/block/${name}/size`, 'utf8').trim() === '0',
+      );
+      const lines = [['/dev/encplan-test-no-such-disk'], [device, '--bundle', bundle]];
+      for (const args of empty === undefined ? lines : [...lines, [`/dev/${empty}`]]) {
         const run = await assessWith(args, cases, {});
         expect({
           args,
