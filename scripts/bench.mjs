@@ -129,11 +129,22 @@ function childProcesses(args) {
     env,
     stdio: 'ignore',
   });
-  const lines = readFileSync(trace, 'utf8').split('\n');
-  const started = lines.filter((line) => /execve\(/.test(line) && /= 0$/.test(line));
+  // Children that exec at the same time (issue 28: calls started early) split a line in two:
+  // `PID execve("…", … <unfinished ...>` and, later, `PID <... execve resumed>) = 0`.
+  const unfinished = new Map();
+  const started = [];
+  for (const line of readFileSync(trace, 'utf8').split('\n')) {
+    const pid = line.split(' ', 1)[0];
+    const file = /execve\("([^"]+)"/.exec(line)?.[1];
+    if (file !== undefined && line.endsWith('<unfinished ...>')) {
+      unfinished.set(pid, file);
+    } else if (file !== undefined ? /= 0$/.test(line) : /<\.\.\. execve resumed>.*= 0$/.test(line)) {
+      started.push(file ?? unfinished.get(pid) ?? '?');
+    }
+  }
   const programs = new Map();
-  for (const line of started.slice(1)) {
-    const program = path.basename(/execve\("([^"]+)"/.exec(line)?.[1] ?? '?');
+  for (const file of started.slice(1)) {
+    const program = path.basename(file);
     programs.set(program, (programs.get(program) ?? 0) + 1);
   }
   return {

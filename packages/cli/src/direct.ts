@@ -1,5 +1,6 @@
 import { fstatSync, readFileSync, statSync } from 'node:fs';
 import { isatty } from 'node:tty';
+import { discardStartedEarly, startEarlyDiskCalls } from '@encplan/core/node';
 import { oclifWouldDiffer } from './help-fast.js';
 
 /**
@@ -212,7 +213,34 @@ export async function runDirect(
   if (parsed === undefined || (parsed.readsStdin && !stdinIsSilent())) {
     return false;
   }
+  const early = startsEarly(parsed, environment);
+  if (early) {
+    await startEarlyDiskCalls(parsed.args.device ?? '', environment);
+  }
   const { runAssessDirect } = await import('./direct-run.js');
-  await runAssessDirect(parsed, rest);
+  try {
+    await runAssessDirect(parsed, rest);
+  } finally {
+    if (early) {
+      await discardStartedEarly();
+    }
+  }
   return true;
+}
+
+/**
+ * Whether one disk's first read-only calls start before the core is imported (issue 28; core
+ * node/early-disk-calls.ts decides which, and whether the device is one they surely serve): `assess DEVICE` of a
+ * live disk, not `--all` (one lsblk of the machine), a bundle (nothing runs) nor `--benchmark`.
+ * `ENCPLAN_EARLY=0` starts each call when its probe asks, as before.
+ */
+function startsEarly(parsed: DirectParse, environment: NodeJS.ProcessEnv): boolean {
+  const { args, flags } = parsed;
+  return (
+    environment.ENCPLAN_EARLY !== '0' &&
+    args.device !== undefined &&
+    flags.all !== true &&
+    flags.bundle === undefined &&
+    flags.benchmark !== true
+  );
 }

@@ -13,6 +13,8 @@ export { createEnvironment, type NodeEnvironment } from './create-environment.js
 export { createNodeHost, defaultStateDirectory } from './host.js';
 export { detectPrivilege } from './privilege/pkexec.js';
 export { createRunner, deadlinesFired } from './process/run-command.js';
+export { discardStartedEarly } from './process/spawn-tool.js';
+export { startEarlyDiskCalls } from './early-disk-calls.js';
 export { fileSystemErrorOf, MAX_BUNDLE_BYTES, readSavedToolOutput, readUserFile } from './user-files.js';
 export { writeUserFile } from './write-user-file.js';
 export { checkScratchDirectory } from './scratch-directory.js';

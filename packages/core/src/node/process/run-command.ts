@@ -1,41 +1,13 @@
-import { spawn } from 'node:child_process';
 import { constants as fsConstants } from 'node:fs';
-import path from 'node:path';
 import { EncplanError, cancelled, throwIfCancelled, toolNotFound } from '../../errors.js';
 import { type CommandOutput, type CommandSpec, type RunCommand, type ToolName } from '../../ports.js';
 import { canAccess } from '../can-access.js';
+import { childEnvironment, findTool, startTool, takeStartedEarly, toolSearch } from './spawn-tool.js';
 import { currentPlatform } from '../platform.js';
 
 /** TOOL_NOT_FOUND with the way to install the tool on this platform (Homebrew on a Mac, not apt-get). */
 function missing(tool: ToolName): EncplanError {
   return toolNotFound(tool, currentPlatform());
-}
-
-/** Directories searched for tools after the user's PATH: smartctl, hdparm and friends live in sbin. */
-const SYSTEM_DIRECTORIES = ['/usr/local/sbin', '/usr/local/bin', '/usr/sbin', '/usr/bin', '/sbin', '/bin'];
-
-/**
- * Process groups of the tools running now. If encplan exits while one runs (process.exit after a signal,
- * an uncaught error), the tool and everything it started get SIGTERM: their own session does not receive
- * the terminal's Ctrl-C, so nothing else would stop them.
- */
-const runningGroups = new Set<number>();
-let exitHookInstalled = false;
-
-function endRunningGroupsOnExit(): void {
-  if (exitHookInstalled || process.platform === 'win32') {
-    return;
-  }
-  exitHookInstalled = true;
-  process.on('exit', () => {
-    for (const group of runningGroups) {
-      try {
-        process.kill(-group, 'SIGTERM');
-      } catch {
-        // already gone
-      }
-    }
-  });
 }
 
 /**
@@ -95,14 +67,12 @@ const STDERR_TAIL_BYTES = 8 * 1024;
  * `shell: false`, an argument array and an explicit `LC_ALL=C` environment so parsers see stable output.
  */
 export function createRunner(options: RunnerOptions): Runner {
-  const directories = [
-    ...options.searchPath.split(path.delimiter).filter((entry) => path.isAbsolute(entry)),
-    ...(options.includeSystemDirectories === false ? [] : SYSTEM_DIRECTORIES),
-  ];
-  const uniqueDirectories = [...new Set(directories)];
-  const childPath = uniqueDirectories.join(path.delimiter);
+  const search = toolSearch(
+    options.searchPath,
+    options.includeSystemDirectories !== false,
+    options.executableSuffixes ?? (currentPlatform() === 'win32' ? ['.exe', '.com'] : ['']),
+  );
   const cache = new Map<ToolName, Promise<string | null>>();
-  const suffixes = options.executableSuffixes ?? (currentPlatform() === 'win32' ? ['.exe', '.com'] : ['']);
 
   function resolveTool(tool: ToolName): Promise<string | null> {
     let pending = cache.get(tool);
@@ -113,15 +83,7 @@ export function createRunner(options: RunnerOptions): Runner {
           // An explicit path is used as given: if it is not executable, spawning it says EACCES.
           return (await canAccess(explicit, fsConstants.F_OK)) ? explicit : null;
         }
-        for (const directory of uniqueDirectories) {
-          for (const suffix of suffixes) {
-            const candidate = path.join(directory, `${tool}${suffix}`);
-            if (await canAccess(candidate, fsConstants.X_OK)) {
-              return candidate;
-            }
-          }
-        }
-        return null;
+        return findTool(search, tool);
       })();
       cache.set(tool, pending);
     }
@@ -142,22 +104,14 @@ export function createRunner(options: RunnerOptions): Runner {
     throwIfCancelled(signal, `Running ${spec.tool}`);
     const maxOutputBytes = spec.maxOutputBytes ?? options.defaultMaxOutputBytes ?? DEFAULT_MAX_OUTPUT_BYTES;
     const killGraceMs = options.killGraceMs ?? 2000;
-    const started = performance.now();
-
     return new Promise<CommandOutput>((resolve, reject) => {
-      // Each tool runs as the leader of its own process group (setsid), so a deadline or a cancel can end
-      // the tool *and* whatever it started: a child that keeps stdout open must not keep us waiting.
-      const child = spawn(executable, [...spec.args], {
-        shell: false,
-        stdio: ['pipe', 'pipe', 'pipe'],
-        env: { PATH: childPath, LC_ALL: 'C', LANG: 'C', ...spec.env },
-        windowsHide: true,
-        detached: process.platform !== 'win32',
-      });
-      if (child.pid !== undefined && process.platform !== 'win32') {
-        endRunningGroupsOnExit();
-        runningGroups.add(child.pid);
-      }
+      // A call the CLI started before the core was loaded (spawn-tool.ts `startEarly`) with exactly this
+      // command line and environment is this call: it is supervised from here on as if started now.
+      const env = childEnvironment(search, spec.env);
+      const tool =
+        (spec.stdin === undefined ? takeStartedEarly(executable, spec.args, env) : undefined) ??
+        startTool(executable, spec.args, env, spec.stdin);
+      const child = tool.child;
       const stdout: Buffer[] = [];
       const stderr: Buffer[] = [];
       let outputBytes = 0;
@@ -189,9 +143,7 @@ export function createRunner(options: RunnerOptions): Runner {
 
       function finish(): void {
         settled = true;
-        if (child.pid !== undefined) {
-          runningGroups.delete(child.pid);
-        }
+        tool.forget();
         clearTimeout(deadline);
         for (const timer of timers) {
           clearTimeout(timer);
@@ -271,17 +223,10 @@ export function createRunner(options: RunnerOptions): Runner {
           into.push(chunk);
         };
       }
-      child.stdout.on('data', collect(stdout));
-      child.stderr.on('data', collect(stderr));
-      // A child that exits before reading stdin gives EPIPE; its exit status tells the story.
-      child.stdin.on('error', () => undefined);
-      if (spec.stdin !== undefined) {
-        child.stdin.end(spec.stdin);
-      } else {
-        child.stdin.end();
-      }
+      tool.onData('stdout', collect(stdout));
+      tool.onData('stderr', collect(stderr));
 
-      child.on('exit', (code, killedBy) => {
+      tool.on('exit', (code, killedBy) => {
         leaderExited = true;
         if (failure !== null) {
           // Stopped by us: the leader is gone, give its group a moment to close the pipes, then stop reading.
@@ -311,7 +256,7 @@ export function createRunner(options: RunnerOptions): Runner {
           });
         });
       });
-      child.on('error', (error: NodeJS.ErrnoException) => {
+      tool.onError((error) => {
         if (settled) {
           return;
         }
@@ -333,7 +278,7 @@ export function createRunner(options: RunnerOptions): Runner {
           );
         }
       });
-      child.on('close', (code, killedBy) => {
+      tool.on('close', (code, killedBy) => {
         if (settled) {
           return;
         }
@@ -353,7 +298,7 @@ export function createRunner(options: RunnerOptions): Runner {
           stdout: Buffer.concat(stdout).toString('utf8'),
           stderr:
             stderrText.length > STDERR_TAIL_BYTES * 8 ? stderrText.slice(-STDERR_TAIL_BYTES * 8) : stderrText,
-          durationMs: Math.round(performance.now() - started),
+          durationMs: Math.round(tool.runtimeMs()),
         };
       }
     });

@@ -6,6 +6,7 @@ import { parseDmsetupTable, type DmTableLine } from '../../parsers/dmsetup/table
 import { parseMountinfo, type MountEntry } from '../../parsers/proc/mountinfo.js';
 import { parseSystemctlShow, systemdTimestampToIso } from '../../parsers/systemctl/show.js';
 import type { Host } from '../../ports.js';
+import { fstrimTimerCall } from './disk-calls.js';
 import {
   addWarning,
   attempt,
@@ -88,14 +89,6 @@ async function readLuksFlags(context: ProbeContext, backingPath: string): Promis
   return header?.flags ?? null;
 }
 
-/** How `systemctl show` names the state of fstrim.timer (systemd.unit(5), org.freedesktop.systemd1(5)). */
-const FSTRIM_SHOW_ARGS = [
-  'show',
-  'fstrim.timer',
-  '--property=LoadState,UnitFileState,LastTriggerUSec',
-  '--timestamp=utc',
-];
-
 /** "enabled" (and the rarely used "enabled-runtime") run the timer (systemctl(1) is-enabled); '' is unknown. */
 function timerEnabled(unitFileState: string, loadState: string | undefined): boolean | null {
   if (loadState === 'not-found' || unitFileState === 'not-found') {
@@ -115,11 +108,7 @@ function timerEnabled(unitFileState: string, loadState: string | undefined): boo
  */
 export async function readFstrimTimer(context: ProbeContext): Promise<DiscardStackFacts['fstrimTimer']> {
   if ((await context.host.stat('/run/systemd/system'))?.kind === 'directory') {
-    const show = await tryRunOrUncaptured(
-      context,
-      { tool: 'systemctl', args: FSTRIM_SHOW_ARGS, timeoutMs: TIMEOUT_MS },
-      'Reading fstrim.timer',
-    );
+    const show = await tryRunOrUncaptured(context, fstrimTimerCall(true), 'Reading fstrim.timer');
     if (show !== 'uncaptured') {
       if (show === null || show.exitCode !== 0) {
         return null;
@@ -131,11 +120,7 @@ export async function readFstrimTimer(context: ProbeContext): Promise<DiscardSta
       };
     }
   }
-  const enabled = await tryRun(
-    context,
-    { tool: 'systemctl', args: ['is-enabled', 'fstrim.timer'], timeoutMs: TIMEOUT_MS },
-    'Checking fstrim.timer',
-  );
+  const enabled = await tryRun(context, fstrimTimerCall(false), 'Checking fstrim.timer');
   if (enabled === null) {
     return null;
   }

@@ -18,9 +18,8 @@ import { parseSedutilQuery, type OpalQuery } from '../../targets/luks2-opal/sedu
 import { parseSmartctlJson, type SmartctlReport } from '../../parsers/smartctl/smartctl-json.js';
 import type { Host } from '../../ports.js';
 import { attempt, createProbeContext, tryRun, type ProbeContext } from '../probe-context.js';
+import { smartctlCall } from './disk-calls.js';
 
-/** `smartctl -x` reads several logs; 60 s covers slow USB bridges (smartctl_exporter uses similar limits). */
-const SMARTCTL_TIMEOUT_MS = 60_000;
 const TOOL_TIMEOUT_MS = 15_000;
 
 /** USB bridge device types to try when smartctl cannot tell the type itself (smartctl(8) -d; Linux drivers/scsi/sd.c provisioning_mode; sg_vpd(8) Logical Block Provisioning page). */
@@ -43,19 +42,7 @@ async function runSmartctl(
   path: string,
   deviceType: string | null,
 ): Promise<SmartctlAnswer | null> {
-  const args = [
-    '--json=v',
-    '-x',
-    '--nocheck=standby',
-    ...(deviceType === null ? [] : ['-d', deviceType]),
-    '--',
-    path,
-  ];
-  const output = await tryRun(
-    context,
-    { tool: 'smartctl', args, timeoutMs: SMARTCTL_TIMEOUT_MS },
-    `Reading SMART data of ${path}`,
-  );
+  const output = await tryRun(context, smartctlCall(path, deviceType), `Reading SMART data of ${path}`);
   if (output === null) {
     return null;
   }

@@ -25,6 +25,7 @@ import { parseSfdiskJson, type SfdiskTable } from '../../parsers/sfdisk/parse-sf
 import { addWarning, attempt, tryRun, tryRunOrUncaptured, type ProbeContext } from '../probe-context.js';
 import type { ResolvedTarget } from './resolve-target.js';
 import { readAttribute, readDiscardLimits, readNumber, sysBlockPath } from './sysfs.js';
+import { lsblkDiskCall, sfdiskCall } from './disk-calls.js';
 
 /** What the Linux inventory finds: the disk, its partitions, the stack above it, encryption, space. */
 export interface LinuxInventory {
@@ -314,10 +315,7 @@ async function probeLuks(
 /** `lsblk --json --bytes -O -- PATH`: the disk and everything stacked on it. Throws when lsblk cannot list it. */
 async function listDisk(context: ProbeContext, path: string): Promise<LsblkDevice> {
   const { host } = context;
-  const lsblkOutput = await host.run(
-    { tool: 'lsblk', args: ['--json', '--bytes', '-O', '--', path], timeoutMs: TIMEOUT_MS },
-    context.signal,
-  );
+  const lsblkOutput = await host.run(lsblkDiskCall(path), context.signal);
   if (lsblkOutput.exitCode !== 0) {
     const reason = lsblkOutput.stderr.trim();
     if (reason === '' && (await host.stat(path)) === null) {
@@ -398,11 +396,7 @@ export async function probeLinuxInventory(
   const transport = transportOf(root);
   const rotational = rotationalFlag === null ? (root.rotational ?? false) : rotationalFlag === 1;
 
-  const tableOutput = await tryRun(
-    context,
-    { tool: 'sfdisk', args: ['--json', '--', target.path], timeoutMs: TIMEOUT_MS },
-    'Reading the partition table',
-  );
+  const tableOutput = await tryRun(context, sfdiskCall(target.path), 'Reading the partition table');
   let table: SfdiskTable | null = null;
   if (tableOutput !== null && tableOutput.exitCode === 0) {
     table = await attempt(context, 'sfdisk', 'Reading the partition table', () =>

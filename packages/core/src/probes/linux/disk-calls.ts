@@ -1,0 +1,70 @@
+import type { CommandSpec } from '../../ports.js';
+
+/**
+ * The read-only tool calls of one disk's live assessment whose arguments depend only on the disk's path (and,
+ * for systemctl, on whether systemd runs as init). The probes ask them through these functions, and so does the
+ * CLI's early start (packages/cli/src/direct.ts, node/process/started-early.ts), which starts them before the
+ * core is loaded: one definition of each command line, so that a started call is the very call a probe asks.
+ * This module imports nothing at run time: the CLI's `direct.js` loads it without the core.
+ */
+
+/** lsblk and sfdisk answer in well under a second; 15 s covers a loaded machine. */
+const LISTING_TIMEOUT_MS = 15_000;
+/** `smartctl -x` reads several logs; 60 s covers slow USB bridges (smartctl_exporter uses similar limits). */
+const SMARTCTL_TIMEOUT_MS = 60_000;
+/** systemctl answers in well under a second; 10 s covers a loaded machine. */
+const SYSTEMCTL_TIMEOUT_MS = 10_000;
+
+/** `lsblk --json --bytes -O -- PATH`: the disk and everything stacked on it. */
+export function lsblkDiskCall(path: string): CommandSpec {
+  return { tool: 'lsblk', args: ['--json', '--bytes', '-O', '--', path], timeoutMs: LISTING_TIMEOUT_MS };
+}
+
+/** `sfdisk --json -- PATH`: the partition table. */
+export function sfdiskCall(path: string): CommandSpec {
+  return { tool: 'sfdisk', args: ['--json', '--', path], timeoutMs: LISTING_TIMEOUT_MS };
+}
+
+/** `smartctl --json=v -x --nocheck=standby [-d TYPE] -- PATH` (smartctl(8)): SMART data, never waking the drive. */
+export function smartctlCall(path: string, deviceType: string | null): CommandSpec {
+  return {
+    tool: 'smartctl',
+    args: [
+      '--json=v',
+      '-x',
+      '--nocheck=standby',
+      ...(deviceType === null ? [] : ['-d', deviceType]),
+      '--',
+      path,
+    ],
+    timeoutMs: SMARTCTL_TIMEOUT_MS,
+  };
+}
+
+/** How `systemctl show` names the state of fstrim.timer (systemd.unit(5), org.freedesktop.systemd1(5)). */
+const FSTRIM_SHOW_ARGS = [
+  'show',
+  'fstrim.timer',
+  '--property=LoadState,UnitFileState,LastTriggerUSec',
+  '--timestamp=utc',
+];
+
+/**
+ * The one systemctl call about fstrim.timer: `show` where systemd runs as init (sd_booted(3): /run/systemd/system
+ * is a directory), else `is-enabled`, which reads the unit files (discard-stack.ts `readFstrimTimer`).
+ */
+export function fstrimTimerCall(systemdBooted: boolean): CommandSpec {
+  return {
+    tool: 'systemctl',
+    args: systemdBooted ? FSTRIM_SHOW_ARGS : ['is-enabled', 'fstrim.timer'],
+    timeoutMs: SYSTEMCTL_TIMEOUT_MS,
+  };
+}
+
+/**
+ * The calls `assess PATH` makes in the normal case, in the order it asks them: what the early start starts.
+ * blkid is not among them: its arguments are the devices lsblk lists.
+ */
+export function earlyDiskCalls(path: string, systemdBooted: boolean): CommandSpec[] {
+  return [lsblkDiskCall(path), sfdiskCall(path), smartctlCall(path, null), fstrimTimerCall(systemdBooted)];
+}
