@@ -150,3 +150,23 @@ describe('tool lookup with executable suffixes (Windows: NAME.exe)', () => {
     }
   });
 });
+
+describe('tool lookup with PATH entries written loosely', () => {
+  it('gives the path path.join would (doubled and trailing slashes, ".."), each directory normalised once', async () => {
+    const { mkdtemp, mkdir, writeFile, rm } = await import('node:fs/promises');
+    const { tmpdir } = await import('node:os');
+    const path = await import('node:path');
+    const dir = await mkdtemp(path.join(tmpdir(), 'encplan-lookup-'));
+    try {
+      await mkdir(path.join(dir, 'sub'));
+      await writeFile(path.join(dir, 'lsblk'), '', { mode: 0o755 });
+      for (const entry of [`${dir}//`, `${dir}/sub/..`, `${dir}/./`, `/..${dir}`]) {
+        const runner = createRunner({ searchPath: `relative/bin:${entry}`, includeSystemDirectories: false });
+        expect(await runner.resolveTool('lsblk'), entry).toBe(path.join(entry, 'lsblk'));
+        expect(await runner.resolveTool('lsblk'), entry).toBe(`${dir}/lsblk`);
+      }
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+});

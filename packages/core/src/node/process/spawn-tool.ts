@@ -18,9 +18,18 @@ const SYSTEM_DIRECTORIES = ['/usr/local/sbin', '/usr/local/bin', '/usr/sbin', '/
 /** Where tools are looked for, and the PATH the children get. */
 export interface ToolSearch {
   readonly directories: readonly string[];
+  /** Each directory normalised once, ending in the separator: a candidate is that prefix plus the tool's name. */
+  readonly prefixes: readonly string[];
   readonly childPath: string;
   readonly suffixes: readonly string[];
 }
+
+/**
+ * A POSIX directory path path.normalize would return unchanged: absolute, no empty, "." or ".." part, no
+ * trailing separator. Most PATH entries are; testing it here keeps Node's character-by-character normaliser
+ * (which V8 optimises once it has seen enough characters) out of a short run.
+ */
+const ALREADY_NORMAL = /^(?:\/(?!\.\.?(?:\/|$))[^/]+)+$/;
 
 /** The absolute entries of `searchPath`, then (unless turned off) the system directories, each once. */
 export function toolSearch(
@@ -34,14 +43,21 @@ export function toolSearch(
       ...(includeSystemDirectories ? SYSTEM_DIRECTORIES : []),
     ]),
   ];
-  return { directories, childPath: directories.join(path.delimiter), suffixes };
+  // One normalisation per directory, not one path.join per directory and tool: joining every candidate ran
+  // Node's path code on enough characters to bring in V8's optimising compiler, whose code pages added ~5 MiB
+  // to a one-disk assess's peak RSS with a long PATH (docs/performance.md, issue 28 CPU pass).
+  const prefixes = directories.map((directory) => {
+    const normalized = ALREADY_NORMAL.test(directory) ? directory : path.normalize(directory);
+    return normalized.endsWith(path.sep) ? normalized : normalized + path.sep;
+  });
+  return { directories, prefixes, childPath: directories.join(path.delimiter), suffixes };
 }
 
 /** The first executable `TOOL[suffix]` of the search, or null. */
 export async function findTool(search: ToolSearch, tool: string): Promise<string | null> {
-  for (const directory of search.directories) {
+  for (const prefix of search.prefixes) {
     for (const suffix of search.suffixes) {
-      const candidate = path.join(directory, `${tool}${suffix}`);
+      const candidate = `${prefix}${tool}${suffix}`;
       if (await canAccess(candidate, fsConstants.X_OK)) {
         return candidate;
       }
