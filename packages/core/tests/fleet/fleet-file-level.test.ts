@@ -80,7 +80,7 @@ describe('file-level encryption in the fleet report (issue 26 item 4)', () => {
       {
         source: 'fetched/laptop/loop65.json',
         machine: 'laptop',
-        json: JSON.parse(fixture(`assessments/${FSCRYPT}.json`)) as unknown,
+        json: JSON.parse(fixture(`assessments-file-level/${FSCRYPT}.json`)) as unknown,
       },
     ]);
     expect(onlyRow(saved.rows)).toMatchObject({
@@ -130,7 +130,7 @@ describe('file-level encryption in the fleet report (issue 26 item 4)', () => {
       systemInfo: () => Promise.reject(new Error('unused')),
     } satisfies Host;
     const found = await probeFileEncryption(createProbeContext(host), ['/home']);
-    const document = JSON.parse(fixture(`assessments/${FSCRYPT}.json`)) as Doc;
+    const document = JSON.parse(fixture(`assessments-file-level/${FSCRYPT}.json`)) as Doc;
     const result = document.result as Doc;
     result.storage = modelOfSections(result, found);
     const report = buildFleetReport([{ source: 'mint/loop65.json', machine: 'mint', json: document }]);
@@ -148,7 +148,7 @@ describe('file-level encryption in the fleet report (issue 26 item 4)', () => {
     expect(base.existingEncryption).not.toBeNull();
     expect(base.fileLevelEncryption).toBeNull();
     // The LUKS disk's ext4 partition also holds an fscrypt home (the fscrypt capture's layer, moved onto it).
-    const layer = (JSON.parse(fixture(`assessments/${FSCRYPT}.json`)) as Doc).result.storage.layers.find(
+    const layer = (JSON.parse(fixture(`assessments-file-level/${FSCRYPT}.json`)) as Doc).result.storage.layers.find(
       (entry: Doc) => entry.kind === 'file-encryption',
     ) as Doc;
     const model = modelOfSections(document.result as Doc, []);
