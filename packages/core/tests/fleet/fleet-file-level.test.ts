@@ -148,9 +148,9 @@ describe('file-level encryption in the fleet report (issue 26 item 4)', () => {
     expect(base.existingEncryption).not.toBeNull();
     expect(base.fileLevelEncryption).toBeNull();
     // The LUKS disk's ext4 partition also holds an fscrypt home (the fscrypt capture's layer, moved onto it).
-    const layer = (JSON.parse(fixture(`assessments-file-level/${FSCRYPT}.json`)) as Doc).result.storage.layers.find(
-      (entry: Doc) => entry.kind === 'file-encryption',
-    ) as Doc;
+    const layer = (
+      JSON.parse(fixture(`assessments-file-level/${FSCRYPT}.json`)) as Doc
+    ).result.storage.layers.find((entry: Doc) => entry.kind === 'file-encryption') as Doc;
     const model = modelOfSections(document.result as Doc, []);
     const volume = model.volumes.find((entry) => entry.filesystem === 'ext4');
     model.layers.push({ ...(layer as StorageLayer), on: [volume?.id ?? ''] });
