@@ -112,7 +112,7 @@ describe('encplan fleet report', () => {
       };
     };
     expect(fleetSchemaErrors(envelope)).toBeNull();
-    expect(envelope.schemaVersion).toEqual([1, 3]);
+    expect(envelope.schemaVersion).toEqual([1, 4]);
     expect(envelope.result.summary).toMatchObject({
       documents: 3,
       machines: 3,

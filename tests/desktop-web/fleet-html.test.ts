@@ -29,6 +29,8 @@ const MACHINES: Readonly<Record<string, readonly string[]>> = {
   win2: ['bundles/windows-win11-bc901-bitlocker-xtsaes128'],
   mac1: ['assessments-1.3/darwin-intel-catalina-filevault-disk1s5-assessment-1.3.json'],
   all1: ['bundles/machine-all-loops-and-virtio-node-missing-debian12'],
+  // A disk whose only encryption is an fscrypt home (fleet-report 1.4 fileLevelEncryption).
+  fs1: ['bundles/loop-ext4-fscrypt-home-debian12'],
 };
 
 /** WCAG 2.1 relative luminance and contrast ratio (SC 1.4.3) of two computed `rgb(…)` colours. */
@@ -127,6 +129,10 @@ describe.skipIf(chromiumMissing !== null)('the fleet HTML in Chromium: light, da
     // One row per disk of every machine, and the version table's rows.
     expect(rows).toBeGreaterThan(Object.keys(MACHINES).length);
     expect(scrollWidth).toBeLessThanOrEqual(clientWidth);
+    // The fscrypt home is named in the encryption column, as no full-disk encryption.
+    await expect(
+      page.getByText('file-level only, not full-disk: fscrypt /home/alice').isVisible(),
+    ).resolves.toBe(true);
     for (const pair of await textPairs(page)) {
       expect(contrast(pair.fg, pair.bg), `${pair.selector}: ${pair.fg} on ${pair.bg}`).toBeGreaterThanOrEqual(
         4.5,

@@ -84,7 +84,7 @@ export const manDocument = commandDocument('man', [1, 0], 'man page', z.object({
 /** `encplan fleet report --json`: many machines' assessments in one view, a flat row per machine and disk. */
 export const fleetReportDocument = commandDocument(
   'fleet-report',
-  [1, 3],
+  [1, 4],
   'fleet report',
   fleetReportResultSchema,
 );

@@ -197,6 +197,13 @@ export const fleetRowSchema = z.object({
    * discards. Never 0 for unknown.
    */
   reclaimableBytes: z.number().int().nullable(),
+  /**
+   * 1.4: folders encrypted file by file on the disk's filesystems, kind and folder, ";" between them
+   * ("fscrypt /home/alice; eCryptfs /home/bob"): a file-level layer, not full-disk encryption, never counted as
+   * encrypted. Null: none found, or not looked for (macOS, Windows, Linux documents without the storage model's
+   * file-encryption layers).
+   */
+  fileLevelEncryption: z.string().nullable(),
 });
 /** One flat row of the fleet report (a machine and disk). */
 export type FleetRow = z.infer<typeof fleetRowSchema>;
@@ -219,6 +226,11 @@ export const fleetReportResultSchema = z.object({
     duplicateDisks: z.number().int(),
     /** 1.1: rows by platform. */
     platforms: z.object({ linux: z.number().int(), darwin: z.number().int(), win32: z.number().int() }),
+    /**
+     * 1.4: disks whose only encryption is file by file (an fscrypt or eCryptfs home, `fileLevelEncryption`
+     * set, `existingEncryption` null): counted under their readiness, never under alreadyEncrypted.
+     */
+    fileLevelOnly: z.number().int(),
   }),
   /** How many rows have each issue (a row can have several). */
   issueCounts: z.array(z.object({ issue: fleetIssueSchema, label: z.string(), count: z.number().int() })),

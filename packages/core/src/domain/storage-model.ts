@@ -27,6 +27,22 @@ export const encryptionKindSchema = z.enum([
   'opal',
 ]);
 
+/** The encryption kinds as people name them (reports, the fleet's columns). */
+export const ENCRYPTION_KIND_LABELS: Readonly<Record<z.infer<typeof encryptionKindSchema>, string>> = {
+  luks1: 'LUKS1',
+  luks2: 'LUKS2',
+  'dm-crypt': 'dm-crypt',
+  'dm-crypt-plain': 'plain dm-crypt',
+  tcrypt: 'TrueCrypt',
+  veracrypt: 'VeraCrypt',
+  bitlocker: 'BitLocker',
+  filevault: 'FileVault',
+  apfs: 'APFS encryption',
+  fscrypt: 'fscrypt',
+  ecryptfs: 'eCryptfs',
+  opal: 'OPAL',
+};
+
 /**
  * Whether the encryption protects the data now. `off`: the volume is (partly) encrypted but its key is stored in
  * the clear or protection was never turned on (BitLocker "Protection Off" during or after conversion);

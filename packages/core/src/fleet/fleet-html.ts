@@ -8,7 +8,7 @@ import {
 } from '../domain/fleet-report.js';
 import type { BarView, ChartRenderer } from '../report/report-charts.js';
 import { issuesOf } from './fleet-report.js';
-import { protectionWord, storageLayout } from './fleet-text.js';
+import { fileLevelWords, protectionWord, storageLayout } from './fleet-text.js';
 
 const READINESS_LABELS: Readonly<Record<Readiness, string>> = {
   'fix-first': 'Must fix first',
@@ -102,6 +102,10 @@ export function fleetHtmlStart(totals: FleetTotals, generatedAt: string, renderC
     summary.duplicateDisks === 0
       ? ''
       : ` ${String(summary.duplicateDisks)} disks were listed more than once and are counted once.`;
+  const fileLevelOnly =
+    summary.fileLevelOnly === 0
+      ? ''
+      : ` ${String(summary.fileLevelOnly)} disks are encrypted only folder by folder (fscrypt, eCryptfs homes): not full-disk encryption, not counted as encrypted.`;
   const policy =
     totals.policy.methods.length === 0
       ? 'No encryption method policy was given (<code>--require-method</code>).'
@@ -117,7 +121,7 @@ export function fleetHtmlStart(totals: FleetTotals, generatedAt: string, renderC
 </head>
 <body>
 <h1>encplan fleet report</h1>
-<p class="meta">${String(summary.disks)} disks (${platforms}) of ${String(summary.machines)} machines from ${String(summary.documents)} documents, generated ${escapeHtml(generatedAt)}.${duplicates}</p>
+<p class="meta">${String(summary.disks)} disks (${platforms}) of ${String(summary.machines)} machines from ${String(summary.documents)} documents, generated ${escapeHtml(generatedAt)}.${duplicates}${fileLevelOnly}</p>
 <p class="meta">${policy} Whatever the assessment could not measure (TPM protectors, recovery-key escrow, a passphrase outside LUKS slot 0 in documents before assessment 1.3, the space the drive could get back) is shown as unknown (—), never as no.</p>
 <h2>Readiness</h2>
 <figure>${barChart('readiness', 'Disks by readiness', readinessBars, renderChart)}</figure>
@@ -157,10 +161,14 @@ export function fleetHtmlRow(row: FleetRow): string {
     row.documentStatus === 'valid' ? null : row.documentStatus,
     row.duplicateOf === null ? null : `repeats ${row.duplicateOf}, not counted`,
   ].filter((part) => part !== null);
-  const encryption =
+  const fileLevel = fileLevelWords(row);
+  const encryption = `${
     row.existingEncryption === null
-      ? '—'
-      : `${escapeHtml(row.encryptionMethod ?? 'method unknown')}<details><summary>volumes</summary>${escapeHtml(row.existingEncryption)}</details>`;
+      ? fileLevel === null
+        ? '—'
+        : ''
+      : `${escapeHtml(row.encryptionMethod ?? 'method unknown')}<details><summary>volumes</summary>${escapeHtml(row.existingEncryption)}</details>`
+  }${fileLevel === null ? '' : `<div class="id">${escapeHtml(fileLevel)}</div>`}`;
   const conversion =
     row.conversionInProgress === null
       ? '—'

@@ -12,7 +12,12 @@ import { healthSchema } from '../domain/health.js';
 import { overProvisioningSchema } from '../domain/over-provisioning.js';
 import { spaceSchema } from '../domain/space.js';
 import { NO_LINUX_SECTIONS, storageModelOf, type ModelStackNode } from '../analyses/storage-model.js';
-import type { ConversionState, EncryptionState, StorageModel } from '../domain/storage-model.js';
+import {
+  ENCRYPTION_KIND_LABELS,
+  type ConversionState,
+  type EncryptionState,
+  type StorageModel,
+} from '../domain/storage-model.js';
 import {
   encryptedPlacesOf,
   isDataVolume,
@@ -103,6 +108,7 @@ const EMPTY_ROW_FIELDS = {
   otherDisks: null,
   discardsStopAt: null,
   reclaimableBytes: null,
+  fileLevelEncryption: null,
 } satisfies Omit<FleetRow, 'source' | 'machine' | 'documentStatus' | 'readiness'>;
 
 /** The fields every envelope has, read loosely so a document of another version can still be described. */
@@ -256,6 +262,7 @@ export class FleetReportBuilder {
   private readonly readiness = new Map<Readiness, number>();
   private readonly issues = new Map<FleetIssue, number>();
   private readonly platforms = { linux: 0, darwin: 0, win32: 0 };
+  private fileLevelOnly = 0;
   private readonly versions = new Map<string, FleetReport['versions'][number]>();
 
   constructor(private readonly policy: FleetPolicy = { methods: [] }) {}
@@ -286,6 +293,7 @@ export class FleetReportBuilder {
         disks: READINESS_ORDER.reduce((sum, readiness) => sum + count(readiness), 0),
         duplicateDisks: this.repeatedDisks.size,
         platforms: { ...this.platforms },
+        fileLevelOnly: this.fileLevelOnly,
       },
       issueCounts: FLEET_ISSUES.map((issue) => ({
         issue,
@@ -325,6 +333,9 @@ export class FleetReportBuilder {
     if (row.platform !== null) {
       this.platforms[row.platform] += 1;
     }
+    if (isFileLevelOnly(row)) {
+      this.fileLevelOnly += 1;
+    }
     for (const issue of issuesOf(row)) {
       this.issues.set(issue, (this.issues.get(issue) ?? 0) + 1);
     }
@@ -346,6 +357,14 @@ export class FleetReportBuilder {
     };
     this.versions.set(key, { ...entry, documents: entry.documents + 1 });
   }
+}
+
+/**
+ * A disk whose only encryption is file by file (an fscrypt or eCryptfs home): no full-disk encryption, so it
+ * is never counted as encrypted, and the summary counts it on its own.
+ */
+export function isFileLevelOnly(row: Pick<FleetRow, 'fileLevelEncryption' | 'existingEncryption'>): boolean {
+  return row.fileLevelEncryption !== null && row.existingEncryption === null;
 }
 
 /** A row's issue ids (the `issues` column, split). */
@@ -552,6 +571,8 @@ interface FleetDiskFacts {
   readonly discardStops: readonly DiscardStop[];
   /** Why an existing encryption is weaker than the plan (empty: it is not, or cannot be compared). */
   readonly weakerThanPlan: readonly string[];
+  /** Folders encrypted file by file (fscrypt, eCryptfs), "fscrypt /home/alice": no full-disk encryption. */
+  readonly fileLevel: readonly string[];
 }
 
 /** One place discards stop: a Linux layer (discardPassthrough) or Windows itself (fsutil DisableDeleteNotify). */
@@ -666,6 +687,12 @@ function fleetFactsOf(result: AssessmentResult, raw: unknown): FleetDiskFacts | 
       model.platform === 'linux' ? (result.overProvisioning?.status ?? null) : SPARE_AREA_NOT_MEASURABLE,
     discardStops: discardStopsOf(model, result),
     weakerThanPlan: places.flatMap((place) => weakerThanPlan(place, result.plan, result.encryption)),
+    // encryptedPlacesOf lists block encryption only: a file-level layer is named here, never as encrypted.
+    fileLevel: model.layers.flatMap((layer) =>
+      layer.encryption?.scope === 'file'
+        ? [`${ENCRYPTION_KIND_LABELS[layer.encryption.kind]} ${layer.id}`]
+        : [],
+    ),
     volumes: places.map(({ id, state }) => ({
       path: id,
       description: [
@@ -962,6 +989,7 @@ function assessmentRow(
     otherDisks: columns.otherDisks,
     discardsStopAt: columns.discardsStopAt,
     reclaimableBytes: columns.reclaimableBytes,
+    fileLevelEncryption: facts.fileLevel.length === 0 ? null : facts.fileLevel.join('; '),
   };
 }
 

@@ -6,7 +6,7 @@ import {
   type Readiness,
 } from '../domain/fleet-report.js';
 import { formatBytes } from '../domain/units.js';
-import { issuesOf } from './fleet-report.js';
+import { isFileLevelOnly, issuesOf } from './fleet-report.js';
 
 /** The groups of the text report, in the order printed, with their titles and counts. */
 export const FLEET_TEXT_SECTIONS: readonly {
@@ -38,6 +38,11 @@ export function fleetTextHead(totals: FleetTotals): string[] {
   const { linux, darwin, win32 } = summary.platforms;
   if (darwin + win32 > 0) {
     lines.push(`Platforms: ${String(linux)} Linux, ${String(darwin)} macOS, ${String(win32)} Windows disks.`);
+  }
+  if (summary.fileLevelOnly > 0) {
+    lines.push(
+      `${String(summary.fileLevelOnly)} disks are encrypted only folder by folder (fscrypt, eCryptfs homes): not full-disk encryption, so they are not counted as encrypted.`,
+    );
   }
   if (summary.duplicateDisks > 0) {
     lines.push(
@@ -97,6 +102,10 @@ export function fleetTextRow(row: FleetRow): string[] {
       `      encrypted: ${row.existingEncryption}${state.length === 0 ? '' : ` (${state.join(', ')})`}`,
     );
   }
+  const fileLevel = fileLevelWords(row);
+  if (fileLevel !== null) {
+    lines.push(`      ${fileLevel}`);
+  }
   const layout = storageLayout(row);
   if (layout !== null) {
     lines.push(`      storage: ${layout}`);
@@ -105,6 +114,19 @@ export function fleetTextRow(row: FleetRow): string[] {
     lines.push(`      plan: ${row.planSummary}  (${row.source})`);
   }
   return lines;
+}
+
+/**
+ * The folders encrypted file by file, said as what they are: the only encryption of the disk ("file-level only,
+ * not full-disk"), or beside a full-disk one. Null when the disk has none.
+ */
+export function fileLevelWords(
+  row: Pick<FleetRow, 'fileLevelEncryption' | 'existingEncryption'>,
+): string | null {
+  if (row.fileLevelEncryption === null) {
+    return null;
+  }
+  return `${isFileLevelOnly(row) ? 'file-level only, not full-disk' : 'also file-level'}: ${row.fileLevelEncryption}`;
 }
 
 /** on, or how it is not: off, or suspended (fully encrypted, the key in the clear). */

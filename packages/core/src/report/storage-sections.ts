@@ -1,8 +1,8 @@
-import type {
-  ConversionState,
-  EncryptionState,
-  StorageModel,
-  StorageVolume,
+import {
+  ENCRYPTION_KIND_LABELS,
+  type ConversionState,
+  type StorageModel,
+  type StorageVolume,
 } from '../domain/storage-model.js';
 import type { Warning } from '../domain/warning.js';
 import { formatBytes, formatPercent } from '../domain/units.js';
@@ -120,22 +120,6 @@ function trimSection(model: StorageModel): SectionView {
   };
 }
 
-/** The encryption kinds as people name them. */
-const KIND_LABELS: Readonly<Record<EncryptionState['kind'], string>> = {
-  luks1: 'LUKS1',
-  luks2: 'LUKS2',
-  'dm-crypt': 'dm-crypt',
-  'dm-crypt-plain': 'plain dm-crypt',
-  tcrypt: 'TrueCrypt',
-  veracrypt: 'VeraCrypt',
-  bitlocker: 'BitLocker',
-  filevault: 'FileVault',
-  apfs: 'APFS encryption',
-  fscrypt: 'fscrypt',
-  ecryptfs: 'eCryptfs',
-  opal: 'OPAL',
-};
-
 /** Where a conversion stands, in the words manage-bde and diskutil use. */
 const CONVERSION_LABELS: Readonly<Record<ConversionState, string>> = {
   complete: 'fully encrypted',
@@ -169,7 +153,7 @@ function describe(volume: StorageVolume): string {
     state.protection === 'unknown' ? null : `protection ${state.protection}`,
     protectors.length === 0 ? null : `key protectors: ${protectors.join(', ')}`,
   ].filter((part): part is string => part !== null);
-  return `${KIND_LABELS[state.kind]} on ${name}${parts.length === 0 ? '' : ` (${parts.join(', ')})`}.`;
+  return `${ENCRYPTION_KIND_LABELS[state.kind]} on ${name}${parts.length === 0 ? '' : ` (${parts.join(', ')})`}.`;
 }
 
 function encryptionSection(model: StorageModel): SectionView {

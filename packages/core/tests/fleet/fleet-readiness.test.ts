@@ -329,7 +329,8 @@ describe('the readiness columns in every output', () => {
 
   it('CSV: the new columns after the 1.1 ones, unknown as an empty cell', () => {
     const lines = renderFleetCsv(report).split('\r\n');
-    expect(fleetCsvColumns().slice(-7)).toEqual([
+    // The 1.2 columns, then fleet-report 1.4's fileLevelEncryption (fleet-file-level.test.ts).
+    expect(fleetCsvColumns().slice(-8, -1)).toEqual([
       'protection',
       'conversion',
       'passphraseOutsideSlot0',
@@ -338,7 +339,7 @@ describe('the readiness columns in every output', () => {
       'discardsStopAt',
       'reclaimableBytes',
     ]);
-    expect(lines[1]).toMatch(/,no-volumes,,true,true,\/dev\/loop0,\/dev\/mapper\/lane-slot3,$/);
+    expect(lines[1]).toMatch(/,no-volumes,,true,true,\/dev\/loop0,\/dev\/mapper\/lane-slot3,,$/);
   });
 
   it('HTML: the columns, unknown as —, in the disk report’s light, dark and print styles', () => {

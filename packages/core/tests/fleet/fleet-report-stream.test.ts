@@ -68,7 +68,7 @@ describe('writeFleetReport', () => {
     );
 
     const envelope = fleetReportDocument.envelope.parse(JSON.parse(json.text));
-    expect(envelope).toMatchObject({ schema: 'encplan.fleet-report', schemaVersion: [1, 3], status: 'ok' });
+    expect(envelope).toMatchObject({ schema: 'encplan.fleet-report', schemaVersion: [1, 4], status: 'ok' });
     const result = envelope.result;
     expect(result?.summary).toEqual(expected.summary);
     expect(result?.summary).toMatchObject({

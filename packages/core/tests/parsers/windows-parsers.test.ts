@@ -7,6 +7,7 @@ import {
   parseManageBdeStatus,
 } from '../../src/parsers/manage-bde/parse-manage-bde-status.js';
 import { parseWindowsStorageJson } from '../../src/parsers/powershell/parse-storage-json.js';
+import { bitLockerVolumeOfFormatList } from '../../../../tests/support/bitlocker-format-list.js';
 import { fixture } from '../support/fixtures.js';
 import { expectEachUnrecognized } from './expect-unrecognized.js';
 
@@ -178,33 +179,24 @@ describe('parseWindowsStorageJson', () => {
   it('reads LockStatus as the pipeline prints it, from real Get-BitLockerVolume Format-List captures', () => {
     // The properties the storage script selects, as Format-List printed them: the same enum names its [string]
     // casts write into the JSON (fixtures/powershell/PROVENANCE.md).
-    const item = (name: string) => {
-      const fields = new Map(
-        fixture(`powershell/${name}/stdout.txt`)
-          .split('\n')
-          .map((line) => /^(\w+)\s*: ?(.*)$/.exec(line))
-          .filter((match) => match !== null)
-          .map((match) => [match[1] ?? '', (match[2] ?? '').trim()] as const),
-      );
-      const protectors = (fields.get('KeyProtector') ?? '').replace(/[{}]/g, '');
-      return {
-        MountPoint: fields.get('MountPoint'),
-        EncryptionMethod: fields.get('EncryptionMethod'),
-        VolumeStatus: fields.get('VolumeStatus'),
-        ProtectionStatus: fields.get('ProtectionStatus'),
-        LockStatus: fields.get('LockStatus'),
-        EncryptionPercentage: Number(fields.get('EncryptionPercentage')),
-        KeyProtector:
-          protectors === '' ? [] : protectors.split(', ').map((type) => ({ KeyProtectorType: type })),
-      };
-    };
+    const item = (name: string) => bitLockerVolumeOfFormatList(fixture(`powershell/${name}/stdout.txt`));
     const read = (volumes: readonly object[]) =>
       parseWindowsStorageJson(JSON.stringify({ Disks: [], BitLockerVolumes: volumes })).bitLocker;
     const dell = item('get-bitlockervolume-format-list-dell7390-xtsaes128-unlocked');
     const decrypted = item('get-bitlockervolume-format-list-win10-fully-decrypted-unlocked');
-    expect(read([dell, decrypted])).toMatchObject([
+    const suspended = item('get-bitlockervolume-format-list-win-fullyencrypted-protection-off-tpm');
+    expect(read([dell, decrypted, suspended])).toMatchObject([
       { mountPoint: 'C:', protectionOn: true, locked: false, keyProtectorTypes: ['Tpm', 'RecoveryPassword'] },
       { mountPoint: 'C:', volumeStatus: 'FullyDecrypted', protectionOn: false, locked: false },
+      // Intune#77: fully encrypted, protection off, a TPM protector present.
+      {
+        mountPoint: 'C:',
+        volumeStatus: 'FullyEncrypted',
+        protectionOn: false,
+        locked: false,
+        method: { kind: 'xts-aes', keyBits: 128 },
+        keyProtectorTypes: ['Tpm'],
+      },
     ]);
     // Locked (the enum's other name, or GetLockStatus's 1); absent, as documents before the script selected it.
     expect(read([{ ...dell, LockStatus: 'Locked' }])[0]?.locked).toBe(true);

@@ -306,8 +306,6 @@ const NEVER_FILLED_YET: Readonly<Record<string, string>> = {
   'space.nvme': 'the fixtures are virtio and loop disks: no NVMe capacity facts',
   'space.hostProtectedArea': 'the fixtures are virtio and loop disks: hdparm -N has no HPA to read',
   'trim.readsZeroesAfterTrim': 'needs ATA RZAT or NVMe DLFEAT from the drive; the fixture disks are virtual',
-  'machine.mitigations.vulnerabilities':
-    'the bundles and saved assessments predate the mitigations probe (assessment 1.5); the real sysfs captures in fixtures/cpu-vulnerabilities feed the parser and report tests',
   // The macOS/Windows bundles hold no capture of these tools (fixtures/bundles/PROVENANCE-platforms.md).
   'storage.fileVault': 'no fdesetup status capture of the bundled Macs',
   'storage.disk.health.wearPercent':
