@@ -1,5 +1,5 @@
 import type { CipherBenchmark, KernelCryptoFacts } from '../domain/cipher.js';
-import { recogniseVolume } from '../targets/registry.js';
+import { recogniseLuks2Segment, recogniseVolume } from '../targets/registry.js';
 import type { Machine } from '../domain/cpu.js';
 import type { Disk, Partition, StackNode } from '../domain/device.js';
 import type { EncryptionInventory } from '../domain/encryption.js';
@@ -189,7 +189,12 @@ export function existingEncryptionOf(facts: PlanFacts): EncryptionToKeep | null 
   const format = found.format;
   const recognised = recogniseVolume(format);
   const kind = recognised?.encrypted === true && format !== undefined ? format : 'other';
-  const refreshable = recognised?.target.settings?.refreshOpenVolume === true;
+  // A LUKS2 header on an OPAL locking range with no dm-crypt on top (cryptsetup 2.7 --hw-opal-only, segment
+  // "hw-opal": lib/luks2/luks2_segment.c) opens as a linear mapping: there are no dm-crypt activation flags for
+  // cryptsetup refresh to tune.
+  const noSoftwareLayer =
+    recogniseLuks2Segment(found.opal?.segmentType)?.segment?.softwareEncryption === false;
+  const refreshable = recognised?.target.settings?.refreshOpenVolume === true && !noSoftwareLayer;
   // The open mapping of a LUKS volume is the crypt node above it in the holder stack.
   const mapping =
     facts.stack === undefined || facts.stack === null

@@ -294,6 +294,17 @@ describe('buildCommands', () => {
     expect(build(openLuks(kind)).commands.map((c) => c.argv)).toEqual([argv]);
   });
 
+  it('never refreshes an open LUKS2 volume with no dm-crypt layer (--hw-opal-only); one with dm-crypt on OPAL it does', () => {
+    const opal = (segmentType: string): PlanFacts => ({
+      ...openLuks('luks2'),
+      encryption: { found: [{ format: 'luks2', opal: { segmentType } }] },
+    });
+    expect(build(opal('hw-opal')).commands.some((c) => c.argv[1] === 'refresh')).toBe(false);
+    expect(build(opal('hw-opal-crypt')).commands.map((c) => c.argv)).toEqual([
+      words(`${refresh} --persistent`),
+    ]);
+  });
+
   it('has nothing to run on an open volume when no flag changes', () => {
     expect(
       build(openLuks('luks2'), settings({ allowDiscards: false, workqueueBypass: false })).commands,
