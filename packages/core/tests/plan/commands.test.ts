@@ -295,7 +295,7 @@ describe('buildCommands', () => {
   });
 
   it('never refreshes an open LUKS2 volume with no dm-crypt layer (--hw-opal-only); one with dm-crypt on OPAL it does', () => {
-    const opal = (segmentType: string): PlanFacts => ({
+    const opal = (segmentType: 'hw-opal' | 'hw-opal-crypt'): PlanFacts => ({
       ...openLuks('luks2'),
       encryption: { found: [{ format: 'luks2', opal: { segmentType } }] },
     });
