@@ -634,11 +634,16 @@ function decide(
       opal?.target.settings?.inPlaceEncryption === false
         ? `only by backing up and formatting again (${opal.target.labels.short} cannot be reencrypted)`
         : 'only with a full cryptsetup reencrypt (one rewrite of the volume)';
+    // --hw-opal-only opens as a linear mapping: no dm-crypt activation flags for cryptsetup refresh to change.
+    const flags =
+      opal?.segment?.softwareEncryption === false
+        ? 'No dm-crypt layer, so no activation flags to change'
+        : 'Flags change with cryptsetup refresh --persistent';
     return alreadyEncryptedStrategy(
       { path, format: found?.format ?? existing.kind },
       (differences.length === 0
         ? `${path} is already encrypted (${kind}) as planned.`
-        : `${path} is already encrypted (${kind}); ${String(differences.length)} setting(s) differ from the plan: ${differences.map((d) => `${d.setting} ${String(d.current)} → ${String(d.planned)}`).join('; ')}. Flags change with cryptsetup refresh --persistent; cipher, key size and sector size ${rewrite}; key derivation with cryptsetup luksConvertKey.`) +
+        : `${path} is already encrypted (${kind}); ${String(differences.length)} setting(s) differ from the plan: ${differences.map((d) => `${d.setting} ${String(d.current)} → ${String(d.planned)}`).join('; ')}. ${flags}; cipher, key size and sector size ${rewrite}; key derivation with cryptsetup luksConvertKey.`) +
         others,
       differences,
     );

@@ -121,6 +121,10 @@ describe('the plan and the report say it', () => {
     expect(plan.strategy?.reason).toContain(
       'only by backing up and formatting again (LUKS2 on OPAL cannot be reencrypted)',
     );
+    // No dm-crypt layer: nothing for cryptsetup refresh to change.
+    expect(plan.strategy?.reason).toContain('No dm-crypt layer, so no activation flags to change');
+    expect(plan.strategy?.reason).not.toContain('cryptsetup refresh');
+    expect(plan.commands).toEqual([]);
   });
 
   it('--hw-opal: an info finding that dm-crypt stays on top, no cipher difference', () => {
