@@ -125,3 +125,8 @@ export function parseByteSize(text: string): number | null {
   const bytes = Math.round(Number(match[1]) * factor);
   return Number.isSafeInteger(bytes) && bytes > 0 ? bytes : null;
 }
+
+/** "1 disk", "3 disks": a count with its noun in the right number (`plural` for irregular nouns). */
+export function countOf(count: number, singular: string, plural = `${singular}s`): string {
+  return `${String(count)} ${count === 1 ? singular : plural}`;
+}

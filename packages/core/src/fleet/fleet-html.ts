@@ -1,3 +1,4 @@
+import { countOf } from '../domain/units.js';
 import { escapeHtml } from '../report/escape-html.js';
 import {
   FLEET_ISSUE_LABELS,
@@ -101,11 +102,11 @@ export function fleetHtmlStart(totals: FleetTotals, generatedAt: string, renderC
   const duplicates =
     summary.duplicateDisks === 0
       ? ''
-      : ` ${String(summary.duplicateDisks)} disks were listed more than once and are counted once.`;
+      : ` ${countOf(summary.duplicateDisks, 'disk')} ${summary.duplicateDisks === 1 ? 'was' : 'were'} listed more than once and ${summary.duplicateDisks === 1 ? 'is' : 'are'} counted once.`;
   const fileLevelOnly =
     summary.fileLevelOnly === 0
       ? ''
-      : ` ${String(summary.fileLevelOnly)} disks are encrypted only folder by folder (fscrypt, eCryptfs homes): not full-disk encryption, not counted as encrypted.`;
+      : ` ${countOf(summary.fileLevelOnly, 'disk')} ${summary.fileLevelOnly === 1 ? 'is' : 'are'} encrypted only folder by folder (fscrypt, eCryptfs homes): not full-disk encryption, not counted as encrypted.`;
   const policy =
     totals.policy.methods.length === 0
       ? 'No encryption method policy was given (<code>--require-method</code>).'
@@ -121,7 +122,7 @@ export function fleetHtmlStart(totals: FleetTotals, generatedAt: string, renderC
 </head>
 <body>
 <h1>encplan fleet report</h1>
-<p class="meta">${String(summary.disks)} disks (${platforms}) of ${String(summary.machines)} machines from ${String(summary.documents)} documents, generated ${escapeHtml(generatedAt)}.${duplicates}${fileLevelOnly}</p>
+<p class="meta">${countOf(summary.disks, 'disk')} (${platforms}) of ${countOf(summary.machines, 'machine')} from ${countOf(summary.documents, 'document')}, generated ${escapeHtml(generatedAt)}.${duplicates}${fileLevelOnly}</p>
 <p class="meta">${policy} Whatever the assessment could not measure (TPM protectors, recovery-key escrow, a passphrase outside LUKS slot 0 in documents before assessment 1.3, the space the drive could get back) is shown as unknown (—), never as no.</p>
 <h2>Readiness</h2>
 <figure>${barChart('readiness', 'Disks by readiness', readinessBars, renderChart)}</figure>

@@ -5,7 +5,7 @@ import {
   type FleetTotals,
   type Readiness,
 } from '../domain/fleet-report.js';
-import { formatBytes } from '../domain/units.js';
+import { countOf, formatBytes } from '../domain/units.js';
 import { isFileLevelOnly, issuesOf } from './fleet-report.js';
 
 /** The groups of the text report, in the order printed, with their titles and counts. */
@@ -33,7 +33,7 @@ export const FLEET_TEXT_SECTIONS: readonly {
 export function fleetTextHead(totals: FleetTotals): string[] {
   const { summary } = totals;
   const lines = [
-    `${String(summary.documents)} documents, ${String(summary.machines)} machines, ${String(summary.disks)} disks: ${String(summary.ready)} ready, ${String(summary.fixFirst)} must fix first, ${String(summary.alreadyEncrypted)} already encrypted, ${String(summary.noPlan)} without a plan, ${String(summary.notAssessed)} not assessed.`,
+    `${countOf(summary.documents, 'document')}, ${countOf(summary.machines, 'machine')}, ${countOf(summary.disks, 'disk')}: ${String(summary.ready)} ready, ${String(summary.fixFirst)} must fix first, ${String(summary.alreadyEncrypted)} already encrypted, ${String(summary.noPlan)} without a plan, ${String(summary.notAssessed)} not assessed.`,
   ];
   const { linux, darwin, win32 } = summary.platforms;
   if (darwin + win32 > 0) {
@@ -41,12 +41,12 @@ export function fleetTextHead(totals: FleetTotals): string[] {
   }
   if (summary.fileLevelOnly > 0) {
     lines.push(
-      `${String(summary.fileLevelOnly)} disks are encrypted only folder by folder (fscrypt, eCryptfs homes): not full-disk encryption, so they are not counted as encrypted.`,
+      `${countOf(summary.fileLevelOnly, 'disk')} ${summary.fileLevelOnly === 1 ? 'is' : 'are'} encrypted only folder by folder (fscrypt, eCryptfs homes): not full-disk encryption, so ${summary.fileLevelOnly === 1 ? 'it is' : 'they are'} not counted as encrypted.`,
     );
   }
   if (summary.duplicateDisks > 0) {
     lines.push(
-      `${String(summary.duplicateDisks)} disks are listed more than once for the same machine; each is counted once (the repeats say which row they repeat).`,
+      `${countOf(summary.duplicateDisks, 'disk')} ${summary.duplicateDisks === 1 ? 'is' : 'are'} listed more than once for the same machine; each is counted once (the repeats say which row they repeat).`,
     );
   }
   if (totals.policy.methods.length > 0) {

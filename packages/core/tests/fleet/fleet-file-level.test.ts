@@ -101,7 +101,9 @@ describe('file-level encryption in the fleet report (issue 26 item 4)', () => {
   it('says it in the text, the CSV (last column) and the HTML', async () => {
     const report = buildFleetReport([await bundleDocument(FSCRYPT)]);
     const text = renderFleetText(report);
-    expect(text).toContain('1 disks are encrypted only folder by folder (fscrypt, eCryptfs homes)');
+    expect(text).toContain('1 disk is encrypted only folder by folder (fscrypt, eCryptfs homes)');
+    expect(text).toContain('so it is not counted as encrypted');
+    expect(text).toMatch(/^1 document, 1 machine, 1 disk: /);
     expect(text).toContain('file-level only, not full-disk: fscrypt /home/alice');
     expect(fleetCsvColumns().at(-1)).toBe('fileLevelEncryption');
     const [header, line] = renderFleetCsv(report).split('\r\n');
@@ -109,7 +111,8 @@ describe('file-level encryption in the fleet report (issue 26 item 4)', () => {
     expect(line?.split(',').at(-1)).toBe('fscrypt /home/alice');
     const html = renderFleetHtml(report, '2026-11-27T03:30:00.000Z', renderChart);
     expect(html).toContain('<div class="id">file-level only, not full-disk: fscrypt /home/alice</div>');
-    expect(html).toContain('1 disks are encrypted only folder by folder');
+    expect(html).toContain('1 disk is encrypted only folder by folder');
+    expect(html).toContain('1 disk (1 Linux, 0 macOS, 0 Windows) of 1 machine from 1 document,');
   });
 
   it('names the eCryptfs home of the real Mint mount table, on the real loop disk mounted at /home', async () => {
