@@ -1,5 +1,5 @@
 import { accessSync, constants as fsConstants, readFileSync, statSync } from 'node:fs';
-import { earlyDiskCalls } from '../probes/linux/disk-calls.js';
+import { earlyDiskCalls, SYSTEMD_RUNTIME_DIRECTORY } from '../probes/linux/disk-calls.js';
 import { startEarly } from './process/spawn-tool.js';
 
 /**
@@ -8,15 +8,17 @@ import { startEarly } from './process/spawn-tool.js';
  * loads and compiles the core; the runner hands each to the probe that asks it (process/spawn-tool.ts). Only in
  * the normal case, where the assessment surely asks them: DEVICE is `/dev/NAME` of a whole disk the kernel
  * lists in /sys/block (so the probes' path, `/dev/KERNEL-NAME`, is DEVICE itself), not empty (an unbound loop
- * device is refused before any call), a block device this user may read. Anything else starts nothing and the probes start their calls as before.
+ * device is refused before any call), a block device this user may read. Anything else starts nothing and the
+ * probes start their calls as before.
  */
 export async function startEarlyDiskCalls(device: string, environment: NodeJS.ProcessEnv): Promise<void> {
   const name = /^\/dev\/([A-Za-z0-9][A-Za-z0-9._-]*)$/.exec(device)?.[1];
   if (process.platform !== 'linux' || name === undefined || !wholeReadableDisk(device, name)) {
     return;
   }
-  // discard-stack.ts `readFstrimTimer`: sd_booted(3), systemd runs as init when /run/systemd/system is a directory.
-  const systemdBooted = statSync('/run/systemd/system', { throwIfNoEntry: false })?.isDirectory() === true;
+  // As discard-stack.ts `readFstrimTimer` decides between `show` and `is-enabled`.
+  const systemdBooted =
+    statSync(SYSTEMD_RUNTIME_DIRECTORY, { throwIfNoEntry: false })?.isDirectory() === true;
   await startEarly(earlyDiskCalls(device, systemdBooted), environment.PATH ?? '');
 }
 

@@ -6,7 +6,7 @@ import { parseDmsetupTable, type DmTableLine } from '../../parsers/dmsetup/table
 import { parseMountinfo, type MountEntry } from '../../parsers/proc/mountinfo.js';
 import { parseSystemctlShow, systemdTimestampToIso } from '../../parsers/systemctl/show.js';
 import type { Host } from '../../ports.js';
-import { fstrimTimerCall } from './disk-calls.js';
+import { fstrimTimerCall, SYSTEMD_RUNTIME_DIRECTORY } from './disk-calls.js';
 import {
   addWarning,
   attempt,
@@ -107,7 +107,7 @@ function timerEnabled(unitFileState: string, loadState: string | undefined): boo
  * from one whose bundle did not record /run/systemd/system).
  */
 export async function readFstrimTimer(context: ProbeContext): Promise<DiscardStackFacts['fstrimTimer']> {
-  if ((await context.host.stat('/run/systemd/system'))?.kind === 'directory') {
+  if ((await context.host.stat(SYSTEMD_RUNTIME_DIRECTORY))?.kind === 'directory') {
     const show = await tryRunOrUncaptured(context, fstrimTimerCall(true), 'Reading fstrim.timer');
     if (show !== 'uncaptured') {
       if (show === null || show.exitCode !== 0) {

@@ -3,7 +3,7 @@ import type { CommandSpec } from '../../ports.js';
 /**
  * The read-only tool calls of one disk's live assessment whose arguments depend only on the disk's path (and,
  * for systemctl, on whether systemd runs as init). The probes ask them through these functions, and so does the
- * CLI's early start (packages/cli/src/direct.ts, node/process/started-early.ts), which starts them before the
+ * CLI's early start (packages/cli/src/direct.ts, node/process/spawn-tool.ts), which starts them before the
  * core is loaded: one definition of each command line, so that a started call is the very call a probe asks.
  * This module imports nothing at run time: the CLI's `direct.js` loads it without the core.
  */
@@ -40,6 +40,9 @@ export function smartctlCall(path: string, deviceType: string | null): CommandSp
     timeoutMs: SMARTCTL_TIMEOUT_MS,
   };
 }
+
+/** sd_booted(3): systemd runs as init when this is a directory (the probe and the early start both ask it). */
+export const SYSTEMD_RUNTIME_DIRECTORY = '/run/systemd/system';
 
 /** How `systemctl show` names the state of fstrim.timer (systemd.unit(5), org.freedesktop.systemd1(5)). */
 const FSTRIM_SHOW_ARGS = [
