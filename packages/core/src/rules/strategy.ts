@@ -368,6 +368,10 @@ function differencesFrom(facts: PlanFacts, planned: PlannedSettings): Strategy['
       compare(`${name} memoryKiB`, slot.memoryKibibytes, pbkdf.memoryKiB);
     }
   });
+  // Activation flags are dm-crypt's: a volume with no dm-crypt layer (--hw-opal-only, a linear mapping) has none.
+  if (opal?.softwareEncryption === false) {
+    return rows;
+  }
   const flags = (found.flags ?? []).filter((flag): flag is string => typeof flag === 'string');
   compare('allow-discards', flags.includes('allow-discards'), planned.allowDiscards);
   compare(
