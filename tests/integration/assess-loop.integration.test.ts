@@ -151,7 +151,21 @@ describe.skipIf(skipReason !== null)('encplan assess on a real loop device (root
     });
   });
 
-  it('tells a user who cannot read the device what needs root and what runs without it', () => {
+  // The unprivileged user must reach the checkout: a clone in a `mktemp -d` folder (mode 0700) it cannot.
+  const NOBODY_TEST = 'tells a user who cannot read the device what needs root and what runs without it';
+  const entry = path.join(REPO_ROOT, 'packages/cli/bin/run.js');
+  const nobodyReadsCheckout =
+    skipReason !== null ||
+    spawnSync('setpriv', ['--reuid=65534', '--regid=65534', '--clear-groups', 'test', '-r', entry]).status ===
+      0;
+  noteSkip(
+    import.meta.url,
+    nobodyReadsCheckout
+      ? null
+      : `user 65534 cannot read ${entry} (a parent folder is not searchable by others)`,
+    NOBODY_TEST,
+  );
+  it.skipIf(!nobodyReadsCheckout)(NOBODY_TEST, () => {
     const setpriv = spawnSync(
       'setpriv',
       [
@@ -159,7 +173,7 @@ describe.skipIf(skipReason !== null)('encplan assess on a real loop device (root
         '--regid=65534',
         '--clear-groups',
         process.execPath,
-        path.join(REPO_ROOT, 'packages/cli/bin/run.js'),
+        entry,
         'assess',
         stack.device,
         '--json',
