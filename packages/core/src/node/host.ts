@@ -1,4 +1,12 @@
-import { constants as fsConstants } from 'node:fs';
+import {
+  accessSync,
+  constants as fsConstants,
+  readFileSync,
+  readdirSync,
+  realpathSync,
+  statSync,
+  type BigIntStats,
+} from 'node:fs';
 import {
   lstat,
   mkdir,
@@ -45,6 +53,40 @@ function rethrow(error: unknown, path: string): never {
   throw new EncplanError('INTERNAL_ERROR', `Could not read ${path}: ${(error as Error).message}`, {
     cause: error,
   });
+}
+
+/**
+ * Files of the kernel's pseudo-filesystems, read synchronously: proc(5) and sysfs(5) are "an interface to kernel
+ * data structures", generated in memory when read, and a /dev node's metadata (stat, access) is devtmpfs's, in
+ * memory too: none waits on a disk. Read through the thread pool instead, each of an assessment's ~80 reads of
+ * /sys and /proc cost four round trips of the event loop (open, fstat, read, close) with the main thread idle
+ * in between, ~6 ms of a one-disk run (issue 28, docs/performance.md). Everything else (a file on a disk, a
+ * device's contents) stays asynchronous.
+ */
+const IN_MEMORY_PATH = /^\/(?:proc|sys)\//;
+const IN_MEMORY_METADATA = /^\/(?:proc|sys|dev)\//;
+
+/** `fromMemory` for an in-memory path (IN_MEMORY_PATH or `pattern`), else `fromDisk`. */
+function byPath<T>(
+  path: string,
+  fromMemory: () => T,
+  fromDisk: () => Promise<T>,
+  pattern: RegExp = IN_MEMORY_PATH,
+): () => Promise<T> {
+  return pattern.test(path) ? () => Promise.resolve().then(fromMemory) : fromDisk;
+}
+
+/** Whether this process may reach `path` as `mode` asks: access(2), synchronously for /dev, /proc, /sys. */
+function mayAccess(path: string, mode: number): Promise<boolean> {
+  if (!IN_MEMORY_METADATA.test(path)) {
+    return canAccess(path, mode);
+  }
+  try {
+    accessSync(path, mode);
+    return Promise.resolve(true);
+  } catch {
+    return Promise.resolve(false);
+  }
 }
 
 /** What `read` answers; null when the path does not exist; typed errors for the rest. */
@@ -200,12 +242,41 @@ export function createNodeHost(runner: Runner, cwd: string = process.cwd()): Hos
     effects: createNodeEffects(),
     // A tool's version is asked once per binary, not once per run (tool-version-cache.ts).
     run: withToolVersionCache(runner.run, (tool) => runner.resolveTool(tool)),
-    readText: (path) => unlessMissing(path, () => readFile(path, 'utf8')),
-    listDir: (path) => unlessMissing(path, async () => (await readdir(path)).sort()),
-    realPath: (path) => unlessMissing(path, () => realpath(path)),
+    readText: (path) =>
+      unlessMissing(
+        path,
+        byPath(
+          path,
+          () => readFileSync(path, 'utf8'),
+          () => readFile(path, 'utf8'),
+        ),
+      ),
+    listDir: (path) =>
+      unlessMissing(
+        path,
+        byPath(
+          path,
+          () => readdirSync(path).sort(),
+          async () => (await readdir(path)).sort(),
+        ),
+      ),
+    realPath: (path) =>
+      unlessMissing(
+        path,
+        byPath(
+          path,
+          () => realpathSync.native(path),
+          () => realpath(path),
+        ),
+      ),
     stat: (path) =>
       unlessMissing(path, async (): Promise<PathStat> => {
-        const info = await stat(path, { bigint: true });
+        const info = await byPath(
+          path,
+          (): BigIntStats => statSync(path, { bigint: true }),
+          () => stat(path, { bigint: true }),
+          IN_MEMORY_METADATA,
+        )();
         let kind: PathKind = 'other';
         if (info.isBlockDevice()) {
           kind = 'block-device';
@@ -222,7 +293,7 @@ export function createNodeHost(runner: Runner, cwd: string = process.cwd()): Hos
           deviceNumber: isDevice ? deviceNumber(info.rdev) : null,
           containingDeviceNumber: deviceNumber(info.dev),
           sizeBytes: Number(info.size),
-          readable: await canAccess(path, fsConstants.R_OK),
+          readable: await mayAccess(path, fsConstants.R_OK),
         };
       }),
     whichTool: (tool) => runner.resolveTool(tool),
