@@ -4,7 +4,7 @@ import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { runCli } from '../support/cli.js';
-import { REPO_ROOT } from '../support/fake-tools.js';
+import { createFakeTools, REPO_ROOT } from '../support/fake-tools.js';
 
 // What each command loads (issue 18, start-up): the CLI runs from its rolldown bundle (scripts/bundle-cli.mjs),
 // `--help` from oclif alone, and no command loads what only another needs. tests/support/module-trace.mjs
@@ -238,6 +238,28 @@ describe('what a command loads', () => {
     const completion = loadedBy(['completion', 'bash']);
     expect(completion.status).toBe(0);
     expect(completion.collator).toBe(true);
+  });
+
+  it("encplan assess: no worker_threads nor perf_hooks, which only node:util's ES namespace and the performance global load", async () => {
+    // `import { promisify } from 'node:util'` makes Node read every lazy export of util for the ES namespace
+    // (parseArgs, diff, … and worker_threads: 12 built-ins), and the first `performance.now()` builds the global
+    // from perf_hooks (11): ~3 ms of each run (core node/write-user-file.ts `settled`, node/clock.ts). `--all`
+    // with a fake lsblk that lists no disk starts one child through the runner.
+    const fakes = await createFakeTools({ lsblk: [{ stdout: '{"blockdevices": []}' }] });
+    try {
+      const all = loadedBy(['assess', '--all', '--json'], {
+        PATH: `${fakes.binDir}:${process.env.PATH ?? ''}`,
+      });
+      expect((await fakes.calls()).map((call) => call.tool)).toContain('lsblk');
+      const missing = loadedBy(['assess', '/dev/encplan-test-no-such-disk', '--json']);
+      for (const run of [all, missing]) {
+        expect(run.builtins).toContain('node:child_process');
+        expect(run.builtins).not.toContain('node:worker_threads');
+        expect(run.builtins).not.toContain('node:perf_hooks');
+      }
+    } finally {
+      await fakes.remove();
+    }
   });
 
   it('encplan assess --json builds the few zod schemas it reads, not the whole contract (scripts/lazy-schemas.mjs)', () => {

@@ -28,6 +28,7 @@ import type { Host, HostEffects, PathKind, PathStat, SystemInfoSnapshot } from '
 import type { Runner } from './process/run-command.js';
 import { withToolVersionCache } from './tool-version-cache.js';
 import { canAccess } from './can-access.js';
+import { monotonicNowMs } from './clock.js';
 import { currentPlatform } from './platform.js';
 import { userPathError } from './user-files.js';
 import { writeFileAtomic } from './write-user-file.js';
@@ -165,7 +166,7 @@ function createNodeEffects(): HostEffects {
         processStartTime: stat === null ? null : parseProcStartTime(stat),
       };
     },
-    monotonicMs: () => Promise.resolve(Math.round(performance.now())),
+    monotonicMs: () => Promise.resolve(Math.round(monotonicNowMs())),
     makeDirectory: (target, options) =>
       guarded(target, async () => {
         await mkdir(target, { mode: options.mode, recursive: options.recursive === true });

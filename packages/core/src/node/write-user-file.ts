@@ -1,6 +1,5 @@
 import { close, fsync, openSync, unlinkSync, writeFile } from 'node:fs';
 import { link, mkdir, rename, rmdir, stat, unlink } from 'node:fs/promises';
-import { promisify } from 'node:util';
 import path from 'node:path';
 import { userPathError } from './user-files.js';
 
@@ -26,6 +25,17 @@ export interface AtomicWriteHandle {
   close(): Promise<void>;
 }
 
+/**
+ * A node:fs callback call as a promise. Not util.promisify: `import … from 'node:util'` makes Node build the
+ * module's ES namespace, which reads every lazy export of util (parseArgs, diff, …) and so loads 12 more built-in
+ * modules, worker_threads among them, ~2 ms of every `assess` (issue 28, docs/performance.md).
+ */
+function settled(call: (done: (error: NodeJS.ErrnoException | null) => void) => void): Promise<void> {
+  return new Promise((resolve, reject) => {
+    call((error) => (error === null ? resolve() : reject(error)));
+  });
+}
+
 /** The real calls (node:fs/promises). */
 const NODE_ATOMIC_WRITE_FS: AtomicWriteFs = {
   // Made synchronously: an open(2) still in libuv's thread pool when Ctrl-C ends the process (process.exit)
@@ -34,9 +44,9 @@ const NODE_ATOMIC_WRITE_FS: AtomicWriteFs = {
   open: async (file, flags, mode) => {
     const fd = openSync(file, flags, mode);
     return {
-      writeFile: (content: string) => promisify(writeFile)(fd, content),
-      sync: () => promisify(fsync)(fd),
-      close: () => promisify(close)(fd),
+      writeFile: (content: string) => settled((done) => writeFile(fd, content, done)),
+      sync: () => settled((done) => fsync(fd, done)),
+      close: () => settled((done) => close(fd, done)),
     };
   },
   link,

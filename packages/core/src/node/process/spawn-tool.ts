@@ -3,6 +3,7 @@ import { constants as fsConstants } from 'node:fs';
 import path from 'node:path';
 import type { CommandSpec } from '../../ports.js';
 import { canAccess } from '../can-access.js';
+import { monotonicNowMs } from '../clock.js';
 
 /**
  * The part of the one process runner (run-command.ts) that finds a tool and starts it, small enough to load
@@ -122,7 +123,7 @@ export function startTool(
   stdin: string | undefined,
 ): StartedTool {
   const windows = process.platform === 'win32';
-  const startedAt = performance.now();
+  const startedAt = monotonicNowMs();
   const child = spawn(executable, [...args], {
     shell: false,
     stdio: ['pipe', 'pipe', 'pipe'],
@@ -143,7 +144,7 @@ export function startTool(
   let failed: NodeJS.ErrnoException | undefined;
   let exitedAt: number | undefined;
   child.once('exit', (...ending: Ending) => {
-    exitedAt = performance.now();
+    exitedAt = monotonicNowMs();
     endings.exit = ending;
   });
   child.once('close', (...ending: Ending) => (endings.close = ending));
@@ -153,7 +154,7 @@ export function startTool(
   child.stdin.end(stdin);
   return {
     child,
-    runtimeMs: () => (exitedAt ?? performance.now()) - startedAt,
+    runtimeMs: () => (exitedAt ?? monotonicNowMs()) - startedAt,
     on(event, listener) {
       const ending = endings[event];
       if (ending === undefined) {
