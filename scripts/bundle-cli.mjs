@@ -16,6 +16,7 @@ import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { rolldown } from 'rolldown';
 import { asciiSource } from './ascii-source.mjs';
+import { builtinsWithoutFacade } from './builtin-imports.mjs';
 import { markEagerFunctions } from './eager-compile.mjs';
 import { lazySchemasPlugin } from './lazy-schemas.mjs';
 
@@ -69,11 +70,12 @@ export async function bundleCli(outDir = path.join(cli, 'bundle')) {
   });
   await bundle.close();
   // Module bodies compiled with their file, so that Node's compile cache holds them (scripts/eager-compile.mjs),
-  // and the source in ASCII, which V8 keeps at half the size (scripts/ascii-source.mjs). After writing: rolldown
-  // prints a chunk again after its renderChunk hook, which would undo the escapes.
+  // Node's built-ins taken without an ES namespace (scripts/builtin-imports.mjs), and the source in ASCII, which
+  // V8 keeps at half the size (scripts/ascii-source.mjs). After writing: rolldown prints a chunk again after its
+  // renderChunk hook, which would undo the escapes.
   for (const { fileName } of output) {
     const file = path.join(outDir, fileName);
-    writeFileSync(file, asciiSource(markEagerFunctions(readFileSync(file, 'utf8'))));
+    writeFileSync(file, asciiSource(builtinsWithoutFacade(markEagerFunctions(readFileSync(file, 'utf8')))));
   }
   return outDir;
 }

@@ -16,6 +16,7 @@ const load = async (file: string): Promise<Record<string, Transform>> =>
   (await import(pathToFileURL(path.join(REPO_ROOT, 'scripts', file)).href)) as Record<string, Transform>;
 const { markEagerFunctions } = (await load('eager-compile.mjs')) as { markEagerFunctions: Transform };
 const { asciiSource } = (await load('ascii-source.mjs')) as { asciiSource: Transform };
+const { builtinsWithoutFacade } = (await load('builtin-imports.mjs')) as { builtinsWithoutFacade: Transform };
 const { lazySchemas } = (await load('lazy-schemas.mjs')) as {
   lazySchemas: (code: string, runtime?: string) => string;
 };
@@ -205,6 +206,49 @@ describe('lazy-schemas: module-level zod schemas built on first use', () => {
   });
 });
 
+describe("builtin-imports: Node's built-ins through getBuiltinModule, without an ES namespace", () => {
+  it('rewrites named, aliased, default and mixed imports to the same bindings', () => {
+    const program = [
+      'import { readFileSync, constants as fsConstants } from "node:fs";',
+      'import path, { sep } from "node:path";',
+      'import os from "node:os";',
+      'import { default as osAgain, "EOL" as eol } from "node:os";',
+      'import { something } from "./chunk.js";',
+      'import * as url from "node:url";',
+      'import "node:tty";',
+    ].join('\n');
+    const out = builtinsWithoutFacade(program);
+    const module = (name: string) => `globalThis.process.getBuiltinModule("node:${name}")`;
+    expect(out.split('\n')).toEqual([
+      `const { readFileSync, constants: fsConstants } = ${module('fs')};`,
+      `const path = ${module('path')}, { sep } = path;`,
+      `const os = ${module('os')};`,
+      `const osAgain = ${module('os')}, { EOL: eol } = osAgain;`,
+      'import { something } from "./chunk.js";',
+      'import * as url from "node:url";',
+      'import "node:tty";',
+    ]);
+  });
+
+  it('gives the very objects the imports gave, and reads the global process even where a chunk imports its own', async () => {
+    const check = [
+      'import { readFileSync, constants as c } from "node:fs";',
+      'import process from "node:process";',
+      'import path, { join } from "node:path";',
+      'export const result = [readFileSync, c, process, path, join];',
+    ].join('\n');
+    const imported = (await import(`data:text/javascript,${encodeURIComponent(check)}`)) as {
+      result: unknown[];
+    };
+    const rewritten = (await import(
+      `data:text/javascript,${encodeURIComponent(builtinsWithoutFacade(check))}`
+    )) as { result: unknown[] };
+    expect(builtinsWithoutFacade(check)).not.toContain('from "node:');
+    expect(rewritten.result).toHaveLength(5);
+    rewritten.result.forEach((value, index) => expect(value).toBe(imported.result[index]));
+  });
+});
+
 describe('the built bundle', () => {
   const bundle = path.join(REPO_ROOT, 'packages/cli/bundle');
   const files = ['', 'chunks']
@@ -230,6 +274,20 @@ describe('the built bundle', () => {
     const core = files.map((file) => readFileSync(path.join(bundle, file), 'utf8')).join('\n');
     expect(core).toMatch(/^\/\/ packages\/core\/dist\/domain\//mu);
     expect(core).toContain('/* @__PURE__ */');
+  });
+
+  it("imports no Node built-in as an ES module (its namespace would load each lazy export's modules)", () => {
+    for (const file of files) {
+      const source = readFileSync(path.join(bundle, file), 'utf8');
+      const esImports = parseAst(source).body.filter(
+        (node) =>
+          node.type === 'ImportDeclaration' &&
+          String(node.source.value).startsWith('node:') &&
+          node.specifiers.length > 0 &&
+          node.specifiers.every((specifier) => specifier.type !== 'ImportNamespaceSpecifier'),
+      );
+      expect({ file, esImports: esImports.length }).toEqual({ file, esImports: 0 });
+    }
   });
 
   it('wraps CommonJS module bodies in function expressions (an arrow only where it binds this)', () => {
