@@ -94,6 +94,10 @@ describe('what a command loads', () => {
       });
       expect(builtins).not.toContain('node:crypto');
       expect(builtins).not.toContain('node:child_process');
+      // Node's built-ins without their ES namespaces (scripts/builtin-imports.mjs): importing node:fs as an ES
+      // module loaded fs.promises (and readline, fs watchers) only to fill the namespace.
+      expect(builtins).not.toContain('node:internal/fs/promises');
+      expect(builtins).not.toContain('node:internal/readline/interface');
     }
   });
 

@@ -1,12 +1,14 @@
 // Preloaded (`node --import`) by tests/cli-e2e/startup-modules.test.ts: records the file of every module the
 // process loads, ES modules and CommonJS alike (node:module registerHooks, Node >= 22.15), and writes them,
 // one URL a line, to the file named by ENCPLAN_MODULE_TRACE when the process exits, followed by the Node
-// built-in modules it loaded by any means (`node:crypto`, …; from process.moduleLoadList), and `intl:collator` if
-// anything compared strings by locale (`localeCompare`, `Intl.Collator`: the first use builds ICU's collator), and
-// `zod:instances N`, the number of zod schemas (and checks) the run constructed: zod's `$constructor` gives each
+// built-in modules it loaded by any means (`node:crypto`, `node:internal/fs/promises`, …; from
+// process.moduleLoadList), and `intl:collator` if anything compared strings by locale (`localeCompare`,
+// `Intl.Collator`: the first use builds ICU's collator), and `zod:instances N`, the number of zod schemas (and checks) the run constructed: zod's `$constructor` gives each
 // instance its internals with `Object.defineProperty(inst, "_zod", …)` (zod/v4/core/core.js).
-import { writeFileSync } from 'node:fs';
-import { registerHooks } from 'node:module';
+// Built-ins through getBuiltinModule, as the CLI takes them (scripts/builtin-imports.mjs): an ES import of
+// node:fs would itself load node:fs/promises and the streams, and hide whether the run did.
+const { writeFileSync } = process.getBuiltinModule('node:fs');
+const { registerHooks } = process.getBuiltinModule('node:module');
 
 const loaded = new Set();
 registerHooks({
@@ -43,7 +45,7 @@ Object.defineProperty = function (target, key, descriptor) {
 };
 process.on('exit', () => {
   const builtins = process.moduleLoadList
-    .filter((entry) => entry.startsWith('NativeModule ') && !entry.includes(' internal/'))
+    .filter((entry) => entry.startsWith('NativeModule '))
     .map((entry) => `node:${entry.slice('NativeModule '.length)}`);
   writeFileSync(
     process.env.ENCPLAN_MODULE_TRACE ?? 'module-trace.txt',

@@ -18,14 +18,15 @@ process.stdout.on('error', (error) => {
   }
   throw error;
 });
-// Node's on-disk compile cache (Node >= 22.1) spares re-parsing the same modules at every start.
-const { enableCompileCache } = await import('node:module');
+// Node's on-disk compile cache (Node >= 22.1) spares re-parsing the same modules at every start. Built-ins come
+// from getBuiltinModule, as in the bundle (scripts/builtin-imports.mjs): an ES import reads every lazy export.
+const { enableCompileCache } = process.getBuiltinModule('node:module');
 enableCompileCache?.();
 // `--version` is answered before oclif and the core are loaded: scripts call it often, and loading
 // everything would make it ten times slower than starting Node (issue 2, "Speed").
 const argv = process.argv.slice(2);
 if (argv[0] === '--version' || argv[0] === '-v') {
-  const { readFileSync } = await import('node:fs');
+  const { readFileSync } = process.getBuiltinModule('node:fs');
   const { versionLine } = await import('../bundle/version-line.js');
   const { version } = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
   process.stdout.write(`${versionLine(version)}\n`);
@@ -54,7 +55,7 @@ if (argv[0] === '--version' || argv[0] === '-v') {
   const { execute, helpAsFlag } = await import('../bundle/oclif-entry.js');
   let args = argv;
   if (argv[0] === 'help') {
-    const { readFileSync } = await import('node:fs');
+    const { readFileSync } = process.getBuiltinModule('node:fs');
     try {
       const manifest = JSON.parse(readFileSync(new URL('../oclif.manifest.json', import.meta.url), 'utf8'));
       args = helpAsFlag(argv, Object.keys(manifest.commands));
