@@ -8,10 +8,10 @@
 // leaves a child in the tool's process group that keeps stdout and stderr open after the tool exits, and
 // writes its pid to background.pid next to the script.
 // The first case whose args equal the real argv (null matches any) answers. Every call is appended to
-// calls.jsonl: the exact argv and stdin the tool received, which is what tests assert on.
+// calls.jsonl: the exact argv and stdin the tool received (and what its fd 0 is), which is what tests assert on.
 // eslint-disable-next-line no-restricted-imports -- a fake tool that leaves a child behind has to start one
 import { spawn } from 'node:child_process';
-import { appendFileSync, readFileSync, writeFileSync } from 'node:fs';
+import { appendFileSync, fstatSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 
 // Called by a generated wrapper as: node fake-tool.mjs <wrapper path> <args…>
@@ -21,6 +21,19 @@ const tool = path.basename(self);
 const argv = process.argv.slice(3);
 const script = JSON.parse(readFileSync(path.join(dir, 'script.json'), 'utf8'));
 
+// What fd 0 is: the null device, a pipe (Node's child pipes are socket pairs) or anything else.
+let stdinKind;
+try {
+  const fd0 = fstatSync(0);
+  stdinKind =
+    fd0.isCharacterDevice() && fd0.rdev === statSync('/dev/null').rdev
+      ? 'null'
+      : fd0.isFIFO() || fd0.isSocket()
+        ? 'pipe'
+        : 'other';
+} catch {
+  stdinKind = 'closed';
+}
 let stdin;
 try {
   stdin = readFileSync(0, 'utf8');
@@ -29,7 +42,7 @@ try {
 }
 appendFileSync(
   path.join(dir, 'calls.jsonl'),
-  `${JSON.stringify({ tool, argv, stdin, cwd: process.cwd() })}\n`,
+  `${JSON.stringify({ tool, argv, stdin, stdinKind, cwd: process.cwd() })}\n`,
 );
 
 const cases = script[tool] ?? [];

@@ -29,6 +29,8 @@ export interface FakeCall {
   readonly tool: string;
   readonly argv: string[];
   readonly stdin: string;
+  /** What the tool's fd 0 was: the null device, a pipe, something else, or closed. */
+  readonly stdinKind: 'null' | 'pipe' | 'other' | 'closed';
 }
 
 /** A private directory of fake tools, to put first on PATH. */

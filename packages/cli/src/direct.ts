@@ -215,7 +215,7 @@ export async function runDirect(
   }
   const early = startsEarly(parsed, environment);
   if (early) {
-    await startEarlyDiskCalls(parsed.args.device ?? '', environment);
+    startEarlyDiskCalls(parsed.args.device ?? '', environment);
   }
   const { runAssessDirect } = await import('./direct-run.js');
   try {

@@ -11,7 +11,7 @@ import { startEarly } from './process/spawn-tool.js';
  * device is refused before any call), a block device this user may read. Anything else starts nothing and the
  * probes start their calls as before.
  */
-export async function startEarlyDiskCalls(device: string, environment: NodeJS.ProcessEnv): Promise<void> {
+export function startEarlyDiskCalls(device: string, environment: NodeJS.ProcessEnv): void {
   const name = /^\/dev\/([A-Za-z0-9][A-Za-z0-9._-]*)$/.exec(device)?.[1];
   if (process.platform !== 'linux' || name === undefined || !wholeReadableDisk(device, name)) {
     return;
@@ -19,7 +19,7 @@ export async function startEarlyDiskCalls(device: string, environment: NodeJS.Pr
   // As discard-stack.ts `readFstrimTimer` decides between `show` and `is-enabled`.
   const systemdBooted =
     statSync(SYSTEMD_RUNTIME_DIRECTORY, { throwIfNoEntry: false })?.isDirectory() === true;
-  await startEarly(earlyDiskCalls(device, systemdBooted), environment.PATH ?? '');
+  startEarly(earlyDiskCalls(device, systemdBooted), environment.PATH ?? '');
 }
 
 /** A block device this user may read, a whole disk (/sys/block/NAME) that is not empty (resolve-target.ts). */

@@ -63,6 +63,17 @@ describe('createRunner', () => {
     expect(call!.argv.join(' ')).not.toContain('secret');
   });
 
+  it('gives a call without stdin the null device (no pipe), and one with stdin a pipe (issue 28)', async () => {
+    const runner = await runnerWith({ lsblk: [{ stdout: '' }], cryptsetup: [{ stdout: '' }] });
+    await runner.run({ tool: 'lsblk', args: ['--json'], timeoutMs: 10_000 });
+    await runner.run({ tool: 'cryptsetup', args: ['--key-file=-'], stdin: '', timeoutMs: 10_000 });
+    const calls = await fakes!.calls();
+    expect(calls.map((call) => [call.tool, call.stdinKind, call.stdin])).toEqual([
+      ['lsblk', 'null', ''],
+      ['cryptsetup', 'pipe', ''],
+    ]);
+  });
+
   it('runs tools with LC_ALL=C so that parsers see stable output', async () => {
     const runner = await runnerWith({ openssl: [{ stdout: '' }] });
     await runner.run({ tool: 'openssl', args: [], timeoutMs: 10_000 });

@@ -1,7 +1,7 @@
-import { readdirSync, readFileSync } from 'node:fs';
+import { readdirSync, readFileSync, rmSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createRunner, discardStartedEarly } from '@encplan/core/node';
-import { startEarly } from '../../src/node/process/spawn-tool.js';
+import { startEarly, takeStartedEarly } from '../../src/node/process/spawn-tool.js';
 import { lsblkDiskCall, sfdiskCall } from '../../src/probes/linux/disk-calls.js';
 import { createFakeTools, REPO_ROOT, type FakeTools } from '../../../../tests/support/fake-tools.js';
 
@@ -43,7 +43,7 @@ describe.skipIf(process.platform !== 'linux')('calls started early', () => {
   it('the runner takes the call started early with the same command line: one process, its whole output, even after it exited', async () => {
     const spec = lsblkDiskCall('/dev/loop9');
     const { binDir, runner } = await setUp({ lsblk: [{ args: spec.args, stdoutFixture: LSBLK_FIXTURE }] });
-    await startEarly([spec], binDir);
+    startEarly([spec], binDir);
     // Node drains a child's output no one listens to when it exits: the runner must still get all of it.
     await noneRunningFrom(binDir);
     const output = await runner.run(spec);
@@ -56,7 +56,7 @@ describe.skipIf(process.platform !== 'linux')('calls started early', () => {
   it('output beyond the early buffer waits in the pipe and arrives whole', async () => {
     const spec = sfdiskCall('/dev/loop9');
     const { binDir, runner } = await setUp({ sfdisk: [{ args: spec.args, floodBytes: 3 * 1024 * 1024 }] });
-    await startEarly([spec], binDir);
+    startEarly([spec], binDir);
     const output = await runner.run(spec);
     expect(output.exitCode).toBe(0);
     expect(output.stdout.length).toBe(3 * 1024 * 1024);
@@ -67,7 +67,7 @@ describe.skipIf(process.platform !== 'linux')('calls started early', () => {
     const { binDir, runner } = await setUp({
       lsblk: [{ args: null, stdout: '{"blockdevices": []}\n', sleepMs: 30_000, ignoreSigterm: true }],
     });
-    await startEarly([lsblkDiskCall('/dev/loop9')], binDir);
+    startEarly([lsblkDiskCall('/dev/loop9')], binDir);
     const asked = new AbortController();
     const other = runner.run(lsblkDiskCall('/dev/loop8'), asked.signal);
     const withEnv = runner.run({ ...lsblkDiskCall('/dev/loop9'), env: { TZ: 'UTC' } }, asked.signal);
@@ -90,6 +90,40 @@ describe.skipIf(process.platform !== 'linux')('calls started early', () => {
     await noneRunningFrom(binDir);
   });
 
+  it('has every call started when it returns (no wait between spawns), and the runner reuses where it found each tool', async () => {
+    const lsblk = lsblkDiskCall('/dev/loop9');
+    const sfdisk = sfdiskCall('/dev/loop9');
+    const { binDir, runner } = await setUp({
+      lsblk: [{ args: lsblk.args, stdout: 'early\n' }],
+      sfdisk: [{ args: sfdisk.args, stdout: 'early\n' }],
+    });
+    startEarly([lsblk, sfdisk], binDir);
+    const key = (spec: typeof lsblk) =>
+      [
+        `${binDir}/${spec.tool}`,
+        spec.args,
+        {
+          PATH: [binDir, '/usr/local/sbin', '/usr/local/bin', '/usr/sbin', '/usr/bin', '/sbin', '/bin'].join(
+            ':',
+          ),
+          LC_ALL: 'C',
+          LANG: 'C',
+        },
+      ] as const;
+    // Both are running (or ran) already, nothing awaited: take sfdisk's by hand, leave lsblk's to the runner.
+    const taken = takeStartedEarly(...key(sfdisk));
+    expect(taken?.child.pid).toBeGreaterThan(0);
+    taken?.forget();
+    // Gone from the fake folder now, lsblk is still where the early start found it: the runner asks no other.
+    rmSync(`${binDir}/lsblk`);
+    expect(await runner.resolveTool('lsblk')).toBe(`${binDir}/lsblk`);
+    expect((await runner.run(lsblk)).stdout).toBe('early\n');
+    expect(await discardStartedEarly()).toBe(0);
+    // A runner with another search looks the tool up itself.
+    const other = createRunner({ searchPath: binDir, includeSystemDirectories: false });
+    expect(await other.resolveTool('lsblk')).toBeNull();
+  });
+
   it('starts only read-only calls on the allow-list, and none that has stdin', async () => {
     const { binDir } = await setUp({
       sfdisk: [{ args: null }],
@@ -97,7 +131,7 @@ describe.skipIf(process.platform !== 'linux')('calls started early', () => {
       lsblk: [{ args: null }],
       systemctl: [{ args: null }],
     });
-    await startEarly(
+    startEarly(
       [
         { tool: 'sfdisk', args: ['--delete', '/dev/loop9'], timeoutMs: 1000 },
         { tool: 'cryptsetup', args: ['luksDump', '/dev/loop9'], timeoutMs: 1000 },

@@ -2,7 +2,14 @@ import { constants as fsConstants } from 'node:fs';
 import { EncplanError, cancelled, throwIfCancelled, toolNotFound } from '../../errors.js';
 import { type CommandOutput, type CommandSpec, type RunCommand, type ToolName } from '../../ports.js';
 import { canAccess } from '../can-access.js';
-import { childEnvironment, findTool, startTool, takeStartedEarly, toolSearch } from './spawn-tool.js';
+import {
+  childEnvironment,
+  findTool,
+  startTool,
+  takeStartedEarly,
+  toolFoundEarly,
+  toolSearch,
+} from './spawn-tool.js';
 import { currentPlatform } from '../platform.js';
 
 /** TOOL_NOT_FOUND with the way to install the tool on this platform (Homebrew on a Mac, not apt-get). */
@@ -83,7 +90,8 @@ export function createRunner(options: RunnerOptions): Runner {
           // An explicit path is used as given: if it is not executable, spawning it says EACCES.
           return (await canAccess(explicit, fsConstants.F_OK)) ? explicit : null;
         }
-        return findTool(search, tool);
+        // The CLI's early start looked the tool up with this same search a moment ago (spawn-tool.ts).
+        return toolFoundEarly(search, tool) ?? findTool(search, tool);
       })();
       cache.set(tool, pending);
     }

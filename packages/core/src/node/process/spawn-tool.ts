@@ -1,8 +1,8 @@
-import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
-import { constants as fsConstants } from 'node:fs';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { accessSync, constants as fsConstants, statSync } from 'node:fs';
 import path from 'node:path';
+import type { Readable } from 'node:stream';
 import type { CommandSpec } from '../../ports.js';
-import { canAccess } from '../can-access.js';
 import { monotonicNowMs } from '../clock.js';
 
 /**
@@ -54,17 +54,35 @@ export function toolSearch(
   return { directories, prefixes, childPath: directories.join(path.delimiter), suffixes };
 }
 
-/** The first executable `TOOL[suffix]` of the search, or null. */
-export async function findTool(search: ToolSearch, tool: string): Promise<string | null> {
+/**
+ * The first executable `TOOL[suffix]` of the search, or null. Synchronous (issue 28): each candidate is a
+ * stat(2) and, when it exists, an access(2) of a few microseconds, where awaiting fs.promises.access for each
+ * left the main thread idle on the thread pool between one disk's early spawns (docs/performance.md). A
+ * candidate that does not exist is skipped without an exception (`throwIfNoEntry`); one that does is
+ * executable when access(2) says so, as before.
+ */
+export function findTool(search: ToolSearch, tool: string): string | null {
   for (const prefix of search.prefixes) {
     for (const suffix of search.suffixes) {
       const candidate = `${prefix}${tool}${suffix}`;
-      if (await canAccess(candidate, fsConstants.X_OK)) {
+      if (isExecutable(candidate)) {
         return candidate;
       }
     }
   }
   return null;
+}
+
+function isExecutable(file: string): boolean {
+  try {
+    if (statSync(file, { throwIfNoEntry: false }) === undefined) {
+      return false;
+    }
+    accessSync(file, fsConstants.X_OK);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 /** A child's whole environment: the search's PATH and `LC_ALL=C`, so parsers see stable output. */
@@ -100,7 +118,8 @@ type Ending = [code: number | null, signal: NodeJS.Signals | null];
 
 /** A started tool. Its `exit`, `close` and `error` are kept, so whoever supervises it later still hears them. */
 export interface StartedTool {
-  readonly child: ChildProcessWithoutNullStreams;
+  /** stdin is a pipe only when the call has stdin to give; stdout and stderr are always pipes. */
+  readonly child: ChildProcess & { readonly stdout: Readable; readonly stderr: Readable };
   /** How long it ran: until it exited, else until now (a call started early may have exited long before). */
   runtimeMs(): number;
   on(event: 'exit' | 'close', listener: (...ending: Ending) => void): void;
@@ -113,8 +132,11 @@ export interface StartedTool {
 
 /**
  * Starts `executable args` as the leader of its own process group (setsid), so a deadline or a cancel can end
- * the tool *and* whatever it started; `shell: false`, an argument array, stdin given and closed. Its output
- * stays in the pipes (and the streams' buffers) until the runner reads it.
+ * the tool *and* whatever it started; `shell: false`, an argument array. Given stdin is written to a pipe and
+ * closed; without any, stdin is the null device (`'ignore'`): the tool reads end-of-file at once, as it did from
+ * the empty pipe it had before, and no pipe is made, written or closed (issue 28: a third pipe per child cost
+ * about half a millisecond of each spawn on this machine kind, docs/performance.md). Its output stays in the
+ * pipes (and the streams' buffers) until the runner reads it.
  */
 export function startTool(
   executable: string,
@@ -124,13 +146,14 @@ export function startTool(
 ): StartedTool {
   const windows = process.platform === 'win32';
   const startedAt = monotonicNowMs();
+  // stdout and stderr are pipes whichever stdin is (Node's typings cannot tell that from a computed stdio).
   const child = spawn(executable, [...args], {
     shell: false,
-    stdio: ['pipe', 'pipe', 'pipe'],
+    stdio: [stdin === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'],
     env,
     windowsHide: true,
     detached: !windows,
-  });
+  }) as StartedTool['child'];
   const pid = child.pid;
   if (pid !== undefined && !windows) {
     endRunningGroupsOnExit();
@@ -149,9 +172,11 @@ export function startTool(
   });
   child.once('close', (...ending: Ending) => (endings.close = ending));
   child.on('error', (error: NodeJS.ErrnoException) => (failed ??= error));
-  // A child that exits before reading stdin gives EPIPE; its exit status tells the story.
-  child.stdin.on('error', () => undefined);
-  child.stdin.end(stdin);
+  if (child.stdin !== null) {
+    // A child that exits before reading stdin gives EPIPE; its exit status tells the story.
+    child.stdin.on('error', () => undefined);
+    child.stdin.end(stdin);
+  }
   return {
     child,
     runtimeMs: () => (exitedAt ?? monotonicNowMs()) - startedAt,
@@ -236,25 +261,43 @@ const startedEarly = new Map<string, StartedTool>();
 const keyOf = (executable: string, args: readonly string[], env: NodeJS.ProcessEnv) =>
   JSON.stringify([executable, args, env]);
 
+/** Where the early start found each tool, by search and name: the runner of the same search reuses it. */
+const foundEarly = new Map<string, string>();
+
+const foundKeyOf = (search: ToolSearch, tool: string) =>
+  JSON.stringify([search.childPath, search.suffixes, tool]);
+
 /**
  * Starts `specs` (those on the allow-list, without stdin) now, as the runner of a process whose tool search is
  * `searchPath` plus the system directories would start them; the runner takes each when a probe asks its exact
- * command line ({@link takeStartedEarly}). {@link discardStartedEarly} ends those no one asked.
+ * command line ({@link takeStartedEarly}), and reuses the tools' locations ({@link toolFoundEarly}).
+ * {@link discardStartedEarly} ends those no one asked. Synchronous: one spawn follows the other, and the CLI
+ * imports the core right after.
  */
-export async function startEarly(specs: readonly CommandSpec[], searchPath: string): Promise<void> {
+export function startEarly(specs: readonly CommandSpec[], searchPath: string): void {
   const search = toolSearch(searchPath, true, ['']);
   for (const spec of specs) {
     const allowed = Object.hasOwn(EARLY_ALLOWED, spec.tool) && EARLY_ALLOWED[spec.tool]?.(spec.args) === true;
     if (!allowed || spec.stdin !== undefined) {
       continue;
     }
-    const executable = await findTool(search, spec.tool);
+    const foundKey = foundKeyOf(search, spec.tool);
+    const executable = foundEarly.get(foundKey) ?? findTool(search, spec.tool);
+    if (executable === null) {
+      continue;
+    }
+    foundEarly.set(foundKey, executable);
     const env = childEnvironment(search, spec.env);
-    const key = executable === null ? '' : keyOf(executable, spec.args, env);
-    if (executable !== null && !startedEarly.has(key)) {
+    const key = keyOf(executable, spec.args, env);
+    if (!startedEarly.has(key)) {
       startedEarly.set(key, startTool(executable, spec.args, env, undefined));
     }
   }
+}
+
+/** Where the early start found `tool` with this very search (the same directories and suffixes), if it did. */
+export function toolFoundEarly(search: ToolSearch, tool: string): string | undefined {
+  return foundEarly.size === 0 ? undefined : foundEarly.get(foundKeyOf(search, tool));
 }
 
 /** The call started early with exactly this command line and environment, once; else undefined. */
