@@ -1,4 +1,4 @@
-import { accessSync, constants as fsConstants, readFileSync, statSync } from 'node:fs';
+import { accessSync, constants as fsConstants, readdirSync, readFileSync, statSync } from 'node:fs';
 import { earlyDiskCalls, SYSTEMD_RUNTIME_DIRECTORY } from '../probes/linux/disk-calls.js';
 import { startEarly } from './process/spawn-tool.js';
 
@@ -19,7 +19,7 @@ export function startEarlyDiskCalls(device: string, environment: NodeJS.ProcessE
   // As discard-stack.ts `readFstrimTimer` decides between `show` and `is-enabled`.
   const systemdBooted =
     statSync(SYSTEMD_RUNTIME_DIRECTORY, { throwIfNoEntry: false })?.isDirectory() === true;
-  startEarly(earlyDiskCalls(device, systemdBooted), environment.PATH ?? '');
+  startEarly(earlyDiskCalls(device, systemdBooted, blkidDevices(name)), environment.PATH ?? '');
 }
 
 /** A block device this user may read, a whole disk (/sys/block/NAME) that is not empty (resolve-target.ts). */
@@ -30,4 +30,62 @@ function wholeReadableDisk(device: string, name: string): boolean {
   } catch {
     return false;
   }
+}
+
+/** Where sysfs and udev's database are; tests give a copy of their own. */
+export interface EarlyRoots {
+  readonly sys: string;
+  readonly udevData: string;
+}
+
+const SYSTEM_ROOTS: EarlyRoots = { sys: '/sys', udevData: '/run/udev/data' };
+
+/**
+ * The devices the inventory will ask blkid about (probes/linux/inventory.ts: every device lsblk lists for the
+ * disk without a filesystem or a partition-table type), when they can be known before lsblk answers; else
+ * null, and blkid is asked once lsblk has answered, as before. Known when:
+ * - nothing is stacked on the disk or a partition (each `holders` folder is empty): lsblk then lists the disk
+ *   and its partitions (the entries of its sysfs folder with a `partition` file, lsblk.c `process_partitions`);
+ * - udev has no record of any of them (no /run/udev/data/bMAJOR:MINOR, the devices' `dev`): lsblk reads the
+ *   types from that record only (util-linux misc-utils/lsblk-properties.c `get_properties_by_udev`, through
+ *   libudev), so without one it has none, and every device is asked (containers, hosts without udev).
+ * The order is lsblk's: the disk, then its partitions sorted by device number (lsblk.c `main` sorts by MAJ:MIN
+ * unless told otherwise, "because /sys is no more sorted" since Linux 4.8, on glibc's `makedev(maj, min)`).
+ * A wrong guess costs one process, never a wrong answer: the runner only hands over a call with the very same
+ * arguments, and the early start kills and reaps any other.
+ */
+export function blkidDevices(name: string, roots: EarlyRoots = SYSTEM_ROOTS): string[] | null {
+  try {
+    const disk = `${roots.sys}/block/${name}`;
+    const partitions = readdirSync(disk).filter(
+      (entry) => entry.startsWith(name) && statSync(`${disk}/${entry}/partition`, { throwIfNoEntry: false }),
+    );
+    const devices = [name, ...partitions].map((device) => {
+      const folder = device === name ? disk : `${disk}/${device}`;
+      const [major = '', minor = ''] = readFileSync(`${folder}/dev`, 'utf8').trim().split(':');
+      const udevRecord = statSync(`${roots.udevData}/b${major}:${minor}`, { throwIfNoEntry: false });
+      const stacked = readdirSync(`${folder}/holders`).length > 0;
+      return {
+        path: `/dev/${device}`,
+        order: makedev(Number(major), Number(minor)),
+        known: !stacked && !udevRecord,
+      };
+    });
+    const [whole, ...rest] = devices;
+    if (whole === undefined || devices.some((device) => !device.known)) {
+      return null;
+    }
+    rest.sort((a, b) => (a.order < b.order ? -1 : a.order > b.order ? 1 : 0));
+    return [whole, ...rest].map((device) => device.path);
+  } catch {
+    return null;
+  }
+}
+
+/** glibc's `makedev` (sys/sysmacros.h): the 64-bit device number lsblk sorts on. */
+function makedev(major: number, minor: number): bigint {
+  const [high, low] = [BigInt(major), BigInt(minor)];
+  return (
+    ((high & 0xfffff000n) << 32n) | ((high & 0xfffn) << 8n) | ((low & 0xffffff00n) << 12n) | (low & 0xffn)
+  );
 }

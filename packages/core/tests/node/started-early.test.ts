@@ -2,7 +2,7 @@ import { readdirSync, readFileSync, rmSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createRunner, discardStartedEarly } from '@encplan/core/node';
 import { startEarly, takeStartedEarly } from '../../src/node/process/spawn-tool.js';
-import { lsblkDiskCall, sfdiskCall } from '../../src/probes/linux/disk-calls.js';
+import { blkidSignaturesCall, lsblkDiskCall, sfdiskCall } from '../../src/probes/linux/disk-calls.js';
 import { createFakeTools, REPO_ROOT, type FakeTools } from '../../../../tests/support/fake-tools.js';
 
 // Issue 28: calls started before the core is loaded (node/process/spawn-tool.ts `startEarly`) are taken by the
@@ -51,6 +51,14 @@ describe.skipIf(process.platform !== 'linux')('calls started early', () => {
     expect(output.stdout).toBe(readFileSync(`${REPO_ROOT}/${LSBLK_FIXTURE}`, 'utf8'));
     expect(await fakes?.calls()).toHaveLength(1);
     expect(await discardStartedEarly()).toBe(0);
+  });
+
+  it("blkid's read-only probe of the disk's devices is started early and taken by the runner", async () => {
+    const spec = blkidSignaturesCall(['/dev/loop9', '/dev/loop9p1']);
+    const { binDir, runner } = await setUp({ blkid: [{ args: spec.args, stdout: 'DEVNAME=/dev/loop9\n' }] });
+    startEarly([spec], binDir);
+    expect((await runner.run(spec)).stdout).toBe('DEVNAME=/dev/loop9\n');
+    expect((await fakes?.calls())?.map((call) => call.argv)).toEqual([spec.args]);
   });
 
   it('output beyond the early buffer waits in the pipe and arrives whole', async () => {
@@ -128,6 +136,7 @@ describe.skipIf(process.platform !== 'linux')('calls started early', () => {
     const { binDir } = await setUp({
       sfdisk: [{ args: null }],
       cryptsetup: [{ args: null }],
+      blkid: [{ args: null }],
       lsblk: [{ args: null }],
       systemctl: [{ args: null }],
     });
@@ -136,6 +145,10 @@ describe.skipIf(process.platform !== 'linux')('calls started early', () => {
         { tool: 'sfdisk', args: ['--delete', '/dev/loop9'], timeoutMs: 1000 },
         { tool: 'cryptsetup', args: ['luksDump', '/dev/loop9'], timeoutMs: 1000 },
         { tool: 'systemctl', args: ['start', 'fstrim.timer'], timeoutMs: 1000 },
+        // blkid without -p reads and writes its cache; a device outside /dev is not one of the disk's.
+        { tool: 'blkid', args: ['-o', 'export', '--', '/dev/loop9'], timeoutMs: 1000 },
+        blkidSignaturesCall(['/dev/loop9', 'loop9p1']),
+        blkidSignaturesCall([]),
         { ...lsblkDiskCall('/dev/loop9'), stdin: 'x' },
       ],
       binDir,

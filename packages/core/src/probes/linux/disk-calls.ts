@@ -2,13 +2,13 @@ import type { CommandSpec } from '../../ports.js';
 
 /**
  * The read-only tool calls of one disk's live assessment whose arguments depend only on the disk's path (and,
- * for systemctl, on whether systemd runs as init). The probes ask them through these functions, and so does the
+ * for systemctl, on whether systemd runs as init; for blkid, on the devices lsblk lists). The probes ask them through these functions, and so does the
  * CLI's early start (packages/cli/src/direct.ts, node/process/spawn-tool.ts), which starts them before the
  * core is loaded: one definition of each command line, so that a started call is the very call a probe asks.
  * This module imports nothing at run time: the CLI's `direct.js` loads it without the core.
  */
 
-/** lsblk and sfdisk answer in well under a second; 15 s covers a loaded machine. */
+/** lsblk, sfdisk and blkid answer in well under a second; 15 s covers a loaded machine. */
 const LISTING_TIMEOUT_MS = 15_000;
 /** `smartctl -x` reads several logs; 60 s covers slow USB bridges (smartctl_exporter uses similar limits). */
 const SMARTCTL_TIMEOUT_MS = 60_000;
@@ -23,6 +23,14 @@ export function lsblkDiskCall(path: string): CommandSpec {
 /** `sfdisk --json -- PATH`: the partition table. */
 export function sfdiskCall(path: string): CommandSpec {
   return { tool: 'sfdisk', args: ['--json', '--', path], timeoutMs: LISTING_TIMEOUT_MS };
+}
+
+/**
+ * `blkid -p -o export -- DEV…`: the signatures blkid's low-level probe finds on each device (blkid(8): `-p`
+ * reads the devices themselves, bypassing and never writing the cache), one KEY=value block per device.
+ */
+export function blkidSignaturesCall(paths: readonly string[]): CommandSpec {
+  return { tool: 'blkid', args: ['-p', '-o', 'export', '--', ...paths], timeoutMs: LISTING_TIMEOUT_MS };
 }
 
 /** `smartctl --json=v -x --nocheck=standby [-d TYPE] -- PATH` (smartctl(8)): SMART data, never waking the drive. */
@@ -66,8 +74,19 @@ export function fstrimTimerCall(systemdBooted: boolean): CommandSpec {
 
 /**
  * The calls `assess PATH` makes in the normal case, in the order it asks them: what the early start starts.
- * blkid is not among them: its arguments are the devices lsblk lists.
+ * blkid's arguments are the devices lsblk lists that lack a signature there (inventory.ts): `blkidDevices` is
+ * that list when the caller knows it before lsblk answered (early-disk-calls.ts), else null (no blkid).
  */
-export function earlyDiskCalls(path: string, systemdBooted: boolean): CommandSpec[] {
-  return [lsblkDiskCall(path), sfdiskCall(path), smartctlCall(path, null), fstrimTimerCall(systemdBooted)];
+export function earlyDiskCalls(
+  path: string,
+  systemdBooted: boolean,
+  blkidDevices: readonly string[] | null = null,
+): CommandSpec[] {
+  return [
+    lsblkDiskCall(path),
+    sfdiskCall(path),
+    smartctlCall(path, null),
+    fstrimTimerCall(systemdBooted),
+    ...(blkidDevices === null || blkidDevices.length === 0 ? [] : [blkidSignaturesCall(blkidDevices)]),
+  ];
 }

@@ -25,7 +25,7 @@ import { parseSfdiskJson, type SfdiskTable } from '../../parsers/sfdisk/parse-sf
 import { addWarning, attempt, tryRun, tryRunOrUncaptured, type ProbeContext } from '../probe-context.js';
 import type { ResolvedTarget } from './resolve-target.js';
 import { readAttribute, readDiscardLimits, readNumber, sysBlockPath } from './sysfs.js';
-import { lsblkDiskCall, sfdiskCall } from './disk-calls.js';
+import { blkidSignaturesCall, lsblkDiskCall, sfdiskCall } from './disk-calls.js';
 
 /** What the Linux inventory finds: the disk, its partitions, the stack above it, encryption, space. */
 export interface LinuxInventory {
@@ -150,11 +150,7 @@ function blkidFailed(context: ProbeContext, path: string, reason: string): null 
 }
 
 async function probeBlkid(context: ProbeContext, path: string): Promise<BlkidProbe | null> {
-  const output = await tryRun(
-    context,
-    { tool: 'blkid', args: ['-p', '-o', 'export', '--', path], timeoutMs: TIMEOUT_MS },
-    `Reading signatures on ${path}`,
-  );
+  const output = await tryRun(context, blkidSignaturesCall([path]), `Reading signatures on ${path}`);
   if (output === null) {
     return null;
   }
@@ -185,7 +181,7 @@ async function probeBlkidAll(
   while (rest.length > 0) {
     const output = await tryRunOrUncaptured(
       context,
-      { tool: 'blkid', args: ['-p', '-o', 'export', '--', ...rest], timeoutMs: TIMEOUT_MS },
+      blkidSignaturesCall(rest),
       `Reading signatures on ${rest.join(' ')}`,
     );
     if (output === 'uncaptured') {
