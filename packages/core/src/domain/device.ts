@@ -40,7 +40,7 @@ export const STACK_NODE_TYPES = [
 ] as const;
 
 /** The kind of a node in the block-device stack, as lsblk's TYPE column names it. */
-export const stackNodeTypeSchema = z.enum(STACK_NODE_TYPES);
+const stackNodeTypeSchema = z.enum(STACK_NODE_TYPES);
 export type StackNodeType = z.infer<typeof stackNodeTypeSchema>;
 
 /** A filesystem or other signature found on a block device (blkid / lsblk). */

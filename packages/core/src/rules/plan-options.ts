@@ -94,9 +94,9 @@ export type ResolvedPlanOptions = z.output<typeof planOptionsSchema>;
  * reads a disk, `plan` before it plans, so both refuse the same values the same way (exit 2).
  *
  * Valid options are resolved without zod ({@link resolvedWithoutZod}: the definitions' own checks, the same
- * defaults), so that a run given valid options builds no schema (issue 28: building and running
- * {@link planOptionsSchema} three times was ~6 ms of a one-disk `assess`); anything else goes through the schema,
- * which words the refusal.
+ * defaults), so that a run given valid options builds no schema (issue 28: building the 85 zod instances of the
+ * plan options and flag definitions was most of `resolvePlanOptions`' 7.8 ms in a CPU profile of a one-disk
+ * `assess`, docs/performance.md); anything else goes through the schema, which words the refusal.
  */
 export function resolvePlanOptions(rawOptions: PlanOptions): ResolvedPlanOptions {
   const resolved = resolvedWithoutZod(rawOptions);
