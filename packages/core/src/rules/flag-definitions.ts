@@ -71,8 +71,8 @@ function schemaOf(rule: Rule): z.ZodType {
 
 /**
  * What {@link schemaOf}'s schema accepts, in zod 4's terms: z.number() a finite number, .int() a safe integer
- * (zod/v4/core/checks.ts, "safeint"), .min/.max inclusive and .gt exclusive; .regex() a string the pattern
- * matches; z.enum() one of its strings.
+ * (zod v4 core/api.ts `_int`, format "safeint", checked by `$ZodCheckNumberFormat` in core/checks.ts), .min/.max
+ * inclusive and .gt exclusive; .regex() a string the pattern matches; z.enum() one of its strings.
  */
 function acceptsRule(rule: Rule, value: unknown): boolean {
   switch (rule.kind) {
