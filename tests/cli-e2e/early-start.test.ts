@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { accessSync, constants, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -8,6 +8,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { runCli } from '../support/cli.js';
 import { createFakeTools, REPO_ROOT, type FakeCase } from '../support/fake-tools.js';
 import { noteSkip } from '../support/skip-reasons.js';
+import { readableWholeDisk } from '../support/whole-disk.js';
 
 // Issue 28: `assess DEVICE` starts the disk's first read-only calls (lsblk, sfdisk, smartctl, systemctl) before
 // the core is imported (packages/cli/src/direct.ts, core node/early-disk-calls.ts); the runner hands each to the
@@ -18,23 +19,7 @@ const work = mkdtempSync(path.join(tmpdir(), 'encplan-test-early-start-'));
 afterAll(() => rmSync(work, { recursive: true, force: true }));
 const hook = pathToFileURL(path.join(REPO_ROOT, 'tests/support/spawn-order.mjs')).href;
 
-/** A whole disk with data that this user may read: a fixed disk first, loop devices (others' too) come and go. */
-function readableWholeDisk(): string | undefined {
-  const names = readdirSync('/sys/block').sort((a, b) => Number(/^loop/.test(a)) - Number(/^loop/.test(b)));
-  const name = names.find((candidate) => {
-    try {
-      accessSync(`/dev/${candidate}`, constants.R_OK);
-      return (
-        statSync(`/dev/${candidate}`).isBlockDevice() &&
-        readFileSync(`/sys/block/${candidate}/size`, 'utf8').trim() !== '0'
-      );
-    } catch {
-      return false;
-    }
-  });
-  return name === undefined ? undefined : `/dev/${name}`;
-}
-const disk = process.platform === 'linux' ? readableWholeDisk() : undefined;
+const disk = readableWholeDisk();
 const skipReason = noteSkip(
   import.meta.url,
   disk === undefined

@@ -5,7 +5,7 @@ import { FLAG_DEFINITIONS } from '@encplan/core';
 export const failOnFlags = {
   'fail-on': Flags.string({
     summary: 'Exit 5 when the drive health is at or past this verdict.',
-    options: [...FLAG_DEFINITIONS.failOn.schema.options],
+    options: [...FLAG_DEFINITIONS.failOn.values],
   }),
   'fail-on-unknown': Flags.boolean({
     summary: 'Exit 5 when the drive health cannot be known (no SMART data), too.',

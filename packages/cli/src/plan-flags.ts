@@ -9,17 +9,17 @@ function definedFlag(definition: FlagDefinition, summary: string) {
   return Flags.string({ summary: `${summary} Accepted: ${definition.accepted}.` });
 }
 
-/** An oclif flag with a fixed set of values, taken from the definition's schema. */
+/** An oclif flag with a fixed set of values, the definition's (read without building its schema). */
 function choiceFlag(definition: Choices, summary: string) {
-  return Flags.string({ summary, options: [...definition.schema.options] });
+  return Flags.string({ summary, options: [...definition.values] });
 }
 
 /** {@link choiceFlag} with a default value. */
 function choiceFlagWithDefault(definition: Choices, summary: string, defaultValue: string) {
-  return Flags.string({ summary, options: [...definition.schema.options], default: defaultValue });
+  return Flags.string({ summary, options: [...definition.values], default: defaultValue });
 }
 
-type Choices = { readonly schema: { readonly options: readonly string[] } };
+type Choices = { readonly values: readonly string[] };
 
 /** The flags that shape a plan, shared by `encplan plan` and `encplan assess`; each value is checked by its one definition. */
 export const planOptionFlags = {
@@ -79,7 +79,7 @@ export const planOptionFlags = {
   'target-spare-base': Flags.string({
     summary:
       'With --target-spare: what it is a share of, user (the capacity the host sees; default) or raw (raw flash, if known).',
-    options: [...FLAGS.targetSpareBase.schema.options],
+    options: [...FLAGS.targetSpareBase.values],
     dependsOn: ['target-spare'],
   }),
   destructive: Flags.boolean({

@@ -17,8 +17,11 @@ export const transportSchema = z.enum([
 ]);
 export type Transport = z.infer<typeof transportSchema>;
 
-/** The kind of a node in the block-device stack, as lsblk's TYPE column names it. */
-export const stackNodeTypeSchema = z.enum([
+/**
+ * The kinds of a node in the block-device stack, as lsblk's TYPE column names them: a plain list, which a run
+ * reads without building {@link stackNodeTypeSchema} (issue 28).
+ */
+export const STACK_NODE_TYPES = [
   'disk',
   'part',
   'crypt',
@@ -34,7 +37,10 @@ export const stackNodeTypeSchema = z.enum([
   'dm',
   'rom',
   'other',
-]);
+] as const;
+
+/** The kind of a node in the block-device stack, as lsblk's TYPE column names it. */
+const stackNodeTypeSchema = z.enum(STACK_NODE_TYPES);
 export type StackNodeType = z.infer<typeof stackNodeTypeSchema>;
 
 /** A filesystem or other signature found on a block device (blkid / lsblk). */

@@ -43,7 +43,9 @@ export type FioOutput = z.infer<typeof fioOutputSchema>;
  * The profiles of CrystalDiskMark's and KDiskMark's default set without the direction (CrystalDiskMark
  * `DiskMarkDlg.cpp` "Default"; KDiskMark "Standard" preset): the profiles the plan predicts encrypted speed for.
  */
-export const standardProfileIdSchema = z.enum(['seq1m-q8t1', 'seq1m-q1t1', 'rnd4k-q32t1', 'rnd4k-q1t1']);
+export const STANDARD_PROFILE_IDS = ['seq1m-q8t1', 'seq1m-q1t1', 'rnd4k-q32t1', 'rnd4k-q1t1'] as const;
+/** {@link STANDARD_PROFILE_IDS} as a schema (the plan reads the list: issue 28). */
+export const standardProfileIdSchema = z.enum(STANDARD_PROFILE_IDS);
 export type StandardProfileId = z.infer<typeof standardProfileIdSchema>;
 
 /** Block size and queue depth of each standard profile (one thread each). */

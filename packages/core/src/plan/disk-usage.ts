@@ -1,4 +1,4 @@
-import { stackNodeTypeSchema, type StackNode, type StackNodeType } from '../domain/device.js';
+import { STACK_NODE_TYPES, type StackNode, type StackNodeType } from '../domain/device.js';
 import type { DeepPartial, PlanFacts } from '../rules/facts.js';
 
 /** Why something on the disk is in use. */
@@ -49,9 +49,7 @@ export interface DiskUsage {
 
 /** Device-mapper, md and loop layers above the disk: a mapped device holds what is below it. */
 const NOT_HOLDERS: ReadonlySet<StackNodeType> = new Set(['disk', 'part', 'rom', 'other']);
-const HOLDER_TYPES: ReadonlySet<string> = new Set(
-  stackNodeTypeSchema.options.filter((type) => !NOT_HOLDERS.has(type)),
-);
+const HOLDER_TYPES: ReadonlySet<string> = new Set(STACK_NODE_TYPES.filter((type) => !NOT_HOLDERS.has(type)));
 
 function walk(node: DeepPartial<StackNode>): DeepPartial<StackNode>[] {
   return [node, ...(node.children ?? []).flatMap(walk)];

@@ -47,23 +47,17 @@ import { activeUseOf, diskUsageOf, IN_PLACE_ALTERNATIVE } from './disk-usage.js'
 import { checkCommandInvariants } from './invariants.js';
 import { checkPlanConsistency } from './consistency.js';
 import { volumePlanKit } from './volume-kit.js';
-import { devicePathSchema } from '../rules/flag-definitions.js';
-import {
-  resolvePlanOptions,
-  targetToolSchema,
-  threatModelSchema,
-  workloadSchema,
-  type PlanOptions,
-} from '../rules/plan-options.js';
+import { FLAG_DEFINITIONS, isDevicePath } from '../rules/flag-definitions.js';
+import { resolvePlanOptions, type PlanOptions } from '../rules/plan-options.js';
 
 /** Stand-in device path in commands when the assessment names no disk. */
 const PLACEHOLDER_DEVICE = '/dev/DEVICE';
 
 /** The plan: health gate first, then recommendations, the settings they add up to, predictions and commands. */
 export const planSchema = z.object({
-  targetTool: targetToolSchema,
-  threatModel: threatModelSchema,
-  workload: workloadSchema,
+  targetTool: FLAG_DEFINITIONS.target.schema,
+  threatModel: FLAG_DEFINITIONS.threatModel.schema,
+  workload: FLAG_DEFINITIONS.workload.schema,
   /** The device path used in the commands; `devicePlaceholder` says when it is a stand-in. */
   devicePath: z.string(),
   devicePlaceholder: z.boolean(),
@@ -136,7 +130,7 @@ export function buildPlan(facts: PlanFacts, rawOptions: PlanOptions = {}): Plan 
     return checkPlanConsistency(buildPlatformPlan(facts, storage, options, hook));
   }
   const diskPath = facts.disk?.path;
-  if (diskPath !== undefined && !devicePathSchema.safeParse(diskPath).success) {
+  if (diskPath !== undefined && !isDevicePath(diskPath)) {
     throw new EncplanError(
       'INVALID_ARGUMENT',
       `The device path ${JSON.stringify(diskPath)} is not a plain /dev path.`,

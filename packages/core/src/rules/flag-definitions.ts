@@ -17,10 +17,78 @@ export interface FlagDefinition<S extends z.ZodType = z.ZodType> {
   readonly accepted: string;
   /** The typed value (plan options, the wizard's JSON); its messages name {@link accepted}. */
   readonly schema: S;
+  /**
+   * Whether {@link schema} accepts `value` as it is, answered from the same rule without building the schema:
+   * a run with valid values builds no zod schema (issue 28). The schema's refusal words the error.
+   */
+  readonly accepts: (value: unknown) => value is z.output<S>;
   /** A flag's text → the value. Throws INVALID_ARGUMENT naming the flag, the value and the accepted form. */
   readonly parse: (text: string) => z.output<S>;
   /** The same refusal for a value only the host can judge (a folder that does not exist), with why. */
   readonly refuse: (text: string, why: string) => never;
+}
+
+/** A flag with a fixed set of values (oclif lists them as the flag's options). */
+export interface ChoiceDefinition<Values extends readonly [string, ...string[]]> extends FlagDefinition<
+  z.ZodEnum<{ [Value in Values[number]]: Value }>
+> {
+  readonly values: Values;
+}
+
+/**
+ * What a definition accepts, as data: the zod schema ({@link schemaOf}) and the check without zod
+ * ({@link acceptsRule}) are both read from it, so they cannot drift apart (a test compares them over many values).
+ * A number's messages are the ones its refusals show (undefined: zod's own).
+ */
+type Rule =
+  | {
+      readonly kind: 'number';
+      readonly integer: boolean;
+      readonly min: number;
+      readonly minExclusive: boolean;
+      readonly max: number;
+      readonly messages: { readonly integer?: string; readonly min?: string; readonly max?: string };
+    }
+  | { readonly kind: 'pattern'; readonly pattern: RegExp; readonly message: string }
+  | { readonly kind: 'enum'; readonly values: readonly [string, ...string[]]; readonly message: string };
+
+function schemaOf(rule: Rule): z.ZodType {
+  switch (rule.kind) {
+    case 'number': {
+      const { integer, min, minExclusive, max, messages } = rule;
+      const number = integer ? z.number().int(messages.integer) : z.number();
+      return (minExclusive ? number.gt(min, messages.min) : number.min(min, messages.min)).max(
+        max,
+        messages.max,
+      );
+    }
+    case 'pattern':
+      return z.string().regex(rule.pattern, rule.message);
+    case 'enum':
+      return z.enum(rule.values, rule.message);
+  }
+}
+
+/**
+ * What {@link schemaOf}'s schema accepts, in zod 4's terms: z.number() a finite number, .int() a safe integer
+ * (zod v4 core/api.ts `_int`, format "safeint", checked by `$ZodCheckNumberFormat` in core/checks.ts), .min/.max
+ * inclusive and .gt exclusive; .regex() a string the pattern matches; z.enum() one of its strings.
+ */
+function acceptsRule(rule: Rule, value: unknown): boolean {
+  switch (rule.kind) {
+    case 'number':
+      return (
+        typeof value === 'number' &&
+        Number.isFinite(value) &&
+        (!rule.integer || Number.isSafeInteger(value)) &&
+        (rule.minExclusive ? value > rule.min : value >= rule.min) &&
+        value <= rule.max
+      );
+    case 'pattern':
+      return typeof value === 'string' && rule.pattern.test(value);
+    case 'enum':
+      return typeof value === 'string' && rule.values.includes(value);
+  }
 }
 
 function refuse(flag: string, text: string, accepted: string, why?: string): never {
@@ -33,26 +101,31 @@ function refuse(flag: string, text: string, accepted: string, why?: string): nev
 }
 
 /**
- * A flag's definition; its schema is built on first use (`build` runs once): building all fourteen when the
- * core is imported made 57 zod instances in every command, most of which take no plan option (issue 28).
+ * A flag's definition; its schema is built on first use, from `rule`: building all fourteen when the core is
+ * imported made 57 zod instances in every command, most of which take no plan option, and a flag's value is
+ * checked without it (issue 28).
  */
-function definition<S extends z.ZodType>(
+function definition<S extends z.ZodType, Extra extends object = object>(
   flag: string,
   accepted: string,
-  build: () => S,
+  rule: Rule,
   read: (text: string) => unknown,
-): FlagDefinition<S> {
+  extra?: Extra,
+): FlagDefinition<S> & Extra {
   let built: S | undefined;
-  const schemaOf = (): S => (built ??= build());
+  const accepts = (value: unknown): value is z.output<S> => acceptsRule(rule, value);
+  // Not spread from another definition: a spread would read `schema`, and so build it.
   return {
+    ...(extra as Extra),
     flag,
     accepted,
     get schema() {
-      return schemaOf();
+      return (built ??= schemaOf(rule) as S);
     },
+    accepts,
     parse: (text) => {
-      const parsed = schemaOf().safeParse(read(text));
-      return parsed.success ? parsed.data : refuse(flag, text, accepted);
+      const value = read(text);
+      return accepts(value) ? value : refuse(flag, text, accepted);
     },
     refuse: (text, why) => refuse(flag, text, accepted, why),
   };
@@ -60,8 +133,13 @@ function definition<S extends z.ZodType>(
 
 /** A whole number from `min` to `max`, written in decimal digits only (no 1e3, no 0x10, no sign). */
 function integerDefinition(flag: string, range: { min: number; max: number }, accepted: string) {
-  const schema = () => z.number().int(accepted).min(range.min, accepted).max(range.max, accepted);
-  return definition(flag, accepted, schema, (text) => (/^\d{1,16}$/.test(text.trim()) ? Number(text) : NaN));
+  const messages = { integer: accepted, min: accepted, max: accepted };
+  return definition<z.ZodNumber>(
+    flag,
+    accepted,
+    { kind: 'number', integer: true, minExclusive: false, ...range, messages },
+    (text) => (/^\d{1,16}$/.test(text.trim()) ? Number(text) : NaN),
+  );
 }
 
 /** A decimal number from `min` (exclusive when `minExclusive`) to `max`. */
@@ -70,35 +148,30 @@ function numberDefinition(
   range: { min: number; max: number; minExclusive: boolean },
   accepted: string,
 ) {
-  const schema = () => {
-    const low = z.number();
-    return (range.minExclusive ? low.gt(range.min, accepted) : low.min(range.min, accepted)).max(
-      range.max,
-      accepted,
-    );
-  };
-  return definition(flag, accepted, schema, (text) =>
-    /^\s*\d+(?:\.\d+)?\s*$/.test(text) ? Number(text) : NaN,
+  return definition<z.ZodNumber>(
+    flag,
+    accepted,
+    { kind: 'number', integer: false, ...range, messages: { min: accepted, max: accepted } },
+    (text) => (/^\s*\d+(?:\.\d+)?\s*$/.test(text) ? Number(text) : NaN),
   );
 }
 
 function patternDefinition(flag: string, pattern: RegExp, accepted: string) {
-  return definition(
+  return definition<z.ZodString>(
     flag,
     accepted,
-    () => z.string().regex(pattern, accepted),
+    { kind: 'pattern', pattern, message: accepted },
     (text) => text,
   );
 }
 
-function enumDefinition<const Values extends readonly [string, ...string[]]>(flag: string, values: Values) {
+function enumDefinition<const Values extends readonly [string, ...string[]]>(
+  flag: string,
+  values: Values,
+): ChoiceDefinition<Values> {
   const accepted = `one of ${values.join(', ')}`;
-  return definition(
-    flag,
-    accepted,
-    () => z.enum(values, accepted),
-    (text) => text,
-  );
+  const rule = { kind: 'enum', values, message: accepted } as const;
+  return definition(flag, accepted, rule, (text) => text, { values });
 }
 
 /** cryptsetup's argon2 minimum memory, 32 KiB (cryptsetup meson_options.txt, lib/utils_pbkdf.c, man/common_options.adoc). */
@@ -154,15 +227,17 @@ const FOLDER_PATH = /^[^\u0000-\u001f\u007f]{1,4095}$/;
 
 /** Every user-given value, by the name plan options and the wizard use. */
 export const FLAG_DEFINITIONS = {
-  unlockMemory: definition(
+  unlockMemory: definition<z.ZodNumber>(
     'unlock-memory',
     `a size with a binary unit (KiB, MiB, GiB, TiB), at least ${String(MIN_UNLOCK_MEMORY_BYTES / 1024)}KiB, e.g. 2GiB or 512MiB`,
-    () =>
-      z
-        .number()
-        .int()
-        .min(MIN_UNLOCK_MEMORY_BYTES, `at least ${String(MIN_UNLOCK_MEMORY_BYTES)} bytes`)
-        .max(Number.MAX_SAFE_INTEGER),
+    {
+      kind: 'number',
+      integer: true,
+      min: MIN_UNLOCK_MEMORY_BYTES,
+      minExclusive: false,
+      max: Number.MAX_SAFE_INTEGER,
+      messages: { min: `at least ${String(MIN_UNLOCK_MEMORY_BYTES)} bytes` },
+    },
     (text) => (SIZE_WITH_UNIT.test(text) ? parseByteSize(text) : null),
   ),
   unlockCores: integerDefinition(
@@ -219,11 +294,20 @@ export const FLAG_DEFINITIONS = {
   ),
 } as const;
 
+/** A device path as plans name it: absolute under /dev/, no shell-special or option-like character. */
+const DEVICE_PATH = /^\/dev\/[A-Za-z0-9._/:-]+$/;
+const hasNoParentComponent = (path: string) => !path.split('/').includes('..');
+
 /**
  * A device path as plans name it in commands and the wizard asks for it: absolute under /dev/, no shell-special
  * or option-like character, no ".." (architecture §2.4).
  */
 export const devicePathSchema = z
   .string()
-  .regex(/^\/dev\/[A-Za-z0-9._/:-]+$/, 'an absolute path under /dev/ of letters, digits and . _ / : -')
-  .refine((path) => !path.split('/').includes('..'), 'no ".." component');
+  .regex(DEVICE_PATH, 'an absolute path under /dev/ of letters, digits and . _ / : -')
+  .refine(hasNoParentComponent, 'no ".." component');
+
+/** Whether {@link devicePathSchema} accepts `path`, without building it (a plan checks its disk's path). */
+export function isDevicePath(path: string): boolean {
+  return DEVICE_PATH.test(path) && hasNoParentComponent(path);
+}

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { benchmarkOf, planSettingsOf, type PlanTargetId, type TargetEngine } from '../targets/registry.js';
 import {
   luks2VariantOf,
+  STANDARD_PROFILE_IDS,
   STANDARD_PROFILE_SHAPES,
   standardProfileIdSchema,
   type IoDirection,
@@ -210,7 +211,7 @@ export function predictPerformance(facts: PlanFacts, settings: PerformanceSettin
     ) ??
     luks2.find((row) => row.noWorkqueues === settings.workqueueBypass) ??
     luks2[0];
-  const predictions = standardProfileIdSchema.options.map((profile): PredictedPerformance => {
+  const predictions = STANDARD_PROFILE_IDS.map((profile): PredictedPerformance => {
     const { regime, cipherCores } = cipherRegimeOf(profile, cores, settings);
     const plainTarget = facts.ioBenchmark?.plain;
     const plain = {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { assessmentResultSchema } from '../../src/contract/assessment.js';
 import { resourceSchema } from '../../src/domain/cleanup.js';
-import { targetToolSchema } from '../../src/rules/plan-options.js';
+import { FLAG_DEFINITIONS } from '../../src/rules/flag-definitions.js';
 import {
   BENCHMARKS,
   benchmarkIdsOn,
@@ -20,6 +20,7 @@ import { SHARED_TEARDOWNS } from '../../src/targets/teardown-steps.js';
 
 describe('the target registry (packages/core/src/targets/registry.ts)', () => {
   it('is the plan option enum, in the order the JSON enum had, new targets at the end', () => {
+    const targetToolSchema = FLAG_DEFINITIONS.target.schema;
     expect(targetToolSchema.options).toEqual(['luks2', 'veracrypt', 'apfs', 'bitlocker', 'luks2-opal']);
     expect(PLAN_TARGET_IDS).toEqual(targetToolSchema.options);
   });

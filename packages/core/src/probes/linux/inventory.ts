@@ -1,6 +1,6 @@
 import { EncplanError } from '../../errors.js';
 import {
-  stackNodeTypeSchema,
+  STACK_NODE_TYPES,
   type Disk,
   type Filesystem,
   type Partition,
@@ -111,8 +111,7 @@ export function transportOf(device: LsblkDevice): Transport {
 
 /** lsblk's TYPE as the domain names it; a type the domain does not know is `other`. */
 function stackTypeOf(lsblkType: string): StackNodeType {
-  const known = stackNodeTypeSchema.safeParse(lsblkType);
-  return known.success ? known.data : 'other';
+  return STACK_NODE_TYPES.find((type) => type === lsblkType) ?? 'other';
 }
 
 function flatten(device: LsblkDevice): LsblkDevice[] {
