@@ -19,7 +19,10 @@
 // Writes docs/performance.json and the table between the markers in docs/performance.md.
 // Needs root (loop devices); every loop device and file it creates is removed on exit, Ctrl-C included.
 // Options: --rounds N (default 7), --only a,b (scenario names), --no-write (print only), --skip-quick,
-// --fleet-size N (default 100000).
+// --fleet-size N (default 100000), --before DIR (another built checkout, e.g. a `git worktree` of the commit
+// before a change: each paired scenario also runs DIR's CLI in the same rounds, alternating which goes first,
+// and reports its figures and the per-round difference, so that a before/after comparison shares the machine's
+// moment instead of comparing two bench runs minutes apart).
 import { execFileSync, spawnSync } from 'node:child_process';
 import { closeSync, mkdirSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
@@ -39,6 +42,9 @@ const ONLY = option('--only')?.split(',') ?? null;
 const WRITE = !argv.includes('--no-write');
 const SKIP_QUICK = argv.includes('--skip-quick');
 const FLEET_SIZE = Number(option('--fleet-size') ?? 100_000);
+const BEFORE = option('--before');
+const beforeCli =
+  BEFORE === undefined ? undefined : path.join(path.resolve(BEFORE), 'packages/cli/bin/run.js');
 
 if (process.getuid?.() !== 0) {
   console.error('npm run bench needs root: it creates loop devices (and removes them on exit).');
@@ -123,9 +129,9 @@ const summary = (values) => ({
 });
 
 /** Child processes one run starts (execve calls that succeeded, the node process itself not counted). */
-function childProcesses(args) {
+function childProcesses(args, program = cli) {
   const trace = path.join(work, 'trace.txt');
-  spawnSync('strace', ['-f', '-qq', '-e', 'trace=execve', '-o', trace, process.execPath, cli, ...args], {
+  spawnSync('strace', ['-f', '-qq', '-e', 'trace=execve', '-o', trace, process.execPath, program, ...args], {
     env,
     stdio: 'ignore',
   });
@@ -154,10 +160,10 @@ function childProcesses(args) {
 }
 
 /** Peak resident memory of one run, in MiB (GNU time's maximum resident set size). */
-function peakMiB(args) {
+function peakMiB(args, program = cli) {
   // stdout is not read: `assess --all` over 32 disks writes more than spawnSync's 1 MiB buffer, which ended
   // the run early and left GNU time's line missing (an empty line read as 0 MiB).
-  const result = spawnSync('/usr/bin/time', ['-f', '%M', process.execPath, cli, ...args], {
+  const result = spawnSync('/usr/bin/time', ['-f', '%M', process.execPath, program, ...args], {
     env,
     encoding: 'utf8',
     stdio: ['ignore', 'ignore', 'pipe'],
@@ -194,10 +200,20 @@ function paired(name, encplanArgs, rawCalls, { rounds = ROUNDS, expect } = {}) {
     expect(first);
   }
   const encplanMs = [];
+  const beforeMs = [];
   const rawMs = [];
   const nodeMs = [];
+  if (beforeCli !== undefined) {
+    timed(process.execPath, [beforeCli, ...encplanArgs]);
+  }
   for (let round = 0; round < rounds; round += 1) {
-    encplanMs.push(timed(process.execPath, [cli, ...encplanArgs]).ms);
+    // With --before, the two CLIs take turns going first (a run warms the page cache for the next).
+    const order = round % 2 === 0 ? [cli, beforeCli] : [beforeCli, cli];
+    for (const program of order) {
+      if (program !== undefined) {
+        (program === cli ? encplanMs : beforeMs).push(timed(process.execPath, [program, ...encplanArgs]).ms);
+      }
+    }
     rawMs.push(rawCalls.length === 0 ? 0 : timedSequence(rawCalls));
     nodeMs.push(timed(process.execPath, ['-e', '0']).ms);
   }
@@ -211,10 +227,30 @@ function paired(name, encplanArgs, rawCalls, { rounds = ROUNDS, expect } = {}) {
     ratioToNodePlusRaw: round2(median(encplanMs) / (median(nodeMs) + median(rawMs))),
     childProcesses: childProcesses(encplanArgs),
     peakMiB: peakMiB(encplanArgs),
+    ...(beforeCli === undefined
+      ? {}
+      : {
+          before: {
+            cli: BEFORE,
+            ...summary(beforeMs),
+            ratioToNodePlusRaw: round2(median(beforeMs) / (median(nodeMs) + median(rawMs))),
+            // Per round: this checkout's time minus the other's, and in how many rounds this one was faster.
+            pairedDifferenceMs: round2(median(encplanMs.map((ms, index) => ms - (beforeMs[index] ?? ms)))),
+            fasterIn: encplanMs.filter((ms, index) => ms < (beforeMs[index] ?? ms)).length,
+            childProcesses: childProcesses(encplanArgs, beforeCli).count,
+            peakMiB: peakMiB(encplanArgs, beforeCli),
+          },
+        }),
   };
   console.error(
     `${name}: encplan ${result.encplan.medianMs} ms (${result.encplan.minMs}–${result.encplan.maxMs}), raw ${result.raw.medianMs} ms, node ${result.node.medianMs} ms, ${result.childProcesses.count} children, ${result.peakMiB} MiB`,
   );
+  if (result.before !== undefined) {
+    const { before } = result;
+    console.error(
+      `${name}: before ${before.medianMs} ms (${before.minMs}–${before.maxMs}) = ${before.ratioToNodePlusRaw} × (node + raw), ${before.childProcesses} children, ${before.peakMiB} MiB; paired difference ${before.pairedDifferenceMs} ms, faster in ${before.fasterIn} of ${rounds} rounds`,
+    );
+  }
   return result;
 }
 const round2 = (value) => Math.round(value * 100) / 100;
@@ -462,17 +498,24 @@ const machine = {
 const report = { schema: 'encplan.bench', schemaVersion: [1, 0], machine, rounds: ROUNDS, results, notes };
 const cell = (summaryValue) =>
   summaryValue === undefined ? '—' : `${summaryValue.medianMs} (${summaryValue.minMs}–${summaryValue.maxMs})`;
+const beforeCells = (result) =>
+  BEFORE === undefined
+    ? ''
+    : result.before === undefined
+      ? ' — | — | — | — |'
+      : ` ${cell(result.before)} | ${result.before.ratioToNodePlusRaw} | ${result.before.pairedDifferenceMs} (${result.before.fasterIn}/${result.before.runs}) | ${result.before.peakMiB ?? '—'} |`;
 const table = [
-  '| scenario | encplan ms, median (min–max) | raw calls | raw ms | `node -e 0` ms | × raw | × (node + raw) | children | peak MiB |',
-  '| --- | --- | --- | --- | --- | --- | --- | --- | --- |',
+  `| scenario | encplan ms, median (min–max) | raw calls | raw ms | \`node -e 0\` ms | × raw | × (node + raw) | children | peak MiB |${BEFORE === undefined ? '' : ' before ms | before × (node + raw) | paired Δ ms (faster in) | before peak MiB |'}`,
+  `| --- | --- | --- | --- | --- | --- | --- | --- | --- |${BEFORE === undefined ? '' : ' --- | --- | --- | --- |'}`,
   ...results.map((result) =>
     result.notAvailable !== undefined
       ? `| ${result.scenario} | ${result.notAvailable} | | | | | | | |`
-      : `| ${result.scenario} | ${cell(result.encplan)} | ${result.raw?.calls ?? '—'} | ${cell(result.raw)} | ${cell(result.node)} | ${result.ratioToRaw ?? '—'} | ${result.ratioToNodePlusRaw ?? '—'} | ${result.childProcesses?.count ?? '—'} | ${result.peakMiB ?? '—'} |`,
+      : `| ${result.scenario} | ${cell(result.encplan)} | ${result.raw?.calls ?? '—'} | ${cell(result.raw)} | ${cell(result.node)} | ${result.ratioToRaw ?? '—'} | ${result.ratioToNodePlusRaw ?? '—'} | ${result.childProcesses?.count ?? '—'} | ${result.peakMiB ?? '—'} |${beforeCells(result)}`,
   ),
 ].join('\n');
 console.log(table);
-if (WRITE && ONLY === null) {
+// A comparison with --before is printed, never written as the figures of this checkout alone.
+if (WRITE && ONLY === null && BEFORE === undefined) {
   writeFileSync(path.join(root, 'docs/performance.json'), `${JSON.stringify(report, null, 2)}\n`);
   const doc = path.join(root, 'docs/performance.md');
   const text = readFileSync(doc, 'utf8');
