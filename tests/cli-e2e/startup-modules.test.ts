@@ -267,8 +267,9 @@ describe('what a command loads', () => {
   });
 
   it('encplan assess --json builds the few zod schemas it reads, not the whole contract (scripts/lazy-schemas.mjs)', () => {
-    // `schema assessment` builds every schema of an assessment; one assessment, printed without validation,
-    // reads the plan options' and a few enums (before: 2,104 instances against 2,137).
+    // `schema assessment` builds every schema of an assessment; one assessment from a bundle, printed without
+    // validation, builds only what reading the bundle checks (121 instances; before: 2,104 against 2,137). A live
+    // disk's builds none (tests/cli-e2e/zod-free-assess.test.ts).
     const whole = loadedBy(['schema', 'assessment']);
     const assess = loadedBy(['assess', '--bundle', bundleDir, '--json']);
     expect([whole.status, assess.status]).toEqual([0, 0]);
