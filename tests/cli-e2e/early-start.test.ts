@@ -5,10 +5,9 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
-import { runCli } from '../support/cli.js';
 import { createFakeTools, REPO_ROOT, type FakeCase } from '../support/fake-tools.js';
 import { noteSkip } from '../support/skip-reasons.js';
-import { readableWholeDisk } from '../support/whole-disk.js';
+import { assessWithFakeTools, NO_READABLE_WHOLE_DISK, readableWholeDisk } from '../support/whole-disk.js';
 
 // Issue 28: `assess DEVICE` starts the disk's first read-only calls (lsblk, sfdisk, smartctl, systemctl) before
 // the core is imported (packages/cli/src/direct.ts, core node/early-disk-calls.ts); the runner hands each to the
@@ -20,12 +19,7 @@ afterAll(() => rmSync(work, { recursive: true, force: true }));
 const hook = pathToFileURL(path.join(REPO_ROOT, 'tests/support/spawn-order.mjs')).href;
 
 const disk = readableWholeDisk();
-const skipReason = noteSkip(
-  import.meta.url,
-  disk === undefined
-    ? 'needs a whole disk with data (in /sys/block, size not 0) whose /dev node this user may read (root)'
-    : null,
-);
+const skipReason = noteSkip(import.meta.url, disk === undefined ? NO_READABLE_WHOLE_DISK : null);
 
 /** Whether the bundle file `load` names holds the core's assessment (rolldown names each module in a comment). */
 function holdsCore(file: string): boolean {
@@ -46,30 +40,20 @@ function processesOf(folder: string): string[] {
     });
 }
 
-let runs = 0;
 async function assessWith(
   args: readonly string[],
   cases: Record<string, readonly FakeCase[]>,
   env: NodeJS.ProcessEnv,
 ) {
-  runs += 1;
-  const fakes = await createFakeTools(cases);
-  const trace = path.join(work, `trace-${String(runs)}.txt`);
-  const run = runCli(['assess', ...args, '--json'], {
-    stdin: 'ignore',
-    env: {
-      PATH: `${fakes.binDir}${path.delimiter}${process.env.PATH ?? ''}`,
-      NODE_OPTIONS: `--import ${hook}`,
-      ENCPLAN_SPAWN_TRACE: trace,
-      XDG_CACHE_HOME: path.join(work, `cache-${String(runs)}`),
-      NODE_ENV: 'production',
-      ...env,
-    },
-  });
-  const events = readFileSync(trace, 'utf8').split('\n');
+  const { run, lines, fakes } = await assessWithFakeTools(
+    args,
+    cases,
+    { work, hook, variable: 'ENCPLAN_SPAWN_TRACE' },
+    env,
+  );
   const left = processesOf(fakes.binDir);
   await fakes.remove();
-  return { run, events, left, binDir: fakes.binDir };
+  return { run, events: lines, left, binDir: fakes.binDir };
 }
 
 describe.skipIf(skipReason !== null)(

@@ -3,10 +3,9 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
-import { runCli } from '../support/cli.js';
-import { createFakeTools, REPO_ROOT, type FakeCase } from '../support/fake-tools.js';
+import { REPO_ROOT, type FakeCase } from '../support/fake-tools.js';
 import { noteSkip } from '../support/skip-reasons.js';
-import { readableWholeDisk } from '../support/whole-disk.js';
+import { assessWithFakeTools, NO_READABLE_WHOLE_DISK, readableWholeDisk } from '../support/whole-disk.js';
 
 // Issue 28: a one-disk `assess DISK --json` (and `--all`) given valid options builds no zod schema at all, in the
 // bundled CLI as users run it. The plan options and flag values are checked by their definitions' rules without
@@ -16,12 +15,7 @@ import { readableWholeDisk } from '../support/whole-disk.js';
 // The device only has to be a whole disk this user may read: the fake tools answer for it with the captures of a
 // real loop disk (fixtures/bundles/loop-gpt-ext4-78pct-debian12), renamed to it.
 const disk = readableWholeDisk();
-const skipReason = noteSkip(
-  import.meta.url,
-  disk === undefined
-    ? 'needs a whole disk with data (in /sys/block, size not 0) whose /dev node this user may read (root)'
-    : null,
-);
+const skipReason = noteSkip(import.meta.url, disk === undefined ? NO_READABLE_WHOLE_DISK : null);
 const work = mkdtempSync(path.join(tmpdir(), 'encplan-test-zod-free-'));
 afterAll(() => rmSync(work, { recursive: true, force: true }));
 
@@ -53,25 +47,15 @@ function fakeCasesFor(device: string): Record<string, FakeCase[]> {
   return cases;
 }
 
-let runs = 0;
 /** One run of the bundled CLI with the fake tools first on PATH: its JSON, the zod instances it built, its files. */
 async function assess(args: readonly string[]) {
-  runs += 1;
-  const fakes = await createFakeTools(fakeCasesFor(disk ?? ''));
-  const trace = path.join(work, `trace-${String(runs)}.txt`);
   const hook = pathToFileURL(path.join(REPO_ROOT, 'tests/support/module-trace.mjs')).href;
-  const run = runCli(['assess', ...args, '--json'], {
-    stdin: 'ignore',
-    env: {
-      PATH: `${fakes.binDir}${path.delimiter}${process.env.PATH ?? ''}`,
-      NODE_OPTIONS: `--import ${hook}`,
-      ENCPLAN_MODULE_TRACE: trace,
-      XDG_CACHE_HOME: path.join(work, `cache-${String(runs)}`),
-      NODE_ENV: 'production',
-    },
+  const { run, lines, fakes } = await assessWithFakeTools(args, fakeCasesFor(disk ?? ''), {
+    work,
+    hook,
+    variable: 'ENCPLAN_MODULE_TRACE',
   });
   await fakes.remove();
-  const lines = readFileSync(trace, 'utf8').split('\n');
   return {
     status: run.status,
     stderr: run.stderr,

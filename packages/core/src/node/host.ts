@@ -1,5 +1,4 @@
 import {
-  accessSync,
   constants as fsConstants,
   readFileSync,
   readdirSync,
@@ -27,7 +26,7 @@ import { EncplanError } from '../errors.js';
 import type { Host, HostEffects, PathKind, PathStat, SystemInfoSnapshot } from '../ports.js';
 import type { Runner } from './process/run-command.js';
 import { withToolVersionCache } from './tool-version-cache.js';
-import { canAccess } from './can-access.js';
+import { canAccess, canAccessSync } from './can-access.js';
 import { monotonicNowMs } from './clock.js';
 import { currentPlatform } from './platform.js';
 import { userPathError } from './user-files.js';
@@ -79,15 +78,12 @@ function byPath<T>(
 
 /** Whether this process may reach `path` as `mode` asks: access(2), synchronously for /dev, /proc, /sys. */
 function mayAccess(path: string, mode: number): Promise<boolean> {
-  if (!IN_MEMORY_METADATA.test(path)) {
-    return canAccess(path, mode);
-  }
-  try {
-    accessSync(path, mode);
-    return Promise.resolve(true);
-  } catch {
-    return Promise.resolve(false);
-  }
+  return byPath(
+    path,
+    () => canAccessSync(path, mode),
+    () => canAccess(path, mode),
+    IN_MEMORY_METADATA,
+  )();
 }
 
 /** What `read` answers; null when the path does not exist; typed errors for the rest. */

@@ -1,8 +1,9 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { accessSync, constants as fsConstants, statSync } from 'node:fs';
+import { constants as fsConstants } from 'node:fs';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
 import type { CommandSpec } from '../../ports.js';
+import { canAccessSync } from '../can-access.js';
 import { monotonicNowMs } from '../clock.js';
 
 /**
@@ -65,24 +66,12 @@ export function findTool(search: ToolSearch, tool: string): string | null {
   for (const prefix of search.prefixes) {
     for (const suffix of search.suffixes) {
       const candidate = `${prefix}${tool}${suffix}`;
-      if (isExecutable(candidate)) {
+      if (canAccessSync(candidate, fsConstants.X_OK)) {
         return candidate;
       }
     }
   }
   return null;
-}
-
-function isExecutable(file: string): boolean {
-  try {
-    if (statSync(file, { throwIfNoEntry: false }) === undefined) {
-      return false;
-    }
-    accessSync(file, fsConstants.X_OK);
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 /** A child's whole environment: the search's PATH and `LC_ALL=C`, so parsers see stable output. */
